@@ -1,0 +1,72 @@
+/* bulk — the same computation on millions of instances at once.
+ *
+ * Common part of the public API: status codes, backends and the context that every
+ * bulk function takes. Conventions (GMP style): result first, then (pointer, count)
+ * pairs; 64-bit limbs, least significant first; instances stored one after another.
+ * Every function returns a status: BULK_OK (0) or a negative code, never reused. */
+#ifndef BULK_BULK_H
+#define BULK_BULK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BULK_VERSION_MAJOR 0
+#define BULK_VERSION_MINOR 1
+#define BULK_VERSION_PATCH 0
+
+/* Status codes. New codes are appended; a number is never given a second meaning. */
+enum bulk_status {
+    BULK_OK = 0,
+    BULK_ERR_ARG = -1,            /* an argument is out of range or inconsistent */
+    BULK_ERR_NOMEM = -2,          /* an allocation failed */
+    BULK_ERR_DIVZERO = -3,        /* division by zero (reported per instance) */
+    BULK_ERR_EVEN_MODULUS = -4,   /* Montgomery arithmetic needs an odd modulus */
+    BULK_ERR_NO_BACKEND = -5,     /* the requested backend is not built or no device found */
+    BULK_ERR_CUDA = -6,           /* a CUDA call failed */
+    BULK_ERR_IO = -7,             /* reading or writing a file failed */
+    BULK_ERR_PARSE = -8,          /* malformed input text */
+    BULK_ERR_OVERFLOW = -9,       /* a value does not fit the requested width */
+    BULK_ERR_NOT_INVERTIBLE = -10,/* modular inverse does not exist (gcd != 1) */
+    BULK_ERR_UNSUPPORTED = -11,   /* the operation is not available on this backend */
+    BULK_ERR_INTERNAL = -12       /* a self-check failed: a bug, please report it */
+};
+
+/* A short English description of a status code; never NULL. */
+const char *bulk_status_string(int status);
+
+typedef enum bulk_backend {
+    BULK_BACKEND_AUTO = 0, /* CUDA when built and a device is present, else CPU */
+    BULK_BACKEND_CPU = 1,
+    BULK_BACKEND_CUDA = 2
+} bulk_backend;
+
+/* "auto", "cpu", "cuda" -> value; BULK_ERR_ARG for anything else. */
+int bulk_backend_parse(const char *name, bulk_backend *out);
+const char *bulk_backend_name(bulk_backend b);
+
+/* Number of CUDA devices usable by this build (0 when CUDA was not built in or no
+ * device/driver is present). Never fails. */
+int bulk_cuda_device_count(void);
+
+typedef struct bulk_ctx bulk_ctx;
+
+/* Opens a context. `want` AUTO picks CUDA when available, else CPU; the environment
+ * variable BULK_BACKEND (auto|cpu|cuda) overrides AUTO only. Asking for CUDA where it is
+ * not available gives BULK_ERR_NO_BACKEND. `threads` <= 0 means all online CPUs (or the
+ * environment variable BULK_THREADS when set). Results never depend on the thread count. */
+int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads);
+void bulk_ctx_close(bulk_ctx *ctx);
+bulk_backend bulk_ctx_backend(const bulk_ctx *ctx);
+int bulk_ctx_threads(const bulk_ctx *ctx);
+
+/* Version string "major.minor.patch". */
+const char *bulk_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,99 @@
+/* Bulk multiple-length unsigned integer arithmetic.
+ *
+ * Every function works on n instances of W = 64 * limbs bits (1 <= limbs <= 1 << 20 limbs is
+ * accepted; tested up to 65536 bits). Operands are arrays of n * limbs 64-bit limbs, instance i at
+ * [i * limbs, (i + 1) * limbs), least significant limb first. Results have the width stated per
+ * function. Work is spread over the context's CPU threads (or its GPU); results never depend on
+ * the thread count, the backend or the algorithm chosen.
+ *
+ * Aliasing: for add, sub, shl, shr the result may be the same array as an operand (exactly, not
+ * partially overlapping). For every other function results must not overlap the operands.
+ *
+ * Per-instance errors (division by zero, even modulus, no inverse) are written to `err[i]`
+ * (0 = fine) when err is not NULL; that instance's results are set to 0, the other instances
+ * are computed, and the function returns the first such error code. */
+#ifndef BULK_INT_H
+#define BULK_INT_H
+
+#include "bulk/bulk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t bulk_limb_t;
+
+/* Algorithm choices. AUTO picks by size using thresholds measured on the build machine class
+ * (see docs/int.md); the others force one method so each can be tested and benchmarked. */
+typedef enum bulk_mul_method {
+    BULK_MUL_AUTO = 0,
+    BULK_MUL_SCHOOLBOOK, /* operand scanning */
+    BULK_MUL_COMBA,      /* product scanning (column-wise), seed 000 section 3 */
+    BULK_MUL_KARATSUBA,  /* Toom-2 */
+    BULK_MUL_TOOM3,
+    BULK_MUL_TOOM4,
+    BULK_MUL_TOOM6,
+    BULK_MUL_TOOM8
+} bulk_mul_method;
+
+typedef enum bulk_div_method {
+    BULK_DIV_AUTO = 0,
+    BULK_DIV_KNUTH,  /* schoolbook division, Knuth's Algorithm D */
+    BULK_DIV_NEWTON  /* Watt's whole-shifted-inverse Newton iteration, seed 002 */
+} bulk_div_method;
+
+typedef enum bulk_gcd_method {
+    BULK_GCD_AUTO = 0,
+    BULK_GCD_BINARY,        /* Stein's binary GCD */
+    BULK_GCD_APPROX_EUCLID  /* the approximate Euclidean GCD of seed 001 */
+} bulk_gcd_method;
+
+/* Forces the methods used by later calls on this context (AUTO restores the default). */
+int bulk_int_set_methods(bulk_ctx *ctx, bulk_mul_method mul, bulk_div_method div,
+                         bulk_gcd_method gcd);
+
+/* r = a + b mod 2^W; carry[i] (optional) = carry out of instance i. */
+int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
+                 const bulk_limb_t *b, size_t n, size_t limbs);
+/* r = a - b mod 2^W; borrow[i] (optional) = 1 when a < b. */
+int bulk_int_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb_t *a,
+                 const bulk_limb_t *b, size_t n, size_t limbs);
+/* r (2 * limbs limbs per instance) = a * b, the full product. */
+int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                 size_t n, size_t limbs);
+/* r (2 * limbs limbs per instance) = a * a. */
+int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, size_t limbs);
+/* r (limbs limbs per instance) = a * b mod 2^W. */
+int bulk_int_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                    size_t n, size_t limbs);
+/* r[i] = -1, 0 or 1 as a < b, a == b, a > b. */
+int bulk_int_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                 size_t limbs);
+/* r = a << bits mod 2^W, and r = a >> bits (any bits >= 0; bits >= W gives 0). */
+int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
+                 size_t limbs);
+int bulk_int_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
+                 size_t limbs);
+
+/* Division of an a_limbs-limb dividend (a_limbs = limbs or 2 * limbs) by a limbs-limb divisor:
+ * q (a_limbs limbs per instance, optional) = floor(a / d), r (limbs limbs, optional) = a mod d.
+ * d = 0 is BULK_ERR_DIVZERO for that instance. */
+int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a,
+                    size_t a_limbs, const bulk_limb_t *d, size_t n, size_t limbs, int8_t *err);
+
+/* g = gcd(a, b); gcd(0, 0) = 0. */
+int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
+                 size_t n, size_t limbs);
+/* r = a^-1 mod m (0 <= r < m), through the extended Euclidean algorithm; m = 0 gives
+ * BULK_ERR_DIVZERO, gcd(a, m) != 1 BULK_ERR_NOT_INVERTIBLE; m = 1 gives r = 0. */
+int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
+                    size_t n, size_t limbs, int8_t *err);
+/* r = base^exp mod m for odd m (Montgomery multiplication, sliding window); base may exceed m.
+ * Even or zero m gives BULK_ERR_EVEN_MODULUS; m = 1 gives 0. */
+int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
+                    const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+/* The context behind the opaque bulk_ctx: which backend runs, and how many CPU threads. */
+#ifndef BULK_BACKEND_CONTEXT_H
+#define BULK_BACKEND_CONTEXT_H
+#include "bulk/bulk.h"
+
+struct bulk_ctx {
+    bulk_backend backend; /* never AUTO once opened */
+    int threads;          /* >= 1: CPU worker threads */
+    int cuda_devices;     /* CUDA devices visible (0 on the CPU backend) */
+    /* integer method overrides (bulk_int_set_methods); 0 = AUTO */
+    int int_mul_method, int_div_method, int_gcd_method;
+};
+
+/* Implemented in cuda/device.cu when CUDA is built, else in cuda_absent.c. */
+int bulk_cuda_probe_devices(void);
+
+#endif

@@ -1,0 +1,24 @@
+/* Non-negative integers as text (decimal, or hex with a 0x prefix) <-> little-endian 64-bit limbs. */
+#ifndef BULK_COMMON_NUMTEXT_H
+#define BULK_COMMON_NUMTEXT_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parses s[0..len): decimal digits, or "0x"/"0X" followed by hex digits (no sign, no spaces).
+ * On success writes the value to out[0..cap) (zero-padded) and returns the number of
+ * significant limbs (0 for the value 0). Errors: BULK_ERR_PARSE (empty, bad character; *err_pos
+ * is set to its offset when err_pos is not NULL) or BULK_ERR_OVERFLOW (needs more than cap limbs). */
+int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t *err_pos);
+
+/* Number of limbs that always suffice for a len-character number (decimal or hex). */
+size_t bulk_parse_uint_limbs_bound(size_t len);
+
+/* Characters (without the terminating NUL) needed to print an n-limb number. */
+size_t bulk_format_uint_size(size_t n, int hex);
+
+/* Writes the value a[0..n) as decimal (hex != 0: "0x" + lowercase hex) plus a NUL into buf,
+ * which holds at least bulk_format_uint_size(n, hex) + 1 bytes. Returns the length.
+ * Decimal conversion is quadratic in n; it uses a scratch copy and does not modify a. */
+size_t bulk_format_uint(char *buf, const uint64_t *a, size_t n, int hex);
+
+#endif

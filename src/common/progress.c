@@ -1,0 +1,46 @@
+#define _POSIX_C_SOURCE 200809L
+#include "common/progress.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+double bulk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void bulk_progress_init(bulk_progress *p, const char *label, double total)
+{
+    p->label = label;
+    p->total = total > 0 ? total : 1;
+    p->start_time = bulk_now();
+    p->last_print = 0;
+    const char *env = getenv("BULK_PROGRESS");
+    if (env && (env[0] == '0' || env[0] == '1')) p->enabled = env[0] == '1';
+    else p->enabled = isatty(2);
+}
+
+void bulk_progress_update(bulk_progress *p, double done)
+{
+    if (!p->enabled) return;
+    double now = bulk_now();
+    if (now - p->last_print < 0.25) return;
+    p->last_print = now;
+    double elapsed = now - p->start_time;
+    double rate = elapsed > 0 ? done / elapsed : 0;
+    double eta = rate > 0 ? (p->total - done) / rate : 0;
+    fprintf(stderr, "\r%s: %5.1f%%  %.3g/s  ETA %.0fs   ", p->label, 100.0 * done / p->total, rate,
+            eta);
+    fflush(stderr);
+}
+
+void bulk_progress_finish(bulk_progress *p)
+{
+    if (!p->enabled) return;
+    fprintf(stderr, "\r%*s\r", 60, "");
+    fflush(stderr);
+}
