@@ -1,0 +1,24 @@
+/* Entry points of the CUDA circuit kernels (src/bpbc/circuit/cuda/), called by the C side
+ * only when the library is built with CUDA (BULK_HAVE_CUDA). Host pointers in, host pointers
+ * out; each returns a bulk status. */
+#ifndef BULK_BPBC_CIRCUIT_CUDA_H
+#define BULK_BPBC_CIRCUIT_CUDA_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bulk/circuit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int bulk_cuda_circuit_eval(const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords);
+int bulk_cuda_bitslice_add(uint64_t *sum, const uint64_t *a, const uint64_t *b, unsigned k, size_t nwords);
+/* Device-resident timing of one Table 5.1 row (see bulk_circuit_bench_pairsum). */
+int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint64_t seed, double *naive_ms,
+                            double *bitwise_ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
