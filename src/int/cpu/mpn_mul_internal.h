@@ -1,8 +1,11 @@
-/* Internal entry points of the multiplication code (src/int/cpu/mpn_mul*.c), shared between
- * its files and the tuning program; not for other areas (use int/mpn.h).
+/* Internal entry points of the multiplication code (src/int/cpu/mpn_mul*.c, mpn_toom.c,
+ * mpn_karatsuba.c, mpn_mullo.c), shared between its files and the tuning program
+ * bench/int/tune_mul.c; other areas use int/mpn.h.
  *
  * Scratch: the recursive algorithms take a caller-provided scratch area `tmp` of at least
- * the *_itch(n) limbs stated for each; mpn_mul.c finds it (stack or malloc, see int/mpn.h). */
+ * bulk_mpn_mul_n_itch(n) / bulk_mpn_sqr_itch(n) limbs; mpn_mul.c finds it at the top level
+ * (stack or malloc, see int/mpn.h). The itch functions mirror the dispatch exactly, level by
+ * level, so the bound is exact rather than estimated. */
 #ifndef BULK_INT_CPU_MPN_MUL_INTERNAL_H
 #define BULK_INT_CPU_MPN_MUL_INTERNAL_H
 
@@ -14,5 +17,42 @@ void bulk_mpn_mul_schoolbook(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
 void bulk_mpn_mul_comba(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                         size_t bn);
 void bulk_mpn_sqr_basecase(bulk_limb_t *r, const bulk_limb_t *a, size_t n);
+
+/* The thresholds the AUTO dispatch reads. Initialised from mul_thresholds.h; only the tuning
+ * program writes them (single-threaded, before it measures), so library callers see constants. */
+struct bulk_mul_tuning {
+    size_t comba_max;
+    size_t mul_thr[5]; /* first n for Karatsuba, Toom-3, Toom-4, Toom-6, Toom-8 */
+    size_t sqr_thr[5];
+    size_t mullo_thr;
+};
+extern struct bulk_mul_tuning bulk_mul_tuning;
+
+/* Recursive cores with explicit scratch (tmp >= the itch of the same n and method).
+ * `sqr` variants: a == b, and the evaluations are squared. */
+size_t bulk_mpn_mul_n_itch(size_t n);
+size_t bulk_mpn_sqr_itch(size_t n);
+void bulk_mpn_mul_n_rec(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                        bulk_limb_t *tmp);
+void bulk_mpn_sqr_rec(bulk_limb_t *r, const bulk_limb_t *a, size_t n, bulk_limb_t *tmp);
+
+/* Karatsuba (Toom-2), n >= 2. Scratch: bulk_mpn_karatsuba_itch(n, sqr). */
+size_t bulk_mpn_karatsuba_itch(size_t n, int sqr);
+void bulk_mpn_mul_karatsuba(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                            bulk_limb_t *tmp);
+void bulk_mpn_sqr_karatsuba(bulk_limb_t *r, const bulk_limb_t *a, size_t n, bulk_limb_t *tmp);
+
+/* Toom-k for k in 3..8 (points 0, +-1, ..., +-(k-1)), n >= bulk_mpn_toom_min_n(k).
+ * b == NULL means squaring. Scratch: bulk_mpn_toom_itch(n, k, sqr). */
+size_t bulk_mpn_toom_min_n(unsigned k);
+size_t bulk_mpn_toom_itch(size_t n, unsigned k, int sqr);
+void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                       unsigned k, bulk_limb_t *tmp);
+
+/* Short product with explicit scratch (bulk_mpn_mullo_itch(n) limbs). */
+size_t bulk_mpn_mullo_itch(size_t n);
+void bulk_mpn_mullo_rec(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                        bulk_limb_t *tmp);
+void bulk_mpn_mullo_basecase(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n);
 
 #endif

