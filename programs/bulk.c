@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
     { "info", cmd_info, "version, backends and devices of this build" },
+    { "int", cmd_int, "big-integer arithmetic on every line of a file (bulk int --help)" },
 };
 
 static void usage(FILE *out)

@@ -4,5 +4,6 @@
 #define BULK_PROGRAMS_COMMANDS_H
 
 int cmd_info(int argc, char **argv);
+int cmd_int(int argc, char **argv);
 
 #endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# bulk int bench: a smoke run of every op with a tiny count (a benchmark is never timed in a
+# test: this checks that it runs, verifies against GMP and prints what it promises), --json
+# output with the expected keys, --help.
+. "$(dirname "$0")/int_lib.sh"
+
+for op in add sub mul sqr div mod divmod gcd powmod cmp; do
+    run_ok "bench $op" int bench "$op" --bits 256 --count 17 --time 0 --seed 3
+    grep -q 'ratio bulk/GMP' "$S/out" || fail "bench $op: no ratio line"
+    grep -q 'verified' "$S/out" || fail "bench $op: not verified"
+    run_ok "bench $op --json" int bench "$op" --bits 128 --count 9 --time 0 --threads 2 --json
+    j=$(cat "$S/out")
+    case $j in
+    \{*\}) ;;
+    *) fail "bench $op --json: not one JSON object: $j" ;;
+    esac
+    [ "$(wc -l <"$S/out")" -eq 1 ] || fail "bench $op --json: more than one line"
+    for key in op bits count seed backend threads bulk_ops_per_s gmp_ops_per_s gmp_function \
+               gmp_threads ratio verified; do
+        echo "$j" | grep -q "\"$key\":" || fail "bench $op --json: no key $key"
+    done
+    echo "$j" | grep -q "\"op\":\"$op\"" || fail "bench $op --json: wrong op"
+    echo "$j" | grep -q '"threads":2,' || fail "bench $op --json: threads not 2"
+done
+run_ok "bench 64-bit, one thread" int bench mul --bits 64 --count 1 --time 0 --threads 1
+run_ok "bench --help" int bench --help
+grep -q 'usage: bulk int bench' "$S/out" || fail "bench --help: no usage line"
+
+finish
