@@ -62,10 +62,7 @@ static void run(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size
 void bulk_mpn_mul_n_rec(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                         bulk_limb_t *tmp)
 {
-    if (a == b) {
-        bulk_mpn_sqr_rec(r, a, n, tmp);
-        return;
-    }
+    /* a == b stays on the multiplication path: tmp was sized by bulk_mpn_mul_n_itch */
     run(r, a, b, n, pick(n, bulk_mul_tuning.mul_thr), tmp);
 }
 
