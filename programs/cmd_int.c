@@ -291,8 +291,9 @@ int cmd_int(int argc, char **argv)
         if (st != BULK_OK) {
             if (bad != (size_t)-1) {
                 /* the reader rejects zero divisors and even moduli first; kept as a guard */
-                cli_warn("int %s: %s:%llu: %s", d->name, int_reader_name(rd),
-                         (unsigned long long)(b.first_line + bad), bulk_status_string(st));
+                unsigned long long line = (unsigned long long)(b.first_line + bad);
+                cli_warn("int %s: %s:%llu: line %llu: %s", d->name, int_reader_name(rd), line,
+                         line, bulk_status_string(st));
                 code = CLI_EXIT_USAGE;
             } else {
                 cli_warn("int %s: the computation failed: %s", d->name, bulk_status_string(st));

@@ -249,7 +249,9 @@ static void report(const int_reader *r, size_t i, size_t limbs)
     const struct line_check *c = &r->checks[i];
     const int_rules *ru = &r->rules;
     char where[512];
-    snprintf(where, sizeof where, "int %s: %s:%" PRIu64, ru->op, r->name, r->next_line + i);
+    /* "file:line:" as compilers write it, and the line number in words for readers */
+    snprintf(where, sizeof where, "int %s: %s:%" PRIu64 ": line %" PRIu64, ru->op, r->name,
+             r->next_line + i, r->next_line + i);
     char tok[200] = "";
     if (c->operand < li->ntok)
         quote_token(tok, sizeof tok, r->text + li->tok[c->operand], li->len[c->operand]);

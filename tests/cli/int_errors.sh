@@ -14,7 +14,7 @@ bad() {
     "$BULK" int "$op" --in "$S/bad.in" --out "$S/bad.out" "$@" >"$S/so" 2>"$S/se"
     rc=$?
     [ $rc -eq 2 ] || fail "$name: exit code $rc, expected 2"
-    grep -q "bad.in:$line:" "$S/se" || { fail "$name: the message does not name bad.in:$line"; cat "$S/se" >&2; }
+    grep -q "bad.in:$line: line $line:" "$S/se" || { fail "$name: the message does not name bad.in:$line"; cat "$S/se" >&2; }
     [ -e "$S/bad.out" ] && fail "$name: an output file was left behind"
     ls "$S" | grep -q 'bad.out.tmp' && fail "$name: a temporary output file was left behind"
     [ -s "$S/so" ] && fail "$name: something went to stdout"
