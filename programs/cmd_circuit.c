@@ -1,0 +1,276 @@
+/* bulk circuit: evaluate an AIGER circuit on many input vectors (BPBC), write the ripple-carry
+ * adder of seed 001 section 5.1, and time the pairwise sums of its Table 5.1. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bulk/circuit.h"
+#include "cli.h"
+#include "commands.h"
+#include "common/atomic_file.h"
+
+static const char circuit_usage[] =
+    "usage: bulk circuit eval --circuit C.aag|C.aig --in INPUTS [--out OUT] [--binary]\n"
+    "                         [--backend cpu|cuda|auto] [--threads N]\n"
+    "       bulk circuit adder --bits K [--out OUT] [--binary]\n"
+    "       bulk circuit bench [--pairs N] [--reps R] [--kmax K] [--out FILE] [--backend B] [--threads N]\n"
+    "\n"
+    "eval: evaluates a combinational AIGER circuit (ASCII .aag or binary .aig; latches are an\n"
+    "  error) on every input vector of INPUTS ('-' = standard input), 64 vectors per machine word.\n"
+    "  Text (default): one vector per line, one '0'/'1' character per circuit input in the order\n"
+    "  the AIGER file lists its inputs (a trailing CR is ignored); output: one line per vector\n"
+    "  with one '0'/'1' per circuit output, in the file's output order.\n"
+    "  --binary: each vector is ceil(I/8) bytes, input j in byte j/8, bit j%8 (least significant\n"
+    "  bit first); the input size must be a multiple of that. The output is packed the same way,\n"
+    "  ceil(O/8) bytes per vector (unused high bits zero).\n"
+    "adder: writes the ripple-carry adder for two K-bit numbers (1 <= K <= 4096) as AIGER (ASCII,\n"
+    "  binary with --binary) to standard output or OUT. Inputs a0..a{K-1} then b0..b{K-1}, least\n"
+    "  significant bit first; outputs s0..sK (K+1 sum bits, sK = carry out); 7K-4 AND gates.\n"
+    "bench: seed 001 Table 5.1 — pairwise sums of N pairs (default 1048576) of k-bit numbers for\n"
+    "  k = 1..K (default 32): naive one-by-one 32-bit additions vs the BPBC ripple-carry adder on\n"
+    "  bit-sliced words; best of R runs (default 5), milliseconds. CPU: one thread each, plus\n"
+    "  bitwise on all threads; CUDA (when the backend is cuda): device-resident kernel times.\n"
+    "  --out FILE also writes the table there.\n"
+    "\n"
+    "Exit status: 0 success, 1 run-time failure, 2 bad input (message names file and line).\n";
+
+/* Reads a whole file ('-' = stdin). Exits 2 when it cannot be read. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) cli_die(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", path);
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        buf = realloc(buf, cap *= 2);
+    }
+    if (ferror(f)) cli_die(CLI_EXIT_USAGE, "%s: read error", path);
+    if (f != stdin) fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* The output: an atomic file when a path is given, else stdout. */
+typedef struct output {
+    bulk_afile af;
+    FILE *fp;
+    int atomic;
+} output;
+
+static void out_open(output *o, const char *path, int binary)
+{
+    memset(o, 0, sizeof *o);
+    if (!path || strcmp(path, "-") == 0) {
+        o->fp = stdout;
+        return;
+    }
+    if (bulk_afile_open(&o->af, path, binary ? "wb" : "w") != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
+    o->fp = o->af.fp;
+    o->atomic = 1;
+}
+
+static void out_commit(output *o, const char *path)
+{
+    if (o->atomic) {
+        if (bulk_afile_commit(&o->af) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_die(CLI_EXIT_FAIL, "writing standard output failed");
+    }
+}
+
+static int circuit_eval(int argc, char **argv)
+{
+    const char *cpath = NULL, *inpath = NULL, *outpath = NULL, *v;
+    int binary = 0, threads = 0;
+    bulk_backend be = BULK_BACKEND_AUTO;
+    for (int i = 1; i < argc; i++) {
+        if ((v = cli_opt_value(argc, argv, &i, "--circuit"))) cpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--in"))) inpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) be = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        else if (strcmp(argv[i], "--binary") == 0) binary = 1;
+        else cli_die(CLI_EXIT_USAGE, "circuit eval: unknown argument '%s' (see bulk circuit --help)", argv[i]);
+    }
+    if (!cpath || !inpath) cli_die(CLI_EXIT_USAGE, "circuit eval needs --circuit and --in (see bulk circuit --help)");
+    bulk_circuit *c = NULL;
+    char err[512];
+    int st = bulk_circuit_read(&c, cpath, err, sizeof err);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s: out of memory", cpath);
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", err);
+    if (c->latches)
+        cli_die(CLI_EXIT_USAGE, "%s: the circuit has %u latch(es); only combinational circuits are evaluated", cpath,
+                c->latches);
+    const size_t I = c->inputs, O = c->outputs;
+    size_t len;
+    char *text = slurp(inpath, &len);
+    /* pass 1: validate and count the vectors, so that bad input leaves no partial output */
+    size_t nvec = 0;
+    const size_t inbytes = (I + 7) / 8;
+    if (binary) {
+        if (I == 0) cli_die(CLI_EXIT_USAGE, "%s: --binary needs a circuit with at least one input", inpath);
+        if (len % inbytes)
+            cli_die(CLI_EXIT_USAGE, "%s: %zu bytes is not a multiple of %zu bytes per vector (%zu inputs)", inpath, len,
+                    inbytes, I);
+        nvec = len / inbytes;
+    } else {
+        size_t line = 0;
+        for (size_t p = 0; p < len;) {
+            const char *e = memchr(text + p, '\n', len - p);
+            size_t q = e ? (size_t)(e - text) : len, n = q - p;
+            line++;
+            if (n && text[p + n - 1] == '\r') n--;
+            if (n != I)
+                cli_die(CLI_EXIT_USAGE, "%s:%zu: %zu characters, but the circuit has %zu inputs", inpath, line, n, I);
+            for (size_t k = 0; k < n; k++)
+                if (text[p + k] != '0' && text[p + k] != '1')
+                    cli_die(CLI_EXIT_USAGE, "%s:%zu: character %zu is '%c', expected '0' or '1'", inpath, line, k + 1,
+                            text[p + k]);
+            nvec++;
+            p = q + 1;
+        }
+    }
+    bulk_ctx *ctx = cli_open_ctx(be, threads);
+    output out;
+    out_open(&out, outpath, binary);
+    /* pass 2: batches of 64 * BATCH_WORDS vectors: transpose in, evaluate, transpose out */
+    enum { BATCH_WORDS = 4096 };
+    uint64_t *in = malloc(sizeof(uint64_t) * BATCH_WORDS * (I ? I : 1));
+    uint64_t *res = malloc(sizeof(uint64_t) * BATCH_WORDS * (O ? O : 1));
+    const size_t outbytes = (O + 7) / 8;
+    char *line = malloc(O + outbytes + 2);
+    if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
+    size_t pos = 0;
+    for (size_t v0 = 0; v0 < nvec; v0 += 64 * (size_t)BATCH_WORDS) {
+        size_t m = nvec - v0 < 64 * (size_t)BATCH_WORDS ? nvec - v0 : 64 * (size_t)BATCH_WORDS;
+        size_t nw = (m + 63) / 64;
+        memset(in, 0, sizeof(uint64_t) * nw * I);
+        for (size_t k = 0; k < m; k++) {
+            const uint64_t bit = 1ull << (k % 64);
+            const size_t w = k / 64;
+            if (binary) {
+                const unsigned char *b = (const unsigned char *)text + (v0 + k) * inbytes;
+                for (size_t j = 0; j < I; j++)
+                    if ((b[j / 8] >> (j % 8)) & 1) in[j * nw + w] |= bit;
+            } else {
+                for (size_t j = 0; j < I; j++)
+                    if (text[pos + j] == '1') in[j * nw + w] |= bit;
+                const char *e = memchr(text + pos, '\n', len - pos);
+                pos = e ? (size_t)(e - text) + 1 : len;
+            }
+        }
+        st = bulk_circuit_eval(ctx, c, res, in, nw);
+        if (st != BULK_OK) {
+            if (out.atomic) bulk_afile_abort(&out.af);
+            cli_die(CLI_EXIT_FAIL, "evaluation failed: %s", bulk_status_string(st));
+        }
+        for (size_t k = 0; k < m; k++) {
+            const size_t w = k / 64, sh = k % 64;
+            if (binary) {
+                memset(line, 0, outbytes);
+                for (size_t o = 0; o < O; o++) line[o / 8] |= (char)(((res[o * nw + w] >> sh) & 1) << (o % 8));
+                fwrite(line, 1, outbytes, out.fp);
+            } else {
+                for (size_t o = 0; o < O; o++) line[o] = (char)('0' + ((res[o * nw + w] >> sh) & 1));
+                line[O] = '\n';
+                fwrite(line, 1, O + 1, out.fp);
+            }
+        }
+    }
+    if (ferror(out.fp)) {
+        if (out.atomic) bulk_afile_abort(&out.af);
+        cli_die(CLI_EXIT_FAIL, "writing the output failed");
+    }
+    out_commit(&out, outpath);
+    free(in), free(res), free(line), free(text);
+    bulk_circuit_free(c);
+    bulk_ctx_close(ctx);
+    return CLI_EXIT_OK;
+}
+
+static int circuit_adder(int argc, char **argv)
+{
+    const char *outpath = NULL, *v;
+    long long bits = -1;
+    int binary = 0;
+    for (int i = 1; i < argc; i++) {
+        if ((v = cli_opt_value(argc, argv, &i, "--bits"))) bits = cli_parse_ll("--bits", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
+        else if (strcmp(argv[i], "--binary") == 0) binary = 1;
+        else cli_die(CLI_EXIT_USAGE, "circuit adder: unknown argument '%s' (see bulk circuit --help)", argv[i]);
+    }
+    if (bits < 0) cli_die(CLI_EXIT_USAGE, "circuit adder needs --bits K");
+    bulk_circuit *c = NULL;
+    int st = bulk_circuit_adder(&c, (unsigned)bits);
+    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "adder: %s", bulk_status_string(st));
+    output out;
+    out_open(&out, outpath, binary);
+    st = binary ? bulk_circuit_write_aig(c, out.fp) : bulk_circuit_write_aag(c, out.fp);
+    if (st != BULK_OK) {
+        if (out.atomic) bulk_afile_abort(&out.af);
+        cli_die(CLI_EXIT_FAIL, "writing the circuit failed");
+    }
+    out_commit(&out, outpath);
+    bulk_circuit_free(c);
+    return CLI_EXIT_OK;
+}
+
+static int circuit_bench(int argc, char **argv)
+{
+    const char *outpath = NULL, *v;
+    long long pairs = 1 << 20, reps = 5, kmax = 32;
+    int threads = 0;
+    bulk_backend be = BULK_BACKEND_CPU;
+    for (int i = 1; i < argc; i++) {
+        if ((v = cli_opt_value(argc, argv, &i, "--pairs"))) pairs = cli_parse_ll("--pairs", v, 64, 1ll << 30);
+        else if ((v = cli_opt_value(argc, argv, &i, "--reps"))) reps = cli_parse_ll("--reps", v, 1, 1000);
+        else if ((v = cli_opt_value(argc, argv, &i, "--kmax"))) kmax = cli_parse_ll("--kmax", v, 1, 32);
+        else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) be = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        else cli_die(CLI_EXIT_USAGE, "circuit bench: unknown argument '%s' (see bulk circuit --help)", argv[i]);
+    }
+    if (pairs % 64) cli_die(CLI_EXIT_USAGE, "--pairs must be a multiple of 64");
+    bulk_ctx *ctx = cli_open_ctx(be, threads);
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *mem = open_memstream(&buf, &blen);
+    if (!mem) cli_die(CLI_EXIT_FAIL, "out of memory");
+    int cuda = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
+    fprintf(mem, "# seed 001 Table 5.1: pairwise sums of %lld pairs of k-bit numbers, best of %lld, ms\n", pairs, reps);
+    fprintf(mem, "# backend %s, %d CPU thread(s)\n", bulk_backend_name(bulk_ctx_backend(ctx)), bulk_ctx_threads(ctx));
+    if (cuda) fprintf(mem, "%3s %12s %12s %10s\n", "k", "naive_gpu", "bitwise_gpu", "bit/naive");
+    else fprintf(mem, "%3s %12s %12s %14s %10s\n", "k", "naive_1core", "bitwise_1core", "bitwise_all", "naive/bit");
+    for (long long k = 1; k <= kmax; k++) {
+        bulk_pairsum_timing t;
+        int st = bulk_circuit_bench_pairsum(ctx, (unsigned)k, (size_t)pairs, (int)reps, 12345 + (uint64_t)k, &t);
+        if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "k = %lld: %s", k, bulk_status_string(st));
+        if (cuda) fprintf(mem, "%3lld %12.4f %12.4f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.naive_ms / t.bitwise_ms);
+        else
+            fprintf(mem, "%3lld %12.4f %12.4f %14.4f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.bitwise_threads_ms,
+                    t.naive_ms / t.bitwise_ms);
+    }
+    fclose(mem);
+    fputs(buf, stdout);
+    if (outpath && bulk_write_file_atomic(outpath, buf, blen) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", outpath, strerror(errno));
+    free(buf);
+    bulk_ctx_close(ctx);
+    return CLI_EXIT_OK;
+}
+
+int cmd_circuit(int argc, char **argv)
+{
+    cli_help_if_asked(argc, argv, circuit_usage);
+    if (argc < 2) {
+        fputs(circuit_usage, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "eval") == 0) return circuit_eval(argc - 1, argv + 1);
+    if (strcmp(argv[1], "adder") == 0) return circuit_adder(argc - 1, argv + 1);
+    if (strcmp(argv[1], "bench") == 0) return circuit_bench(argc - 1, argv + 1);
+    cli_die(CLI_EXIT_USAGE, "circuit: unknown subcommand '%s' (eval, adder, bench)", argv[1]);
+}

@@ -1,0 +1,117 @@
+/* bulk cky: decide for every line of a file whether a context-free grammar derives it
+ * (bit-parallel CKY, seed 001 chapter 7). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bulk/cky.h"
+#include "cli.h"
+#include "commands.h"
+#include "common/atomic_file.h"
+
+static const char cky_usage[] =
+    "usage: bulk cky --grammar G.cfg --in STRINGS [--tokens] [--out OUT]\n"
+    "                [--backend cpu|cuda|auto] [--threads N]\n"
+    "\n"
+    "Prints, for every line of STRINGS ('-' = standard input), 1 when the grammar derives it and\n"
+    "0 when not, one answer per line, to standard output or OUT (written atomically).\n"
+    "Terminals are single bytes of the line by default (a trailing CR is ignored); with --tokens\n"
+    "they are the white-space separated tokens of the line. A symbol that no rule produces makes\n"
+    "its line 0. An empty line is derivable iff the start symbol derives the empty string.\n"
+    "\n"
+    "Grammar text (NLTK style): 'LHS -> A B | \\'a\\' | ...', one rule per line, the first\n"
+    "left-hand side is the start symbol, terminals quoted with ' or \", '#' starts a comment, an\n"
+    "empty alternative derives the empty string, a line starting with '|' continues the rule\n"
+    "before it. Grammars are converted to Chomsky normal form automatically.\n"
+    "\n"
+    "Exit status: 0 success, 1 run-time failure, 2 bad grammar or usage (message names file and\n"
+    "line: a rule without '->', an undefined non-terminal, an empty grammar, ...).\n";
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) cli_die(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", path);
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        buf = realloc(buf, cap *= 2);
+    }
+    if (ferror(f)) cli_die(CLI_EXIT_USAGE, "%s: read error", path);
+    if (f != stdin) fclose(f);
+    *len = n;
+    return buf;
+}
+
+static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+int cmd_cky(int argc, char **argv)
+{
+    cli_help_if_asked(argc, argv, cky_usage);
+    const char *gpath = NULL, *inpath = NULL, *outpath = NULL, *v;
+    int tokens = 0, threads = 0;
+    bulk_backend be = BULK_BACKEND_AUTO;
+    for (int i = 1; i < argc; i++) {
+        if ((v = cli_opt_value(argc, argv, &i, "--grammar"))) gpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--in"))) inpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) be = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        else if (strcmp(argv[i], "--tokens") == 0) tokens = 1;
+        else cli_die(CLI_EXIT_USAGE, "cky: unknown argument '%s' (see bulk cky --help)", argv[i]);
+    }
+    if (!gpath || !inpath) cli_die(CLI_EXIT_USAGE, "cky needs --grammar and --in (see bulk cky --help)");
+    bulk_grammar *g = NULL;
+    char err[512];
+    int st = bulk_grammar_read(&g, gpath, tokens ? BULK_CKY_TOKENS : BULK_CKY_CHARS, err, sizeof err);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s: out of memory", gpath);
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", err);
+    size_t len;
+    char *text = slurp(inpath, &len);
+    /* lines -> terminal indices; at most one symbol per byte */
+    size_t nlines = 0;
+    for (size_t p = 0; p < len; p++)
+        if (text[p] == '\n') nlines++;
+    if (len && text[len - 1] != '\n') nlines++;
+    int32_t *syms = malloc(sizeof(int32_t) * (len + 1));
+    size_t *off = malloc(sizeof(size_t) * (nlines + 1));
+    uint8_t *acc = malloc(nlines + 1);
+    if (!syms || !off || !acc) cli_die(CLI_EXIT_FAIL, "out of memory");
+    size_t ns = 0, li = 0;
+    for (size_t p = 0; p < len;) {
+        const char *e = memchr(text + p, '\n', len - p);
+        size_t q = e ? (size_t)(e - text) : len, n = q - p;
+        off[li++] = ns;
+        if (n && text[p + n - 1] == '\r') n--;
+        if (tokens) {
+            for (size_t k = 0; k < n;) {
+                while (k < n && is_ws(text[p + k])) k++;
+                size_t b = k;
+                while (k < n && !is_ws(text[p + k])) k++;
+                if (k > b) syms[ns++] = bulk_grammar_terminal(g, text + p + b, k - b);
+            }
+        } else {
+            for (size_t k = 0; k < n; k++) syms[ns++] = bulk_grammar_terminal(g, text + p + k, 1);
+        }
+        p = q + 1;
+    }
+    off[li] = ns;
+    bulk_ctx *ctx = cli_open_ctx(be, threads);
+    st = bulk_cky_parse(ctx, g, acc, syms, off, nlines);
+    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "parsing failed: %s", bulk_status_string(st));
+    char *outbuf = malloc(2 * nlines + 1);
+    if (!outbuf) cli_die(CLI_EXIT_FAIL, "out of memory");
+    for (size_t i = 0; i < nlines; i++) outbuf[2 * i] = (char)('0' + acc[i]), outbuf[2 * i + 1] = '\n';
+    if (outpath && strcmp(outpath, "-") != 0) {
+        if (bulk_write_file_atomic(outpath, outbuf, 2 * nlines) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", outpath, strerror(errno));
+    } else if (fwrite(outbuf, 1, 2 * nlines, stdout) != 2 * nlines || fflush(stdout) != 0) {
+        cli_die(CLI_EXIT_FAIL, "writing standard output failed");
+    }
+    free(outbuf), free(syms), free(off), free(acc), free(text);
+    bulk_grammar_free(g);
+    bulk_ctx_close(ctx);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,172 @@
+/* Bit-parallel CKY on the CPU (seed 001 section 7.2) and the dispatch to CUDA.
+ *
+ * Strings are bucketed by length; each bucket is cut into groups of up to 256 strings (4
+ * words per non-terminal and cell, so the compiler can use vector registers) or 64 when the
+ * bucket is small. A group is one unit of parallel work: its whole CKY table lives in the
+ * worker's scratch, cells stored by increasing substring length (bulk_cky_cell), so that the
+ * split loop of seed 001's algorithm reads two finished cells and accumulates into a third.
+ * Results depend only on the strings (each string's answer is computed once). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/context.h"
+#include "bpbc/cky/cky_core.h"
+#include "bpbc/cky/cky_cuda.h"
+#include "bpbc/cky/grammar.h"
+#include "common/parallel.h"
+
+enum { MAX_LANES = 4 };
+
+typedef struct cky_group {
+    size_t first;   /* into ids[] */
+    uint32_t count; /* strings in the group, <= 64 * MAX_LANES */
+    uint32_t n;     /* their common length, >= 1 */
+} cky_group;
+
+typedef struct cky_job {
+    const bulk_grammar *g;
+    uint8_t *accept;
+    const int32_t *syms;
+    const size_t *offsets;
+    const size_t *ids;
+    const cky_group *groups;
+    uint64_t **scratch;
+    size_t *scratch_words;
+    int status;
+} cky_job;
+
+__attribute__((flatten)) static void combine4(uint64_t *W, const uint64_t *U, const uint64_t *V, const bulk_grammar *g)
+{
+    bulk_cky_combine(W, 4, U, 4, V, 4, 4, g->nnt, g->bstart, g->ac);
+}
+
+__attribute__((flatten)) static void combine1(uint64_t *W, const uint64_t *U, const uint64_t *V, const bulk_grammar *g)
+{
+    bulk_cky_combine(W, 1, U, 1, V, 1, 1, g->nnt, g->bstart, g->ac);
+}
+
+static void parse_group(cky_job *j, const cky_group *gr, int worker)
+{
+    const bulk_grammar *g = j->g;
+    const size_t n = gr->n, nnt = g->nnt;
+    const int lanes = gr->count > 64 ? 4 : 1;
+    const size_t cellw = nnt * (size_t)lanes, cells = n * (n + 1) / 2;
+    if (j->scratch_words[worker] < cells * cellw) {
+        free(j->scratch[worker]);
+        j->scratch[worker] = malloc(cells * cellw * sizeof(uint64_t));
+        j->scratch_words[worker] = j->scratch[worker] ? cells * cellw : 0;
+        if (!j->scratch[worker]) {
+            __atomic_store_n(&j->status, BULK_ERR_NOMEM, __ATOMIC_RELAXED);
+            return;
+        }
+    }
+    uint64_t *T = j->scratch[worker];
+    memset(T, 0, n * cellw * sizeof *T); /* row 1: the unary rules */
+    for (uint32_t s = 0; s < gr->count; s++) {
+        const int32_t *x = j->syms + j->offsets[j->ids[gr->first + s]];
+        const uint64_t bit = 1ull << (s % 64);
+        const size_t lane = s / 64;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t t = (uint32_t)x[i];
+            uint64_t *cell = T + i * cellw; /* bulk_cky_cell(n, i, 1) == i */
+            for (uint32_t u = g->ustart[t]; u < g->ustart[t + 1]; u++) cell[(size_t)g->ulist[u] * lanes + lane] |= bit;
+        }
+    }
+    for (size_t len = 2; len <= n; len++)
+        for (size_t i = 0; i + len <= n; i++) {
+            uint64_t *W = T + bulk_cky_cell(n, i, len) * cellw;
+            memset(W, 0, cellw * sizeof *W);
+            for (size_t l = 1; l < len; l++) {
+                const uint64_t *U = T + bulk_cky_cell(n, i, l) * cellw;
+                const uint64_t *V = T + bulk_cky_cell(n, i + l, len - l) * cellw;
+                if (lanes == 4) combine4(W, U, V, g);
+                else combine1(W, U, V, g);
+            }
+        }
+    const uint64_t *top = T + bulk_cky_cell(n, 0, n) * cellw; /* start symbol = non-terminal 0 */
+    for (uint32_t s = 0; s < gr->count; s++) j->accept[j->ids[gr->first + s]] = (uint8_t)((top[s / 64] >> (s % 64)) & 1);
+}
+
+static void parse_range(void *arg, size_t begin, size_t end, int worker)
+{
+    cky_job *j = arg;
+    for (size_t k = begin; k < end; k++) parse_group(j, &j->groups[k], worker);
+}
+
+/* Validates the strings: accept[i] = 0 for a string with an unknown symbol, accepts_empty for
+ * the empty string; the others get ok[i] = 1. Returns the longest length among them. */
+size_t bulk_cky_prepare(const bulk_grammar *g, uint8_t *accept, uint8_t *ok, const int32_t *syms,
+                        const size_t *offsets, size_t nstrings)
+{
+    size_t maxlen = 0;
+    for (size_t i = 0; i < nstrings; i++) {
+        size_t n = offsets[i + 1] - offsets[i];
+        int good = 1;
+        for (size_t k = 0; k < n && good; k++) {
+            int32_t t = syms[offsets[i] + k];
+            good = t >= 0 && (uint32_t)t < g->nterm && g->ustart[t] < g->ustart[t + 1];
+        }
+        ok[i] = (uint8_t)(good && n > 0);
+        accept[i] = (uint8_t)(good && n == 0 && g->accepts_empty);
+        if (ok[i] && n > maxlen) maxlen = n;
+    }
+    return maxlen;
+}
+
+int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
+                   size_t nstrings)
+{
+    if (!ctx || !g || (nstrings && (!accept || !offsets || (!syms && offsets[nstrings])))) return BULK_ERR_ARG;
+    for (size_t i = 0; i < nstrings; i++)
+        if (offsets[i + 1] < offsets[i]) return BULK_ERR_ARG;
+    if (nstrings == 0) return BULK_OK;
+    if (ctx->backend == BULK_BACKEND_CUDA) {
+#ifdef BULK_HAVE_CUDA
+        return bulk_cuda_cky_parse(g, accept, syms, offsets, nstrings);
+#else
+        return BULK_ERR_NO_BACKEND;
+#endif
+    }
+    int st = BULK_ERR_NOMEM;
+    uint8_t *ok = malloc(nstrings);
+    size_t *count = NULL, *ids = NULL;
+    cky_group *groups = NULL;
+    cky_job j = { 0 };
+    if (!ok) goto done;
+    size_t maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings);
+    /* bucket by length (counting sort), then groups */
+    count = calloc(maxlen + 2, sizeof *count);
+    ids = malloc(sizeof *ids * nstrings);
+    if (!count || !ids) goto done;
+    for (size_t i = 0; i < nstrings; i++)
+        if (ok[i]) count[offsets[i + 1] - offsets[i] + 1]++;
+    size_t ngroups = 0;
+    for (size_t n = 1; n <= maxlen; n++) ngroups += (count[n + 1] + 64 * MAX_LANES - 1) / (64 * MAX_LANES) + 1;
+    for (size_t n = 1; n <= maxlen + 1; n++) count[n] += count[n - 1];
+    size_t nok = count[maxlen + 1];
+    for (size_t i = 0; i < nstrings; i++)
+        if (ok[i]) ids[count[offsets[i + 1] - offsets[i]]++] = i;
+    /* now count[n] = end of bucket n = start of bucket n+1; bucket n starts at count[n-1] */
+    groups = malloc(sizeof *groups * (ngroups + 1));
+    if (!groups) goto done;
+    size_t ng = 0;
+    for (size_t n = 1; n <= maxlen; n++) {
+        size_t b = count[n - 1], e = count[n];
+        size_t per = e - b > 64 ? 64 * MAX_LANES : 64;
+        for (size_t f = b; f < e; f += per)
+            groups[ng++] = (cky_group){ f, (uint32_t)(e - f < per ? e - f : per), (uint32_t)n };
+    }
+    (void)nok;
+    int threads = ctx->threads;
+    if ((size_t)threads > ng) threads = (int)(ng ? ng : 1);
+    j = (cky_job){ g, accept, syms, offsets, ids, groups, calloc((size_t)threads, sizeof(uint64_t *)),
+                   calloc((size_t)threads, sizeof(size_t)), BULK_OK };
+    if (!j.scratch || !j.scratch_words) goto done;
+    bulk_parallel_for(threads, ng, 1, parse_range, &j);
+    st = j.status;
+    for (int t = 0; t < threads; t++) free(j.scratch[t]);
+done:
+    free(j.scratch), free(j.scratch_words);
+    free(ok), free(count), free(ids), free(groups);
+    return st;
+}
