@@ -13,6 +13,8 @@ struct command {
 
 static const struct command commands[] = {
     { "info", cmd_info, "version, backends and devices of this build" },
+    { "circuit", cmd_circuit, "Boolean circuits (AIGER) on many inputs, 64 per word (bulk circuit --help)" },
+    { "cky", cmd_cky, "CKY parsing of many strings at once (bulk cky --help)" },
     { "int", cmd_int, "big-integer arithmetic on every line of a file (bulk int --help)" },
 };
 

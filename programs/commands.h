@@ -4,6 +4,8 @@
 #define BULK_PROGRAMS_COMMANDS_H
 
 int cmd_info(int argc, char **argv);
+int cmd_circuit(int argc, char **argv);
+int cmd_cky(int argc, char **argv);
 int cmd_int(int argc, char **argv);
 
 #endif
