@@ -15,6 +15,8 @@ static const struct command commands[] = {
     { "info", cmd_info, "version, backends and devices of this build" },
     { "circuit", cmd_circuit, "Boolean circuits (AIGER) on many inputs, 64 per word (bulk circuit --help)" },
     { "cky", cmd_cky, "CKY parsing of many strings at once (bulk cky --help)" },
+    { "collatz", cmd_collatz, "Collatz: verify ranges, delays, records (bulk collatz --help)" },
+    { "life", cmd_life, "Game of Life and Life-like rules on huge universes (bulk life --help)" },
     { "int", cmd_int, "big-integer arithmetic on every line of a file (bulk int --help)" },
 };
 

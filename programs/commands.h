@@ -6,6 +6,8 @@
 int cmd_info(int argc, char **argv);
 int cmd_circuit(int argc, char **argv);
 int cmd_cky(int argc, char **argv);
+int cmd_collatz(int argc, char **argv);
+int cmd_life(int argc, char **argv);
 int cmd_int(int argc, char **argv);
 
 #endif

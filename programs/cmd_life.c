@@ -1,0 +1,249 @@
+/* bulk life: run Life-like cellular automata on bit-packed universes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bulk/life.h"
+#include "cli.h"
+#include "commands.h"
+#include "common/atomic_file.h"
+#include "common/png.h"
+
+static const char life_usage[] =
+    "usage: bulk life run --in PATTERN --steps N [options]\n"
+    "\n"
+    "Reads a pattern (RLE as Golly writes it, or plain text with . and O), runs it N generations\n"
+    "and writes the final generation as RLE with a '#CXRLE Pos=x,y Gen=g' line (the position of\n"
+    "the top-left cell of the live cells' bounding box), so it compares with Golly cell for cell.\n"
+    "\n"
+    "  --in FILE          the pattern (RLE: header 'x = W, y = H, rule = R'; #CXRLE Pos/Gen kept)\n"
+    "  --steps N          generations to run (>= 0)\n"
+    "  --rule R           B/S rule (B3/S23, B36/S23, B3678/S34678, S23/B3, 23/3); overrides the\n"
+    "                     file's rule; default: the file's, else B3/S23\n"
+    "  --torus WxH        a W x H torus with the pattern's top-left cell at (0, 0), x to the right,\n"
+    "                     y down; without it the universe is the unbounded plane\n"
+    "  --out FILE         write the final RLE there (atomically); default: to stdout\n"
+    "  --png FILE         draw the final generation (live cells black)\n"
+    "  --png-region X,Y,W,H  the rectangle to draw (default: the torus, or the live cells on the\n"
+    "                     plane, with a border of 2 cells)\n"
+    "  --png-scale S      pixels per cell (default: up to 8, keeping the image near 1024 pixels;\n"
+    "                     regions wider than 4096 cells are shrunk, a pixel alive if any cell is)\n"
+    "  --every K          print 'generation population' every K generations (from the start,\n"
+    "                     and the last one) on stdout, before the RLE when that goes to stdout\n"
+    "  --backend B        cpu, cuda or auto (default auto; environment BULK_BACKEND)\n"
+    "  --threads N        CPU threads (default: all; environment BULK_THREADS)\n"
+    "  --max-memory BYTES keep at most about BYTES of cells in memory: larger universes are\n"
+    "                     streamed in tiles from files in --tmp-dir (default $TMPDIR or /tmp)\n"
+    "  --tmp-dir DIR      where the out-of-core files go (they are unlinked at once)\n"
+    "  --per-pass T       generations per pass over memory (default: chosen by size)\n"
+    "\n"
+    "Coordinates: the pattern's top-left cell is (0, 0) unless its file has #CXRLE Pos=x,y, whose\n"
+    "coordinates are then used (also on a torus, shifted by the same amount).\n"
+    "Exit codes: 0 done; 1 run-time failure (I/O, device); 2 bad input or usage (malformed RLE,\n"
+    "unknown rule, a torus smaller than the pattern: the message names file, line and column).\n";
+
+static int parse_dims(const char *opt, const char *s, uint64_t *w, uint64_t *h)
+{
+    char *end;
+    unsigned long long a = strtoull(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X') || s[0] == '-') return -1;
+    const char *t = end + 1;
+    unsigned long long b = strtoull(t, &end, 10);
+    if (end == t || *end || t[0] == '-' || a == 0 || b == 0) return -1;
+    (void)opt;
+    *w = a;
+    *h = b;
+    return 0;
+}
+
+static void print_population(bulk_life *u)
+{
+    uint64_t pop;
+    int st = bulk_life_population(u, &pop);
+    if (st) cli_die(CLI_EXIT_FAIL, "life: population: %s", bulk_status_string(st));
+    printf("%" PRIu64 " %" PRIu64 "\n", bulk_life_generation(u), pop);
+}
+
+static void write_png(bulk_life *u, const char *path, const char *region, long long scale,
+                      int torus, uint64_t tw, uint64_t th, int64_t dx, int64_t dy)
+{
+    int64_t x, y;
+    uint64_t w, h;
+    if (region) {
+        long long a, b, c, d;
+        char tail;
+        if (sscanf(region, "%lld,%lld,%lld,%lld%c", &a, &b, &c, &d, &tail) != 4 || c <= 0 || d <= 0)
+            cli_die(CLI_EXIT_USAGE, "life: --png-region: '%s' is not X,Y,W,H with W, H > 0", region);
+        x = a - dx;
+        y = b - dy;
+        w = (uint64_t)c;
+        h = (uint64_t)d;
+    } else if (torus) {
+        x = 0;
+        y = 0;
+        w = tw;
+        h = th;
+    } else {
+        bulk_life_pattern box;
+        int st = bulk_life_extract(u, &box);
+        if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+        x = box.x - 2;
+        y = box.y - 2;
+        w = box.width + 4;
+        h = box.height + 4;
+        bulk_life_pattern_free(&box);
+    }
+    uint64_t shrink = 1;
+    while ((w + shrink - 1) / shrink > 4096 || (h + shrink - 1) / shrink > 4096) shrink++;
+    uint64_t pw = (w + shrink - 1) / shrink, ph = (h + shrink - 1) / shrink;
+    uint64_t s = (uint64_t)scale;
+    if (scale <= 0) {
+        s = 1;
+        while (s < 8 && pw * (s + 1) <= 1024 && ph * (s + 1) <= 1024) s++;
+    }
+    if (pw * s > 65536 || ph * s > 65536)
+        cli_die(CLI_EXIT_USAGE, "life: the PNG would be %" PRIu64 " x %" PRIu64 " pixels; use a smaller --png-scale",
+                pw * s, ph * s);
+    uint8_t *rgb = malloc((size_t)(pw * s * ph * s * 3));
+    if (!rgb) cli_die(CLI_EXIT_FAIL, "life: out of memory for the PNG");
+    memset(rgb, 255, (size_t)(pw * s * ph * s * 3));
+    for (uint64_t py = 0; py < ph; py++) {
+        bulk_life_pattern band;
+        uint64_t rows = shrink;
+        if (py * shrink + rows > h) rows = h - py * shrink;
+        int st = bulk_life_region(u, x, y + (int64_t)(py * shrink), w, rows, &band);
+        if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+        uint64_t nw = bulk_life_words(w);
+        for (uint64_t px = 0; px < pw; px++) {
+            int alive = 0;
+            for (uint64_t r = 0; r < rows && !alive; r++)
+                for (uint64_t c = px * shrink; c < (px + 1) * shrink && c < w && !alive; c++)
+                    alive = (int)((band.cells[r * nw + c / 64] >> (c % 64)) & 1);
+            if (!alive) continue;
+            for (uint64_t yy = 0; yy < s; yy++)
+                memset(rgb + ((py * s + yy) * pw * s + px * s) * 3, 0, (size_t)(s * 3));
+        }
+        bulk_life_pattern_free(&band);
+    }
+    if (bulk_png_write_rgb(path, (uint32_t)(pw * s), (uint32_t)(ph * s), rgb) != 0)
+        cli_die(CLI_EXIT_FAIL, "life: cannot write %s", path);
+    free(rgb);
+}
+
+static int life_run(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL, *png = NULL, *rule_text = NULL, *torus_text = NULL;
+    const char *region = NULL, *tmp_dir = NULL;
+    long long steps = -1, every = 0, threads = 0, per_pass = 0, png_scale = 0, max_memory = 0;
+    bulk_backend backend = BULK_BACKEND_AUTO;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = cli_opt_value(argc, argv, &i, "--in"))) in = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--steps"))) steps = cli_parse_ll("--steps", v, 0, INT64_MAX / 2);
+        else if ((v = cli_opt_value(argc, argv, &i, "--rule"))) rule_text = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--torus"))) torus_text = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--out"))) out = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--png-region"))) region = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--png-scale"))) png_scale = cli_parse_ll("--png-scale", v, 1, 64);
+        else if ((v = cli_opt_value(argc, argv, &i, "--png"))) png = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--every"))) every = cli_parse_ll("--every", v, 1, INT64_MAX / 2);
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_memory = cli_parse_ll("--max-memory", v, 1, INT64_MAX);
+        else if ((v = cli_opt_value(argc, argv, &i, "--tmp-dir"))) tmp_dir = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--per-pass"))) per_pass = cli_parse_ll("--per-pass", v, 1, 64);
+        else cli_die(CLI_EXIT_USAGE, "life run: unknown argument '%s' (see bulk life --help)", argv[i]);
+    }
+    if (!in) cli_die(CLI_EXIT_USAGE, "life run: --in PATTERN is required");
+    if (steps < 0) cli_die(CLI_EXIT_USAGE, "life run: --steps N is required");
+
+    bulk_life_pattern p;
+    bulk_life_error err;
+    int st = bulk_life_pattern_read_file(&p, in, &err);
+    if (st == BULK_ERR_IO || st == BULK_ERR_NOMEM)
+        cli_die(st == BULK_ERR_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "life: %s: %s", in,
+                st == BULK_ERR_IO ? err.message : "out of memory");
+    if (st) cli_die(CLI_EXIT_USAGE, "life: %s:%lu:%lu: %s", in, err.line, err.column, err.message);
+
+    bulk_life_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.rule = p.rule;
+    if (rule_text) {
+        size_t col = 0;
+        if (bulk_life_rule_parse(&opt.rule, rule_text, &col) != BULK_OK)
+            cli_die(CLI_EXIT_USAGE, "life: --rule '%s': unknown rule syntax at column %zu (want B/S notation such as B3/S23)",
+                    rule_text, col);
+    }
+    if (torus_text) {
+        opt.torus = 1;
+        if (parse_dims("--torus", torus_text, &opt.torus_width, &opt.torus_height))
+            cli_die(CLI_EXIT_USAGE, "life: --torus '%s': want WxH with W, H >= 1", torus_text);
+        if (p.width > opt.torus_width || p.height > opt.torus_height)
+            cli_die(CLI_EXIT_USAGE,
+                    "life: %s:1:1: the pattern (%" PRIu64 " x %" PRIu64 ") does not fit the torus %" PRIu64 " x %" PRIu64,
+                    in, p.width, p.height, opt.torus_width, opt.torus_height);
+    } else if (opt.rule.birth & 1) {
+        cli_die(CLI_EXIT_USAGE, "life: a B0 rule fills the unbounded plane at once; use --torus WxH");
+    }
+    opt.max_memory = (uint64_t)max_memory;
+    opt.tmp_dir = tmp_dir;
+    opt.per_pass = (unsigned)per_pass;
+
+    bulk_ctx *ctx = cli_open_ctx(backend, (int)threads);
+    bulk_life *u;
+    st = bulk_life_create(&u, ctx, &p, &opt);
+    if (st == BULK_ERR_ARG)
+        cli_die(CLI_EXIT_USAGE, "life: cannot place the pattern in this universe (--max-memory too small?)");
+    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    /* torus coordinates are the pattern's, shifted to its #CXRLE Pos when it has one */
+    int64_t dx = opt.torus ? p.x : 0, dy = opt.torus ? p.y : 0;
+    uint64_t g0 = bulk_life_generation(u);
+    uint64_t left = (uint64_t)steps;
+    if (every) print_population(u);
+    while (left > 0) {
+        uint64_t chunk = every && (uint64_t)every < left ? (uint64_t)every : left;
+        st = bulk_life_step(u, chunk);
+        if (st == BULK_ERR_ARG)
+            cli_die(CLI_EXIT_USAGE, "life: --max-memory %lld is too small for one tile of this universe", max_memory);
+        if (st) cli_die(CLI_EXIT_FAIL, "life: step: %s", bulk_status_string(st));
+        left -= chunk;
+        if (every) print_population(u);
+    }
+    (void)g0;
+
+    bulk_life_pattern fin;
+    st = bulk_life_extract(u, &fin);
+    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    fin.x += dx;
+    fin.y += dy;
+    char *text;
+    size_t len;
+    st = bulk_life_pattern_write_rle(&fin, &text, &len);
+    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    if (png) write_png(u, png, region, png_scale, opt.torus, opt.torus_width, opt.torus_height, dx, dy);
+    if (out) {
+        if (bulk_write_file_atomic(out, text, len) != 0) cli_die(CLI_EXIT_FAIL, "life: cannot write %s", out);
+    } else {
+        fwrite(text, 1, len, stdout);
+    }
+    free(text);
+    bulk_life_pattern_free(&fin);
+    bulk_life_free(u);
+    bulk_ctx_close(ctx);
+    bulk_life_pattern_free(&p);
+    return CLI_EXIT_OK;
+}
+
+int cmd_life(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        fputs(life_usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "run") == 0) {
+        cli_help_if_asked(argc - 1, argv + 1, life_usage);
+        return life_run(argc - 1, argv + 1);
+    }
+    cli_die(CLI_EXIT_USAGE, "life: unknown subcommand '%s' (want: run)", argv[1]);
+}

@@ -1,0 +1,54 @@
+/* Grid-level entry points: stepping on the context's backend, population, row access. */
+#include "backend/context.h"
+#include "bpbc/life/life_internal.h"
+
+int bulk_life_grid_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
+                        const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
+{
+    if (!ctx || !cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
+    if ((rule->birth | rule->survive) >> 9) return BULK_ERR_ARG;
+    if (ctx->backend == BULK_BACKEND_CUDA)
+        return life_cuda_step(cells, width, height, torus, rule, steps, per_pass);
+    return life_cpu_step(cells, width, height, torus, rule, steps, per_pass, ctx->threads);
+}
+
+uint64_t bulk_life_grid_population(const uint64_t *cells, uint64_t width, uint64_t height)
+{
+    uint64_t n = bulk_life_words(width) * height, pop = 0;
+    for (uint64_t i = 0; i < n; i++) pop += (uint64_t)__builtin_popcountll(cells[i]);
+    return pop;
+}
+
+uint64_t life_row_get64(const uint64_t *row, uint64_t width, int torus, int64_t x)
+{
+    uint64_t v = 0;
+    if (!torus) {
+        if (x >= (int64_t)width || x <= -64) return 0;
+        if (x >= 0 && x % 64 == 0) {
+            v = row[x / 64];
+        } else if (x >= 0) {
+            uint64_t j = (uint64_t)x / 64, s = (uint64_t)x % 64;
+            v = row[j] >> s;
+            if (j + 1 < bulk_life_words(width)) v |= row[j + 1] << (64 - s);
+        } else {
+            v = row[0] << (uint64_t)(-x); /* x in (-64, 0) */
+        }
+        return v; /* padding bits of the row are 0, so nothing past width leaks in */
+    }
+    /* torus: cell by cell runs of the row, each as long as possible */
+    int64_t w = (int64_t)width;
+    int64_t p = x % w;
+    if (p < 0) p += w;
+    unsigned got = 0;
+    while (got < 64) {
+        unsigned take = 64 - got;
+        if ((int64_t)take > w - p) take = (unsigned)(w - p);
+        uint64_t piece = life_row_get64(row, width, 0, p);
+        if (take < 64) piece &= (1ull << take) - 1;
+        v |= piece << got;
+        got += take;
+        p += take;
+        if (p == w) p = 0;
+    }
+    return v;
+}

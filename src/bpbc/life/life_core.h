@@ -1,0 +1,97 @@
+/* The word update of bit-packed Life-like automata, shared by the CPU backend (64-bit words) and
+ * the CUDA kernels (32-bit words): the BPBC adders of seed 001 sections 6.2-6.3, rearranged so
+ * that each row's horizontal sum is computed once and reused by the three rows it touches.
+ *
+ * Per word of cells C with left-shifted L (bit i = cell i-1) and right-shifted R (bit i = cell
+ * i+1) neighbours, the "row sum" (s1 s0) = L + C + R in 0..3 is one full adder. The sum9 of a cell
+ * (its 8 neighbours plus itself) is the sum of the row sums of the rows above, at and below it:
+ * three 2-bit numbers added by two full adders and a half adder into bits (w8 w4 z0 x0), 0..9.
+ * With sum9 the rule is: alive' = self ? S(sum9 - 1) : B(sum9), an arbitrary function of 5 bits.
+ *
+ * Logic operations per word (two-input ops; LOP3 counts in brackets, the GPU's unit):
+ *   row sum          5 [2]  (+ 2 shifts [2 funnel shifts] to form L and R)
+ *   sum9 adder      13 [6]  (w8 is only needed by the generic rule: +1 [1])
+ *   Conway's rule    5 [2]
+ *   any rule        about 19 multiplexers [19]
+ * so Conway's Life costs 25 two-input ops (12 LOP3 with the two shifts) per word per generation.
+ *
+ * The functions are defined for both word sizes by LIFE_CORE_DEFINE(T, suffix). */
+#ifndef BULK_BPBC_LIFE_CORE_H
+#define BULK_BPBC_LIFE_CORE_H
+
+#include <stdint.h>
+
+#include "common/hd.h"
+
+/* sel ? a : b, bitwise (one LOP3). */
+#define LIFE_MUX(sel, a, b) ((b) ^ ((sel) & ((a) ^ (b))))
+
+#define LIFE_CORE_DEFINE(T, S)                                                                      \
+    /* (s1 s0) = l + c + r per bit: a full adder. */                                               \
+    BULK_HD void life_sum3_##S(T l, T c, T r, T *s0, T *s1)                                        \
+    {                                                                                               \
+        T t = l ^ c;                                                                                \
+        *s0 = t ^ r;                                                                                \
+        *s1 = (l & c) | (t & r);                                                                    \
+    }                                                                                               \
+    /* (w8 w4 z0 x0) = (a1 a0) + (b1 b0) + (c1 c0) per bit, where each pair is at most 3. The     \
+     * bit-0 column is a full adder with carry k; the bit-1 column adds a1, b1, c1 and k: a full   \
+     * adder (y1 y0) then a half adder of y0 and k. */                                             \
+    BULK_HD void life_sum9_##S(T a0, T a1, T b0, T b1, T c0, T c1, T *x0, T *z0, T *w4, T *w8)     \
+    {                                                                                               \
+        T t = a0 ^ b0;                                                                              \
+        *x0 = t ^ c0;                                                                               \
+        T k = (a0 & b0) | (t & c0);                                                                 \
+        T u = a1 ^ b1;                                                                              \
+        T y0 = u ^ c1;                                                                              \
+        T y1 = (a1 & b1) | (u & c1);                                                                \
+        T yk = y0 & k;                                                                              \
+        *z0 = y0 ^ k;                                                                               \
+        *w4 = y1 ^ yk;                                                                              \
+        *w8 = y1 & yk;                                                                              \
+    }                                                                                               \
+    /* Conway's B3/S23 from sum9: born at 3, survives at sum9 3 or 4. sum9 is 3 = (x0 z0 w4) 110   \
+     * or 4 = 001 (8 and 9 have z0 = w4 = 0, so w8 is not needed): alive' = [x0 = z0 != w4] and    \
+     * (x0 or self). */                                                                             \
+    BULK_HD T life_conway_##S(T self, T x0, T z0, T w4)                                             \
+    {                                                                                               \
+        T u = ~(x0 ^ z0) & (x0 ^ w4);                                                               \
+        return u & (x0 | self);                                                                     \
+    }                                                                                               \
+    /* Any rule: tab[10 s + n] is all ones when a cell in state s with sum9 = n is alive next.     \
+     * A multiplexer tree over x0, z0, w4, w8 and self (sum9 <= 9 prunes it). When tab holds      \
+     * constants the compiler folds the tree down to the rule's own formula. */                    \
+    BULK_HD T life_generic_##S(T self, T x0, T z0, T w4, T w8, const T *tab)                       \
+    {                                                                                               \
+        T q[2];                                                                                     \
+        for (int s = 0; s < 2; s++) {                                                               \
+            const T *t = tab + 10 * s;                                                              \
+            T m0 = LIFE_MUX(x0, t[1], t[0]);                                                        \
+            T m1 = LIFE_MUX(x0, t[3], t[2]);                                                        \
+            T m2 = LIFE_MUX(x0, t[5], t[4]);                                                        \
+            T m3 = LIFE_MUX(x0, t[7], t[6]);                                                        \
+            T m4 = LIFE_MUX(x0, t[9], t[8]);                                                        \
+            T p0 = LIFE_MUX(z0, m1, m0);                                                            \
+            T p1 = LIFE_MUX(z0, m3, m2);                                                            \
+            T lo = LIFE_MUX(w4, p1, p0);                                                            \
+            q[s] = LIFE_MUX(w8, m4, lo);                                                            \
+        }                                                                                           \
+        return LIFE_MUX(self, q[1], q[0]);                                                          \
+    }                                                                                               \
+    /* Fills tab[20] for life_generic from birth/survive masks. */                                 \
+    BULK_HD void life_rule_table_##S(unsigned birth, unsigned survive, T *tab)                     \
+    {                                                                                               \
+        for (int n = 0; n < 10; n++) {                                                              \
+            tab[n] = (n <= 8 && ((birth >> n) & 1)) ? (T)~(T)0 : (T)0;                              \
+            tab[10 + n] = (n >= 1 && ((survive >> (n - 1)) & 1)) ? (T)~(T)0 : (T)0;                  \
+        }                                                                                           \
+    }
+
+LIFE_CORE_DEFINE(uint64_t, 64)
+LIFE_CORE_DEFINE(uint32_t, 32)
+
+/* Rule masks of Conway's Life. */
+#define LIFE_CONWAY_BIRTH 0x008u   /* B3 */
+#define LIFE_CONWAY_SURVIVE 0x00cu /* S23 */
+
+#endif

@@ -1,0 +1,11 @@
+/* Without the CUDA backend there is no GPU stepper (cuda/life_cuda.cu replaces this). */
+#ifndef BULK_HAVE_CUDA
+#include "bpbc/life/life_internal.h"
+
+int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
+                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
+{
+    (void)cells, (void)width, (void)height, (void)torus, (void)rule, (void)steps, (void)per_pass;
+    return BULK_ERR_NO_BACKEND;
+}
+#endif
