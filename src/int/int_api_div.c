@@ -1,0 +1,193 @@
+/* The public bulk wrappers of bulk/int.h for divmod, gcd, invmod and powmod: argument checks,
+ * then every instance through the single-instance layer of int/mpn_div.h on the context's
+ * threads (int_parallel.h).
+ *
+ * Scratch: each worker thread allocates one scratch area on its first range and keeps it for
+ * the call (indexed by the worker id, which bulk_parallel_for never gives to two concurrent
+ * ranges), so the per-instance loops do not call malloc. If an allocation fails the affected
+ * instances are left untouched and the call returns BULK_ERR_NOMEM.
+ *
+ * Per-instance errors (int.h): err[i] (when err is not NULL) gets 0 or the code, the
+ * instance's results are zero, and the return value is the code of the lowest-numbered
+ * failing instance: the same whatever the thread count. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "int/int_parallel.h"
+#include "int/mpn_div.h"
+
+typedef enum { JOB_DIVMOD, JOB_GCD, JOB_INVMOD, JOB_POWMOD } job_kind;
+
+struct div_job {
+    job_kind kind;
+    bulk_limb_t *q, *r;             /* results: q (divmod), r (every kind) */
+    const bulk_limb_t *a, *b, *c;   /* operands in the order of the public function */
+    size_t a_limbs, limbs;
+    int8_t *err;
+    int method;                     /* bulk_div_method or bulk_gcd_method */
+    size_t scratch_limbs;
+    bulk_limb_t **scratch;          /* one area per worker */
+    size_t *first_bad;              /* per worker: lowest failing index (SIZE_MAX: none) */
+    int *first_code;                /* per worker: its code */
+    atomic_int nomem;
+};
+
+static int run_one(const struct div_job *j, size_t i, bulk_limb_t *tp)
+{
+    size_t L = j->limbs, o = i * L;
+    switch (j->kind) {
+    case JOB_DIVMOD: {
+        const bulk_limb_t *d = j->b + o;
+        bulk_limb_t *q = j->q ? j->q + i * j->a_limbs : NULL, *r = j->r ? j->r + o : NULL;
+        if (bulk_mpn_is_zero(d, L)) {
+            if (q) bulk_mpn_zero(q, j->a_limbs);
+            if (r) bulk_mpn_zero(r, L);
+            return BULK_ERR_DIVZERO;
+        }
+        bulk_mpn_divmod(q, r, j->a + i * j->a_limbs, j->a_limbs, d, L,
+                        (bulk_div_method)j->method, tp);
+        return BULK_OK;
+    }
+    case JOB_GCD:
+        bulk_mpn_gcd(j->r + o, j->a + o, j->b + o, L, (bulk_gcd_method)j->method, tp);
+        return BULK_OK;
+    case JOB_INVMOD:
+        return bulk_mpn_invmod(j->r + o, j->a + o, j->b + o, L, tp);
+    case JOB_POWMOD:
+        return bulk_mpn_powmod(j->r + o, j->a + o, j->b + o, j->c + o, L, tp);
+    }
+    return BULK_ERR_INTERNAL;
+}
+
+static void div_range(void *p, size_t begin, size_t end, int worker)
+{
+    struct div_job *j = p;
+    bulk_limb_t *tp = j->scratch[worker];
+    if (!tp) {
+        tp = malloc(j->scratch_limbs * sizeof *tp);
+        if (!tp) {
+            atomic_store(&j->nomem, 1);
+            return;
+        }
+        j->scratch[worker] = tp;
+    }
+    for (size_t i = begin; i < end; i++) {
+        int st = run_one(j, i, tp);
+        if (j->err) j->err[i] = (int8_t)st;
+        if (st != BULK_OK && i < j->first_bad[worker]) {
+            j->first_bad[worker] = i;
+            j->first_code[worker] = st;
+        }
+    }
+}
+
+/* Runs the job over n instances; returns BULK_OK, the first per-instance error, or NOMEM. */
+static int run_job(bulk_ctx *ctx, struct div_job *j, size_t n, double cost)
+{
+    int threads = ctx->threads > 0 ? ctx->threads : 1;
+    j->scratch = calloc((size_t)threads, sizeof *j->scratch);
+    j->first_bad = malloc((size_t)threads * sizeof *j->first_bad);
+    j->first_code = calloc((size_t)threads, sizeof *j->first_code);
+    int st = BULK_OK;
+    if (!j->scratch || !j->first_bad || !j->first_code) {
+        st = BULK_ERR_NOMEM;
+        goto out;
+    }
+    for (int w = 0; w < threads; w++) j->first_bad[w] = SIZE_MAX;
+    atomic_init(&j->nomem, 0);
+    bulk_int_parallel(ctx, n, cost, div_range, j);
+    if (atomic_load(&j->nomem)) {
+        st = BULK_ERR_NOMEM;
+        goto out;
+    }
+    size_t best = SIZE_MAX;
+    for (int w = 0; w < threads; w++)
+        if (j->first_bad[w] < best) {
+            best = j->first_bad[w];
+            st = j->first_code[w];
+        }
+out:
+    if (j->scratch)
+        for (int w = 0; w < threads; w++) free(j->scratch[w]);
+    free(j->scratch);
+    free(j->first_bad);
+    free(j->first_code);
+    return st;
+}
+
+/* Bytes of n instances of `limbs` limbs. */
+static size_t bytes(size_t n, size_t limbs) { return n * limbs * sizeof(bulk_limb_t); }
+
+/* The result array r (rb bytes) must be disjoint from every operand. */
+static int disjoint(const void *r, size_t rb, const void *a, size_t ab)
+{
+    return !bulk_int_overlap(r, rb, a, ab);
+}
+
+int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a,
+                    size_t a_limbs, const bulk_limb_t *d, size_t n, size_t limbs, int8_t *err)
+{
+    int st = bulk_int_check_shape(ctx, n, limbs, 2);
+    if (st != BULK_OK) return st;
+    if (a_limbs != limbs && a_limbs != 2 * limbs) return BULK_ERR_ARG;
+    if (n == 0) return BULK_OK;
+    if (!a || !d) return BULK_ERR_ARG;
+    size_t qb = bytes(n, a_limbs), rb = bytes(n, limbs), ab = bytes(n, a_limbs), db = rb;
+    if (!disjoint(q, qb, a, ab) || !disjoint(q, qb, d, db) || !disjoint(q, qb, r, rb) ||
+        !disjoint(r, rb, a, ab) || !disjoint(r, rb, d, db))
+        return BULK_ERR_ARG;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_DIVMOD)) return BULK_ERR_UNSUPPORTED;
+    struct div_job j = { .kind = JOB_DIVMOD, .q = q, .r = r, .a = a, .b = d, .a_limbs = a_limbs,
+                         .limbs = limbs, .err = err, .method = ctx->int_div_method };
+    j.scratch_limbs = bulk_mpn_divmod_scratch(a_limbs, limbs);
+    double L = (double)limbs;
+    return run_job(ctx, &j, n, (double)a_limbs / L * L * L + L);
+}
+
+int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
+                 size_t n, size_t limbs)
+{
+    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    if (st != BULK_OK || n == 0) return st;
+    if (!g || !a || !b) return BULK_ERR_ARG;
+    size_t nb = bytes(n, limbs);
+    if (!disjoint(g, nb, a, nb) || !disjoint(g, nb, b, nb)) return BULK_ERR_ARG;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_GCD)) return BULK_ERR_UNSUPPORTED;
+    struct div_job j = { .kind = JOB_GCD, .r = g, .a = a, .b = b, .limbs = limbs,
+                         .method = ctx->int_gcd_method };
+    j.scratch_limbs = bulk_mpn_gcd_scratch(limbs);
+    double L = (double)limbs;
+    return run_job(ctx, &j, n, 8.0 * L * L + L);
+}
+
+int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
+                    size_t n, size_t limbs, int8_t *err)
+{
+    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    if (st != BULK_OK || n == 0) return st;
+    if (!r || !a || !m) return BULK_ERR_ARG;
+    size_t nb = bytes(n, limbs);
+    if (!disjoint(r, nb, a, nb) || !disjoint(r, nb, m, nb)) return BULK_ERR_ARG;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_INVMOD)) return BULK_ERR_UNSUPPORTED;
+    struct div_job j = { .kind = JOB_INVMOD, .r = r, .a = a, .b = m, .limbs = limbs, .err = err };
+    j.scratch_limbs = bulk_mpn_invmod_scratch(limbs);
+    double L = (double)limbs;
+    return run_job(ctx, &j, n, 16.0 * L * L + L);
+}
+
+int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
+                    const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err)
+{
+    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    if (st != BULK_OK || n == 0) return st;
+    if (!r || !base || !exp || !m) return BULK_ERR_ARG;
+    size_t nb = bytes(n, limbs);
+    if (!disjoint(r, nb, base, nb) || !disjoint(r, nb, exp, nb) || !disjoint(r, nb, m, nb))
+        return BULK_ERR_ARG;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_POWMOD)) return BULK_ERR_UNSUPPORTED;
+    struct div_job j = { .kind = JOB_POWMOD, .r = r, .a = base, .b = exp, .c = m, .limbs = limbs,
+                         .err = err };
+    j.scratch_limbs = bulk_mpn_powmod_scratch(limbs);
+    double L = (double)limbs;
+    return run_job(ctx, &j, n, 2.0 * 64.0 * L * L * L + L);
+}

@@ -1,0 +1,108 @@
+/* Internal single-instance API of division, GCD, modular inverse and modular exponentiation
+ * (the layer under int_api_div.c). Conventions are those of int/mpn.h: 64-bit limbs, least
+ * significant first, explicit lengths, no allocation of results.
+ *
+ * Scratch memory: every function that needs temporaries takes a caller-provided area `tp` whose
+ * size (in limbs) is given by the matching *_scratch function. The bulk wrappers allocate one
+ * such area per worker thread, so the per-instance loops never call malloc themselves (the
+ * multiplications of int/mpn.h may, for very large operands; see there).
+ *
+ * Results must not overlap operands unless a function says otherwise. All functions are
+ * reentrant; the only global state is the statistics counters below, which exist for the
+ * tests (they prove that rare paths, e.g. Knuth's add-back, were really exercised). */
+#ifndef BULK_INT_MPN_DIV_H
+#define BULK_INT_MPN_DIV_H
+
+#include <stddef.h>
+
+#include "bulk/int.h"
+#include "int/mpn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- division (div_knuth.c, div_newton.c) --------------------------------------------------- */
+
+/* q (n limbs, may equal a) = a / d; returns a mod d. d != 0, n >= 1. */
+bulk_limb_t bulk_mpn_divrem_1(bulk_limb_t *q, const bulk_limb_t *a, size_t n, bulk_limb_t d);
+
+/* Knuth's Algorithm D (TAOCP 4.3.1) with the 3-by-2 reciprocal quotient estimate of Moller and
+ * Granlund. Requires an >= dn >= 1 and d[dn-1] != 0. Writes q (an - dn + 1 limbs) when q is not
+ * NULL and r (dn limbs) when r is not NULL. tp: bulk_mpn_div_knuth_scratch(an, dn) limbs. */
+void bulk_mpn_div_knuth(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                        const bulk_limb_t *d, size_t dn, bulk_limb_t *tp);
+size_t bulk_mpn_div_knuth_scratch(size_t an, size_t dn);
+
+/* Watt's division by the whole shifted inverse (seed 002 section 9): shinv_h(d) by the refine3
+ * Newton iteration with shorter iterates, divisor prefixes and close products, then
+ * q = shift_{-h}(a * shinv_h d) and the final adjustment. Same contract as bulk_mpn_div_knuth.
+ * tp: bulk_mpn_div_newton_scratch(an, dn) limbs. */
+void bulk_mpn_div_newton(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                         const bulk_limb_t *d, size_t dn, bulk_limb_t *tp);
+size_t bulk_mpn_div_newton_scratch(size_t an, size_t dn);
+
+/* w (h + 2 limbs, zero-padded) = shinv_h(v) = floor(B^h / v) for B^k <= v < B^(k+1)
+ * (vn = k + 1 limbs, v[k] != 0), h >= 1, by Watt's SHINV (seed 002 figures 10, 11), then checked
+ * against B^h - v w and corrected. Returns the signed correction (exact - Watt's value); it is
+ * in {-1, 0, 1} (see div_newton.c). Exposed for the tests.
+ * tp: bulk_mpn_shinv_scratch(h, vn) limbs. */
+long bulk_mpn_shinv(bulk_limb_t *w, size_t h, const bulk_limb_t *v, size_t vn, bulk_limb_t *tp);
+size_t bulk_mpn_shinv_scratch(size_t h, size_t vn);
+
+/* The general entry: a (an >= 1 limbs) divided by d (dn >= 1 limbs, d != 0, high zero limbs
+ * allowed). q (an limbs, zero-padded) and r (dn limbs, zero-padded), either may be NULL.
+ * method BULK_DIV_AUTO picks by size (BULK_DIV_NEWTON_THRESHOLD), the others force one.
+ * tp: bulk_mpn_divmod_scratch(an, dn) limbs (enough for either method). */
+void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                     const bulk_limb_t *d, size_t dn, bulk_div_method method, bulk_limb_t *tp);
+size_t bulk_mpn_divmod_scratch(size_t an, size_t dn);
+
+/* AUTO uses Newton division when the divisor has at least this many limbs and the quotient at
+ * least half as many (see docs/int.md, "Division", for how it was measured). */
+extern size_t bulk_div_newton_threshold;
+
+/* ---- GCD (gcd_binary.c, gcd_approx.c) ------------------------------------------------------- */
+
+/* g (n limbs, zero-padded) = gcd(a, b) (n limbs each; gcd(0, 0) = 0). Returns the size of g
+ * without high zero limbs. tp: bulk_mpn_gcd_scratch(n) limbs. g may not overlap a or b. */
+size_t bulk_mpn_gcd_binary(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                           bulk_limb_t *tp);
+size_t bulk_mpn_gcd_approx(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                           bulk_limb_t *tp);
+size_t bulk_mpn_gcd_scratch(size_t n);
+/* Method by enum (AUTO: the approximate Euclidean algorithm, faster at every size measured). */
+size_t bulk_mpn_gcd(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                    bulk_gcd_method method, bulk_limb_t *tp);
+
+/* ---- modular inverse (invmod.c) ------------------------------------------------------------- */
+
+/* r (n limbs) = a^-1 mod m by the extended Euclidean algorithm (quotients approximated as in
+ * seed 001's approx()). Returns BULK_OK, BULK_ERR_DIVZERO (m = 0) or BULK_ERR_NOT_INVERTIBLE
+ * (gcd(a, m) != 1); r = 0 on error and for m = 1. tp: bulk_mpn_invmod_scratch(n) limbs. */
+int bulk_mpn_invmod(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m, size_t n,
+                    bulk_limb_t *tp);
+size_t bulk_mpn_invmod_scratch(size_t n);
+
+/* ---- modular exponentiation (powmod.c) ------------------------------------------------------ */
+
+/* r (n limbs) = base^exp mod m, all n limbs, m odd (Montgomery multiplication with a sliding
+ * window over the exponent). Returns BULK_OK or BULK_ERR_EVEN_MODULUS (m even or zero; r = 0).
+ * m = 1 gives 0, exp = 0 gives 1 mod m. tp: bulk_mpn_powmod_scratch(n) limbs. */
+int bulk_mpn_powmod(bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
+                    const bulk_limb_t *m, size_t n, bulk_limb_t *tp);
+size_t bulk_mpn_powmod_scratch(size_t n);
+
+/* ---- statistics for the tests (relaxed atomic counters, never reset by the library) -------- */
+typedef struct bulk_div_stats {
+    unsigned long long knuth_addbacks;   /* Algorithm D step D6 taken */
+    unsigned long long newton_adjust[5]; /* final correction delta = -1, 0, 1, 2, other */
+    unsigned long long newton_fallbacks; /* Newton quotient off by more than the bound (a bug) */
+    unsigned long long gcd_beta_pos;     /* approximate Euclid iterations with beta > 0 */
+} bulk_div_stats;
+void bulk_div_stats_get(bulk_div_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,538 @@
+/* Division, GCD, modular inverse and powmod against GMP (mpz_tdiv_qr, mpz_gcd, mpz_invert,
+ * mpz_powm): every method forced at every width of the matrix, random and structured operands,
+ * the public per-instance error contract, and identical results for 1, 2 and 3 threads.
+ *
+ * Options: --seed S (replay), BULK_SANITIZED=1 shrinks the counts (sanitizer builds). */
+#include <gmp.h>
+
+#include "bulk/int.h"
+#include "int/mpn_div.h"
+#include "test_util.h"
+
+static const size_t widths[] = { 64, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536 };
+#define NW (sizeof widths / sizeof widths[0])
+static int sanitized;
+
+/* ---- operands ------------------------------------------------------------------------------- */
+
+#define NKINDS 12
+/* kind: 0 zero, 1 one, 2 all ones, 3 one bit, 4 B^k - 1, 5 runs of 0s and 1s, 6 random,
+ * 7 random of random length, 8 top limb 1, 9 top limb all-ones, 10 structured limbs,
+ * 11 small (one limb). */
+static void gen(bulk_limb_t *a, size_t n, uint64_t *st, int kind)
+{
+    memset(a, 0, n * sizeof *a);
+    switch (kind % NKINDS) {
+    case 0: break;
+    case 1: a[0] = 1; break;
+    case 2: memset(a, 0xff, n * sizeof *a); break;
+    case 3: {
+        size_t b = test_rand(st) % (64 * n);
+        a[b / 64] = 1ull << (b % 64);
+        break;
+    }
+    case 4: {
+        size_t k = 1 + test_rand(st) % n;
+        memset(a, 0xff, k * sizeof *a);
+        break;
+    }
+    case 5: {
+        size_t bit = 0, total = 64 * n;
+        int one = (int)(test_rand(st) & 1);
+        while (bit < total) {
+            size_t len = 1 + test_rand(st) % 200;
+            for (size_t j = bit; j < bit + len && j < total; j++)
+                if (one) a[j / 64] |= 1ull << (j % 64);
+            bit += len;
+            one ^= 1;
+        }
+        break;
+    }
+    case 6:
+        for (size_t i = 0; i < n; i++) a[i] = test_rand(st);
+        break;
+    case 7: {
+        size_t len = 1 + test_rand(st) % n;
+        for (size_t i = 0; i < len; i++) a[i] = test_rand(st);
+        break;
+    }
+    case 8:
+        for (size_t i = 0; i + 1 < n; i++) a[i] = test_rand(st);
+        a[n - 1] = 1;
+        break;
+    case 9:
+        for (size_t i = 0; i + 1 < n; i++) a[i] = test_rand(st);
+        a[n - 1] = ~0ull;
+        break;
+    case 10: {
+        int k = (int)(test_rand(st) % 8);
+        for (size_t i = 0; i < n; i++) a[i] = test_structured_limb(st, k);
+        break;
+    }
+    case 11: a[0] = test_rand(st) >> (test_rand(st) % 64); break;
+    }
+}
+
+static void to_mpz(mpz_t z, const bulk_limb_t *a, size_t n) { mpz_import(z, n, -1, 8, 0, 0, a); }
+
+/* Does a (n limbs) equal z? */
+static int eq_mpz(const bulk_limb_t *a, size_t n, const mpz_t z)
+{
+    size_t zn = (mpz_sizeinbase(z, 2) + 63) / 64;
+    if (mpz_sgn(z) < 0 || zn > n) return 0;
+    bulk_limb_t *t = calloc(n, sizeof *t);
+    size_t cnt = 0;
+    mpz_export(t, &cnt, -1, 8, 0, 0, z);
+    int ok = memcmp(t, a, n * sizeof *a) == 0;
+    free(t);
+    return ok;
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* The operand kind of case c of `cases`: every kind in turn (and in varying pairs, by salt)
+ * when there are enough cases, else mostly random kinds (the wide widths have few cases). */
+static int pick_kind(size_t c, size_t cases, uint64_t *st, int salt)
+{
+    if (cases >= 2 * NKINDS && c < 2 * NKINDS)
+        return (int)((c * (size_t)(2 * salt + 1) + (c / NKINDS) * (size_t)salt) % NKINDS);
+    if (c % 3 == 1) return 6; /* full-width random: the general case, at every width */
+    return c % 3 == 0 ? (int)(test_rand(st) % NKINDS) : 6 + (int)(test_rand(st) % 6);
+}
+
+/* How many random cases per width (fewer for the wide ones, to bound the run time). */
+static size_t cases_for(size_t limbs, size_t base)
+{
+    size_t c = base;
+    if (limbs >= 16) c = base / 2;
+    if (limbs >= 64) c = base / 6;
+    if (limbs >= 256) c = base / 20;
+    if (limbs >= 1024) c = 4;
+    if (sanitized) c = c / 4 + 1;
+    return c ? c : 1;
+}
+
+/* ---- division ------------------------------------------------------------------------------- */
+
+/* One mpn-level division against mpz_tdiv_qr. */
+static void check_div_one(const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
+                          bulk_div_method m, const char *what)
+{
+    bulk_limb_t *q = xmalloc(an * 8), *r = xmalloc(dn * 8);
+    bulk_limb_t *tp = xmalloc(bulk_mpn_divmod_scratch(an, dn) * 8);
+    bulk_mpn_divmod(q, r, a, an, d, dn, m, tp);
+    mpz_t A, D, Q, R;
+    mpz_inits(A, D, Q, R, NULL);
+    to_mpz(A, a, an);
+    to_mpz(D, d, dn);
+    mpz_tdiv_qr(Q, R, A, D);
+    CHECK(eq_mpz(q, an, Q) && eq_mpz(r, dn, R), "divmod %s method %d an %zu dn %zu: wrong", what,
+          (int)m, an, dn);
+    /* also with q or r omitted */
+    bulk_limb_t *q2 = xmalloc(an * 8), *r2 = xmalloc(dn * 8);
+    bulk_mpn_divmod(q2, NULL, a, an, d, dn, m, tp);
+    bulk_mpn_divmod(NULL, r2, a, an, d, dn, m, tp);
+    CHECK(memcmp(q, q2, an * 8) == 0 && memcmp(r, r2, dn * 8) == 0,
+          "divmod %s: results differ with q or r omitted", what);
+    mpz_clears(A, D, Q, R, NULL);
+    free(q), free(r), free(tp), free(q2), free(r2);
+}
+
+static void test_div_matrix(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x1111;
+    for (size_t wi = 0; wi < NW; wi++) {
+        size_t L = widths[wi] / 64, cases = cases_for(L, 120);
+        bulk_limb_t *a = xmalloc(2 * L * 8), *d = xmalloc(L * 8);
+        for (size_t c = 0; c < cases; c++) {
+            size_t an = (c & 1) ? 2 * L : L;
+            int ka = pick_kind(c, cases, &st, 0), kd = pick_kind(c, cases, &st, 1);
+            gen(a, an, &st, ka);
+            gen(d, L, &st, kd);
+            if (bulk_mpn_is_zero(d, L)) d[0] = 1 + (test_rand(&st) & 7);
+            if (c % 7 == 3) memcpy(d, a, L * 8), d[0] |= 1; /* equal-ish operands */
+            if (bulk_mpn_is_zero(d, L)) d[0] = 1;
+            for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_NEWTON; m++)
+                check_div_one(a, an, d, L, (bulk_div_method)m, "matrix");
+            check_div_one(a, an, d, L, BULK_DIV_AUTO, "matrix");
+        }
+        free(a), free(d);
+    }
+}
+
+/* Arbitrary shapes (an, dn) for the mpn layer: the special cases of SHINV (h - k <= 2, k = 1,
+ * v = B^k, 2v > B^h) and of Algorithm D (dn = 1, 2). */
+static void test_div_shapes(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x2222;
+    size_t rounds = sanitized ? 300 : 3000;
+    for (size_t c = 0; c < rounds; c++) {
+        size_t an = 1 + test_rand(&st) % (c < rounds / 2 ? 12 : 200);
+        size_t dn = 1 + test_rand(&st) % an;
+        bulk_limb_t *a = xmalloc(an * 8), *d = xmalloc(dn * 8);
+        gen(a, an, &st, (int)(test_rand(&st) % NKINDS));
+        gen(d, dn, &st, (int)(test_rand(&st) % NKINDS));
+        if (c % 5 == 0) { /* d = B^k or 2^j B^k */
+            memset(d, 0, dn * 8);
+            d[dn - 1] = 1ull << (test_rand(&st) % 64);
+        }
+        if (bulk_mpn_is_zero(d, dn)) d[dn - 1] = 1;
+        for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_NEWTON; m++)
+            check_div_one(a, an, d, dn, (bulk_div_method)m, "shapes");
+        free(a), free(d);
+    }
+}
+
+/* Quotient digits that need Algorithm D's add-back (step D6), built on purpose: d has random top
+ * limbs (d1 d0, top bit set) and all-ones below; a = qhat (d1 d0) B^(dn-2). The 3-by-2 estimate
+ * of the digit is qhat, but qhat * d exceeds a by qhat * (d mod B^(dn-2)) > 0, so the true digit
+ * is qhat - 1 and the remainder has to be added back. */
+static void test_div_addback(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x3333;
+    bulk_div_stats s0, s1;
+    bulk_div_stats_get(&s0);
+    size_t built = 0;
+    for (size_t wi = 0; wi < NW; wi++) {
+        size_t L = widths[wi] / 64;
+        if (L < 3) continue;
+        bulk_limb_t *a = xmalloc(2 * L * 8), *d = xmalloc(L * 8);
+        for (int c = 0; c < 4; c++) {
+            memset(d, 0xff, L * 8);
+            d[L - 1] = test_rand(&st) | (1ull << 63);
+            d[L - 2] = test_rand(&st);
+            bulk_limb_t qhat = test_rand(&st) | 2;
+            memset(a, 0, 2 * L * 8);
+            bulk_limb_t top[2] = { d[L - 2], d[L - 1] };
+            a[L] = bulk_mpn_mul_1(a + L - 2, top, 2, qhat);
+            if (c & 1) a[0] = test_rand(&st); /* a lower limb too, below the window */
+            check_div_one(a, 2 * L, d, L, BULK_DIV_KNUTH, "add-back");
+            check_div_one(a, 2 * L, d, L, BULK_DIV_NEWTON, "add-back");
+            built++;
+        }
+        free(a), free(d);
+    }
+    bulk_div_stats_get(&s1);
+    CHECK(s1.knuth_addbacks - s0.knuth_addbacks >= built,
+          "add-back step ran %llu times for %zu constructed cases",
+          s1.knuth_addbacks - s0.knuth_addbacks, built);
+}
+
+/* Watt's SHINV alone: floor(B^h / v), and whether the iteration itself was exact. */
+static void test_shinv(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x4444;
+    size_t rounds = sanitized ? 200 : 2000, inexact = 0;
+    for (size_t c = 0; c < rounds; c++) {
+        size_t vn = 1 + test_rand(&st) % (c < rounds / 2 ? 10 : 150);
+        size_t h = vn - 1 + test_rand(&st) % (2 * vn + 6);
+        if (h == 0) h = 1;
+        bulk_limb_t *v = xmalloc(vn * 8), *w = xmalloc((h + 2) * 8);
+        bulk_limb_t *tp = xmalloc(bulk_mpn_shinv_scratch(h, vn) * 8);
+        gen(v, vn, &st, 6 + (int)(test_rand(&st) % 6));
+        v[vn - 1] |= c % 3 == 0 ? 1 : test_rand(&st) | 1;
+        long corr = bulk_mpn_shinv(w, h, v, vn, tp);
+        if (corr != 0) inexact++;
+        CHECK(corr >= -1 && corr <= 1, "shinv h %zu vn %zu: Watt's value off by %ld", h, vn, corr);
+        mpz_t V, P;
+        mpz_inits(V, P, NULL);
+        to_mpz(V, v, vn);
+        mpz_ui_pow_ui(P, 2, 64 * h);
+        mpz_fdiv_q(P, P, V);
+        CHECK(eq_mpz(w, h + 2, P), "shinv h %zu vn %zu wrong", h, vn);
+        mpz_clears(V, P, NULL);
+        free(v), free(w), free(tp);
+    }
+    printf("shinv: Watt's value was off by one in %zu of %zu cases\n", inexact, rounds);
+}
+
+/* ---- gcd, invmod, powmod at the mpn level -------------------------------------------------- */
+
+static void test_gcd_matrix(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x5555;
+    for (size_t wi = 0; wi < NW; wi++) {
+        size_t L = widths[wi] / 64, cases = cases_for(L, 150);
+        bulk_limb_t *a = xmalloc(L * 8), *b = xmalloc(L * 8), *g = xmalloc(L * 8),
+                    *g2 = xmalloc(L * 8), *tp = xmalloc(bulk_mpn_gcd_scratch(L) * 8);
+        mpz_t A, B, G, X;
+        mpz_inits(A, B, G, X, NULL);
+        for (size_t c = 0; c < cases; c++) {
+            gen(a, L, &st, pick_kind(c, cases, &st, 0));
+            gen(b, L, &st, pick_kind(c, cases, &st, 3));
+            if (c % 9 == 4) memcpy(b, a, L * 8); /* equal operands */
+            if (c % 9 == 5 && L > 1) {           /* a large common factor g: a = g x, b = g y */
+                size_t gl = L / 2;
+                bulk_limb_t *gg = xmalloc(L * 8), *x = xmalloc(L * 8);
+                gen(gg, gl, &st, 6);
+                gen(x, L - gl, &st, 6);
+                memset(a, 0, L * 8);
+                bulk_mpn_mul(a, x, L - gl, gg, gl);
+                gen(x, L - gl, &st, 6);
+                memset(b, 0, L * 8);
+                bulk_mpn_mul(b, x, L - gl, gg, gl);
+                free(gg), free(x);
+            }
+            if (c % 9 == 6) { /* common powers of two */
+                unsigned s = (unsigned)(test_rand(&st) % 64);
+                if (s) bulk_mpn_lshift(a, a, L, s), bulk_mpn_lshift(b, b, L, s);
+                a[0] &= ~0ull << s, b[0] &= ~0ull << s;
+            }
+            to_mpz(A, a, L);
+            to_mpz(B, b, L);
+            mpz_gcd(G, A, B);
+            size_t gn = bulk_mpn_gcd_binary(g, a, b, L, tp);
+            CHECK(eq_mpz(g, L, G) && gn == bulk_mpn_normalized_size(g, L),
+                  "gcd binary W %zu case %zu wrong", widths[wi], c);
+            bulk_mpn_gcd_approx(g2, a, b, L, tp);
+            CHECK(eq_mpz(g2, L, G), "gcd approx W %zu case %zu wrong", widths[wi], c);
+            bulk_mpn_gcd_approx(g2, b, a, L, tp);
+            CHECK(eq_mpz(g2, L, G), "gcd approx (swapped) W %zu case %zu wrong", widths[wi], c);
+        }
+        mpz_clears(A, B, G, X, NULL);
+        free(a), free(b), free(g), free(g2), free(tp);
+    }
+}
+
+static void test_invmod_matrix(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x6666;
+    for (size_t wi = 0; wi < NW; wi++) {
+        size_t L = widths[wi] / 64, cases = cases_for(L, 120);
+        bulk_limb_t *a = xmalloc(L * 8), *m = xmalloc(L * 8), *r = xmalloc(L * 8),
+                    *tp = xmalloc(bulk_mpn_invmod_scratch(L) * 8);
+        mpz_t A, M, R;
+        mpz_inits(A, M, R, NULL);
+        for (size_t c = 0; c < cases; c++) {
+            gen(a, L, &st, pick_kind(c, cases, &st, 0));
+            gen(m, L, &st, pick_kind(c, cases, &st, 2));
+            if (c % 4 == 1) m[0] |= 1; /* odd moduli make inverses common */
+            if (c == 7) memset(m, 0, L * 8), m[0] = 1;
+            to_mpz(A, a, L);
+            to_mpz(M, m, L);
+            int st_ = bulk_mpn_invmod(r, a, m, L, tp);
+            if (mpz_sgn(M) == 0) {
+                CHECK(st_ == BULK_ERR_DIVZERO && bulk_mpn_is_zero(r, L), "invmod m = 0");
+            } else if (mpz_cmp_ui(M, 1) == 0) {
+                CHECK(st_ == BULK_OK && bulk_mpn_is_zero(r, L), "invmod m = 1");
+            } else if (mpz_invert(R, A, M)) {
+                CHECK(st_ == BULK_OK && eq_mpz(r, L, R), "invmod W %zu case %zu wrong (st %d)",
+                      widths[wi], c, st_);
+            } else {
+                CHECK(st_ == BULK_ERR_NOT_INVERTIBLE && bulk_mpn_is_zero(r, L),
+                      "invmod W %zu case %zu: expected NOT_INVERTIBLE, got %d", widths[wi], c, st_);
+            }
+        }
+        mpz_clears(A, M, R, NULL);
+        free(a), free(m), free(r), free(tp);
+    }
+}
+
+static void test_powmod_matrix(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x7777;
+    for (size_t wi = 0; wi < NW; wi++) {
+        size_t L = widths[wi] / 64;
+        size_t cases = L >= 1024 ? 2 : L >= 256 ? 3 : L >= 64 ? 6 : L >= 16 ? 20 : 60;
+        if (sanitized) cases = cases / 3 + 1;
+        /* exponent limbs: full at small widths; short where a full one costs too much */
+        size_t el = L >= 1024 ? 1 : L >= 128 ? 2 : L >= 32 ? 4 : L;
+        bulk_limb_t *b = xmalloc(L * 8), *e = xmalloc(L * 8), *m = xmalloc(L * 8),
+                    *r = xmalloc(L * 8), *tp = xmalloc(bulk_mpn_powmod_scratch(L) * 8);
+        mpz_t B, E, M, R;
+        mpz_inits(B, E, M, R, NULL);
+        for (size_t c = 0; c < cases; c++) {
+            gen(b, L, &st, pick_kind(c, cases, &st, 0));
+            gen(e, L, &st, pick_kind(c, cases, &st, 1));
+            if (el < L) memset(e + el, 0, (L - el) * 8);
+            gen(m, L, &st, pick_kind(c, cases, &st, 2));
+            if (c % 5 != 4) m[0] |= 1; /* every fifth: possibly even */
+            if (c == 3) memset(m, 0, L * 8), m[0] = 1;
+            to_mpz(B, b, L);
+            to_mpz(E, e, L);
+            to_mpz(M, m, L);
+            int s = bulk_mpn_powmod(r, b, e, m, L, tp);
+            if (mpz_even_p(M)) {
+                CHECK(s == BULK_ERR_EVEN_MODULUS && bulk_mpn_is_zero(r, L), "powmod even m");
+            } else {
+                mpz_powm(R, B, E, M);
+                CHECK(s == BULK_OK && eq_mpz(r, L, R), "powmod W %zu case %zu wrong", widths[wi], c);
+            }
+        }
+        mpz_clears(B, E, M, R, NULL);
+        free(b), free(e), free(m), free(r), free(tp);
+    }
+}
+
+/* ---- the public API: errors per instance, methods, threads ---------------------------------- */
+
+static void test_public(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x8888;
+    const size_t L = 16, n = sanitized ? 120 : 1200; /* enough work to start several threads */
+    bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
+    for (size_t i = 0; i < n; i++) {
+        gen(a + i * 2 * L, 2 * L, &st, 6 + (int)(i % 6));
+        gen(d + i * L, L, &st, (int)(i % NKINDS));
+        gen(b + i * L, L, &st, (int)((i * 7) % NKINDS));
+        if (i % 13 == 0) memset(d + i * L, 0, L * 8); /* zero divisors / even moduli */
+    }
+    bulk_limb_t *a1 = xmalloc(n * L * 8); /* the low halves of a, L limbs apart */
+    for (size_t i = 0; i < n; i++) memcpy(a1 + i * L, a + i * 2 * L, L * 8);
+    bulk_limb_t *ref[4] = { 0 }, *out[4];
+    int8_t *eref[2] = { 0 }, *eout[2];
+    int rc_ref[4] = { 0 };
+    for (int threads = 1; threads <= 3; threads++) {
+        bulk_ctx *ctx;
+        CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) == BULK_OK, "ctx open");
+        for (int dm = BULK_DIV_AUTO; dm <= BULK_DIV_NEWTON; dm++) {
+            for (int an = 1; an <= 2; an++) {
+                CHECK(bulk_int_set_methods(ctx, BULK_MUL_AUTO, (bulk_div_method)dm, BULK_GCD_AUTO) == 0,
+                      "set methods");
+                bulk_limb_t *q = xmalloc(n * an * L * 8), *r = xmalloc(n * L * 8);
+                int8_t *err = xmalloc(n);
+                memset(q, 0x5a, n * an * L * 8);
+                bulk_limb_t *ac = xmalloc(n * an * L * 8); /* the dividends, a_limbs apart */
+                for (size_t i = 0; i < n; i++) memcpy(ac + i * an * L, a + i * 2 * L, an * L * 8);
+                int rc = bulk_int_divmod(ctx, q, r, ac, an * L, d, n, L, err);
+                free(ac);
+                CHECK(rc == BULK_ERR_DIVZERO, "divmod returned %d, want DIVZERO", rc);
+                mpz_t A, D, Q, R;
+                mpz_inits(A, D, Q, R, NULL);
+                for (size_t i = 0; i < n; i++) {
+                    const bulk_limb_t *di = d + i * L;
+                    if (bulk_mpn_is_zero(di, L)) {
+                        CHECK(err[i] == BULK_ERR_DIVZERO && bulk_mpn_is_zero(q + i * an * L, an * L) &&
+                                  bulk_mpn_is_zero(r + i * L, L),
+                              "instance %zu: division by zero not reported", i);
+                        continue;
+                    }
+                    to_mpz(A, a + i * 2 * L, an * L);
+                    to_mpz(D, di, L);
+                    mpz_tdiv_qr(Q, R, A, D);
+                    CHECK(err[i] == 0 && eq_mpz(q + i * an * L, an * L, Q) && eq_mpz(r + i * L, L, R),
+                          "public divmod threads %d method %d a_limbs %d instance %zu wrong", threads,
+                          dm, an * (int)L, i);
+                }
+                mpz_clears(A, D, Q, R, NULL);
+                free(q), free(r), free(err);
+            }
+        }
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_AUTO);
+        /* gcd (both methods), invmod, powmod: identical across thread counts */
+        for (int k = 0; k < 4; k++) out[k] = xmalloc(n * L * 8);
+        for (int k = 0; k < 2; k++) eout[k] = xmalloc(n);
+        int rc[4];
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_BINARY);
+        rc[0] = bulk_int_gcd(ctx, out[0], a1, b, n, L);
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_APPROX_EUCLID);
+        rc[1] = bulk_int_gcd(ctx, out[1], a1, b, n, L);
+        rc[2] = bulk_int_invmod(ctx, out[2], b, d, n, L, eout[0]);
+        size_t pn = n / 8; /* powmod is the costly one */
+        rc[3] = bulk_int_powmod(ctx, out[3], a1, b, d, pn, L, eout[1]);
+        CHECK(rc[0] == 0 && rc[1] == 0, "gcd status");
+        CHECK(memcmp(out[0], out[1], n * L * 8) == 0, "gcd methods disagree");
+        CHECK(rc[2] == BULK_ERR_DIVZERO, "invmod: first failing instance is 0 (m = 0): got %d", rc[2]);
+        CHECK(rc[3] == BULK_ERR_EVEN_MODULUS, "powmod: first failing instance has even m: got %d", rc[3]);
+        mpz_t X, Y, Z, W;
+        mpz_inits(X, Y, Z, W, NULL);
+        for (size_t i = 0; i < n; i++) {
+            to_mpz(X, a + i * 2 * L, L);
+            to_mpz(Y, b + i * L, L);
+            mpz_gcd(Z, X, Y);
+            CHECK(eq_mpz(out[1] + i * L, L, Z), "public gcd instance %zu wrong", i);
+            to_mpz(W, d + i * L, L);
+            int e = eout[0][i];
+            if (mpz_sgn(W) == 0) CHECK(e == BULK_ERR_DIVZERO, "invmod err %zu", i);
+            else if (mpz_cmp_ui(W, 1) == 0) CHECK(e == 0 && bulk_mpn_is_zero(out[2] + i * L, L), "invmod m=1");
+            else if (mpz_invert(Z, Y, W)) CHECK(e == 0 && eq_mpz(out[2] + i * L, L, Z), "public invmod %zu", i);
+            else CHECK(e == BULK_ERR_NOT_INVERTIBLE && bulk_mpn_is_zero(out[2] + i * L, L), "invmod ni %zu", i);
+            if (i < pn) {
+                int pe = eout[1][i];
+                if (mpz_even_p(W)) {
+                    CHECK(pe == BULK_ERR_EVEN_MODULUS && bulk_mpn_is_zero(out[3] + i * L, L),
+                          "powmod err %zu", i);
+                } else {
+                    mpz_powm(Z, X, Y, W);
+                    CHECK(pe == 0 && eq_mpz(out[3] + i * L, L, Z), "public powmod %zu", i);
+                }
+            }
+        }
+        mpz_clears(X, Y, Z, W, NULL);
+        if (threads == 1) {
+            for (int k = 0; k < 4; k++) ref[k] = out[k], rc_ref[k] = rc[k];
+            for (int k = 0; k < 2; k++) eref[k] = eout[k];
+        } else {
+            for (int k = 0; k < 4; k++) {
+                CHECK(memcmp(ref[k], out[k], (k == 3 ? pn : n) * L * 8) == 0 && rc[k] == rc_ref[k],
+                      "op %d: threads %d differs from 1 thread", k, threads);
+                free(out[k]);
+            }
+            CHECK(memcmp(eref[0], eout[0], n) == 0 && memcmp(eref[1], eout[1], pn) == 0,
+                  "error arrays differ with %d threads", threads);
+            for (int k = 0; k < 2; k++) free(eout[k]);
+        }
+        bulk_ctx_close(ctx);
+    }
+    for (int k = 0; k < 4; k++) free(ref[k]);
+    for (int k = 0; k < 2; k++) free(eref[k]);
+    free(a), free(a1), free(d), free(b);
+}
+
+/* Bad arguments are reported, not crashed on. */
+static void test_args(void)
+{
+    bulk_ctx *ctx;
+    bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1);
+    bulk_limb_t a[8] = { 5, 0, 0, 0, 0, 0, 0, 0 }, d[4] = { 3, 0, 0, 0 }, q[8], r[4];
+    CHECK(bulk_int_divmod(ctx, q, r, a, 3, d, 1, 2, NULL) == BULK_ERR_ARG, "a_limbs 3 of 2");
+    CHECK(bulk_int_divmod(ctx, a, r, a, 2, d, 1, 2, NULL) == BULK_ERR_ARG, "q aliases a");
+    CHECK(bulk_int_divmod(ctx, q, r, a, 2, d, 1, 0, NULL) == BULK_ERR_ARG, "limbs 0");
+    CHECK(bulk_int_divmod(NULL, q, r, a, 2, d, 1, 2, NULL) == BULK_ERR_ARG, "ctx NULL");
+    CHECK(bulk_int_gcd(ctx, a, a, d, 1, 2) == BULK_ERR_ARG, "gcd aliasing");
+    CHECK(bulk_int_powmod(ctx, r, a, a, d, 1, 2, NULL) == BULK_OK && r[0] == 2, "5^5 mod 3");
+    CHECK(bulk_int_invmod(ctx, r, a, d, 1, 2, NULL) == BULK_OK && r[0] == 2, "5^-1 mod 3");
+    CHECK(bulk_int_divmod(ctx, q, r, a, 2, d, 0, 2, NULL) == BULK_OK, "n = 0");
+    bulk_ctx_close(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv);
+    const char *s = getenv("BULK_SANITIZED");
+    sanitized = s && *s && *s != '0';
+    struct { const char *name; void (*fn)(uint64_t); } parts[] = {
+        { "add-back", test_div_addback }, { "shapes", test_div_shapes }, { "shinv", test_shinv },
+        { "div matrix", test_div_matrix }, { "gcd matrix", test_gcd_matrix },
+        { "invmod matrix", test_invmod_matrix }, { "powmod matrix", test_powmod_matrix },
+        { "public", test_public },
+    };
+    test_args();
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        struct timespec t0, t1;
+        int before = test_failures;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        parts[i].fn(seed);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        printf("%-14s %s  %.2f s\n", parts[i].name, test_failures == before ? "ok" : "FAILED",
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+        fflush(stdout);
+    }
+    bulk_div_stats st;
+    bulk_div_stats_get(&st);
+    printf("stats: add-backs %llu, Newton final delta -1:%llu 0:%llu 1:%llu 2:%llu other:%llu, "
+           "fallbacks %llu, gcd beta>0 %llu\n",
+           st.knuth_addbacks, st.newton_adjust[0], st.newton_adjust[1], st.newton_adjust[2],
+           st.newton_adjust[3], st.newton_adjust[4], st.newton_fallbacks, st.gcd_beta_pos);
+    CHECK(st.newton_fallbacks == 0 && st.newton_adjust[4] == 0,
+          "Newton quotient outside [q - 2, q + 1]: the bound of div_newton.c does not hold");
+    return test_finish();
+}
