@@ -1,0 +1,423 @@
+/* The host-memory entry points of the CUDA integer backend (int_cuda.h): stream a batch of any
+ * size through the GPU.
+ *
+ * The batch is cut into chunks that fit the device (operands + results + the op's scratch,
+ * within 40% of the free memory, split over two slots) and the pinned staging buffers (256 MiB
+ * per slot). Two slots, each with its own stream, alternate: while the GPU computes chunk k in
+ * one slot, the host packs chunk k+1 into the other slot's pinned buffers (on the context's
+ * threads) and its copies queue behind; a slot's results are unpacked to the user's arrays once
+ * its stream is done. Chunks are disjoint instance ranges, read before any result of theirs is
+ * written back, so r == a (add, sub, shifts) is safe. One call at a time per process (a mutex
+ * guards the cached buffers); results never depend on the chunking. */
+#include <pthread.h>
+#include <string.h>
+
+extern "C" { /* a C header without C++ guards */
+#include "common/parallel.h"
+}
+#include "int/cuda/int_cuda_internal.cuh"
+
+namespace {
+
+const int kSlots = 2;
+const size_t kPinnedPerSlot = (size_t)256 << 20;
+const int kMaxIo = 4;
+
+struct io {
+    const void *in[kMaxIo];
+    size_t in_bytes[kMaxIo]; /* per instance */
+    int nin;
+    void *out[kMaxIo];
+    size_t out_bytes[kMaxIo];
+    int nout;
+    size_t scratch_bytes; /* per instance, on top of in and out */
+};
+
+/* The operation on cnt instances of device memory: din/dout in io order; bad: device flag. */
+typedef int (*op_fn)(void *const *dout, const void *const *din, size_t cnt, int *bad,
+                     const void *arg, cudaStream_t st);
+
+struct slot {
+    cudaStream_t st;
+    char *pinned;  /* inputs then outputs, chunk instances each */
+    char *dev;     /* same layout on the device */
+    int *bad_dev;
+    int *bad_host; /* pinned */
+    size_t cap_pinned, cap_dev;
+};
+
+pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+slot g_slots[kSlots];
+bool g_ready = false;
+
+int ensure_slots(size_t pinned_bytes, size_t dev_bytes)
+{
+    for (int s = 0; s < kSlots; s++) {
+        slot &x = g_slots[s];
+        if (!g_ready) {
+            BG_CHECK(cudaStreamCreateWithFlags(&x.st, cudaStreamNonBlocking));
+            BG_CHECK(cudaMalloc((void **)&x.bad_dev, sizeof(int)));
+            BG_CHECK(cudaHostAlloc((void **)&x.bad_host, sizeof(int), cudaHostAllocDefault));
+        }
+        if (x.cap_pinned < pinned_bytes) {
+            if (x.pinned) cudaFreeHost(x.pinned);
+            x.pinned = NULL;
+            x.cap_pinned = 0;
+            if (cudaHostAlloc((void **)&x.pinned, pinned_bytes, cudaHostAllocDefault) != cudaSuccess) {
+                cudaGetLastError();
+                return BULK_ERR_NOMEM;
+            }
+            x.cap_pinned = pinned_bytes;
+        }
+        if (x.cap_dev < dev_bytes) {
+            if (x.dev) cudaFree(x.dev);
+            x.dev = NULL;
+            x.cap_dev = 0;
+            if (cudaMalloc((void **)&x.dev, dev_bytes) != cudaSuccess) {
+                cudaGetLastError();
+                return BULK_ERR_NOMEM;
+            }
+            x.cap_dev = dev_bytes;
+        }
+    }
+    g_ready = true;
+    return BULK_OK;
+}
+
+/* A parallel memcpy on the context's threads (one thread cannot keep up with PCIe). */
+struct pcopy {
+    char *dst;
+    const char *src;
+};
+void pcopy_range(void *arg, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const pcopy *p = (const pcopy *)arg;
+    memcpy(p->dst + begin, p->src + begin, end - begin);
+}
+void copy_host(int threads, void *dst, const void *src, size_t bytes)
+{
+    if (bytes < ((size_t)4 << 20) || threads <= 1) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    pcopy p = {(char *)dst, (const char *)src};
+    if (bulk_parallel_for(threads, bytes, (size_t)1 << 20, pcopy_range, &p) != BULK_OK)
+        memcpy(dst, src, bytes);
+}
+
+int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg, int err_status)
+{
+    if (n == 0) return BULK_OK;
+    size_t in_b = 0, out_b = 0;
+    for (int k = 0; k < d.nin; k++) in_b += d.in_bytes[k];
+    for (int k = 0; k < d.nout; k++) out_b += d.out_bytes[k];
+    size_t io_b = in_b + out_b;
+    size_t free_b = 0, total_b = 0;
+    BG_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    size_t dev_budget = free_b / 10 * 4 / kSlots;
+    size_t chunk = dev_budget / (io_b + d.scratch_bytes + 1);
+    if (chunk > kPinnedPerSlot / io_b) chunk = kPinnedPerSlot / io_b;
+    if (chunk == 0) chunk = 1;
+    if (chunk > n) chunk = n;
+    int threads = bulk_ctx_threads(ctx);
+
+    pthread_mutex_lock(&g_lock);
+    int rc = ensure_slots(chunk * io_b, chunk * io_b);
+    size_t begin[kSlots] = {0, 0}, count[kSlots] = {0, 0};
+    bool busy[kSlots] = {false, false};
+    bool any_bad = false;
+
+    /* unpacks a finished slot's results into the user's arrays */
+    auto drain = [&](int s) -> int {
+        slot &x = g_slots[s];
+        if (!busy[s]) return BULK_OK;
+        busy[s] = false;
+        if (cudaStreamSynchronize(x.st) != cudaSuccess) return BULK_ERR_CUDA;
+        if (*x.bad_host) any_bad = true;
+        char *p = x.pinned + count[s] * in_b;
+        for (int k = 0; k < d.nout; k++) {
+            if (d.out[k])
+                copy_host(threads, (char *)d.out[k] + begin[s] * d.out_bytes[k], p,
+                          count[s] * d.out_bytes[k]);
+            p += count[s] * d.out_bytes[k];
+        }
+        return BULK_OK;
+    };
+
+    int k = 0;
+    for (size_t first = 0; first < n && rc == BULK_OK; first += chunk, k++) {
+        int s = k % kSlots;
+        slot &x = g_slots[s];
+        rc = drain(s);
+        if (rc != BULK_OK) break;
+        size_t cnt = n - first < chunk ? n - first : chunk;
+        const void *din[kMaxIo];
+        void *dout[kMaxIo];
+        char *hp = x.pinned, *dp = x.dev;
+        for (int j = 0; j < d.nin; j++) {
+            copy_host(threads, hp, (const char *)d.in[j] + first * d.in_bytes[j],
+                      cnt * d.in_bytes[j]);
+            din[j] = dp;
+            hp += cnt * d.in_bytes[j];
+            dp += cnt * d.in_bytes[j];
+        }
+        for (int j = 0; j < d.nout; j++) {
+            dout[j] = d.out[j] ? dp : NULL;
+            dp += cnt * d.out_bytes[j];
+        }
+        if (cudaMemcpyAsync(x.dev, x.pinned, cnt * in_b, cudaMemcpyHostToDevice, x.st) != cudaSuccess ||
+            cudaMemsetAsync(x.bad_dev, 0, sizeof(int), x.st) != cudaSuccess) {
+            rc = BULK_ERR_CUDA;
+            break;
+        }
+        rc = fn(dout, din, cnt, x.bad_dev, arg, x.st);
+        if (rc != BULK_OK) break;
+        if (cudaMemcpyAsync(x.pinned + cnt * in_b, x.dev + cnt * in_b, cnt * out_b,
+                            cudaMemcpyDeviceToHost, x.st) != cudaSuccess ||
+            cudaMemcpyAsync(x.bad_host, x.bad_dev, sizeof(int), cudaMemcpyDeviceToHost, x.st) != cudaSuccess) {
+            rc = BULK_ERR_CUDA;
+            break;
+        }
+        begin[s] = first;
+        count[s] = cnt;
+        busy[s] = true;
+    }
+    for (int s = 0; s < kSlots; s++) {
+        int r2 = drain(s);
+        if (rc == BULK_OK) rc = r2;
+    }
+    pthread_mutex_unlock(&g_lock);
+    if (rc == BULK_OK && any_bad) rc = err_status;
+    return rc;
+}
+
+/* ---- the operations as op_fn ---------------------------------------------------------------- */
+
+struct args {
+    size_t limbs, a_limbs, bits;
+    int flag; /* sub / left / lo / square */
+};
+
+int op_addsub(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_addsub((bg_limb *)o[0], (uint8_t *)o[1], (const bg_limb *)i[0],
+                            (const bg_limb *)i[1], cnt, g->limbs, g->flag, st);
+}
+int op_cmp(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_cmp((int8_t *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1], cnt,
+                         g->limbs, st);
+}
+int op_shift(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_shift((bg_limb *)o[0], (const bg_limb *)i[0], g->bits, cnt, g->limbs,
+                           g->flag, st);
+}
+int op_mul(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    const bg_limb *b = (const bg_limb *)(g->flag == 2 ? i[0] : i[1]); /* 2: square */
+    return bg_launch_mul((bg_limb *)o[0], (const bg_limb *)i[0], b, cnt, g->limbs, g->flag == 1, st);
+}
+int op_divmod(void *const *o, const void *const *i, size_t cnt, int *bad, const void *p,
+              cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_divmod((bg_limb *)o[0], (bg_limb *)o[1], (const bg_limb *)i[0], g->a_limbs,
+                            (const bg_limb *)i[1], cnt, g->limbs, (int8_t *)o[2], bad, st);
+}
+int op_gcd(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_gcd((bg_limb *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1], cnt,
+                         g->limbs, st);
+}
+int op_powmod(void *const *o, const void *const *i, size_t cnt, int *bad, const void *p,
+              cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_powmod((bg_limb *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1],
+                            (const bg_limb *)i[2], cnt, g->limbs, (int8_t *)o[1], bad, st);
+}
+
+io make_io() { io d; memset(&d, 0, sizeof d); return d; }
+void add_in(io &d, const void *p, size_t b) { d.in[d.nin] = p; d.in_bytes[d.nin++] = b; }
+void add_out(io &d, void *p, size_t b) { d.out[d.nout] = p; d.out_bytes[d.nout++] = b; }
+
+int check_ctx(bulk_ctx *ctx)
+{
+    if (!ctx) return BULK_ERR_ARG;
+    if (bulk_ctx_backend(ctx) != BULK_BACKEND_CUDA) return BULK_ERR_NO_BACKEND;
+    return BULK_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+size_t bulk_int_cuda_max_limbs(int op)
+{
+    switch (op) {
+    case BULK_INT_CUDA_ADD: case BULK_INT_CUDA_SUB: case BULK_INT_CUDA_CMP:
+    case BULK_INT_CUDA_SHL: case BULK_INT_CUDA_SHR:
+        return (size_t)1 << 20;
+    case BULK_INT_CUDA_MUL: case BULK_INT_CUDA_SQR: case BULK_INT_CUDA_MUL_LO:
+        return BG_MAX_LIMBS_MUL;
+    case BULK_INT_CUDA_DIVMOD: case BULK_INT_CUDA_GCD: case BULK_INT_CUDA_POWMOD:
+        return BG_MAX_LIMBS_OTHER;
+    default: return 0;
+    }
+}
+
+static int addsub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *flag, const bulk_limb_t *a,
+                  const bulk_limb_t *b, size_t n, size_t limbs, int sub)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    io d = make_io();
+    add_in(d, a, limbs * 8);
+    add_in(d, b, limbs * 8);
+    add_out(d, r, limbs * 8);
+    add_out(d, flag, 1);
+    args g = {limbs, limbs, 0, sub};
+    return run_streamed(ctx, d, n, op_addsub, &g, BULK_OK);
+}
+
+int bulk_int_cuda_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
+                      const bulk_limb_t *b, size_t n, size_t limbs)
+{
+    return addsub(ctx, r, carry, a, b, n, limbs, 0);
+}
+
+int bulk_int_cuda_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb_t *a,
+                      const bulk_limb_t *b, size_t n, size_t limbs)
+{
+    return addsub(ctx, r, borrow, a, b, n, limbs, 1);
+}
+
+static int mul_common(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                      size_t n, size_t limbs, int mode)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
+    io d = make_io();
+    add_in(d, a, limbs * 8);
+    if (mode != 2) add_in(d, b, limbs * 8);
+    add_out(d, r, (mode == 1 ? 1 : 2) * limbs * 8);
+    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs);
+    args g = {limbs, limbs, 0, mode};
+    return run_streamed(ctx, d, n, op_mul, &g, BULK_OK);
+}
+
+int bulk_int_cuda_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                      size_t n, size_t limbs)
+{
+    return mul_common(ctx, r, a, b, n, limbs, 0);
+}
+
+int bulk_int_cuda_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, size_t limbs)
+{
+    return mul_common(ctx, r, a, NULL, n, limbs, 2);
+}
+
+int bulk_int_cuda_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a,
+                         const bulk_limb_t *b, size_t n, size_t limbs)
+{
+    return mul_common(ctx, r, a, b, n, limbs, 1);
+}
+
+int bulk_int_cuda_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                      size_t n, size_t limbs)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    io d = make_io();
+    add_in(d, a, limbs * 8);
+    add_in(d, b, limbs * 8);
+    add_out(d, r, 1);
+    args g = {limbs, limbs, 0, 0};
+    return run_streamed(ctx, d, n, op_cmp, &g, BULK_OK);
+}
+
+static int shift(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
+                 size_t limbs, int left)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    io d = make_io();
+    add_in(d, a, limbs * 8);
+    add_out(d, r, limbs * 8);
+    args g = {limbs, limbs, bits, left};
+    return run_streamed(ctx, d, n, op_shift, &g, BULK_OK);
+}
+
+int bulk_int_cuda_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
+                      size_t limbs)
+{
+    return shift(ctx, r, a, bits, n, limbs, 1);
+}
+
+int bulk_int_cuda_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
+                      size_t limbs)
+{
+    return shift(ctx, r, a, bits, n, limbs, 0);
+}
+
+int bulk_int_cuda_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a,
+                         size_t a_limbs, const bulk_limb_t *dv, size_t n, size_t limbs,
+                         int8_t *err)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_MAX_LIMBS_OTHER || (a_limbs != limbs && a_limbs != 2 * limbs))
+        return limbs > BG_MAX_LIMBS_OTHER ? BULK_ERR_UNSUPPORTED : BULK_ERR_ARG;
+    io d = make_io();
+    add_in(d, a, a_limbs * 8);
+    add_in(d, dv, limbs * 8);
+    add_out(d, q, a_limbs * 8);
+    add_out(d, r, limbs * 8);
+    add_out(d, err, 1);
+    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs);
+    args g = {limbs, a_limbs, 0, 0};
+    return run_streamed(ctx, d, n, op_divmod, &g, BULK_ERR_DIVZERO);
+}
+
+int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
+                      size_t n, size_t limbs)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    io d = make_io();
+    add_in(d, a, limbs * 8);
+    add_in(d, b, limbs * 8);
+    add_out(d, g, limbs * 8);
+    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs);
+    args x = {limbs, limbs, 0, 0};
+    return run_streamed(ctx, d, n, op_gcd, &x, BULK_OK);
+}
+
+int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
+                         const bulk_limb_t *exp, const bulk_limb_t *m, size_t n, size_t limbs,
+                         int8_t *err)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    io d = make_io();
+    add_in(d, base, limbs * 8);
+    add_in(d, exp, limbs * 8);
+    add_in(d, m, limbs * 8);
+    add_out(d, r, limbs * 8);
+    add_out(d, err, 1);
+    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs);
+    args g = {limbs, limbs, 0, 0};
+    return run_streamed(ctx, d, n, op_powmod, &g, BULK_ERR_EVEN_MODULUS);
+}
+
+} // extern "C"

@@ -1,0 +1,68 @@
+/* Internal interface of the CUDA integer backend: the checking macro and the launchers.
+ *
+ * A launcher runs one operation on n instances already in device memory (instance-major
+ * 64-bit limbs, as in bulk/int.h), queued on `st`, and returns a bulk status (BULK_OK,
+ * BULK_ERR_CUDA when a CUDA call failed, BULK_ERR_NOMEM when scratch could not be had). The
+ * host streaming API (int_cuda_host.cu) and the device-resident API (int_cuda_device_api.cu)
+ * both call these; nothing else launches integer kernels. Scratch comes from the stream-ordered
+ * allocator (cudaMallocAsync), so a launcher never synchronises. */
+#ifndef BULK_INT_CUDA_INTERNAL_CUH
+#define BULK_INT_CUDA_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bulk/bulk.h"
+#include "int/cuda/int_cuda.h"
+
+typedef uint64_t bg_limb;
+
+/* Returns BULK_ERR_CUDA from the enclosing function when a CUDA call fails. */
+#define BG_CHECK(call)                                                                            \
+    do {                                                                                          \
+        cudaError_t bg_e_ = (call);                                                               \
+        if (bg_e_ != cudaSuccess) return BULK_ERR_CUDA;                                           \
+    } while (0)
+
+/* After a launch: a bad configuration shows here, a fault later at the next sync. */
+#define BG_CHECK_LAUNCH() BG_CHECK(cudaGetLastError())
+
+/* The widest instances each family takes (limbs). The warp-column multiplication keeps a and
+ * the padded b in shared memory: (N + (N + 2 * BG_PAD) * 1.03) 32-bit words for N = 2 limbs,
+ * within the 227 KiB a Hopper block may have; the per-thread families have no size limit but
+ * their run time grows with the square of the size. */
+#define BG_MAX_LIMBS_MUL 8192
+#define BG_MAX_LIMBS_OTHER 8192
+
+/* The per-thread register multiplication serves limbs <= BG_MUL_THREAD_MAX_LIMBS; above it the
+ * warp-column kernel. Chosen by operation count (docs/int-gpu.md): at 16 limbs a thread holds
+ * 2 x 32 + 64 words in registers, the most that leaves room for two blocks per SM. To be
+ * replaced by the crossover measured with bench/int_gpu on the H100. */
+#define BG_MUL_THREAD_MAX_LIMBS 16
+
+int bg_launch_addsub(bg_limb *r, uint8_t *flag, const bg_limb *a, const bg_limb *b, size_t n,
+                     size_t limbs, int sub, cudaStream_t st);
+int bg_launch_cmp(int8_t *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs,
+                  cudaStream_t st);
+int bg_launch_shift(bg_limb *r, const bg_limb *a, size_t bits, size_t n, size_t limbs, int left,
+                    cudaStream_t st);
+/* r = a * b: r has 2 limbs per instance (lo == 0) or limbs (lo == 1: the low half). b may be a
+ * (squaring). */
+int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
+                  cudaStream_t st);
+/* q (a_limbs, may be NULL), r (limbs, may be NULL); err (n bytes, may be NULL) gets 0 or
+ * BULK_ERR_DIVZERO per instance; *bad (device int, may be NULL) is set to 1 when any d = 0. */
+int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, const bg_limb *d,
+                     size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
+int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs,
+                  cudaStream_t st);
+/* err / bad as for divmod, with BULK_ERR_EVEN_MODULUS. */
+int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
+                     size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
+
+/* Device scratch bytes per instance a launcher of this op may take on top of its operands (the
+ * host driver sizes its chunks with it). */
+size_t bg_scratch_bytes(int op, size_t limbs);
+
+#endif

@@ -1,0 +1,259 @@
+/* Multiplication on the GPU: full product, low half (mul_lo) and square (b = a).
+ *
+ * Two kernels, chosen by size (BG_MUL_THREAD_MAX_LIMBS):
+ *  - one instance per thread (limbs <= 16, W <= 1024 bits): operands staged through shared
+ *    memory so that global loads and stores are coalesced, then the rows of bg_mul_rows run
+ *    fully unrolled on 32-bit words in registers, two PTX multiply-adds per word product.
+ *    Compiled for capacities 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs; a width between two is padded
+ *    with zero words up to the next (the zero rows cost time, never correctness).
+ *  - the warp-column kernel (larger W): one block per instance, each warp computes 128
+ *    consecutive product columns (4 per lane, bg_col4_lane), and the column sums are turned into
+ *    words by a carry-lookahead over lanes (bg_warp_carries) and over warps (a serial scan of
+ *    the warps' generate/propagate masks in shared memory) - seed 002's scan-based carry
+ *    propagation with the lanes of a warp as the digits. */
+#include "int/cuda/int_cuda_internal.cuh"
+#include "int/cuda/int_gpu_core.h"
+
+namespace {
+
+const int kThreadBlock = 128;
+
+/* ---- one instance per thread ---------------------------------------------------------------- */
+
+/* Loads limbs `l` (<= L) of the block's cnt instances (contiguous in memory from instance
+ * `first`) into w (2L words, zero above 2l) through shared memory: the global reads are
+ * consecutive across the block. sh holds kThreadBlock * (2L + 1) words (odd stride: the
+ * per-thread reads hit distinct banks). */
+template <int L>
+__device__ __forceinline__ void stage_in(bg_word (&w)[2 * L], const bg_limb *src, size_t first,
+                                         int cnt, int l, bg_word *sh)
+{
+    const int S = 2 * L + 1;
+    const bg_limb *g = src + first * (size_t)l;
+    for (int k = threadIdx.x; k < cnt * l; k += blockDim.x) {
+        int inst = k / l, j = k - inst * l;
+        bg_limb v = g[k];
+        sh[inst * S + 2 * j] = (bg_word)v;
+        sh[inst * S + 2 * j + 1] = (bg_word)(v >> 32);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < 2 * L; j++)
+        w[j] = ((int)threadIdx.x < cnt && j < 2 * l) ? sh[threadIdx.x * S + j] : 0;
+    __syncthreads();
+}
+
+template <int L, bool LO>
+__global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, const bg_limb *a,
+                                                                  const bg_limb *b, size_t n,
+                                                                  int l)
+{
+    extern __shared__ bg_word sh[];
+    const int NW = 2 * L;             /* words per operand */
+    const int RW = LO ? NW : 2 * NW;  /* words of the result computed */
+    size_t first = (size_t)blockIdx.x * kThreadBlock;
+    int cnt = (int)(n - first < (size_t)kThreadBlock ? n - first : kThreadBlock);
+    bg_word aw[NW], bw[NW], rw[RW];
+    stage_in<L>(aw, a, first, cnt, l, sh);
+    stage_in<L>(bw, b, first, cnt, l, sh);
+    if (LO) bg_mullo_rows(rw, aw, bw, NW);
+    else bg_mul_rows(rw, aw, bw, NW);
+
+    const int S = RW + 1;
+    int ol = LO ? l : 2 * l; /* limbs written per instance */
+#pragma unroll
+    for (int j = 0; j < RW; j++)
+        if ((int)threadIdx.x < cnt) sh[threadIdx.x * S + j] = rw[j];
+    __syncthreads();
+    bg_limb *g = r + first * (size_t)ol;
+    for (int k = threadIdx.x; k < cnt * ol; k += blockDim.x) {
+        int inst = k / ol, j = k - inst * ol;
+        g[k] = (bg_limb)sh[inst * S + 2 * j] | ((bg_limb)sh[inst * S + 2 * j + 1] << 32);
+    }
+}
+
+template <int L, bool LO>
+int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+                  cudaStream_t st)
+{
+    const int in_words = kThreadBlock * (2 * L + 1);
+    const int out_words = kThreadBlock * ((LO ? 2 * L : 4 * L) + 1);
+    size_t smem = sizeof(bg_word) * (size_t)(in_words > out_words ? in_words : out_words);
+    unsigned grid = (unsigned)((n + kThreadBlock - 1) / kThreadBlock);
+    mul_thread_kernel<L, LO><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+template <bool LO>
+int dispatch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+                    cudaStream_t st)
+{
+    switch (l) {
+    case 1: return launch_thread<1, LO>(r, a, b, n, l, st);
+    case 2: return launch_thread<2, LO>(r, a, b, n, l, st);
+    case 3: return launch_thread<3, LO>(r, a, b, n, l, st);
+    case 4: return launch_thread<4, LO>(r, a, b, n, l, st);
+    case 5: return launch_thread<5, LO>(r, a, b, n, l, st);
+    case 6: return launch_thread<6, LO>(r, a, b, n, l, st);
+    case 7:
+    case 8: return launch_thread<8, LO>(r, a, b, n, l, st);
+    case 9:
+    case 10:
+    case 11:
+    case 12: return launch_thread<12, LO>(r, a, b, n, l, st);
+    default: return launch_thread<16, LO>(r, a, b, n, l, st);
+    }
+}
+
+/* ---- the warp-column kernel ------------------------------------------------------------------ */
+
+__device__ __forceinline__ void load4(bg_word L[4], const bg_word *p)
+{
+    for (int k = 0; k < 4; k++) L[k] = p[k];
+}
+__device__ __forceinline__ void store4(bg_word *p, const bg_word L[4])
+{
+    for (int k = 0; k < 4; k++) p[k] = L[k];
+}
+
+/* r (2 limbs per instance) = a * b, one block per instance, blockDim a multiple of 32. */
+__global__ void mul_cols_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs)
+{
+    extern __shared__ bg_word sm[];
+    const int N = 2 * limbs, C = 2 * N; /* words of an operand, of the product */
+    const int T = (C + BG_COLS_PER_TASK - 1) / BG_COLS_PER_TASK;
+    const int q = bg_bpad_q(N);
+    bg_word *sa = sm, *sb = sa + N, *sH = sb + 4 * q;
+    uint32_t *sG = sH + 3 * T, *sP = sG + T;
+    size_t inst = blockIdx.x;
+    const bg_word *ga = (const bg_word *)(a + inst * limbs);
+    const bg_word *gb = (const bg_word *)(b + inst * limbs);
+    bg_word *out = (bg_word *)(r + inst * 2 * (size_t)limbs);
+    for (int k = threadIdx.x; k < N; k += blockDim.x) sa[k] = ga[k];
+    for (int jp = threadIdx.x; jp < N + 2 * BG_PAD; jp += blockDim.x) {
+        int j = jp - BG_PAD;
+        sb[bg_bpad_pos(jp, q)] = (j >= 0 && j < N) ? gb[j] : 0;
+    }
+    __syncthreads();
+
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+    /* phase A: column sums; lane l adds lane l-1's overflow; lane 31's goes to the next task */
+    for (int t = warp; t < T; t += nwarps) {
+        int ilo, ihi;
+        bg_task_range(t, N, &ilo, &ihi);
+        int k0 = t * BG_COLS_PER_TASK + 4 * lane;
+        bg_word acc[12], L[4], H[3], Hp[3];
+        bg_col4_lane(acc, sa, sb, q, k0, ilo, ihi);
+        bg_col4_finish(acc, L, H);
+        for (int k = 0; k < 3; k++) {
+            Hp[k] = __shfl_up_sync(0xffffffffu, H[k], 1);
+            if (lane == 0) Hp[k] = 0;
+        }
+        bg_word g = bg_add_h(L, Hp);
+        if (lane == 31)
+            for (int k = 0; k < 3; k++) sH[3 * t + k] = H[k];
+        if (k0 < C) store4(out + k0, L);
+        uint32_t G = __ballot_sync(0xffffffffu, g != 0);
+        if (lane == 0) sG[t] = G;
+    }
+    __syncthreads();
+    /* phase B: the first lane of each task takes the previous task's overflow; masks */
+    for (int t = warp; t < T; t += nwarps) {
+        int k0 = t * BG_COLS_PER_TASK + 4 * lane;
+        bool in = k0 < C;
+        bg_word L[4] = {0, 0, 0, 0};
+        if (in) load4(L, out + k0);
+        bg_word g = (sG[t] >> lane) & 1;
+        if (lane == 0 && t > 0) {
+            g = bg_add_h(L, sH + 3 * (t - 1));
+            if (in) store4(out + k0, L);
+        }
+        bool p = in && (L[0] & L[1] & L[2] & L[3]) == 0xffffffffu;
+        uint32_t G = __ballot_sync(0xffffffffu, g != 0);
+        uint32_t P = __ballot_sync(0xffffffffu, p);
+        __syncwarp();
+        if (lane == 0) {
+            sG[t] = G;
+            sP[t] = P;
+        }
+    }
+    __syncthreads();
+    /* phase C: carries in, over tasks (serial: T <= 256) then over lanes (one addition) */
+    for (int t = warp; t < T; t += nwarps) {
+        uint32_t cin = 0, cout;
+        for (int u = 0; u < t; u++) {
+            bg_warp_carries(sG[u], sP[u], cin, &cout);
+            cin = cout;
+        }
+        uint32_t mask = bg_warp_carries(sG[t], sP[t], cin, &cout);
+        int k0 = t * BG_COLS_PER_TASK + 4 * lane;
+        if (((mask >> lane) & 1) && k0 < C) {
+            bg_word L[4];
+            load4(L, out + k0);
+            for (int k = 0; k < 4; k++)
+                if (++L[k] != 0) break;
+            store4(out + k0, L);
+        }
+    }
+}
+
+size_t cols_smem_bytes(int limbs, int *threads)
+{
+    int N = 2 * limbs, T = (2 * N + BG_COLS_PER_TASK - 1) / BG_COLS_PER_TASK;
+    *threads = 32 * (T < 8 ? T : 8);
+    return sizeof(bg_word) * ((size_t)N + 4 * (size_t)bg_bpad_q(N) + 5 * (size_t)T);
+}
+
+int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
+                cudaStream_t st)
+{
+    int threads;
+    size_t smem = cols_smem_bytes(limbs, &threads);
+    if (smem > 48 * 1024)
+        BG_CHECK(cudaFuncSetAttribute(mul_cols_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)smem));
+    const size_t max_grid = 0x7fffffffu;
+    for (size_t done = 0; done < n; done += max_grid) {
+        size_t cnt = n - done < max_grid ? n - done : max_grid;
+        mul_cols_kernel<<<(unsigned)cnt, threads, smem, st>>>(r + done * 2 * limbs, a + done * limbs,
+                                                               b + done * limbs, limbs);
+        BG_CHECK_LAUNCH();
+    }
+    return BULK_OK;
+}
+
+} // namespace
+
+int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
+                  cudaStream_t st)
+{
+    if (n == 0) return BULK_OK;
+    if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
+    int l = (int)limbs;
+    if (limbs <= BG_MUL_THREAD_MAX_LIMBS)
+        return lo ? dispatch_thread<true>(r, a, b, n, l, st) : dispatch_thread<false>(r, a, b, n, l, st);
+    if (!lo) return launch_cols(r, a, b, n, l, st);
+    /* low half of a large product: full products of a sub-batch into scratch, then the low
+     * halves copied out as one strided 2D copy */
+    size_t per = 2 * limbs * sizeof(bg_limb);
+    size_t batch = ((size_t)256 << 20) / per;
+    if (batch == 0) batch = 1;
+    if (batch > n) batch = n;
+    bg_limb *tmp = NULL;
+    if (cudaMallocAsync((void **)&tmp, batch * per, st) != cudaSuccess) {
+        cudaGetLastError();
+        return BULK_ERR_NOMEM;
+    }
+    int rc = BULK_OK;
+    for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+        size_t cnt = n - done < batch ? n - done : batch;
+        rc = launch_cols(tmp, a + done * limbs, b + done * limbs, cnt, l, st);
+        if (rc == BULK_OK &&
+            cudaMemcpy2DAsync(r + done * limbs, limbs * sizeof(bg_limb), tmp, per,
+                              limbs * sizeof(bg_limb), cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess)
+            rc = BULK_ERR_CUDA;
+    }
+    if (cudaFreeAsync(tmp, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+    return rc;
+}

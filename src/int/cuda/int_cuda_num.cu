@@ -1,0 +1,200 @@
+/* divmod, gcd and powmod on the GPU: one instance per thread over the column-major layout.
+ *
+ * These algorithms index their words with run-time values (lengths that shrink, windows,
+ * quotient positions), so their numbers cannot live in registers. Each sub-batch is transposed
+ * into column-major 32-bit words (word j of instance i at j * npad + i) in device scratch; the
+ * threads of a warp then touch consecutive addresses whenever they touch the same word index,
+ * which is almost always (seed 001 ch. 3: the semi-oblivious bulk execution), and every step
+ * is the shared code of int_gpu_core.h that the CPU tests check against GMP. Results are
+ * transposed back into the users' layout. */
+#include "int/cuda/int_cuda_internal.cuh"
+#include "int/cuda/int_gpu_core.h"
+
+namespace {
+
+const int kThreads = 128;
+const size_t kScratchBudget = (size_t)768 << 20; /* bytes of column scratch per sub-batch */
+
+unsigned grid_for(size_t n) { return (unsigned)((n + kThreads - 1) / kThreads); }
+
+/* col (2 limbs words per instance, stride npad) <- src (instance-major limbs) */
+__global__ void to_cols_kernel(bg_word *col, const bg_limb *src, size_t n, size_t npad,
+                               size_t limbs)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    for (size_t j = 0; j < limbs; j++) {
+        bg_limb v = src[i * limbs + j];
+        col[(2 * j) * npad + i] = (bg_word)v;
+        col[(2 * j + 1) * npad + i] = (bg_word)(v >> 32);
+    }
+}
+
+__global__ void from_cols_kernel(bg_limb *dst, const bg_word *col, size_t n, size_t npad,
+                                 size_t limbs)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    for (size_t j = 0; j < limbs; j++)
+        dst[i * limbs + j] =
+            (bg_limb)col[(2 * j) * npad + i] | ((bg_limb)col[(2 * j + 1) * npad + i] << 32);
+}
+
+__global__ void gcd_kernel(bg_word *G, const bg_word *A, const bg_word *B, bg_word *X, bg_word *Y,
+                           size_t n, size_t npad, int nw)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    bg_gcd(G + i, A + i, B + i, X + i, Y + i, npad, nw);
+}
+
+__global__ void divmod_kernel(bg_word *Q, bg_word *R, const bg_word *U, int nu, const bg_word *V,
+                              int nv, bg_word *UN, bg_word *VN, size_t n, size_t npad,
+                              int8_t *err, int *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int e = bg_divmod(Q ? Q + i : NULL, R ? R + i : NULL, U + i, nu, V + i, nv, UN + i, VN + i,
+                      npad);
+    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
+    if (e && bad) atomicExch(bad, 1);
+}
+
+__global__ void powmod_kernel(bg_word *R, const bg_word *B, const bg_word *E, const bg_word *M,
+                              bg_word *S, size_t n, size_t npad, int nw, int8_t *err, int *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int e = bg_powmod(R + i, B + i, E + i, M + i, S + i, npad, nw);
+    if (err) err[i] = (int8_t)(e ? BULK_ERR_EVEN_MODULUS : 0);
+    if (e && bad) atomicExch(bad, 1);
+}
+
+/* Sub-batch size for `words` column words per instance: within the budget, a multiple of 32. */
+size_t sub_batch(size_t n, size_t words)
+{
+    size_t b = kScratchBudget / (words * sizeof(bg_word));
+    b = b / 32 * 32;
+    if (b < 32) b = 32;
+    return b < n ? b : n;
+}
+
+size_t pad32(size_t n) { return (n + 31) / 32 * 32; }
+
+/* Scratch from the stream-ordered pool; freed with cudaFreeAsync on the same stream. */
+int scratch_alloc(bg_word **p, size_t words, cudaStream_t st)
+{
+    if (cudaMallocAsync((void **)p, words * sizeof(bg_word), st) != cudaSuccess) {
+        cudaGetLastError();
+        return BULK_ERR_NOMEM;
+    }
+    return BULK_OK;
+}
+
+int to_cols(bg_word *col, const bg_limb *src, size_t n, size_t npad, size_t limbs, cudaStream_t st)
+{
+    to_cols_kernel<<<grid_for(n), kThreads, 0, st>>>(col, src, n, npad, limbs);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+int from_cols(bg_limb *dst, const bg_word *col, size_t n, size_t npad, size_t limbs,
+              cudaStream_t st)
+{
+    from_cols_kernel<<<grid_for(n), kThreads, 0, st>>>(dst, col, n, npad, limbs);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+} // namespace
+
+size_t bg_scratch_bytes(int op, size_t limbs)
+{
+    size_t nw = 2 * limbs;
+    switch (op) {
+    case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
+    case BULK_INT_CUDA_GCD: return 5 * nw * 4;
+    case BULK_INT_CUDA_DIVMOD: return (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
+    case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
+    default: return 0;
+    }
+}
+
+int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs,
+                  cudaStream_t st)
+{
+    if (n == 0) return BULK_OK;
+    if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    size_t nw = 2 * limbs, batch = sub_batch(n, 5 * nw), np = pad32(batch);
+    bg_word *s;
+    int rc = scratch_alloc(&s, 5 * nw * np, st);
+    if (rc != BULK_OK) return rc;
+    bg_word *A = s, *B = A + nw * np, *G = B + nw * np, *X = G + nw * np, *Y = X + nw * np;
+    for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+        size_t cnt = n - done < batch ? n - done : batch;
+        rc = to_cols(A, a + done * limbs, cnt, np, limbs, st);
+        if (rc == BULK_OK) rc = to_cols(B, b + done * limbs, cnt, np, limbs, st);
+        if (rc != BULK_OK) break;
+        gcd_kernel<<<grid_for(cnt), kThreads, 0, st>>>(G, A, B, X, Y, cnt, np, (int)nw);
+        if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
+        if (rc == BULK_OK) rc = from_cols(g + done * limbs, G, cnt, np, limbs, st);
+    }
+    if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+    return rc;
+}
+
+int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, const bg_limb *d,
+                     size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st)
+{
+    if (n == 0) return BULK_OK;
+    if (a_limbs > 2 * BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    size_t nu = 2 * a_limbs, nv = 2 * limbs;
+    size_t words = 3 * nu + 3 * nv + 1;
+    size_t batch = sub_batch(n, words), np = pad32(batch);
+    bg_word *s;
+    int rc = scratch_alloc(&s, words * np, st);
+    if (rc != BULK_OK) return rc;
+    bg_word *U = s, *V = U + nu * np, *Q = V + nv * np, *R = Q + nu * np, *UN = R + nv * np;
+    bg_word *VN = UN + (nu + 1) * np;
+    for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+        size_t cnt = n - done < batch ? n - done : batch;
+        rc = to_cols(U, a + done * a_limbs, cnt, np, a_limbs, st);
+        if (rc == BULK_OK) rc = to_cols(V, d + done * limbs, cnt, np, limbs, st);
+        if (rc != BULK_OK) break;
+        divmod_kernel<<<grid_for(cnt), kThreads, 0, st>>>(q ? Q : NULL, r ? R : NULL, U, (int)nu, V,
+                                                          (int)nv, UN, VN, cnt, np,
+                                                          err ? err + done : NULL, bad);
+        if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
+        if (rc == BULK_OK && q) rc = from_cols(q + done * a_limbs, Q, cnt, np, a_limbs, st);
+        if (rc == BULK_OK && r) rc = from_cols(r + done * limbs, R, cnt, np, limbs, st);
+    }
+    if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+    return rc;
+}
+
+int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
+                     size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st)
+{
+    if (n == 0) return BULK_OK;
+    if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    size_t nw = 2 * limbs, sw = bg_powmod_scratch_words((int)nw);
+    size_t words = 4 * nw + sw;
+    size_t batch = sub_batch(n, words), np = pad32(batch);
+    bg_word *s;
+    int rc = scratch_alloc(&s, words * np, st);
+    if (rc != BULK_OK) return rc;
+    bg_word *B = s, *E = B + nw * np, *M = E + nw * np, *R = M + nw * np, *S = R + nw * np;
+    for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+        size_t cnt = n - done < batch ? n - done : batch;
+        rc = to_cols(B, base + done * limbs, cnt, np, limbs, st);
+        if (rc == BULK_OK) rc = to_cols(E, e + done * limbs, cnt, np, limbs, st);
+        if (rc == BULK_OK) rc = to_cols(M, m + done * limbs, cnt, np, limbs, st);
+        if (rc != BULK_OK) break;
+        powmod_kernel<<<grid_for(cnt), kThreads, 0, st>>>(R, B, E, M, S, cnt, np, (int)nw,
+                                                          err ? err + done : NULL, bad);
+        if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
+        if (rc == BULK_OK) rc = from_cols(r + done * limbs, R, cnt, np, limbs, st);
+    }
+    if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+    return rc;
+}

@@ -1,0 +1,666 @@
+/* Per-instance step logic of the CUDA integer kernels, written once as BULK_HD functions so the
+ * CPU tests (tests/int_gpu/test_int_gpu_core.c) run exactly the code the GPU runs, against GMP.
+ *
+ * Words are 32 bits (the GPU's native multiply width: one IMAD gives 32 bits of a 32x32
+ * product). A number of nw words is addressed as p[j * s] for j < nw, least significant first;
+ * s (the stride, in words) is 1 for the users' instance-major layout read as 32-bit words, and
+ * the padded instance count for the column-major layout the per-thread kernels use on the GPU
+ * (word j of every instance side by side, so a warp's accesses are coalesced: seed 001 ch. 3).
+ *
+ * Carry flags: on the device the bg_mad* / bg_addc* functions are single PTX instructions that
+ * read and write the hardware carry flag (mad.lo.cc, madc.hi.cc, addc: seed 001 ch. 4's "64-bit
+ * PTX multiply" idea at 32 bits); on the host the same functions emulate that flag in *f. A chain
+ * of them must therefore be written without other carry-using code in between (nothing in C or
+ * CUDA C lowers to PTX carry instructions, so the compiler never interleaves its own). */
+#ifndef BULK_INT_CUDA_INT_GPU_CORE_H
+#define BULK_INT_CUDA_INT_GPU_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hd.h"
+
+#if defined(__CUDA_ARCH__) /* the device pass only: the host compiler warns on the pragma */
+#define BG_UNROLL _Pragma("unroll")
+#else
+#define BG_UNROLL
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define BG_DEVICE 1
+#else
+#define BG_DEVICE 0
+#endif
+
+typedef uint32_t bg_word;
+
+#define BG_AT(p, s, j) ((p)[(size_t)(j) * (s)])
+
+/* The emulated carry flag (host); unused on the device, where the flag is in hardware. */
+typedef struct bg_cc {
+    uint32_t c;
+} bg_cc;
+
+/* ---- carry-flag primitives ------------------------------------------------------------- */
+
+/* lo(a*b) + c, sets the flag. */
+BULK_HD bg_word bg_mad_lo_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    uint64_t t = (uint64_t)(bg_word)(a * b) + c;
+    f->c = (uint32_t)(t >> 32);
+    return (bg_word)t;
+#endif
+}
+
+/* lo(a*b) + c + flag, sets the flag. */
+BULK_HD bg_word bg_madc_lo_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    uint64_t t = (uint64_t)(bg_word)(a * b) + c + f->c;
+    f->c = (uint32_t)(t >> 32);
+    return (bg_word)t;
+#endif
+}
+
+/* hi(a*b) + c, sets the flag. */
+BULK_HD bg_word bg_mad_hi_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    uint64_t t = (((uint64_t)a * b) >> 32) + c;
+    f->c = (uint32_t)(t >> 32);
+    return (bg_word)t;
+#endif
+}
+
+/* hi(a*b) + c + flag, sets the flag. */
+BULK_HD bg_word bg_madc_hi_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    uint64_t t = (((uint64_t)a * b) >> 32) + c + f->c;
+    f->c = (uint32_t)(t >> 32);
+    return (bg_word)t;
+#endif
+}
+
+/* hi(a*b) + c + flag; the caller guarantees no carry out (the flag is left undefined). */
+BULK_HD bg_word bg_madc_hi(bg_word a, bg_word b, bg_word c, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    uint64_t t = (((uint64_t)a * b) >> 32) + c + f->c;
+    f->c = 0;
+    return (bg_word)t;
+#endif
+}
+
+/* a + b + flag; does not set the flag. */
+BULK_HD bg_word bg_addc(bg_word a, bg_word b, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    bg_word d = a + b + f->c;
+    f->c = 0;
+    return d;
+#endif
+}
+
+/* ---- per-thread product scanning in registers (small W) ------------------------------------
+ *
+ * r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw), operand scanning, one row per word of b. Each row is two
+ * carry chains: the low halves of a_j * b_i into r[i + j] and the high halves into r[i + j + 1],
+ * so a product costs two multiply-adds (mad.lo / mad.hi) and a row one addc. Under nvcc with a
+ * compile-time nw every loop unrolls and a, b, r live in registers. 2 nw^2 + nw instructions. */
+BULK_HD void bg_mul_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    bg_cc f = {0};
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw; j++) r[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i < nw; i++) {
+        bg_word bi = b[i];
+        r[i] = bg_mad_lo_cc(a[0], bi, r[i], &f);
+        BG_UNROLL
+        for (int j = 1; j < nw; j++) r[i + j] = bg_madc_lo_cc(a[j], bi, r[i + j], &f);
+        r[i + nw] = bg_addc(r[i + nw], 0, &f);
+        if (nw == 1) {
+            f.c = 0;
+            r[i + 1] = bg_madc_hi(a[0], bi, r[i + 1], &f);
+        } else {
+            r[i + 1] = bg_mad_hi_cc(a[0], bi, r[i + 1], &f);
+            BG_UNROLL
+            for (int j = 1; j < nw - 1; j++) r[i + 1 + j] = bg_madc_hi_cc(a[j], bi, r[i + 1 + j], &f);
+            /* the running sum is < 2^(32 (i + 1 + nw)): the top word cannot carry out */
+            r[i + nw] = bg_madc_hi(a[nw - 1], bi, r[i + nw], &f);
+        }
+    }
+}
+
+/* r[0 .. nw) = a * b mod 2^(32 nw): the rows truncated to the low half (about half the work).
+ * Row i adds lo(a_j b_i) at i + j < nw and hi(a_j b_i) at i + j + 1 < nw; carries out of the
+ * top word are dropped. */
+BULK_HD void bg_mullo_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    bg_cc f = {0};
+    BG_UNROLL
+    for (int j = 0; j < nw; j++) r[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i < nw; i++) {
+        bg_word bi = b[i];
+        int m = nw - i; /* words i .. nw-1 are written by this row */
+        if (m == 1) {
+            r[i] = r[i] + a[0] * bi;
+            continue;
+        }
+        r[i] = bg_mad_lo_cc(a[0], bi, r[i], &f);
+        BG_UNROLL
+        for (int j = 1; j < m - 1; j++) r[i + j] = bg_madc_lo_cc(a[j], bi, r[i + j], &f);
+        r[nw - 1] = bg_addc(r[nw - 1], a[m - 1] * bi, &f);
+        /* high halves: words i+1 .. nw-1, from a_0 .. a_{m-2} */
+        if (m == 2) {
+            r[i + 1] = r[i + 1] + (bg_word)(((uint64_t)a[0] * bi) >> 32);
+            continue;
+        }
+        r[i + 1] = bg_mad_hi_cc(a[0], bi, r[i + 1], &f);
+        BG_UNROLL
+        for (int j = 1; j < m - 2; j++) r[i + 1 + j] = bg_madc_hi_cc(a[j], bi, r[i + 1 + j], &f);
+        r[nw - 1] = bg_addc(r[nw - 1], (bg_word)(((uint64_t)a[m - 2] * bi) >> 32), &f);
+    }
+}
+
+/* ---- the warp-column multiplication (large W) ----------------------------------------------
+ *
+ * Product scanning, balanced per column as in seed 002's convolution multiplication: lane l of a
+ * warp owns the four columns k0 .. k0+3 (k0 = 128 t + 4 l for the warp's task t), and for every
+ * i of the warp's common range adds a_i * b_{k-i} into a 96-bit accumulator per column. a_i is
+ * the same for all lanes (a shared-memory broadcast); the four b words slide by one per step, so
+ * each step loads one new b word per lane. b lives in shared memory padded by BG_PAD zero words on
+ * both sides (so the warp-wide range needs no bounds checks) and split into four phases (word
+ * j at (j & 3) * q + (j >> 2)), so the lanes' loads, four words apart in j, fall in 32 distinct
+ * banks. N = number of words of a and b. */
+#define BG_PAD 128
+#define BG_COLS_PER_TASK 128
+
+/* Words of the phased, padded b buffer, and where padded word j (= index + BG_PAD) lives. */
+BULK_HD int bg_bpad_q(int N) { return (N + 2 * BG_PAD + 3) / 4 + 1; }
+BULK_HD int bg_bpad_pos(int jpad, int q) { return (jpad & 3) * q + (jpad >> 2); }
+
+/* The common i range of task t: lanes' columns span [kmin, kmin + 127]. */
+BULK_HD void bg_task_range(int t, int N, int *ilo, int *ihi)
+{
+    int kmin = t * BG_COLS_PER_TASK, kmax = kmin + BG_COLS_PER_TASK - 1;
+    *ilo = kmin - (N - 1) > 0 ? kmin - (N - 1) : 0;
+    *ihi = kmax < N - 1 ? kmax : N - 1;
+}
+
+/* acc[3c .. 3c+2] = sum over i in [ilo, ihi] of a[i] * b[k0 + c - i], c = 0..3 (b from the
+ * phased buffer bq, zero outside [0, N)). 3 instructions per product, 1 b load per 4. */
+BULK_HD void bg_col4_lane(bg_word acc[12], const bg_word *a, const bg_word *bq, int q, int k0,
+                          int ilo, int ihi)
+{
+    bg_cc f = {0};
+    for (int c = 0; c < 12; c++) acc[c] = 0;
+    int j = k0 - ilo + BG_PAD; /* padded index of b_{k0 - i} */
+    bg_word w0 = bq[bg_bpad_pos(j, q)], w1 = bq[bg_bpad_pos(j + 1, q)];
+    bg_word w2 = bq[bg_bpad_pos(j + 2, q)], w3 = bq[bg_bpad_pos(j + 3, q)];
+    for (int i = ilo; i <= ihi; i++) {
+        bg_word ai = a[i];
+        acc[0] = bg_mad_lo_cc(ai, w0, acc[0], &f);
+        acc[1] = bg_madc_hi_cc(ai, w0, acc[1], &f);
+        acc[2] = bg_addc(acc[2], 0, &f);
+        acc[3] = bg_mad_lo_cc(ai, w1, acc[3], &f);
+        acc[4] = bg_madc_hi_cc(ai, w1, acc[4], &f);
+        acc[5] = bg_addc(acc[5], 0, &f);
+        acc[6] = bg_mad_lo_cc(ai, w2, acc[6], &f);
+        acc[7] = bg_madc_hi_cc(ai, w2, acc[7], &f);
+        acc[8] = bg_addc(acc[8], 0, &f);
+        acc[9] = bg_mad_lo_cc(ai, w3, acc[9], &f);
+        acc[10] = bg_madc_hi_cc(ai, w3, acc[10], &f);
+        acc[11] = bg_addc(acc[11], 0, &f);
+        w3 = w2;
+        w2 = w1;
+        w1 = w0;
+        j--;
+        w0 = bq[bg_bpad_pos(j, q)]; /* j >= k0 - ihi - 1 + BG_PAD >= 0: within the padding */
+    }
+}
+
+/* W = sum_c col_c 2^(32c) (7 words): low four words to L, high three to H. */
+BULK_HD void bg_col4_finish(const bg_word acc[12], bg_word L[4], bg_word H[3])
+{
+    uint64_t w[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (int c = 0; c < 4; c++)
+        for (int e = 0; e < 3; e++) w[c + e] += acc[3 * c + e]; /* each w < 2^34 */
+    uint64_t carry = 0;
+    for (int k = 0; k < 7; k++) {
+        uint64_t t = w[k] + carry;
+        w[k] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    for (int k = 0; k < 4; k++) L[k] = (bg_word)w[k];
+    for (int k = 0; k < 3; k++) H[k] = (bg_word)w[4 + k];
+}
+
+/* L += Hprev (a 3-word number); returns the carry out of the 4 words (0 or 1). */
+BULK_HD bg_word bg_add_h(bg_word L[4], const bg_word Hp[3])
+{
+    uint64_t c = 0;
+    for (int k = 0; k < 4; k++) {
+        uint64_t t = (uint64_t)L[k] + (k < 3 ? Hp[k] : 0) + c;
+        L[k] = (bg_word)t;
+        c = t >> 32;
+    }
+    return (bg_word)c;
+}
+
+/* Carry lookahead over the 32 lanes of a warp in one integer addition: lane l generates a carry
+ * (bit l of G) or propagates one (bit l of P, its 128 bits all ones). With A = G | P and B = G,
+ * the carries of A + B + cin are exactly the lanes' carries in. Returns the carry-in mask (bit l:
+ * lane l receives a carry) and the carry out of lane 31 in *cout. */
+BULK_HD uint32_t bg_warp_carries(uint32_t G, uint32_t P, uint32_t cin, uint32_t *cout)
+{
+    uint64_t A = (uint64_t)(G | P), B = G;
+    uint64_t S = A + B + cin;
+    uint64_t C = S ^ A ^ B; /* bit l = carry into bit l */
+    *cout = (uint32_t)(C >> 32) & 1;
+    return (uint32_t)C;
+}
+
+/* ---- multi-word helpers over strided words ------------------------------------------------- */
+
+/* Number of significant words (0 for zero). */
+BULK_HD int bg_len(const bg_word *a, size_t s, int n)
+{
+    while (n > 0 && BG_AT(a, s, n - 1) == 0) n--;
+    return n;
+}
+
+/* -1, 0, 1 as a <, =, > b (n words each). */
+BULK_HD int bg_cmp(const bg_word *a, size_t as, const bg_word *b, size_t bs, int n)
+{
+    for (int j = n - 1; j >= 0; j--) {
+        bg_word x = BG_AT(a, as, j), y = BG_AT(b, bs, j);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+BULK_HD void bg_copy(bg_word *r, size_t rs, const bg_word *a, size_t as, int n)
+{
+    for (int j = 0; j < n; j++) BG_AT(r, rs, j) = BG_AT(a, as, j);
+}
+
+BULK_HD void bg_zero(bg_word *r, size_t rs, int n)
+{
+    for (int j = 0; j < n; j++) BG_AT(r, rs, j) = 0;
+}
+
+/* r -= b (n words), returns the borrow. r and b may be the same only if the caller wants 0. */
+BULK_HD bg_word bg_sub_inplace(bg_word *r, size_t rs, const bg_word *b, size_t bs, int n)
+{
+    uint64_t br = 0;
+    for (int j = 0; j < n; j++) {
+        uint64_t t = (uint64_t)BG_AT(r, rs, j) - BG_AT(b, bs, j) - br;
+        BG_AT(r, rs, j) = (bg_word)t;
+        br = (t >> 32) & 1;
+    }
+    return (bg_word)br;
+}
+
+/* ---- the approximate Euclidean GCD (seed 001 chapter 4), 32-bit words ---------------------- */
+
+/* a >>= (all trailing zero bits); a is nonzero, n words; returns the new length. */
+BULK_HD int bg_strip_twos(bg_word *a, size_t s, int n)
+{
+    int wz = 0;
+    while (BG_AT(a, s, wz) == 0) wz++;
+    int bz = 0;
+    bg_word w = BG_AT(a, s, wz);
+    while (((w >> bz) & 1) == 0) bz++;
+    for (int j = 0; j + wz < n; j++) {
+        bg_word lo = BG_AT(a, s, j + wz) >> bz;
+        bg_word hi = (j + wz + 1 < n && bz) ? BG_AT(a, s, j + wz + 1) << (32 - bz) : 0;
+        BG_AT(a, s, j) = lo | hi;
+    }
+    for (int j = n - wz; j < n; j++) BG_AT(a, s, j) = 0;
+    return bg_len(a, s, n);
+}
+
+/* The trailing zero bits of a nonzero number. */
+BULK_HD int bg_tz(const bg_word *a, size_t s)
+{
+    int k = 0;
+    while (BG_AT(a, s, k) == 0) k++;
+    int b = 0;
+    bg_word w = BG_AT(a, s, k);
+    while (((w >> b) & 1) == 0) b++;
+    return 32 * k + b;
+}
+
+/* approx(X, Y) of seed 001 with d = 32 (X >= Y > 0 of lx >= ly significant words): a pair
+ * (alpha, beta) with alpha D^beta <= X div Y, 1 <= alpha < 2^32 where beta > 0. One 64-bit
+ * division. */
+BULK_HD void bg_approx(const bg_word *X, const bg_word *Y, size_t s, int lx, int ly,
+                       uint64_t *alpha, int *beta)
+{
+    uint64_t x12 = lx >= 2 ? ((uint64_t)BG_AT(X, s, lx - 1) << 32) | BG_AT(X, s, lx - 2)
+                           : BG_AT(X, s, lx - 1);
+    uint64_t y12 = ly >= 2 ? ((uint64_t)BG_AT(Y, s, ly - 1) << 32) | BG_AT(Y, s, ly - 2)
+                           : BG_AT(Y, s, ly - 1);
+    uint64_t x1 = BG_AT(X, s, lx - 1), y1 = BG_AT(Y, s, ly - 1);
+    if (lx <= 2) { /* case 1: X div Y exactly (it may exceed 2^32: then beta = 0 still) */
+        *alpha = x12 / y12;
+        *beta = 0;
+    } else if (ly == 1) {
+        if (x1 >= y1) { *alpha = x1 / y1; *beta = lx - 1; }         /* 2-A */
+        else { *alpha = x12 / y1; *beta = lx - 2; }                  /* 2-B */
+    } else if (ly == 2) {
+        if (x12 >= y12) { *alpha = x12 / y12; *beta = lx - 2; }      /* 3-A */
+        else { *alpha = x12 / (y1 + 1); *beta = lx - 3; }            /* 3-B */
+    } else if (x12 > y12) {
+        *alpha = x12 / (y12 + 1); *beta = lx - ly;                   /* 4-A */
+    } else if (lx > ly) {
+        *alpha = x12 / (y1 + 1); *beta = lx - ly - 1;                /* 4-B */
+    } else {
+        *alpha = 1; *beta = 0;                                        /* 4-C */
+    }
+}
+
+/* X = X - Y * alpha * D^beta + (beta > 0 ? Y : 0), for X, Y of nx words (the result is
+ * non-negative by the choice of alpha). alpha < 2^64 only in case 1 (lx <= 2, beta = 0). */
+BULK_HD void bg_submul_shift(bg_word *X, const bg_word *Y, size_t s, int nx, uint64_t alpha,
+                             int beta, int addY)
+{
+    bg_word alo = (bg_word)alpha, ahi = (bg_word)(alpha >> 32);
+    uint64_t mc = 0; /* carry of the product Y * alpha (shifted by beta words) */
+    int64_t sc = 0;  /* signed carry of the running sum */
+    bg_word yprev = 0;
+    for (int j = 0; j < nx; j++) {
+        int yi = j - beta;
+        bg_word y = yi >= 0 ? BG_AT(Y, s, yi) : 0;
+        /* product word: y * alo + yprev * ahi + mc, kept in 64 + 1 bits through two steps */
+        uint64_t p = (uint64_t)y * alo + (mc & 0xffffffffu);
+        uint64_t p2 = (uint64_t)yprev * ahi + (p >> 32) + (mc >> 32);
+        bg_word pw = (bg_word)p;
+        mc = p2; /* < 2^64: (2^32-1)^2 + 2 (2^32 - 1) */
+        yprev = y;
+        int64_t t = (int64_t)BG_AT(X, s, j) - (int64_t)pw + sc;
+        if (addY) t += BG_AT(Y, s, j);
+        BG_AT(X, s, j) = (bg_word)t;
+        sc = t >> 32; /* arithmetic shift: -1, 0 or +1 */
+    }
+}
+
+/* g = gcd(a, b) (n words each; gcd(0, 0) = 0). X and Y are scratch of n words each. The same
+ * code runs per thread on the GPU over the column-major layout: every iteration touches words
+ * 0 .. lx-1 in order, so the accesses are those of seed 001's semi-oblivious execution. */
+BULK_HD void bg_gcd(bg_word *g, const bg_word *a, const bg_word *b, bg_word *X, bg_word *Y,
+                    size_t s, int n)
+{
+    int la = bg_len(a, s, n), lb = bg_len(b, s, n);
+    if (la == 0 || lb == 0) {
+        bg_copy(g, s, la == 0 ? b : a, s, n);
+        return;
+    }
+    int ta = bg_tz(a, s), tb = bg_tz(b, s);
+    int k = ta < tb ? ta : tb; /* the common power of two */
+    bg_copy(X, s, a, s, n);
+    bg_copy(Y, s, b, s, n);
+    int lx = bg_strip_twos(X, s, n), ly = bg_strip_twos(Y, s, n);
+    if (lx < ly || (lx == ly && bg_cmp(X, s, Y, s, lx) < 0)) {
+        bg_word *tp = X; X = Y; Y = tp;
+        int tl = lx; lx = ly; ly = tl;
+    }
+    /* X >= Y, both odd */
+    while (ly > 0) {
+        uint64_t alpha;
+        int beta;
+        bg_approx(X, Y, s, lx, ly, &alpha, &beta);
+        if (beta == 0) {
+            if ((alpha & 1) == 0) alpha--; /* X - Y alpha even */
+            bg_submul_shift(X, Y, s, lx, alpha, 0, 0);
+        } else {
+            bg_submul_shift(X, Y, s, lx, alpha, beta, 1);
+        }
+        lx = bg_len(X, s, lx);
+        if (lx > 0) lx = bg_strip_twos(X, s, lx);
+        if (lx < ly || (lx == ly && bg_cmp(X, s, Y, s, lx) < 0)) {
+            bg_word *tp = X; X = Y; Y = tp;
+            int tl = lx; lx = ly; ly = tl;
+        }
+    }
+    /* g = X << k */
+    int wk = k >> 5, bk = k & 31;
+    for (int j = n - 1; j >= 0; j--) {
+        int src = j - wk;
+        bg_word lo = src >= 0 && src < lx ? BG_AT(X, s, src) : 0;
+        bg_word lo2 = src - 1 >= 0 && src - 1 < lx ? BG_AT(X, s, src - 1) : 0;
+        BG_AT(g, s, j) = bk ? (lo << bk) | (lo2 >> (32 - bk)) : lo;
+    }
+}
+
+/* ---- schoolbook division (Knuth D, 32-bit words) -------------------------------------------- */
+
+/* q (na words) = floor(u / v), r (nv words) = u mod v, for u of na words and v of nv words.
+ * Returns 1 (and q = r = 0) when v = 0. un is scratch of na + 1 words, vn of nv words. The
+ * quotient digit estimate is Knuth's (one 64/32 division and at most two corrections). */
+BULK_HD int bg_divmod(bg_word *q, bg_word *r, const bg_word *u, int na, const bg_word *v, int nv,
+                      bg_word *un, bg_word *vn, size_t s)
+{
+    int n = bg_len(v, s, nv), m = bg_len(u, s, na);
+    if (q) bg_zero(q, s, na);
+    if (n == 0) {
+        if (r) bg_zero(r, s, nv);
+        return 1;
+    }
+    if (m < n) {
+        if (r) {
+            bg_copy(r, s, u, s, m);
+            bg_zero(r + (size_t)m * s, s, nv - m);
+        }
+        return 0;
+    }
+    if (n == 1) {
+        uint64_t d = BG_AT(v, s, 0), k = 0;
+        for (int j = m - 1; j >= 0; j--) {
+            uint64_t t = (k << 32) | BG_AT(u, s, j);
+            if (q) BG_AT(q, s, j) = (bg_word)(t / d);
+            k = t % d;
+        }
+        if (r) {
+            bg_zero(r, s, nv);
+            BG_AT(r, s, 0) = (bg_word)k;
+        }
+        return 0;
+    }
+    int sh = 0;
+    while (((BG_AT(v, s, n - 1) << sh) & 0x80000000u) == 0) sh++;
+    for (int i = n - 1; i > 0; i--)
+        BG_AT(vn, s, i) = (BG_AT(v, s, i) << sh) | (sh ? BG_AT(v, s, i - 1) >> (32 - sh) : 0);
+    BG_AT(vn, s, 0) = BG_AT(v, s, 0) << sh;
+    BG_AT(un, s, m) = sh ? BG_AT(u, s, m - 1) >> (32 - sh) : 0;
+    for (int i = m - 1; i > 0; i--)
+        BG_AT(un, s, i) = (BG_AT(u, s, i) << sh) | (sh ? BG_AT(u, s, i - 1) >> (32 - sh) : 0);
+    BG_AT(un, s, 0) = BG_AT(u, s, 0) << sh;
+    uint64_t vtop = BG_AT(vn, s, n - 1), vnext = BG_AT(vn, s, n - 2);
+    for (int j = m - n; j >= 0; j--) {
+        uint64_t num = ((uint64_t)BG_AT(un, s, j + n) << 32) | BG_AT(un, s, j + n - 1);
+        uint64_t qhat = num / vtop, rhat = num - qhat * vtop;
+        while (qhat >> 32 || qhat * vnext > ((rhat << 32) | BG_AT(un, s, j + n - 2))) {
+            qhat--;
+            rhat += vtop;
+            if (rhat >> 32) break;
+        }
+        int64_t k = 0, t;
+        for (int i = 0; i < n; i++) {
+            uint64_t p = qhat * BG_AT(vn, s, i);
+            t = (int64_t)BG_AT(un, s, i + j) - k - (int64_t)(p & 0xffffffffu);
+            BG_AT(un, s, i + j) = (bg_word)t;
+            k = (int64_t)(p >> 32) - (t >> 32);
+        }
+        t = (int64_t)BG_AT(un, s, j + n) - k;
+        BG_AT(un, s, j + n) = (bg_word)t;
+        if (t < 0) { /* qhat was one too large (rare): add v back */
+            qhat--;
+            uint64_t c = 0;
+            for (int i = 0; i < n; i++) {
+                uint64_t x = (uint64_t)BG_AT(un, s, i + j) + BG_AT(vn, s, i) + c;
+                BG_AT(un, s, i + j) = (bg_word)x;
+                c = x >> 32;
+            }
+            BG_AT(un, s, j + n) += (bg_word)c;
+        }
+        if (q) BG_AT(q, s, j) = (bg_word)qhat;
+    }
+    if (r) {
+        for (int i = 0; i < n; i++)
+            BG_AT(r, s, i) = (BG_AT(un, s, i) >> sh) | (sh ? BG_AT(un, s, i + 1) << (32 - sh) : 0);
+        bg_zero(r + (size_t)n * s, s, nv - n);
+    }
+    return 0;
+}
+
+/* ---- Montgomery arithmetic (powmod) --------------------------------------------------------- */
+
+/* -m0^-1 mod 2^32 for odd m0 (Newton: each step doubles the correct low bits). */
+BULK_HD bg_word bg_mont_minv(bg_word m0)
+{
+    bg_word x = (3 * m0) ^ 2; /* 5 bits */
+    x *= 2 - m0 * x;
+    x *= 2 - m0 * x;
+    x *= 2 - m0 * x;
+    return (bg_word)0 - x;
+}
+
+/* r = a * b * 2^(-32 n) mod m (CIOS), for odd m, a < 2^(32 n), b < m; then r < m.
+ * t is scratch of n + 2 words; r may alias a or b (it is written only at the end). */
+BULK_HD void bg_mont_mul(bg_word *r, const bg_word *a, const bg_word *b, const bg_word *m,
+                         bg_word *t, size_t s, int n, bg_word minv)
+{
+    for (int j = 0; j < n + 2; j++) BG_AT(t, s, j) = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t bi = BG_AT(b, s, i), c = 0;
+        for (int j = 0; j < n; j++) {
+            uint64_t x = BG_AT(a, s, j) * bi + BG_AT(t, s, j) + c;
+            BG_AT(t, s, j) = (bg_word)x;
+            c = x >> 32;
+        }
+        uint64_t x = (uint64_t)BG_AT(t, s, n) + c;
+        BG_AT(t, s, n) = (bg_word)x;
+        BG_AT(t, s, n + 1) = (bg_word)(x >> 32);
+        uint64_t mq = (bg_word)(BG_AT(t, s, 0) * minv);
+        x = mq * BG_AT(m, s, 0) + BG_AT(t, s, 0);
+        c = x >> 32;
+        for (int j = 1; j < n; j++) {
+            x = mq * BG_AT(m, s, j) + BG_AT(t, s, j) + c;
+            BG_AT(t, s, j - 1) = (bg_word)x;
+            c = x >> 32;
+        }
+        x = (uint64_t)BG_AT(t, s, n) + c;
+        BG_AT(t, s, n - 1) = (bg_word)x;
+        BG_AT(t, s, n) = BG_AT(t, s, n + 1) + (bg_word)(x >> 32);
+    }
+    /* t < 2m: subtract m once if t >= m */
+    int ge = BG_AT(t, s, n) != 0 || bg_cmp(t, s, m, s, n) >= 0;
+    if (ge) bg_sub_inplace(t, s, m, s, n);
+    bg_copy(r, s, t, s, n);
+}
+
+/* Words of scratch bg_powmod needs (all with the common stride s). */
+#define BG_POWMOD_WINDOW 4
+#define BG_POWMOD_TABLE (1 << (BG_POWMOD_WINDOW - 1))
+BULK_HD size_t bg_powmod_scratch_words(int n) { return (size_t)(BG_POWMOD_TABLE + 4) * n + 2; }
+/* (the table's 8n words also hold the 5n + 3 words of the R^2 division, done before it) */
+
+BULK_HD int bg_bit(const bg_word *e, size_t s, int i) { return (BG_AT(e, s, i >> 5) >> (i & 31)) & 1; }
+
+/* r = base^e mod m (n words each), sliding window of BG_POWMOD_WINDOW bits over Montgomery
+ * products. Returns 0, or 1 when m is even or zero (r = 0 then). base may exceed m. r must not
+ * overlap the inputs; scratch holds bg_powmod_scratch_words(n) words at stride s. */
+BULK_HD int bg_powmod(bg_word *r, const bg_word *base, const bg_word *e, const bg_word *m,
+                      bg_word *scratch, size_t s, int n)
+{
+    if ((BG_AT(m, s, 0) & 1) == 0) {
+        bg_zero(r, s, n);
+        return 1;
+    }
+    int mlen = bg_len(m, s, n);
+    if (mlen == 1 && BG_AT(m, s, 0) == 1) {
+        bg_zero(r, s, n);
+        return 0;
+    }
+    bg_word *tab = scratch;                                   /* BG_POWMOD_TABLE numbers */
+    bg_word *acc = scratch + (size_t)BG_POWMOD_TABLE * n * s; /* the running power */
+    bg_word *x = acc + (size_t)n * s;                         /* R^2 mod m, then b^2 R, then 1 */
+    bg_word *one = x + (size_t)n * s;
+    bg_word *t = one + (size_t)n * s; /* n + 2 words */
+    bg_word minv = bg_mont_minv(BG_AT(m, s, 0));
+
+    /* x = R^2 mod m = 2^(64 n) mod m: one schoolbook division of 2n+1 words by m, its
+     * operands in the (not yet used) table space: u 2n+1, un 2n+2, vn n <= 8n words */
+    {
+        bg_word *u = tab, *un = u + (size_t)(2 * n + 1) * s, *vn = un + (size_t)(2 * n + 2) * s;
+        bg_zero(u, s, 2 * n);
+        BG_AT(u, s, 2 * n) = 1;
+        bg_divmod(NULL, x, u, 2 * n + 1, m, n, un, vn, s);
+    }
+    bg_zero(one, s, n);
+    BG_AT(one, s, 0) = 1;
+    bg_mont_mul(tab, base, x, m, t, s, n, minv); /* base R mod m */
+    bg_mont_mul(acc, x, one, m, t, s, n, minv);  /* R mod m: Montgomery 1 */
+    bg_mont_mul(x, tab, tab, m, t, s, n, minv);  /* base^2 R */
+    for (int k = 1; k < BG_POWMOD_TABLE; k++)
+        bg_mont_mul(tab + (size_t)k * n * s, tab + (size_t)(k - 1) * n * s, x, m, t, s, n, minv);
+
+    int i = bg_len(e, s, n) * 32 - 1;
+    while (i >= 0 && !bg_bit(e, s, i)) i--;
+    while (i >= 0) {
+        if (!bg_bit(e, s, i)) {
+            bg_mont_mul(acc, acc, acc, m, t, s, n, minv);
+            i--;
+            continue;
+        }
+        int l = i - BG_POWMOD_WINDOW + 1;
+        if (l < 0) l = 0;
+        while (!bg_bit(e, s, l)) l++; /* the window ends on a one bit */
+        int v = 0;
+        for (int k = i; k >= l; k--) {
+            v = (v << 1) | bg_bit(e, s, k);
+            bg_mont_mul(acc, acc, acc, m, t, s, n, minv);
+        }
+        bg_mont_mul(acc, acc, tab + (size_t)(v >> 1) * n * s, m, t, s, n, minv);
+        i = l - 1;
+    }
+    bg_mont_mul(r, acc, one, m, t, s, n, minv); /* out of Montgomery form */
+    return 0;
+}
+
+#endif

@@ -1,0 +1,318 @@
+/* The CUDA integer backend on the device, against GMP and against the CPU backend: every
+ * operation of int_cuda.h at W = 64 .. 65536 bits (non-powers of two included: 192, 320, 1088
+ * bits), counts that are not multiples of any block size, random and structured operands
+ * (0, 1, all ones, single bits, runs, equal operands, short numbers in wide instances, zero
+ * divisors, even moduli), aliasing r == a, and a device-resident chain mul -> divmod -> gcd.
+ * Without a CUDA device it prints "SKIP: no CUDA device" and passes. --seed S replays. */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bulk/int.h"
+#include "bulk/int_device.h"
+#include "int/cuda/int_cuda.h"
+#include "test_util.h"
+
+static uint64_t rng;
+static bulk_ctx *gpu, *cpu;
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+/* Instance i of x (limbs each): mostly random and structured limbs by kind = i % 8; every 11th
+ * instance short (high limbs zero). */
+static void fill(bulk_limb_t *x, size_t n, size_t limbs, int salt)
+{
+    for (size_t i = 0; i < n; i++) {
+        int kind = (int)((i + (size_t)salt) % 8);
+        for (size_t j = 0; j < limbs; j++) x[i * limbs + j] = test_structured_limb(&rng, kind);
+        if ((i + (size_t)salt) % 11 == 3)
+            for (size_t j = 1 + test_rand(&rng) % limbs; j < limbs; j++) x[i * limbs + j] = 0;
+    }
+}
+
+static void to_mpz(mpz_t z, const bulk_limb_t *p, size_t limbs)
+{
+    mpz_import(z, limbs, -1, sizeof(bulk_limb_t), 0, 0, p);
+}
+
+static int eq_mpz(const bulk_limb_t *p, size_t limbs, const mpz_t z)
+{
+    mpz_t t;
+    mpz_init(t);
+    to_mpz(t, p, limbs);
+    int ok = mpz_cmp(t, z) == 0;
+    mpz_clear(t);
+    return ok;
+}
+
+/* The instances GMP checks: all of them for small batches, else a spread sample (the CPU
+ * backend comparison covers every instance). */
+static int sampled(size_t i, size_t n) { return n <= 3000 || i % 7 == 0 || i + 1 == n; }
+
+static void test_size(size_t limbs, size_t n, int heavy)
+{
+    size_t L = limbs, bytes = n * L * sizeof(bulk_limb_t);
+    bulk_limb_t *a = xmalloc(bytes), *b = xmalloc(bytes), *c = xmalloc(bytes);
+    bulk_limb_t *r = xmalloc(2 * bytes), *r2 = xmalloc(2 * bytes), *q = xmalloc(2 * bytes);
+    bulk_limb_t *q2 = xmalloc(2 * bytes), *a2 = xmalloc(2 * bytes);
+    uint8_t *f = xmalloc(n), *f2 = xmalloc(n);
+    int8_t *e = xmalloc(n), *e2 = xmalloc(n);
+    fill(a, n, L, 0);
+    fill(b, n, L, 3);
+    for (size_t i = 0; i < n; i += 13) memcpy(b + i * L, a + i * L, L * 8); /* equal operands */
+    mpz_t x, y, z, w, v;
+    mpz_inits(x, y, z, w, v, NULL);
+    int rc, rc2;
+
+    /* add, sub (and r == a aliasing on a copy) */
+    for (int sub = 0; sub <= 1; sub++) {
+        memset(r, 0x5a, bytes);
+        rc = sub ? bulk_int_cuda_sub(gpu, r, f, a, b, n, L) : bulk_int_cuda_add(gpu, r, f, a, b, n, L);
+        rc2 = sub ? bulk_int_sub(cpu, r2, f2, a, b, n, L) : bulk_int_add(cpu, r2, f2, a, b, n, L);
+        CHECK(rc == BULK_OK && rc2 == BULK_OK, "%s limbs=%zu: rc %d cpu %d", sub ? "sub" : "add", L, rc, rc2);
+        CHECK(memcmp(r, r2, bytes) == 0 && memcmp(f, f2, n) == 0, "%s limbs=%zu n=%zu differs from CPU",
+              sub ? "sub" : "add", L, n);
+        for (size_t i = 0; i < n; i++) {
+            if (!sampled(i, n)) continue;
+            to_mpz(x, a + i * L, L);
+            to_mpz(y, b + i * L, L);
+            if (sub) mpz_sub(z, x, y); else mpz_add(z, x, y);
+            int flag = sub ? mpz_sgn(z) < 0 : mpz_sizeinbase(z, 2) > 64 * L;
+            mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
+            if (!eq_mpz(r + i * L, L, z) || f[i] != flag) {
+                CHECK(0, "%s limbs=%zu instance %zu wrong", sub ? "sub" : "add", L, i);
+                break;
+            }
+        }
+        memcpy(a2, a, bytes);
+        rc = sub ? bulk_int_cuda_sub(gpu, a2, NULL, a2, b, n, L) : bulk_int_cuda_add(gpu, a2, NULL, a2, b, n, L);
+        CHECK(rc == BULK_OK && memcmp(a2, r, bytes) == 0, "%s limbs=%zu in place", sub ? "sub" : "add", L);
+    }
+
+    /* cmp */
+    rc = bulk_int_cuda_cmp(gpu, e, a, b, n, L);
+    rc2 = bulk_int_cmp(cpu, e2, a, b, n, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(e, e2, n) == 0, "cmp limbs=%zu", L);
+    for (size_t i = 0; i < n; i += 13) CHECK(e[i] == 0, "cmp equal operands limbs=%zu", L);
+
+    /* shifts: a few counts, incl. 0, word multiples, >= W; in place */
+    size_t counts[] = {0, 1, 63, 64, 65, 64 * L - 1, 64 * L, 64 * L + 7, (size_t)(test_rand(&rng) % (64 * L))};
+    for (int k = 0; k < 9; k++)
+        for (int left = 0; left <= 1; left++) {
+            size_t bits = counts[k];
+            rc = left ? bulk_int_cuda_shl(gpu, r, a, bits, n, L) : bulk_int_cuda_shr(gpu, r, a, bits, n, L);
+            rc2 = left ? bulk_int_shl(cpu, r2, a, bits, n, L) : bulk_int_shr(cpu, r2, a, bits, n, L);
+            CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, bytes) == 0,
+                  "%s limbs=%zu bits=%zu differs from CPU", left ? "shl" : "shr", L, bits);
+            for (size_t i = 0; i < n; i += 97) {
+                to_mpz(x, a + i * L, L);
+                if (left) mpz_mul_2exp(z, x, (mp_bitcnt_t)bits); else mpz_fdiv_q_2exp(z, x, (mp_bitcnt_t)bits);
+                mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
+                CHECK(eq_mpz(r + i * L, L, z), "%s limbs=%zu bits=%zu instance %zu", left ? "shl" : "shr", L, bits, i);
+            }
+            memcpy(a2, a, bytes);
+            rc = left ? bulk_int_cuda_shl(gpu, a2, a2, bits, n, L) : bulk_int_cuda_shr(gpu, a2, a2, bits, n, L);
+            CHECK(rc == BULK_OK && memcmp(a2, r, bytes) == 0, "shift in place limbs=%zu", L);
+        }
+
+    /* mul, sqr, mul_lo */
+    memset(r, 0x5a, 2 * bytes);
+    rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+    rc2 = bulk_int_mul(cpu, r2, a, b, n, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, 2 * bytes) == 0, "mul limbs=%zu n=%zu differs from CPU (rc %d)", L, n, rc);
+    for (size_t i = 0; i < n; i++) {
+        if (!sampled(i, n)) continue;
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        mpz_mul(z, x, y);
+        if (!eq_mpz(r + i * 2 * L, 2 * L, z)) {
+            CHECK(0, "mul limbs=%zu instance %zu wrong", L, i);
+            break;
+        }
+    }
+    rc = bulk_int_cuda_sqr(gpu, r, a, n, L);
+    rc2 = bulk_int_sqr(cpu, r2, a, n, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, 2 * bytes) == 0, "sqr limbs=%zu differs from CPU", L);
+    for (size_t i = 0; i < n; i += 31) {
+        to_mpz(x, a + i * L, L);
+        mpz_mul(z, x, x);
+        CHECK(eq_mpz(r + i * 2 * L, 2 * L, z), "sqr limbs=%zu instance %zu", L, i);
+    }
+    rc = bulk_int_cuda_mul_lo(gpu, r, a, b, n, L);
+    rc2 = bulk_int_mul_lo(cpu, r2, a, b, n, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, bytes) == 0, "mul_lo limbs=%zu differs from CPU", L);
+    for (size_t i = 0; i < n; i += 31) {
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        mpz_mul(z, x, y);
+        mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
+        CHECK(eq_mpz(r + i * L, L, z), "mul_lo limbs=%zu instance %zu", L, i);
+    }
+
+    /* divmod: W/W and 2W/W; zero divisors every 17th instance */
+    size_t nd = heavy ? n : (n < 64 ? n : 64);
+    fill(c, nd, L, 5);
+    for (size_t i = 0; i < nd; i += 17) memset(c + i * L, 0, L * 8);
+    for (int wide = 0; wide <= 1; wide++) {
+        size_t al = wide ? 2 * L : L;
+        const bulk_limb_t *num = a;
+        if (wide) { /* the products a * b as dividends */
+            bulk_int_cuda_mul(gpu, a2, a, b, nd, L);
+            num = a2;
+        }
+        rc = bulk_int_cuda_divmod(gpu, q, r, num, al, c, nd, L, e);
+        rc2 = bulk_int_divmod(cpu, q2, r2, num, al, c, nd, L, e2);
+        CHECK(rc == BULK_ERR_DIVZERO && rc2 == BULK_ERR_DIVZERO, "divmod limbs=%zu: rc %d cpu %d", L, rc, rc2);
+        CHECK(memcmp(q, q2, nd * al * 8) == 0 && memcmp(r, r2, nd * L * 8) == 0 && memcmp(e, e2, nd) == 0,
+              "divmod %zu/%zu limbs differs from CPU", al, L);
+        for (size_t i = 0; i < nd; i++) {
+            to_mpz(y, c + i * L, L);
+            if (mpz_sgn(y) == 0) {
+                CHECK(e[i] == BULK_ERR_DIVZERO, "divmod zero divisor not reported, instance %zu", i);
+                continue;
+            }
+            to_mpz(x, num + i * al, al);
+            mpz_tdiv_qr(z, w, x, y);
+            if (e[i] != 0 || !eq_mpz(q + i * al, al, z) || !eq_mpz(r + i * L, L, w)) {
+                CHECK(0, "divmod %zu/%zu limbs instance %zu wrong", al, L, i);
+                break;
+            }
+        }
+    }
+
+    /* gcd */
+    size_t ng = nd;
+    for (size_t i = 5; i < ng; i += 19) memset(b + i * L, 0, L * 8); /* gcd(a, 0) */
+    rc = bulk_int_cuda_gcd(gpu, r, a, b, ng, L);
+    rc2 = bulk_int_gcd(cpu, r2, a, b, ng, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, ng * L * 8) == 0, "gcd limbs=%zu differs from CPU", L);
+    for (size_t i = 0; i < ng; i++) {
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        mpz_gcd(z, x, y);
+        if (!eq_mpz(r + i * L, L, z)) {
+            CHECK(0, "gcd limbs=%zu instance %zu wrong", L, i);
+            break;
+        }
+    }
+
+    /* powmod (per thread: W^2 per Montgomery product, times the exponent's bits): full
+     * exponents up to 1024 bits, one-limb exponents up to 4096 bits, none above (a thread
+     * would run for minutes); odd moduli, an even one every 9th instance */
+    size_t np = L <= 16 ? nd : L <= 64 ? (nd < 16 ? nd : 16) : 0;
+    fill(c, np, L, 6);
+    for (size_t i = 0; i < np; i++) {
+        c[i * L] |= 1;
+        if (i % 9 == 4) c[i * L] &= ~(bulk_limb_t)1;
+        if (L > 16) memset(b + i * L + 1, 0, (L - 1) * 8);
+    }
+    rc = bulk_int_cuda_powmod(gpu, r, a, b, c, np, L, e);
+    rc2 = bulk_int_powmod(cpu, r2, a, b, c, np, L, e2);
+    CHECK(np == 0 || (rc == BULK_ERR_EVEN_MODULUS && rc2 == BULK_ERR_EVEN_MODULUS), "powmod limbs=%zu: rc %d cpu %d", L, rc, rc2);
+    CHECK(memcmp(r, r2, np * L * 8) == 0 && memcmp(e, e2, np) == 0, "powmod limbs=%zu differs from CPU", L);
+    for (size_t i = 0; i < np; i++) {
+        if (!sampled(i, np)) continue;
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        to_mpz(v, c + i * L, L);
+        if (mpz_even_p(v)) {
+            CHECK(e[i] == BULK_ERR_EVEN_MODULUS, "powmod even modulus not reported");
+            continue;
+        }
+        mpz_powm(z, x, y, v);
+        if (!eq_mpz(r + i * L, L, z)) {
+            CHECK(0, "powmod limbs=%zu instance %zu wrong", L, i);
+            break;
+        }
+    }
+
+    mpz_clears(x, y, z, w, v, NULL);
+    free(a); free(b); free(c); free(r); free(r2); free(q); free(q2); free(a2);
+    free(f); free(f2); free(e); free(e2);
+    printf("limbs %5zu (%6zu bits) n %6zu: done\n", L, 64 * L, n);
+    fflush(stdout);
+}
+
+/* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */
+static void test_chain(size_t limbs, size_t n)
+{
+    size_t L = limbs;
+    bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *c = xmalloc(n * L * 8);
+    bulk_limb_t *g = xmalloc(n * L * 8);
+    fill(a, n, L, 1);
+    fill(b, n, L, 2);
+    fill(c, n, L, 4);
+    for (size_t i = 0; i < n; i++) c[i * L] |= 1; /* no zero divisors */
+    bulk_int_dev *da, *db, *dc, *dp, *dq, *dr, *dg;
+    int rc = bulk_int_dev_alloc(gpu, &da, n, L);
+    rc |= bulk_int_dev_alloc(gpu, &db, n, L);
+    rc |= bulk_int_dev_alloc(gpu, &dc, n, L);
+    rc |= bulk_int_dev_alloc(gpu, &dp, n, 2 * L);
+    rc |= bulk_int_dev_alloc(gpu, &dq, n, 2 * L);
+    rc |= bulk_int_dev_alloc(gpu, &dr, n, L);
+    rc |= bulk_int_dev_alloc(gpu, &dg, n, L);
+    CHECK(rc == BULK_OK, "dev alloc");
+    rc = bulk_int_dev_upload(gpu, da, a);
+    rc |= bulk_int_dev_upload(gpu, db, b);
+    rc |= bulk_int_dev_upload(gpu, dc, c);
+    rc |= bulk_int_dev_mul(gpu, dp, da, db);
+    rc |= bulk_int_dev_divmod(gpu, dq, dr, dp, dc, NULL);
+    rc |= bulk_int_dev_gcd(gpu, dg, dr, dc);
+    rc |= bulk_int_dev_download(gpu, dg, g);
+    CHECK(rc == BULK_OK, "device chain limbs=%zu", L);
+    CHECK(bulk_int_dev_mul(gpu, dp, da, dc) == BULK_OK, "dev mul");
+    CHECK(bulk_int_dev_mul(gpu, dr, da, db) == BULK_ERR_ARG, "dev mul with a too narrow result accepted");
+    mpz_t x, y, m, z;
+    mpz_inits(x, y, m, z, NULL);
+    for (size_t i = 0; i < n; i++) {
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        to_mpz(m, c + i * L, L);
+        mpz_mul(z, x, y);
+        mpz_mod(z, z, m);
+        mpz_gcd(z, z, m);
+        if (!eq_mpz(g + i * L, L, z)) {
+            CHECK(0, "device chain limbs=%zu instance %zu wrong", L, i);
+            break;
+        }
+    }
+    mpz_clears(x, y, m, z, NULL);
+    bulk_int_dev_free(da); bulk_int_dev_free(db); bulk_int_dev_free(dc); bulk_int_dev_free(dp);
+    bulk_int_dev_free(dq); bulk_int_dev_free(dr); bulk_int_dev_free(dg);
+    free(a); free(b); free(c); free(g);
+    printf("device chain limbs %zu n %zu: done\n", L, n);
+}
+
+int main(int argc, char **argv)
+{
+    rng = test_seed(argc, argv);
+    if (bulk_cuda_device_count() == 0) {
+        printf("SKIP: no CUDA device (test_int_gpu needs one; nothing was run)\n");
+        return 0;
+    }
+    if (bulk_ctx_open(&gpu, BULK_BACKEND_CUDA, 0) != BULK_OK || bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) {
+        fprintf(stderr, "cannot open the contexts\n");
+        return 1;
+    }
+    /* W = 64 .. 1024 bits (per-thread kernels), then the warp-column sizes up to 65536 bits */
+    static const size_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16};
+    for (int k = 0; k < 12; k++) test_size(small[k], 4099 + 37 * (size_t)k, 1);
+    static const size_t large[] = {17, 18, 24, 32, 33, 64, 128, 256, 1024};
+    for (int k = 0; k < 9; k++) test_size(large[k], large[k] >= 256 ? 67 : 515, large[k] <= 64);
+    /* a batch large enough to be streamed in several chunks through both slots */
+    test_size(16, (size_t)1 << 21, 0);
+    test_chain(16, 3001);
+    test_chain(33, 301);
+    bulk_ctx_close(gpu);
+    bulk_ctx_close(cpu);
+    return test_finish();
+}
