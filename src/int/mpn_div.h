@@ -96,7 +96,7 @@ size_t bulk_mpn_powmod_scratch(size_t n);
 /* ---- statistics for the tests (relaxed atomic counters, never reset by the library) -------- */
 typedef struct bulk_div_stats {
     unsigned long long knuth_addbacks;   /* Algorithm D step D6 taken */
-    unsigned long long newton_adjust[5]; /* final correction delta = -1, 0, 1, 2, other */
+    unsigned long long newton_adjust[6]; /* final correction delta = -1, 0, 1, 2, 3, other */
     unsigned long long newton_fallbacks; /* Newton quotient off by more than the bound (a bug) */
     unsigned long long gcd_beta_pos;     /* approximate Euclid iterations with beta > 0 */
 } bulk_div_stats;

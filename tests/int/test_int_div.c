@@ -528,11 +528,12 @@ int main(int argc, char **argv)
     }
     bulk_div_stats st;
     bulk_div_stats_get(&st);
-    printf("stats: add-backs %llu, Newton final delta -1:%llu 0:%llu 1:%llu 2:%llu other:%llu, "
-           "fallbacks %llu, gcd beta>0 %llu\n",
+    printf("stats: add-backs %llu, Newton final delta -1:%llu 0:%llu 1:%llu 2:%llu 3:%llu "
+           "other:%llu, fallbacks %llu, gcd beta>0 %llu\n",
            st.knuth_addbacks, st.newton_adjust[0], st.newton_adjust[1], st.newton_adjust[2],
-           st.newton_adjust[3], st.newton_adjust[4], st.newton_fallbacks, st.gcd_beta_pos);
-    CHECK(st.newton_fallbacks == 0 && st.newton_adjust[4] == 0,
-          "Newton quotient outside [q - 2, q + 1]: the bound of div_newton.c does not hold");
+           st.newton_adjust[3], st.newton_adjust[4], st.newton_adjust[5], st.newton_fallbacks,
+           st.gcd_beta_pos);
+    CHECK(st.newton_fallbacks == 0 && st.newton_adjust[5] == 0,
+          "Newton quotient outside [q - 3, q + 1]: the bound of div_newton.c does not hold");
     return test_finish();
 }

@@ -25,12 +25,13 @@
  *    about 0.4% of random refine cases, where it is one too small (the floors of the Newton steps
  *    approach B^h / v from below), and rare short cases (h - k <= 2, w = (B^4 - V) quo V + 1
  *    taken from three digits only), where it is one too large. With w = shinv +- 1 the estimate
- *    floor(u w / B^h) is within [q - 2, q + 1] of the quotient q for u < B^h, so the final
- *    adjustment of figure 12 is a loop on the exact signed remainder u - q v rather than the
+ *    floor(u w / B^h) is within [q - 2, q + 1] of the quotient q for u < B^h, and within
+ *    [q - 3, q + 1] when only the leading digits of u enter the product (as done below), so the
+ *    final adjustment of figure 12 is a loop on the signed remainder u - q v rather than the
  *    single "+ delta, delta in {0, 1}": each correction costs O(n), far less than the extra
  *    product that an exact shinv would need. The loop is capped: a quotient further off would be
  *    recomputed by Algorithm D and counted as a fallback (bulk_div_stats; the tests assert
- *    there are none and that every delta is in [-1, 2]).
+ *    there are none and that every delta is in [-1, 3]).
  *
  * All multiplications go through bulk_mpn_mul / bulk_mpn_mullo_n, so large sizes get Toom. */
 #include <assert.h>
@@ -270,7 +271,7 @@ long bulk_mpn_shinv(bulk_limb_t *w, size_t h, const bulk_limb_t *v, size_t vn, b
 size_t bulk_mpn_div_newton_scratch(size_t an, size_t dn)
 {
     /* w, then either shinv's area or: a w, q, q d, the remainder, d, Algorithm D's area. */
-    size_t after = (2 * an + 6) + (an + 7) + 3 * (an + dn + 7) + bulk_mpn_div_knuth_scratch(an, dn);
+    size_t after = (2 * an + 6) + (an + 7) + 4 * (dn + 2) + bulk_mpn_div_knuth_scratch(an, dn);
     size_t sh = bulk_mpn_shinv_scratch(an + 1, dn + 1);
     return (an + 6) + (sh > after ? sh : after);
 }
@@ -298,24 +299,33 @@ void bulk_mpn_div_newton(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, s
     bulk_limb_t *w = take(&ar, wcap);
     size_t wn = shinv_any(w, h, d, dn, ar); /* uses the area after w, then gives it back */
     assert(wn <= wcap);
-    size_t qrn = wn, qcap = wn + 2;
-    bulk_limb_t *Q = take(&ar, h + wn), *qb = take(&ar, qcap);
+    /* q = floor(a w / B^h) from the top h - k + 2 digits of a only: the dropped digits a_lo
+     * (t = k - 2 of them) add a_lo w / B^h < B^t B^(h-k+1) / B^h = 1/B, so this is the full
+     * product's quotient or one less: one more final correction at most, for half the product
+     * (the same "only the leading digits matter" reasoning as REFINE's shorter iterates). */
+    size_t qrn = wn, qcap = wn + 2, keep = h - (dn - 1) + 2, t = h > keep ? h - keep : 0;
+    bulk_limb_t *Q = take(&ar, h - t + wn), *qb = take(&ar, qcap);
     bulk_mpn_zero(qb, qcap);
     if (wn) {
-        mul_any(Q, a, h, w, wn);
-        bulk_mpn_copy(qb, Q + h, wn);
+        mul_any(Q, a + t, h - t, w, wn);
+        bulk_mpn_copy(qb, Q + (h - t), wn);
         qrn = prec(qb, wn);
     }
-    /* 4. The remainder a - q d, signed, in xn limbs two's complement, and the adjustment. */
-    size_t xn = (an > qrn + dn ? an : qrn + dn) + 1;
-    bulk_limb_t *qv = take(&ar, xn), *X = take(&ar, xn), *dp = take(&ar, xn);
-    mul_any(qv, qb, qrn, d, dn);
-    bulk_mpn_zero(qv + qrn + dn, xn - qrn - dn);
-    bulk_mpn_copy(X, a, an);
-    bulk_mpn_zero(X + an, xn - an);
-    bulk_mpn_sub_n(X, X, qv, xn);
+    /* 4. The remainder a - q d: the estimate is within [q - 3, q + 1] of the quotient (see the
+     * header comment), so |a - q d| < 4 d < B^(dn+1) / 2 and it is determined by its residue
+     * modulo B^(dn+1), a short product, read as a two's complement number. */
+    size_t xn = dn + 1;
+    bulk_limb_t *qp = take(&ar, xn), *qv = take(&ar, xn), *X = take(&ar, xn), *dp = take(&ar, xn);
+    size_t qc = qrn < xn ? qrn : xn;
+    bulk_mpn_copy(qp, qb, qc);
+    bulk_mpn_zero(qp + qc, xn - qc);
     bulk_mpn_copy(dp, d, dn);
-    bulk_mpn_zero(dp + dn, xn - dn);
+    dp[dn] = 0;
+    bulk_mpn_mullo_n(qv, qp, dp, xn);
+    size_t ac = an < xn ? an : xn;
+    bulk_mpn_copy(X, a, ac);
+    bulk_mpn_zero(X + ac, xn - ac);
+    bulk_mpn_sub_n(X, X, qv, xn);
     int adj = 0, bad = 0;
     while (X[xn - 1] >> 63) {
         bulk_mpn_add_n(X, X, dp, xn);
@@ -335,7 +345,7 @@ void bulk_mpn_div_newton(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, s
         bulk_mpn_div_knuth(q, r, a, an, d, dn, ar.p);
         return;
     }
-    BULK_DIV_STAT_INC(bulk_div_stat_adjust[adj >= -1 && adj <= 2 ? adj + 1 : 4]);
+    BULK_DIV_STAT_INC(bulk_div_stat_adjust[adj >= -1 && adj <= 3 ? adj + 1 : 5]);
     if (q) {
         size_t c = qcap < qn ? qcap : qn;
         bulk_mpn_copy(q, qb, c);

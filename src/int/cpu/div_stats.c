@@ -3,14 +3,14 @@
 #include "int/cpu/div_stats.h"
 
 _Atomic unsigned long long bulk_div_stat_addbacks;
-_Atomic unsigned long long bulk_div_stat_adjust[5];
+_Atomic unsigned long long bulk_div_stat_adjust[6];
 _Atomic unsigned long long bulk_div_stat_fallbacks;
 _Atomic unsigned long long bulk_div_stat_beta_pos;
 
 void bulk_div_stats_get(bulk_div_stats *out)
 {
     out->knuth_addbacks = atomic_load_explicit(&bulk_div_stat_addbacks, memory_order_relaxed);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         out->newton_adjust[i] =
             atomic_load_explicit(&bulk_div_stat_adjust[i], memory_order_relaxed);
     out->newton_fallbacks = atomic_load_explicit(&bulk_div_stat_fallbacks, memory_order_relaxed);

@@ -6,7 +6,7 @@
 #include "int/mpn_div.h"
 
 extern _Atomic unsigned long long bulk_div_stat_addbacks;
-extern _Atomic unsigned long long bulk_div_stat_adjust[5];
+extern _Atomic unsigned long long bulk_div_stat_adjust[6];
 extern _Atomic unsigned long long bulk_div_stat_fallbacks;
 extern _Atomic unsigned long long bulk_div_stat_beta_pos;
 

@@ -1,0 +1,298 @@
+/* tune_div: measures the Knuth / Newton division threshold (bulk_div_newton_threshold in
+ * src/int/cpu/divmod.c) and the single-core speed of divmod, gcd, invmod and powmod against GMP
+ * (mpn_tdiv_qr, mpz_gcd, mpz_invert, mpz_powm) in the same run.
+ *
+ *   tune_div [--out FILE] [--quick]
+ *
+ * Threshold: for 2n-by-n divisions at sampled n, Algorithm D and Newton division are timed on
+ * the same operands; the threshold is the first sampled n from which Newton wins at that size
+ * and at every larger sample ("never" when it does not). A time is the minimum over several
+ * batches of thread CPU time (robust on a shared machine). The bulk functions run through the
+ * public API on a one-thread context, GMP in a plain loop over the same data. Output: a table
+ * on stdout and the same text in FILE (written atomically). */
+#include <gmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bulk/int.h"
+#include "common/atomic_file.h"
+#include "int/mpn_div.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static char report[1 << 16];
+static size_t report_len;
+
+static void out(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char line[1024];
+    int k = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    fputs(line, stdout);
+    fflush(stdout);
+    size_t len = strlen(line);
+    if (report_len + len < sizeof report) {
+        memcpy(report + report_len, line, len);
+        report_len += len;
+    }
+}
+
+static uint64_t rng = 0x243f6a8885a308d3ull;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void fill(bulk_limb_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++) a[i] = rnd();
+}
+
+static void *xmalloc(size_t b)
+{
+    void *p = malloc(b ? b : 1);
+    if (!p) {
+        fprintf(stderr, "tune_div: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static int batches = 5;
+static double batch_s = 0.02;
+
+/* Seconds per call of fn(arg) (minimum over batches). */
+typedef void (*op_fn)(void *);
+static double time_op(op_fn fn, void *arg)
+{
+    size_t reps = 1;
+    for (;;) { /* calibrate */
+        double t0 = now();
+        for (size_t i = 0; i < reps; i++) fn(arg);
+        double t = now() - t0;
+        if (t > batch_s / 4 || reps > (1u << 28)) break;
+        reps *= 2;
+    }
+    double best = 1e30;
+    for (int b = 0; b < batches; b++) {
+        double t0 = now();
+        for (size_t i = 0; i < reps; i++) fn(arg);
+        double t = (now() - t0) / (double)reps;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+/* ---- the threshold ------------------------------------------------------------------------ */
+
+struct divarg {
+    size_t n;
+    bulk_limb_t *a, *d, *q, *r, *tp;
+    bulk_div_method m;
+};
+
+static void div_bulk(void *p)
+{
+    struct divarg *x = p;
+    bulk_mpn_divmod(x->q, x->r, x->a, 2 * x->n, x->d, x->n, x->m, x->tp);
+}
+
+static void div_gmp(void *p)
+{
+    struct divarg *x = p;
+    mpn_tdiv_qr((mp_limb_t *)x->q, (mp_limb_t *)x->r, 0, (const mp_limb_t *)x->a,
+                (mp_size_t)(2 * x->n), (const mp_limb_t *)x->d, (mp_size_t)x->n);
+}
+
+static size_t tune_threshold(int quick)
+{
+    static const size_t ns[] = { 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 };
+    size_t cnt = sizeof ns / sizeof ns[0];
+    if (quick) cnt -= 3;
+    double ratio[32];
+    out("2n-by-n division, one thread: microseconds per division\n");
+    out("%8s %10s %10s %10s %12s %12s\n", "n limbs", "Knuth", "Newton", "GMP", "Newton/Knuth",
+        "GMP/Knuth");
+    for (size_t i = 0; i < cnt; i++) {
+        size_t n = ns[i];
+        struct divarg x = { .n = n };
+        x.a = xmalloc(2 * n * 8), x.d = xmalloc(n * 8), x.q = xmalloc((n + 1) * 8 * 2);
+        x.r = xmalloc(n * 8), x.tp = xmalloc(bulk_mpn_divmod_scratch(2 * n, n) * 8);
+        fill(x.a, 2 * n);
+        fill(x.d, n);
+        x.m = BULK_DIV_KNUTH;
+        double tk = time_op(div_bulk, &x);
+        x.m = BULK_DIV_NEWTON;
+        double tn = time_op(div_bulk, &x);
+        double tg = time_op(div_gmp, &x);
+        ratio[i] = tn / tk;
+        out("%8zu %10.2f %10.2f %10.2f %12.3f %12.3f\n", n, tk * 1e6, tn * 1e6, tg * 1e6,
+            tn / tk, tg / tk);
+        free(x.a), free(x.d), free(x.q), free(x.r), free(x.tp);
+    }
+    size_t thr = 0;
+    for (size_t i = cnt; i-- > 0;) {
+        if (ratio[i] >= 1.0) break;
+        thr = ns[i];
+    }
+    if (thr) out("threshold: Newton from n = %zu limbs (%zu bits)\n\n", thr, thr * 64);
+    else out("threshold: never (Newton never wins up to %zu limbs)\n\n", ns[cnt - 1]);
+    return thr;
+}
+
+/* ---- headline speeds through the public API ------------------------------------------------ */
+
+struct apiarg {
+    bulk_ctx *ctx;
+    size_t n, L;
+    bulk_limb_t *a, *b, *c, *r, *q;
+    int8_t *err;
+    mpz_t *za, *zb, *zc, zr;
+    int which;
+};
+
+static void api_op(void *p)
+{
+    struct apiarg *x = p;
+    switch (x->which) {
+    case 0: bulk_int_divmod(x->ctx, x->q, x->r, x->a, 2 * x->L, x->b, x->n, x->L, x->err); break;
+    case 1: bulk_int_gcd(x->ctx, x->r, x->a, x->b, x->n, x->L); break;
+    case 2: bulk_int_invmod(x->ctx, x->r, x->a, x->b, x->n, x->L, x->err); break;
+    case 3: bulk_int_powmod(x->ctx, x->r, x->a, x->b, x->c, x->n, x->L, x->err); break;
+    }
+}
+
+static void gmp_op(void *p)
+{
+    struct apiarg *x = p;
+    size_t L = x->L;
+    for (size_t i = 0; i < x->n; i++) {
+        switch (x->which) {
+        case 0:
+            mpn_tdiv_qr((mp_limb_t *)x->q + i * (L + 1), (mp_limb_t *)x->r + i * L, 0,
+                        (const mp_limb_t *)x->a + i * 2 * L, (mp_size_t)(2 * L),
+                        (const mp_limb_t *)x->b + i * L, (mp_size_t)L);
+            break;
+        case 1: mpz_gcd(x->zr, x->za[i], x->zb[i]); break;
+        case 2: mpz_invert(x->zr, x->za[i], x->zb[i]); break;
+        case 3: mpz_powm(x->zr, x->za[i], x->zb[i], x->zc[i]); break;
+        }
+    }
+}
+
+static void headline(void)
+{
+    static const char *names[] = { "divmod 2048/1024", "gcd 1024", "invmod 1024",
+                                   "powmod 1024 (1024-bit exp)" };
+    const size_t L = 16;
+    out("one core, public API (one-thread context) vs GMP in a loop over the same data\n");
+    out("%-28s %8s %14s %14s %10s\n", "operation", "method", "bulk ops/s", "GMP ops/s",
+        "bulk/GMP");
+    bulk_ctx *ctx;
+    if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1) != BULK_OK) exit(1);
+    for (int which = 0; which < 4; which++) {
+        size_t n = which == 3 ? 64 : 2048;
+        struct apiarg x = { .ctx = ctx, .n = n, .L = L, .which = which };
+        x.a = xmalloc(n * 2 * L * 8), x.b = xmalloc(n * L * 8), x.c = xmalloc(n * L * 8);
+        x.r = xmalloc(n * L * 8), x.q = xmalloc(n * 2 * L * 8), x.err = xmalloc(n);
+        fill(x.a, n * 2 * L);
+        fill(x.b, n * L);
+        fill(x.c, n * L);
+        for (size_t i = 0; i < n; i++) {
+            x.c[i * L] |= 1;                      /* odd moduli for powmod */
+            if (which == 2) x.b[i * L] |= 1;      /* invmod: odd m, mostly invertible */
+            if (which == 0) x.b[i * L + L - 1] |= 1ull << 63; /* full-size divisor */
+        }
+        x.za = xmalloc(n * sizeof(mpz_t)), x.zb = xmalloc(n * sizeof(mpz_t));
+        x.zc = xmalloc(n * sizeof(mpz_t));
+        mpz_init(x.zr);
+        for (size_t i = 0; i < n; i++) {
+            mpz_init(x.za[i]), mpz_init(x.zb[i]), mpz_init(x.zc[i]);
+            mpz_import(x.za[i], L, -1, 8, 0, 0, x.a + i * (which == 0 ? 2 * L : L));
+            mpz_import(x.zb[i], L, -1, 8, 0, 0, x.b + i * L);
+            mpz_import(x.zc[i], L, -1, 8, 0, 0, x.c + i * L);
+        }
+        int methods = which == 0 ? 3 : which == 1 ? 2 : 1;
+        double tg = time_op(gmp_op, &x) / (double)n;
+        for (int m = 0; m < methods; m++) {
+            const char *mname = "auto";
+            if (which == 0) {
+                bulk_int_set_methods(ctx, BULK_MUL_AUTO, (bulk_div_method)m, BULK_GCD_AUTO);
+                mname = m == 0 ? "auto" : m == 1 ? "knuth" : "newton";
+            } else if (which == 1) {
+                bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO,
+                                     m == 0 ? BULK_GCD_APPROX_EUCLID : BULK_GCD_BINARY);
+                mname = m == 0 ? "approx" : "binary";
+            }
+            double tb = time_op(api_op, &x) / (double)n;
+            out("%-28s %8s %14.0f %14.0f %10.3f\n", names[which], mname, 1 / tb, 1 / tg, tg / tb);
+        }
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_AUTO);
+        for (size_t i = 0; i < n; i++) mpz_clear(x.za[i]), mpz_clear(x.zb[i]), mpz_clear(x.zc[i]);
+        mpz_clear(x.zr);
+        free(x.za), free(x.zb), free(x.zc);
+        free(x.a), free(x.b), free(x.c), free(x.r), free(x.q), free(x.err);
+    }
+    bulk_ctx_close(ctx);
+    out("\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) path = argv[++i];
+        else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: tune_div [--out FILE] [--quick]\n"
+                   "Measures the Knuth/Newton division threshold and one-core speeds of\n"
+                   "divmod, gcd, invmod, powmod against GMP; writes the table to FILE.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "tune_div: unknown argument '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (quick) batches = 3, batch_s = 0.01;
+    char host[256] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                char *c = strchr(line, ':');
+                if (c) snprintf(host, sizeof host, "%s", c + 2);
+                host[strcspn(host, "\n")] = 0;
+                break;
+            }
+        fclose(f);
+    }
+    time_t t = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
+    out("tune_div: %s, %s, GMP %s, thread CPU time, min of %d batches\n\n", date, host,
+        gmp_version, batches);
+    tune_threshold(quick);
+    headline();
+    if (path && bulk_write_file_atomic(path, report, report_len) != 0) {
+        fprintf(stderr, "tune_div: cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
