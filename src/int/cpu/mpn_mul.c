@@ -32,6 +32,7 @@ static size_t itch_of(size_t n, int idx, int sqr)
 {
     if (idx < 0) return 0;
     if (idx == 0) return bulk_mpn_karatsuba_itch(n, sqr);
+    if (idx == 1 && bulk_mpn_toom3_applies(n)) return bulk_mpn_toom3_itch(n, sqr);
     return bulk_mpn_toom_itch(n, method_k[idx], sqr);
 }
 
@@ -54,6 +55,8 @@ static void run(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size
     } else if (idx == 0) {
         if (b) bulk_mpn_mul_karatsuba(r, a, b, n, tmp);
         else bulk_mpn_sqr_karatsuba(r, a, n, tmp);
+    } else if (idx == 1 && bulk_mpn_toom3_applies(n)) {
+        bulk_mpn_mul_toom3(r, a, b, n, tmp);
     } else {
         bulk_mpn_mul_toom(r, a, b, n, method_k[idx], tmp);
     }

@@ -49,6 +49,14 @@ size_t bulk_mpn_toom_itch(size_t n, unsigned k, int sqr);
 void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                        unsigned k, bulk_limb_t *tmp);
 
+/* Specialised Toom-3 (points 0, 1, -1, -2, inf), for n with bulk_mpn_toom3_applies(n) (n >= 5
+ * or n = 3; AUTO and the forced method use the general Toom-k for the other n). b == NULL
+ * squares. Scratch: bulk_mpn_toom3_itch(n, sqr). */
+int bulk_mpn_toom3_applies(size_t n);
+size_t bulk_mpn_toom3_itch(size_t n, int sqr);
+void bulk_mpn_mul_toom3(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
+                        bulk_limb_t *tmp);
+
 /* Short product with explicit scratch (bulk_mpn_mullo_itch(n) limbs). */
 size_t bulk_mpn_mullo_itch(size_t n);
 void bulk_mpn_mullo_rec(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,

@@ -1,24 +1,36 @@
 /* Multiplication thresholds (in limbs) of the AUTO dispatch in mpn_mul.c.
  *
- * PROVISIONAL values, to be replaced by the output of bench/int/tune_mul.c. */
+ * MEASURED, not guessed: by bench/int/tune_mul.c (`build-intmul/bench/int/tune_mul --out
+ * bench/results/2026-11-21-cpu-tune-mul.txt`, Release -O3 build, one thread), on the project's
+ * 2-core "AMD EPYC" KVM machine (family 26, gcc 12.2, GMP 6.2.1), 2026-11-21; the full table of
+ * times behind each value is in that results file. Each threshold is the first size from which
+ * the method at the top level (sub-products by AUTO) beat the AUTO of the methods below it at
+ * three successive sampled sizes (thread CPU time, minimum over 7 interleaved batches).
+ * Re-run tune_mul and copy its #define block here when the code or the machine changes.
+ *
+ * Reading the values: AUTO uses the method with the largest threshold <= n. When two methods
+ * share a threshold, the higher one won at the lower one's crossover and the lower one is never
+ * picked (Toom-4 here: the general Toom-6 overtook it at the size where it overtook Toom-3). */
 #ifndef BULK_INT_CPU_MUL_THRESHOLDS_H
 #define BULK_INT_CPU_MUL_THRESHOLDS_H
 
-/* basecase: Comba (product scanning) for n <= this, schoolbook rows above */
-#define BULK_MUL_COMBA_MAX 64
+#include <stdint.h>
+
+/* basecase: Comba (product scanning) for n <= this, schoolbook (addmul_2 rows) above */
+#define BULK_MUL_COMBA_MAX 8
 /* first n at which each method is used for balanced n x n products */
-#define BULK_MUL_KARATSUBA_THRESHOLD 24
-#define BULK_MUL_TOOM3_THRESHOLD 100
-#define BULK_MUL_TOOM4_THRESHOLD 250
-#define BULK_MUL_TOOM6_THRESHOLD 600
-#define BULK_MUL_TOOM8_THRESHOLD 1200
+#define BULK_MUL_KARATSUBA_THRESHOLD 20
+#define BULK_MUL_TOOM3_THRESHOLD 145
+#define BULK_MUL_TOOM4_THRESHOLD 1876
+#define BULK_MUL_TOOM6_THRESHOLD 1876
+#define BULK_MUL_TOOM8_THRESHOLD 3877
 /* the same for squaring */
-#define BULK_SQR_KARATSUBA_THRESHOLD 32
-#define BULK_SQR_TOOM3_THRESHOLD 120
-#define BULK_SQR_TOOM4_THRESHOLD 300
-#define BULK_SQR_TOOM6_THRESHOLD 700
-#define BULK_SQR_TOOM8_THRESHOLD 1400
+#define BULK_SQR_KARATSUBA_THRESHOLD 48
+#define BULK_SQR_TOOM3_THRESHOLD 194
+#define BULK_SQR_TOOM4_THRESHOLD 2538
+#define BULK_SQR_TOOM6_THRESHOLD 2538
+#define BULK_SQR_TOOM8_THRESHOLD 5574
 /* short product: split recursively from this n on, basecase below */
-#define BULK_MULLO_THRESHOLD 40
+#define BULK_MULLO_THRESHOLD 57
 
 #endif
