@@ -1,5 +1,6 @@
 /* tune_div: measures the Knuth / Newton division threshold (bulk_div_newton_threshold in
- * src/int/cpu/divmod.c) and the single-core speed of divmod, gcd, invmod and powmod against GMP
+ * src/int/cpu/divmod.c), powmod's REDC threshold (bulk_powmod_redc_mul_threshold in
+ * src/int/cpu/powmod.c) and the single-core speed of divmod, gcd, invmod and powmod against GMP
  * (mpn_tdiv_qr, mpz_gcd, mpz_invert, mpz_powm) in the same run.
  *
  *   tune_div [--out FILE] [--quick]
@@ -155,6 +156,57 @@ static size_t tune_threshold(int quick)
     return thr;
 }
 
+/* ---- powmod's REDC threshold ---------------------------------------------------------------- */
+
+struct powarg {
+    size_t n;
+    bulk_limb_t *b, *e, *m, *r, *tp;
+};
+
+static void pow_bulk(void *p)
+{
+    struct powarg *x = p;
+    bulk_mpn_powmod(x->r, x->b, x->e, x->m, x->n, x->tp);
+}
+
+static size_t tune_redc(int quick)
+{
+    static const size_t ns[] = { 8, 16, 24, 32, 40, 48, 64, 96, 128, 192, 256 };
+    size_t cnt = sizeof ns / sizeof ns[0];
+    if (quick) cnt -= 2;
+    double ratio[16];
+    size_t keep = bulk_powmod_redc_mul_threshold;
+    out("powmod with a 256-bit exponent, one thread: microseconds; REDC by the quadratic\n"
+        "product-scanning loop vs by two products (mullo + mul)\n");
+    out("%8s %12s %12s %10s\n", "n limbs", "loop REDC", "mul REDC", "mul/loop");
+    for (size_t i = 0; i < cnt; i++) {
+        size_t n = ns[i];
+        struct powarg x = { .n = n };
+        x.b = xmalloc(n * 8), x.e = xmalloc(n * 8), x.m = xmalloc(n * 8), x.r = xmalloc(n * 8);
+        x.tp = xmalloc(bulk_mpn_powmod_scratch(n) * 8);
+        fill(x.b, n), fill(x.m, n);
+        x.m[0] |= 1;
+        memset(x.e, 0, n * 8);
+        fill(x.e, n < 4 ? n : 4);
+        bulk_powmod_redc_mul_threshold = SIZE_MAX;
+        double tl = time_op(pow_bulk, &x);
+        bulk_powmod_redc_mul_threshold = 1;
+        double tm = time_op(pow_bulk, &x);
+        ratio[i] = tm / tl;
+        out("%8zu %12.2f %12.2f %10.3f\n", n, tl * 1e6, tm * 1e6, tm / tl);
+        free(x.b), free(x.e), free(x.m), free(x.r), free(x.tp);
+    }
+    bulk_powmod_redc_mul_threshold = keep;
+    size_t thr = 0;
+    for (size_t i = cnt; i-- > 0;) {
+        if (ratio[i] >= 1.0) break;
+        thr = ns[i];
+    }
+    if (thr) out("threshold: REDC by products from n = %zu limbs\n\n", thr);
+    else out("threshold: never (the loop wins up to %zu limbs)\n\n", ns[cnt - 1]);
+    return thr;
+}
+
 /* ---- headline speeds through the public API ------------------------------------------------ */
 
 struct apiarg {
@@ -288,8 +340,13 @@ int main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
     out("tune_div: %s, %s, GMP %s, thread CPU time, min of %d batches\n\n", date, host,
         gmp_version, batches);
-    tune_threshold(quick);
+    size_t dthr = tune_threshold(quick);
+    size_t rthr = tune_redc(quick);
     headline();
+    out("for src/int/cpu/divmod.c:  size_t bulk_div_newton_threshold = %zu;\n",
+        dthr ? dthr : (size_t)1000000);
+    out("for src/int/cpu/powmod.c:  size_t bulk_powmod_redc_mul_threshold = %zu;\n",
+        rthr ? rthr : (size_t)1000000);
     if (path && bulk_write_file_atomic(path, report, report_len) != 0) {
         fprintf(stderr, "tune_div: cannot write %s\n", path);
         return 1;

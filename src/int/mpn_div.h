@@ -92,6 +92,8 @@ size_t bulk_mpn_invmod_scratch(size_t n);
 int bulk_mpn_powmod(bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                     const bulk_limb_t *m, size_t n, bulk_limb_t *tp);
 size_t bulk_mpn_powmod_scratch(size_t n);
+/* Modulus size (limbs) from which REDC uses two products instead of the quadratic loop. */
+extern size_t bulk_powmod_redc_mul_threshold;
 
 /* ---- statistics for the tests (relaxed atomic counters, never reset by the library) -------- */
 typedef struct bulk_div_stats {

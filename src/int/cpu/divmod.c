@@ -2,11 +2,11 @@
  * chooses Algorithm D or Newton division by size (or as forced). */
 #include "int/mpn_div.h"
 
-/* Measured with bench/int/tune_div.c (see docs/int.md, "Division"): the divisor size, in limbs,
- * from which Newton division beats Algorithm D on 2n-by-n divisions. */
-size_t bulk_div_newton_threshold = 0; /* set from the tuning result below */
-
-#define BULK_DIV_NEWTON_THRESHOLD_DEFAULT 1000000
+/* The divisor size, in limbs, from which Newton division beats Algorithm D on 2n-by-n
+ * divisions; measured by bench/int/tune_div.c (command, machine and table in docs/int.md,
+ * "Division", and bench/results/). AUTO also needs a quotient of at least this many limbs:
+ * with a short quotient Algorithm D is linear in the divisor and Newton is not. */
+size_t bulk_div_newton_threshold = 512;
 
 size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
 {
@@ -27,8 +27,7 @@ void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
         return;
     }
     size_t qn = ann - dnn + 1;
-    size_t thr = bulk_div_newton_threshold ? bulk_div_newton_threshold
-                                           : BULK_DIV_NEWTON_THRESHOLD_DEFAULT;
+    size_t thr = bulk_div_newton_threshold;
     if (method == BULK_DIV_AUTO) method = dnn >= thr && qn >= thr ? BULK_DIV_NEWTON : BULK_DIV_KNUTH;
     if (method == BULK_DIV_NEWTON) bulk_mpn_div_newton(q, r, a, ann, d, dnn, tp);
     else bulk_mpn_div_knuth(q, r, a, ann, d, dnn, tp);
