@@ -1,0 +1,274 @@
+/* Benchmarks of the bpbc area, after seed 001:
+ *   Table 5.1  pairwise sums of 2^20 pairs of k-bit numbers, k = 1..32: naive 32-bit additions
+ *              vs BPBC ripple-carry on bit-sliced words (plus the generic AIG evaluator running
+ *              the adder circuit), CPU one thread, CPU all threads, and GPU when present;
+ *   Table 7.2  CKY parsing of random strings of length 32 with random CNF grammars of 32..512
+ *              non-terminals and up to 131072 binary rules, microseconds per string: the plain
+ *              CKY reference (one string at a time) vs the bit-parallel parser, both on one CPU
+ *              thread (per-core throughput), and the GPU when present;
+ *   Table 7.1  (GPU only) time for M = 1024 .. 2^21 strings, 32 and 64 non-terminals, 8192 rules.
+ * Prints the tables and writes them to --out FILE. Answers of the compared methods are checked
+ * against each other; a mismatch aborts with exit status 1.
+ *
+ * usage: bench_bpbc [--out FILE] [--quick] [--cpu] [--gpu] [--skip-circuit] [--skip-cky]
+ *   --cpu / --gpu  run only that backend's parts (default: CPU, and GPU when a device is present)
+ *   --quick        smaller CKY table (at most 128 non-terminals and 8192 rules) */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "bulk/bulk.h"
+#include "bulk/circuit.h"
+#include "bulk/cky.h"
+#include "common/progress.h"
+
+static FILE *report;
+
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    if (report) vfprintf(report, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void die(const char *what, int st)
+{
+    fprintf(stderr, "bench_bpbc: %s: %s\n", what, bulk_status_string(st));
+    exit(1);
+}
+
+/* ---- Table 5.1 ------------------------------------------------------------------------------- */
+static double time_aig_adder(bulk_ctx *ctx1, unsigned k, size_t pairs)
+{
+    bulk_circuit *c;
+    int st = bulk_circuit_adder(&c, k);
+    if (st) die("adder", st);
+    size_t nw = pairs / 64;
+    uint64_t *in = malloc(8 * nw * 2 * k), *o = malloc(8 * nw * (k + 1));
+    uint64_t s = k;
+    for (size_t i = 0; i < nw * 2 * k; i++) in[i] = mix(&s);
+    double best = 1e300;
+    for (int r = 0; r < 3; r++) {
+        double t0 = bulk_now();
+        if ((st = bulk_circuit_eval(ctx1, c, o, in, nw))) die("eval", st);
+        double t = (bulk_now() - t0) * 1e3;
+        if (t < best) best = t;
+    }
+    free(in), free(o);
+    bulk_circuit_free(c);
+    return best;
+}
+
+static void table_5_1(int cpu, int gpu)
+{
+    const size_t pairs = 1 << 20;
+    bulk_ctx *ctx = NULL, *ctx1 = NULL, *gctx = NULL;
+    if (cpu && (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 0) || bulk_ctx_open(&ctx1, BULK_BACKEND_CPU, 1))) die("context", BULK_ERR_ARG);
+    if (gpu && bulk_ctx_open(&gctx, BULK_BACKEND_CUDA, 0)) die("cuda context", BULK_ERR_NO_BACKEND);
+    out("\n## seed 001 Table 5.1: pairwise sums of %zu pairs of k-bit numbers (ms, best of 5)\n", pairs);
+    if (cpu) out("# CPU: naive = one uint32 addition per pair; bitwise = BPBC ripple-carry on bit planes;\n"
+                 "# aig = the generic evaluator running the adder AIG (7k-4 gates); %d threads for 'all'\n",
+                 bulk_ctx_threads(ctx));
+    out("%3s", "k");
+    if (cpu) out(" %10s %10s %10s %10s %9s", "naive_1", "bitwise_1", "aig_1", "bitwise_all", "naive/bit");
+    if (gpu) out(" %10s %10s %9s", "naive_gpu", "bitw_gpu", "naive/bit");
+    out("\n");
+    for (unsigned k = 1; k <= 32; k++) {
+        out("%3u", k);
+        bulk_pairsum_timing t;
+        int st;
+        if (cpu) {
+            if ((st = bulk_circuit_bench_pairsum(ctx, k, pairs, 5, 99 + k, &t))) die("pairsum", st);
+            double aig = time_aig_adder(ctx1, k, pairs);
+            out(" %10.4f %10.4f %10.4f %10.4f %9.2f", t.naive_ms, t.bitwise_ms, aig, t.bitwise_threads_ms,
+                t.naive_ms / t.bitwise_ms);
+        }
+        if (gpu) {
+            if ((st = bulk_circuit_bench_pairsum(gctx, k, pairs, 5, 99 + k, &t))) die("pairsum gpu", st);
+            out(" %10.5f %10.5f %9.2f", t.naive_ms, t.bitwise_ms, t.naive_ms / t.bitwise_ms);
+        }
+        out("\n");
+    }
+    bulk_ctx_close(ctx), bulk_ctx_close(ctx1), bulk_ctx_close(gctx);
+}
+
+/* ---- CKY ----------------------------------------------------------------------------------- */
+enum { LEN = 32, NTERM = 4 };
+
+static void random_strings(int32_t *syms, size_t *off, size_t m, uint64_t seed)
+{
+    for (size_t i = 0; i <= m; i++) off[i] = i * LEN;
+    for (size_t i = 0; i < m * LEN; i++) syms[i] = (int32_t)(mix(&seed) % NTERM);
+}
+
+static void table_7_2(int cpu, int gpu, int quick)
+{
+    const unsigned nnts[] = { 32, 64, 128, 256, 512 };
+    bulk_ctx *ctx1 = NULL, *gctx = NULL;
+    if (cpu && bulk_ctx_open(&ctx1, BULK_BACKEND_CPU, 1)) die("context", BULK_ERR_ARG);
+    if (gpu && bulk_ctx_open(&gctx, BULK_BACKEND_CUDA, 0)) die("cuda context", BULK_ERR_NO_BACKEND);
+    const size_t m_cpu = 512;
+    out("\n## seed 001 Table 7.2: CKY, random CNF grammars, %d terminals, random strings of length %d,\n"
+        "## microseconds per string\n", NTERM, LEN);
+    if (cpu)
+        out("# CPU one thread: plain = seed 001 section 7.1 CKY (min(64, max(1, 65536/p2)) strings),\n"
+            "# bitpar = bit-parallel (%zu strings, 256 per group); best of 3 when p2 <= 8192;\n"
+            "# plain/bitpar = per-core speed-up\n", m_cpu);
+    if (gpu) out("# GPU: M = 2^21 * 32 / nonterminals strings (as in the seed), wall time of bulk_cky_parse\n");
+    out("%5s %7s", "nnt", "p2");
+    if (cpu) out(" %12s %10s %13s", "plain_us", "bitpar_us", "plain/bitpar");
+    if (gpu) out(" %10s %9s", "gpu_us", "M_gpu");
+    out("\n");
+    for (size_t a = 0; a < sizeof nnts / sizeof nnts[0]; a++) {
+        unsigned nnt = nnts[a];
+        if (quick && nnt > 128) break;
+        for (size_t p2 = 32; p2 <= 131072; p2 *= 2) {
+            if (p2 < nnt || (uint64_t)p2 > (uint64_t)nnt * nnt * nnt) continue;
+            if (quick && p2 > 8192) break;
+            bulk_grammar *g;
+            int st = bulk_grammar_random(&g, nnt, p2, NTERM, BULK_CKY_TOKENS, 1000 * nnt + p2);
+            if (st) die("random grammar", st);
+            out("%5u %7zu", nnt, p2);
+            if (cpu) {
+                /* about the same plain work per row (at least one string); best of 3 while cheap */
+                size_t nplain = p2 >= 65536 ? 1 : 65536 / p2 < 64 ? 65536 / p2 : 64;
+                int reps = p2 <= 8192 ? 3 : 1;
+                int32_t *syms = malloc(sizeof(int32_t) * m_cpu * LEN);
+                size_t *off = malloc(sizeof(size_t) * (m_cpu + 1));
+                uint8_t *acc = malloc(m_cpu), *ref = malloc(m_cpu);
+                random_strings(syms, off, m_cpu, p2 * 7 + nnt);
+                double plain = 1e300, bp = 1e300;
+                for (int r = 0; r < reps; r++) {
+                    double t0 = bulk_now();
+                    if ((st = bulk_cky_parse_plain(g, ref, syms, off, nplain))) die("plain", st);
+                    double t1 = bulk_now();
+                    if ((st = bulk_cky_parse(ctx1, g, acc, syms, off, m_cpu))) die("bitpar", st);
+                    double t2 = bulk_now();
+                    if ((t1 - t0) * 1e6 / (double)nplain < plain) plain = (t1 - t0) * 1e6 / (double)nplain;
+                    if ((t2 - t1) * 1e6 / (double)m_cpu < bp) bp = (t2 - t1) * 1e6 / (double)m_cpu;
+                }
+                for (size_t i = 0; i < nplain; i++)
+                    if (acc[i] != ref[i]) die("plain and bit-parallel answers differ", BULK_ERR_INTERNAL);
+                out(" %12.1f %10.2f %13.1f", plain, bp, plain / bp);
+                free(syms), free(off), free(acc), free(ref);
+            }
+            if (gpu) {
+                size_t m = ((size_t)1 << 21) * 32 / nnt;
+                int32_t *syms = malloc(sizeof(int32_t) * m * LEN);
+                size_t *off = malloc(sizeof(size_t) * (m + 1));
+                uint8_t *acc = malloc(m), *ref = malloc(64);
+                if (!syms || !off || !acc) die("gpu strings", BULK_ERR_NOMEM);
+                random_strings(syms, off, m, p2 * 7 + nnt);
+                if ((st = bulk_cky_parse(gctx, g, acc, syms, off, 64))) die("gpu warm-up", st); /* warm-up */
+                double t0 = bulk_now();
+                if ((st = bulk_cky_parse(gctx, g, acc, syms, off, m))) die("gpu parse", st);
+                double t1 = bulk_now();
+                if ((st = bulk_cky_parse_plain(g, ref, syms, off, 1))) die("plain", st);
+                if (ref[0] != acc[0]) die("gpu and plain answers differ", BULK_ERR_INTERNAL);
+                out(" %10.3f %9zu", (t1 - t0) * 1e6 / (double)m, m);
+                free(syms), free(off), free(acc), free(ref);
+            }
+            out("\n");
+            bulk_grammar_free(g);
+        }
+    }
+    bulk_ctx_close(ctx1), bulk_ctx_close(gctx);
+}
+
+static void table_7_1(void)
+{
+    bulk_ctx *gctx = NULL;
+    if (bulk_ctx_open(&gctx, BULK_BACKEND_CUDA, 0)) die("cuda context", BULK_ERR_NO_BACKEND);
+    out("\n## seed 001 Table 7.1 (GPU): seconds for M strings of length %d, 8192 binary rules\n", LEN);
+    out("%9s %12s %10s %12s %10s\n", "M", "s_32nt", "us/str_32", "s_64nt", "us/str_64");
+    bulk_grammar *g32, *g64;
+    int st;
+    if ((st = bulk_grammar_random(&g32, 32, 8192, NTERM, BULK_CKY_TOKENS, 32)) ||
+        (st = bulk_grammar_random(&g64, 64, 8192, NTERM, BULK_CKY_TOKENS, 64)))
+        die("grammar", st);
+    size_t mmax = (size_t)1 << 21;
+    int32_t *syms = malloc(sizeof(int32_t) * mmax * LEN);
+    size_t *off = malloc(sizeof(size_t) * (mmax + 1));
+    uint8_t *acc = malloc(mmax);
+    if (!syms || !off || !acc) die("strings", BULK_ERR_NOMEM);
+    random_strings(syms, off, mmax, 71);
+    if ((st = bulk_cky_parse(gctx, g32, acc, syms, off, 64))) die("warm-up", st);
+    for (size_t m = 1024; m <= mmax; m *= 2) {
+        double t[2];
+        bulk_grammar *gs[2] = { g32, g64 };
+        for (int i = 0; i < 2; i++) {
+            double t0 = bulk_now();
+            if ((st = bulk_cky_parse(gctx, gs[i], acc, syms, off, m))) die("gpu parse", st);
+            t[i] = bulk_now() - t0;
+        }
+        out("%9zu %12.4f %10.3f %12.4f %10.3f\n", m, t[0], t[0] * 1e6 / (double)m, t[1], t[1] * 1e6 / (double)m);
+    }
+    free(syms), free(off), free(acc);
+    bulk_grammar_free(g32), bulk_grammar_free(g64);
+    bulk_ctx_close(gctx);
+}
+
+int main(int argc, char **argv)
+{
+    const char *outpath = NULL;
+    int quick = 0, only_cpu = 0, only_gpu = 0, skip_circuit = 0, skip_cky = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) outpath = argv[++i];
+        else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--cpu") == 0) only_cpu = 1;
+        else if (strcmp(argv[i], "--gpu") == 0) only_gpu = 1;
+        else if (strcmp(argv[i], "--skip-circuit") == 0) skip_circuit = 1;
+        else if (strcmp(argv[i], "--skip-cky") == 0) skip_cky = 1;
+        else {
+            fprintf(stderr, "usage: bench_bpbc [--out FILE] [--quick] [--cpu] [--gpu] [--skip-circuit] [--skip-cky]\n");
+            return 2;
+        }
+    }
+    int devices = bulk_cuda_device_count();
+    int cpu = !only_gpu, gpu = devices > 0 && !only_cpu;
+    if (only_gpu && devices == 0) {
+        fprintf(stderr, "bench_bpbc: --gpu but no CUDA device is usable in this build\n");
+        return 1;
+    }
+    if (outpath && !(report = fopen(outpath, "w"))) {
+        perror(outpath);
+        return 1;
+    }
+    struct utsname u;
+    uname(&u);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    bulk_ctx *c;
+    int threads = 0;
+    if (bulk_ctx_open(&c, BULK_BACKEND_CPU, 0) == BULK_OK) threads = bulk_ctx_threads(c), bulk_ctx_close(c);
+    out("# bench_bpbc (bulk %s), %s, machine %s (%s), %d CPU threads, %d CUDA device(s)\n", bulk_version(), date,
+        u.nodename, u.machine, threads, devices);
+    out("# command: bench_bpbc");
+    for (int i = 1; i < argc; i++) out(" %s", argv[i]);
+    out("\n");
+    if (!skip_circuit) table_5_1(cpu, gpu);
+    if (!skip_cky) {
+        table_7_2(cpu, gpu, quick);
+        if (gpu) table_7_1();
+    }
+    if (report) fclose(report);
+    return 0;
+}
