@@ -4,7 +4,9 @@
  * Every function works on single 64-bit limbs and returns its result through the return value
  * and out-pointers; none touches memory beyond its arguments. On the host the 128-bit products
  * come from `unsigned __int128` (one MUL instruction on x86-64); in device code from
- * __umul64hi, because 128-bit integers are not guaranteed in CUDA device code. */
+ * __umul64hi, because 128-bit integers are not guaranteed in CUDA device code. The device
+ * formulation also compiles on the host under BULK_INT_CORE_PORTABLE, and
+ * tests/int/test_int_core.c checks it there against the 128-bit one. */
 #ifndef BULK_INT_INT_CORE_H
 #define BULK_INT_INT_CORE_H
 
@@ -14,12 +16,33 @@
 
 typedef uint64_t bulk_limb_t;
 
-#if defined(__CUDA_ARCH__)
+/* BULK_INT_CORE_DEVICE selects the formulation without 128-bit integers: always in device
+ * code; on the host only when BULK_INT_CORE_PORTABLE is defined (the tests do, to check that
+ * formulation against the 128-bit one without a GPU). */
+#if defined(__CUDA_ARCH__) || defined(BULK_INT_CORE_PORTABLE)
 #define BULK_INT_CORE_DEVICE 1
 #else
 #define BULK_INT_CORE_DEVICE 0
+#endif
+#if !defined(__CUDA_ARCH__)
 typedef unsigned __int128 bulk_dlimb_t; /* host only: a double limb */
 #endif
+
+/* The high limb of a * b. */
+BULK_HD bulk_limb_t bulk_limb_mulhi(bulk_limb_t a, bulk_limb_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __umul64hi(a, b);
+#elif defined(BULK_INT_CORE_PORTABLE)
+    /* schoolbook on 32-bit halves; no partial sum overflows 64 bits */
+    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#else
+    return (bulk_limb_t)(((bulk_dlimb_t)a * b) >> 64);
+#endif
+}
 
 /* a + b + cin (cin in {0,1}); *cout in {0,1}. */
 BULK_HD bulk_limb_t bulk_limb_add(bulk_limb_t a, bulk_limb_t b, bulk_limb_t cin, bulk_limb_t *cout)
@@ -45,7 +68,7 @@ BULK_HD bulk_limb_t bulk_limb_sub(bulk_limb_t a, bulk_limb_t b, bulk_limb_t bin,
 BULK_HD bulk_limb_t bulk_limb_mul(bulk_limb_t a, bulk_limb_t b, bulk_limb_t *hi)
 {
 #if BULK_INT_CORE_DEVICE
-    *hi = __umul64hi(a, b);
+    *hi = bulk_limb_mulhi(a, b);
     return a * b;
 #else
     bulk_dlimb_t p = (bulk_dlimb_t)a * b;
@@ -60,7 +83,7 @@ BULK_HD bulk_limb_t bulk_limb_muladd2(bulk_limb_t a, bulk_limb_t b, bulk_limb_t 
                                       bulk_limb_t *hi)
 {
 #if BULK_INT_CORE_DEVICE
-    bulk_limb_t lo = a * b, h = __umul64hi(a, b);
+    bulk_limb_t lo = a * b, h = bulk_limb_mulhi(a, b);
     lo += c;
     h += lo < c;
     lo += d;
@@ -81,7 +104,7 @@ BULK_HD void bulk_limb_comba_step(bulk_limb_t a, bulk_limb_t b, bulk_limb_t *c0,
                                   bulk_limb_t *c2)
 {
 #if BULK_INT_CORE_DEVICE
-    bulk_limb_t lo = a * b, hi = __umul64hi(a, b);
+    bulk_limb_t lo = a * b, hi = bulk_limb_mulhi(a, b);
     bulk_limb_t s0 = *c0 + lo;
     bulk_limb_t k = s0 < lo;
     bulk_limb_t s1 = *c1 + hi;
@@ -104,7 +127,7 @@ BULK_HD void bulk_limb_comba_step(bulk_limb_t a, bulk_limb_t b, bulk_limb_t *c0,
 /* Number of leading zero bits of a nonzero limb. */
 BULK_HD int bulk_limb_clz(bulk_limb_t x)
 {
-#if BULK_INT_CORE_DEVICE
+#if defined(__CUDA_ARCH__)
     return __clzll((long long)x);
 #else
     return __builtin_clzll(x);
@@ -114,7 +137,7 @@ BULK_HD int bulk_limb_clz(bulk_limb_t x)
 /* Number of trailing zero bits of a nonzero limb. */
 BULK_HD int bulk_limb_ctz(bulk_limb_t x)
 {
-#if BULK_INT_CORE_DEVICE
+#if defined(__CUDA_ARCH__)
     return __ffsll((long long)x) - 1;
 #else
     return __builtin_ctzll(x);
