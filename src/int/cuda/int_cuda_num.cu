@@ -17,9 +17,10 @@ const size_t kScratchBudget = (size_t)768 << 20; /* bytes of column scratch per 
 
 unsigned grid_for(size_t n) { return (unsigned)((n + kThreads - 1) / kThreads); }
 
-/* col (2 limbs words per instance, stride npad) <- src (instance-major limbs) */
+/* col (words >= 2 limbs words per instance, stride npad; zeros above 2 limbs) <- src
+ * (instance-major limbs) */
 __global__ void to_cols_kernel(bg_word *col, const bg_limb *src, size_t n, size_t npad,
-                               size_t limbs)
+                               size_t limbs, size_t words)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -28,6 +29,7 @@ __global__ void to_cols_kernel(bg_word *col, const bg_limb *src, size_t n, size_
         col[(2 * j) * npad + i] = (bg_word)v;
         col[(2 * j + 1) * npad + i] = (bg_word)(v >> 32);
     }
+    for (size_t j = 2 * limbs; j < words; j++) col[j * npad + i] = 0;
 }
 
 __global__ void from_cols_kernel(bg_limb *dst, const bg_word *col, size_t n, size_t npad,
@@ -70,6 +72,22 @@ __global__ void powmod_kernel(bg_word *R, const bg_word *B, const bg_word *E, co
     if (e && bad) atomicExch(bad, 1);
 }
 
+/* powmod with the exponent loop's numbers in registers: NW (4, 8, 16 or 32 words) is the
+ * capacity, the operands zero-padded up to it (Montgomery with R = 2^(32 NW) gives the same
+ * result for any R > m). */
+template <int NW>
+__global__ void __launch_bounds__(kThreads) powmod_regs_kernel(bg_word *R, const bg_word *B,
+                                                              const bg_word *E, const bg_word *M,
+                                                              bg_word *S, size_t n, size_t npad,
+                                                              int8_t *err, int *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int e = bg_powmod_regs(R + i, B + i, E + i, M + i, S + i, npad, NW);
+    if (err) err[i] = (int8_t)(e ? BULK_ERR_EVEN_MODULUS : 0);
+    if (e && bad) atomicExch(bad, 1);
+}
+
 /* Sub-batch size for `words` column words per instance: within the budget, a multiple of 32. */
 size_t sub_batch(size_t n, size_t words)
 {
@@ -91,9 +109,10 @@ int scratch_alloc(bg_word **p, size_t words, cudaStream_t st)
     return BULK_OK;
 }
 
-int to_cols(bg_word *col, const bg_limb *src, size_t n, size_t npad, size_t limbs, cudaStream_t st)
+int to_cols(bg_word *col, const bg_limb *src, size_t n, size_t npad, size_t limbs, cudaStream_t st,
+            size_t words = 0)
 {
-    to_cols_kernel<<<grid_for(n), kThreads, 0, st>>>(col, src, n, npad, limbs);
+    to_cols_kernel<<<grid_for(n), kThreads, 0, st>>>(col, src, n, npad, limbs, words);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -177,7 +196,10 @@ int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg
 {
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    size_t nw = 2 * limbs, sw = bg_powmod_scratch_words((int)nw);
+    /* limbs <= 16: the register kernel at the next capacity; above, the generic one */
+    size_t nw = 2 * limbs;
+    if (limbs <= 16) nw = limbs <= 2 ? 4 : limbs <= 4 ? 8 : limbs <= 8 ? 16 : 32;
+    size_t sw = bg_powmod_scratch_words((int)nw);
     size_t words = 4 * nw + sw;
     size_t batch = sub_batch(n, words), np = pad32(batch);
     bg_word *s;
@@ -186,12 +208,19 @@ int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg
     bg_word *B = s, *E = B + nw * np, *M = E + nw * np, *R = M + nw * np, *S = R + nw * np;
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
-        rc = to_cols(B, base + done * limbs, cnt, np, limbs, st);
-        if (rc == BULK_OK) rc = to_cols(E, e + done * limbs, cnt, np, limbs, st);
-        if (rc == BULK_OK) rc = to_cols(M, m + done * limbs, cnt, np, limbs, st);
+        rc = to_cols(B, base + done * limbs, cnt, np, limbs, st, nw);
+        if (rc == BULK_OK) rc = to_cols(E, e + done * limbs, cnt, np, limbs, st, nw);
+        if (rc == BULK_OK) rc = to_cols(M, m + done * limbs, cnt, np, limbs, st, nw);
         if (rc != BULK_OK) break;
-        powmod_kernel<<<grid_for(cnt), kThreads, 0, st>>>(R, B, E, M, S, cnt, np, (int)nw,
-                                                          err ? err + done : NULL, bad);
+        int8_t *er = err ? err + done : NULL;
+        unsigned gr = grid_for(cnt);
+        switch (limbs <= 16 ? nw : 0) {
+        case 4: powmod_regs_kernel<4><<<gr, kThreads, 0, st>>>(R, B, E, M, S, cnt, np, er, bad); break;
+        case 8: powmod_regs_kernel<8><<<gr, kThreads, 0, st>>>(R, B, E, M, S, cnt, np, er, bad); break;
+        case 16: powmod_regs_kernel<16><<<gr, kThreads, 0, st>>>(R, B, E, M, S, cnt, np, er, bad); break;
+        case 32: powmod_regs_kernel<32><<<gr, kThreads, 0, st>>>(R, B, E, M, S, cnt, np, er, bad); break;
+        default: powmod_kernel<<<gr, kThreads, 0, st>>>(R, B, E, M, S, cnt, np, (int)nw, er, bad);
+        }
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         if (rc == BULK_OK) rc = from_cols(r + done * limbs, R, cnt, np, limbs, st);
     }
