@@ -1,0 +1,118 @@
+/* Register arithmetic of the CUDA Collatz kernels: a value below 2^128 held in four 32-bit
+ * limbs (x0 least significant), the table step x <- B[x mod 2^d] * (x >> d) + C[x mod 2^d]
+ * with its overflow flag, the comparison with the starting value, and the per-residue prefix
+ * x <- Bk * h + Ck.
+ *
+ * In device code the step is one carry chain of PTX mad.lo.cc / madc.lo.cc (seed 004 section
+ * 5.3: the seed used 3 limbs = 96 bits; here 4 limbs = 128 bits, the width of the CPU fast
+ * path). On the host the same functions compute through unsigned __int128: that is the twin
+ * that the CPU tests run (tests/collatz_gpu/test_collatz_gpu_twin.c), so the limb layout, the
+ * shifts and the overflow rule are checked here even though the PTX runs only on the GPU.
+ *
+ * Contract of every step: B < 2^32 and C < 2^32 (true for d <= 20: B = 3^j with j <= d and
+ * C < B, and 3^20 < 2^32). The result is exact when the function returns 0; it returns 1 when
+ * the exact result is >= 2^128 (the limbs are then meaningless). */
+#ifndef BULK_COLLATZ_CUDA_CG_ARITH_H
+#define BULK_COLLATZ_CUDA_CG_ARITH_H
+
+#include <stdint.h>
+
+#include "common/hd.h"
+
+typedef struct cg_u128 {
+    uint32_t x0, x1, x2, x3;
+} cg_u128;
+
+BULK_HD cg_u128 cg_make(uint64_t lo, uint64_t hi)
+{
+    cg_u128 r;
+    r.x0 = (uint32_t)lo;
+    r.x1 = (uint32_t)(lo >> 32);
+    r.x2 = (uint32_t)hi;
+    r.x3 = (uint32_t)(hi >> 32);
+    return r;
+}
+
+BULK_HD uint64_t cg_lo64(cg_u128 a) { return (uint64_t)a.x0 | (uint64_t)a.x1 << 32; }
+BULK_HD uint64_t cg_hi64(cg_u128 a) { return (uint64_t)a.x2 | (uint64_t)a.x3 << 32; }
+
+/* a < b */
+BULK_HD int cg_lt(cg_u128 a, cg_u128 b)
+{
+#if defined(__CUDA_ARCH__)
+    /* one borrow chain: a - b borrows out iff a < b */
+    uint32_t borrow;
+    asm("{\n\t"
+        ".reg .u32 t;\n\t"
+        "sub.cc.u32  t, %1, %2;\n\t"
+        "subc.cc.u32 t, %3, %4;\n\t"
+        "subc.cc.u32 t, %5, %6;\n\t"
+        "subc.cc.u32 t, %7, %8;\n\t"
+        "subc.u32    %0, 0, 0;\n\t"
+        "}"
+        : "=r"(borrow)
+        : "r"(a.x0), "r"(b.x0), "r"(a.x1), "r"(b.x1), "r"(a.x2), "r"(b.x2), "r"(a.x3), "r"(b.x3));
+    return borrow != 0;
+#else
+    uint64_t ah = cg_hi64(a), bh = cg_hi64(b);
+    return ah < bh || (ah == bh && cg_lo64(a) < cg_lo64(b));
+#endif
+}
+
+/* The table step with d a run-time or compile-time shift 1 <= d <= 20. Returns 1 on overflow. */
+BULK_HD int cg_step(cg_u128 *x, unsigned d, uint32_t B, uint32_t C)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t h0 = __funnelshift_r(x->x0, x->x1, d);
+    uint32_t h1 = __funnelshift_r(x->x1, x->x2, d);
+    uint32_t h2 = __funnelshift_r(x->x2, x->x3, d);
+    uint32_t h3 = x->x3 >> d;
+    uint32_t t0 = __umulhi(h0, B), t1 = __umulhi(h1, B), t2 = __umulhi(h2, B), t3 = __umulhi(h3, B);
+    uint32_t y0, y1, y2, y3, y4;
+    asm("mad.lo.cc.u32  %0, %5, %9, %10;\n\t"
+        "madc.lo.cc.u32 %1, %6, %9, %11;\n\t"
+        "madc.lo.cc.u32 %2, %7, %9, %12;\n\t"
+        "madc.lo.cc.u32 %3, %8, %9, %13;\n\t"
+        "addc.u32       %4, %14, 0;"
+        : "=r"(y0), "=r"(y1), "=r"(y2), "=r"(y3), "=r"(y4)
+        : "r"(h0), "r"(h1), "r"(h2), "r"(h3), "r"(B), "r"(C), "r"(t0), "r"(t1), "r"(t2), "r"(t3));
+    x->x0 = y0;
+    x->x1 = y1;
+    x->x2 = y2;
+    x->x3 = y3;
+    return y4 != 0;
+#else
+    unsigned __int128 v = (unsigned __int128)cg_hi64(*x) << 64 | cg_lo64(*x);
+    unsigned __int128 h = v >> d;
+    /* h * B + C >= 2^128  <=>  h > (2^128 - 1 - C) / B */
+    unsigned __int128 lim = (~(unsigned __int128)0 - C) / B;
+    if (h > lim) return 1;
+    v = h * B + C;
+    *x = cg_make((uint64_t)v, (uint64_t)(v >> 64));
+    return 0;
+#endif
+}
+
+/* x = Bk * h + Ck for a 64-bit Bk (the odd part 3^j of a residue's prefix, j <= 40) and
+ * Ck < Bk. h is given as (hlo, hhi). Returns 1 when the result is >= 2^128. Once per number,
+ * so written with 64-bit limbs (int_core.h style) rather than a hand-made chain. */
+BULK_HD int cg_prefix(cg_u128 *x, uint64_t hlo, uint64_t hhi, uint64_t Bk, uint64_t Ck)
+{
+#if defined(__CUDA_ARCH__)
+    uint64_t p0 = hlo * Bk, p1 = __umul64hi(hlo, Bk);
+    uint64_t q0 = hhi * Bk, q1 = __umul64hi(hhi, Bk);
+#else
+    unsigned __int128 p = (unsigned __int128)hlo * Bk, q = (unsigned __int128)hhi * Bk;
+    uint64_t p0 = (uint64_t)p, p1 = (uint64_t)(p >> 64), q0 = (uint64_t)q, q1 = (uint64_t)(q >> 64);
+#endif
+    uint64_t lo = p0 + Ck;
+    uint64_t c0 = lo < p0;
+    uint64_t mid = p1 + q0;
+    uint64_t c1 = mid < p1;
+    uint64_t hi = mid + c0;
+    c1 |= hi < mid;
+    *x = cg_make(lo, hi);
+    return q1 != 0 || c1 != 0;
+}
+
+#endif

@@ -1,0 +1,212 @@
+/* Host-side planning of the CUDA Collatz backend, plain C (static inline) so that the CPU tests
+ * run it too:
+ *   - cg_plan_chunk: the decomposition of a range [first, last] into the pieces the kernels
+ *     run, mirroring the block decomposition of bulk_collatz_verify_chunk (collatz/verify.c):
+ *     aligned blocks [nH 2^L, (nH+1) 2^L), nH >= 1, L <= k, largest first. Consecutive level-k
+ *     blocks are merged into one ROWS piece (S entries x rows, seed 004 Figure 4 layout); the
+ *     few smaller blocks at the two ends become WALK pieces (the sieve of L bits walked per
+ *     number); the number 1 is a ONE piece.
+ *   - cg_split_rows: the rows of a ROWS piece shared out among G devices.
+ *   - cg_unit_*: index math of the ROWS kernel (a unit = one S entry x ROWS_PER_UNIT rows).
+ *   - cg_acc_*: the per-thread accumulator of a verify kernel and its fold into a result.
+ * Everything here is exact 128-bit integer arithmetic on unsigned __int128 (host only). */
+#ifndef BULK_COLLATZ_CUDA_CG_PLAN_H
+#define BULK_COLLATZ_CUDA_CG_PLAN_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "bulk/collatz.h"
+#include "collatz/cuda/cg_core.h"
+
+typedef unsigned __int128 cg_w;
+
+static inline cg_w cg_w_of(bulk_u128 v) { return ((cg_w)v.hi << 64) | v.lo; }
+static inline bulk_u128 cg_u_of(cg_w v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+
+enum { CG_PIECE_ONE = 0, CG_PIECE_WALK = 1, CG_PIECE_ROWS = 2 };
+
+/* ONE: the number 1. WALK: the block nH * 2^L .. nH * 2^L + 2^L - 1 (L < k, or any L when
+ * the engine has no stored sieve). ROWS: rows nH .. nH + rows - 1 of level-k blocks. */
+typedef struct cg_piece {
+    int kind;
+    int L;
+    cg_w nH;
+    cg_w rows;
+} cg_piece;
+
+/* At most: the number 1, up to k + 1 smaller blocks before the rows, one ROWS piece, up to k
+ * smaller blocks after them (each level once on each side), so 2 * 41 + 2 entries suffice. */
+#define CG_MAX_PIECES 96
+
+static inline int cg_ctz(cg_w v)
+{
+    uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
+    if (lo) return __builtin_ctzll(lo);
+    return 64 + __builtin_ctzll(hi);
+}
+
+/* Decomposes [first, last] (1 <= first <= last) for a sieve of k bits (stored = the engine
+ * has its stored sieve, always true for engines built by bulk_collatz_engine_new). Returns
+ * the number of pieces written to out[0..CG_MAX_PIECES). The pieces cover the range exactly,
+ * in increasing order, with exactly the blocks verify.c would visit. */
+static inline int cg_plan_chunk(cg_w first, cg_w last, int k, int stored, cg_piece *out)
+{
+    int np = 0;
+    cg_w cur = first, end = last;
+    for (;;) {
+        if (cur == 1) {
+            out[np].kind = CG_PIECE_ONE;
+            out[np].L = 0;
+            out[np].nH = 1;
+            out[np].rows = 1;
+            np++;
+        } else {
+            int L = cg_ctz(cur);
+            if (L > k) L = k;
+            while (L > 0 && end - cur < ((cg_w)1 << L) - 1) L--;
+            if (L == k && stored) {
+                /* this and every following level-k block up to end: all aligned to 2^k */
+                /* cur >= 2, so end - cur + 1 cannot wrap */
+                cg_w rows = (end - cur + 1) >> k;
+                out[np].kind = CG_PIECE_ROWS;
+                out[np].L = k;
+                out[np].nH = cur >> k;
+                out[np].rows = rows;
+                np++;
+                cur += rows * ((cg_w)1 << k) - 1;
+            } else {
+                out[np].kind = CG_PIECE_WALK;
+                out[np].L = L;
+                out[np].nH = cur >> L;
+                out[np].rows = 1;
+                np++;
+                cur += ((cg_w)1 << L) - 1;
+            }
+        }
+        if (cur >= end || np == CG_MAX_PIECES) break;
+        cur++;
+    }
+    return np;
+}
+
+/* Rows [0, rows) shared among G parts as evenly as possible: part g gets [*r0, *r0 + *cnt). */
+static inline void cg_split_rows(cg_w rows, int G, int g, cg_w *r0, cg_w *cnt)
+{
+    cg_w q = rows / (cg_w)G, rem = rows % (cg_w)G;
+    cg_w gg = (cg_w)g;
+    *r0 = gg * q + (gg < rem ? gg : rem);
+    *cnt = q + (gg < rem ? 1 : 0);
+}
+
+/* Index math of the ROWS kernel (seed 004 Figure 4): a launch covers S entries [0, ne) of the
+ * resident slice times rows [0, nrows). A unit is one entry and rows_per_unit consecutive rows;
+ * unit u -> entry u / upe, first row (u % upe) * rows_per_unit, upe = units per entry. The
+ * threads of a block share the entry (so its r, c, 3^j are one broadcast read) and take
+ * consecutive rows (consecutive high bits of n). */
+static inline uint64_t cg_units_per_entry(uint64_t nrows, uint32_t rows_per_unit)
+{
+    return (nrows + rows_per_unit - 1) / rows_per_unit;
+}
+
+BULK_HD void cg_unit_map(uint64_t u, uint64_t upe, uint32_t rows_per_unit, uint64_t *entry,
+                         uint64_t *row0)
+{
+    *entry = u / upe;
+    *row0 = (u - *entry * upe) * rows_per_unit;
+}
+
+/* Per-thread (then per-block) accumulator of a verify kernel: glide sum of the numbers done
+ * on the device (eliminated or iterated, not escaped), count of iterated numbers (escaped
+ * ones included: they were iterated before they escaped, as in verify.c iterate_one), the
+ * largest glide and its smallest n. */
+typedef struct cg_acc {
+    uint64_t sum, iter, maxg;
+    cg_u128 maxn;
+} cg_acc;
+
+BULK_HD void cg_acc_init(cg_acc *a)
+{
+    a->sum = a->iter = a->maxg = 0;
+    a->maxn.x0 = a->maxn.x1 = a->maxn.x2 = a->maxn.x3 = 0;
+}
+
+/* (g, n) beats the accumulator's maximum: larger glide, or equal glide and smaller n (an empty
+ * accumulator has maxn = 0 and never wins a tie against a real n). */
+BULK_HD int cg_acc_better(uint64_t g, cg_u128 n, uint64_t maxg, cg_u128 maxn)
+{
+    int empty = (maxn.x0 | maxn.x1 | maxn.x2 | maxn.x3) == 0;
+    return empty || g > maxg || (g == maxg && cg_lt(n, maxn));
+}
+
+BULK_HD void cg_acc_note(cg_acc *a, uint64_t g, cg_u128 n)
+{
+    if (cg_acc_better(g, n, a->maxg, a->maxn)) {
+        a->maxg = g;
+        a->maxn = n;
+    }
+}
+
+BULK_HD void cg_acc_merge(cg_acc *a, const cg_acc *b)
+{
+    a->sum += b->sum;
+    a->iter += b->iter;
+    if ((b->maxn.x0 | b->maxn.x1 | b->maxn.x2 | b->maxn.x3) != 0) cg_acc_note(a, b->maxg, b->maxn);
+}
+
+/* Folds device totals into a result: checksum += sum, iterated += iter, the maximum. */
+static inline void cg_fold(bulk_collatz_verify_result *r, cg_w sum, cg_w iter, uint64_t maxg,
+                           cg_u128 maxn)
+{
+    bulk_collatz_verify_result t;
+    bulk_collatz_verify_result_init(&t);
+    t.checksum = cg_u_of(sum);
+    t.iterated = cg_u_of(iter);
+    if ((maxn.x0 | maxn.x1 | maxn.x2 | maxn.x3) != 0) {
+        t.max_glide = maxg;
+        t.max_glide_n = cg_u_of((cg_w)cg_hi64(maxn) << 64 | cg_lo64(maxn));
+    }
+    bulk_collatz_verify_result_merge(r, &t);
+}
+
+/* The share of one escaped number n whose exact glide is g, as verify.c iterate_one books an
+ * overflow (its "iterated" was already counted on the device). */
+static inline void cg_fold_escape(bulk_collatz_verify_result *r, cg_w n, uint64_t g)
+{
+    bulk_collatz_verify_result t;
+    bulk_collatz_verify_result_init(&t);
+    t.checksum = cg_u_of(g);
+    t.overflows = 1;
+    t.n_overflow_values = 1;
+    t.overflow_values[0] = cg_u_of(n);
+    t.max_glide = g;
+    t.max_glide_n = cg_u_of(n);
+    bulk_collatz_verify_result_merge(r, &t);
+}
+
+/* The part of a chunk's result that needs no device: every number is covered, and each
+ * level-k row adds the glide sum G_k of its eliminated residues (verify.c block_stored). */
+static inline void cg_fold_static(bulk_collatz_verify_result *r, cg_w first, cg_w last,
+                                  const cg_piece *pieces, int np, uint64_t G_k)
+{
+    bulk_collatz_verify_result t;
+    bulk_collatz_verify_result_init(&t);
+    cg_w sum = 0;
+    for (int i = 0; i < np; i++)
+        if (pieces[i].kind == CG_PIECE_ROWS) sum += pieces[i].rows * (cg_w)G_k;
+    t.covered = cg_u_of(last - first + 1);
+    t.checksum = cg_u_of(sum);
+    bulk_collatz_verify_result_merge(r, &t);
+}
+
+/* Tables of the fast kernels from the engine's: BC[L] = B[L] | C[L] << 32 (d <= 20). */
+static inline void cg_pack_tables(int d, const uint64_t *B, const uint64_t *C, uint64_t *BC)
+{
+    for (uint64_t L = 0; L < ((uint64_t)1 << d); L++) BC[L] = cg_pack_bc(B[L], C[L]);
+}
+
+#endif

@@ -1,0 +1,542 @@
+/* bulk_collatz_cuda_verify_chunk: convergence verification of a range on the GPUs (seed 004
+ * section 5, Algorithm 1), bit-identical to bulk_collatz_verify_chunk.
+ *
+ * The range is cut by cg_plan_chunk into the blocks verify.c visits. Level-k rows run in the
+ * ROWS layout of seed 004 Figure 4: a thread block takes one sieve entry (r, c, j), read once
+ * and broadcast to all its threads, and its threads take consecutive rows nH, so every thread
+ * of the block starts from the same k low bits; those k bits are consumed at once by the
+ * entry's state 3^j nH + c (the limit of Figure 4's broadcast: no table lookup at all for the
+ * shared bits). With few rows per entry the ENTRY layout (a thread per entry, rows in a loop)
+ * keeps the threads busy instead. Blocks of level L < k (the two ends of a range) run in the
+ * WALK layout: a thread per number walks the L-bit sieve itself.
+ *
+ * Tables B, C, J (packed BC + J for the fast kernel) sit in shared memory or are read from
+ * global memory (option); the sieve S is resident whole when it fits the device, else streamed
+ * in slices. Interim values live in registers (four 32-bit limbs, PTX carry chains). A number
+ * whose value would leave 128 bits is written to an escape buffer in global memory; the host
+ * finishes it with the engine's exact path while the GPU runs the next wave (section 5.1). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz/cuda/cg_host.h"
+#include "collatz/cuda/cg_kernels.h"
+#include "collatz/cuda/cg_plan.h"
+
+namespace {
+
+enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2 };
+
+struct vparams {
+    cg_ktables tb;
+    int k, L;
+    /* ROWS / ENTRY: entries [0, ne) of the resident slice, rows nH0 .. nH0 + nrows - 1 */
+    const uint64_t *Sr, *Sc;
+    const uint8_t *Sj;
+    uint64_t ne;
+    uint64_t nH0_lo, nH0_hi;
+    uint64_t nrows, upe;
+    uint32_t rpu;
+    /* WALK: residues p0 .. p0 + np - 1 of the level-L block of row nH0 */
+    uint64_t p0, np;
+    /* outputs */
+    cg_acc *acc;
+    unsigned long long *esc;
+    unsigned int *esc_count;
+    uint32_t esc_cap;
+};
+
+/* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
+ * collatz_core.h functions. -1: escape. */
+template <int KV>
+__device__ __forceinline__ int64_t iterate(const cg_tabs &t, int d, cg_u128 n, uint64_t nH_lo,
+                                           uint64_t nH_hi, uint64_t pow3j, uint64_t c, int64_t done)
+{
+    if (KV == BULK_CZ_CUDA_KERNEL_FAST) return cg_iterate(n, nH_lo, nH_hi, pow3j, c, done, (unsigned)d, t.BC, t.J);
+    cz_u128 v, nn = cz_make(cg_lo64(n), cg_hi64(n));
+    if (!cz_sieve_start(&v, cz_make(nH_lo, nH_hi), pow3j, c)) return -1;
+    return cz_glide_from(v, nn, done, d, t.B, t.C, t.J);
+}
+
+__device__ __forceinline__ void escape(const vparams &p, cg_u128 n)
+{
+    unsigned int i = atomicAdd(p.esc_count, 1u);
+    if (i < p.esc_cap) {
+        p.esc[2 * (size_t)i] = cg_lo64(n);
+        p.esc[2 * (size_t)i + 1] = cg_hi64(n);
+    }
+}
+
+__device__ __forceinline__ void book(cg_acc &a, const vparams &p, cg_u128 n, int64_t g)
+{
+    if (g < 0) {
+        escape(p, n);
+    } else {
+        a.sum += (uint64_t)g;
+        cg_acc_note(&a, (uint64_t)g, n);
+    }
+}
+
+template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_verify(vparams p)
+{
+    const cg_tabs t = cg_setup_tables<KV, SH>(p.tb);
+    cg_acc a;
+    cg_acc_init(&a);
+    if (MODE == MODE_ROWS) {
+        const uint64_t units = p.ne * p.upe;
+        for (uint64_t u = blockIdx.x; u < units; u += gridDim.x) {
+            uint64_t e, row0;
+            cg_unit_map(u, p.upe, p.rpu, &e, &row0);
+            /* one entry per block: the same address for every thread (broadcast) */
+            const uint64_t r = p.Sr[e], c = p.Sc[e];
+            const int j = p.Sj[e];
+            const uint64_t pow3j = t.pow3[j];
+            const int64_t done = (int64_t)p.k + j;
+            for (uint32_t i = threadIdx.x; i < p.rpu; i += blockDim.x) {
+                const uint64_t row = row0 + i;
+                if (row >= p.nrows) break;
+                const uint64_t lo = p.nH0_lo + row, hi = p.nH0_hi + (lo < row);
+                const cg_u128 n = cg_form_n(lo, hi, p.k, r);
+                a.iter++;
+                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done));
+            }
+        }
+    } else if (MODE == MODE_ENTRY) {
+        for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < p.ne;
+             e += (uint64_t)gridDim.x * blockDim.x) {
+            const uint64_t r = p.Sr[e], c = p.Sc[e];
+            const int j = p.Sj[e];
+            const uint64_t pow3j = t.pow3[j];
+            const int64_t done = (int64_t)p.k + j;
+            for (uint64_t row = 0; row < p.nrows; row++) {
+                const uint64_t lo = p.nH0_lo + row, hi = p.nH0_hi + (lo < row);
+                const cg_u128 n = cg_form_n(lo, hi, p.k, r);
+                a.iter++;
+                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done));
+            }
+        }
+    } else {
+        for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.np;
+             i += (uint64_t)gridDim.x * blockDim.x) {
+            const uint64_t q = p.p0 + i;
+            const cg_u128 n = cg_form_n(p.nH0_lo, p.nH0_hi, p.L, q);
+            int j;
+            uint64_t c;
+            int64_t g;
+            if (!cg_walk(t.pow3, q, p.L, &j, &c, &g)) {
+                a.iter++;
+                g = iterate<KV>(t, p.tb.d, n, p.nH0_lo, p.nH0_hi, t.pow3[j], c, (int64_t)p.L + j);
+            }
+            book(a, p, n, g);
+        }
+    }
+    cg_block_store(a, p.acc);
+}
+
+typedef void (*kfn)(vparams);
+
+kfn pick(int kv, int sh, int mode)
+{
+#define CG_K(KV, SH)                                                                               \
+    (mode == MODE_ROWS ? k_verify<KV, SH, MODE_ROWS>                                               \
+                       : mode == MODE_ENTRY ? k_verify<KV, SH, MODE_ENTRY> : k_verify<KV, SH, MODE_WALK>)
+    if (kv == BULK_CZ_CUDA_KERNEL_FAST) return sh ? CG_K(BULK_CZ_CUDA_KERNEL_FAST, true) : CG_K(BULK_CZ_CUDA_KERNEL_FAST, false);
+    return sh ? CG_K(BULK_CZ_CUDA_KERNEL_CORE, true) : CG_K(BULK_CZ_CUDA_KERNEL_CORE, false);
+#undef CG_K
+}
+
+/* ---- the host side of one device ----------------------------------------------------------- */
+struct vjob {
+    const bulk_collatz_engine *e;
+    const cg_piece *pieces;
+    int np, G;
+    bulk_collatz_verify_result *res; /* G results, one per device */
+};
+
+/* Per-device run state: buffers, streams, the wave being filled and the one being drained. */
+struct vrun {
+    const bulk_collatz_engine *e;
+    bulk_collatz_verify_result *res;
+    bulk_collatz_cuda_opts o;
+    int kv, sh, threads, grid;
+    size_t smem;
+    cudaStream_t s, s2;
+    cudaEvent_t done_ev[2], reset_ev[2];
+    cg_acc *d_acc;
+    cg_acc *h_acc;
+    unsigned long long *d_esc[2], *h_esc;
+    unsigned int *d_cnt[2], *h_cnt;
+    int wave, pending;   /* wave index being filled; 1 when wave - 1 awaits draining */
+    uint64_t wave_fill;  /* numbers launched in the current wave */
+    int overflowed;      /* an escape buffer overflowed: the device's work is redone */
+};
+
+int run_init(vrun &r, const cg_dev *dv)
+{
+    const int mode_any = MODE_ROWS;
+    kfn f = pick(r.kv, r.sh, mode_any);
+    r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
+    for (int m = 0; m < 3; m++)
+        CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)r.smem));
+    int per_sm = 0;
+    CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, r.threads, r.smem));
+    if (per_sm < 1) per_sm = 1;
+    r.grid = dv->sms * per_sm;
+    CG_CHECK(cudaStreamCreateWithFlags(&r.s, cudaStreamNonBlocking));
+    CG_CHECK(cudaStreamCreateWithFlags(&r.s2, cudaStreamNonBlocking));
+    for (int i = 0; i < 2; i++) {
+        CG_CHECK(cudaEventCreateWithFlags(&r.done_ev[i], cudaEventDisableTiming));
+        CG_CHECK(cudaEventCreateWithFlags(&r.reset_ev[i], cudaEventDisableTiming));
+        CG_CHECK(cudaMalloc(&r.d_esc[i], (size_t)r.o.escape_capacity * 16));
+        CG_CHECK(cudaMalloc(&r.d_cnt[i], 64));
+        CG_CHECK(cudaMemset(r.d_cnt[i], 0, 64));
+    }
+    CG_CHECK(cudaMalloc(&r.d_acc, (size_t)r.grid * sizeof(cg_acc)));
+    CG_CHECK(cudaMemset(r.d_acc, 0, (size_t)r.grid * sizeof(cg_acc)));
+    CG_CHECK(cudaMallocHost(&r.h_acc, (size_t)r.grid * sizeof(cg_acc)));
+    CG_CHECK(cudaMallocHost(&r.h_esc, (size_t)r.o.escape_capacity * 16));
+    CG_CHECK(cudaMallocHost(&r.h_cnt, 2 * 64));
+    return BULK_OK;
+}
+
+void run_free(vrun &r)
+{
+    if (r.s) cudaStreamSynchronize(r.s);
+    if (r.s2) cudaStreamSynchronize(r.s2);
+    for (int i = 0; i < 2; i++) {
+        cudaFree(r.d_esc[i]);
+        cudaFree(r.d_cnt[i]);
+        if (r.done_ev[i]) cudaEventDestroy(r.done_ev[i]);
+        if (r.reset_ev[i]) cudaEventDestroy(r.reset_ev[i]);
+    }
+    cudaFree(r.d_acc);
+    cudaFreeHost(r.h_acc);
+    cudaFreeHost(r.h_esc);
+    cudaFreeHost(r.h_cnt);
+    if (r.s) cudaStreamDestroy(r.s);
+    if (r.s2) cudaStreamDestroy(r.s2);
+}
+
+/* Ends the wave being filled (its accumulators and escape count go to the host side of the
+ * buffers) and drains the previous one: while the GPU runs this wave, the host finishes the
+ * previous wave's escapes exactly. */
+int drain(vrun &r, int b, int tail)
+{
+    bulk_collatz_cuda_stats *st = cg_stats();
+    double t0 = cg_now();
+    CG_CHECK(cudaEventSynchronize(r.done_ev[b]));
+    unsigned int cnt = r.h_cnt[b * 16];
+    if (cnt > r.o.escape_capacity) {
+        r.overflowed = 1;
+        return BULK_OK;
+    }
+    if (cnt) {
+        CG_CHECK(cudaMemcpyAsync(r.h_esc, r.d_esc[b], (size_t)cnt * 16, cudaMemcpyDeviceToHost, r.s2));
+        CG_CHECK(cudaStreamSynchronize(r.s2));
+    }
+    /* the count back to zero before the buffer's next wave (that wave waits on reset_ev) */
+    CG_CHECK(cudaMemsetAsync(r.d_cnt[b], 0, 64, r.s2));
+    CG_CHECK(cudaEventRecord(r.reset_ev[b], r.s2));
+    for (unsigned int i = 0; i < cnt; i++) {
+        cg_w n = (cg_w)r.h_esc[2 * (size_t)i + 1] << 64 | r.h_esc[2 * (size_t)i];
+        uint64_t g = 0;
+        int s = bulk_cz_exact_glide128(cg_u_of(n), &g);
+        if (s != BULK_OK) return s;
+        cg_fold_escape(r.res, n, g);
+    }
+    st->escapes += cnt;
+    double dt = cg_now() - t0;
+    if (tail) st->tail_seconds += dt;
+    else st->escape_seconds += dt;
+    return BULK_OK;
+}
+
+int end_wave(vrun &r, int tail)
+{
+    const int b = r.wave & 1;
+    CG_CHECK(cudaMemcpyAsync(&r.h_cnt[b * 16], r.d_cnt[b], sizeof(unsigned int), cudaMemcpyDeviceToHost, r.s));
+    CG_CHECK(cudaEventRecord(r.done_ev[b], r.s));
+    if (r.pending) {
+        int s = drain(r, b ^ 1, 0);
+        if (s) return s;
+    }
+    r.pending = 1;
+    r.wave++;
+    r.wave_fill = 0;
+    /* the next wave writes buffer b ^ 1: wait until its count was reset */
+    CG_CHECK(cudaStreamWaitEvent(r.s, r.reset_ev[b ^ 1], 0));
+    if (tail) {
+        int s = drain(r, b, 1);
+        if (s) return s;
+        r.pending = 0;
+    }
+    return BULK_OK;
+}
+
+int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
+{
+    const int b = r.wave & 1;
+    p.acc = r.d_acc;
+    p.esc = r.d_esc[b];
+    p.esc_count = r.d_cnt[b];
+    p.esc_cap = r.o.escape_capacity;
+    pick(r.kv, r.sh, mode)<<<r.grid, r.threads, r.smem, r.s>>>(p);
+    CG_CHECK(cudaGetLastError());
+    cg_stats()->launches++;
+    r.wave_fill += numbers;
+    if (r.wave_fill >= r.o.wave_numbers) return end_wave(r, 0);
+    return BULK_OK;
+}
+
+/* Rows [row0, row0 + rows) of level-k blocks from row nH against the resident slice. */
+int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
+             const uint8_t *Sj, uint64_t ne)
+{
+    vparams p = base;
+    p.Sr = Sr;
+    p.Sc = Sc;
+    p.Sj = Sj;
+    const uint32_t rpu = (uint32_t)r.o.rows_per_thread * (uint32_t)r.threads;
+    if (rows >= rpu) {
+        /* ROWS layout: a launch is el entries x rl rows, rl a multiple of rpu, together about
+         * launch_numbers numbers (short launches keep the escape waves short) */
+        uint64_t rl = r.o.launch_numbers / (ne ? ne : 1) / rpu * rpu;
+        if (rl < rpu) rl = rpu;
+        uint64_t el = r.o.launch_numbers / rl;
+        if (el < 1) el = 1;
+        for (cg_w done = 0; done < rows;) {
+            cg_w left = rows - done;
+            uint64_t nr = left < rl ? (uint64_t)left : rl;
+            cg_w h = nH + done;
+            for (uint64_t e0 = 0; e0 < ne; e0 += el) {
+                uint64_t cnt = ne - e0 < el ? ne - e0 : el;
+                p.Sr = Sr + e0;
+                p.Sc = Sc + e0;
+                p.Sj = Sj + e0;
+                p.ne = cnt;
+                p.nH0_lo = (uint64_t)h;
+                p.nH0_hi = (uint64_t)(h >> 64);
+                p.nrows = nr;
+                p.rpu = rpu;
+                p.upe = cg_units_per_entry(nr, rpu);
+                int s = launch(r, p, MODE_ROWS, cnt * nr);
+                if (s) return s;
+            }
+            done += nr;
+        }
+        return BULK_OK;
+    }
+    /* ENTRY layout: fewer rows than one unit: a thread per entry, the rows in a loop */
+    uint64_t nr = (uint64_t)rows;
+    uint64_t el = r.o.launch_numbers / nr;
+    if (el < 1) el = 1;
+    for (uint64_t e0 = 0; e0 < ne; e0 += el) {
+        uint64_t cnt = ne - e0 < el ? ne - e0 : el;
+        p.Sr = Sr + e0;
+        p.Sc = Sc + e0;
+        p.Sj = Sj + e0;
+        p.ne = cnt;
+        p.nH0_lo = (uint64_t)nH;
+        p.nH0_hi = (uint64_t)(nH >> 64);
+        p.nrows = nr;
+        int s = launch(r, p, MODE_ENTRY, cnt * nr);
+        if (s) return s;
+    }
+    return BULK_OK;
+}
+
+int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
+{
+    const bulk_collatz_engine *e = job.e;
+    vparams base;
+    memset(&base, 0, sizeof base);
+    cg_ktables_fill(&base.tb, dv);
+    base.k = e->k;
+    /* WALK pieces: this device's share of each block's residues */
+    for (int i = 0; i < job.np; i++) {
+        const cg_piece &pc = job.pieces[i];
+        if (pc.kind != CG_PIECE_WALK) continue;
+        cg_w q0, qn;
+        cg_split_rows((cg_w)1 << pc.L, job.G, g, &q0, &qn);
+        for (cg_w done = 0; done < qn;) {
+            uint64_t cnt = qn - done < r.o.launch_numbers ? (uint64_t)(qn - done) : r.o.launch_numbers;
+            vparams p = base;
+            p.L = pc.L;
+            p.nH0_lo = (uint64_t)pc.nH;
+            p.nH0_hi = (uint64_t)(pc.nH >> 64);
+            p.p0 = (uint64_t)(q0 + done);
+            p.np = cnt;
+            int s = launch(r, p, MODE_WALK, cnt);
+            if (s) return s;
+            done += cnt;
+        }
+    }
+    /* ROWS pieces: this device's share of the rows, against S whole or slice by slice */
+    for (int i = 0; i < job.np; i++) {
+        const cg_piece &pc = job.pieces[i];
+        if (pc.kind != CG_PIECE_ROWS) continue;
+        cg_w r0, rn;
+        cg_split_rows(pc.rows, job.G, g, &r0, &rn);
+        if (rn == 0) continue;
+        if (dv->s_whole) {
+            int s = run_rows(r, base, pc.nH + r0, rn, dv->Sr, dv->Sc, dv->Sj, dv->s_k);
+            if (s) return s;
+            continue;
+        }
+        /* streamed S: slices of `slice` entries through two buffers; a slice is uploaded
+         * while the previous slice's launches run (copy stream s2, ordered by events) */
+        size_t freeb = 0, totalb = 0;
+        CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
+        uint64_t slice = r.o.s_slice_entries ? r.o.s_slice_entries : (uint64_t)(0.2 * (double)freeb / 17.0);
+        if (slice < 1024) slice = 1024;
+        if (slice > e->s_k) slice = e->s_k;
+        uint64_t *sr[2] = { NULL, NULL }, *sc[2] = { NULL, NULL };
+        uint8_t *sj[2] = { NULL, NULL };
+        cudaEvent_t used[2] = { NULL, NULL }, ready[2] = { NULL, NULL };
+        int st = BULK_OK;
+        for (int bb = 0; bb < 2 && st == BULK_OK; bb++) {
+            if (cudaMalloc(&sr[bb], slice * 8) != cudaSuccess || cudaMalloc(&sc[bb], slice * 8) != cudaSuccess ||
+                cudaMalloc(&sj[bb], slice) != cudaSuccess ||
+                cudaEventCreateWithFlags(&used[bb], cudaEventDisableTiming) != cudaSuccess ||
+                cudaEventCreateWithFlags(&ready[bb], cudaEventDisableTiming) != cudaSuccess) {
+                cg_note_error(cudaGetLastError(), "S slice buffers", __FILE__, __LINE__);
+                st = BULK_ERR_CUDA;
+            }
+        }
+        for (uint64_t s0 = 0, si = 0; st == BULK_OK && s0 < e->s_k; s0 += slice, si++) {
+            const int bb = (int)(si & 1);
+            uint64_t cnt = e->s_k - s0 < slice ? e->s_k - s0 : slice;
+            double t0 = cg_now();
+            if (cudaStreamWaitEvent(r.s2, used[bb], 0) != cudaSuccess ||
+                cudaMemcpyAsync(sr[bb], e->Sr + s0, cnt * 8, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
+                cudaMemcpyAsync(sc[bb], e->Sc + s0, cnt * 8, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
+                cudaMemcpyAsync(sj[bb], e->Sj + s0, cnt, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
+                cudaEventRecord(ready[bb], r.s2) != cudaSuccess || cudaStreamWaitEvent(r.s, ready[bb], 0) != cudaSuccess) {
+                cg_note_error(cudaGetLastError(), "S slice upload", __FILE__, __LINE__);
+                st = BULK_ERR_CUDA;
+                break;
+            }
+            cg_stats()->upload_seconds += cg_now() - t0;
+            st = run_rows(r, base, pc.nH + r0, rn, sr[bb], sc[bb], sj[bb], cnt);
+            if (st == BULK_OK && cudaEventRecord(used[bb], r.s) != cudaSuccess) {
+                cg_note_error(cudaGetLastError(), "cudaEventRecord", __FILE__, __LINE__);
+                st = BULK_ERR_CUDA;
+            }
+        }
+        cudaStreamSynchronize(r.s);
+        for (int bb = 0; bb < 2; bb++) {
+            cudaFree(sr[bb]);
+            cudaFree(sc[bb]);
+            cudaFree(sj[bb]);
+            if (used[bb]) cudaEventDestroy(used[bb]);
+            if (ready[bb]) cudaEventDestroy(ready[bb]);
+        }
+        if (st) return st;
+    }
+    return end_wave(r, 1);
+}
+
+int verify_device(int g, void *arg)
+{
+    const vjob &job = *(const vjob *)arg;
+    const bulk_collatz_engine *e = job.e;
+    bulk_collatz_cuda_stats *st = cg_stats();
+    int need_S = 0;
+    for (int i = 0; i < job.np; i++) need_S |= job.pieces[i].kind == CG_PIECE_ROWS;
+    cg_dev *dv;
+    int s = cg_dev_prepare(g, e, need_S, 0, &dv, &st->upload_seconds);
+    if (s) return s;
+    bulk_collatz_cuda_opts o = cg_opts();
+    for (int attempt = 0;; attempt++) {
+        vrun r;
+        memset(&r, 0, sizeof r);
+        r.e = e;
+        r.res = &job.res[g];
+        r.o = o;
+        r.threads = o.threads_per_block;
+        bulk_collatz_verify_result_init(r.res);
+        s = cg_choose(e, dv, &r.kv, &r.sh);
+        if (s == BULK_OK) s = run_init(r, dv);
+        st->kernel = r.kv;
+        st->table_mem = r.sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
+        if (s == BULK_OK) s = verify_work(r, job, g, dv);
+        if (s == BULK_OK && !r.overflowed) {
+            /* the device's accumulators: the sums, the counts, the largest glide */
+            if (cudaMemcpy(r.h_acc, r.d_acc, (size_t)r.grid * sizeof(cg_acc), cudaMemcpyDeviceToHost) != cudaSuccess) {
+                cg_note_error(cudaGetLastError(), "accumulators", __FILE__, __LINE__);
+                s = BULK_ERR_CUDA;
+            } else {
+                cg_w sum = 0, iter = 0;
+                cg_acc m;
+                cg_acc_init(&m);
+                for (int b = 0; b < r.grid; b++) {
+                    sum += r.h_acc[b].sum;
+                    iter += r.h_acc[b].iter;
+                    cg_acc one = r.h_acc[b];
+                    one.sum = one.iter = 0;
+                    cg_acc_merge(&m, &one);
+                }
+                cg_fold(r.res, sum, iter, m.maxg, m.maxn);
+            }
+        }
+        run_free(r);
+        if (s != BULK_OK || !r.overflowed) return s;
+        /* an escape buffer overflowed: redo this device's share with room for more */
+        st->reruns++;
+        if (o.escape_capacity >= (1u << 30)) {
+            bulk_cz_set_error("more than %u escapes in one wave", o.escape_capacity);
+            return BULK_ERR_INTERNAL;
+        }
+        o.escape_capacity *= 4;
+        if (o.wave_numbers > 4096) o.wave_numbers /= 4;
+    }
+}
+
+} // namespace
+
+/* One call of the devices on [first, last]. */
+static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int G,
+                       bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
+{
+    cg_piece pieces[CG_MAX_PIECES];
+    int np = cg_plan_chunk(first, last, e->k, e->Sr != NULL, pieces);
+    vjob job = { e, pieces, np, G, res };
+    int s = cg_run_devices(G, verify_device, &job);
+    if (s != BULK_OK) return s;
+    bulk_collatz_verify_result part;
+    bulk_collatz_verify_result_init(&part);
+    cg_fold_static(&part, first, last, pieces, np, e->G_k);
+    for (int g = 0; g < G; g++) bulk_collatz_verify_result_merge(&part, &res[g]);
+    bulk_collatz_verify_result_merge(out, &part);
+    return BULK_OK;
+}
+
+extern "C" int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first,
+                                              bulk_u128 last, bulk_collatz_verify_result *out)
+{
+    bulk_collatz_cuda_stats *st = cg_stats();
+    memset(st, 0, sizeof *st);
+    if (!e || !out || (first.lo == 0 && first.hi == 0) || cz_lt(last, first)) return BULK_ERR_ARG;
+    const int G = cg_devices();
+    if (G == 0) return BULK_ERR_NO_BACKEND;
+    double t0 = cg_now();
+    bulk_collatz_verify_result *res =
+        (bulk_collatz_verify_result *)malloc((size_t)G * sizeof *res);
+    if (!res) return BULK_ERR_NOMEM;
+    bulk_collatz_verify_result_init(out);
+    /* parts of at most 2^72 numbers: the per-block 64-bit glide sums on the device then stay
+     * far from wrapping (2^72 * 0.03 mandatory * < 2^12 glide / 2^10 blocks < 2^64) */
+    const cg_w part = (cg_w)1 << 72;
+    int s = BULK_OK;
+    for (cg_w a = cg_w_of(first), z = cg_w_of(last);;) {
+        cg_w b = z - a >= part ? a + part - 1 : z;
+        s = verify_part(e, a, b, G, out, res);
+        if (s != BULK_OK || b == z) break;
+        a = b + 1;
+    }
+    free(res);
+    st->devices = G;
+    st->seconds = cg_now() - t0;
+    return s;
+}

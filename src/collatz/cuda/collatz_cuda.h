@@ -1,0 +1,82 @@
+/* The CUDA backend of the Collatz engine (seed 004 sections 5-6, seed 003 sections 4-9).
+ *
+ * Entry points mirror the CPU engine's (include/bulk/collatz.h) and give bit-identical results
+ * for the same engine (same d, k, a): the kernels run the per-number logic of cg_core.h, which
+ * mirrors collatz_core.h step for step, and every number whose value would leave 128 bits is
+ * finished on the host by the engine's exact path while the GPU goes on (seed 004 section 5.1).
+ * All visible GPUs are used (one host thread each); results do not depend on their number.
+ *
+ * When the library is built without CUDA these functions exist too (src/collatz/cuda_absent.c)
+ * and return BULK_ERR_NO_BACKEND; so do they when no device is present. */
+#ifndef BULK_COLLATZ_CUDA_COLLATZ_CUDA_H
+#define BULK_COLLATZ_CUDA_COLLATZ_CUDA_H
+
+#include <stdint.h>
+
+#include "bulk/collatz.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Tuning knobs, process-wide (benchmarks and tests set them; 0 always means "choose"). */
+enum {
+    BULK_CZ_CUDA_MEM_AUTO = 0,   /* B, C, J in shared memory when they fit, else global */
+    BULK_CZ_CUDA_MEM_SHARED = 1, /* force shared (BULK_ERR_ARG when 2^d entries do not fit) */
+    BULK_CZ_CUDA_MEM_GLOBAL = 2  /* force global (read through L1/L2) */
+};
+enum {
+    BULK_CZ_CUDA_KERNEL_AUTO = 0, /* FAST when d <= 20, else CORE */
+    BULK_CZ_CUDA_KERNEL_FAST = 1, /* 4 x 32-bit limbs, PTX carry chains, packed 32-bit tables */
+    BULK_CZ_CUDA_KERNEL_CORE = 2  /* the engine's own collatz_core.h functions (64-bit limbs) */
+};
+typedef struct bulk_collatz_cuda_opts {
+    int table_mem;             /* BULK_CZ_CUDA_MEM_* */
+    int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
+    int devices;               /* use the first `devices` GPUs (0: all visible) */
+    int threads_per_block;     /* 0: 256 (a multiple of 32, at most 512) */
+    int rows_per_thread;       /* verify, ROWS layout: rows per thread per unit (0: 8) */
+    uint64_t launch_numbers;   /* numbers per kernel launch (0: 2^27) */
+    uint64_t wave_numbers;     /* numbers per wave (escapes are drained per wave; 0: 2^33) */
+    uint64_t s_slice_entries;  /* S entries resident per slice (0: all when they fit) */
+    uint32_t escape_capacity;  /* escapes kept per wave (0: 2^20; more -> the chunk reruns) */
+} bulk_collatz_cuda_opts;
+
+void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
+/* BULK_ERR_ARG for values out of range. */
+int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o);
+
+/* What the last call of this thread did (for benchmarks and the overflow-share report). */
+typedef struct bulk_collatz_cuda_stats {
+    int devices;            /* GPUs used */
+    int table_mem;          /* BULK_CZ_CUDA_MEM_SHARED or _GLOBAL as used */
+    int kernel;             /* BULK_CZ_CUDA_KERNEL_FAST or _CORE as used */
+    double seconds;         /* wall time of the call */
+    double upload_seconds;  /* tables and S to the devices (0 when cached) */
+    double escape_seconds;  /* host time on escaped numbers (overlaps the GPU) */
+    double tail_seconds;    /* host time on escapes after the GPU had finished */
+    uint64_t escapes;       /* numbers finished on the host's exact path */
+    uint64_t launches;      /* kernel launches, all devices */
+    uint64_t reruns;        /* waves rerun because the escape buffer was full */
+} bulk_collatz_cuda_stats;
+void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s);
+
+/* bulk_collatz_verify_chunk on the GPUs: the same result for the same engine and range. */
+int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                                   bulk_collatz_verify_result *out);
+
+/* bulk_collatz_delays on the GPUs (engine with a > 0): out[i] = delay(first + i). */
+int bulk_collatz_cuda_delays(const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
+                             uint32_t *out);
+
+/* bulk_collatz_delay_stats on the GPUs: per batch the sum, minimum and maximum delay. */
+int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_u128 first, uint64_t batch,
+                                  uint64_t nbatches, uint64_t *sum, uint32_t *min, uint32_t *max);
+
+/* Frees the tables cached on the devices (they are kept between calls for the same d, k, a). */
+void bulk_collatz_cuda_release(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,63 @@
+/* The CUDA Collatz backend's entry points for a build without CUDA (the file's body is compiled
+ * only then): every run reports BULK_ERR_NO_BACKEND, the options are kept so that programs
+ * that set them behave the same in both builds. */
+#ifndef BULK_HAVE_CUDA
+#include <string.h>
+
+#include "collatz/cuda/collatz_cuda.h"
+
+static bulk_collatz_cuda_opts absent_opts;
+
+void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o) { *o = absent_opts; }
+
+int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
+{
+    if (!o || o->table_mem < 0 || o->table_mem > 2 || o->kernel < 0 || o->kernel > 2 ||
+        o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
+        (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64)
+        return BULK_ERR_ARG;
+    absent_opts = *o;
+    return BULK_OK;
+}
+
+void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s) { memset(s, 0, sizeof *s); }
+
+int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                                   bulk_collatz_verify_result *out)
+{
+    (void)e;
+    (void)first;
+    (void)last;
+    (void)out;
+    return BULK_ERR_NO_BACKEND;
+}
+
+int bulk_collatz_cuda_delays(const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
+                             uint32_t *out)
+{
+    (void)e;
+    (void)first;
+    (void)count;
+    (void)out;
+    return BULK_ERR_NO_BACKEND;
+}
+
+int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_u128 first, uint64_t batch,
+                                  uint64_t nbatches, uint64_t *sum, uint32_t *min, uint32_t *max)
+{
+    (void)e;
+    (void)first;
+    (void)batch;
+    (void)nbatches;
+    (void)sum;
+    (void)min;
+    (void)max;
+    return BULK_ERR_NO_BACKEND;
+}
+
+void bulk_collatz_cuda_release(void) {}
+
+#else
+/* ISO C forbids an empty translation unit. */
+typedef int bulk_collatz_cuda_absent_unused;
+#endif

@@ -1,0 +1,225 @@
+/* GPU tests of the CUDA Collatz backend (CTest label "gpu"): the CUDA backend against the CPU
+ * backend on the same engine and range, bit for bit: counts, overflow count and list, checksum,
+ * maximum glide; delays and batch statistics. Ranges near 2^64, 2^68, near 2^128 (overflows:
+ * escapes finished on the host), from 1 (the small blocks), unaligned ends (WALK pieces), few
+ * rows (ENTRY layout), many rows (ROWS layout); every kernel variant and table placement, one
+ * and all devices, a streamed sieve, tiny escape buffers (reruns), tiny launches and waves.
+ * Without a device it prints "SKIP: no CUDA device" and succeeds. Replay: --seed S. */
+#include "test_util.h"
+
+#include "collatz/collatz_internal.h"
+#include "collatz/cuda/collatz_cuda.h"
+
+typedef unsigned __int128 u128;
+
+static bulk_u128 U(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+
+static void u128_str(bulk_u128 v, char *buf) { bulk_cz_u128_str(v, buf); }
+
+static int same(const bulk_collatz_verify_result *a, const bulk_collatz_verify_result *b)
+{
+    if (memcmp(&a->covered, &b->covered, sizeof a->covered) ||
+        memcmp(&a->iterated, &b->iterated, sizeof a->iterated) ||
+        memcmp(&a->checksum, &b->checksum, sizeof a->checksum) || a->overflows != b->overflows ||
+        a->n_overflow_values != b->n_overflow_values || a->max_glide != b->max_glide ||
+        memcmp(&a->max_glide_n, &b->max_glide_n, sizeof a->max_glide_n))
+        return 0;
+    for (uint32_t i = 0; i < a->n_overflow_values; i++)
+        if (memcmp(&a->overflow_values[i], &b->overflow_values[i], sizeof(bulk_u128))) return 0;
+    return 1;
+}
+
+static void show(const char *who, const bulk_collatz_verify_result *r)
+{
+    char c[48], i[48], s[48], m[48];
+    u128_str(r->covered, c);
+    u128_str(r->iterated, i);
+    u128_str(r->checksum, s);
+    u128_str(r->max_glide_n, m);
+    fprintf(stderr, "  %s: covered %s iterated %s checksum %s overflows %llu max glide %llu at %s\n",
+            who, c, i, s, (unsigned long long)r->overflows, (unsigned long long)r->max_glide, m);
+}
+
+struct variant {
+    const char *name;
+    bulk_collatz_cuda_opts o;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int want_overflows)
+{
+    bulk_collatz_engine *e;
+    int st = bulk_collatz_engine_new(&e, cpu, d, k, 0);
+    CHECK(st == BULK_OK, "engine d=%d k=%d: %d", d, k, st);
+    if (st) return;
+    bulk_collatz_verify_result *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
+    double t0 = now();
+    st = bulk_collatz_verify(cpu, e, U(first), U(last), NULL, ref);
+    double tcpu = now() - t0;
+    CHECK(st == BULK_OK, "CPU verify: %d", st);
+    char a[48], b[48];
+    u128_str(U(first), a);
+    u128_str(U(last), b);
+    printf("verify d=%d k=%d [%s, %s]: CPU %.3f s, overflows %llu\n", d, k, a, b, tcpu,
+           (unsigned long long)ref->overflows);
+    if (want_overflows) CHECK(ref->overflows > 0, "this range should have overflows");
+    struct variant vs[] = {
+        { "auto", { 0 } },
+        { "fast/shared", { .kernel = BULK_CZ_CUDA_KERNEL_FAST, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
+        { "fast/global", { .kernel = BULK_CZ_CUDA_KERNEL_FAST, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "core/global", { .kernel = BULK_CZ_CUDA_KERNEL_CORE, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "core/shared", { .kernel = BULK_CZ_CUDA_KERNEL_CORE, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
+        { "one device", { .devices = 1 } },
+        { "streamed S, small launches", { .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18 } },
+        { "tiny escape buffer", { .escape_capacity = 2, .wave_numbers = 1 << 20 } },
+        { "128 threads, 2 rows", { .threads_per_block = 128, .rows_per_thread = 2 } },
+    };
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;
+        if (vs[v].o.table_mem == BULK_CZ_CUDA_MEM_SHARED && ((size_t)17 << d) > 200000) continue;
+        CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
+        t0 = now();
+        st = bulk_collatz_cuda_verify_chunk(e, U(first), U(last), got);
+        double tgpu = now() - t0;
+        bulk_collatz_cuda_stats s;
+        bulk_collatz_cuda_last_stats(&s);
+        CHECK(st == BULK_OK, "CUDA verify (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        if (st) continue;
+        int ok = same(ref, got);
+        CHECK(ok, "CUDA verify (%s) differs from the CPU on d=%d k=%d [%s, %s]", vs[v].name, d, k, a, b);
+        if (!ok) {
+            show("cpu ", ref);
+            show("cuda", got);
+        }
+        printf("  %-28s %s  %.3f s on %d GPU(s), %llu launches, %llu escapes, %llu reruns\n",
+               vs[v].name, ok ? "same" : "DIFFERENT", tgpu, s.devices,
+               (unsigned long long)s.launches, (unsigned long long)s.escapes,
+               (unsigned long long)s.reruns);
+    }
+    bulk_collatz_cuda_opts none = { 0 };
+    bulk_collatz_cuda_set_opts(&none);
+    free(ref);
+    free(got);
+    bulk_collatz_engine_free(e);
+}
+
+static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
+{
+    bulk_collatz_engine *e;
+    int st = bulk_collatz_engine_new(&e, cpu, d, 8, a);
+    CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
+    if (st) return;
+    uint32_t *ref = malloc(count * 4), *got = malloc(count * 4);
+    double t0 = now();
+    st = bulk_collatz_delays(cpu, e, U(first), count, ref);
+    double tcpu = now() - t0;
+    CHECK(st == BULK_OK, "CPU delays: %d", st);
+    char s1[48];
+    u128_str(U(first), s1);
+    printf("delays d=%d a=%d from %s, %llu numbers: CPU %.3f s\n", d, a, s1,
+           (unsigned long long)count, tcpu);
+    struct variant vs[] = {
+        { "auto", { 0 } },
+        { "fast/global", { .kernel = BULK_CZ_CUDA_KERNEL_FAST, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "core/shared", { .kernel = BULK_CZ_CUDA_KERNEL_CORE, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
+        { "one device, small launches", { .devices = 1, .launch_numbers = 100000 } },
+        { "tiny escape buffer", { .escape_capacity = 1 } },
+    };
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
+        memset(got, 0xa5, count * 4); /* poison: every element must be written */
+        t0 = now();
+        st = bulk_collatz_cuda_delays(e, U(first), count, got);
+        double tgpu = now() - t0;
+        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
+        CHECK(bad == 0, "CUDA delays (%s): %llu of %llu differ", vs[v].name,
+              (unsigned long long)bad, (unsigned long long)count);
+        bulk_collatz_cuda_stats s;
+        bulk_collatz_cuda_last_stats(&s);
+        printf("  %-28s %s  %.3f s, %llu escapes\n", vs[v].name, bad ? "DIFFERENT" : "same", tgpu,
+               (unsigned long long)s.escapes);
+    }
+    /* batch statistics: a block per batch (1024) and a thread per batch (100, 37) */
+    uint64_t batches[] = { 1024, 100, 37 };
+    for (size_t bi = 0; bi < 3; bi++) {
+        uint64_t batch = batches[bi], nb = count / batch;
+        uint64_t *rs = malloc(nb * 8), *gs = malloc(nb * 8);
+        uint32_t *rmn = malloc(nb * 4), *rmx = malloc(nb * 4), *gmn = malloc(nb * 4), *gmx = malloc(nb * 4);
+        st = bulk_collatz_delay_stats(cpu, e, U(first), batch, nb, rs, rmn, rmx);
+        CHECK(st == BULK_OK, "CPU stats: %d", st);
+        for (int v = 0; v < 2; v++) {
+            bulk_collatz_cuda_opts o = { 0 };
+            if (v) o.escape_capacity = 1, o.launch_numbers = 50000;
+            bulk_collatz_cuda_set_opts(&o);
+            memset(gs, 0xa5, nb * 8);
+            st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
+            CHECK(st == BULK_OK, "CUDA stats: %d %s", st, bulk_collatz_last_error());
+            uint64_t bad = 0;
+            for (uint64_t i = 0; i < nb; i++) bad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
+            CHECK(bad == 0, "CUDA stats batch %llu (variant %d): %llu batches differ",
+                  (unsigned long long)batch, v, (unsigned long long)bad);
+            printf("  stats batch %-5llu variant %d %s\n", (unsigned long long)batch, v, bad ? "DIFFERENT" : "same");
+        }
+        free(rs);
+        free(gs);
+        free(rmn);
+        free(rmx);
+        free(gmn);
+        free(gmx);
+    }
+    bulk_collatz_cuda_opts none = { 0 };
+    bulk_collatz_cuda_set_opts(&none);
+    free(ref);
+    free(got);
+    bulk_collatz_engine_free(e);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv), rs = seed;
+    if (bulk_cuda_device_count() == 0) {
+        printf("SKIP: no CUDA device (the CUDA Collatz backend was not run)\n");
+        return 0;
+    }
+    bulk_ctx *cpu;
+    if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) {
+        fprintf(stderr, "cannot open a CPU context\n");
+        return 1;
+    }
+    printf("%d CUDA device(s), %d CPU threads\n", bulk_cuda_device_count(), bulk_ctx_threads(cpu));
+    const u128 two64 = (u128)1 << 64, two68 = (u128)1 << 68, top = ~(u128)0;
+    u128 j1 = test_rand(&rs) % 100000, j2 = test_rand(&rs) % 100000;
+    /* unaligned ends around 2^64: WALK pieces on both sides, ROWS between */
+    verify_case(cpu, 12, 20, two64 - ((u128)1 << 29) + j1, two64 + ((u128)1 << 29) + j2, 0);
+    /* near 2^68 with a larger sieve */
+    verify_case(cpu, 16, 24, two68 + j1, two68 + ((u128)1 << 31) + j2, 0);
+    /* from 1: the number 1 and blocks of every level */
+    verify_case(cpu, 12, 20, 1, ((u128)1 << 26) + j1, 0);
+    /* the smallest n whose trajectory passes 2^64, few rows per entry (ENTRY layout) */
+    verify_case(cpu, 8, 10, 12327829503ull - 5000, 12327829503ull + 20000, 0);
+    /* trajectories beyond 2^128: escapes to the exact path */
+    verify_case(cpu, 10, 16, top - ((u128)1 << 24), top, 1);
+    verify_case(cpu, 14, 18, ((u128)1 << 127) + j1, ((u128)1 << 127) + ((u128)1 << 26), 0);
+    /* d > 20: only the core kernel */
+    verify_case(cpu, 22, 16, two64 + j1, two64 + ((u128)1 << 24), 0);
+    /* delays and batch statistics */
+    delays_case(cpu, 12, 24, two64 - 1000000 + j1, 1 << 22);
+    delays_case(cpu, 10, 20, two68 + j2, 1 << 21);
+    delays_case(cpu, 9, 16, top - (1 << 20), 1 << 20); /* escapes */
+    delays_case(cpu, 12, 22, 1, 1 << 22);
+    bulk_ctx_close(cpu);
+    bulk_collatz_cuda_release();
+    return test_finish();
+}

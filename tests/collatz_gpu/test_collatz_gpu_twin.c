@@ -1,0 +1,385 @@
+/* CPU tests of the CUDA Collatz backend's logic (no GPU needed): the host twins of the
+ * register arithmetic (cg_arith.h), the per-number functions the kernels call (cg_core.h), the
+ * range planner and index math (cg_plan.h). The kernels call exactly these functions, so a
+ * verify or delays run emulated here with them must equal the CPU engine bit for bit: counts,
+ * overflow list, checksum, maximum glide, delays. Replay: --seed S. */
+#include "test_util.h"
+
+#include "backend/context.h"
+#include "collatz/collatz_internal.h"
+#include "collatz/cuda/cg_core.h"
+#include "collatz/cuda/cg_plan.h"
+
+typedef unsigned __int128 u128;
+
+static u128 to_w(cg_u128 a) { return (u128)cg_hi64(a) << 64 | cg_lo64(a); }
+static cg_u128 of_w(u128 v) { return cg_make((uint64_t)v, (uint64_t)(v >> 64)); }
+
+static u128 rand_u128(uint64_t *s, int kind)
+{
+    return (u128)test_structured_limb(s, kind) << 64 | test_structured_limb(s, kind + 3);
+}
+
+/* ---- arithmetic twins against plain unsigned __int128 ---------------------------------- */
+static void test_arith(uint64_t *rs)
+{
+    const u128 all = ~(u128)0;
+    for (int it = 0; it < 200000; it++) {
+        u128 x = rand_u128(rs, it);
+        if (it % 5 == 0) x >>= test_rand(rs) % 128;
+        unsigned d = 1 + (unsigned)(test_rand(rs) % CG_MAX_FAST_D);
+        uint32_t B = (uint32_t)bulk_cz_pow3[test_rand(rs) % (d + 1)];
+        uint32_t C = (uint32_t)(test_rand(rs) % B);
+        /* step */
+        cg_u128 v = of_w(x);
+        int ov = cg_step(&v, d, B, C);
+        u128 h = x >> d;
+        int want_ov = h > (all - C) / B;
+        CHECK(ov == want_ov, "cg_step overflow flag, d=%u", d);
+        if (!ov && !want_ov) CHECK(to_w(v) == h * B + C, "cg_step value, d=%u", d);
+        /* odd, half */
+        v = of_w(x);
+        ov = cg_odd(&v);
+        want_ov = x > (all - 1) / 3;
+        CHECK(ov == want_ov, "cg_odd overflow flag");
+        if (!ov) CHECK(to_w(v) == 3 * x + 1, "cg_odd value");
+        v = of_w(x);
+        cg_half(&v);
+        CHECK(to_w(v) == x >> 1, "cg_half");
+        /* compare */
+        u128 y = (it & 1) ? x + (u128)(test_rand(rs) % 3) - 1 : rand_u128(rs, it + 1);
+        CHECK(cg_lt(of_w(x), of_w(y)) == (x < y), "cg_lt");
+        /* glide bound */
+        int sat;
+        cg_u128 nd = cg_glide_bound(of_w(x), d, &sat);
+        CHECK(sat == ((x >> (128 - d)) != 0), "cg_glide_bound sat");
+        if (!sat) CHECK(to_w(nd) == x << d, "cg_glide_bound value");
+        /* prefix */
+        uint64_t Bk = bulk_cz_pow3[test_rand(rs) % 41];
+        uint64_t Ck = test_rand(rs) % Bk;
+        u128 hh = x >> (test_rand(rs) % 128);
+        v = of_w(0);
+        ov = cg_prefix(&v, (uint64_t)hh, (uint64_t)(hh >> 64), Bk, Ck);
+        want_ov = hh > (all - Ck) / Bk;
+        CHECK(ov == want_ov, "cg_prefix overflow flag");
+        if (!ov) CHECK(to_w(v) == hh * Bk + Ck, "cg_prefix value");
+        /* and against the engine's own muladd */
+        cz_u128 r;
+        int ok = cz_sieve_start(&r, cg_u_of(hh), Bk, Ck);
+        CHECK(ok == !ov, "cg_prefix vs cz_sieve_start");
+    }
+}
+
+/* ---- the sieve walk twin: every residue of 18 bits, both functions --------------------- */
+static void test_sieve_child(void)
+{
+    const int K = 18;
+    for (uint64_t p = 0; p < ((uint64_t)1 << K); p++) {
+        int j1 = 0, j2 = 0;
+        uint64_t c1 = 0, c2 = 0;
+        for (int i = 0; i < K; i++) {
+            int bit = (int)((p >> i) & 1);
+            int e1 = cz_sieve_child(i, &j1, &c1, bit);
+            int e2 = cg_sieve_child(bulk_cz_pow3, i, &j2, &c2, bit);
+            CHECK(e1 == e2 && j1 == j2 && c1 == c2, "sieve child p=%llu i=%d",
+                  (unsigned long long)p, i);
+            if (e1 || e2) break;
+        }
+    }
+}
+
+/* ---- planner against verify.c's block loop, replayed block by block ---------------------- */
+static int blocks_of_plan(const cg_piece *pc, int np, int k, u128 *bn, int *bl, int cap)
+{
+    int nb = 0;
+    for (int i = 0; i < np && nb < cap; i++) {
+        if (pc[i].kind == CG_PIECE_ONE) {
+            bn[nb] = 1;
+            bl[nb++] = -1;
+        } else if (pc[i].kind == CG_PIECE_WALK) {
+            bn[nb] = pc[i].nH;
+            bl[nb++] = pc[i].L;
+        } else {
+            for (u128 r = 0; r < pc[i].rows && nb < cap; r++) {
+                bn[nb] = pc[i].nH + r;
+                bl[nb++] = k;
+            }
+        }
+    }
+    return nb;
+}
+
+static int blocks_reference(u128 cur, u128 end, int k, u128 *bn, int *bl, int cap)
+{
+    int nb = 0;
+    for (;;) {
+        if (nb == cap) return -1;
+        if (cur == 1) {
+            bn[nb] = 1;
+            bl[nb++] = -1;
+        } else {
+            int L = cg_ctz(cur);
+            if (L > k) L = k;
+            while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
+            bn[nb] = cur >> L;
+            bl[nb++] = L;
+            cur += ((u128)1 << L) - 1;
+        }
+        if (cur >= end) break;
+        cur++;
+    }
+    return nb;
+}
+
+static void test_planner(uint64_t *rs)
+{
+    enum { CAP = 4096 };
+    static u128 an[CAP], bn[CAP];
+    static int al[CAP], bl[CAP];
+    for (int it = 0; it < 3000; it++) {
+        int k = (int)(test_rand(rs) % 21);
+        u128 base;
+        switch (it % 5) {
+        case 0: base = 1 + test_rand(rs) % 5000; break;
+        case 1: base = ((u128)1 << 64) - (test_rand(rs) % 100000); break;
+        case 2: base = ((u128)1 << 68) + test_rand(rs) % ((u128)1 << 30); break;
+        case 3: base = ~(u128)0 - (test_rand(rs) % ((u128)1 << 24)); break;
+        default: base = rand_u128(rs, it) | 1; break;
+        }
+        if (base == 0) base = 1;
+        u128 len = test_rand(rs) % ((u128)1 << (k + 4));
+        u128 last = base + len;
+        if (last < base) last = ~(u128)0;
+        cg_piece pc[CG_MAX_PIECES];
+        int np = cg_plan_chunk(base, last, k, 1, pc);
+        int na = blocks_of_plan(pc, np, k, an, al, CAP);
+        int nb = blocks_reference(base, last, k, bn, bl, CAP);
+        if (nb < 0) continue; /* too many blocks to list: skip this draw */
+        CHECK(na == nb, "planner: %d blocks, reference %d (k=%d)", na, nb, k);
+        for (int i = 0; i < na && i < nb; i++)
+            CHECK(an[i] == bn[i] && al[i] == bl[i], "planner block %d differs (k=%d)", i, k);
+        /* pieces in increasing order, rows only at level k */
+        for (int i = 0; i < np; i++)
+            if (pc[i].kind == CG_PIECE_ROWS) CHECK(pc[i].L == k && pc[i].rows >= 1, "rows piece");
+    }
+    /* a huge range: one ROWS piece with 2^60 rows at most 2k + 2 other pieces */
+    cg_piece pc[CG_MAX_PIECES];
+    int np = cg_plan_chunk(((u128)1 << 64) + 12345, ((u128)1 << 100) - 777, 37, 1, pc);
+    int rows_pieces = 0;
+    u128 covered = 0;
+    for (int i = 0; i < np; i++) {
+        if (pc[i].kind == CG_PIECE_ROWS) {
+            rows_pieces++;
+            covered += pc[i].rows << 37;
+        } else covered += (u128)1 << pc[i].L;
+    }
+    CHECK(rows_pieces == 1 && np <= 2 * 37 + 2, "huge range: %d pieces", np);
+    CHECK(covered == ((u128)1 << 100) - 777 - ((u128)1 << 64) - 12345 + 1, "huge range covered");
+}
+
+/* ---- multi-device split and unit map cover everything exactly once ----------------------- */
+static void test_index(uint64_t *rs)
+{
+    for (int it = 0; it < 2000; it++) {
+        u128 rows = test_rand(rs) % 100000;
+        if (it % 7 == 0) rows = (u128)test_rand(rs) << 40;
+        int G = 1 + (int)(test_rand(rs) % 9);
+        u128 next = 0;
+        for (int g = 0; g < G; g++) {
+            u128 r0, cnt;
+            cg_split_rows(rows, G, g, &r0, &cnt);
+            CHECK(r0 == next, "split: part %d starts at the end of the previous", g);
+            CHECK(cnt <= rows / G + 1 && cnt + 1 >= rows / G, "split: balanced");
+            next = r0 + cnt;
+        }
+        CHECK(next == rows, "split covers all rows");
+    }
+    for (int it = 0; it < 200; it++) {
+        uint64_t ne = 1 + test_rand(rs) % 40, nrows = 1 + test_rand(rs) % 3000;
+        uint32_t rpu = 1u << (test_rand(rs) % 11);
+        uint64_t upe = cg_units_per_entry(nrows, rpu);
+        static unsigned char seen[40 * 3000];
+        memset(seen, 0, sizeof seen);
+        for (uint64_t u = 0; u < ne * upe; u++) {
+            uint64_t e, r0;
+            cg_unit_map(u, upe, rpu, &e, &r0);
+            CHECK(e < ne && r0 < nrows, "unit map in range");
+            for (uint64_t r = r0; r < r0 + rpu && r < nrows; r++) seen[e * nrows + r]++;
+        }
+        int bad = 0;
+        for (uint64_t i = 0; i < ne * nrows; i++) bad += seen[i] != 1;
+        CHECK(bad == 0, "unit map: %d (entry,row) pairs not covered exactly once", bad);
+    }
+}
+
+/* ---- a whole verify chunk emulated with the kernels' functions --------------------------- */
+static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, u128 first, u128 last,
+                       bulk_collatz_verify_result *out)
+{
+    cg_piece pc[CG_MAX_PIECES];
+    int np = cg_plan_chunk(first, last, e->k, e->Sr != NULL, pc);
+    bulk_collatz_verify_result_init(out);
+    cg_fold_static(out, first, last, pc, np, e->G_k);
+    cg_acc acc;
+    cg_acc_init(&acc);
+    u128 sum = 0, iter = 0;
+    for (int i = 0; i < np; i++) {
+        if (pc[i].kind == CG_PIECE_ONE) continue;
+        int L = pc[i].L;
+        for (u128 row = 0; row < pc[i].rows; row++) {
+            u128 nH = pc[i].nH + row;
+            uint64_t cnt = pc[i].kind == CG_PIECE_ROWS ? e->s_k : (uint64_t)1 << L;
+            for (uint64_t q = 0; q < cnt; q++) {
+                int64_t g;
+                int iterated = 1;
+                cg_u128 n;
+                if (pc[i].kind == CG_PIECE_ROWS) {
+                    n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, e->Sr[q]);
+                    g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[e->Sj[q]],
+                                   e->Sc[q], (int64_t)L + e->Sj[q], (unsigned)e->d, BC, e->J);
+                } else {
+                    int j;
+                    uint64_t c;
+                    n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, q);
+                    if (cg_walk(bulk_cz_pow3, q, L, &j, &c, &g)) iterated = 0;
+                    else
+                        g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[j], c,
+                                       (int64_t)L + j, (unsigned)e->d, BC, e->J);
+                }
+                iter += (unsigned)iterated;
+                if (g < 0) {
+                    uint64_t eg;
+                    int st = bulk_cz_exact_glide128(cg_u_of(to_w(n)), &eg);
+                    if (st != BULK_OK) return st;
+                    cg_fold_escape(out, to_w(n), eg);
+                } else {
+                    sum += (uint64_t)g;
+                    cg_acc_note(&acc, (uint64_t)g, n);
+                }
+            }
+        }
+    }
+    cg_fold(out, sum, iter, acc.maxg, acc.maxn);
+    return BULK_OK;
+}
+
+static int same_result(const bulk_collatz_verify_result *a, const bulk_collatz_verify_result *b)
+{
+    if (memcmp(&a->covered, &b->covered, sizeof a->covered) ||
+        memcmp(&a->iterated, &b->iterated, sizeof a->iterated) ||
+        memcmp(&a->checksum, &b->checksum, sizeof a->checksum) || a->overflows != b->overflows ||
+        a->n_overflow_values != b->n_overflow_values || a->max_glide != b->max_glide ||
+        memcmp(&a->max_glide_n, &b->max_glide_n, sizeof a->max_glide_n))
+        return 0;
+    for (uint32_t i = 0; i < a->n_overflow_values; i++)
+        if (memcmp(&a->overflow_values[i], &b->overflow_values[i], sizeof(bulk_u128))) return 0;
+    return 1;
+}
+
+static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
+{
+    static const int dk[][2] = { { 8, 10 }, { 12, 14 }, { 1, 3 }, { 20, 16 }, { 10, 0 } };
+    for (size_t t = 0; t < sizeof dk / sizeof dk[0]; t++) {
+        int d = dk[t][0], k = dk[t][1];
+        bulk_collatz_engine *e;
+        int st = bulk_collatz_engine_new(&e, ctx, d, k, 0);
+        CHECK(st == BULK_OK, "engine d=%d k=%d: %d", d, k, st);
+        if (st) continue;
+        uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
+        cg_pack_tables(d, e->B, e->C, BC);
+        u128 starts[] = {
+            1,
+            ((u128)1 << 64) - 3000,
+            ((u128)1 << 68) + (test_rand(rs) % 100000),
+            (u128)12327829503ull - 1000, /* trajectory passes 2^64 */
+            ~(u128)0 - 5000,             /* trajectories pass 2^128: escapes */
+            ((u128)1 << 127) + (test_rand(rs) % 4096),
+            rand_u128(rs, (int)t) >> (test_rand(rs) % 60),
+        };
+        for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
+            u128 first = starts[s] ? starts[s] : 1;
+            u128 len = ((u128)1 << (small ? 13 : 17)) + test_rand(rs) % 5000;
+            if (s == 4) len = 5000;
+            u128 last = first + len;
+            if (last < first) last = ~(u128)0;
+            bulk_collatz_verify_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+            int s1 = bulk_collatz_verify_chunk(e, cg_u_of(first), cg_u_of(last), a);
+            int s2 = twin_verify(e, BC, first, last, b);
+            CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
+            CHECK(same_result(a, b), "verify twin differs: d=%d k=%d start #%zu (overflows %llu vs %llu)",
+                  d, k, s, (unsigned long long)a->overflows, (unsigned long long)b->overflows);
+            if (s == 4) CHECK(a->overflows > 0, "range near 2^128 has overflows");
+            free(a);
+            free(b);
+        }
+        free(BC);
+        bulk_collatz_engine_free(e);
+    }
+}
+
+/* ---- delays: the kernels' cg_delay against the engine ----------------------------------- */
+static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
+{
+    static const int da[][2] = { { 8, 12 }, { 12, 16 }, { 16, 20 }, { 3, 3 } };
+    for (size_t t = 0; t < sizeof da / sizeof da[0]; t++) {
+        int d = da[t][0], a = da[t][1];
+        bulk_collatz_engine *e;
+        int st = bulk_collatz_engine_new(&e, ctx, d, 4, a);
+        CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
+        if (st) continue;
+        uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
+        cg_pack_tables(d, e->B, e->C, BC);
+        u128 starts[] = { 1, ((u128)1 << 64) - 100, ((u128)1 << 68) + test_rand(rs) % 1000,
+                          ~(u128)0 - 3000, rand_u128(rs, (int)t) >> (test_rand(rs) % 100) };
+        uint64_t count = small ? 1500 : 20000;
+        uint32_t *ref = malloc(count * sizeof *ref);
+        for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
+            u128 first = starts[s] ? starts[s] : 1;
+            if (first + count - 1 < first) first = ~(u128)0 - count;
+            st = bulk_collatz_delays(ctx, e, cg_u_of(first), count, ref);
+            CHECK(st == BULK_OK, "bulk_collatz_delays: %d", st);
+            int escapes = 0, bad = 0;
+            for (uint64_t i = 0; i < count; i++) {
+                u128 n = first + i;
+                int64_t dl = cg_delay(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A);
+                if (dl < 0) {
+                    escapes++;
+                    uint64_t w[2] = { (uint64_t)n, (uint64_t)(n >> 64) }, ex = 0;
+                    if (bulk_cz_exact(w, 2, 0, &ex, NULL, NULL, 0, NULL) != BULK_OK) bad++;
+                    dl = (int64_t)ex;
+                }
+                /* the kernel's escape rule is the engine's overflow rule */
+                int64_t cz = cz_delay(cg_u_of(n), d, a, e->B, e->C, e->J, e->A);
+                if ((cz < 0) != (cg_delay(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A) < 0))
+                    bad++;
+                if ((uint32_t)dl != ref[i]) bad++;
+            }
+            CHECK(bad == 0, "delays twin: %d mismatches (d=%d a=%d start #%zu)", bad, d, a, s);
+            if (s == 3) CHECK(escapes > 0, "delays near 2^128 escape");
+        }
+        free(ref);
+        free(BC);
+        bulk_collatz_engine_free(e);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv);
+    uint64_t rs = seed;
+    const char *san = getenv("BULK_SANITIZED");
+    int small = san && *san && strcmp(san, "0") != 0;
+    bulk_ctx *ctx;
+    if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) != BULK_OK) {
+        fprintf(stderr, "cannot open a CPU context\n");
+        return 1;
+    }
+    test_arith(&rs);
+    test_sieve_child();
+    test_planner(&rs);
+    test_index(&rs);
+    test_verify(ctx, &rs, small);
+    test_delays(ctx, &rs, small);
+    bulk_ctx_close(ctx);
+    return test_finish();
+}
