@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /* Random universes against the byte-per-cell reference: tori and dead-boundary grids of many
  * sizes (widths 1..200, not only multiples of 64), several rules, generations per pass and thread
  * counts, hundreds of generations; and the unbounded plane (bulk_life) against a reference grid
@@ -118,9 +119,15 @@ int main(int argc, char **argv)
     uint64_t seed = test_seed(argc, argv), rs = seed;
     const char *san = getenv("BULK_SANITIZED");
     int small = san && *san && strcmp(san, "0") != 0;
-    const uint64_t ws[] = { 1, 2, 3, 5, 31, 63, 64, 65, 100, 127, 128, 129, 191, 200 };
+    const uint64_t ws[] = { 1, 2, 3, 5, 31, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 577, 640, 1000 };
     const uint64_t hs[] = { 1, 2, 3, 7, 40, 65 };
-    for (int threads = 1; threads <= 2; threads++) {
+    /* each instruction-set version of the CPU kernels (the CPU may lack some: then the widest it
+     * has runs), with 1 and 2 threads */
+    const char *isas[] = { "avx512", "avx2", "base" };
+    for (int run = 0; run < 4; run++) {
+        int threads = run == 3 ? 2 : 1;
+        setenv("BULK_LIFE_ISA", isas[run % 3], 1);
+        printf("kernels %s, %d thread(s)\n", isas[run % 3], threads);
         bulk_ctx *ctx;
         if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK) return 1;
         for (size_t wi = 0; wi < sizeof ws / sizeof ws[0]; wi++)
@@ -128,7 +135,8 @@ int main(int argc, char **argv)
                 for (int torus = 0; torus < 2; torus++) {
                     const bulk_life_rule *rule = &rules[test_rand(&rs) % 5];
                     unsigned pp = (unsigned[]){ 0, 1, 2, 3, 8, 17 }[test_rand(&rs) % 6];
-                    unsigned gens = ws[wi] * hs[hi] > 4000 ? 120 : 300;
+                    unsigned gens = ws[wi] * hs[hi] > 4000 ? 100 : 300;
+                    if (run > 0 && ws[wi] * hs[hi] > 20000) continue; /* the big ones once */
                     if (small) gens /= 6;
                     grid_case(ctx, &rs, ws[wi], hs[hi], torus, rule, pp, gens);
                 }

@@ -26,57 +26,75 @@
 /* sel ? a : b, bitwise (one LOP3). */
 #define LIFE_MUX(sel, a, b) ((b) ^ ((sel) & ((a) ^ (b))))
 
+/* The logic as statement macros over any word type T that has the bitwise operators (scalar
+ * words, GCC vector types): the BULK_HD functions below and the CPU's explicit vector loops all
+ * expand these, so there is one copy of the formulas. */
+
+/* (s1 s0) = l + c + r per bit: a full adder. */
+#define LIFE_SUM3(T, l, c, r, s0, s1)                                                              \
+    do {                                                                                            \
+        T lsum_t_ = (l) ^ (c);                                                                      \
+        (s0) = lsum_t_ ^ (r);                                                                       \
+        (s1) = ((l) & (c)) | (lsum_t_ & (r));                                                       \
+    } while (0)
+
+/* (w8 w4 z0 x0) = (a1 a0) + (b1 b0) + (c1 c0) per bit, each pair at most 3. The bit-0 column is a
+ * full adder with carry k; the bit-1 column adds a1, b1, c1 and k: a full adder (y1 y0), then a
+ * half adder of y0 and k. */
+#define LIFE_SUM9(T, a0, a1, b0, b1, c0, c1, x0, z0, w4, w8)                                       \
+    do {                                                                                            \
+        T ls9_t_ = (a0) ^ (b0);                                                                     \
+        (x0) = ls9_t_ ^ (c0);                                                                       \
+        T ls9_k_ = ((a0) & (b0)) | (ls9_t_ & (c0));                                                 \
+        T ls9_u_ = (a1) ^ (b1);                                                                     \
+        T ls9_y0_ = ls9_u_ ^ (c1);                                                                  \
+        T ls9_y1_ = ((a1) & (b1)) | (ls9_u_ & (c1));                                                \
+        T ls9_yk_ = ls9_y0_ & ls9_k_;                                                               \
+        (z0) = ls9_y0_ ^ ls9_k_;                                                                    \
+        (w4) = ls9_y1_ ^ ls9_yk_;                                                                   \
+        (w8) = ls9_y1_ & ls9_yk_;                                                                   \
+    } while (0)
+
+/* Conway's B3/S23 from sum9: born at 3, survives at sum9 3 or 4. sum9 is 3 = (x0 z0 w4) 110 or
+ * 4 = 001 (8 and 9 have z0 = w4 = 0, so w8 is not needed): alive' = [x0 = z0 != w4] and
+ * (x0 or self). */
+#define LIFE_CONWAY(self, x0, z0, w4) (~((x0) ^ (z0)) & ((x0) ^ (w4)) & ((x0) | (self)))
+
+/* Any rule: tab[10 s + n] is all ones when a cell in state s with sum9 = n is alive next. A
+ * multiplexer tree over x0, z0, w4, w8 and self (sum9 <= 9 prunes it). When tab holds constants
+ * the compiler folds the tree down to the rule's own formula. */
+#define LIFE_GENERIC_HALF(T, t, x0, z0, w4, w8, q)                                                 \
+    do {                                                                                            \
+        T lg_m0_ = LIFE_MUX(x0, (t)[1], (t)[0]);                                                    \
+        T lg_m1_ = LIFE_MUX(x0, (t)[3], (t)[2]);                                                    \
+        T lg_m2_ = LIFE_MUX(x0, (t)[5], (t)[4]);                                                    \
+        T lg_m3_ = LIFE_MUX(x0, (t)[7], (t)[6]);                                                    \
+        T lg_m4_ = LIFE_MUX(x0, (t)[9], (t)[8]);                                                    \
+        T lg_p0_ = LIFE_MUX(z0, lg_m1_, lg_m0_);                                                    \
+        T lg_p1_ = LIFE_MUX(z0, lg_m3_, lg_m2_);                                                    \
+        T lg_lo_ = LIFE_MUX(w4, lg_p1_, lg_p0_);                                                    \
+        (q) = LIFE_MUX(w8, lg_m4_, lg_lo_);                                                         \
+    } while (0)
+#define LIFE_GENERIC(T, self, x0, z0, w4, w8, tab, out)                                            \
+    do {                                                                                            \
+        T lg_q0_, lg_q1_;                                                                           \
+        LIFE_GENERIC_HALF(T, (tab), x0, z0, w4, w8, lg_q0_);                                        \
+        LIFE_GENERIC_HALF(T, (tab) + 10, x0, z0, w4, w8, lg_q1_);                                   \
+        (out) = LIFE_MUX(self, lg_q1_, lg_q0_);                                                     \
+    } while (0)
+
 #define LIFE_CORE_DEFINE(T, S)                                                                      \
-    /* (s1 s0) = l + c + r per bit: a full adder. */                                               \
-    BULK_HD void life_sum3_##S(T l, T c, T r, T *s0, T *s1)                                        \
-    {                                                                                               \
-        T t = l ^ c;                                                                                \
-        *s0 = t ^ r;                                                                                \
-        *s1 = (l & c) | (t & r);                                                                    \
-    }                                                                                               \
-    /* (w8 w4 z0 x0) = (a1 a0) + (b1 b0) + (c1 c0) per bit, where each pair is at most 3. The     \
-     * bit-0 column is a full adder with carry k; the bit-1 column adds a1, b1, c1 and k: a full   \
-     * adder (y1 y0) then a half adder of y0 and k. */                                             \
+    BULK_HD void life_sum3_##S(T l, T c, T r, T *s0, T *s1) { LIFE_SUM3(T, l, c, r, *s0, *s1); }     \
     BULK_HD void life_sum9_##S(T a0, T a1, T b0, T b1, T c0, T c1, T *x0, T *z0, T *w4, T *w8)     \
     {                                                                                               \
-        T t = a0 ^ b0;                                                                              \
-        *x0 = t ^ c0;                                                                               \
-        T k = (a0 & b0) | (t & c0);                                                                 \
-        T u = a1 ^ b1;                                                                              \
-        T y0 = u ^ c1;                                                                              \
-        T y1 = (a1 & b1) | (u & c1);                                                                \
-        T yk = y0 & k;                                                                              \
-        *z0 = y0 ^ k;                                                                               \
-        *w4 = y1 ^ yk;                                                                              \
-        *w8 = y1 & yk;                                                                              \
+        LIFE_SUM9(T, a0, a1, b0, b1, c0, c1, *x0, *z0, *w4, *w8);                                   \
     }                                                                                               \
-    /* Conway's B3/S23 from sum9: born at 3, survives at sum9 3 or 4. sum9 is 3 = (x0 z0 w4) 110   \
-     * or 4 = 001 (8 and 9 have z0 = w4 = 0, so w8 is not needed): alive' = [x0 = z0 != w4] and    \
-     * (x0 or self). */                                                                             \
-    BULK_HD T life_conway_##S(T self, T x0, T z0, T w4)                                             \
-    {                                                                                               \
-        T u = ~(x0 ^ z0) & (x0 ^ w4);                                                               \
-        return u & (x0 | self);                                                                     \
-    }                                                                                               \
-    /* Any rule: tab[10 s + n] is all ones when a cell in state s with sum9 = n is alive next.     \
-     * A multiplexer tree over x0, z0, w4, w8 and self (sum9 <= 9 prunes it). When tab holds      \
-     * constants the compiler folds the tree down to the rule's own formula. */                    \
+    BULK_HD T life_conway_##S(T self, T x0, T z0, T w4) { return LIFE_CONWAY(self, x0, z0, w4); }  \
     BULK_HD T life_generic_##S(T self, T x0, T z0, T w4, T w8, const T *tab)                       \
     {                                                                                               \
-        T q[2];                                                                                     \
-        for (int s = 0; s < 2; s++) {                                                               \
-            const T *t = tab + 10 * s;                                                              \
-            T m0 = LIFE_MUX(x0, t[1], t[0]);                                                        \
-            T m1 = LIFE_MUX(x0, t[3], t[2]);                                                        \
-            T m2 = LIFE_MUX(x0, t[5], t[4]);                                                        \
-            T m3 = LIFE_MUX(x0, t[7], t[6]);                                                        \
-            T m4 = LIFE_MUX(x0, t[9], t[8]);                                                        \
-            T p0 = LIFE_MUX(z0, m1, m0);                                                            \
-            T p1 = LIFE_MUX(z0, m3, m2);                                                            \
-            T lo = LIFE_MUX(w4, p1, p0);                                                            \
-            q[s] = LIFE_MUX(w8, m4, lo);                                                            \
-        }                                                                                           \
-        return LIFE_MUX(self, q[1], q[0]);                                                          \
+        T out;                                                                                      \
+        LIFE_GENERIC(T, self, x0, z0, w4, w8, tab, out);                                            \
+        return out;                                                                                 \
     }                                                                                               \
     /* Fills tab[20] for life_generic from birth/survive masks. */                                 \
     BULK_HD void life_rule_table_##S(unsigned birth, unsigned survive, T *tab)                     \

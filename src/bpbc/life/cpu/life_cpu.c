@@ -1,6 +1,7 @@
-/* The CPU backend of Life: bit-sliced 64-bit words (life_core.h), rows processed whole so that
- * gcc vectorizes the word loops (AVX-512, AVX2 or SSE2 versions chosen at run time), several
- * generations per pass over memory (temporal blocking), bands of rows spread over all threads.
+/* The CPU backend of Life: bit-sliced 64-bit words (life_core.h) in GCC vector types (AVX-512,
+ * AVX2 and SSE2 versions, the widest the CPU has chosen at run time), blocks of words carried down
+ * the rows in registers, several generations per pass over memory (temporal blocking), bands of
+ * rows spread over all threads.
  *
  * A pass of t generations reads grid G and writes a new grid D. Each band of rows [r0, r1) is
  * computed from rows [r0 - t, r1 + t) of G (the halo, wrapped on a torus, dead rows outside a
@@ -15,107 +16,13 @@
 #include "bpbc/life/life_internal.h"
 #include "common/parallel.h"
 
-/* ---- row kernels, compiled for three instruction sets ---------------------------------- */
+/* ---- the band kernels ------------------------------------------------------------------- */
 
-/* Row sum (s1 s0) = L + C + R of one row c[0..nw). Word 0 and word nw - 1 get their outer
- * neighbour from the boundary: the other end of the row on a torus, 0 on a dead boundary. */
-#define LIFE_ROW_KERNELS(SFX, ATTR)                                                                 \
-    ATTR static void row_sum3_##SFX(const uint64_t *restrict c, uint64_t nw, uint64_t width,        \
-                                    int torus, uint64_t *restrict s0, uint64_t *restrict s1)        \
-    {                                                                                               \
-        for (uint64_t j = 1; j + 1 < nw; j++) {                                                     \
-            uint64_t l = (c[j] << 1) | (c[j - 1] >> 63);                                            \
-            uint64_t r = (c[j] >> 1) | (c[j + 1] << 63);                                            \
-            life_sum3_64(l, c[j], r, &s0[j], &s1[j]);                                               \
-        }                                                                                           \
-        unsigned b = (unsigned)((width - 1) % 64);                                                  \
-        uint64_t last = c[nw - 1];                                                                  \
-        uint64_t cw = torus ? (last >> b) & 1 : 0;    /* the cell left of cell 0 */                 \
-        uint64_t c0 = torus ? (c[0] & 1) << b : 0;    /* the cell right of cell width-1, at b */    \
-        if (nw == 1) {                                                                              \
-            uint64_t l = (last << 1) | cw, r = (last >> 1) | c0;                                     \
-            life_sum3_64(l, last, r, &s0[0], &s1[0]);                                               \
-            return;                                                                                 \
-        }                                                                                           \
-        uint64_t l = (c[0] << 1) | cw, r = (c[0] >> 1) | (c[1] << 63);                               \
-        life_sum3_64(l, c[0], r, &s0[0], &s1[0]);                                                   \
-        l = (last << 1) | (c[nw - 2] >> 63);                                                        \
-        r = (last >> 1) | c0;                                                                       \
-        life_sum3_64(l, last, r, &s0[nw - 1], &s1[nw - 1]);                                         \
-    }                                                                                               \
-    ATTR static void row_out_conway_##SFX(                                                          \
-        const uint64_t *restrict a0, const uint64_t *restrict a1, const uint64_t *restrict b0,      \
-        const uint64_t *restrict b1, const uint64_t *restrict c0, const uint64_t *restrict c1,      \
-        const uint64_t *restrict self, uint64_t *restrict out, uint64_t nw, uint64_t lastmask)      \
-    {                                                                                               \
-        for (uint64_t j = 0; j < nw; j++) {                                                         \
-            uint64_t x0, z0, w4, w8;                                                                \
-            life_sum9_64(a0[j], a1[j], b0[j], b1[j], c0[j], c1[j], &x0, &z0, &w4, &w8);             \
-            out[j] = life_conway_64(self[j], x0, z0, w4);                                           \
-        }                                                                                           \
-        out[nw - 1] &= lastmask;                                                                    \
-    }                                                                                               \
-    ATTR static void row_out_generic_##SFX(                                                         \
-        const uint64_t *restrict a0, const uint64_t *restrict a1, const uint64_t *restrict b0,      \
-        const uint64_t *restrict b1, const uint64_t *restrict c0, const uint64_t *restrict c1,      \
-        const uint64_t *restrict self, uint64_t *restrict out, uint64_t nw, uint64_t lastmask,      \
-        const uint64_t *restrict tab)                                                               \
-    {                                                                                               \
-        for (uint64_t j = 0; j < nw; j++) {                                                         \
-            uint64_t x0, z0, w4, w8;                                                                \
-            life_sum9_64(a0[j], a1[j], b0[j], b1[j], c0[j], c1[j], &x0, &z0, &w4, &w8);             \
-            out[j] = life_generic_64(self[j], x0, z0, w4, w8, tab);                                 \
-        }                                                                                           \
-        out[nw - 1] &= lastmask;                                                                    \
-    }
+typedef struct pass_ctx pass_ctx;
+typedef void (*band_level_fn)(const pass_ctx *pc, const uint64_t *const *in, uint64_t *const *out,
+                              int64_t lo, int64_t hi);
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-LIFE_ROW_KERNELS(avx512, __attribute__((target("avx512f,avx512vl"))))
-LIFE_ROW_KERNELS(avx2, __attribute__((target("avx2"))))
-#define LIFE_HAVE_X86_VERSIONS 1
-#endif
-LIFE_ROW_KERNELS(base, )
-
-typedef void (*row_sum3_fn)(const uint64_t *, uint64_t, uint64_t, int, uint64_t *, uint64_t *);
-typedef void (*row_conway_fn)(const uint64_t *, const uint64_t *, const uint64_t *,
-                              const uint64_t *, const uint64_t *, const uint64_t *,
-                              const uint64_t *, uint64_t *, uint64_t, uint64_t);
-typedef void (*row_generic_fn)(const uint64_t *, const uint64_t *, const uint64_t *,
-                               const uint64_t *, const uint64_t *, const uint64_t *,
-                               const uint64_t *, uint64_t *, uint64_t, uint64_t, const uint64_t *);
-
-typedef struct row_kernels {
-    row_sum3_fn sum3;
-    row_conway_fn conway;
-    row_generic_fn generic;
-} row_kernels;
-
-/* The widest instruction set this CPU runs; BULK_LIFE_ISA=base|avx2|avx512 forces one. */
-static row_kernels pick_kernels(void)
-{
-    row_kernels k = { row_sum3_base, row_out_conway_base, row_out_generic_base };
-#ifdef LIFE_HAVE_X86_VERSIONS
-    const char *env = getenv("BULK_LIFE_ISA");
-    int want512 = 1, want2 = 1;
-    if (env && strcmp(env, "base") == 0) want512 = want2 = 0;
-    if (env && strcmp(env, "avx2") == 0) want512 = 0;
-    __builtin_cpu_init();
-    if (want512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
-        k.sum3 = row_sum3_avx512;
-        k.conway = row_out_conway_avx512;
-        k.generic = row_out_generic_avx512;
-    } else if (want2 && __builtin_cpu_supports("avx2")) {
-        k.sum3 = row_sum3_avx2;
-        k.conway = row_out_conway_avx2;
-        k.generic = row_out_generic_avx2;
-    }
-#endif
-    return k;
-}
-
-/* ---- one pass of t generations over a band ------------------------------------------------ */
-
-typedef struct pass_ctx {
+struct pass_ctx {
     const uint64_t *src;
     uint64_t *dst;
     uint64_t width, height, nw, lastmask;
@@ -123,48 +30,143 @@ typedef struct pass_ctx {
     unsigned t;           /* generations in this pass */
     uint64_t band;        /* rows per band */
     const uint64_t *zero; /* a row of dead cells */
-    uint64_t tab[20];
-    row_kernels k;
-    uint64_t **scratch;   /* per worker: 6 sum rows, then 2 band buffers (when t > 1) */
-} pass_ctx;
+    uint64_t tab[20];     /* life_rule_table_64 of the rule */
+    band_level_fn level;
+    uint64_t **scratch;   /* per worker: 2 band buffers (when t > 1) */
+};
 
-/* Computes generation k of local rows [lo, hi) of a band from generation k-1 rows
- * [lo - 1, hi + 1) (pointers in `in`), writing to the rows `out[i]` (NULL: a row that stays dead). */
-static void band_level(const pass_ctx *pc, const uint64_t *const *in, uint64_t *const *out,
-                       int64_t lo, int64_t hi, uint64_t *sums)
+/* Row sum of word j of row c, its outer neighbours from the grid's boundary at the row ends
+ * (the other end of the row on a torus, at bit granularity; dead cells otherwise). */
+static inline void word_sum3(const uint64_t *c, uint64_t j, const pass_ctx *pc, uint64_t *s0, uint64_t *s1)
 {
-    uint64_t nw = pc->nw;
-    uint64_t *s0[3], *s1[3];
-    for (int i = 0; i < 3; i++) {
-        s0[i] = sums + (2 * i) * nw;
-        s1[i] = sums + (2 * i + 1) * nw;
-    }
-    pc->k.sum3(in[lo - 1], nw, pc->width, pc->torus, s0[0], s1[0]);
-    pc->k.sum3(in[lo], nw, pc->width, pc->torus, s0[1], s1[1]);
-    int a = 0, b = 1, c = 2;
-    for (int64_t i = lo; i < hi; i++) {
-        pc->k.sum3(in[i + 1], nw, pc->width, pc->torus, s0[c], s1[c]);
-        if (out[i]) {
-            if (pc->conway)
-                pc->k.conway(s0[a], s1[a], s0[b], s1[b], s0[c], s1[c], in[i], out[i], nw, pc->lastmask);
-            else
-                pc->k.generic(s0[a], s1[a], s0[b], s1[b], s0[c], s1[c], in[i], out[i], nw,
-                              pc->lastmask, pc->tab);
-        }
-        int t = a;
-        a = b;
-        b = c;
-        c = t;
-    }
+    uint64_t nw = pc->nw, w = c[j];
+    unsigned b = (unsigned)((pc->width - 1) % 64); /* bit of the row's last cell */
+    uint64_t prev = j > 0 ? c[j - 1] >> 63 : pc->torus ? (c[nw - 1] >> b) & 1 : 0;
+    uint64_t next = j + 1 < nw ? c[j + 1] << 63 : pc->torus ? (c[0] & 1) << b : 0;
+    uint64_t l = (w << 1) | prev, r = (w >> 1) | next;
+    LIFE_SUM3(uint64_t, l, w, r, *s0, *s1);
 }
+
+/* Generation k+1 of word j of local row i, one word at a time (row ends, narrow grids). */
+static inline uint64_t word_next(const pass_ctx *pc, const uint64_t *const *in, int64_t i, uint64_t j)
+{
+    uint64_t a0, a1, b0, b1, c0, c1, x0, z0, w4, w8, o;
+    word_sum3(in[i - 1], j, pc, &a0, &a1);
+    word_sum3(in[i], j, pc, &b0, &b1);
+    word_sum3(in[i + 1], j, pc, &c0, &c1);
+    LIFE_SUM9(uint64_t, a0, a1, b0, b1, c0, c1, x0, z0, w4, w8);
+    uint64_t self = in[i][j];
+    if (pc->conway) o = LIFE_CONWAY(self, x0, z0, w4);
+    else LIFE_GENERIC(uint64_t, self, x0, z0, w4, w8, pc->tab, o);
+    return j == pc->nw - 1 ? o & pc->lastmask : o;
+}
+
+/* One generation of local rows [lo, hi) of a band (from rows [lo - 1, hi + 1) of `in`; rows with
+ * out[i] == NULL stay dead and are not written), for vectors of VW words. A block of VW words is
+ * carried down all the rows, the row sums of the two rows above kept in registers, so each row
+ * is loaded once per block (three overlapping loads for the shifted neighbours) and each output
+ * stored once: seed 001's "several rows per pass" in the CPU's registers. Blocks cover words
+ * [1, nw - 1) (the last block overlaps its neighbour rather than running past the row); the
+ * two end words of each row, which wrap or see the dead boundary, go one at a time. */
+#define LIFE_BAND_KERNEL(SFX, ATTR, VW)                                                             \
+    typedef uint64_t life_vec_##SFX __attribute__((vector_size(8 * (VW))));                         \
+    ATTR static void band_level_##SFX(const pass_ctx *pc, const uint64_t *const *in,                 \
+                                      uint64_t *const *out, int64_t lo, int64_t hi)                 \
+    {                                                                                               \
+        typedef life_vec_##SFX V;                                                                   \
+        const uint64_t nw = pc->nw;                                                                 \
+        if (nw < (VW) + 2) {                                                                        \
+            for (int64_t i = lo; i < hi; i++)                                                       \
+                if (out[i])                                                                         \
+                    for (uint64_t j = 0; j < nw; j++) out[i][j] = word_next(pc, in, i, j);          \
+            return;                                                                                 \
+        }                                                                                           \
+        V tab[20];                                                                                  \
+        for (int k = 0; k < 20; k++)                                                                \
+            for (int e = 0; e < (VW); e++) tab[k][e] = pc->tab[k];                                  \
+        for (uint64_t j0 = 1; j0 < nw - 1; j0 += (VW)) {                                            \
+            const uint64_t j = j0 + (VW) <= nw - 1 ? j0 : nw - 1 - (VW);                            \
+            V a0, a1, b0, b1, self, unused;                                                         \
+            LIFE_VSUM(V, in[lo - 1], j, a0, a1, unused);                                            \
+            LIFE_VSUM(V, in[lo], j, b0, b1, self);                                                  \
+            (void)unused;                                                                           \
+            if (pc->conway) {                                                                       \
+                for (int64_t i = lo; i < hi; i++) {                                                 \
+                    V c0, c1, cv, x0, z0, w4, w8;                                                   \
+                    LIFE_VSUM(V, in[i + 1], j, c0, c1, cv);                                         \
+                    if (out[i]) {                                                                   \
+                        LIFE_SUM9(V, a0, a1, b0, b1, c0, c1, x0, z0, w4, w8);                       \
+                        V o = LIFE_CONWAY(self, x0, z0, w4);                                        \
+                        (void)w8;                                                                   \
+                        memcpy(out[i] + j, &o, sizeof o);                                           \
+                    }                                                                               \
+                    a0 = b0, a1 = b1, b0 = c0, b1 = c1, self = cv;                                  \
+                }                                                                                   \
+            } else {                                                                                \
+                for (int64_t i = lo; i < hi; i++) {                                                 \
+                    V c0, c1, cv, x0, z0, w4, w8, o;                                                \
+                    LIFE_VSUM(V, in[i + 1], j, c0, c1, cv);                                         \
+                    if (out[i]) {                                                                   \
+                        LIFE_SUM9(V, a0, a1, b0, b1, c0, c1, x0, z0, w4, w8);                       \
+                        LIFE_GENERIC(V, self, x0, z0, w4, w8, tab, o);                              \
+                        memcpy(out[i] + j, &o, sizeof o);                                           \
+                    }                                                                               \
+                    a0 = b0, a1 = b1, b0 = c0, b1 = c1, self = cv;                                  \
+                }                                                                                   \
+            }                                                                                       \
+        }                                                                                           \
+        for (int64_t i = lo; i < hi; i++)                                                           \
+            if (out[i]) {                                                                           \
+                out[i][0] = word_next(pc, in, i, 0);                                                \
+                out[i][nw - 1] = word_next(pc, in, i, nw - 1);                                      \
+            }                                                                                       \
+    }
+
+/* Row sum of words [j, j + VW) of row `row` (all inside the row, not at its ends): the shifted
+ * neighbours come from the overlapping loads at j - 1 and j + 1. cv receives the words. */
+#define LIFE_VSUM(V, row, j, s0, s1, cv)                                                            \
+    do {                                                                                            \
+        V vc_, vl_, vr_;                                                                            \
+        memcpy(&vc_, (row) + (j), sizeof vc_);                                                      \
+        memcpy(&vl_, (row) + (j) - 1, sizeof vl_);                                                  \
+        memcpy(&vr_, (row) + (j) + 1, sizeof vr_);                                                  \
+        V vL_ = (vc_ << 1) | (vl_ >> 63);                                                           \
+        V vR_ = (vc_ >> 1) | (vr_ << 63);                                                           \
+        LIFE_SUM3(V, vL_, vc_, vR_, s0, s1);                                                        \
+        (cv) = vc_;                                                                                 \
+    } while (0)
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+LIFE_BAND_KERNEL(avx512, __attribute__((target("avx512f,avx512vl"))), 8)
+LIFE_BAND_KERNEL(avx2, __attribute__((target("avx2"))), 4)
+#define LIFE_HAVE_X86_VERSIONS 1
+#endif
+LIFE_BAND_KERNEL(base, , 2)
+
+/* The widest instruction set this CPU runs; BULK_LIFE_ISA=base|avx2|avx512 forces one. */
+static band_level_fn pick_kernel(void)
+{
+    band_level_fn k = band_level_base;
+#ifdef LIFE_HAVE_X86_VERSIONS
+    const char *env = getenv("BULK_LIFE_ISA");
+    int want512 = 1, want2 = 1;
+    if (env && strcmp(env, "base") == 0) want512 = want2 = 0;
+    if (env && strcmp(env, "avx2") == 0) want512 = 0;
+    __builtin_cpu_init();
+    if (want512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) k = band_level_avx512;
+    else if (want2 && __builtin_cpu_supports("avx2")) k = band_level_avx2;
+#endif
+    return k;
+}
+
+/* ---- one pass of t generations over a band ------------------------------------------------ */
 
 static void pass_band(void *arg, size_t begin, size_t end, int worker)
 {
     const pass_ctx *pc = arg;
     unsigned t = pc->t;
     uint64_t nw = pc->nw, H = pc->height;
-    uint64_t *sums = pc->scratch[worker];
-    uint64_t *buf = sums + 6 * nw;
+    uint64_t *buf = pc->scratch[worker];
     for (size_t bi = begin; bi < end; bi++) {
         int64_t r0 = (int64_t)(bi * pc->band);
         int64_t r1 = r0 + (int64_t)pc->band;
@@ -190,7 +192,7 @@ static void pass_band(void *arg, size_t begin, size_t end, int worker)
                 else if (k == t) outrow[i] = pc->dst + (uint64_t)(r0 - (int64_t)t + i) * nw;
                 else outrow[i] = buf + ((k & 1) * (uint64_t)n + (uint64_t)i) * nw;
             }
-            band_level(pc, inrow, outrow, (int64_t)k, n - (int64_t)k, sums);
+            pc->level(pc, (const uint64_t *const *)inrow, outrow, (int64_t)k, n - (int64_t)k);
             for (int64_t i = 0; i < n; i++)
                 if (outrow[i]) inrow[i] = outrow[i];
         }
@@ -230,7 +232,7 @@ int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
     pc.torus = torus;
     pc.conway = rule->birth == LIFE_CONWAY_BIRTH && rule->survive == LIFE_CONWAY_SURVIVE;
     life_rule_table_64(rule->birth, rule->survive, pc.tab);
-    pc.k = pick_kernels();
+    pc.level = pick_kernel();
     pc.band = band;
 
     int st = BULK_ERR_NOMEM;
@@ -238,7 +240,7 @@ int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
     uint64_t *zero = calloc(nw, sizeof(uint64_t));
     uint64_t **scratch = calloc((size_t)threads, sizeof *scratch);
     if (!other || !zero || !scratch) goto out;
-    size_t scratch_words = (size_t)(6 * nw + (t > 1 ? 2 * (band + 2 * (uint64_t)t) * nw : 0));
+    size_t scratch_words = (size_t)(1 + (t > 1 ? 2 * (band + 2 * (uint64_t)t) * nw : 0));
     for (int i = 0; i < threads; i++)
         if (!(scratch[i] = malloc(scratch_words * sizeof(uint64_t)))) goto out;
     pc.zero = zero;

@@ -1,0 +1,343 @@
+/* The CUDA backend of Life: seed 001's multi-step register + warp-shuffle kernel (section 6.5),
+ * reorganised for throughput.
+ *
+ * A warp owns a tile 32 words (64 cells each) wide and a strip of S rows tall. Lane l holds
+ * word column 30 i - 1 + l of tile i, as two 32-bit halves; lanes 1..30 are the tile's own
+ * columns and lanes 0 and 31 its halo (a pass of T <= 64 generations dirties at most T cells
+ * from each side, so only those two lanes). Horizontal neighbours come from the adjacent lanes
+ * by __shfl_up/down_sync of one half-word each (seed 001 section 6.5: no shared memory), then
+ * funnel shifts. Vertically the warp streams down its strip: each row read from global memory
+ * passes through T pipeline levels held in registers, level k turning generation k-1 rows
+ * into generation k rows one row behind, and the level-T row is written out. So a pass reads
+ * S + 2T rows and writes S rows per T generations (seed 001 section 6.4's dirty halo, in one
+ * direction only), and the three row sums a level needs are computed once per row and kept.
+ *
+ * Logic per 32-bit half-word per generation (Conway): 2 funnel shifts, 2 LOP3 for the row sum,
+ * 6 for sum9 and 2 for the rule, plus one AND with the boundary mask: 13 integer instructions,
+ * and 1 shuffle (on its own pipe). Other rules use life_generic_32 (about 19 more LOP3).
+ *
+ * Boundaries: dead boundaries of any width; tori whose width is a multiple of 64 directly
+ * (columns wrap by word). Other tori run as a dead-boundary grid one word and T rows larger
+ * whose halo is refilled from the torus on the host every pass (correct, but slow). */
+#include <cuda_runtime.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "bpbc/life/life_internal.h"
+}
+#include "bpbc/life/life_core.h"
+
+#define FULL_MASK 0xffffffffu
+#define TILE_OWN 30 /* word columns a warp writes */
+
+struct life_geom {
+    long long nw;      /* 32-bit words per row */
+    long long h;       /* rows */
+    long long strip;   /* rows a warp writes */
+    long long tiles_x; /* warps across a row */
+    long long warps;   /* tiles_x * strips */
+    long long width;   /* cells per row */
+    int torus;
+    unsigned birth, survive;
+};
+
+/* Registers of one pipeline level: row sums of three rows (rotating roles A, B, C) and the
+ * value of the middle row: 5 live registers per level in the steady state. */
+template <int T> struct life_state {
+    uint32_t s0[3][T], s1[3][T], v[3][T];
+};
+
+/* One input row through the T levels. Slot C receives the new row of each level; A and B hold
+ * the two rows above it. Returns the generation-T value of row yin - T. */
+template <int T, int RULE, int A, int B, int C>
+__device__ __forceinline__ uint32_t life_rows(life_state<T> &st, uint32_t v, long long yin, const life_geom &g,
+                                              uint32_t cm, const uint32_t *tab)
+{
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+        /* v is the generation-k value of row yin - k */
+        uint32_t left = __shfl_up_sync(FULL_MASK, v, 1);
+        uint32_t right = __shfl_down_sync(FULL_MASK, v, 1);
+        uint32_t l = __funnelshift_l(left, v, 1);  /* bit i: cell i - 1 */
+        uint32_t r = __funnelshift_r(v, right, 1); /* bit i: cell i + 1 */
+        life_sum3_32(l, v, r, &st.s0[C][k], &st.s1[C][k]);
+        st.v[C][k] = v;
+        /* generation k+1 of row yin - k - 1 (rows outside a dead-boundary grid stay dead) */
+        long long row = yin - k - 1;
+        uint32_t rm = (g.torus || (row >= 0 && row < g.h)) ? FULL_MASK : 0u;
+        uint32_t x0, z0, w4, w8, n;
+        life_sum9_32(st.s0[A][k], st.s1[A][k], st.s0[B][k], st.s1[B][k], st.s0[C][k], st.s1[C][k], &x0, &z0,
+                     &w4, &w8);
+        if (RULE == 1) n = life_conway_32(st.v[B][k], x0, z0, w4);
+        else n = life_generic_32(st.v[B][k], x0, z0, w4, w8, tab);
+        v = n & cm & rm;
+    }
+    return v;
+}
+
+template <int T, int RULE>
+__global__ void __launch_bounds__(128) life_kernel(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst,
+                                                   life_geom g)
+{
+    const int lane = threadIdx.x & 31;
+    const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    if (warp >= g.warps) return; /* whole warps leave together */
+    const long long tx = warp % g.tiles_x, sy = warp / g.tiles_x;
+    const long long col = tx * TILE_OWN - 1 + lane;
+    long long ccol;
+    uint32_t cm = FULL_MASK;
+    if (g.torus) {
+        ccol = col % g.nw;
+        if (ccol < 0) ccol += g.nw;
+    } else if (col < 0 || col >= g.nw || 32 * col >= g.width) {
+        ccol = 0;
+        cm = 0; /* outside the grid, or padding: always dead */
+    } else {
+        ccol = col;
+        long long cells = g.width - 32 * col;
+        if (cells < 32) cm = (1u << cells) - 1;
+    }
+    const bool writer = lane >= 1 && lane <= TILE_OWN && col < g.nw;
+    uint32_t tab[20];
+    life_rule_table_32(g.birth, g.survive, tab);
+
+    const long long y0 = sy * g.strip;
+    long long y1 = y0 + g.strip;
+    if (y1 > g.h) y1 = g.h;
+    /* input rows y0 - T .. y1 + T - 1, rounded up to whole rounds of three */
+    const long long n_in = (y1 - y0) + 2 * T;
+    const long long rounds = (n_in + 2) / 3;
+
+    /* the grid row of the next input, kept by increment (no division in the loop) */
+    long long yin = y0 - T;
+    long long ry = yin % g.h;
+    if (ry < 0) ry += g.h;
+
+    life_state<T> st;
+#pragma unroll
+    for (int a = 0; a < 3; a++)
+#pragma unroll
+        for (int k = 0; k < T; k++) st.s0[a][k] = st.s1[a][k] = st.v[a][k] = 0;
+
+    const uint32_t *colp = src + ccol;
+    auto load = [&](long long y, long long rrow) -> uint32_t {
+        bool ok = g.torus || (y >= 0 && y < g.h);
+        return ok && cm ? __ldg(colp + rrow * g.nw) : 0u;
+    };
+    uint32_t nxt = load(yin, ry);
+    for (long long i = 0; i < rounds; i++) {
+#define LIFE_ONE(A_, B_, C_)                                                                       \
+    {                                                                                               \
+        uint32_t cur = nxt;                                                                         \
+        long long ny = yin + 1, nry = ry + 1 == g.h ? 0 : ry + 1;                                   \
+        nxt = load(ny, nry);                                                                        \
+        uint32_t o = life_rows<T, RULE, A_, B_, C_>(st, cur, yin, g, cm, tab);                      \
+        long long oy = yin - T;                                                                     \
+        if (writer && oy >= y0 && oy < y1) dst[oy * g.nw + col] = o;                                \
+        yin = ny;                                                                                   \
+        ry = nry;                                                                                   \
+    }
+        LIFE_ONE(0, 1, 2)
+        LIFE_ONE(1, 2, 0)
+        LIFE_ONE(2, 0, 1)
+#undef LIFE_ONE
+    }
+}
+
+/* ---- host side ------------------------------------------------------------------------------ */
+
+#define CUDA_TRY(call)                                                                             \
+    do {                                                                                            \
+        cudaError_t e_ = (call);                                                                    \
+        if (e_ != cudaSuccess) {                                                                    \
+            st = BULK_ERR_CUDA;                                                                     \
+            if (getenv("BULK_CUDA_VERBOSE")) fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_)); \
+            goto out;                                                                               \
+        }                                                                                           \
+    } while (0)
+
+typedef void (*life_kernel_fn)(const uint32_t *, uint32_t *, life_geom);
+
+/* Generations per pass that have a kernel: powers of two up to 32 (each level keeps 5
+ * registers; 32 generations dirty exactly the halo lanes' 32 cells). */
+static life_kernel_fn pick_kernel(int t, int conway)
+{
+    switch (t) {
+    case 1: return conway ? life_kernel<1, 1> : life_kernel<1, 0>;
+    case 2: return conway ? life_kernel<2, 1> : life_kernel<2, 0>;
+    case 4: return conway ? life_kernel<4, 1> : life_kernel<4, 0>;
+    case 8: return conway ? life_kernel<8, 1> : life_kernel<8, 0>;
+    case 16: return conway ? life_kernel<16, 1> : life_kernel<16, 0>;
+    default: return conway ? life_kernel<32, 1> : life_kernel<32, 0>;
+    }
+}
+
+static int pow2_floor(uint64_t v, int cap)
+{
+    int t = 1;
+    while ((uint64_t)t * 2 <= v && t * 2 <= cap) t *= 2;
+    return t;
+}
+
+/* Rows per warp: tall strips keep the 2T halo rows cheap, but there must be enough warps to fill
+ * the GPU (about 16 per SM). BULK_LIFE_CUDA_STRIP overrides, for tuning. */
+static long long pick_strip(long long h, long long tiles_x, int t, int sms)
+{
+    const char *env = getenv("BULK_LIFE_CUDA_STRIP");
+    if (env && atoll(env) > 0) return atoll(env);
+    long long want_warps = (long long)sms * 16;
+    long long strips = (want_warps + tiles_x - 1) / tiles_x;
+    long long s = (h + strips - 1) / strips;
+    if (s < 8LL * t) s = 8LL * t;
+    if (s > 1024) s = 1024;
+    if (s > h) s = h;
+    return s < 1 ? 1 : s;
+}
+
+/* `steps` generations of the device grid in a/b (result in *a): nw64 64-bit words x h rows,
+ * dead boundary or (when the width is a multiple of 64) torus. */
+static int run_passes(uint32_t **a, uint32_t **b, long long nw64, long long h, uint64_t width, int torus,
+                      const bulk_life_rule *rule, uint64_t steps, int tmax, int sms)
+{
+    int st = BULK_OK;
+    int conway = rule->birth == LIFE_CONWAY_BIRTH && rule->survive == LIFE_CONWAY_SURVIVE;
+    life_geom g;
+    memset(&g, 0, sizeof g);
+    g.nw = 2 * nw64;
+    g.h = h;
+    g.width = (long long)width;
+    g.torus = torus;
+    g.birth = rule->birth;
+    g.survive = rule->survive;
+    g.tiles_x = (g.nw + TILE_OWN - 1) / TILE_OWN;
+    while (steps > 0) {
+        int t = pow2_floor(steps, tmax);
+        g.strip = pick_strip(h, g.tiles_x, t, sms);
+        g.warps = g.tiles_x * ((h + g.strip - 1) / g.strip);
+        long long blocks = (g.warps * 32 + 127) / 128;
+        pick_kernel(t, conway)<<<(unsigned)blocks, 128>>>(*a, *b, g);
+        CUDA_TRY(cudaGetLastError());
+        uint32_t *tmp = *a;
+        *a = *b;
+        *b = tmp;
+        steps -= (uint64_t)t;
+    }
+out:
+    return st;
+}
+
+static int device_sms(void)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 132;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0) return 132;
+    return sms;
+}
+
+extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t height, int torus,
+                                    const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
+                                    double *kernel_seconds)
+{
+    if (!cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
+    if (kernel_seconds) *kernel_seconds = 0;
+    if (steps == 0) return BULK_OK;
+    int st = BULK_OK;
+    cudaEvent_t ev0 = NULL, ev1 = NULL;
+    int tmax = per_pass ? pow2_floor(per_pass, 32) : 16;
+    int sms = device_sms();
+    uint64_t nw = bulk_life_words(width);
+    uint32_t *da = NULL, *db = NULL;
+    uint64_t *ext = NULL;
+    if (!torus || width % 64 == 0) {
+        size_t bytes = (size_t)(nw * height * 8);
+        CUDA_TRY(cudaMalloc((void **)&da, bytes));
+        CUDA_TRY(cudaMalloc((void **)&db, bytes));
+        CUDA_TRY(cudaMemcpy(da, cells, bytes, cudaMemcpyHostToDevice));
+        if (kernel_seconds) {
+            CUDA_TRY(cudaEventCreate(&ev0));
+            CUDA_TRY(cudaEventCreate(&ev1));
+            CUDA_TRY(cudaEventRecord(ev0));
+        }
+        st = run_passes(&da, &db, (long long)nw, (long long)height, width, torus, rule, steps, tmax, sms);
+        if (st) goto out;
+        if (kernel_seconds) {
+            float ms = 0;
+            CUDA_TRY(cudaEventRecord(ev1));
+            CUDA_TRY(cudaEventSynchronize(ev1));
+            CUDA_TRY(cudaEventElapsedTime(&ms, ev0, ev1));
+            *kernel_seconds = ms / 1e3;
+        }
+        CUDA_TRY(cudaMemcpy(cells, da, bytes, cudaMemcpyDeviceToHost));
+    } else {
+        /* a torus of any other width: each pass steps a dead-boundary copy with a halo of one
+         * word and t rows on every side, refilled from the torus on the host */
+        uint64_t enw = nw + 2, eh = height + 2 * (uint64_t)tmax;
+        size_t bytes = (size_t)(enw * eh * 8);
+        ext = (uint64_t *)malloc(bytes);
+        if (!ext) {
+            st = BULK_ERR_NOMEM;
+            goto out;
+        }
+        CUDA_TRY(cudaMalloc((void **)&da, bytes));
+        CUDA_TRY(cudaMalloc((void **)&db, bytes));
+        uint64_t lm = (1ull << (width % 64)) - 1;
+        while (steps > 0) {
+            int t = pow2_floor(steps, tmax);
+            uint64_t rows = height + 2 * (uint64_t)t;
+            for (uint64_t r = 0; r < rows; r++) {
+                long long gy = ((long long)r - t) % (long long)height;
+                if (gy < 0) gy += (long long)height;
+                const uint64_t *row = cells + (uint64_t)gy * nw;
+                for (uint64_t k = 0; k < enw; k++)
+                    ext[r * enw + k] = life_row_get64(row, width, 1, 64 * ((int64_t)k - 1));
+            }
+            size_t pbytes = (size_t)(enw * rows * 8);
+            CUDA_TRY(cudaMemcpy(da, ext, pbytes, cudaMemcpyHostToDevice));
+            st = run_passes(&da, &db, (long long)enw, (long long)rows, enw * 64, 0, rule, (uint64_t)t, t, sms);
+            if (st) goto out;
+            CUDA_TRY(cudaMemcpy(ext, da, pbytes, cudaMemcpyDeviceToHost));
+            for (uint64_t y = 0; y < height; y++) {
+                memcpy(cells + y * nw, ext + (y + (uint64_t)t) * enw + 1, nw * 8);
+                cells[y * nw + nw - 1] &= lm;
+            }
+            steps -= (uint64_t)t;
+        }
+    }
+    CUDA_TRY(cudaDeviceSynchronize());
+out:
+    if (ev0) cudaEventDestroy(ev0);
+    if (ev1) cudaEventDestroy(ev1);
+    if (da) cudaFree(da);
+    if (db) cudaFree(db);
+    free(ext);
+    return st;
+}
+
+extern "C" int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
+                              const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
+{
+    return life_cuda_step_timed(cells, width, height, torus, rule, steps, per_pass, NULL);
+}
+
+extern "C" int life_cuda_info(char *name, size_t cap, int *sms, int *clock_khz)
+{
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return BULK_ERR_NO_BACKEND;
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return BULK_ERR_CUDA;
+    if (name && cap) {
+        strncpy(name, prop.name, cap - 1);
+        name[cap - 1] = 0;
+    }
+    if (sms) *sms = prop.multiProcessorCount;
+    if (clock_khz) {
+        int khz = 0;
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev);
+        *clock_khz = khz;
+    }
+    return BULK_OK;
+}
