@@ -115,7 +115,7 @@ static size_t cases_for(size_t limbs, size_t base)
     if (limbs >= 16) c = base / 2;
     if (limbs >= 64) c = base / 6;
     if (limbs >= 256) c = base / 20;
-    if (limbs >= 1024) c = 4;
+    if (limbs >= 1024) c = 6;
     if (sanitized) c = c / 4 + 1;
     return c ? c : 1;
 }
@@ -150,7 +150,7 @@ static void test_div_matrix(uint64_t seed)
 {
     uint64_t st = seed ^ 0x1111;
     for (size_t wi = 0; wi < NW; wi++) {
-        size_t L = widths[wi] / 64, cases = cases_for(L, 120);
+        size_t L = widths[wi] / 64, cases = cases_for(L, 300);
         bulk_limb_t *a = xmalloc(2 * L * 8), *d = xmalloc(L * 8);
         for (size_t c = 0; c < cases; c++) {
             size_t an = (c & 1) ? 2 * L : L;
@@ -173,7 +173,7 @@ static void test_div_matrix(uint64_t seed)
 static void test_div_shapes(uint64_t seed)
 {
     uint64_t st = seed ^ 0x2222;
-    size_t rounds = sanitized ? 300 : 3000;
+    size_t rounds = sanitized ? 1000 : 10000;
     for (size_t c = 0; c < rounds; c++) {
         size_t an = 1 + test_rand(&st) % (c < rounds / 2 ? 12 : 200);
         size_t dn = 1 + test_rand(&st) % an;
@@ -230,7 +230,7 @@ static void test_div_addback(uint64_t seed)
 static void test_shinv(uint64_t seed)
 {
     uint64_t st = seed ^ 0x4444;
-    size_t rounds = sanitized ? 200 : 2000, inexact = 0;
+    size_t rounds = sanitized ? 1000 : 5000, inexact = 0;
     for (size_t c = 0; c < rounds; c++) {
         size_t vn = 1 + test_rand(&st) % (c < rounds / 2 ? 10 : 150);
         size_t h = vn - 1 + test_rand(&st) % (2 * vn + 6);
@@ -260,7 +260,7 @@ static void test_gcd_matrix(uint64_t seed)
 {
     uint64_t st = seed ^ 0x5555;
     for (size_t wi = 0; wi < NW; wi++) {
-        size_t L = widths[wi] / 64, cases = cases_for(L, 150);
+        size_t L = widths[wi] / 64, cases = cases_for(L, 300);
         bulk_limb_t *a = xmalloc(L * 8), *b = xmalloc(L * 8), *g = xmalloc(L * 8),
                     *g2 = xmalloc(L * 8), *tp = xmalloc(bulk_mpn_gcd_scratch(L) * 8);
         mpz_t A, B, G, X;
@@ -306,7 +306,7 @@ static void test_invmod_matrix(uint64_t seed)
 {
     uint64_t st = seed ^ 0x6666;
     for (size_t wi = 0; wi < NW; wi++) {
-        size_t L = widths[wi] / 64, cases = cases_for(L, 120);
+        size_t L = widths[wi] / 64, cases = cases_for(L, 240);
         bulk_limb_t *a = xmalloc(L * 8), *m = xmalloc(L * 8), *r = xmalloc(L * 8),
                     *tp = xmalloc(bulk_mpn_invmod_scratch(L) * 8);
         mpz_t A, M, R;
@@ -341,7 +341,7 @@ static void test_powmod_matrix(uint64_t seed)
     uint64_t st = seed ^ 0x7777;
     for (size_t wi = 0; wi < NW; wi++) {
         size_t L = widths[wi] / 64;
-        size_t cases = L >= 1024 ? 2 : L >= 256 ? 3 : L >= 64 ? 6 : L >= 16 ? 20 : 60;
+        size_t cases = L >= 1024 ? 2 : L >= 256 ? 4 : L >= 64 ? 10 : L >= 16 ? 40 : 150;
         if (sanitized) cases = cases / 3 + 1;
         /* exponent limbs: full at small widths; short where a full one costs too much */
         size_t el = L >= 1024 ? 1 : L >= 128 ? 2 : L >= 32 ? 4 : L;
