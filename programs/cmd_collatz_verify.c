@@ -1,0 +1,254 @@
+/* bulk collatz verify / merge. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz/collatz_internal.h"
+#include "collatz_cli.h"
+#include "common/atomic_file.h"
+#include "common/progress.h"
+
+static const char verify_usage[] =
+    "usage: bulk collatz verify --from A --to B [options]\n"
+    "Shows that every n in [A, B) reaches a value below n (so, by induction from 1, reaches 1):\n"
+    "sieve S of mandatory residues mod 2^k, table steps of d bits on 128-bit interim values, and\n"
+    "an exact multi-limb path for every n whose trajectory leaves 128 bits (an overflow).\n"
+    "A and B: decimal, 0x hex, or expressions with + * ^ (2^64, 3*2^60, 2^68+2^40); B <= 2^128.\n"
+    "\n"
+    "  --d D               base bits of tables B, C, J (1..24, default 12)\n"
+    "  --k K               sieve bits (0..39; default min(32, log2(B-A) - 6), at least 0)\n"
+    "  --json              one JSON object instead of the text summary (input of `merge`)\n"
+    "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
+    "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
+    "  --part I/N          only the I-th of N equal slices of [A, B) (combine with `merge`)\n"
+    "  --threads N         worker threads (default: all; BULK_THREADS)\n"
+    "  --backend cpu|cuda|auto\n"
+    "\n"
+    "Reports numbers covered, numbers iterated individually (the rest are eliminated by the\n"
+    "sieve), overflows (count and the smallest values, each resolved exactly), the largest glide,\n"
+    "and checksum = the sum of glide(n) over the range mod 2^128, which is the same for every\n"
+    "thread count, backend, d and k. Exit 0 when every n was verified.\n";
+
+static void print_result(FILE *out, int json, const char *from, const char *to,
+                         unsigned long long pi, unsigned long long pn, bulk_u128 first,
+                         bulk_u128 last, int d, int k, const bulk_collatz_verify_result *r,
+                         double secs)
+{
+    double covered = (double)r->covered.hi * 18446744073709551616.0 + (double)r->covered.lo;
+    double rate = secs > 0 ? covered / secs : 0;
+    if (json) {
+        fprintf(out, "{\"command\":\"collatz verify\",\"from\":\"%s\",\"to\":\"%s\",\"part\":\"%llu/%llu\",", from, to, pi, pn);
+        fprintf(out, "\"first\":\"%s\",\"last\":\"%s\",\"d\":%d,\"k\":%d,", czcli_str(first, 0),
+                czcli_str(last, 1), d, k);
+        fprintf(out, "\"covered\":\"%s\",\"iterated\":\"%s\",\"overflows\":%llu,\"overflow_values\":[",
+                czcli_str(r->covered, 0), czcli_str(r->iterated, 1),
+                (unsigned long long)r->overflows);
+        for (uint32_t i = 0; i < r->n_overflow_values; i++)
+            fprintf(out, "%s\"%s\"", i ? "," : "", czcli_str(r->overflow_values[i], 0));
+        fprintf(out, "],\"max_glide\":%llu,\"max_glide_n\":\"%s\",\"checksum\":\"%s\",",
+                (unsigned long long)r->max_glide, czcli_str(r->max_glide_n, 0),
+                czcli_str(r->checksum, 1));
+        fprintf(out, "\"seconds\":%.3f,\"rate\":%.4g}\n", secs, rate);
+        return;
+    }
+    fprintf(out, "range       [%s, %s]", czcli_str(first, 0), czcli_str(last, 1));
+    if (pn > 1) fprintf(out, "  (part %llu/%llu of [%s, %s))", pi, pn, from, to);
+    fprintf(out, "\ntables      d=%d k=%d\n", d, k);
+    fprintf(out, "covered     %s\niterated    %s\n", czcli_str(r->covered, 0),
+            czcli_str(r->iterated, 1));
+    fprintf(out, "overflows   %llu", (unsigned long long)r->overflows);
+    for (uint32_t i = 0; i < r->n_overflow_values && i < 10; i++)
+        fprintf(out, "%s%s", i ? " " : "  (", czcli_str(r->overflow_values[i], 0));
+    if (r->n_overflow_values) fprintf(out, "%s)", r->overflows > 10 ? " ..." : "");
+    fprintf(out, "\nmax glide   %llu at n = %s\n", (unsigned long long)r->max_glide,
+            czcli_str(r->max_glide_n, 0));
+    fprintf(out, "checksum    %s\n", czcli_str(r->checksum, 0));
+    if (secs > 0) fprintf(out, "time        %.3f s  (%.4g numbers/s)\n", secs, rate);
+    fprintf(out, "verified    yes\n");
+}
+
+static int floor_log2_range(bulk_u128 first, bulk_u128 last)
+{
+    unsigned __int128 len = ((((unsigned __int128)last.hi << 64) | last.lo) -
+                             (((unsigned __int128)first.hi << 64) | first.lo));
+    int l = 0;
+    while (len > 1) {
+        len >>= 1;
+        l++;
+    }
+    return l;
+}
+
+int cmd_collatz_verify(int argc, char **argv)
+{
+    cli_help_if_asked(argc, argv, verify_usage);
+    const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *v;
+    int d = 12, k = -1, json = 0, threads = 0;
+    double every = 5;
+    bulk_backend backend = BULK_BACKEND_AUTO;
+    for (int i = 1; i < argc; i++) {
+        if ((v = cli_opt_value(argc, argv, &i, "--from"))) from = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--to"))) to = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
+        else if ((v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_COLLATZ_MAX_K);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
+        else if ((v = cli_opt_value(argc, argv, &i, "--part"))) part = v;
+        else if (!strcmp(argv[i], "--json")) json = 1;
+        else cli_die(CLI_EXIT_USAGE, "collatz verify: unknown argument '%s'", argv[i]);
+    }
+    bulk_u128 first, last;
+    czcli_range(from, to, &first, &last);
+    unsigned long long pi = 1, pn = 1;
+    if (part) czcli_part(part, &first, &last, &pi, &pn);
+    if (k < 0) {
+        k = floor_log2_range(first, last) - 6;
+        if (k > 32) k = 32;
+        if (k < 0) k = 0;
+    }
+    char identity[512];
+    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d",
+             from, to, pi, pn, d, k);
+    if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
+        cli_die(CLI_EXIT_USAGE, "collatz verify: bounds too long");
+    bulk_ctx *ctx = cli_open_ctx(backend, threads);
+    double t0 = bulk_now();
+    bulk_collatz_engine *e = czcli_engine(ctx, d, k, 0);
+    bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 1 };
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    if (!r) cli_die(CLI_EXIT_FAIL, "out of memory");
+    int st = bulk_collatz_verify(ctx, e, first, last, &opts, r);
+    double secs = bulk_now() - t0;
+    bulk_collatz_engine_free(e);
+    bulk_ctx_close(ctx);
+    if (st == BULK_ERR_ARG || st == BULK_ERR_IO)
+        cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
+    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_status_string(st));
+    print_result(stdout, json, from, to, pi, pn, first, last, d, k, r, secs);
+    free(r);
+    return CLI_EXIT_OK;
+}
+
+/* ---- merge ---------------------------------------------------------------------------------- */
+
+static const char merge_usage[] =
+    "usage: bulk collatz merge [--json] FILE...\n"
+    "Combines the `verify --json` outputs of the parts 1/N .. N/N of one range into the totals\n"
+    "of the whole range (the same as one run). Every part must be present exactly once.\n";
+
+/* The string value of "key" in a one-line JSON object written by verify (exits 2 if absent). */
+static const char *json_str(const char *file, const char *text, const char *key, char *buf,
+                            size_t cap)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(text, pat);
+    if (!p) cli_die(CLI_EXIT_USAGE, "merge: %s: no \"%s\" (not a verify --json result?)", file, key);
+    p += strlen(pat);
+    int quoted = *p == '"';
+    if (quoted) p++;
+    size_t n = 0;
+    while (p[n] && (quoted ? p[n] != '"' : (p[n] != ',' && p[n] != '}'))) n++;
+    if (n >= cap) cli_die(CLI_EXIT_USAGE, "merge: %s: the value of \"%s\" is too long", file, key);
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static bulk_u128 json_u128(const char *file, const char *text, const char *key)
+{
+    char buf[64];
+    bulk_u128 v;
+    if (bulk_cz_u128_parse(json_str(file, text, key, buf, sizeof buf), &v))
+        cli_die(CLI_EXIT_USAGE, "merge: %s: \"%s\" is not a number", file, key);
+    return v;
+}
+
+int cmd_collatz_merge(int argc, char **argv)
+{
+    cli_help_if_asked(argc, argv, merge_usage);
+    int json = 0, nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) json = 1;
+        else if (argv[i][0] == '-') cli_die(CLI_EXIT_USAGE, "merge: unknown option '%s'", argv[i]);
+        else nfiles++;
+    }
+    if (!nfiles) cli_die(CLI_EXIT_USAGE, "merge: no result files given");
+    bulk_collatz_verify_result *total = malloc(sizeof *total), *r = malloc(sizeof *r);
+    if (!total || !r) cli_die(CLI_EXIT_FAIL, "out of memory");
+    bulk_collatz_verify_result_init(total);
+    char from0[256] = "", to0[256] = "", buf[256];
+    unsigned long long nparts = 0;
+    unsigned char *seen = NULL;
+    int d = 0, k = 0;
+    bulk_u128 first = { 0, 0 }, last = { 0, 0 };
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-') continue;
+        const char *file = argv[i];
+        FILE *fp = fopen(file, "r");
+        if (!fp) cli_die(CLI_EXIT_USAGE, "merge: cannot open %s", file);
+        static char text[1 << 16];
+        size_t n = fread(text, 1, sizeof text - 1, fp);
+        fclose(fp);
+        text[n] = 0;
+        if (n == sizeof text - 1) cli_die(CLI_EXIT_USAGE, "merge: %s is too large", file);
+        if (!strstr(text, "\"command\":\"collatz verify\""))
+            cli_die(CLI_EXIT_USAGE, "merge: %s:1: not the output of `bulk collatz verify --json`", file);
+        json_str(file, text, "from", buf, sizeof buf);
+        if (!from0[0]) snprintf(from0, sizeof from0, "%s", buf);
+        else if (strcmp(from0, buf)) cli_die(CLI_EXIT_USAGE, "merge: %s: from %s differs from %s", file, buf, from0);
+        json_str(file, text, "to", buf, sizeof buf);
+        if (!to0[0]) snprintf(to0, sizeof to0, "%s", buf);
+        else if (strcmp(to0, buf)) cli_die(CLI_EXIT_USAGE, "merge: %s: to %s differs from %s", file, buf, to0);
+        unsigned long long pi, pn;
+        json_str(file, text, "part", buf, sizeof buf);
+        if (sscanf(buf, "%llu/%llu", &pi, &pn) != 2 || pi < 1 || pi > pn || pn > (1u << 24))
+            cli_die(CLI_EXIT_USAGE, "merge: %s: bad part '%s'", file, buf);
+        if (!nparts) {
+            nparts = pn;
+            seen = calloc(pn + 1, 1);
+            if (!seen) cli_die(CLI_EXIT_FAIL, "out of memory");
+        } else if (pn != nparts) {
+            cli_die(CLI_EXIT_USAGE, "merge: %s: part %s of a split into %llu parts", file, buf, nparts);
+        }
+        if (seen[pi]) cli_die(CLI_EXIT_USAGE, "merge: %s: part %llu/%llu given twice", file, pi, pn);
+        seen[pi] = 1;
+        bulk_collatz_verify_result_init(r);
+        r->covered = json_u128(file, text, "covered");
+        r->iterated = json_u128(file, text, "iterated");
+        r->checksum = json_u128(file, text, "checksum");
+        r->max_glide = json_u128(file, text, "max_glide").lo;
+        r->max_glide_n = json_u128(file, text, "max_glide_n");
+        r->overflows = json_u128(file, text, "overflows").lo;
+        const char *ov = strstr(text, "\"overflow_values\":[");
+        if (!ov) cli_die(CLI_EXIT_USAGE, "merge: %s: no overflow_values", file);
+        ov += strlen("\"overflow_values\":[");
+        while (*ov == '"') {
+            const char *q = strchr(ov + 1, '"');
+            if (!q || q - ov - 1 >= 48) cli_die(CLI_EXIT_USAGE, "merge: %s: bad overflow_values", file);
+            char num[48];
+            memcpy(num, ov + 1, (size_t)(q - ov - 1));
+            num[q - ov - 1] = 0;
+            if (r->n_overflow_values >= BULK_COLLATZ_OVERFLOW_KEEP ||
+                bulk_cz_u128_parse(num, &r->overflow_values[r->n_overflow_values++]))
+                cli_die(CLI_EXIT_USAGE, "merge: %s: bad overflow value '%s'", file, num);
+            ov = q + 1;
+            if (*ov == ',') ov++;
+        }
+        bulk_u128 f = json_u128(file, text, "first"), l = json_u128(file, text, "last");
+        if (pi == 1) first = f;
+        if (pi == pn) last = l;
+        d = (int)json_u128(file, text, "d").lo;
+        k = (int)json_u128(file, text, "k").lo;
+        bulk_collatz_verify_result_merge(total, r);
+    }
+    for (unsigned long long p = 1; p <= nparts; p++)
+        if (!seen[p]) cli_die(CLI_EXIT_USAGE, "merge: part %llu/%llu is missing", p, nparts);
+    print_result(stdout, json, from0, to0, 1, 1, first, last, d, k, total, 0);
+    free(seen);
+    free(total);
+    free(r);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,33 @@
+/* Helpers shared by the `bulk collatz` subcommands (programs/cmd_collatz*.c). */
+#ifndef BULK_PROGRAMS_COLLATZ_CLI_H
+#define BULK_PROGRAMS_COLLATZ_CLI_H
+#include "bulk/collatz.h"
+#include "cli.h"
+
+/* Parses a bound expression (collatz/bound_parse.c) for option `opt`: exits 2 with a message
+ * naming the option and the offending character. *top = bits above 128 (nonzero only for
+ * values >= 2^128). */
+bulk_u128 czcli_bound(const char *opt, const char *text, uint64_t *top);
+
+/* [--from, --to) -> inclusive [first, last]; exits 2 on an empty or reversed range, a zero
+ * start, or --to beyond 2^128. */
+void czcli_range(const char *from, const char *to, bulk_u128 *first, bulk_u128 *last);
+
+/* --part I/N: narrows [first, last] to its I-th of N equal slices (1-based). */
+void czcli_part(const char *text, bulk_u128 *first, bulk_u128 *last, unsigned long long *i,
+                unsigned long long *n);
+
+/* Decimal text of v (static buffer per call slot 0..3). */
+const char *czcli_str(bulk_u128 v, int slot);
+
+/* Opens the context and the engine or exits (2 for bad parameters, 1 otherwise). */
+bulk_collatz_engine *czcli_engine(bulk_ctx *ctx, int d, int k, int a);
+
+int cmd_collatz_verify(int argc, char **argv);
+int cmd_collatz_merge(int argc, char **argv);
+int cmd_collatz_delay(int argc, char **argv);
+int cmd_collatz_delays(int argc, char **argv);
+int cmd_collatz_records(int argc, char **argv);
+int cmd_collatz_sieve(int argc, char **argv);
+
+#endif

@@ -1,0 +1,105 @@
+/* Checkpoint files of long verification runs (text, one field per line; docs/collatz.md):
+ *
+ *   bulk-collatz-checkpoint 1
+ *   identity <the run's parameters, one line>
+ *   next <first number not yet covered, decimal>   (last + 1 when the run is complete)
+ *   covered / iterated / checksum <decimal>
+ *   overflows <count>
+ *   max_glide <glide> <n>
+ *   overflow <n>        (one line per kept overflow value, ascending)
+ *   end
+ *
+ * Written atomically (src/common/atomic_file.h), so a kill at any moment leaves either the
+ * previous or the new checkpoint, and both describe a consistent prefix of the range. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz/checkpoint.h"
+#include "common/atomic_file.h"
+
+int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next,
+                             const bulk_collatz_verify_result *r)
+{
+    bulk_afile f;
+    if (bulk_afile_open(&f, path, "w") != 0) return BULK_ERR_IO;
+    char a[48], b[48], c[48], d[48];
+    bulk_cz_u128_str(next, a);
+    fprintf(f.fp, "bulk-collatz-checkpoint 1\nidentity %s\nnext %s\n", identity, a);
+    bulk_cz_u128_str(r->covered, a);
+    bulk_cz_u128_str(r->iterated, b);
+    bulk_cz_u128_str(r->checksum, c);
+    bulk_cz_u128_str(r->max_glide_n, d);
+    fprintf(f.fp, "covered %s\niterated %s\nchecksum %s\noverflows %llu\nmax_glide %llu %s\n", a,
+            b, c, (unsigned long long)r->overflows, (unsigned long long)r->max_glide, d);
+    for (uint32_t i = 0; i < r->n_overflow_values; i++) {
+        bulk_cz_u128_str(r->overflow_values[i], a);
+        fprintf(f.fp, "overflow %s\n", a);
+    }
+    fprintf(f.fp, "end\n");
+    if (ferror(f.fp)) {
+        bulk_afile_abort(&f);
+        return BULK_ERR_IO;
+    }
+    return bulk_afile_commit(&f) == 0 ? BULK_OK : BULK_ERR_IO;
+}
+
+/* Reads "key value" with a u128 value. */
+static int read_u128(FILE *fp, const char *key, bulk_u128 *v, int *line)
+{
+    char buf[128], k[32], val[64];
+    (*line)++;
+    if (!fgets(buf, sizeof buf, fp)) return BULK_ERR_PARSE;
+    if (sscanf(buf, "%31s %63s", k, val) != 2 || strcmp(k, key) != 0) return BULK_ERR_PARSE;
+    return bulk_cz_u128_parse(val, v) == BULK_OK ? BULK_OK : BULK_ERR_PARSE;
+}
+
+int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *next,
+                            bulk_collatz_verify_result *r)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) return 1; /* no checkpoint: a fresh run */
+    bulk_collatz_verify_result_init(r);
+    int line = 1, st = BULK_ERR_PARSE;
+    char buf[4096];
+    bulk_u128 tmp;
+    if (!fgets(buf, sizeof buf, fp) || strcmp(buf, "bulk-collatz-checkpoint 1\n") != 0) goto bad;
+    line++;
+    if (!fgets(buf, sizeof buf, fp) || strncmp(buf, "identity ", 9) != 0) goto bad;
+    buf[strcspn(buf, "\n")] = 0;
+    if (strcmp(buf + 9, identity) != 0) {
+        fclose(fp);
+        bulk_cz_set_error("checkpoint %s belongs to another run (%s), not to this one (%s)", path,
+                          buf + 9, identity);
+        return BULK_ERR_ARG;
+    }
+    if (read_u128(fp, "next", next, &line)) goto bad;
+    if (read_u128(fp, "covered", &r->covered, &line)) goto bad;
+    if (read_u128(fp, "iterated", &r->iterated, &line)) goto bad;
+    if (read_u128(fp, "checksum", &r->checksum, &line)) goto bad;
+    if (read_u128(fp, "overflows", &tmp, &line) || tmp.hi) goto bad;
+    r->overflows = tmp.lo;
+    line++;
+    {
+        char v1[64], v2[64];
+        unsigned long long g;
+        if (!fgets(buf, sizeof buf, fp) || sscanf(buf, "max_glide %llu %63s", &g, v2) != 2)
+            goto bad;
+        r->max_glide = g;
+        if (bulk_cz_u128_parse(v2, &r->max_glide_n)) goto bad;
+        for (;;) {
+            line++;
+            if (!fgets(buf, sizeof buf, fp)) goto bad;
+            if (strcmp(buf, "end\n") == 0) break;
+            if (sscanf(buf, "overflow %63s", v1) != 1) goto bad;
+            if (r->n_overflow_values >= BULK_COLLATZ_OVERFLOW_KEEP) goto bad;
+            if (bulk_cz_u128_parse(v1, &r->overflow_values[r->n_overflow_values++])) goto bad;
+        }
+    }
+    fclose(fp);
+    return BULK_OK;
+bad:
+    fclose(fp);
+    bulk_cz_set_error("checkpoint %s: line %d is malformed", path, line);
+    return st;
+}

@@ -1,0 +1,14 @@
+/* Checkpoint files of verification runs (format in checkpoint.c and docs/collatz.md). */
+#ifndef BULK_COLLATZ_CHECKPOINT_H
+#define BULK_COLLATZ_CHECKPOINT_H
+#include "collatz/collatz_internal.h"
+
+/* Atomically writes the state "numbers below `next` are done, with result r". */
+int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next,
+                             const bulk_collatz_verify_result *r);
+/* 1: no such file; BULK_OK: read; BULK_ERR_ARG: another run's checkpoint; BULK_ERR_PARSE:
+ * malformed (message in bulk_collatz_last_error()). */
+int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *next,
+                            bulk_collatz_verify_result *r);
+
+#endif

@@ -1,0 +1,89 @@
+/* Internal interface of the Collatz area: the engine (tables), the sieve, the exact path, the
+ * checkpoint file and bound parsing. Not installed; programs and tests may include it. */
+#ifndef BULK_COLLATZ_INTERNAL_H
+#define BULK_COLLATZ_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bulk/collatz.h"
+#include "collatz/collatz_core.h"
+
+struct bulk_collatz_engine {
+    int d, k, a;
+    int threads;
+    /* tables of d base bits (2^d entries each), see collatz_core.h */
+    uint64_t *B, *C, *MX;
+    uint8_t *J;
+    /* sieve of k bits: s_k mandatory residues r with their state after k halvings:
+     * n = 2^k nH + r  ->  3^Sj[i] * nH + Sc[i]. Stored in the order the sieve walk found them. */
+    uint64_t s_k;
+    uint64_t *Sr, *Sc;
+    uint8_t *Sj;
+    /* sum of the glides of all eliminated residues mod 2^k (one aligned block's share) */
+    uint64_t G_k;
+    /* delays A[n] and peaks P[n] of all n < 2^a (a > 0) */
+    uint16_t *A;
+    uint64_t *P;
+};
+
+/* 3^j for j <= 40. */
+extern const uint64_t bulk_cz_pow3[41];
+
+/* Tables B, C, J, MX of d bits into arrays of 2^d entries (allocated by the caller). */
+void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t *MX);
+/* Delay and peak tables of all n < 2^a (A[0] = P[0] = 0). 0, or BULK_ERR_INTERNAL when a peak
+ * would not fit 64 bits (it does for a <= 32). */
+int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P);
+
+/* One level of the sieve walk (seed 004 section 3.1, in the (j, c) form): the low i bits p of n
+ * are fixed and n = 2^i m + p has become 3^j m + c after i halvings and j odd steps, with
+ * 3^j' >= 2^i' at every depth so far. Fixing bit i to `bit` gives the state at depth i+1;
+ * returns 1 when that state is eliminated (3^j < 2^(i+1)); then every n of the class with
+ * m >= 1 drops below itself exactly at step (i+1) + j, its glide. */
+BULK_HD int cz_sieve_child(int i, int *j, uint64_t *c, int bit)
+{
+    uint64_t c1 = *c + (bit ? bulk_cz_pow3[*j] : 0);
+    if (c1 & 1) {
+        c1 = 3 * c1 + 1;
+        (*j)++;
+    }
+    *c = c1 >> 1;
+    /* 3^j < 2^(i+1) */
+    return (i + 1 >= 64) ? 1 : bulk_cz_pow3[*j] < ((uint64_t)1 << (i + 1));
+}
+
+/* The stored sieve of k bits (engine fields Sr, Sc, Sj, s_k, G_k), on `threads` threads. */
+int bulk_cz_build_sieve(struct bulk_collatz_engine *e, int threads);
+
+/* Exact multi-limb trajectory of n[0..nl). stop_at_glide: stop at the first value below n
+ * (then *delay is not computed). Outputs may be NULL. BULK_ERR_OVERFLOW when the peak does not
+ * fit peak_cap limbs, BULK_ERR_NOMEM. */
+int bulk_cz_exact(const uint64_t *n, size_t nl, int stop_at_glide, uint64_t *delay,
+                  uint64_t *glide, uint64_t *peak, size_t peak_cap, size_t *peak_limbs);
+
+/* delay(n) for n >= 1 with the engine's tables (exact path on overflow); negative status on
+ * failure. The engine needs a > 0. */
+int64_t bulk_cz_delay_of(const struct bulk_collatz_engine *e, cz_u128 n);
+
+/* glide(n) (n >= 2) and peak(n) (n >= 1, engine with a > 0) exactly into *out; the fast
+ * 128-bit paths with the exact path behind them. BULK_ERR_OVERFLOW when a peak passes 2^128. */
+int bulk_cz_glide_of(const struct bulk_collatz_engine *e, cz_u128 n, unsigned __int128 *out);
+int bulk_cz_peak_of(const struct bulk_collatz_engine *e, cz_u128 n, unsigned __int128 *out);
+
+/* Glide of a 128-bit n by the exact path (for overflows). */
+int bulk_cz_exact_glide128(cz_u128 n, uint64_t *glide);
+
+/* Sets the message of bulk_collatz_last_error (printf style). */
+void bulk_cz_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Bound expressions: decimal or 0x literals combined with + * ^ (usual precedence, ^ binds
+ * tightest and right to left), e.g. 2^64, 3*2^60, 2^68+2^40. The value goes to out[0..3)
+ * (192 bits). BULK_ERR_PARSE with *err_pos at the offending character, BULK_ERR_OVERFLOW when
+ * the value or an intermediate needs more than 192 bits. */
+int bulk_cz_parse_bound(const char *s, uint64_t out[3], size_t *err_pos);
+
+/* u128 <-> decimal text (buf of 40 bytes suffices). */
+void bulk_cz_u128_str(bulk_u128 v, char *buf);
+int bulk_cz_u128_parse(const char *s, bulk_u128 *v);
+
+#endif

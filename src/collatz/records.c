@@ -1,0 +1,173 @@
+/* Delay, glide and path (peak) records of a range. The range is cut into chunks; each chunk
+ * finds its own records (values beating every earlier value of the chunk) on one thread, and
+ * the chunk lists are filtered in order against the running maximum: a record of the range is
+ * always a record of its chunk, so the result is exact and independent of the thread count. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz/collatz_internal.h"
+#include "common/parallel.h"
+
+typedef unsigned __int128 u128;
+
+static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
+static inline bulk_u128 from128(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+
+/* glide(n) (n >= 2) exactly; negative status on failure */
+int bulk_cz_glide_of(const bulk_collatz_engine *e, cz_u128 n, u128 *out)
+{
+    int64_t g = cz_glide_from(n, n, 0, e->d, e->B, e->C, e->J);
+    if (g < 0) {
+        uint64_t eg;
+        int st = bulk_cz_exact_glide128(n, &eg);
+        if (st) return st;
+        g = (int64_t)eg;
+    }
+    *out = (u128)g;
+    return BULK_OK;
+}
+
+/* peak(n) exactly: table steps with the MX bound (collatz_core.h) down to 2^a, then table P.
+ * A peak beyond 128 bits is reported as BULK_ERR_OVERFLOW. */
+int bulk_cz_peak_of(const bulk_collatz_engine *e, cz_u128 n, u128 *out)
+{
+    cz_u128 v = n, pk = n;
+    while (v.hi || (v.lo >> e->a)) {
+        if (!cz_peak_step(&v, &pk, e->d, e->B, e->C, e->J, e->MX)) {
+            uint64_t w[2] = { n.lo, n.hi }, p[2];
+            int st = bulk_cz_exact(w, 2, 0, NULL, NULL, p, 2, NULL);
+            if (st) return st;
+            *out = ((u128)p[1] << 64) | p[0];
+            return BULK_OK;
+        }
+    }
+    u128 r = to128(pk);
+    if (e->P[v.lo] > r) r = e->P[v.lo];
+    *out = r;
+    return BULK_OK;
+}
+
+struct rchunk {
+    bulk_collatz_record *recs;
+    size_t n, cap;
+    int status;
+};
+
+struct rjob {
+    const bulk_collatz_engine *e;
+    bulk_collatz_kind kind;
+    u128 first, last, size; /* chunk size */
+    struct rchunk *chunks;
+};
+
+static void records_range(void *arg, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    struct rjob *j = arg;
+    for (size_t c = begin; c < end; c++) {
+        struct rchunk *rc = &j->chunks[c];
+        u128 lo = j->first + (u128)c * j->size, hi = lo + j->size - 1;
+        if (hi > j->last || hi < lo) hi = j->last;
+        u128 best = 0;
+        int have = 0;
+        for (u128 x = lo;; x++) {
+            cz_u128 n = from128(x);
+            u128 val = 0;
+            int st = BULK_OK;
+            if (j->kind == BULK_COLLATZ_DELAY) {
+                int64_t dl = bulk_cz_delay_of(j->e, n);
+                if (dl < 0) st = (int)dl;
+                else val = (u128)dl;
+            } else if (j->kind == BULK_COLLATZ_GLIDE) {
+                if (x == 1) goto next; /* glide(1) is not defined: never a glide record */
+                st = bulk_cz_glide_of(j->e, n, &val);
+            } else {
+                st = bulk_cz_peak_of(j->e, n, &val);
+            }
+            if (st) {
+                rc->status = st;
+                return;
+            }
+            if (!have || val > best) {
+                if (rc->n == rc->cap) {
+                    size_t nc = rc->cap ? 2 * rc->cap : 16;
+                    bulk_collatz_record *r = realloc(rc->recs, nc * sizeof *r);
+                    if (!r) {
+                        rc->status = BULK_ERR_NOMEM;
+                        return;
+                    }
+                    rc->recs = r;
+                    rc->cap = nc;
+                }
+                rc->recs[rc->n++] = (bulk_collatz_record){ n, from128(val) };
+                best = val;
+                have = 1;
+            }
+        next:
+            if (x == hi) break;
+        }
+    }
+}
+
+int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                         size_t *count)
+{
+    if (!ctx || !e || !recs || !count || cz_is_zero(first) || cz_lt(last, first)) return BULK_ERR_ARG;
+    if (kind != BULK_COLLATZ_GLIDE && e->a == 0) return BULK_ERR_ARG;
+    if (kind != BULK_COLLATZ_DELAY && kind != BULK_COLLATZ_GLIDE && kind != BULK_COLLATZ_PATH)
+        return BULK_ERR_ARG;
+    *recs = NULL;
+    *count = 0;
+    u128 lo = to128(first), hi = to128(last), len = hi - lo + 1;
+    u128 size = (u128)1 << 20;
+    u128 nch = len == 0 ? ((u128)1 << 108) : (len + size - 1) / size;
+    if (nch > ((u128)1 << 40)) return BULK_ERR_ARG; /* a range too long to enumerate */
+    int threads = bulk_ctx_threads(ctx);
+    size_t wave = (size_t)threads * 16;
+    struct rchunk *chunks = calloc(wave, sizeof *chunks);
+    bulk_collatz_record *out = NULL;
+    size_t n = 0, cap = 0;
+    if (!chunks) return BULK_ERR_NOMEM;
+    int st = BULK_OK, have = 0;
+    u128 best = 0;
+    for (u128 c0 = 0; c0 < nch && st == BULK_OK; c0 += wave) {
+        size_t m = (size_t)(nch - c0 < wave ? nch - c0 : wave);
+        struct rjob j = { e, kind, lo + c0 * size, hi, size, chunks };
+        memset(chunks, 0, m * sizeof *chunks);
+        bulk_parallel_for(threads, m, 1, records_range, &j);
+        for (size_t c = 0; c < m; c++) {
+            if (chunks[c].status) st = chunks[c].status;
+            for (size_t i = 0; i < chunks[c].n && st == BULK_OK; i++) {
+                u128 v = to128(chunks[c].recs[i].value);
+                if (have && v <= best) continue;
+                if (n == cap) {
+                    size_t nc = cap ? 2 * cap : 64;
+                    bulk_collatz_record *r = realloc(out, nc * sizeof *r);
+                    if (!r) {
+                        st = BULK_ERR_NOMEM;
+                        break;
+                    }
+                    out = r;
+                    cap = nc;
+                }
+                out[n++] = chunks[c].recs[i];
+                best = v;
+                have = 1;
+            }
+            free(chunks[c].recs);
+        }
+    }
+    free(chunks);
+    if (st != BULK_OK) {
+        free(out);
+        return st;
+    }
+    *recs = out;
+    *count = n;
+    return BULK_OK;
+}

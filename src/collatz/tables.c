@@ -1,0 +1,197 @@
+/* Tables B, C, J, MX (seed 004 section 3), the delay/peak tables A and P, and the engine that
+ * owns them. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/context.h"
+#include "collatz/collatz_internal.h"
+
+const uint64_t bulk_cz_pow3[41] = {
+    1ull, 3ull, 9ull, 27ull, 81ull, 243ull, 729ull, 2187ull, 6561ull, 19683ull, 59049ull,
+    177147ull, 531441ull, 1594323ull, 4782969ull, 14348907ull, 43046721ull, 129140163ull,
+    387420489ull, 1162261467ull, 3486784401ull, 10460353203ull, 31381059609ull, 94143178827ull,
+    282429536481ull, 847288609443ull, 2541865828329ull, 7625597484987ull, 22876792454961ull,
+    68630377364883ull, 205891132094649ull, 617673396283947ull, 1853020188851841ull,
+    5559060566555523ull, 16677181699666569ull, 50031545098999707ull, 150094635296999121ull,
+    450283905890997363ull, 1350851717672992089ull, 4052555153018976267ull,
+    12157665459056928801ull};
+
+static _Thread_local char last_error[256];
+
+void bulk_cz_set_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+}
+
+const char *bulk_collatz_last_error(void) { return last_error; }
+
+/* The b/c rules of seed 004: start b = 2^d, c = L; odd rule (c odd): b, c <- 3b, 3c + 1; even
+ * rule (c even, b even): b, c <- b/2, c/2; stop when b is odd (after exactly d even rules).
+ * b <= 2^(d-1) * 3^d < 2^63 for d <= 24, so 64-bit words suffice. MX is the largest b seen
+ * after the start (the bound cz_peak_step relies on). */
+void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t *MX)
+{
+    uint64_t size = (uint64_t)1 << d;
+    for (uint64_t L = 0; L < size; L++) {
+        uint64_t b = size, c = L, mx = 0;
+        unsigned steps = 0;
+        while (!(b & 1)) {
+            if (c & 1) {
+                b *= 3;
+                c = 3 * c + 1;
+            } else {
+                b >>= 1;
+                c >>= 1;
+            }
+            steps++;
+            if (b > mx) mx = b;
+        }
+        B[L] = b;
+        C[L] = c;
+        J[L] = (uint8_t)steps;
+        MX[L] = mx;
+    }
+}
+
+int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P)
+{
+    uint64_t t = (uint64_t)1 << a;
+    A[0] = 0;
+    P[0] = 0;
+    if (t > 1) {
+        A[1] = 0;
+        P[1] = 1;
+    }
+    for (uint64_t n = 2; n < t; n++) {
+        if (!(n & 1)) {
+            A[n] = (uint16_t)(A[n / 2] + 1);
+            P[n] = P[n / 2] > n ? P[n / 2] : n;
+            continue;
+        }
+        /* odd n >= 3: single steps until the value drops below n, then the tables */
+        unsigned __int128 v = n, mx = n;
+        unsigned steps = 0;
+        while (v >= n) {
+            if (v & 1) {
+                v = 3 * v + 1;
+                if (v > mx) mx = v;
+            } else {
+                v >>= 1;
+            }
+            steps++;
+        }
+        uint64_t pk = P[(uint64_t)v];
+        if (mx >> 64) return BULK_ERR_INTERNAL;
+        if ((uint64_t)mx > pk) pk = (uint64_t)mx;
+        unsigned dl = steps + A[(uint64_t)v];
+        if (dl > 65535) return BULK_ERR_INTERNAL;
+        A[n] = (uint16_t)dl;
+        P[n] = pk;
+    }
+    return BULK_OK;
+}
+
+void bulk_collatz_engine_free(bulk_collatz_engine *e)
+{
+    if (!e) return;
+    free(e->B);
+    free(e->C);
+    free(e->J);
+    free(e->MX);
+    free(e->Sr);
+    free(e->Sc);
+    free(e->Sj);
+    free(e->A);
+    free(e->P);
+    free(e);
+}
+
+int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int k, int a)
+{
+    if (!out || !ctx) return BULK_ERR_ARG;
+    *out = NULL;
+    if (d < 1 || d > BULK_COLLATZ_MAX_D) {
+        bulk_cz_set_error("d = %d is out of range [1, %d]", d, BULK_COLLATZ_MAX_D);
+        return BULK_ERR_ARG;
+    }
+    if (k < 0 || k > BULK_COLLATZ_MAX_K) {
+        bulk_cz_set_error("k = %d is out of range [0, %d]", k, BULK_COLLATZ_MAX_K);
+        return BULK_ERR_ARG;
+    }
+    if (a != 0 && (a < d || a > BULK_COLLATZ_MAX_A)) {
+        bulk_cz_set_error("a = %d is out of range [d = %d, %d]", a, d, BULK_COLLATZ_MAX_A);
+        return BULK_ERR_ARG;
+    }
+    bulk_collatz_engine *e = calloc(1, sizeof *e);
+    if (!e) return BULK_ERR_NOMEM;
+    e->d = d;
+    e->k = k;
+    e->a = a;
+    e->threads = bulk_ctx_threads(ctx);
+    size_t size = (size_t)1 << d;
+    e->B = malloc(size * sizeof *e->B);
+    e->C = malloc(size * sizeof *e->C);
+    e->MX = malloc(size * sizeof *e->MX);
+    e->J = malloc(size);
+    if (!e->B || !e->C || !e->MX || !e->J) {
+        bulk_collatz_engine_free(e);
+        return BULK_ERR_NOMEM;
+    }
+    bulk_cz_build_tables(d, e->B, e->C, e->J, e->MX);
+    if (a > 0) {
+        size_t t = (size_t)1 << a;
+        e->A = malloc(t * sizeof *e->A);
+        e->P = malloc(t * sizeof *e->P);
+        if (!e->A || !e->P) {
+            bulk_collatz_engine_free(e);
+            return BULK_ERR_NOMEM;
+        }
+        int st = bulk_cz_build_small(a, e->A, e->P);
+        if (st != BULK_OK) {
+            bulk_collatz_engine_free(e);
+            return st;
+        }
+    }
+    int st = bulk_cz_build_sieve(e, e->threads);
+    if (st != BULK_OK) {
+        bulk_collatz_engine_free(e);
+        return st;
+    }
+    *out = e;
+    return BULK_OK;
+}
+
+uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e) { return e->s_k; }
+
+void bulk_cz_u128_str(bulk_u128 v, char *buf)
+{
+    unsigned __int128 x = ((unsigned __int128)v.hi << 64) | v.lo;
+    char tmp[48];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x);
+    for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    buf[n] = 0;
+}
+
+int bulk_cz_u128_parse(const char *s, bulk_u128 *v)
+{
+    unsigned __int128 x = 0;
+    if (!*s) return BULK_ERR_PARSE;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return BULK_ERR_PARSE;
+        unsigned dg = (unsigned)(*s - '0');
+        if (x > (~(unsigned __int128)0 - dg) / 10) return BULK_ERR_OVERFLOW;
+        x = x * 10 + dg;
+    }
+    v->lo = (uint64_t)x;
+    v->hi = (uint64_t)(x >> 64);
+    return BULK_OK;
+}

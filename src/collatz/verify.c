@@ -1,0 +1,184 @@
+/* Verification of one chunk [first, last] on the calling thread: the unit every driver (threads,
+ * GPU, --part, MPI) is built from.
+ *
+ * The chunk is cut into aligned blocks [nH * 2^L, (nH + 1) * 2^L) with nH >= 1 and L <= k,
+ * largest first (a dyadic decomposition; only the two ends of a range use L < k). In a block
+ * every n = 2^L nH + r: residues eliminated by the sieve of L bits are covered without
+ * iterating, and their glide is known from the sieve (collatz/sieve.c); each mandatory residue
+ * starts from its state after L halvings, 3^j nH + c, and is iterated with table steps until
+ * its value drops below n (collatz_core.h, cz_glide_from), exactly, so the glide is exact. A
+ * value that would leave 128 bits sends n to the exact path. Level-k blocks use the stored
+ * sieve and its precomputed glide sum G_k; smaller blocks walk their sieve on the fly. */
+#include <string.h>
+
+#include "collatz/collatz_internal.h"
+
+typedef unsigned __int128 u128;
+
+static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
+static inline bulk_u128 from128(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+
+void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+/* Inserts n into the ascending list of kept overflow values (the smallest KEEP survive). */
+static void keep_overflow(bulk_collatz_verify_result *r, bulk_u128 n)
+{
+    uint32_t cnt = r->n_overflow_values;
+    if (cnt == BULK_COLLATZ_OVERFLOW_KEEP && !cz_lt(n, r->overflow_values[cnt - 1])) return;
+    uint32_t pos = cnt;
+    while (pos > 0 && cz_lt(n, r->overflow_values[pos - 1])) pos--;
+    uint32_t move = (cnt == BULK_COLLATZ_OVERFLOW_KEEP ? cnt - 1 : cnt) - pos;
+    memmove(&r->overflow_values[pos + 1], &r->overflow_values[pos], move * sizeof(bulk_u128));
+    r->overflow_values[pos] = n;
+    if (cnt < BULK_COLLATZ_OVERFLOW_KEEP) r->n_overflow_values = cnt + 1;
+}
+
+static inline void note_glide(bulk_collatz_verify_result *r, cz_u128 n, uint64_t g)
+{
+    /* max_glide_n = 0 means "none yet" (every n is >= 1) */
+    if (cz_is_zero(r->max_glide_n) || g > r->max_glide ||
+        (g == r->max_glide && cz_lt(n, r->max_glide_n))) {
+        r->max_glide = g;
+        r->max_glide_n = n;
+    }
+}
+
+void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
+                                      const bulk_collatz_verify_result *from)
+{
+    into->covered = from128(to128(into->covered) + to128(from->covered));
+    into->iterated = from128(to128(into->iterated) + to128(from->iterated));
+    into->checksum = from128(to128(into->checksum) + to128(from->checksum));
+    into->overflows += from->overflows;
+    for (uint32_t i = 0; i < from->n_overflow_values; i++)
+        keep_overflow(into, from->overflow_values[i]);
+    if (!cz_is_zero(from->max_glide_n)) note_glide(into, from->max_glide_n, from->max_glide);
+}
+
+/* Running sums of a chunk, kept in native 128-bit words. */
+struct acc {
+    const bulk_collatz_engine *e;
+    bulk_collatz_verify_result *r;
+    u128 covered, iterated, checksum;
+    int status;
+};
+
+/* n (mandatory at level L, state v = 3^j nH + c after `done` = L + j steps, or v_ok = 0 when
+ * that state already overflowed) is iterated individually. */
+static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, int64_t done)
+{
+    const bulk_collatz_engine *e = a->e;
+    int64_t g = v_ok ? cz_glide_from(v, n, done, e->d, e->B, e->C, e->J) : -1;
+    a->iterated++;
+    if (g < 0) {
+        uint64_t eg = 0;
+        int st = bulk_cz_exact_glide128(n, &eg);
+        if (st != BULK_OK) {
+            a->status = st;
+            return;
+        }
+        g = (int64_t)eg;
+        a->r->overflows++;
+        keep_overflow(a->r, n);
+    }
+    a->checksum += (uint64_t)g;
+    note_glide(a->r, n, (uint64_t)g);
+}
+
+/* Level-k block using the stored sieve. */
+static void block_stored(struct acc *a, cz_u128 nH)
+{
+    const bulk_collatz_engine *e = a->e;
+    const int k = e->k;
+    const uint64_t s = e->s_k;
+    cz_u128 base = cz_shl(nH, k);
+    for (uint64_t i = 0; i < s; i++) {
+        cz_u128 n = base;
+        n.lo |= e->Sr[i];
+        cz_u128 v;
+        int ok = cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[i]], e->Sc[i]);
+        iterate_one(a, n, v, ok, (int64_t)k + e->Sj[i]);
+    }
+    a->covered += (u128)1 << k;
+    a->checksum += e->G_k;
+}
+
+/* Level-L block (L < k or no stored sieve): the sieve of L bits walked on the fly. */
+static void walk_block(struct acc *a, cz_u128 nH, int L, int i, int j, uint64_t p, uint64_t c)
+{
+    if (i == L) {
+        cz_u128 n = cz_shl(nH, L);
+        n.lo |= p;
+        cz_u128 v;
+        int ok = cz_sieve_start(&v, nH, bulk_cz_pow3[j], c);
+        iterate_one(a, n, v, ok, (int64_t)L + j);
+        return;
+    }
+    for (int bit = 0; bit < 2; bit++) {
+        int jj = j;
+        uint64_t cc = c, pp = p | ((uint64_t)bit << i);
+        if (cz_sieve_child(i, &jj, &cc, bit)) {
+            /* 2^(L-i-1) numbers of this block share the glide (i+1)+jj */
+            a->checksum += (u128)(uint64_t)(i + 1 + jj) << (L - i - 1);
+            /* never beats the block's mandatory glides (see above), but keeps the running
+             * maximum exact also for tiny blocks */
+            if ((uint64_t)(i + 1 + jj) >= a->r->max_glide) {
+                cz_u128 n = cz_shl(nH, L);
+                n.lo |= pp; /* smallest n of the class in this block */
+                note_glide(a->r, n, (uint64_t)(i + 1 + jj));
+            }
+        } else {
+            walk_block(a, nH, L, i + 1, jj, pp, cc);
+        }
+    }
+}
+
+static int ctz128(cz_u128 v)
+{
+    if (v.lo) return __builtin_ctzll(v.lo);
+    return 64 + __builtin_ctzll(v.hi);
+}
+
+int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                              bulk_collatz_verify_result *out)
+{
+    if (!e || !out || cz_is_zero(first) || cz_lt(last, first)) return BULK_ERR_ARG;
+    bulk_collatz_verify_result_init(out);
+    struct acc a = { e, out, 0, 0, 0, BULK_OK };
+    u128 cur = to128(first), end = to128(last);
+    for (;;) {
+        if (cur == 1) { /* 1 is the base case: covered, glide 0 by convention */
+            a.covered++;
+            note_glide(out, from128(1), 0);
+        } else {
+            int L = ctz128(from128(cur));
+            if (L > e->k) L = e->k;
+            while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
+            cz_u128 nH = from128(cur >> L);
+            if (L == e->k && e->Sr) {
+                /* max_glide: an eliminated class (depth i <= k, 3^j' < 2^i) has glide
+                 * i + j' < k + j < glide of any mandatory n (3^j >= 2^k), so the block's
+                 * largest glide is always among the iterated numbers */
+                block_stored(&a, nH);
+            } else {
+                walk_block(&a, nH, L, 0, 0, 0, 0);
+                a.covered += (u128)1 << L;
+            }
+            cur += ((u128)1 << L) - 1; /* now the last number of the block */
+        }
+        if (a.status != BULK_OK) return a.status;
+        if (cur >= end) break;
+        cur++;
+    }
+    out->covered = from128(a.covered);
+    out->iterated = from128(a.iterated);
+    out->checksum = from128(a.checksum);
+    return BULK_OK;
+}
