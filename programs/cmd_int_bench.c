@@ -4,8 +4,8 @@
  * Instances come from a fixed seed (splitmix64), so runs are repeatable. GMP runs over the
  * instances through bulk_parallel_for with as many threads as the bulk context has: the
  * comparison is bulk's batch against GMP used the obvious way on the same cores. Each side
- * runs once untimed, then repeatedly until --time seconds have passed; afterwards every result
- * of bulk's last timed call is compared with GMP's, and a mismatch fails the run (exit 1)
+ * runs once untimed, then the two run in alternation until they have taken 2 * --time seconds
+ * together; afterwards every result of bulk's last timed call is compared with GMP's, and a mismatch fails the run (exit 1)
  * without any speed printed: a fast wrong answer is not a speed. */
 #include <gmp.h>
 #include <stdio.h>
@@ -35,7 +35,8 @@ static const char bench_usage[] =
     "  --bits W        operand width, a multiple of 64 (default 1024)\n"
     "  --count N       instances per call (default 65536)\n"
     "  --seed S        seed of the random operands (default 1)\n"
-    "  --time SECONDS  minimum timed run of each side (default 1)\n"
+    "  --time SECONDS  timed run: the sides alternate, one call each, until they have taken\n"
+    "                  2 x SECONDS together (default 1)\n"
     "  --backend B     cpu, cuda or auto (default auto)\n"
     "  --threads N     threads for bulk and for GMP (default: all CPUs)\n"
     "  --json          print one JSON object instead of the table\n"
@@ -240,37 +241,37 @@ struct timing {
     long reps;
 };
 
-static struct timing time_bulk(bulk_ctx *ctx, bench *B, double min_time, const char *name)
+static void bulk_call(bulk_ctx *ctx, bench *B, const char *name)
 {
-    int st = run_bulk(ctx, B); /* untimed: first touch of the result pages, warm caches */
-    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "int bench %s: libbulk failed: %s", name, bulk_status_string(st));
-    struct timing t = { 0, 0, 0 };
-    double t0 = bulk_now(), el;
-    do {
-        st = run_bulk(ctx, B);
-        if (st != BULK_OK)
-            cli_die(CLI_EXIT_FAIL, "int bench %s: libbulk failed: %s", name, bulk_status_string(st));
-        t.reps++;
-        el = bulk_now() - t0;
-    } while (el < min_time);
-    t.seconds = el;
-    t.ops_per_s = (double)t.reps * (double)B->n / el;
-    return t;
+    int st = run_bulk(ctx, B);
+    if (st != BULK_OK)
+        cli_die(CLI_EXIT_FAIL, "int bench %s: libbulk failed: %s", name, bulk_status_string(st));
 }
 
-static struct timing time_gmp(bench *B, int threads, double min_time)
+/* Times both sides in alternation, one call of each per round, so that a change in the load of
+ * a shared machine hits both alike and the ratio stays meaningful. Each side first runs once
+ * untimed (first touch of the result pages, warm caches). Rounds go on until the two sides
+ * together have run 2 * min_time seconds (and at least one round). */
+static void time_both(bulk_ctx *ctx, bench *B, int threads, double min_time, const char *name,
+                      struct timing *tb, struct timing *tg)
 {
+    bulk_call(ctx, B, name);
     run_gmp(B, threads);
-    struct timing t = { 0, 0, 0 };
-    double t0 = bulk_now(), el;
+    memset(tb, 0, sizeof *tb);
+    memset(tg, 0, sizeof *tg);
     do {
+        double t0 = bulk_now();
+        bulk_call(ctx, B, name);
+        double t1 = bulk_now();
         run_gmp(B, threads);
-        t.reps++;
-        el = bulk_now() - t0;
-    } while (el < min_time);
-    t.seconds = el;
-    t.ops_per_s = (double)t.reps * (double)B->n / el;
-    return t;
+        double t2 = bulk_now();
+        tb->seconds += t1 - t0;
+        tg->seconds += t2 - t1;
+        tb->reps++;
+        tg->reps++;
+    } while (tb->seconds + tg->seconds < 2 * min_time);
+    tb->ops_per_s = (double)tb->reps * (double)B->n / tb->seconds;
+    tg->ops_per_s = (double)tg->reps * (double)B->n / tg->seconds;
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -346,8 +347,8 @@ int cmd_int_bench(int argc, char **argv)
     for (int t = 0; t < threads; t++) mpz_init2(B.wz[t], (mp_bitcnt_t)(2 * bits + 64));
     const char *name = int_op_get(B.op)->name;
 
-    struct timing tb = time_bulk(ctx, &B, min_time, name);
-    struct timing tg = time_gmp(&B, threads, min_time);
+    struct timing tb, tg;
+    time_both(ctx, &B, threads, min_time, name, &tb, &tg);
     size_t bad = first_mismatch(&B);
     if (bad != (size_t)-1)
         cli_die(CLI_EXIT_FAIL,
