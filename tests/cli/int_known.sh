@@ -133,6 +133,17 @@ printf 'old\n' >"$S/mul.out"
 run_ok "--out replaces" int mul --in "$S/mul.in" --out "$S/mul.out" --threads 1 --backend cpu
 same "--out replaces the old file" "$S/mul.expect" "$S/mul.out"
 
+# --backend cuda: the same answers on a GPU; without one, a usage error (exit 2)
+checks=$((checks + 1))
+"$BULK" int mul --backend cuda --in "$S/mul.in" >"$S/out" 2>"$S/err"
+rc=$?
+if "$BULK" info | grep -q '^CUDA devices: 0'; then
+    [ $rc -eq 2 ] || fail "--backend cuda without a device: exit $rc, expected 2"
+else
+    [ $rc -eq 0 ] || fail "--backend cuda: exit $rc"
+    same "--backend cuda" "$S/mul.expect" "$S/out"
+fi
+
 # empty input: no lines out
 : >"$S/empty.in"
 run_ok "empty input" int add --in "$S/empty.in"
