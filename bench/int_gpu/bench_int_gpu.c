@@ -1,0 +1,310 @@
+/* Benchmark of the CUDA integer backend: device-resident throughput (bulk/int_device.h, data
+ * already on the GPU), end-to-end throughput (int_cuda.h host API: copies in and out, chunked
+ * and overlapped) and GMP on all cores of this machine in the same run, for mul (256 .. 65536
+ * bits), sqr, mul_lo, add, divmod 2W/W, gcd and powmod. Each row also gives the fraction of the
+ * two ceilings measured at start (METHOD.md): 32-bit multiply-adds per second and device-memory
+ * bytes per second, from the operation's schoolbook multiply-add count and its bytes in + out.
+ *
+ *   bench_int_gpu [--quick] [--out FILE]     (FILE default bench/results/int_gpu-HOST-DATE.txt)
+ *
+ * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bulk/int.h"
+#include "bulk/int_device.h"
+#include "common/atomic_file.h"
+#include "common/parallel.h"
+#include "common/progress.h"
+#include "int/cuda/int_cuda.h"
+
+static uint64_t rng = 0x1234567;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+enum op { OP_MUL, OP_SQR, OP_MULLO, OP_ADD, OP_DIVMOD, OP_GCD, OP_POWMOD };
+static const char *op_name[] = {"mul", "sqr", "mul_lo", "add", "divmod", "gcd", "powmod"};
+
+struct job {
+    enum op op;
+    size_t limbs, n, gmp_n;
+    const bulk_limb_t *a, *b, *c;
+    bulk_limb_t *r, *q;
+};
+
+/* ---- GMP on all cores -------------------------------------------------------------------- */
+
+static void gmp_range(void *p, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const struct job *j = p;
+    size_t L = j->limbs;
+    mpz_t x, y, m, z, w;
+    mpz_inits(x, y, m, z, w, NULL);
+    for (size_t i = begin; i < end; i++) {
+        const mp_limb_t *a = (const mp_limb_t *)(j->a + i * L), *b = (const mp_limb_t *)(j->b + i * L);
+        mp_limb_t *r = (mp_limb_t *)(j->r + i * 2 * L);
+        switch (j->op) {
+        case OP_MUL: mpn_mul_n(r, a, b, (mp_size_t)L); break;
+        case OP_SQR: mpn_sqr(r, a, (mp_size_t)L); break;
+        case OP_MULLO: mpn_mul_n(r, a, b, (mp_size_t)L); break; /* GMP has no public mullo */
+        case OP_ADD: mpn_add_n(r, a, b, (mp_size_t)L); break;
+        case OP_DIVMOD: /* 2L / L: a,b as the dividend, c the divisor (top limb nonzero) */
+            mpn_tdiv_qr((mp_limb_t *)(j->q + i * 2 * L), r, 0, a, (mp_size_t)(2 * L),
+                        (const mp_limb_t *)(j->c + i * L), (mp_size_t)L);
+            break;
+        case OP_GCD:
+            mpz_import(x, L, -1, 8, 0, 0, a);
+            mpz_import(y, L, -1, 8, 0, 0, b);
+            mpz_gcd(z, x, y);
+            break;
+        case OP_POWMOD:
+            mpz_import(x, L, -1, 8, 0, 0, a);
+            mpz_import(y, L, -1, 8, 0, 0, b);
+            mpz_import(m, L, -1, 8, 0, 0, j->c + i * L);
+            mpz_powm(z, x, y, m);
+            break;
+        }
+    }
+    mpz_clears(x, y, m, z, w, NULL);
+}
+
+/* ---- the GPU, device-resident and end to end ----------------------------------------------- */
+
+static int run_host(bulk_ctx *ctx, const struct job *j)
+{
+    size_t L = j->limbs, n = j->n;
+    switch (j->op) {
+    case OP_MUL: return bulk_int_cuda_mul(ctx, j->r, j->a, j->b, n, L);
+    case OP_SQR: return bulk_int_cuda_sqr(ctx, j->r, j->a, n, L);
+    case OP_MULLO: return bulk_int_cuda_mul_lo(ctx, j->r, j->a, j->b, n, L);
+    case OP_ADD: return bulk_int_cuda_add(ctx, j->r, NULL, j->a, j->b, n, L);
+    case OP_DIVMOD: return bulk_int_cuda_divmod(ctx, j->q, j->r, j->a, 2 * L, j->c, n, L, NULL);
+    case OP_GCD: return bulk_int_cuda_gcd(ctx, j->r, j->a, j->b, n, L);
+    case OP_POWMOD: return bulk_int_cuda_powmod(ctx, j->r, j->a, j->b, j->c, n, L, NULL);
+    }
+    return BULK_ERR_ARG;
+}
+
+/* Device arrays: A (a; for divmod the 2L-limb dividend), B, C, R (2L), Q (2L). */
+struct dev {
+    bulk_int_dev *A, *B, *C, *R, *Q;
+};
+
+static int run_dev(bulk_ctx *ctx, const struct job *j, struct dev *d)
+{
+    switch (j->op) {
+    case OP_MUL: return bulk_int_dev_mul(ctx, d->R, d->A, d->B);
+    case OP_SQR: return bulk_int_dev_sqr(ctx, d->R, d->A);
+    case OP_MULLO: return bulk_int_dev_mul_lo(ctx, d->R, d->A, d->B);
+    case OP_ADD: return bulk_int_dev_add(ctx, d->R, d->A, d->B);
+    case OP_DIVMOD: return bulk_int_dev_divmod(ctx, d->Q, d->R, d->A, d->C, NULL);
+    case OP_GCD: return bulk_int_dev_gcd(ctx, d->R, d->A, d->B);
+    case OP_POWMOD: return bulk_int_dev_powmod(ctx, d->R, d->A, d->B, d->C, NULL);
+    }
+    return BULK_ERR_ARG;
+}
+
+/* Result widths (limbs) of the device arrays R and of A per op. */
+static size_t r_limbs(enum op op, size_t L)
+{
+    return (op == OP_MUL || op == OP_SQR) ? 2 * L : L;
+}
+
+/* 32-bit multiply-adds of the schoolbook method per instance (w = W / 32 words): the count
+ * the IMAD ceiling is taken against; 0 where the op is not multiply bound. */
+static double imads(enum op op, size_t L)
+{
+    double w = 2.0 * (double)L;
+    switch (op) {
+    case OP_MUL: case OP_SQR: return 2 * w * w;
+    case OP_MULLO: return w * w + w;
+    case OP_DIVMOD: return 2 * (w + 1) * w; /* 2W/W Knuth: (w + 1) quotient words x w */
+    case OP_POWMOD: return (64.0 * L * 1.2 + 10) * 4 * w * w; /* CIOS products, window 4 */
+    case OP_GCD: return (64.0 * L * 2 / 30) * (w / 2) * 2; /* ~30 bits per step, avg w/2 */
+    default: return 0;
+    }
+}
+
+/* Bytes each instance must move through device memory (operands in, results out). */
+static double io_bytes(enum op op, size_t L)
+{
+    double l = 8.0 * (double)L;
+    switch (op) {
+    case OP_MUL: return 4 * l;
+    case OP_SQR: return 3 * l;
+    case OP_MULLO: return 3 * l;
+    case OP_ADD: return 3 * l;
+    case OP_DIVMOD: return 2 * l + l + 2 * l + l;
+    case OP_GCD: return 3 * l;
+    case OP_POWMOD: return 4 * l;
+    }
+    return 0;
+}
+
+static char table[1 << 16];
+static size_t tlen;
+#define OUT(...)                                                                                   \
+    do {                                                                                           \
+        int k_ = snprintf(table + tlen, sizeof table - tlen, __VA_ARGS__);                         \
+        if (k_ > 0 && tlen + (size_t)k_ < sizeof table) tlen += (size_t)k_;                        \
+        fputs(table + tlen - (k_ > 0 ? (size_t)k_ : 0), stdout);                                   \
+        fflush(stdout);                                                                            \
+    } while (0)
+
+static double imad_peak, bw_peak;
+
+static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t gmp_n, int threads)
+{
+    size_t L = bits / 64;
+    size_t al = op == OP_DIVMOD ? 2 * L : L;
+    bulk_limb_t *a = malloc(n * al * 8), *b = malloc(n * L * 8), *c = malloc(n * L * 8);
+    bulk_limb_t *r = malloc(n * 2 * L * 8), *q = malloc(n * 2 * L * 8);
+    if (!a || !b || !c || !r || !q) {
+        OUT("%-7s %6zu: out of host memory\n", op_name[op], bits);
+        free(a); free(b); free(c); free(r); free(q);
+        return;
+    }
+    for (size_t k = 0; k < n * al; k++) a[k] = rnd();
+    for (size_t k = 0; k < n * L; k++) b[k] = rnd();
+    for (size_t k = 0; k < n * L; k++) c[k] = rnd();
+    for (size_t i = 0; i < n; i++) {
+        c[i * L] |= 1;                 /* odd moduli */
+        c[i * L + L - 1] |= 1ull << 63; /* full-size divisors and moduli */
+    }
+    struct job j = {op, L, n, gmp_n < n ? gmp_n : n, a, b, c, r, q};
+
+    /* device-resident */
+    struct dev d = {0};
+    double dev_rate = 0, e2e_rate = 0, gmp_rate = 0;
+    int rc = bulk_int_dev_alloc(ctx, &d.A, n, al);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.B, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.C, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.R, n, r_limbs(op, L));
+    if (rc == BULK_OK && op == OP_DIVMOD) rc = bulk_int_dev_alloc(ctx, &d.Q, n, 2 * L);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, d.A, a);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, d.B, b);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, d.C, c);
+    if (rc == BULK_OK) rc = run_dev(ctx, &j, &d); /* warm-up: module load, pools */
+    if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+    if (rc == BULK_OK) {
+        double t0 = bulk_now(), t;
+        int reps = 0;
+        do {
+            rc = run_dev(ctx, &j, &d);
+            if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+            reps++;
+            t = bulk_now() - t0;
+        } while (rc == BULK_OK && (t < 0.3 || reps < 3) && reps < 50);
+        dev_rate = (double)n * reps / t;
+    }
+    bulk_int_dev_free(d.A); bulk_int_dev_free(d.B); bulk_int_dev_free(d.C);
+    bulk_int_dev_free(d.R); bulk_int_dev_free(d.Q);
+    if (rc != BULK_OK) {
+        OUT("%-7s %6zu: device-resident run failed: %s\n", op_name[op], bits, bulk_status_string(rc));
+        free(a); free(b); free(c); free(r); free(q);
+        return;
+    }
+    /* end to end (host arrays) */
+    rc = run_host(ctx, &j);
+    if (rc == BULK_OK) {
+        double t0 = bulk_now();
+        rc = run_host(ctx, &j);
+        e2e_rate = (double)n / (bulk_now() - t0);
+    }
+    /* GMP on all cores, on the first gmp_n instances */
+    {
+        double t0 = bulk_now();
+        bulk_parallel_for(threads, j.gmp_n, 64, gmp_range, &j);
+        gmp_rate = (double)j.gmp_n / (bulk_now() - t0);
+    }
+    double im = imads(op, L), by = io_bytes(op, L);
+    OUT("%-7s %6zu %9zu %11.3e %11.3e %11.3e %8.1f %7.1f%% %7.1f%%\n", op_name[op], bits, n,
+        dev_rate, e2e_rate, gmp_rate, dev_rate / gmp_rate,
+        im > 0 ? 100.0 * dev_rate * im / imad_peak : 0.0, 100.0 * dev_rate * by / bw_peak);
+    if (rc != BULK_OK) OUT("  (end-to-end run failed: %s)\n", bulk_status_string(rc));
+    free(a); free(b); free(c); free(r); free(q);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0;
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: bench_int_gpu [--quick] [--out FILE]\n");
+            return 0;
+        } else {
+            fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (bulk_cuda_device_count() == 0) {
+        printf("bench_int_gpu: no CUDA device; nothing to measure\n");
+        return 0;
+    }
+    bulk_ctx *ctx;
+    if (bulk_ctx_open(&ctx, BULK_BACKEND_CUDA, 0) != BULK_OK) {
+        fprintf(stderr, "bench_int_gpu: cannot open a CUDA context\n");
+        return 1;
+    }
+    int threads = bulk_ctx_threads(ctx);
+    char name[256] = "?", host[128] = "?";
+    gethostname(host, sizeof host - 1);
+    if (bulk_int_cuda_peaks(&imad_peak, &bw_peak, name) != BULK_OK) {
+        fprintf(stderr, "bench_int_gpu: measuring the device ceilings failed\n");
+        return 1;
+    }
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    OUT("# bench_int_gpu  %s  host %s  device %s  CPU threads %d  GMP %s\n", date, host, name,
+        threads, gmp_version);
+    OUT("# measured ceilings: %.3e 32-bit multiply-adds/s, %.3e bytes/s (device copy)\n",
+        imad_peak, bw_peak);
+    OUT("# rates in instances/s; dev = device-resident, e2e = host arrays incl. transfers;\n"
+        "# xGMP = dev / GMP (all %d threads); IMAD%% = dev x schoolbook multiply-adds / ceiling;\n"
+        "# BW%% = dev x (operand + result bytes) / ceiling\n", threads);
+    OUT("%-7s %6s %9s %11s %11s %11s %8s %8s %8s\n", "op", "bits", "count", "dev/s", "e2e/s",
+        "GMP/s", "xGMP", "IMAD%", "BW%");
+    size_t big = quick ? (1u << 18) : (1u << 20);
+    static const size_t mul_bits[] = {256, 1024, 2048, 4096, 8192, 16384, 65536};
+    for (int k = 0; k < 7; k++) {
+        size_t bits = mul_bits[k];
+        size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 32 : big / 64;
+        bench_one(ctx, OP_MUL, bits, n, bits <= 4096 ? n : n / 4, threads);
+    }
+    bench_one(ctx, OP_SQR, 1024, big, big, threads);
+    bench_one(ctx, OP_MULLO, 1024, big, big, threads);
+    bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
+    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
+    bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
+    bench_one(ctx, OP_POWMOD, 1024, big / 16, 4096, threads);
+    bench_one(ctx, OP_POWMOD, 2048, big / 64, 1024, threads);
+    bulk_ctx_close(ctx);
+
+    char path[512];
+    if (!out) {
+        char day[16];
+        strftime(day, sizeof day, "%Y%m%d", gmtime(&now));
+        snprintf(path, sizeof path, "bench/results/int_gpu-%s-%s.txt", host, day);
+        out = path;
+    }
+    if (bulk_write_file_atomic(out, table, tlen) != 0) {
+        fprintf(stderr, "bench_int_gpu: cannot write %s\n", out);
+        return 1;
+    }
+    printf("# written to %s\n", out);
+    return 0;
+}
