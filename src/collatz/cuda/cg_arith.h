@@ -59,7 +59,8 @@ BULK_HD int cg_lt(cg_u128 a, cg_u128 b)
 #endif
 }
 
-/* The table step with d a run-time or compile-time shift 1 <= d <= 20. Returns 1 on overflow. */
+/* The table step with d a run-time or compile-time shift 1 <= d <= 20. Returns 1 on overflow.
+ * The limb outputs are early-clobber ("=&r"): each is written before later inputs are read. */
 BULK_HD int cg_step(cg_u128 *x, unsigned d, uint32_t B, uint32_t C)
 {
 #if defined(__CUDA_ARCH__)
@@ -74,7 +75,7 @@ BULK_HD int cg_step(cg_u128 *x, unsigned d, uint32_t B, uint32_t C)
         "madc.lo.cc.u32 %2, %7, %9, %12;\n\t"
         "madc.lo.cc.u32 %3, %8, %9, %13;\n\t"
         "addc.u32       %4, %14, 0;"
-        : "=r"(y0), "=r"(y1), "=r"(y2), "=r"(y3), "=r"(y4)
+        : "=&r"(y0), "=&r"(y1), "=&r"(y2), "=&r"(y3), "=r"(y4)
         : "r"(h0), "r"(h1), "r"(h2), "r"(h3), "r"(B), "r"(C), "r"(t0), "r"(t1), "r"(t2), "r"(t3));
     x->x0 = y0;
     x->x1 = y1;

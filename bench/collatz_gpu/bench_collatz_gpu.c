@@ -1,0 +1,532 @@
+/* Benchmark of the CUDA Collatz backend (seed 004 section 6: Table 4, Table 5, Figures 5 and 7;
+ * seed 003 section 8): numbers per second against d (B, C, J in shared vs global memory) and
+ * against the sieve bits k (also beyond the seed's 37 when memory allows), the delay rate
+ * against d and the delay-table bits a, the kernel variants, the share of time on the overflow
+ * path, one GPU against all, and the speed-up over the CPU backend on all cores of the machine.
+ * Every GPU point is also a correctness point: one per section is compared with the CPU.
+ *
+ * Numbers near 2^68 (verify) and 2^64 (delays); rates count numbers covered per second
+ * (verify: every n of the range, sieved or iterated), as the seed does. Each point is timed
+ * after a warm-up (tables uploaded), with the range doubled until it runs >= --seconds.
+ *
+ * Usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K] [--seconds S] [--quick]
+ * Without a CUDA device it says so and exits 0. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collatz/collatz_internal.h"
+#include "collatz/cuda/collatz_cuda.h"
+#include "common/png.h"
+
+typedef unsigned __int128 u128;
+
+static FILE *g_out;
+static double g_seconds = 0.5;
+
+static bulk_u128 U(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+static u128 W(bulk_u128 v) { return (u128)v.hi << 64 | v.lo; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A line to stdout and to the results file. */
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    if (g_out) {
+        va_start(ap, fmt);
+        vfprintf(g_out, fmt, ap);
+        va_end(ap);
+        fflush(g_out);
+    }
+}
+
+static void set_opts(int kernel, int mem, int devices)
+{
+    bulk_collatz_cuda_opts o;
+    memset(&o, 0, sizeof o);
+    o.kernel = kernel;
+    o.table_mem = mem;
+    o.devices = devices;
+    bulk_collatz_cuda_set_opts(&o);
+}
+
+/* An engine with the tables of d bits and the sieve borrowed from `sieve` (so that the sieve
+ * is built once for a sweep over d); give it back with unborrow before freeing. */
+struct borrowed {
+    int k;
+    uint64_t s_k, G_k, *Sr, *Sc;
+    uint8_t *Sj;
+};
+static void borrow(bulk_collatz_engine *e, const bulk_collatz_engine *sieve, struct borrowed *b)
+{
+    b->k = e->k;
+    b->s_k = e->s_k;
+    b->G_k = e->G_k;
+    b->Sr = e->Sr;
+    b->Sc = e->Sc;
+    b->Sj = e->Sj;
+    e->k = sieve->k;
+    e->s_k = sieve->s_k;
+    e->G_k = sieve->G_k;
+    e->Sr = sieve->Sr;
+    e->Sc = sieve->Sc;
+    e->Sj = sieve->Sj;
+}
+static void unborrow(bulk_collatz_engine *e, const struct borrowed *b)
+{
+    e->k = b->k;
+    e->s_k = b->s_k;
+    e->G_k = b->G_k;
+    e->Sr = b->Sr;
+    e->Sc = b->Sc;
+    e->Sj = b->Sj;
+}
+
+struct vpoint {
+    double rate, iter_rate, seconds;
+    bulk_collatz_cuda_stats st;
+    int status;
+    u128 first, count;
+};
+
+/* Verify [first, first + count) on the GPUs, doubling count until the run takes >= g_seconds. */
+static struct vpoint measure_verify(const bulk_collatz_engine *e, u128 first, u128 count)
+{
+    struct vpoint p;
+    memset(&p, 0, sizeof p);
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    /* warm-up: tables and S to the devices */
+    p.status = bulk_collatz_cuda_verify_chunk(e, U(first), U(first + ((u128)1 << e->k) * 4 - 1), r);
+    for (int it = 0; p.status == BULK_OK && it < 40; it++) {
+        double t0 = now();
+        p.status = bulk_collatz_cuda_verify_chunk(e, U(first), U(first + count - 1), r);
+        double dt = now() - t0;
+        if (p.status != BULK_OK) break;
+        p.seconds = dt;
+        p.rate = (double)count / dt;
+        p.iter_rate = (double)W(r->iterated) / dt;
+        bulk_collatz_cuda_last_stats(&p.st);
+        p.first = first;
+        p.count = count;
+        if (dt >= g_seconds) break;
+        double f = dt > 0 ? g_seconds * 1.3 / dt : 16;
+        if (f > 16) f = 16;
+        if (f < 2) f = 2;
+        count = (u128)((double)count * f);
+    }
+    free(r);
+    return p;
+}
+
+struct dpoint {
+    double rate, seconds;
+    bulk_collatz_cuda_stats st;
+    int status;
+};
+
+/* Delay statistics (batch 1024) of numbers from first, doubling until >= g_seconds. */
+static struct dpoint measure_delays(const bulk_collatz_engine *e, u128 first, uint64_t nb)
+{
+    struct dpoint p;
+    memset(&p, 0, sizeof p);
+    const uint64_t batch = 1024;
+    for (int it = 0; it < 30; it++) {
+        uint64_t *sum = malloc(nb * 8);
+        uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
+        if (it == 0) bulk_collatz_cuda_delay_stats(e, U(first), batch, 16, sum, mn, mx); /* warm-up */
+        double t0 = now();
+        p.status = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
+        double dt = now() - t0;
+        free(sum);
+        free(mn);
+        free(mx);
+        if (p.status != BULK_OK) break;
+        p.seconds = dt;
+        p.rate = (double)(nb * batch) / dt;
+        bulk_collatz_cuda_last_stats(&p.st);
+        if (dt >= g_seconds || nb > ((uint64_t)1 << 26)) break;
+        double f = dt > 0 ? g_seconds * 1.3 / dt : 16;
+        if (f > 16) f = 16;
+        if (f < 2) f = 2;
+        nb = (uint64_t)((double)nb * f);
+    }
+    return p;
+}
+
+/* ---- a small line plot (log10 y) into an RGB image ---------------------------------------- */
+#define PW 400
+#define PH 300
+static uint8_t img[2 * PH][2 * PW][3];
+
+static void px(int x, int y, const uint8_t *c)
+{
+    if (x < 0 || y < 0 || x >= 2 * PW || y >= 2 * PH) return;
+    memcpy(img[y][x], c, 3);
+}
+static void line(int x0, int y0, int x1, int y1, const uint8_t *c)
+{
+    int dx = abs(x1 - x0), dy = -abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+    int err = dx + dy;
+    for (;;) {
+        px(x0, y0, c);
+        px(x0, y0 + 1, c);
+        if (x0 == x1 && y0 == y1) break;
+        int e2 = 2 * err;
+        if (e2 >= dy) {
+            err += dy;
+            x0 += sx;
+        }
+        if (e2 <= dx) {
+            err += dx;
+            y0 += sy;
+        }
+    }
+}
+
+struct series {
+    int n;
+    double x[48], y[48];
+};
+
+/* Panel (px0, py0): every series with the same axes; x linear, y log10; grid at decades. */
+static void panel(int px0, int py0, const struct series *s, int ns, const uint8_t (*col)[3])
+{
+    double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < s[i].n; j++) {
+            if (s[i].y[j] <= 0) continue;
+            double ly = log10(s[i].y[j]);
+            xmin = fmin(xmin, s[i].x[j]);
+            xmax = fmax(xmax, s[i].x[j]);
+            ymin = fmin(ymin, ly);
+            ymax = fmax(ymax, ly);
+        }
+    if (xmin > xmax) return;
+    ymin = floor(ymin);
+    ymax = ceil(ymax);
+    if (ymax <= ymin) ymax = ymin + 1;
+    if (xmax <= xmin) xmax = xmin + 1;
+    const int L = px0 + 40, R = px0 + PW - 15, T = py0 + 15, B = py0 + PH - 30;
+    const uint8_t axis[3] = { 0, 0, 0 }, grid[3] = { 215, 215, 215 };
+    for (double d = ymin; d <= ymax + 1e-9; d += 1) {
+        int y = B - (int)((d - ymin) / (ymax - ymin) * (B - T));
+        line(L, y, R, y, grid);
+    }
+    for (int xv = (int)ceil(xmin); xv <= (int)floor(xmax); xv++) {
+        int x = L + (int)((xv - xmin) / (xmax - xmin) * (R - L));
+        line(x, B, x, B + (xv % 4 == 0 ? 9 : 4), axis);
+    }
+    line(L, T, L, B, axis);
+    line(L, B, R, B, axis);
+    for (int i = 0; i < ns; i++) {
+        int lx = -1, ly = -1;
+        for (int j = 0; j < s[i].n; j++) {
+            if (s[i].y[j] <= 0) continue;
+            int x = L + (int)((s[i].x[j] - xmin) / (xmax - xmin) * (R - L));
+            int y = B - (int)((log10(s[i].y[j]) - ymin) / (ymax - ymin) * (B - T));
+            for (int a = -2; a <= 2; a++) line(x - 2, y + a, x + 2, y + a, col[i]);
+            if (lx >= 0) line(lx, ly, x, y, col[i]);
+            lx = x;
+            ly = y;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL, *png = NULL;
+    int kmax = 37, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--png") && i + 1 < argc) png = argv[++i];
+        else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) kmax = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) g_seconds = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
+                   "                         [--seconds S per point, default 0.5] [--quick]\n"
+                   "Rates of the CUDA Collatz backend against d, k, a; overflow share; CPU speed-up.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "bench_collatz_gpu: unknown argument '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (kmax < 24 || kmax > BULK_COLLATZ_MAX_K) {
+        fprintf(stderr, "bench_collatz_gpu: --kmax %d is out of range [24, %d]\n", kmax, BULK_COLLATZ_MAX_K);
+        return 2;
+    }
+    int G = bulk_cuda_device_count();
+    if (G == 0) {
+        printf("bench_collatz_gpu: no CUDA device: nothing to measure\n");
+        return 0;
+    }
+    if (out && !(g_out = fopen(out, "w"))) {
+        perror(out);
+        return 2;
+    }
+    bulk_ctx *cpu;
+    if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) return 1;
+    char host[64] = "?";
+    gethostname(host, sizeof host);
+    emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
+         quick ? "quick" : "full");
+    const u128 two68 = (u128)1 << 68, two64 = (u128)1 << 64;
+    struct series vd[2] = { 0 }, vk[2] = { 0 }, dd[2] = { 0 }, da[1] = { 0 };
+    int st;
+
+    /* ---- 1. verify: rate against d, tables in shared vs global memory (seed 004 Table 4) -- */
+    const int k1 = quick ? 28 : 32;
+    bulk_collatz_engine *sieve;
+    double t0 = now();
+    if ((st = bulk_collatz_engine_new(&sieve, cpu, 12, k1, 0)) != BULK_OK) {
+        fprintf(stderr, "engine: %s\n", bulk_status_string(st));
+        return 1;
+    }
+    emit("# sieve k=%d: s_k=%" PRIu64 " built on the CPU in %.1f s\n", k1, sieve->s_k, now() - t0);
+    emit("\n## verify: rate vs d (k=%d, n near 2^68), fast kernel\n", k1);
+    emit("%-4s %-7s %14s %14s %8s\n", "d", "tables", "numbers/s", "iterated/s", "seconds");
+    double best = 0;
+    int best_d = 12, best_mem = BULK_CZ_CUDA_MEM_SHARED;
+    for (int d = 8; d <= 20; d += quick ? 4 : 1) {
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, cpu, d, 0, 0) != BULK_OK) continue;
+        struct borrowed b;
+        borrow(e, sieve, &b);
+        for (int mem = BULK_CZ_CUDA_MEM_SHARED; mem <= BULK_CZ_CUDA_MEM_GLOBAL; mem++) {
+            if (mem == BULK_CZ_CUDA_MEM_SHARED && d > 14) continue;
+            set_opts(BULK_CZ_CUDA_KERNEL_FAST, mem, 0);
+            struct vpoint p = measure_verify(e, two68 + ((u128)12345 << k1), (u128)1 << (k1 + 4));
+            if (p.status != BULK_OK) {
+                emit("%-4d %-7s failed: %s %s\n", d, mem == 1 ? "shared" : "global",
+                     bulk_status_string(p.status), bulk_collatz_last_error());
+                continue;
+            }
+            emit("%-4d %-7s %14.4g %14.4g %8.3f\n", d, mem == 1 ? "shared" : "global", p.rate,
+                 p.iter_rate, p.seconds);
+            struct series *s = &vd[mem - 1];
+            s->x[s->n] = d;
+            s->y[s->n++] = p.rate;
+            if (p.rate > best) {
+                best = p.rate;
+                best_d = d;
+                best_mem = mem;
+            }
+        }
+        unborrow(e, &b);
+        bulk_collatz_engine_free(e);
+    }
+    emit("# best: d=%d, tables in %s memory\n", best_d, best_mem == 1 ? "shared" : "global");
+
+    /* ---- 2. kernels: fast (32-bit limbs, PTX) vs core (the engine's 64-bit cz_ functions) -- */
+    emit("\n## verify: kernel variants (d=12, k=%d)\n", k1);
+    {
+        bulk_collatz_engine *e;
+        bulk_collatz_engine_new(&e, cpu, 12, 0, 0);
+        struct borrowed b;
+        borrow(e, sieve, &b);
+        const char *names[] = { "fast/shared", "fast/global", "core/shared", "core/global" };
+        int kv[] = { 1, 1, 2, 2 }, mem[] = { 1, 2, 1, 2 };
+        for (int v = 0; v < 4; v++) {
+            set_opts(kv[v], mem[v], 0);
+            struct vpoint p = measure_verify(e, two68 + ((u128)777 << k1), (u128)1 << (k1 + 4));
+            emit("%-12s %14.4g numbers/s %s\n", names[v], p.rate,
+                 p.status == BULK_OK ? "" : bulk_status_string(p.status));
+        }
+        unborrow(e, &b);
+        bulk_collatz_engine_free(e);
+    }
+    /* the CPU backend on every core, same engine (d=12, k=k1): 32 chunks of 2^k1 so that all
+     * threads work (the CPU driver's chunks are aligned to 2^k) */
+    {
+        bulk_collatz_verify_result *rc = malloc(sizeof *rc), *rg = malloc(sizeof *rg);
+        u128 cnt = (u128)1 << (k1 + 5);
+        t0 = now();
+        st = bulk_collatz_verify(cpu, sieve, U(two68), U(two68 + cnt - 1), NULL, rc);
+        double tc = now() - t0;
+        set_opts(0, 0, 0);
+        struct vpoint p = measure_verify(sieve, two68, cnt);
+        int sg = bulk_collatz_cuda_verify_chunk(sieve, U(two68), U(two68 + cnt - 1), rg);
+        int same = st == BULK_OK && sg == BULK_OK &&
+                   !memcmp(&rc->checksum, &rg->checksum, sizeof rc->checksum) &&
+                   !memcmp(&rc->iterated, &rg->iterated, sizeof rc->iterated) &&
+                   !memcmp(&rc->covered, &rg->covered, sizeof rc->covered) &&
+                   rc->max_glide == rg->max_glide && rc->overflows == rg->overflows;
+        double cpu_rate = (double)cnt / tc;
+        emit("\n## CPU backend (%d threads) vs GPU, d=12, k=%d, %.3g numbers from 2^68\n",
+             bulk_ctx_threads(cpu), k1, (double)cnt);
+        emit("CPU %.4g numbers/s, GPU %.4g numbers/s: speed-up %.1fx; results %s\n", cpu_rate, p.rate,
+             p.rate / cpu_rate, same ? "identical" : "DIFFERENT");
+        free(rc);
+        free(rg);
+    }
+    bulk_collatz_engine_free(sieve);
+
+    /* ---- 3. verify: rate against k (seed 004 Figure 5), beyond 37 when memory allows ------- */
+    emit("\n## verify: rate vs k (n near 2^68), d=12, tables in shared and in global memory\n");
+    emit("%-4s %12s %9s %14s %14s %8s %10s %9s\n", "k", "s_k", "build s", "shared d=12", "global",
+         "seconds", "escapes", "esc. s");
+    double best_k_rate = 0;
+    int best_k = 24;
+    for (int k = 24; k <= kmax; k += (quick ? 4 : (k < 32 ? 2 : 1))) {
+        bulk_collatz_engine *e;
+        t0 = now();
+        st = bulk_collatz_engine_new(&e, cpu, 12, k, 0);
+        double tb = now() - t0;
+        if (st != BULK_OK) {
+            emit("%-4d engine: %s (memory?)\n", k, bulk_status_string(st));
+            break;
+        }
+        set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_SHARED, 0);
+        struct vpoint ps = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
+        set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_GLOBAL, 0);
+        struct vpoint pg = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
+        emit("%-4d %12" PRIu64 " %9.1f %14.4g %14.4g %8.3f %10" PRIu64 " %9.4f\n", k, e->s_k, tb,
+             ps.rate, pg.rate, ps.seconds, ps.st.escapes, ps.st.escape_seconds + ps.st.tail_seconds);
+        vk[0].x[vk[0].n] = k;
+        vk[0].y[vk[0].n++] = ps.rate;
+        vk[1].x[vk[1].n] = k;
+        vk[1].y[vk[1].n++] = pg.rate;
+        if (ps.rate > best_k_rate) best_k_rate = ps.rate, best_k = k;
+        if (pg.rate > best_k_rate) best_k_rate = pg.rate, best_k = k;
+        /* at the largest k: the overflow share, the CPU comparison, one GPU vs all */
+        if (k + (quick ? 4 : 1) > kmax) {
+            set_opts(0, 0, 0);
+            emit("\n## at k=%d, d=12: the overflow path\n", k);
+            struct vpoint p = measure_verify(e, two68 + ((u128)5 << k), (u128)1 << (k + 3));
+            emit("GPU: %.4g numbers/s (%.4g iterated/s), %" PRIu64 " escapes, host exact path %.4f s "
+                 "overlapped + %.4f s after the GPU, of %.3f s (%.3f%%)\n",
+                 p.rate, p.iter_rate, p.st.escapes, p.st.escape_seconds, p.st.tail_seconds, p.seconds,
+                 100.0 * (p.st.escape_seconds + p.st.tail_seconds) / (p.seconds > 0 ? p.seconds : 1));
+            /* many escapes: n near 2^120, where trajectories often leave 128 bits (a short
+             * range: the host's exact path takes microseconds per escape) */
+            {
+                bulk_collatz_verify_result *rq = malloc(sizeof *rq);
+                bulk_collatz_cuda_stats qs;
+                u128 q0 = ((u128)1 << 120) + ((u128)3 << 30);
+                t0 = now();
+                st = bulk_collatz_cuda_verify_chunk(e, U(q0), U(q0 + ((u128)1 << 24) - 1), rq);
+                double tq = now() - t0;
+                bulk_collatz_cuda_last_stats(&qs);
+                emit("near 2^120, 2^24 numbers: %.3f s, %" PRIu64 " escapes (%" PRIu64
+                     " overflows reported), host exact path %.4f s overlapped + %.4f s after the GPU "
+                     "(%.1f%% of the time) %s\n",
+                     tq, qs.escapes, rq->overflows, qs.escape_seconds, qs.tail_seconds,
+                     100.0 * (qs.escape_seconds + qs.tail_seconds) / (tq > 0 ? tq : 1),
+                     st == BULK_OK ? "" : bulk_status_string(st));
+                free(rq);
+            }
+            if (G > 1) {
+                set_opts(0, 0, 1);
+                struct vpoint p1 = measure_verify(e, two68, (u128)1 << (k + 3));
+                set_opts(0, 0, 0);
+                emit("1 GPU: %.4g numbers/s, %d GPUs: %.4g numbers/s (%.2fx)\n", p1.rate, G, p.rate,
+                     p.rate / p1.rate);
+            }
+        }
+        bulk_collatz_engine_free(e);
+    }
+
+    /* ---- 4. delays: rate against d (seed 004 Table 5) and against a (Figure 7) ------------- */
+    emit("\n## delays (batch statistics, batch 1024, n from 2^64): rate vs d, a=24\n");
+    emit("%-4s %14s %14s\n", "d", "shared", "global");
+    for (int d = 8; d <= 20; d += quick ? 4 : 2) {
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, cpu, d, 4, 24) != BULK_OK) continue;
+        double r[2] = { 0, 0 };
+        for (int mem = 1; mem <= 2; mem++) {
+            if (mem == 1 && d > 14) continue;
+            set_opts(BULK_CZ_CUDA_KERNEL_FAST, mem, 0);
+            struct dpoint p = measure_delays(e, two64, 1 << 12);
+            r[mem - 1] = p.status == BULK_OK ? p.rate : 0;
+            if (r[mem - 1] > 0) {
+                dd[mem - 1].x[dd[mem - 1].n] = d;
+                dd[mem - 1].y[dd[mem - 1].n++] = r[mem - 1];
+            }
+        }
+        emit("%-4d %14.4g %14.4g\n", d, r[0], r[1]);
+        bulk_collatz_engine_free(e);
+    }
+    emit("\n## delays: rate vs a (d=12, auto placement), n from 2^64 and from 2^68\n");
+    emit("%-4s %14s %14s\n", "a", "from 2^64", "from 2^68");
+    double best_delay = 0;
+    int best_a = 24;
+    for (int a = 16; a <= BULK_COLLATZ_MAX_A; a += quick ? 7 : 2) {
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, cpu, 12, 4, a) != BULK_OK) continue;
+        set_opts(0, 0, 0);
+        struct dpoint p = measure_delays(e, two64, 1 << 12);
+        struct dpoint q = measure_delays(e, two68, 1 << 12);
+        emit("%-4d %14.4g %14.4g\n", a, p.rate, q.rate);
+        da[0].x[da[0].n] = a;
+        da[0].y[da[0].n++] = p.rate;
+        if (p.rate > best_delay) best_delay = p.rate, best_a = a;
+        bulk_collatz_engine_free(e);
+    }
+    {
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, cpu, 12, 4, best_a) == BULK_OK) {
+            uint64_t nb = 1 << 12;
+            uint64_t *s1 = malloc(nb * 8 * 2);
+            uint32_t *m1 = malloc(nb * 4 * 4);
+            double tc = 0;
+            for (int it = 0; it < 20; it++) {
+                t0 = now();
+                bulk_collatz_delay_stats(cpu, e, U(two64), 1024, nb, s1, m1, m1 + nb);
+                tc = now() - t0;
+                if (tc >= g_seconds) break;
+                nb *= 2;
+                s1 = realloc(s1, nb * 8 * 2);
+                m1 = realloc(m1, nb * 4 * 4);
+            }
+            double cpu_rate = (double)nb * 1024 / tc;
+            set_opts(0, 0, 0);
+            bulk_collatz_cuda_delay_stats(e, U(two64), 1024, nb, s1 + nb, m1 + 2 * nb, m1 + 3 * nb);
+            int same = !memcmp(s1, s1 + nb, nb * 8) && !memcmp(m1, m1 + 2 * nb, 2 * nb * 4);
+            emit("delays CPU backend, %d threads, a=%d: %.4g numbers/s -> GPU speed-up %.1fx; results %s\n",
+                 bulk_ctx_threads(cpu), best_a, cpu_rate, best_delay / cpu_rate, same ? "identical" : "DIFFERENT");
+            free(s1);
+            free(m1);
+            bulk_collatz_engine_free(e);
+        }
+    }
+    emit("\n# summary: verify best %.4g numbers/s (k=%d; target 2e13), delays best %.4g numbers/s "
+         "(a=%d; target 1e11)\n", best_k_rate, best_k, best_delay, best_a);
+
+    if (png) {
+        memset(img, 255, sizeof img);
+        const uint8_t col[2][3] = { { 30, 80, 220 }, { 220, 40, 40 } };
+        panel(0, 0, vd, 2, col);
+        panel(PW, 0, vk, 2, col);
+        panel(0, PH, dd, 2, col);
+        panel(PW, PH, da, 1, col);
+        if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
+        else emit("# plot %s: top left verify rate vs d, top right vs k, bottom left delays vs d, "
+                  "bottom right delays vs a; blue = shared tables, red = global; y log10, one grid "
+                  "line per decade\n", png);
+    }
+    bulk_collatz_cuda_release();
+    bulk_ctx_close(cpu);
+    if (g_out) fclose(g_out);
+    return 0;
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# The CUDA Collatz backend on the GPU machine. From the repository root:
+#     sh bench/collatz_gpu/gpu-run.sh [BUILD_DIR]        (default build-gpu)
+# 1. configures with CUDA (BULK_CUDA=ON; CMAKE_CUDA_ARCHITECTURES defaults to 90) and builds
+#    everything it can (make -k: another area's broken target does not stop this one);
+# 2. runs the GPU tests: ctest -L gpu --output-on-failure (the collatz one compares the CUDA
+#    backend with the CPU backend bit for bit on ranges near 2^64, 2^68, 2^128 and from 1);
+# 3. runs bench_collatz_gpu (rate vs d, shared/global tables, vs k up to 37, kernel variants,
+#    overflow share, CPU speed-up on all cores, delays vs d and a) with a time limit, writing
+#    the table and a PNG as it goes;
+# 4. prints a short summary table.
+# Logs: bench/results/<date>-<host>-collatz-gpu.{txt,png}, tests/gpu/last-run-collatz.txt, and
+# copies of everything under "$OUT/collatz-gpu/" when OUT is set. Meant to finish in ~8 min:
+# BENCH_LIMIT (seconds, default 330) caps the benchmark, BENCH_ARGS adds arguments (e.g.
+# "--kmax 38" on a machine with the memory for it, or "--quick").
+set -u
+B=${1:-build-gpu}
+LIMIT=${BENCH_LIMIT:-330}
+ARGS=${BENCH_ARGS:-}
+stamp="$(date -u +%Y-%m-%d)-$(hostname -s 2>/dev/null || uname -n)"
+mkdir -p tests/gpu bench/results
+res="bench/results/$stamp-collatz-gpu.txt"
+png="bench/results/$stamp-collatz-gpu.png"
+tlog="tests/gpu/last-run-collatz.txt"
+blog="bench/results/$stamp-collatz-gpu-build.log"
+t0=$(date +%s)
+
+{ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv 2>&1 || true; nvcc --version 2>&1 | tail -1; } >"$blog"
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON >>"$blog" 2>&1
+crc=$?
+cmake --build "$B" -j "$(nproc)" -- -k >>"$blog" 2>&1
+brc=$?
+t1=$(date +%s)
+
+(cd "$B" && ctest -L gpu --output-on-failure) >"$tlog" 2>&1
+trc=$?
+# the collatz GPU test's own lines, for the summary
+(cd "$B" && ./tests/collatz_gpu/test_collatz_gpu 2>&1) >"$tlog.detail" 2>&1
+drc=$?
+t2=$(date +%s)
+
+if [ -x "$B/bench/collatz_gpu/bench_collatz_gpu" ]; then
+    # shellcheck disable=SC2086
+    timeout "$LIMIT" "$B/bench/collatz_gpu/bench_collatz_gpu" --out "$res" --png "$png" $ARGS
+    rrc=$?
+else
+    echo "bench_collatz_gpu was not built (see $blog)"
+    rrc=127
+fi
+t3=$(date +%s)
+
+if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT/collatz-gpu"
+    cp "$blog" "$tlog" "$tlog.detail" "$OUT/collatz-gpu/" 2>/dev/null
+    cp "$res" "$png" "$OUT/collatz-gpu/" 2>/dev/null
+fi
+
+echo
+echo "==== collatz on the GPU: summary ===="
+printf '%-34s %s\n' "configure / build" "$([ $crc -eq 0 ] && echo ok || echo FAILED) / $([ $brc -eq 0 ] && echo ok || echo "errors (see $blog)") ($((t1 - t0)) s)"
+printf '%-34s %s\n' "ctest -L gpu (all areas)" "$([ $trc -eq 0 ] && echo passed || echo "FAILED (see $tlog)") ($((t2 - t1)) s)"
+printf '%-34s %s\n' "collatz GPU test vs CPU" "$([ $drc -eq 0 ] && echo "passed: $(grep -c ' same ' "$tlog.detail") same, $(grep -c DIFFERENT "$tlog.detail") different" || echo "FAILED (see $tlog.detail)")"
+printf '%-34s %s\n' "benchmark" "$([ $rrc -eq 0 ] && echo "ok" || ([ $rrc -eq 124 ] && echo "stopped at ${LIMIT} s (partial table kept)" || echo "FAILED rc=$rrc")) ($((t3 - t2)) s): $res"
+if [ -f "$res" ]; then
+    awk '/^## verify: rate vs d/ { s = "d" } /^## verify: rate vs k/ { s = "k" } /^## delays \(batch/ { s = "dd" } /^## delays: rate vs a/ { s = "da" }
+         /^# best:/ { print "  verify best table setting: " $0 }
+         s == "k" && $1 ~ /^[0-9]+$/ { printf "  verify k=%-3s  shared %-11s global %-11s numbers/s\n", $1, $4, $5 }
+         /speed-up/ { print "  " $0 }
+         /escapes, host exact path/ { print "  " $0 }
+         /^near 2\^120/ { print "  " $0 }
+         s == "da" && $1 ~ /^[0-9]+$/ { printf "  delays a=%-3s %-11s numbers/s (from 2^64)\n", $1, $2 }
+         /^# summary/ { print "  " $0 }' "$res"
+fi
+[ $trc -eq 0 ] && [ $drc -eq 0 ] && [ $rrc -eq 0 ]
