@@ -154,11 +154,14 @@ static int compute(bulk_ctx *ctx, int_op op, const int_batch *b, struct results 
 {
     size_t n = b->n, L = b->limbs;
     size_t r_limbs = (op == INT_OP_MUL || op == INT_OP_SQR) ? 2 * L : L;
-    int mem = 0;
-    if (op != INT_OP_CMP && op != INT_OP_DIV) mem |= grow((void **)&res->r, &res->r_cap, n * r_limbs, sizeof(bulk_limb_t));
-    if (op == INT_OP_DIV || op == INT_OP_DIVMOD) mem |= grow((void **)&res->q, &res->q_cap, n * L, sizeof(bulk_limb_t));
-    if (op == INT_OP_ADD || op == INT_OP_SUB) mem |= grow((void **)&res->flag, &res->flag_cap, n, 1);
-    mem |= grow((void **)&res->i8, &res->i8_cap, n, 1);
+    const size_t lb = sizeof(bulk_limb_t);
+    int mem = grow((void **)&res->i8, &res->i8_cap, n, 1);
+    if (op != INT_OP_CMP && op != INT_OP_DIV)
+        mem |= grow((void **)&res->r, &res->r_cap, n * r_limbs, lb);
+    if (op == INT_OP_DIV || op == INT_OP_DIVMOD)
+        mem |= grow((void **)&res->q, &res->q_cap, n * L, lb);
+    if (op == INT_OP_ADD || op == INT_OP_SUB)
+        mem |= grow((void **)&res->flag, &res->flag_cap, n, 1);
     *bad = (size_t)-1;
     if (mem) return BULK_ERR_NOMEM;
     const bulk_limb_t *a = b->op[0], *c = b->op[1];

@@ -5,8 +5,9 @@
  * instances through bulk_parallel_for with as many threads as the bulk context has: the
  * comparison is bulk's batch against GMP used the obvious way on the same cores. Each side
  * runs once untimed, then the two run in alternation until they have taken 2 * --time seconds
- * together; afterwards every result of bulk's last timed call is compared with GMP's, and a mismatch fails the run (exit 1)
- * without any speed printed: a fast wrong answer is not a speed. */
+ * together; afterwards every result of bulk's last timed call is compared with GMP's, and a
+ * mismatch fails the run (exit 1) without any speed printed: a fast wrong answer is not a
+ * speed. */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,7 +307,8 @@ int cmd_int_bench(int argc, char **argv)
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (argv[i][0] == '-') {
-            cli_die(CLI_EXIT_USAGE, "int bench: unknown option '%s' (bulk int bench --help)", argv[i]);
+            cli_die(CLI_EXIT_USAGE, "int bench: unknown option '%s' (bulk int bench --help)",
+                    argv[i]);
         } else if (op < 0) {
             op = int_op_find(argv[i]);
             if (op < 0)
@@ -371,7 +373,8 @@ int cmd_int_bench(int argc, char **argv)
                (unsigned long long)seed);
         printf("  %-38s %14s %12s %6s\n", "", "ops/s", "us/op", "reps");
         char who[64];
-        snprintf(who, sizeof who, "bulk (%s, %d thread%s)", bname, threads, threads == 1 ? "" : "s");
+        snprintf(who, sizeof who, "bulk (%s, %d thread%s)", bname, threads,
+                 threads == 1 ? "" : "s");
         printf("  %-38s %14.4g %12.4g %6ld\n", who, tb.ops_per_s, 1e6 / tb.ops_per_s, tb.reps);
         snprintf(who, sizeof who, "GMP %s %s (%d thread%s)", gmp_version, gmp_function(B.op),
                  threads, threads == 1 ? "" : "s");

@@ -22,7 +22,16 @@
 /* Text kept per batch; one longer line is still taken alone. */
 #define INT_TEXT_BYTES ((size_t)64 << 20)
 
-enum line_error { LE_NONE = 0, LE_EMPTY, LE_MISSING, LE_EXTRA, LE_BADCHAR, LE_WIDE, LE_ZERO, LE_EVEN };
+enum line_error {
+    LE_NONE = 0,
+    LE_EMPTY,   /* no operand at all */
+    LE_MISSING, /* fewer operands than the op takes */
+    LE_EXTRA,   /* more operands than the op takes */
+    LE_BADCHAR, /* not a decimal or 0x-hex non-negative integer */
+    LE_WIDE,    /* wider than the fixed width */
+    LE_ZERO,    /* a zero divisor */
+    LE_EVEN     /* an even (or zero) modulus */
+};
 
 struct line_info {
     size_t ntok;                               /* tokens on the line, counted up to operands + 1 */
@@ -258,7 +267,8 @@ static void report(const int_reader *r, size_t i, size_t limbs)
     int k = c->operand + 1; /* operands are numbered from 1 in messages */
     switch (c->kind) {
     case LE_EMPTY:
-        cli_warn("%s: empty line: missing operand (%s takes %d operand%s per line; empty lines are errors)",
+        cli_warn("%s: empty line: missing operand (%s takes %d operand%s per line; "
+                 "empty lines are errors)",
                  where, ru->op, ru->operands, ru->operands == 1 ? "" : "s");
         break;
     case LE_MISSING:
