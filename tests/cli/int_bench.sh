@@ -22,6 +22,15 @@ for op in add sub mul sqr div mod divmod gcd powmod cmp; do
     echo "$j" | grep -q "\"op\":\"$op\"" || fail "bench $op --json: wrong op"
     echo "$j" | grep -q '"threads":2,' || fail "bench $op --json: threads not 2"
 done
+# a wrong result is caught: exit 1 and no speed printed (BULK_BENCH_FAULT=1 flips one bit)
+for op in add mul div divmod gcd powmod cmp; do
+    checks=$((checks + 1))
+    BULK_BENCH_FAULT=1 "$BULK" int bench "$op" --bits 128 --count 5 --time 0 >"$S/out" 2>"$S/err"
+    rc=$?
+    [ $rc -eq 1 ] || fail "bench $op with a wrong result: exit $rc, expected 1"
+    grep -q 'instance 4 .*differs' "$S/err" || fail "bench $op with a wrong result: not reported"
+    grep -q 'ops/s' "$S/out" && fail "bench $op with a wrong result: a speed was printed"
+done
 run_ok "bench 64-bit, one thread" int bench mul --bits 64 --count 1 --time 0 --threads 1
 run_ok "bench --help" int bench --help
 grep -q 'usage: bulk int bench' "$S/out" || fail "bench --help: no usage line"
