@@ -101,6 +101,10 @@ void bulk_mpn_mul_n(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, 
         bulk_mpn_sqr(r, a, n);
         return;
     }
+    if (n <= bulk_mul_tuning.comba_max && n < bulk_mul_tuning.mul_thr[0]) {
+        bulk_mpn_mul_comba(r, a, n, b, n); /* the common small case, without the dispatch */
+        return;
+    }
     int idx = pick(n, bulk_mul_tuning.mul_thr);
     if (idx < 0) basecase(r, a, b, n);
     else top(r, a, b, n, idx, itch_of(n, idx, 0));
