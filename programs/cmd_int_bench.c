@@ -271,6 +271,9 @@ static void time_both(bulk_ctx *ctx, bench *B, int threads, double min_time, con
         tb->reps++;
         tg->reps++;
     } while (tb->seconds + tg->seconds < 2 * min_time);
+    /* a clock that did not move (a tiny --count) must not make an infinite rate */
+    if (tb->seconds < 1e-9) tb->seconds = 1e-9;
+    if (tg->seconds < 1e-9) tg->seconds = 1e-9;
     tb->ops_per_s = (double)tb->reps * (double)B->n / tb->seconds;
     tg->ops_per_s = (double)tg->reps * (double)B->n / tg->seconds;
 }
@@ -370,9 +373,9 @@ int cmd_int_bench(int argc, char **argv)
     const char *bname = bulk_backend_name(bulk_ctx_backend(ctx));
     if (json) {
         printf("{\"op\":\"%s\",\"bits\":%lld,\"count\":%zu,\"seed\":%llu,\"backend\":\"%s\","
-               "\"threads\":%d,\"bulk_ops_per_s\":%.6g,\"bulk_reps\":%ld,\"bulk_seconds\":%.4f,"
+               "\"threads\":%d,\"bulk_ops_per_s\":%.6g,\"bulk_reps\":%ld,\"bulk_seconds\":%.6g,"
                "\"gmp_function\":\"%s\",\"gmp_version\":\"%s\",\"gmp_threads\":%d,"
-               "\"gmp_ops_per_s\":%.6g,\"gmp_reps\":%ld,\"gmp_seconds\":%.4f,\"ratio\":%.4f,"
+               "\"gmp_ops_per_s\":%.6g,\"gmp_reps\":%ld,\"gmp_seconds\":%.6g,\"ratio\":%.4f,"
                "\"verified\":%zu}\n",
                name, bits, n, (unsigned long long)seed, bname, threads, tb.ops_per_s, tb.reps,
                tb.seconds, gmp_function(B.op), gmp_version, threads, tg.ops_per_s, tg.reps,
