@@ -39,7 +39,8 @@ widths() {
     echo "# command per row: $BULK int bench OP --bits W --count N --threads T --time $T --json"
     echo "# GMP runs over the instances on T threads through bulk_parallel_for;"
     echo "# ratio = bulk ops/s / GMP ops/s (above 1: bulk faster); every result checked against GMP"
-    printf '%-7s %6s %6s %3s %14s %14s %8s  %s\n' op bits count thr "bulk ops/s" "GMP ops/s" ratio "GMP function"
+    echo "# scale = bulk ops/s on T threads / bulk ops/s on 1 thread (same op, width and count)"
+    printf '%-7s %6s %6s %3s %14s %14s %8s %6s  %s\n' op bits count thr "bulk ops/s" "GMP ops/s" ratio scale "GMP function"
 } | tee "$out"
 
 threads="1"
@@ -51,8 +52,11 @@ for op in mul sqr add sub cmp div mod divmod gcd powmod; do
             j=$("$BULK" int bench "$op" --bits "$w" --count "$n" --threads "$t" --time "$T" --json)
             echo "$j" >>"$raw"
             f() { echo "$j" | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
-            printf '%-7s %6s %6s %3s %14.4g %14.4g %8.3f  %s\n' "$op" "$w" "$n" "$t" \
-                "$(f bulk_ops_per_s)" "$(f gmp_ops_per_s)" "$(f ratio)" "$(f gmp_function)" | tee -a "$out"
+            rate=$(f bulk_ops_per_s)
+            [ "$t" = 1 ] && one=$rate
+            scale=$(awk -v a="$rate" -v b="$one" 'BEGIN { printf "%.2f", a / b }')
+            printf '%-7s %6s %6s %3s %14.4g %14.4g %8.3f %6s  %s\n' "$op" "$w" "$n" "$t" \
+                "$rate" "$(f gmp_ops_per_s)" "$(f ratio)" "$scale" "$(f gmp_function)" | tee -a "$out"
         done
     done
 done
