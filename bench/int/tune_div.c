@@ -304,6 +304,52 @@ static void headline(void)
     out("\n");
 }
 
+/* ---- throughput on 1 and 2 threads (wall clock: several threads) ---------------------------- */
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void scaling(int quick)
+{
+    static const char *names[] = { "divmod 2048/1024", "gcd 1024", "invmod 1024",
+                                   "powmod 1024 (1024-bit exp)" };
+    const size_t L = 16;
+    out("throughput on 1 and 2 threads, public API, wall clock (best of 3; the machine is shared)\n");
+    out("%-28s %8s %14s %14s %8s\n", "operation", "batch", "1 thread/s", "2 threads/s", "ratio");
+    for (int which = 0; which < 4; which++) {
+        size_t n = which == 3 ? (quick ? 256 : 2048) : (size_t)1 << (quick ? 12 : 16);
+        struct apiarg x = { .n = n, .L = L, .which = which };
+        x.a = xmalloc(n * 2 * L * 8), x.b = xmalloc(n * L * 8), x.c = xmalloc(n * L * 8);
+        x.r = xmalloc(n * L * 8), x.q = xmalloc(n * 2 * L * 8), x.err = xmalloc(n);
+        fill(x.a, n * 2 * L), fill(x.b, n * L), fill(x.c, n * L);
+        for (size_t i = 0; i < n; i++) {
+            x.c[i * L] |= 1;
+            x.b[i * L] |= 1;
+            if (which == 0) x.b[i * L + L - 1] |= 1ull << 63;
+        }
+        double rate[2];
+        for (int t = 1; t <= 2; t++) {
+            if (bulk_ctx_open(&x.ctx, BULK_BACKEND_CPU, t) != BULK_OK) exit(1);
+            double best = 1e30;
+            for (int rep = 0; rep < 3; rep++) {
+                double t0 = wall();
+                api_op(&x);
+                double dt = wall() - t0;
+                if (dt < best) best = dt;
+            }
+            rate[t - 1] = (double)n / best;
+            bulk_ctx_close(x.ctx);
+        }
+        out("%-28s %8zu %14.0f %14.0f %8.2f\n", names[which], n, rate[0], rate[1], rate[1] / rate[0]);
+        free(x.a), free(x.b), free(x.c), free(x.r), free(x.q), free(x.err);
+    }
+    out("\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL;
@@ -338,11 +384,20 @@ int main(int argc, char **argv)
     time_t t = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
-    out("tune_div: %s, %s, GMP %s, thread CPU time, min of %d batches\n\n", date, host,
+    char load[64] = "?";
+    f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (!fgets(load, sizeof load, f)) load[0] = 0;
+        load[strcspn(load, "\n")] = 0;
+        fclose(f);
+    }
+    out("tune_div: %s, %s, GMP %s, thread CPU time, min of %d batches\n", date, host,
         gmp_version, batches);
+    out("load average at start: %s (other jobs share the machine)\n\n", load);
     size_t dthr = tune_threshold(quick);
     size_t rthr = tune_redc(quick);
     headline();
+    scaling(quick);
     out("for src/int/cpu/divmod.c:  size_t bulk_div_newton_threshold = %zu;\n",
         dthr ? dthr : (size_t)1000000);
     out("for src/int/cpu/powmod.c:  size_t bulk_powmod_redc_mul_threshold = %zu;\n",
