@@ -16,7 +16,7 @@ bad() {
     [ $rc -eq 2 ] || fail "$name: exit code $rc, expected 2"
     grep -q "bad.in:$line: line $line:" "$S/se" || { fail "$name: the message does not name bad.in:$line"; cat "$S/se" >&2; }
     [ -e "$S/bad.out" ] && fail "$name: an output file was left behind"
-    ls "$S" | grep -q 'bad.out.tmp' && fail "$name: a temporary output file was left behind"
+    no_tmp "$name"
     [ -s "$S/so" ] && fail "$name: something went to stdout"
     # the same on stdin
     "$BULK" int "$op" "$@" <"$S/bad.in" >"$S/so" 2>"$S/se"
@@ -55,8 +55,6 @@ bad "zero modulus" powmod '2 3 0\n' 1
 bad "control character" add '1 2\n1\001 3\n' 2
 
 # the first bad line is reported, also past the first batch of 65536 lines
-i=0
-: >"$S/long.in"
 awk 'BEGIN { for (i = 1; i <= 70000; i++) print i, i + 1; print "1 x"; print "y 2" }' >"$S/long.in"
 checks=$((checks + 1))
 "$BULK" int add --in "$S/long.in" --out "$S/long.out" 2>"$S/se" >/dev/null

@@ -125,7 +125,7 @@ printf '42\n256\n' >"$S/mul.expect"
 same "--in/--out: file contents" "$S/mul.expect" "$S/mul.out"
 checks=$((checks + 1))
 [ -s "$S/out" ] && fail "--out: nothing may go to stdout"
-ls "$S" | grep -q '\.tmp\.' && fail "--out: a temporary file was left behind"
+no_tmp "--out"
 run_ok "--in -" int mul --in - <"$S/mul.in"
 same "--in -: stdout" "$S/mul.expect" "$S/out"
 # --out over an existing file replaces it

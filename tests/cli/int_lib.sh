@@ -57,6 +57,13 @@ expect_text() {
     same "$name" "$S/expect.txt" "$S/out"
 }
 
+# no_tmp NAME: no temporary output file (<path>.tmp.<pid>) may be left in the scratch directory
+no_tmp() {
+    for f in "$S"/*.tmp.*; do
+        [ -e "$f" ] && fail "$1: temporary file $f left behind"
+    done
+}
+
 finish() {
     if [ "$fails" -ne 0 ]; then
         echo "$fails of $checks check(s) failed"
