@@ -385,8 +385,11 @@ int cmd_int_bench(int argc, char **argv)
                (unsigned long long)seed);
         printf("  %-38s %14s %12s %6s\n", "", "ops/s", "us/op", "reps");
         char who[64];
-        snprintf(who, sizeof who, "bulk (%s, %d thread%s)", bname, threads,
-                 threads == 1 ? "" : "s");
+        if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA) /* the GPU does the work */
+            snprintf(who, sizeof who, "bulk (cuda)");
+        else
+            snprintf(who, sizeof who, "bulk (%s, %d thread%s)", bname, threads,
+                     threads == 1 ? "" : "s");
         printf("  %-38s %14.4g %12.4g %6ld\n", who, tb.ops_per_s, 1e6 / tb.ops_per_s, tb.reps);
         snprintf(who, sizeof who, "GMP %s %s (%d thread%s)", gmp_version, gmp_function(B.op),
                  threads, threads == 1 ? "" : "s");
