@@ -8,7 +8,8 @@
  *
  * Built from src/int/cuda/ *.cu when CUDA is; src/int/cuda_absent.c gives the same functions
  * returning BULK_ERR_NO_BACKEND otherwise. Sizes: every operation accepts 1 <= limbs <= 8192
- * (524288 bits); bulk_int_cuda_max_limbs(op) says the limit of each (0: not on the GPU). */
+ * (524288 bits); bulk_int_cuda_max_limbs(op) says up to which width the GPU is the better
+ * choice for each (0: not on the GPU), and the public wrappers route wider calls to the CPU. */
 #ifndef BULK_INT_CUDA_INT_CUDA_H
 #define BULK_INT_CUDA_INT_CUDA_H
 

@@ -267,8 +267,10 @@ size_t bulk_int_cuda_max_limbs(int op)
         return (size_t)1 << 20;
     case BULK_INT_CUDA_MUL: case BULK_INT_CUDA_SQR: case BULK_INT_CUDA_MUL_LO:
         return BG_MAX_LIMBS_MUL;
-    case BULK_INT_CUDA_DIVMOD: case BULK_INT_CUDA_GCD: case BULK_INT_CUDA_POWMOD:
+    case BULK_INT_CUDA_DIVMOD: case BULK_INT_CUDA_GCD:
         return BG_MAX_LIMBS_OTHER;
+    case BULK_INT_CUDA_POWMOD: /* one thread per instance: beyond 4096 bits the CPU is faster */
+        return 64;
     default: return 0;
     }
 }

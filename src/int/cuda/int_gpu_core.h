@@ -221,8 +221,31 @@ BULK_HD void bg_task_range(int t, int N, int *ilo, int *ihi)
     *ihi = kmax < N - 1 ? kmax : N - 1;
 }
 
+/* acc[3c .. 3c+2] += a_i * w_c for c = 0..3: one carry chain of 12 instructions. */
+BULK_HD void bg_col4_mac(bg_word acc[12], bg_word ai, bg_word w0, bg_word w1, bg_word w2,
+                         bg_word w3, bg_cc *f)
+{
+    acc[0] = bg_mad_lo_cc(ai, w0, acc[0], f);
+    acc[1] = bg_madc_hi_cc(ai, w0, acc[1], f);
+    acc[2] = bg_addc(acc[2], 0, f);
+    acc[3] = bg_mad_lo_cc(ai, w1, acc[3], f);
+    acc[4] = bg_madc_hi_cc(ai, w1, acc[4], f);
+    acc[5] = bg_addc(acc[5], 0, f);
+    acc[6] = bg_mad_lo_cc(ai, w2, acc[6], f);
+    acc[7] = bg_madc_hi_cc(ai, w2, acc[7], f);
+    acc[8] = bg_addc(acc[8], 0, f);
+    acc[9] = bg_mad_lo_cc(ai, w3, acc[9], f);
+    acc[10] = bg_madc_hi_cc(ai, w3, acc[10], f);
+    acc[11] = bg_addc(acc[11], 0, f);
+}
+
 /* acc[3c .. 3c+2] = sum over i in [ilo, ihi] of a[i] * b[k0 + c - i], c = 0..3 (b from the
- * phased buffer bq, zero outside [0, N)). 3 instructions per product, 1 b load per 4. */
+ * phased buffer bq, zero outside [0, N)). k0 must be a multiple of 4. 3 instructions per
+ * product, 1 b load per 4 products. The window w0..w3 = b[k0 - i .. k0 + 3 - i] slides down one
+ * word per step. Steps come in groups of four starting at i = 0 mod 4: there the padded index
+ * j = k0 - i + BG_PAD is 0 mod 4 (k0 and BG_PAD are), so the group's four new words are the
+ * phases 3, 2, 1, 0 of one row of bq - fixed offsets from one pointer - and a[i .. i+3] is one
+ * aligned 16-byte load; no index arithmetic and no register moves remain once unrolled. */
 BULK_HD void bg_col4_lane(bg_word acc[12], const bg_word *a, const bg_word *bq, int q, int k0,
                           int ilo, int ihi)
 {
@@ -231,25 +254,44 @@ BULK_HD void bg_col4_lane(bg_word acc[12], const bg_word *a, const bg_word *bq, 
     int j = k0 - ilo + BG_PAD; /* padded index of b_{k0 - i} */
     bg_word w0 = bq[bg_bpad_pos(j, q)], w1 = bq[bg_bpad_pos(j + 1, q)];
     bg_word w2 = bq[bg_bpad_pos(j + 2, q)], w3 = bq[bg_bpad_pos(j + 3, q)];
-    for (int i = ilo; i <= ihi; i++) {
-        bg_word ai = a[i];
-        acc[0] = bg_mad_lo_cc(ai, w0, acc[0], &f);
-        acc[1] = bg_madc_hi_cc(ai, w0, acc[1], &f);
-        acc[2] = bg_addc(acc[2], 0, &f);
-        acc[3] = bg_mad_lo_cc(ai, w1, acc[3], &f);
-        acc[4] = bg_madc_hi_cc(ai, w1, acc[4], &f);
-        acc[5] = bg_addc(acc[5], 0, &f);
-        acc[6] = bg_mad_lo_cc(ai, w2, acc[6], &f);
-        acc[7] = bg_madc_hi_cc(ai, w2, acc[7], &f);
-        acc[8] = bg_addc(acc[8], 0, &f);
-        acc[9] = bg_mad_lo_cc(ai, w3, acc[9], &f);
-        acc[10] = bg_madc_hi_cc(ai, w3, acc[10], &f);
-        acc[11] = bg_addc(acc[11], 0, &f);
+    int i = ilo;
+    for (; i <= ihi && (i & 3); i++) { /* up to the first multiple of 4 */
+        bg_col4_mac(acc, a[i], w0, w1, w2, w3, &f);
         w3 = w2;
         w2 = w1;
         w1 = w0;
         j--;
         w0 = bq[bg_bpad_pos(j, q)]; /* j >= k0 - ihi - 1 + BG_PAD >= 0: within the padding */
+    }
+    /* groups: here j = 0 mod 4, row r = j / 4; the next words are b(j-1) .. b(j-4) = phases
+     * 3, 2, 1, 0 of row r - 1 */
+    const bg_word *row = bq + (j >> 2) - 1;
+    for (; i + 3 <= ihi; i += 4, row--) {
+        bg_word a0, a1, a2, a3;
+#if BG_DEVICE
+        uint4 av = *(const uint4 *)(a + i); /* i = 0 mod 4, a 16-byte aligned */
+        a0 = av.x, a1 = av.y, a2 = av.z, a3 = av.w;
+#else
+        a0 = a[i], a1 = a[i + 1], a2 = a[i + 2], a3 = a[i + 3];
+#endif
+        bg_word n3 = row[3 * q], n2 = row[2 * q], n1 = row[q], n0 = row[0];
+        bg_col4_mac(acc, a0, w0, w1, w2, w3, &f);
+        bg_col4_mac(acc, a1, n3, w0, w1, w2, &f);
+        bg_col4_mac(acc, a2, n2, n3, w0, w1, &f);
+        bg_col4_mac(acc, a3, n1, n2, n3, w0, &f);
+        w3 = n3;
+        w2 = n2;
+        w1 = n1;
+        w0 = n0;
+        j -= 4;
+    }
+    for (; i <= ihi; i++) { /* the rest */
+        bg_col4_mac(acc, a[i], w0, w1, w2, w3, &f);
+        w3 = w2;
+        w2 = w1;
+        w1 = w0;
+        j--;
+        w0 = bq[bg_bpad_pos(j, q)];
     }
 }
 
