@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpbc/cky/cky_core.h"
 #include "bpbc/cky/grammar.h"
 #include "bulk/bulk.h"
 #include "bulk/cky.h"
@@ -251,20 +252,23 @@ static void test_random_cnf(bulk_ctx *ctx, bulk_ctx *ctx1, uint64_t seed, int ro
     uint64_t s = seed;
     size_t total_acc = 0, total_strings = 0;
     for (int r = 0; r < rounds; r++) {
-        unsigned nnt = 1 + (unsigned)(test_rand(&s) % 70), nterm = 1 + (unsigned)(test_rand(&s) % 4);
-        uint64_t maxr = (uint64_t)nnt * nnt * nnt;
-        size_t p2 = (size_t)(test_rand(&s) % (maxr < 3 * nnt ? maxr + 1 : 3 * nnt + 1));
+        /* every fifth round: many rules (several slices of the rule list), short strings */
+        int big = r % 5 == 4;
+        unsigned nnt = big ? 8 + (unsigned)(test_rand(&s) % 40) : 1 + (unsigned)(test_rand(&s) % 70);
+        unsigned nterm = 1 + (unsigned)(test_rand(&s) % 4);
+        uint64_t maxr = (uint64_t)nnt * nnt * nnt, cap = big ? 9000 : 3 * nnt;
+        size_t p2 = (size_t)(test_rand(&s) % (maxr < cap ? maxr + 1 : cap + 1));
         bulk_grammar *g = NULL;
         int st = bulk_grammar_random(&g, nnt, p2, nterm, BULK_CKY_TOKENS, test_rand(&s));
         CHECK(st == BULK_OK, "random grammar %u/%zu: %d", nnt, p2, st);
         if (!g) continue;
         CHECK(bulk_grammar_binary_rules(g) == p2, "distinct rules: %zu of %zu", bulk_grammar_binary_rules(g), p2);
-        size_t ns = 1 + (size_t)(test_rand(&s) % 600), total = 0;
+        size_t ns = 1 + (size_t)(test_rand(&s) % (big ? 300 : 600)), total = 0, maxlen = big ? 10 : 14;
         size_t *off = malloc(sizeof(size_t) * (ns + 1));
         int32_t *sy = malloc(sizeof(int32_t) * ns * 14);
         for (size_t i = 0; i < ns; i++) {
             off[i] = total;
-            size_t n = (size_t)(test_rand(&s) % 14);
+            size_t n = (size_t)(test_rand(&s) % maxlen);
             for (size_t k = 0; k < n; k++) {
                 uint64_t x = test_rand(&s) % 200;
                 sy[total++] = x == 0 ? -1 : x == 1 ? (int32_t)nterm : (int32_t)(x % nterm);
@@ -289,6 +293,47 @@ static void test_random_cnf(bulk_ctx *ctx, bulk_ctx *ctx1, uint64_t seed, int ro
     }
     printf("random CNF grammars: %d rounds, %zu strings, %zu accepted\n", rounds, total_strings, total_acc);
     CHECK(total_acc > 0 && total_acc < total_strings, "random strings are all accepted or all rejected");
+}
+
+/* ---- the GPU thread's work, run on the CPU column by column -------------------------------- */
+/* bulk_cky_thread is the whole body of the CUDA kernel (grouping by left-hand side, the
+ * column-wise table, the shared-memory copies); running it here checks the kernel's logic on
+ * machines without a GPU. */
+static void test_gpu_thread_emulation(bulk_ctx *ctx, uint64_t seed, int rounds)
+{
+    uint64_t s = seed;
+    for (int r = 0; r < rounds; r++) {
+        unsigned nnt = 1 + (unsigned)(test_rand(&s) % 40), nterm = 1 + (unsigned)(test_rand(&s) % 3);
+        uint64_t maxr = (uint64_t)nnt * nnt * nnt;
+        size_t p2 = (size_t)(test_rand(&s) % (maxr < 6 * nnt ? maxr + 1 : 6 * nnt + 1));
+        bulk_grammar *g = NULL;
+        CHECK(bulk_grammar_random(&g, nnt, p2, nterm, BULK_CKY_TOKENS, test_rand(&s)) == BULK_OK, "grammar");
+        if (!g) continue;
+        uint32_t n = 1 + (uint32_t)(test_rand(&s) % 12);
+        size_t m = 1 + (size_t)(test_rand(&s) % 300), cols = (m + 63) / 64, cells = (size_t)n * (n + 1) / 2;
+        int32_t *str = malloc(sizeof(int32_t) * m * n);
+        size_t *off = malloc(sizeof(size_t) * (m + 1));
+        for (size_t i = 0; i < m * n; i++) str[i] = (int32_t)(test_rand(&s) % nterm);
+        for (size_t i = 0; i <= m; i++) off[i] = i * n;
+        /* the kernel expects valid symbols only; a random grammar produces every terminal */
+        for (size_t i = 0; i < m * n; i++) CHECK(g->ustart[str[i]] < g->ustart[str[i] + 1], "terminal without a rule");
+        uint8_t *want = malloc(m), *got = malloc(m);
+        CHECK(bulk_cky_parse(ctx, g, want, str, off, m) == BULK_OK, "parse");
+        uint64_t *T = malloc(sizeof(uint64_t) * cells * g->nnt * cols);
+        uint64_t *sh = malloc(sizeof(uint64_t) * 2 * g->nnt);
+        int use_sh = r % 2;
+        for (size_t w = 0; w < cols; w++)
+            bulk_cky_thread(T, cols, w, str, got, n, g->nnt, m, use_sh ? sh : NULL, 1, g->astart, g->bc, g->ustart,
+                            g->ulist);
+        for (size_t i = 0; i < m; i++)
+            if (got[i] != want[i]) {
+                CHECK(0, "round %d (nnt %u, p2 %zu, n %u, shared %d): string %zu: GPU thread %d, CPU %d", r, nnt, p2, n,
+                      use_sh, i, got[i], want[i]);
+                break;
+            }
+        free(str), free(off), free(want), free(got), free(T), free(sh);
+        bulk_grammar_free(g);
+    }
 }
 
 /* ---- Earley recognizer on the grammar as written ------------------------------------------ */
@@ -458,6 +503,7 @@ int main(int argc, char **argv)
     test_non_cnf(ctx, small ? 7 : 8);
     test_random_cnf(ctx, ctx1, seed, small ? 40 : 150);
     test_random_non_cnf(ctx, seed ^ 0xabcdef, small ? 40 : 200, 7);
+    test_gpu_thread_emulation(ctx, seed ^ 0x1234, small ? 30 : 120);
     bulk_ctx_close(ctx);
     bulk_ctx_close(ctx1);
     return test_finish();

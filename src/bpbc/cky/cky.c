@@ -35,14 +35,22 @@ typedef struct cky_job {
     int status;
 } cky_job;
 
-__attribute__((flatten)) static void combine4(uint64_t *W, const uint64_t *U, const uint64_t *V, const bulk_grammar *g)
+/* All splits of one cell: W = OR over l of U_l (x)_G V_l, one rule slice at a time so that
+ * the slice's (A, C) pairs are read from cache for every split. */
+__attribute__((flatten)) static void cell4(uint64_t *W, const uint64_t *const *U, const uint64_t *const *V, size_t splits,
+                                           const bulk_grammar *g)
 {
-    bulk_cky_combine(W, 4, U, 4, V, 4, 4, g->nnt, g->bstart, g->ac);
+    for (uint32_t k = 0; k < g->nslice; k++)
+        for (size_t l = 0; l < splits; l++)
+            bulk_cky_combine(W, 4, U[l], 4, V[l], 4, 4, g->slice_b[k], g->slice_b[k + 1], g->bstart, g->ac);
 }
 
-__attribute__((flatten)) static void combine1(uint64_t *W, const uint64_t *U, const uint64_t *V, const bulk_grammar *g)
+__attribute__((flatten)) static void cell1(uint64_t *W, const uint64_t *const *U, const uint64_t *const *V, size_t splits,
+                                           const bulk_grammar *g)
 {
-    bulk_cky_combine(W, 1, U, 1, V, 1, 1, g->nnt, g->bstart, g->ac);
+    for (uint32_t k = 0; k < g->nslice; k++)
+        for (size_t l = 0; l < splits; l++)
+            bulk_cky_combine(W, 1, U[l], 1, V[l], 1, 1, g->slice_b[k], g->slice_b[k + 1], g->bstart, g->ac);
 }
 
 static void parse_group(cky_job *j, const cky_group *gr, int worker)
@@ -72,17 +80,23 @@ static void parse_group(cky_job *j, const cky_group *gr, int worker)
             for (uint32_t u = g->ustart[t]; u < g->ustart[t + 1]; u++) cell[(size_t)g->ulist[u] * lanes + lane] |= bit;
         }
     }
+    const uint64_t **Us = malloc(sizeof *Us * 2 * n), **Vs = Us + n; /* the operand cells of each split */
+    if (!Us) {
+        __atomic_store_n(&j->status, BULK_ERR_NOMEM, __ATOMIC_RELAXED);
+        return;
+    }
     for (size_t len = 2; len <= n; len++)
         for (size_t i = 0; i + len <= n; i++) {
             uint64_t *W = T + bulk_cky_cell(n, i, len) * cellw;
             memset(W, 0, cellw * sizeof *W);
             for (size_t l = 1; l < len; l++) {
-                const uint64_t *U = T + bulk_cky_cell(n, i, l) * cellw;
-                const uint64_t *V = T + bulk_cky_cell(n, i + l, len - l) * cellw;
-                if (lanes == 4) combine4(W, U, V, g);
-                else combine1(W, U, V, g);
+                Us[l - 1] = T + bulk_cky_cell(n, i, l) * cellw;
+                Vs[l - 1] = T + bulk_cky_cell(n, i + l, len - l) * cellw;
             }
+            if (lanes == 4) cell4(W, Us, Vs, len - 1, g);
+            else cell1(W, Us, Vs, len - 1, g);
         }
+    free(Us);
     const uint64_t *top = T + bulk_cky_cell(n, 0, n) * cellw; /* start symbol = non-terminal 0 */
     for (uint32_t s = 0; s < gr->count; s++) j->accept[j->ids[gr->first + s]] = (uint8_t)((top[s / 64] >> (s % 64)) & 1);
 }

@@ -79,6 +79,31 @@ int bulk_cnf_index(bulk_grammar *g, uint32_t *bin, size_t nbin, const uint32_t *
         g->bstart[B + 1]++;
     }
     for (uint32_t b = 0; b < g->nnt; b++) g->bstart[b + 1] += g->bstart[b];
+    /* by left-hand side: a counting sort of the (B, A, C)-sorted list keeps (B, C) order per A */
+    g->astart = calloc((size_t)g->nnt + 1, sizeof(uint32_t));
+    g->bc = malloc(sizeof(uint32_t) * 2 * (m ? m : 1));
+    if (!g->astart || !g->bc) {
+        free(t), free(u);
+        return BULK_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < m; i++) g->astart[g->bin[3 * i] + 1]++;
+    for (uint32_t a = 0; a < g->nnt; a++) g->astart[a + 1] += g->astart[a];
+    for (size_t i = 0; i < m; i++) {
+        uint32_t *dst = g->bc + 2 * (size_t)g->astart[g->bin[3 * i]]++;
+        dst[0] = g->bin[3 * i + 1], dst[1] = g->bin[3 * i + 2];
+    }
+    for (uint32_t a = g->nnt; a > 0; a--) g->astart[a] = g->astart[a - 1];
+    g->astart[0] = 0;
+    g->slice_b = malloc(sizeof(uint32_t) * ((size_t)g->nnt + 1));
+    if (!g->slice_b) {
+        free(t), free(u);
+        return BULK_ERR_NOMEM;
+    }
+    g->nslice = 0;
+    g->slice_b[0] = 0;
+    for (uint32_t b = 0; b < g->nnt; b++) /* close a slice once it holds enough rules */
+        if (g->bstart[b + 1] - g->bstart[g->slice_b[g->nslice]] >= BULK_CKY_SLICE_RULES || b + 1 == g->nnt)
+            g->slice_b[++g->nslice] = b + 1;
     /* unary (A, t) -> sorted by (t, A) */
     for (size_t i = 0; i < nun; i++) u[2 * i] = un[2 * i + 1], u[2 * i + 1] = un[2 * i];
     qsort(u, nun, 2 * sizeof(uint32_t), cmp2);

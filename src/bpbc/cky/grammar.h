@@ -29,6 +29,10 @@ struct bulk_grammar {
     uint32_t *bin;       /* [3*nbin] (A, B, C), sorted by B, then A, then C; no duplicates */
     uint32_t *bstart;    /* [nnt+1]: rules with B = b are bin[3*bstart[b] .. 3*bstart[b+1]) */
     uint32_t *ac;        /* [2*nbin]: (A, C) of the same rules, for the word step */
+    uint32_t *astart;    /* [nnt+1]: rules with A = a are bc[2*astart[a] .. 2*astart[a+1]) */
+    uint32_t *bc;        /* [2*nbin]: (B, C) of the rules in (A, B, C) order */
+    uint32_t nslice;     /* slices of the rule list: B in [slice_b[k], slice_b[k+1]) */
+    uint32_t *slice_b;   /* [nslice+1]; about BULK_CKY_SLICE_RULES rules each (whole B groups) */
     size_t nun;
     uint32_t *ustart;    /* [nterm+1]: non-terminals producing terminal t are ulist[ustart[t]..] */
     uint32_t *ulist;
@@ -36,6 +40,8 @@ struct bulk_grammar {
     char **sorted_terms;    /* BULK_CKY_TOKENS: terminal names sorted, for lookup */
     uint32_t *sorted_idx;
 };
+
+enum { BULK_CKY_SLICE_RULES = 2048 };
 
 /* cfg.c: text -> bulk_cfg. Returns 0 or BULK_ERR_PARSE/NOMEM with the message in err. */
 int bulk_cfg_parse(bulk_cfg *cfg, const char *text, size_t len, const char *name, int mode, char *err,

@@ -2,10 +2,11 @@
  * length: bit s of every word belongs to string s of the thread's column. The CKY tables of
  * all threads are in global memory in the column-wise arrangement — the word of non-terminal
  * a in cell c for column w at (c * nnt + a) * cols + w — so the threads of a warp always
- * touch consecutive words. Like the seed's local-memory row cache, the cell being computed
- * (W) and the right operand of the current split (V) are kept close to the thread: in shared
- * memory when 2 * nnt words per thread fit (blocks of one warp), otherwise the kernel works
- * in global memory directly. No thread reads another's column, so no barrier is needed. */
+ * touch consecutive words. Like the seed's local-memory row cache, the two operands of the
+ * current split (U and V) are kept close to the thread: in shared memory when 2 * nnt words per
+ * thread fit (blocks of one warp), otherwise they are read from global memory directly. The
+ * rules are applied grouped by left-hand side with the OR kept in a register, so W is written
+ * once per non-terminal and split. No thread reads another's column: no barrier is needed. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,53 +18,19 @@
 
 enum { SH_BLOCK = 32, GL_BLOCK = 128 };
 
-template <bool SHARED>
-__global__ static void cky_kernel(uint64_t *T, const int32_t *__restrict__ str, uint8_t *acc, uint32_t n,
-                                  uint32_t nnt, size_t cols, size_t nstr, const uint32_t *__restrict__ bstart,
-                                  const uint32_t *__restrict__ ac, const uint32_t *__restrict__ ustart,
+/* One thread per 64 strings; the body is bulk_cky_thread (cky_core.h), which the CPU tests
+ * also run. With use_shared each thread gets a 2 * nnt-word slice of shared memory at stride
+ * blockDim.x (bank-conflict free: a warp's threads read consecutive words). */
+__global__ static void cky_kernel(uint64_t *T, const int32_t *__restrict__ str, uint8_t *acc, uint32_t n, uint32_t nnt,
+                                  size_t cols, size_t nstr, int use_shared, const uint32_t *__restrict__ astart,
+                                  const uint32_t *__restrict__ bc, const uint32_t *__restrict__ ustart,
                                   const uint32_t *__restrict__ ulist)
 {
     extern __shared__ uint64_t sh[];
     size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (w >= cols) return;
-    const size_t cs = (size_t)nnt * cols; /* words of one cell, all columns */
-    uint64_t *Tw = T + w;
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t a = 0; a < nnt; a++) Tw[i * cs + (size_t)a * cols] = 0;
-    for (uint32_t s = 0; s < 64; s++) {
-        size_t idx = w * 64 + s;
-        if (idx >= nstr) break;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t t = (uint32_t)str[idx * n + i];
-            for (uint32_t u = ustart[t]; u < ustart[t + 1]; u++) Tw[i * cs + (size_t)ulist[u] * cols] |= 1ull << s;
-        }
-    }
-    uint64_t *Wsh = sh + threadIdx.x, *Vsh = sh + (size_t)nnt * blockDim.x + threadIdx.x;
-    for (size_t len = 2; len <= n; len++)
-        for (size_t i = 0; i + len <= n; i++) {
-            uint64_t *Wg = Tw + bulk_cky_cell(n, i, len) * cs;
-            uint64_t *W = SHARED ? Wsh : Wg;
-            size_t ws = SHARED ? blockDim.x : cols;
-            for (uint32_t a = 0; a < nnt; a++) W[(size_t)a * ws] = 0;
-            for (size_t l = 1; l < len; l++) {
-                const uint64_t *U = Tw + bulk_cky_cell(n, i, l) * cs;
-                const uint64_t *Vg = Tw + bulk_cky_cell(n, i + l, len - l) * cs;
-                if (SHARED) {
-                    for (uint32_t a = 0; a < nnt; a++) Vsh[(size_t)a * blockDim.x] = Vg[(size_t)a * cols];
-                    bulk_cky_combine(W, ws, U, cols, Vsh, blockDim.x, 1, nnt, bstart, ac);
-                } else {
-                    bulk_cky_combine(W, ws, U, cols, Vg, cols, 1, nnt, bstart, ac);
-                }
-            }
-            if (SHARED)
-                for (uint32_t a = 0; a < nnt; a++) Wg[(size_t)a * cols] = W[(size_t)a * ws];
-        }
-    uint64_t top = Tw[bulk_cky_cell(n, 0, n) * cs]; /* start symbol = non-terminal 0 */
-    for (uint32_t s = 0; s < 64; s++) {
-        size_t idx = w * 64 + s;
-        if (idx >= nstr) break;
-        acc[idx] = (uint8_t)((top >> s) & 1);
-    }
+    if (w >= cols) return; /* no barriers follow: each thread touches only its own column */
+    bulk_cky_thread(T, cols, w, str, acc, n, nnt, nstr, use_shared ? sh + threadIdx.x : NULL, blockDim.x, astart, bc,
+                    ustart, ulist);
 }
 
 extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
@@ -73,7 +40,7 @@ extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const
     uint8_t *ok = (uint8_t *)malloc(nstrings), *hacc = NULL;
     size_t *ids = NULL, *bucket = NULL;
     int32_t *hstr = NULL;
-    uint32_t *d_bstart = NULL, *d_ac = NULL, *d_ustart = NULL, *d_ulist = NULL;
+    uint32_t *d_astart = NULL, *d_bc = NULL, *d_ustart = NULL, *d_ulist = NULL;
     uint64_t *d_T = NULL;
     int32_t *d_str = NULL;
     uint8_t *d_acc = NULL;
@@ -90,19 +57,19 @@ extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const
     for (size_t i = 0; i < nstrings; i++)
         if (ok[i]) nok++;
     if (nok == 0) goto fail; /* nothing to parse: st is BULK_OK */
-    BPBC_CUDA(cudaMalloc(&d_bstart, (nnt + 1) * sizeof(uint32_t)));
-    BPBC_CUDA(cudaMalloc(&d_ac, (2 * g->nbin + 1) * sizeof(uint32_t)));
+    BPBC_CUDA(cudaMalloc(&d_astart, (nnt + 1) * sizeof(uint32_t)));
+    BPBC_CUDA(cudaMalloc(&d_bc, (2 * g->nbin + 1) * sizeof(uint32_t)));
     BPBC_CUDA(cudaMalloc(&d_ustart, (g->nterm + 1) * sizeof(uint32_t)));
     BPBC_CUDA(cudaMalloc(&d_ulist, (g->nun + 1) * sizeof(uint32_t)));
-    BPBC_CUDA(cudaMemcpy(d_bstart, g->bstart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    if (g->nbin) BPBC_CUDA(cudaMemcpy(d_ac, g->ac, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    BPBC_CUDA(cudaMemcpy(d_astart, g->astart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    if (g->nbin) BPBC_CUDA(cudaMemcpy(d_bc, g->bc, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice));
     BPBC_CUDA(cudaMemcpy(d_ustart, g->ustart, (g->nterm + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
     if (g->nun) BPBC_CUDA(cudaMemcpy(d_ulist, g->ulist, g->nun * sizeof(uint32_t), cudaMemcpyHostToDevice));
     BPBC_CUDA(cudaGetDevice(&dev));
     BPBC_CUDA(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     use_shared = 2 * nnt * SH_BLOCK * sizeof(uint64_t) <= (size_t)smem_max;
     if (use_shared)
-        BPBC_CUDA(cudaFuncSetAttribute(cky_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        BPBC_CUDA(cudaFuncSetAttribute(cky_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)(2 * nnt * SH_BLOCK * sizeof(uint64_t))));
     BPBC_CUDA(cudaMemGetInfo(&free_b, &total_b));
     budget = free_b / 2; /* the table of one launch; strings and results are small beside it */
@@ -144,19 +111,19 @@ extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const
             size_t cols = (m + 63) / 64;
             for (size_t s = 0; s < m; s++) memcpy(hstr + s * n, syms + offsets[bids[f + s]], n * sizeof(int32_t));
             BPBC_CUDA(cudaMemcpy(d_str, hstr, m * n * sizeof(int32_t), cudaMemcpyHostToDevice));
-            if (use_shared)
-                cky_kernel<true><<<(unsigned)((cols + SH_BLOCK - 1) / SH_BLOCK), SH_BLOCK, 2 * nnt * SH_BLOCK * sizeof(uint64_t)>>>(
-                    d_T, d_str, d_acc, (uint32_t)n, (uint32_t)nnt, cols, m, d_bstart, d_ac, d_ustart, d_ulist);
-            else
-                cky_kernel<false><<<(unsigned)((cols + GL_BLOCK - 1) / GL_BLOCK), GL_BLOCK>>>(
-                    d_T, d_str, d_acc, (uint32_t)n, (uint32_t)nnt, cols, m, d_bstart, d_ac, d_ustart, d_ulist);
+            {
+                unsigned block = use_shared ? SH_BLOCK : GL_BLOCK;
+                size_t smem = use_shared ? 2 * nnt * SH_BLOCK * sizeof(uint64_t) : 0;
+                cky_kernel<<<(unsigned)((cols + block - 1) / block), block, smem>>>(
+                    d_T, d_str, d_acc, (uint32_t)n, (uint32_t)nnt, cols, m, use_shared, d_astart, d_bc, d_ustart, d_ulist);
+            }
             BPBC_CUDA(cudaGetLastError());
             BPBC_CUDA(cudaMemcpy(hacc, d_acc, m, cudaMemcpyDeviceToHost));
             for (size_t s = 0; s < m; s++) accept[bids[f + s]] = hacc[s];
         }
     }
 fail:
-    cudaFree(d_bstart), cudaFree(d_ac), cudaFree(d_ustart), cudaFree(d_ulist);
+    cudaFree(d_astart), cudaFree(d_bc), cudaFree(d_ustart), cudaFree(d_ulist);
     cudaFree(d_T), cudaFree(d_str), cudaFree(d_acc);
     free(ok), free(ids), free(bucket), free(hstr), free(hacc);
     return st;
