@@ -18,7 +18,7 @@ static const char collatz_usage[] =
     "  sieve    --k K             sizes s_j of the sieve of mandatory residues, j = 0..K\n"
     "\n"
     "Map: n even -> n/2, n odd -> 3n+1, one step each. Bounds accept decimal, 0x hex and\n"
-    "expressions with + * ^ such as 2^64, 3*2^60, 2^68+2^40. See docs/collatz.md.\n";
+    "expressions with + - * ^ such as 2^64, 3*2^60, 2^68+2^40, 2^90-1. See docs/collatz.md.\n";
 
 int cmd_collatz(int argc, char **argv)
 {
@@ -49,6 +49,7 @@ bulk_u128 czcli_bound(const char *opt, const char *text, uint64_t *top)
     int st = bulk_cz_parse_bound(text, v, &pos);
     if (st == BULK_ERR_OVERFLOW)
         cli_die(CLI_EXIT_USAGE, "%s: '%s' is too large (more than 192 bits)", opt, text);
+    if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "%s: '%s' is negative", opt, text);
     if (st != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "%s: '%s' is not a number or expression (at character %zu)",
                 opt, text, pos + 1);

@@ -26,9 +26,10 @@ int cmd_collatz_delay(int argc, char **argv)
         uint64_t *n = calloc(cap, sizeof *n);
         if (!n) cli_die(CLI_EXIT_FAIL, "out of memory");
         size_t limbs;
-        if (strpbrk(s, "+*^")) {
+        if (strpbrk(s, "+-*^")) {
             size_t pos;
             int st = bulk_cz_parse_bound(s, n, &pos);
+            if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "collatz delay: argument %d '%s' is negative", i, s);
             if (st) cli_die(CLI_EXIT_USAGE, "collatz delay: argument %d '%s' is not a number or expression (at character %zu)", i, s, pos + 1);
             limbs = 3;
         } else {

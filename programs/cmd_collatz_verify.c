@@ -13,7 +13,7 @@ static const char verify_usage[] =
     "Shows that every n in [A, B) reaches a value below n (so, by induction from 1, reaches 1):\n"
     "sieve S of mandatory residues mod 2^k, table steps of d bits on 128-bit interim values, and\n"
     "an exact multi-limb path for every n whose trajectory leaves 128 bits (an overflow).\n"
-    "A and B: decimal, 0x hex, or expressions with + * ^ (2^64, 3*2^60, 2^68+2^40); B <= 2^128.\n"
+    "A and B: decimal, 0x hex, or expressions with + - * ^ (2^64, 3*2^60, 2^68+2^40); B <= 2^128.\n"
     "\n"
     "  --d D               base bits of tables B, C, J (1..24, default 12)\n"
     "  --k K               sieve bits (0..39; default min(32, log2(B-A) - 6), at least 0)\n"

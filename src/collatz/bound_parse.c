@@ -1,6 +1,6 @@
 /* Bound expressions of the CLI: literals (decimal or 0x hex, src/common/numtext.h) combined
- * with + and * and ^, the usual precedence (^ tightest, right-associative; then *; then +), no
- * spaces or parentheses. Values are computed exactly in 192 bits (enough for bounds up to and
+ * with + - * ^, the usual precedence (^ tightest, right-associative; then *; then + and -, left
+ * to right), no spaces or parentheses. A negative intermediate is an error (BULK_ERR_ARG). Values are computed exactly in 192 bits (enough for bounds up to and
  * beyond 2^128); anything larger is an overflow, never a wrapped value. */
 #include <string.h>
 
@@ -38,6 +38,18 @@ static int add192(v192 *r, const v192 *a, const v192 *b)
         carry = (uint64_t)(s >> 64);
     }
     return carry ? BULK_ERR_OVERFLOW : BULK_OK;
+}
+
+static int sub192(v192 *r, const v192 *a, const v192 *b)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < W; i++) {
+        uint64_t x = a->w[i], y = b->w[i];
+        uint64_t d = x - y - borrow;
+        borrow = (x < y) || (x == y && borrow);
+        r->w[i] = d;
+    }
+    return borrow ? BULK_ERR_ARG : BULK_OK;
 }
 
 static int pow192(v192 *r, const v192 *base, const v192 *ex)
@@ -118,11 +130,11 @@ int bulk_cz_parse_bound(const char *s, uint64_t out[3], size_t *err_pos)
     struct parser p = { s, 0, strlen(s) };
     v192 acc;
     int st = product(&p, &acc);
-    while (!st && p.pos < p.len && p.s[p.pos] == '+') {
-        p.pos++;
+    while (!st && p.pos < p.len && (p.s[p.pos] == '+' || p.s[p.pos] == '-')) {
+        char op = p.s[p.pos++];
         v192 t;
         st = product(&p, &t);
-        if (!st) st = add192(&acc, &acc, &t);
+        if (!st) st = op == '+' ? add192(&acc, &acc, &t) : sub192(&acc, &acc, &t);
     }
     if (!st && p.pos != p.len) st = BULK_ERR_PARSE;
     if (err_pos) *err_pos = p.pos;

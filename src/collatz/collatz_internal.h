@@ -76,10 +76,11 @@ int bulk_cz_exact_glide128(cz_u128 n, uint64_t *glide);
 /* Sets the message of bulk_collatz_last_error (printf style). */
 void bulk_cz_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Bound expressions: decimal or 0x literals combined with + * ^ (usual precedence, ^ binds
- * tightest and right to left), e.g. 2^64, 3*2^60, 2^68+2^40. The value goes to out[0..3)
- * (192 bits). BULK_ERR_PARSE with *err_pos at the offending character, BULK_ERR_OVERFLOW when
- * the value or an intermediate needs more than 192 bits. */
+/* Bound expressions: decimal or 0x literals combined with + - * ^ (usual precedence, ^ binds
+ * tightest and right to left), e.g. 2^64, 3*2^60, 2^68+2^40, 2^90-1. The value goes to
+ * out[0..3) (192 bits). BULK_ERR_PARSE with *err_pos at the offending character,
+ * BULK_ERR_OVERFLOW when the value or an intermediate needs more than 192 bits, BULK_ERR_ARG
+ * when a subtraction goes below 0. */
 int bulk_cz_parse_bound(const char *s, uint64_t out[3], size_t *err_pos);
 
 /* u128 <-> decimal text (buf of 40 bytes suffices). */

@@ -437,6 +437,12 @@ static void test_bounds(void)
         { "-5", 0, 0, 0, BULK_ERR_PARSE },
         { "2 ^ 3", 0, 0, 0, BULK_ERR_PARSE },
         { "0x", 0, 0, 0, BULK_ERR_PARSE },
+        { "2^90-1", ~0ull, (1ull << 26) - 1, 0, 0 },
+        { "2^64-1", ~0ull, 0, 0, 0 },
+        { "10-2*3", 4, 0, 0, 0 },
+        { "2^128-2^64+5", 5, ~0ull, 0, 0 },
+        { "3-4", 0, 0, 0, BULK_ERR_ARG },
+        { "1-", 0, 0, 0, BULK_ERR_PARSE },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t v[3] = { 7, 7, 7 };
@@ -465,7 +471,7 @@ static void test_checkpoint(void)
     CHECK(bulk_collatz_verify(c, e, U(a), U(b), &o, r1) == BULK_OK, "checkpointed run");
     /* a checkpoint holding only a prefix: rewrite it at the middle, then resume */
     bulk_collatz_verify_result *pre = malloc(sizeof *pre);
-    /* the driver's chunks are aligned to 2^26 here, so a real checkpoint sits on such a bound */
+    /* the driver's chunks are aligned to 2^22 here, so a real checkpoint sits on such a bound */
     nv_u128 mid = ((nv_u128)1 << 50) + (1u << 26);
     CHECK(bulk_collatz_verify_chunk(e, U(a), U(mid - 1), pre) == BULK_OK, "prefix");
     CHECK(bulk_cz_checkpoint_write(path, "test run 1", U(mid), pre) == BULK_OK, "write");

@@ -1,5 +1,5 @@
 /* The threaded CPU range driver of `verify`: the range is cut into chunks aligned to
- * 2^max(k, 26) numbers; waves of chunks run on the context's threads (bulk_parallel_for), and
+ * 2^max(k, 22) numbers; waves of chunks run on the context's threads (bulk_parallel_for), and
  * their results are merged in chunk order, so the totals never depend on the thread count.
  * Between waves the done prefix and its totals are checkpointed every few seconds. */
 #include <stdlib.h>
@@ -84,7 +84,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         }
     }
     int threads = bulk_ctx_threads(ctx);
-    int shift = e->k > 26 ? e->k : 26;
+    int shift = e->k > 22 ? e->k : 22;
     size_t per_wave = (size_t)threads * 4;
     bulk_collatz_verify_result *res = malloc(per_wave * sizeof *res);
     int *status = malloc(per_wave * sizeof *status);
