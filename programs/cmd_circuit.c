@@ -30,7 +30,8 @@ static const char circuit_usage[] =
     "bench: seed 001 Table 5.1 — pairwise sums of N pairs (default 1048576) of k-bit numbers for\n"
     "  k = 1..K (default 32): naive one-by-one 32-bit additions vs the BPBC ripple-carry adder on\n"
     "  bit-sliced words; best of R runs (default 5), milliseconds. CPU: one thread each, plus\n"
-    "  bitwise on all threads; CUDA (when the backend is cuda): device-resident kernel times.\n"
+    "  bitwise on all threads; CUDA: device-resident kernel times. Default: the CPU table, and\n"
+    "  the CUDA one too when a device is present; --backend cpu|cuda picks one.\n"
     "  --out FILE also writes the table there.\n"
     "\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad input (message names file and line).\n";
@@ -219,46 +220,64 @@ static int circuit_adder(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
+/* One Table 5.1 on one backend, appended to `mem`. */
+static void bench_table(FILE *mem, bulk_ctx *ctx, long long pairs, long long reps, long long kmax)
+{
+    int cuda = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
+    fprintf(mem, "# seed 001 Table 5.1: pairwise sums of %lld pairs of k-bit numbers, best of %lld, ms\n", pairs, reps);
+    if (cuda) {
+        fprintf(mem, "# backend cuda (device-resident data, kernel times)\n");
+        fprintf(mem, "%3s %12s %12s %10s\n", "k", "naive_gpu", "bitwise_gpu", "naive/bit");
+    } else {
+        fprintf(mem, "# backend cpu, %d thread(s) for bitwise_all\n", bulk_ctx_threads(ctx));
+        fprintf(mem, "%3s %12s %13s %12s %10s\n", "k", "naive_1core", "bitwise_1core", "bitwise_all", "naive/bit");
+    }
+    for (long long k = 1; k <= kmax; k++) {
+        bulk_pairsum_timing t;
+        int st = bulk_circuit_bench_pairsum(ctx, (unsigned)k, (size_t)pairs, (int)reps, 12345 + (uint64_t)k, &t);
+        if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "k = %lld: %s", k, bulk_status_string(st));
+        if (cuda) fprintf(mem, "%3lld %12.5f %12.5f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.naive_ms / t.bitwise_ms);
+        else
+            fprintf(mem, "%3lld %12.4f %13.4f %12.4f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.bitwise_threads_ms,
+                    t.naive_ms / t.bitwise_ms);
+    }
+}
+
 static int circuit_bench(int argc, char **argv)
 {
     const char *outpath = NULL, *v;
     long long pairs = 1 << 20, reps = 5, kmax = 32;
-    int threads = 0;
-    bulk_backend be = BULK_BACKEND_CPU;
+    int threads = 0, which = -1; /* -1: CPU, and CUDA too when a device is present */
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt_value(argc, argv, &i, "--pairs"))) pairs = cli_parse_ll("--pairs", v, 64, 1ll << 30);
         else if ((v = cli_opt_value(argc, argv, &i, "--reps"))) reps = cli_parse_ll("--reps", v, 1, 1000);
         else if ((v = cli_opt_value(argc, argv, &i, "--kmax"))) kmax = cli_parse_ll("--kmax", v, 1, 32);
         else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) be = cli_parse_backend(v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) {
+            bulk_backend b = cli_parse_backend(v);
+            which = b == BULK_BACKEND_AUTO ? -1 : (int)b;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
         else cli_die(CLI_EXIT_USAGE, "circuit bench: unknown argument '%s' (see bulk circuit --help)", argv[i]);
     }
     if (pairs % 64) cli_die(CLI_EXIT_USAGE, "--pairs must be a multiple of 64");
-    bulk_ctx *ctx = cli_open_ctx(be, threads);
     char *buf = NULL;
     size_t blen = 0;
     FILE *mem = open_memstream(&buf, &blen);
     if (!mem) cli_die(CLI_EXIT_FAIL, "out of memory");
-    int cuda = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
-    fprintf(mem, "# seed 001 Table 5.1: pairwise sums of %lld pairs of k-bit numbers, best of %lld, ms\n", pairs, reps);
-    fprintf(mem, "# backend %s, %d CPU thread(s)\n", bulk_backend_name(bulk_ctx_backend(ctx)), bulk_ctx_threads(ctx));
-    if (cuda) fprintf(mem, "%3s %12s %12s %10s\n", "k", "naive_gpu", "bitwise_gpu", "bit/naive");
-    else fprintf(mem, "%3s %12s %12s %14s %10s\n", "k", "naive_1core", "bitwise_1core", "bitwise_all", "naive/bit");
-    for (long long k = 1; k <= kmax; k++) {
-        bulk_pairsum_timing t;
-        int st = bulk_circuit_bench_pairsum(ctx, (unsigned)k, (size_t)pairs, (int)reps, 12345 + (uint64_t)k, &t);
-        if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "k = %lld: %s", k, bulk_status_string(st));
-        if (cuda) fprintf(mem, "%3lld %12.4f %12.4f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.naive_ms / t.bitwise_ms);
-        else
-            fprintf(mem, "%3lld %12.4f %12.4f %14.4f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.bitwise_threads_ms,
-                    t.naive_ms / t.bitwise_ms);
+    if (which == -1 || which == BULK_BACKEND_CPU) {
+        bulk_ctx *ctx = cli_open_ctx(BULK_BACKEND_CPU, threads);
+        bench_table(mem, ctx, pairs, reps, kmax);
+        bulk_ctx_close(ctx);
+    }
+    if (which == BULK_BACKEND_CUDA || (which == -1 && bulk_cuda_device_count() > 0)) {
+        bulk_ctx *ctx = cli_open_ctx(BULK_BACKEND_CUDA, threads);
+        bench_table(mem, ctx, pairs, reps, kmax);
+        bulk_ctx_close(ctx);
     }
     fclose(mem);
     fputs(buf, stdout);
     if (outpath && bulk_write_file_atomic(outpath, buf, blen) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", outpath, strerror(errno));
     free(buf);
-    bulk_ctx_close(ctx);
     return CLI_EXIT_OK;
 }
 
