@@ -7,9 +7,10 @@
  * Method (as GMP's tuneup): the thresholds are found one after another, each with the ones
  * below it already set and the ones above it disabled. For a candidate method M at size n the
  * program times "M at the top level, sub-products by the current AUTO" against "the current
- * AUTO"; the threshold is the first sampled n from which M wins at that size and at the next
- * two samples. A time is the minimum over several batches of thread CPU time (robust
- * against other processes on a shared machine), base and candidate batches interleaved. Thresholds not reached within the sampled range are reported as
+ * AUTO"; the threshold is the first sampled n from which M wins at that size and the next two
+ * samples, and at >= 80% of all larger samples. A time is the minimum over several batches of
+ * thread CPU time (robust against other processes on a shared machine), base and candidate
+ * batches interleaved. Thresholds not reached within the sampled range are reported as
  * "never" (SIZE_MAX in the header). Output: a table on stdout, the same text in FILE (written
  * atomically), ending with the #define block to paste into mul_thresholds.h. */
 #include <gmp.h>
@@ -168,9 +169,18 @@ static size_t crossover(const char *label, enum what base, bulk_mul_method bm, e
             wins[cnt - 5] && tc < 0.9 * tb)
             break;
     }
-    for (int i = 0; i + 2 < cnt; i++)
-        if (wins[i] && wins[i + 1] && wins[i + 2]) return sizes[i];
-    return SIZE_MAX;
+    /* the first sample that starts three wins in a row and from which the candidate wins at
+     * >= 80% of all later samples (a short winning streak followed by losses, e.g. where the
+     * halves of a Karatsuba split still hit a fully unrolled basecase, does not count) */
+    int later_wins = 0;
+    size_t best = SIZE_MAX;
+    for (int i = cnt - 1; i >= 0; i--) {
+        later_wins += wins[i];
+        if (i + 2 < cnt && wins[i] && wins[i + 1] && wins[i + 2] &&
+            later_wins * 5 >= (cnt - i) * 4)
+            best = sizes[i];
+    }
+    return best;
 }
 
 static void print_thr(const char *name, size_t v)

@@ -26,8 +26,8 @@
  *    All values fit W = 2m+2 limbs (coefficients < k B^2m; intermediate ones gain < 2^64).
  * 5. Recomposition: r = sum r_i B^(im), added with carries, clipped at 2n limbs.
  *
- * Scratch (tmp): 2k-1 value slots of W limbs, one W temporary, 6 evaluation buffers of m+1
- * limbs, then the sub-products' scratch. */
+ * Scratch (tmp): 2k-1 value slots of W limbs, 6 evaluation buffers of m+1 limbs, then the
+ * sub-products' scratch. */
 #include "int/cpu/mpn_mul_internal.h"
 
 size_t bulk_mpn_toom_min_n(unsigned k) { return k; }
@@ -35,7 +35,7 @@ size_t bulk_mpn_toom_min_n(unsigned k) { return k; }
 size_t bulk_mpn_toom_itch(size_t n, unsigned k, int sqr)
 {
     size_t m = (n + k - 1) / k, W = 2 * m + 2;
-    size_t local = (2 * (size_t)k - 1) * W + W + 6 * (m + 1);
+    size_t local = (2 * (size_t)k - 1) * W + 6 * (m + 1);
     return local + (sqr ? bulk_mpn_sqr_itch(m) : bulk_mpn_mul_n_itch(m));
 }
 
@@ -137,8 +137,7 @@ void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *
     size_t m = (n + k - 1) / k, W = 2 * m + 2, M1 = m + 1;
     bulk_limb_t *S = tmp;                  /* even values, k slots */
     bulk_limb_t *D = S + (size_t)k * W;    /* odd values, k-1 slots (x = 1..k-1) */
-    bulk_limb_t *T = D + (size_t)(k - 1) * W;
-    bulk_limb_t *ap = T + W, *an = ap + M1, *at = an + M1;
+    bulk_limb_t *ap = D + (size_t)(k - 1) * W, *an = ap + M1, *at = an + M1;
     bulk_limb_t *bp = at + M1, *bn = bp + M1, *bt = bn + M1;
     bulk_limb_t *sub = bt + M1;
 
@@ -154,17 +153,12 @@ void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *
         else neg ^= eval_pm(bp, bn, bt, b, n, m, k, x);
         mul_plus1(P, ap, sqr ? NULL : bp, m, sub);
         mul_plus1(Q, an, sqr ? NULL : bn, m, sub);
-        /* P(-x) = (neg ? -Q : Q); T = P(x) - P(-x), P = P(x) + P(-x) */
-        if (!neg) {
-            bulk_mpn_sub_n(T, P, Q, W);
-            bulk_mpn_add_n(P, P, Q, W);
-        } else {
-            bulk_mpn_add_n(T, P, Q, W);
-            bulk_mpn_sub_n(P, P, Q, W);
-        }
-        bulk_mpn_rshift(P, P, W, 1);               /* Re(x^2), exact */
-        bulk_mpn_copy(Q, T, W);
-        bulk_mpn_divexact_1(Q, W, 2 * (bulk_limb_t)x); /* Ro(x^2), exact */
+        /* P(-x) = (neg ? -Q : Q). Ro(x^2) = (P(x) - P(-x)) / (2x) goes to Q, and
+         * Re(x^2) = (P(x) + P(-x)) / 2 = P(x) - x Ro(x^2) to P: three passes over W limbs. */
+        if (!neg) bulk_mpn_sub_n(Q, P, Q, W);
+        else bulk_mpn_add_n(Q, P, Q, W);
+        bulk_mpn_divexact_1(Q, W, 2 * (bulk_limb_t)x);
+        bulk_mpn_submul_1(P, Q, W, x);
     }
     interpolate(S, W, k, 0);     /* r_0, r_2, ..., r_2k-2 */
     interpolate(D, W, k - 1, 1); /* r_1, r_3, ..., r_2k-3 */
