@@ -142,13 +142,31 @@ static void test_sieve_sizes(void)
     const char *env = getenv("BULK_COLLATZ_SIEVE_K"); /* larger k on request (e.g. 37) */
     if (env && *env) K = atoi(env);
     if (K > 37) K = 37;
+    /* Independent oracle: a residue class mod 2^k is the same thing as its parity sequence
+     * (one of the two children of every node takes the odd step), so s_k counts the 0/1
+     * sequences whose prefix sums j_i keep 3^j_i >= 2^i for every i <= k: a DP over j. */
+    uint64_t dp[40][41];
+    memset(dp, 0, sizeof dp);
+    dp[0][0] = 1;
+    for (int i = 0; i < 39; i++)
+        for (int j = 0; j <= i; j++)
+            for (int x = 0; x < 2; x++)
+                if (bulk_cz_pow3[j + x] >= (1ull << (i + 1))) dp[i + 1][j + x] += dp[i][j];
     bulk_ctx *c = ctx_threads(0);
     uint64_t counts[BULK_COLLATZ_MAX_K + 1];
     CHECK(bulk_collatz_sieve_count(c, K, counts) == BULK_OK, "sieve count");
-    for (int k = 3; k <= K; k++)
-        CHECK(counts[k] == table3[k], "s_%d = %llu, Table 3 says %llu", k,
-              (unsigned long long)counts[k], (unsigned long long)table3[k]);
-    printf("sieve sizes s_3..s_%d equal seed 004 Table 3\n", K);
+    for (int k = 3; k <= K; k++) {
+        uint64_t want = 0;
+        for (int j = 0; j <= 40; j++) want += dp[k][j];
+        CHECK(counts[k] == want, "s_%d = %llu, the parity-sequence count is %llu", k,
+              (unsigned long long)counts[k], (unsigned long long)want);
+        /* Table 3 prints 151917639 for k = 34, 3 more than both counts; s_33 and s_35 agree
+         * with it, so we take it for a misprint (docs/collatz.md) */
+        if (k != 34)
+            CHECK(counts[k] == table3[k], "s_%d = %llu, Table 3 says %llu", k,
+                  (unsigned long long)counts[k], (unsigned long long)table3[k]);
+    }
+    printf("sieve sizes s_3..s_%d equal seed 004 Table 3 (k = 34: 151917636, see docs)\n", K);
     /* the stored sieve agrees with the counting walk, and its glides with the naive ones */
     bulk_collatz_engine *e = engine(c, 8, 16, 0);
     CHECK(e->s_k == table3[16], "stored s_16");
