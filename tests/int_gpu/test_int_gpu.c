@@ -242,6 +242,45 @@ static void test_size(size_t limbs, size_t n, int heavy)
     fflush(stdout);
 }
 
+/* Every multiplication kernel forced at sizes it would not be chosen for (BULK_CUDA_MUL), so
+ * that each is checked across its range, not only where the size model sends it. */
+static void test_mul_kernels(void)
+{
+    static const char *kinds[] = {"thread", "sr", "cols"};
+    static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256};
+    for (int k = 0; k < 3; k++)
+        for (int si = 0; si < 9; si++) {
+            size_t L = sizes[si], n = 1001;
+            if (k == 0 && L > 16) continue;
+            setenv("BULK_CUDA_MUL", kinds[k], 1);
+            bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
+            bulk_limb_t *r = xmalloc(n * 2 * L * 8), *rl = xmalloc(n * L * 8);
+            fill(a, n, L, 1);
+            fill(b, n, L, 2);
+            int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+            int rc2 = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
+            CHECK(rc == BULK_OK && rc2 == BULK_OK, "mul kernel %s limbs=%zu: rc %d %d", kinds[k], L, rc, rc2);
+            mpz_t x, y, z;
+            mpz_inits(x, y, z, NULL);
+            for (size_t i = 0; i < n; i++) {
+                to_mpz(x, a + i * L, L);
+                to_mpz(y, b + i * L, L);
+                mpz_mul(z, x, y);
+                int ok = eq_mpz(r + i * 2 * L, 2 * L, z);
+                mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
+                ok = ok && eq_mpz(rl + i * L, L, z);
+                if (!ok) {
+                    CHECK(0, "mul kernel %s limbs=%zu instance %zu wrong", kinds[k], L, i);
+                    break;
+                }
+            }
+            mpz_clears(x, y, z, NULL);
+            free(a); free(b); free(r); free(rl);
+        }
+    unsetenv("BULK_CUDA_MUL");
+    printf("forced multiplication kernels: done\n");
+}
+
 /* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */
 static void test_chain(size_t limbs, size_t n)
 {
@@ -303,6 +342,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open the contexts\n");
         return 1;
     }
+    test_mul_kernels();
     /* W = 64 .. 1024 bits (per-thread kernels), then the warp-column sizes up to 65536 bits */
     static const size_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16};
     for (int k = 0; k < 12; k++) test_size(small[k], 4099 + 37 * (size_t)k, 1);

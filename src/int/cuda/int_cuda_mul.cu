@@ -1,16 +1,21 @@
 /* Multiplication on the GPU: full product, low half (mul_lo) and square (b = a).
  *
- * Two kernels, chosen by size (BG_MUL_THREAD_MAX_LIMBS):
+ * Three kernels, chosen by size (choose() below):
  *  - one instance per thread (limbs <= 16, W <= 1024 bits): operands staged through shared
  *    memory so that global loads and stores are coalesced, then the rows of bg_mul_rows run
  *    fully unrolled on 32-bit words in registers, two PTX multiply-adds per word product.
  *    Compiled for capacities 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs; a width between two is padded
  *    with zero words up to the next (the zero rows cost time, never correctness).
+ *  - sum-rotate (seed 000; mid-size W up to 16384 bits): one warp per instance, P words of a
+ *    per lane, exactly the (32 P)^2 word products; finished columns leave through lane 0.
  *  - the warp-column kernel (larger W): one block per instance, each warp computes 128
  *    consecutive product columns (4 per lane, bg_col4_lane), and the column sums are turned into
  *    words by a carry-lookahead over lanes (bg_warp_carries) and over warps (a serial scan of
  *    the warps' generate/propagate masks in shared memory) - seed 002's scan-based carry
  *    propagation with the lanes of a warp as the digits. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "int/cuda/int_cuda_internal.cuh"
 #include "int/cuda/int_gpu_core.h"
 
@@ -223,6 +228,152 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     return BULK_OK;
 }
 
+/* ---- sum-rotate: one warp per instance, P words of a per lane ------------------------------ */
+
+/* r (2 limbs per instance) = a * b, 32 P >= 2 limbs. Blocks of 4 warps, one instance each;
+ * a warp's shared memory: b padded to 32 P words, then the 2 * 32 P finished columns as three
+ * word arrays (low, middle, high). No block-wide barrier: a warp past n just leaves. */
+template <int P>
+__global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b,
+                                                     size_t n, int limbs)
+{
+    extern __shared__ bg_word sm[];
+    const int NP = 32 * P, N = 2 * limbs, C = 2 * N;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    size_t inst = (size_t)blockIdx.x * (blockDim.x >> 5) + warp;
+    if (inst >= n) return;
+    bg_word *sb = sm + (size_t)warp * 7 * NP, *c0 = sb + NP, *c1 = c0 + 2 * NP, *c2 = c1 + 2 * NP;
+    const bg_word *ga = (const bg_word *)(a + inst * limbs);
+    const bg_word *gb = (const bg_word *)(b + inst * limbs);
+    for (int k = lane; k < NP; k += 32) sb[k] = k < N ? gb[k] : 0;
+    bg_word av[P], acc[3 * P];
+#pragma unroll
+    for (int q = 0; q < P; q++) av[q] = P * lane + q < N ? ga[P * lane + q] : 0;
+#pragma unroll
+    for (int q = 0; q < 3 * P; q++) acc[q] = 0;
+    __syncwarp();
+    for (int i0 = 0; i0 < NP; i0 += P) {
+#pragma unroll
+        for (int u = 0; u < P; u++) {
+            bg_sr_row(acc, av, sb[i0 + u], u, P);
+            const int ph = u % P; /* the slot of the finished column */
+            if (lane == 0) {
+                c0[i0 + u] = acc[3 * ph];
+                c1[i0 + u] = acc[3 * ph + 1];
+                c2[i0 + u] = acc[3 * ph + 2];
+            }
+#pragma unroll
+            for (int e = 0; e < 3; e++) {
+                bg_word t = __shfl_down_sync(0xffffffffu, acc[3 * ph + e], 1);
+                acc[3 * ph + e] = lane < 31 ? t : 0;
+            }
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < P; q++) {
+        c0[NP + P * lane + q] = acc[3 * q];
+        c1[NP + P * lane + q] = acc[3 * q + 1];
+        c2[NP + P * lane + q] = acc[3 * q + 2];
+    }
+    __syncwarp();
+    /* columns -> words, 128 columns at a time, carries by lookahead over the lanes */
+    bg_word *out = (bg_word *)(r + inst * 2 * (size_t)limbs);
+    bg_word Hprev[3] = {0, 0, 0};
+    uint32_t cin = 0;
+    for (int t = 0; t * BG_COLS_PER_TASK < 2 * NP; t++) {
+        int k0 = t * BG_COLS_PER_TASK + 4 * lane;
+        bg_word a12[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, L[4], H[3], Hp[3];
+        if (k0 < 2 * NP)
+            for (int c = 0; c < 4; c++) {
+                a12[3 * c] = c0[k0 + c];
+                a12[3 * c + 1] = c1[k0 + c];
+                a12[3 * c + 2] = c2[k0 + c];
+            }
+        bg_col4_finish(a12, L, H);
+        for (int e = 0; e < 3; e++) {
+            Hp[e] = __shfl_up_sync(0xffffffffu, H[e], 1);
+            if (lane == 0) Hp[e] = Hprev[e];
+        }
+        bg_word g = bg_add_h(L, Hp);
+        bool p = k0 < C && (L[0] & L[1] & L[2] & L[3]) == 0xffffffffu;
+        uint32_t G = __ballot_sync(0xffffffffu, g != 0), Pm = __ballot_sync(0xffffffffu, p);
+        uint32_t cout, mask = bg_warp_carries(G, Pm, cin, &cout);
+        if ((mask >> lane) & 1)
+            for (int k = 0; k < 4; k++)
+                if (++L[k] != 0) break;
+        if (k0 < C) store4(out + k0, L);
+        for (int e = 0; e < 3; e++) Hprev[e] = __shfl_sync(0xffffffffu, H[e], 31);
+        cin = cout;
+    }
+}
+
+const int kSrWarps = 4;
+
+template <int P>
+int launch_sr_p(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
+{
+    size_t smem = sizeof(bg_word) * 7 * 32 * P * kSrWarps;
+    if (smem > 48 * 1024)
+        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)smem));
+    size_t blocks = (n + kSrWarps - 1) / kSrWarps;
+    mul_sr_kernel<P><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+/* The compiled words-per-lane counts; a width is padded up to the next. */
+int sr_p(int limbs)
+{
+    int P = (2 * limbs + 31) / 32;
+    static const int ps[] = {2, 3, 4, 5, 6, 8, 10, 12, 16};
+    for (int k = 0; k < 9; k++)
+        if (P <= ps[k]) return ps[k];
+    return 0; /* too wide for sum-rotate */
+}
+
+int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
+{
+    switch (sr_p(limbs)) {
+    case 2: return launch_sr_p<2>(r, a, b, n, limbs, st);
+    case 3: return launch_sr_p<3>(r, a, b, n, limbs, st);
+    case 4: return launch_sr_p<4>(r, a, b, n, limbs, st);
+    case 5: return launch_sr_p<5>(r, a, b, n, limbs, st);
+    case 6: return launch_sr_p<6>(r, a, b, n, limbs, st);
+    case 8: return launch_sr_p<8>(r, a, b, n, limbs, st);
+    case 10: return launch_sr_p<10>(r, a, b, n, limbs, st);
+    case 12: return launch_sr_p<12>(r, a, b, n, limbs, st);
+    case 16: return launch_sr_p<16>(r, a, b, n, limbs, st);
+    default: return BULK_ERR_UNSUPPORTED;
+    }
+}
+
+/* ---- choosing ----------------------------------------------------------------------------------- */
+
+enum kernel { K_THREAD, K_SR, K_COLS };
+
+/* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS, then the cheaper of sum-rotate and
+ * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). The
+ * environment variable BULK_CUDA_MUL=thread|sr|cols forces one (tests and benchmarks; thread
+ * only up to 16 limbs, sr up to 256 limbs). */
+kernel choose(int limbs)
+{
+    const char *env = getenv("BULK_CUDA_MUL");
+    if (env && strcmp(env, "thread") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
+    if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
+    if (env && strcmp(env, "cols") == 0) return K_COLS;
+    if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
+    int P = sr_p(limbs);
+    if (P && bg_cost_sr(P) < bg_cost_cols(2 * limbs)) return K_SR;
+    return K_COLS;
+}
+
+int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
+                cudaStream_t st)
+{
+    return k == K_SR ? launch_sr(r, a, b, n, limbs, st) : launch_cols(r, a, b, n, limbs, st);
+}
+
 } // namespace
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
@@ -231,9 +382,10 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
     int l = (int)limbs;
-    if (limbs <= BG_MUL_THREAD_MAX_LIMBS)
+    kernel k = choose(l);
+    if (k == K_THREAD)
         return lo ? dispatch_thread<true>(r, a, b, n, l, st) : dispatch_thread<false>(r, a, b, n, l, st);
-    if (!lo) return launch_cols(r, a, b, n, l, st);
+    if (!lo) return launch_full(k, r, a, b, n, l, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
      * halves copied out as one strided 2D copy */
     size_t per = 2 * limbs * sizeof(bg_limb);
@@ -248,7 +400,7 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     int rc = BULK_OK;
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
-        rc = launch_cols(tmp, a + done * limbs, b + done * limbs, cnt, l, st);
+        rc = launch_full(k, tmp, a + done * limbs, b + done * limbs, cnt, l, st);
         if (rc == BULK_OK &&
             cudaMemcpy2DAsync(r + done * limbs, limbs * sizeof(bg_limb), tmp, per,
                               limbs * sizeof(bg_limb), cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess)

@@ -336,6 +336,52 @@ BULK_HD uint32_t bg_warp_carries(uint32_t G, uint32_t P, uint32_t cin, uint32_t 
     return (uint32_t)C;
 }
 
+/* ---- sum-rotate multiplication (one warp per instance, mid-size W) ------------------------
+ *
+ * Seed 000's sum-rotate method with P words of a per lane: lane l holds a[P l .. P l + P) and P
+ * column accumulators (96 bits each) for columns i + P l + q at row i. Each row adds a_j b_i
+ * into them (b_i a shared-memory broadcast), then the lowest column of every lane is complete
+ * for that lane and moves to lane l - 1 (a rotation by shuffle), whose top slot it becomes; the
+ * column leaving lane 0 is final and is written out. No product is computed twice and no lane
+ * idles: (32 P)^2 products for an instance padded to 32 P words. Slots rotate through the
+ * physical registers (slot q of row u is register (q + u) mod P), so after unrolling P rows
+ * the shift is free. */
+
+/* Row u (mod P) of the sum-rotate method: acc[3 ((q + u) mod P) ..] += a[q] * bi, q < P. */
+BULK_HD void bg_sr_row(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
+{
+    bg_cc f = {0};
+    BG_UNROLL
+    for (int q = 0; q < P; q++) {
+        int ph = (q + u) % P;
+        acc[3 * ph] = bg_mad_lo_cc(a[q], bi, acc[3 * ph], &f);
+        acc[3 * ph + 1] = bg_madc_hi_cc(a[q], bi, acc[3 * ph + 1], &f);
+        acc[3 * ph + 2] = bg_addc(acc[3 * ph + 2], 0, &f);
+    }
+}
+
+/* Predicted issue cost (instruction slots per instance, relative) of the two large-W kernels,
+ * for choosing between them until measured thresholds replace it: the warp-column kernel
+ * computes the parallelogram of each 128-column task (3.5 slots per product), sum-rotate the
+ * padded square (3 slots per product plus about 9 per row for the broadcast, the three
+ * shuffles, the three stores of the finished column and the loop). */
+BULK_HD double bg_cost_cols(int N)
+{
+    int T = (2 * N + BG_COLS_PER_TASK - 1) / BG_COLS_PER_TASK;
+    double prod = 0;
+    for (int t = 0; t < T; t++) {
+        int ilo, ihi;
+        bg_task_range(t, N, &ilo, &ihi);
+        if (ihi >= ilo) prod += (double)BG_COLS_PER_TASK * (ihi - ilo + 1);
+    }
+    return prod * 3.5;
+}
+BULK_HD double bg_cost_sr(int P)
+{
+    double w = 32.0 * P;
+    return w * w * 3.0 + w * 32.0 * 9.0;
+}
+
 /* ---- multi-word helpers over strided words ------------------------------------------------- */
 
 /* Number of significant words (0 for zero). */
