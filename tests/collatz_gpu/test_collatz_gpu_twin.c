@@ -70,6 +70,58 @@ static void test_arith(uint64_t *rs)
     }
 }
 
+/* 1 when the trajectory from v reaches a value >= lim before it drops below n. */
+static int reaches(u128 v, u128 n, u128 lim)
+{
+    while (v >= n) {
+        if (v >= lim) return 1;
+        v = (v & 1) ? 3 * v + 1 : v >> 1; /* v < lim <= 2^126: no wrap */
+    }
+    return 0;
+}
+
+/* ---- cg_glide (with and without the dip-test table BM) against cz_glide_from ------------- */
+static void test_glide(uint64_t *rs, int small)
+{
+    for (unsigned d = 1; d <= CG_MAX_FAST_D; d++) {
+        size_t n = (size_t)1 << d;
+        uint64_t *B = malloc(n * 8), *C = malloc(n * 8), *MX = malloc(n * 8), *BC = malloc(n * 8),
+                 *BM = malloc(n * 8);
+        uint8_t *J = malloc(n);
+        bulk_cz_build_tables((int)d, B, C, J, MX);
+        cg_pack_tables((int)d, B, C, BC, BM);
+        int bad = 0, kept = 0, tried = 0;
+        for (int it = 0; it < (small ? 300 : 3000); it++) {
+            /* n of 2..127 bits, v in [n, n 2^(d+2)) */
+            unsigned bits = 2 + (unsigned)(test_rand(rs) % 126);
+            u128 nn = rand_u128(rs, 7) >> (128 - bits) | (u128)1 << (bits - 1);
+            unsigned vb = bits + (unsigned)(test_rand(rs) % (d + 2));
+            u128 v = nn + (vb >= 128 ? rand_u128(rs, 7) : rand_u128(rs, 7) >> (128 - vb));
+            if (v < nn) continue;
+            tried++;
+            int64_t g2 = cz_glide_from(cg_u_of(v), cg_u_of(nn), 5, (int)d, B, C, J);
+            for (int bm = 0; bm < 2; bm++) {
+                int64_t g1 = cg_glide(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J);
+                if (g1 >= 0) {
+                    kept++;
+                    if (g1 != g2) bad++;
+                } else if (!reaches(v, nn, (u128)1 << (128 - cg_limit_bits(d)))) {
+                    bad++; /* an escape needs a value at the margin before the glide */
+                }
+            }
+        }
+        CHECK(bad == 0 && kept > tried / 2, "cg_glide d=%u: %d bad, %d kept of %d", d, bad, kept, 2 * tried);
+        CHECK(!cg_bm_ok(of_w(((u128)1 << (3 * d + 2)) - 1), d) && cg_bm_ok(of_w((u128)1 << (3 * d + 2)), d),
+              "cg_bm_ok bound d=%u", d);
+        free(B);
+        free(C);
+        free(MX);
+        free(BC);
+        free(BM);
+        free(J);
+    }
+}
+
 /* ---- the sieve walk twin: every residue of 18 bits, both functions --------------------- */
 static void test_sieve_child(void)
 {
@@ -213,8 +265,8 @@ static void test_index(uint64_t *rs)
 }
 
 /* ---- a whole verify chunk emulated with the kernels' functions --------------------------- */
-static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, u128 first, u128 last,
-                       bulk_collatz_verify_result *out)
+static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, const uint64_t *BM,
+                       u128 first, u128 last, bulk_collatz_verify_result *out, uint64_t *escapes)
 {
     cg_piece pc[CG_MAX_PIECES];
     int np = cg_plan_chunk(first, last, e->k, e->Sr != NULL, pc);
@@ -236,7 +288,7 @@ static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, u128 fi
                 if (pc[i].kind == CG_PIECE_ROWS) {
                     n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, e->Sr[q]);
                     g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[e->Sj[q]],
-                                   e->Sc[q], (int64_t)L + e->Sj[q], (unsigned)e->d, BC, e->J);
+                                   e->Sc[q], (int64_t)L + e->Sj[q], (unsigned)e->d, BC, BM, e->J);
                 } else {
                     int j;
                     uint64_t c;
@@ -244,14 +296,13 @@ static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, u128 fi
                     if (cg_walk(bulk_cz_pow3, q, L, &j, &c, &g)) iterated = 0;
                     else
                         g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[j], c,
-                                       (int64_t)L + j, (unsigned)e->d, BC, e->J);
+                                       (int64_t)L + j, (unsigned)e->d, BC, BM, e->J);
                 }
                 iter += (unsigned)iterated;
                 if (g < 0) {
-                    uint64_t eg;
-                    int st = bulk_cz_exact_glide128(cg_u_of(to_w(n)), &eg);
+                    int st = cg_host_iterate(e, to_w(n), L, out);
                     if (st != BULK_OK) return st;
-                    cg_fold_escape(out, to_w(n), eg);
+                    (*escapes)++;
                 } else {
                     sum += (uint64_t)g;
                     cg_acc_note(&acc, (uint64_t)g, n);
@@ -286,7 +337,8 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
         CHECK(st == BULK_OK, "engine d=%d k=%d: %d", d, k, st);
         if (st) continue;
         uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
-        cg_pack_tables(d, e->B, e->C, BC);
+        uint64_t *BM = malloc(((size_t)1 << d) * sizeof *BM);
+        cg_pack_tables(d, e->B, e->C, BC, BM);
         u128 starts[] = {
             1,
             ((u128)1 << 64) - 3000,
@@ -304,15 +356,22 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
             if (last < first) last = ~(u128)0;
             bulk_collatz_verify_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
             int s1 = bulk_collatz_verify_chunk(e, cg_u_of(first), cg_u_of(last), a);
-            int s2 = twin_verify(e, BC, first, last, b);
-            CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
-            CHECK(same_result(a, b), "verify twin differs: d=%d k=%d start #%zu (overflows %llu vs %llu)",
-                  d, k, s, (unsigned long long)a->overflows, (unsigned long long)b->overflows);
+            /* with the dip-test table (the kernels' default) and without it (exact mirror) */
+            for (int bm = 0; bm < 2; bm++) {
+                uint64_t esc = 0;
+                int s2 = twin_verify(e, BC, bm ? BM : NULL, first, last, b, &esc);
+                if (s == 4) CHECK(esc > 0, "escapes near 2^128");
+                CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
+                CHECK(same_result(a, b),
+                      "verify twin (BM %d) differs: d=%d k=%d start #%zu (overflows %llu vs %llu)", bm,
+                      d, k, s, (unsigned long long)a->overflows, (unsigned long long)b->overflows);
+            }
             if (s == 4) CHECK(a->overflows > 0, "range near 2^128 has overflows");
             free(a);
             free(b);
         }
         free(BC);
+        free(BM);
         bulk_collatz_engine_free(e);
     }
 }
@@ -328,7 +387,7 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
         CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
         if (st) continue;
         uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
-        cg_pack_tables(d, e->B, e->C, BC);
+        cg_pack_tables(d, e->B, e->C, BC, NULL);
         u128 starts[] = { 1, ((u128)1 << 64) - 100, ((u128)1 << 68) + test_rand(rs) % 1000,
                           ~(u128)0 - 3000, rand_u128(rs, (int)t) >> (test_rand(rs) % 100) };
         uint64_t count = small ? 1500 : 20000;
@@ -376,6 +435,7 @@ int main(int argc, char **argv)
     }
     test_arith(&rs);
     test_sieve_child();
+    test_glide(&rs, small);
     test_planner(&rs);
     test_index(&rs);
     test_verify(ctx, &rs, small);

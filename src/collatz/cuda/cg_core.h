@@ -2,19 +2,20 @@
  * the GPU and tests/collatz_gpu/test_collatz_gpu_twin.c calls the very same functions on the
  * CPU, where their results are compared with the CPU engine (collatz/verify.c, cz_delay).
  *
- * Each function mirrors one piece of the CPU engine step for step, so that the two backends
- * agree bit for bit, including which numbers overflow 128 bits:
- *   cg_glide      <-> cz_glide_from     (table steps while v >> d >= n, else a replay)
- *   cg_delay      <-> cz_delay          (table steps while v >= 2^a, then A[v])
- *   cg_sieve_child<-> cz_sieve_child    (one level of the sieve walk)
- * The differences are only in representation: values in four 32-bit limbs (cg_arith.h: PTX
- * carry chains on the GPU), B and C packed into one 64-bit word BC[L] = B | C << 32 (one load
- * per step; needs d <= 20 so that B = 3^j < 2^32), 3^j from a table passed in (constant memory
- * on the GPU, bulk_cz_pow3 on the host).
+ * What must agree with the CPU engine bit for bit is the result: glides (a property of n, so
+ * any exact method gives the same), which numbers were iterated (the sieve walk, mirrored by
+ * cg_sieve_child <-> cz_sieve_child) and which overflowed 128 bits (a property of the CPU fast
+ * path). The last one is kept identical by construction, whatever form the CPU fast path has:
+ * the GPU *escapes* every number whose trajectory comes within a safety margin of 2^128
+ * (cg_limit_bits), and the host finishes escaped numbers with the CPU engine's own functions
+ * (cz_sieve_start, cz_glide_from, then the exact path exactly when those overflow). Below the
+ * margin no value of the trajectory, inside a table operation or not, reaches 2^128, so the
+ * CPU fast path cannot overflow on a number the GPU kept.
  *
- * A return value < 0 means "escape": a value would leave 128 bits, exactly when the CPU fast
- * path reports overflow; the host then finishes that number on the exact path (seed 004
- * section 5.1). */
+ * Representation: values in four 32-bit limbs (cg_arith.h: PTX carry chains on the GPU), B and
+ * C packed into one 64-bit word BC[L] = B | C << 32 (one load per step; needs d <= 20 so that
+ * B = 3^j < 2^32), 3^j from a table passed in (shared memory on the GPU, bulk_cz_pow3 on the
+ * host). A return value < 0 means "escape". */
 #ifndef BULK_COLLATZ_CUDA_CG_CORE_H
 #define BULK_COLLATZ_CUDA_CG_CORE_H
 
@@ -84,8 +85,17 @@ BULK_HD void cg_half(cg_u128 *v)
 #endif
 }
 
-/* The threshold of cz_glide_from's test (v >> d) < n, as v < nd: nd = n * 2^d, or sat = 1
- * when n >= 2^(128-d) (then the test is always true). */
+/* The safety margin: a trajectory value v < 2^(128 - cg_limit_bits(d)) at the start of a table
+ * operation of d bits keeps every value inside it below 2^127. Inside values are b_t vH + c_t
+ * with c_t < b_t = 2^(d-i) 3^j and j <= i + 1 (an odd rule is always followed by a halving), so
+ * they are below (3 (3/2)^d + 2^-d) v < 2^(1.585 + 0.585 d + 0.01) v. */
+BULK_HD unsigned cg_limit_bits(unsigned d) { return (1585u + 585u * d) / 1000u + 2u; }
+
+/* v >= 2^(128 - lim) */
+BULK_HD int cg_over(cg_u128 v, unsigned lim) { return (v.x3 >> (32 - lim)) != 0; }
+
+/* The threshold of the test (v >> d) < n as v < nd: nd = n * 2^d, or sat = 1 when
+ * n >= 2^(128-d) (then the test is always true). */
 BULK_HD cg_u128 cg_glide_bound(cg_u128 n, unsigned d, int *sat)
 {
     cg_u128 r;
@@ -104,33 +114,63 @@ BULK_HD cg_u128 cg_glide_bound(cg_u128 n, unsigned d, int *sat)
     return r;
 }
 
-/* Glide of n from the state v after `done` steps (v >= n so far), as cz_glide_from with the
- * tables BC (packed) and J of d bits, 1 <= d <= 20. -1 on overflow (escape). */
+/* n >= 2^(3d+2): then vH = v >> d >= 2^(2d+2) > 3^d >= every b of an operation, for v >= n. */
+BULK_HD int cg_bm_ok(cg_u128 n, unsigned d)
+{
+    const unsigned lo = 3 * d + 2;
+    uint64_t nlo = cg_lo64(n), nhi = cg_hi64(n);
+    return lo >= 64 ? (nhi >> (lo - 64)) != 0 : (nhi != 0 || (nlo >> lo) != 0);
+}
+
+/* Glide of n from the state v after `done` steps (v >= n so far), d <= 20, or -1 (escape) when
+ * a value reaches the margin of 2^128 first.
+ *
+ * While v >= n 2^d no value inside the next table operation can be below n (one step at most
+ * halves): a table step. Below that, cz_glide_from-style single steps would take about
+ * (d/2) / 0.138 steps per number (the walk drifts down 0.138 bits per step). Instead, when BM is
+ * given and n >= 2^(3d+2), BM[L] = bmin | cmin << 32 is the inside state of operation L with
+ * the smallest b (every state after the start, the last included): inside values are
+ * b_t vH + c_t with c_t < b_t <= 3^d < vH, so the smallest b gives the smallest value, and some
+ * inside value is below n exactly when bmin vH + cmin < n. Then, and only then, that one
+ * operation is replayed step by step to find the drop. Without BM (or for small n) every
+ * operation with v < n 2^d is replayed. */
 BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
-                         const uint8_t *J)
+                         const uint64_t *BM, const uint8_t *J)
 {
     const uint32_t mask = (1u << d) - 1;
+    const unsigned lim = cg_limit_bits(d);
     int sat;
     const cg_u128 nd = cg_glide_bound(n, d, &sat);
+    const int use_bm = BM != 0 && cg_bm_ok(n, d);
     for (;;) {
+        if (cg_over(v, lim)) return -1;
         uint32_t L = v.x0 & mask;
         unsigned jl = J[L];
         if (sat || cg_lt(v, nd)) {
-            /* cz_replay_glide: at most J[L] single steps; a drop can only follow a halving */
-            for (unsigned s = 0; s < jl; s++) {
-                if (v.x0 & 1) {
-                    if (cg_odd(&v)) return -1;
-                } else {
-                    cg_half(&v);
-                    if (cg_lt(v, n)) return done + (int64_t)s + 1;
-                }
+            int replay = 1;
+            if (use_bm) {
+                uint64_t bm = BM[L];
+                cg_u128 w = v;
+                cg_step(&w, d, (uint32_t)bm, (uint32_t)(bm >> 32)); /* w <= v */
+                replay = cg_lt(w, n);
             }
-            done += jl;
-        } else {
-            uint64_t bc = BC[L];
-            if (cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32))) return -1;
-            done += jl;
+            if (replay) {
+                /* at most J[L] single steps; a drop can only follow a halving */
+                for (unsigned s = 0; s < jl; s++) {
+                    if (v.x0 & 1) {
+                        cg_odd(&v); /* below 2^127 by the margin */
+                    } else {
+                        cg_half(&v);
+                        if (cg_lt(v, n)) return done + (int64_t)s + 1;
+                    }
+                }
+                done += jl;
+                continue;
+            }
         }
+        uint64_t bc = BC[L];
+        cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
+        done += jl;
     }
 }
 
@@ -178,11 +218,33 @@ BULK_HD int cg_walk(const uint64_t *pow3, uint64_t p, int L, int *j, uint64_t *c
 /* A mandatory n = 2^L nH + r iterated individually from its sieve state (verify.c
  * iterate_one): v = 3^j nH + c after done = L + j steps, then cg_glide. -1: escape. */
 BULK_HD int64_t cg_iterate(cg_u128 n, uint64_t nH_lo, uint64_t nH_hi, uint64_t pow3j, uint64_t c,
-                           int64_t done, unsigned d, const uint64_t *BC, const uint8_t *J)
+                           int64_t done, unsigned d, const uint64_t *BC, const uint64_t *BM,
+                           const uint8_t *J)
 {
     cg_u128 v;
     if (cg_prefix(&v, nH_lo, nH_hi, pow3j, c)) return -1;
-    return cg_glide(v, n, done, d, BC, J);
+    return cg_glide(v, n, done, d, BC, BM, J);
+}
+
+/* BM[L] for d <= 20 (see cg_glide): the state (b, c) with the smallest b after each rule of
+ * seed 004's b/c walk from (2^d, L), the final state included. bmin <= B[L] < 2^32. */
+BULK_HD uint64_t cg_bm_entry(unsigned d, uint64_t L)
+{
+    uint64_t b = (uint64_t)1 << d, c = L, bmin = ~(uint64_t)0, cmin = 0;
+    while (!(b & 1)) {
+        if (c & 1) {
+            b *= 3;
+            c = 3 * c + 1;
+        } else {
+            b >>= 1;
+            c >>= 1;
+        }
+        if (b < bmin) {
+            bmin = b;
+            cmin = c;
+        }
+    }
+    return bmin | cmin << 32;
 }
 
 /* Packs the engine's B and C (d <= 20) into BC[L] = B | C << 32. */

@@ -81,6 +81,7 @@ static cg_dev g_dev[CG_MAX_DEVICES];
 static void dev_free(cg_dev *dv)
 {
     cudaFree(dv->BC);
+    cudaFree(dv->BM);
     cudaFree(dv->B);
     cudaFree(dv->C);
     cudaFree(dv->J);
@@ -117,11 +118,17 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
         size_t n = (size_t)1 << e->d;
         int st;
         if (e->d <= CG_MAX_FAST_D) {
-            uint64_t *bc = (uint64_t *)malloc(n * sizeof *bc);
-            if (!bc) return BULK_ERR_NOMEM;
-            cg_pack_tables(e->d, e->B, e->C, bc);
+            uint64_t *bc = (uint64_t *)malloc(n * sizeof *bc), *bm = (uint64_t *)malloc(n * sizeof *bm);
+            if (!bc || !bm) {
+                free(bc);
+                free(bm);
+                return BULK_ERR_NOMEM;
+            }
+            cg_pack_tables(e->d, e->B, e->C, bc, bm);
             st = upload(&dv->BC, bc, n);
+            if (!st) st = upload(&dv->BM, bm, n);
             free(bc);
+            free(bm);
             if (st) return st;
         }
         if ((st = upload(&dv->B, e->B, n)) || (st = upload(&dv->C, e->C, n)) ||

@@ -28,13 +28,14 @@ void cg_note_error(cudaError_t err, const char *what, const char *file, int line
 /* The first CUDA error message noted on this thread since the last cg_take_error ("" if none). */
 const char *cg_take_error(void);
 
-/* Tables of one engine on one device. BC (packed) exists when d <= 20, B and C (64-bit) always,
+/* Tables of one engine on one device. BC (packed) and BM (dip test) exist when d <= 20, B and C
+ * (64-bit) always,
  * A when a > 0. S (Sr, Sc, Sj) is resident whole when it fits (s_whole), else the verify driver
  * streams it in slices through its own buffers. Cached per device for one (d, k, a). */
 typedef struct cg_dev {
     int dev, valid;
     int d, k, a;
-    uint64_t *BC, *B, *C;
+    uint64_t *BC, *BM, *B, *C;
     uint8_t *J;
     uint16_t *A;
     uint64_t *Sr, *Sc;
@@ -66,12 +67,13 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg);
 /* Host wall clock, seconds. */
 double cg_now(void);
 
-/* Shared-memory bytes of the tables of d bits for the fast (BC + J) and the core (B + C + J)
- * kernels, plus the 3^j table. */
+/* Shared-memory bytes of the tables of d bits for the fast (BC + BM + J) and the core
+ * (B + C + J) kernels, plus the 3^j table. */
 static inline size_t cg_smem_tables(int d, int kernel)
 {
     size_t n = (size_t)1 << d;
-    return (kernel == BULK_CZ_CUDA_KERNEL_FAST ? n * 9 : n * 17) + 41 * sizeof(uint64_t);
+    (void)kernel;
+    return n * 17 + 41 * sizeof(uint64_t);
 }
 
 /* Kernel variant and table placement actually used for engine e under the options: the kernel

@@ -11,9 +11,9 @@
 #define CG_MAX_THREADS 512
 
 /* What a kernel gets of the tables (by value, in its parameter space): device pointers to
- * BC (packed, d <= 20), B, C (64-bit), J, A (delays, or NULL), and 3^0..3^40. */
+ * BC (packed, d <= 20), BM (dip test), B, C (64-bit), J, A (delays, or NULL), 3^0..3^40. */
 struct cg_ktables {
-    const uint64_t *BC, *B, *C;
+    const uint64_t *BC, *BM, *B, *C;
     const uint8_t *J;
     const uint16_t *A;
     int d, a;
@@ -23,6 +23,7 @@ struct cg_ktables {
 static inline void cg_ktables_fill(cg_ktables *t, const cg_dev *dv)
 {
     t->BC = dv->BC;
+    t->BM = dv->BM;
     t->B = dv->B;
     t->C = dv->C;
     t->J = dv->J;
@@ -34,7 +35,7 @@ static inline void cg_ktables_fill(cg_ktables *t, const cg_dev *dv)
 
 /* The tables as a kernel reads them: in shared memory (SH) or global memory. */
 struct cg_tabs {
-    const uint64_t *BC, *B, *C, *pow3;
+    const uint64_t *BC, *BM, *B, *C, *pow3;
     const uint8_t *J;
 };
 
@@ -46,7 +47,7 @@ static inline size_t cg_smem_bytes(int d, int kernel, int sh)
 }
 
 /* Copies the tables into shared memory (when SH); every thread must call it. Layout: pow3[41],
- * then BC[2^d] J[2^d] (fast kernel) or B[2^d] C[2^d] J[2^d] (core kernel). */
+ * then BC[2^d] BM[2^d] J[2^d] (fast kernel) or B[2^d] C[2^d] J[2^d] (core kernel). */
 template <int KV, bool SH> __device__ cg_tabs cg_setup_tables(const cg_ktables &p)
 {
     extern __shared__ __align__(16) unsigned char cg_smem[];
@@ -55,6 +56,7 @@ template <int KV, bool SH> __device__ cg_tabs cg_setup_tables(const cg_ktables &
     cg_tabs t;
     t.pow3 = pw;
     t.BC = p.BC;
+    t.BM = p.BM;
     t.B = p.B;
     t.C = p.C;
     t.J = p.J;
@@ -62,13 +64,15 @@ template <int KV, bool SH> __device__ cg_tabs cg_setup_tables(const cg_ktables &
         const uint32_t n = 1u << p.d;
         uint64_t *w = pw + 41;
         if (KV == BULK_CZ_CUDA_KERNEL_FAST) {
-            uint64_t *bc = w;
-            uint8_t *j = (uint8_t *)(bc + n);
+            uint64_t *bc = w, *bm = w + n;
+            uint8_t *j = (uint8_t *)(bm + n);
             for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
                 bc[i] = p.BC[i];
+                bm[i] = p.BM[i];
                 j[i] = p.J[i];
             }
             t.BC = bc;
+            t.BM = bm;
             t.J = j;
         } else {
             uint64_t *b = w, *c = w + n;

@@ -18,6 +18,13 @@
 
 #include "bulk/collatz.h"
 #include "collatz/cuda/cg_core.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+#include "collatz/collatz_internal.h"
+#ifdef __cplusplus
+}
+#endif
 
 typedef unsigned __int128 cg_w;
 
@@ -173,19 +180,40 @@ static inline void cg_fold(bulk_collatz_verify_result *r, cg_w sum, cg_w iter, u
     bulk_collatz_verify_result_merge(r, &t);
 }
 
-/* The share of one escaped number n whose exact glide is g, as verify.c iterate_one books an
- * overflow (its "iterated" was already counted on the device). */
-static inline void cg_fold_escape(bulk_collatz_verify_result *r, cg_w n, uint64_t g)
+/* The share of one escaped number n of a level-L block (n = 2^L nH + p, p mandatory at level
+ * L), computed exactly as verify.c iterate_one does with the CPU engine's own functions: its
+ * sieve state by the walk (cg_sieve_child, the twin of cz_sieve_child checked equal on every
+ * residue of 18 bits; cz_sieve_child itself cannot be named in a .cu), its start value (cz_sieve_start), the CPU fast path
+ * (cz_glide_from), and the exact path with an overflow booked exactly when that overflows. Its
+ * "iterated" was already counted on the device. Returns BULK_OK or the exact path's status. */
+static inline int cg_host_iterate(const struct bulk_collatz_engine *e, cg_w n, int L,
+                                  bulk_collatz_verify_result *r)
 {
+    cg_w nH = n >> L, p = L ? n & (((cg_w)1 << L) - 1) : 0;
+    int j = 0;
+    uint64_t c = 0;
+    for (int i = 0; i < L; i++)
+        if (cg_sieve_child(bulk_cz_pow3, i, &j, &c, (int)((p >> i) & 1)))
+            return BULK_ERR_INTERNAL; /* not mandatory: cannot happen */
+    cz_u128 v, nn = cg_u_of(n);
+    int ok = cz_sieve_start(&v, cg_u_of(nH), bulk_cz_pow3[j], c);
+    int64_t g = ok ? cz_glide_from(v, nn, (int64_t)L + j, e->d, e->B, e->C, e->J) : -1;
     bulk_collatz_verify_result t;
     bulk_collatz_verify_result_init(&t);
-    t.checksum = cg_u_of(g);
-    t.overflows = 1;
-    t.n_overflow_values = 1;
-    t.overflow_values[0] = cg_u_of(n);
-    t.max_glide = g;
-    t.max_glide_n = cg_u_of(n);
+    if (g < 0) {
+        uint64_t eg = 0;
+        int st = bulk_cz_exact_glide128(nn, &eg);
+        if (st != BULK_OK) return st;
+        g = (int64_t)eg;
+        t.overflows = 1;
+        t.n_overflow_values = 1;
+        t.overflow_values[0] = nn;
+    }
+    t.checksum = cg_u_of((cg_w)(uint64_t)g);
+    t.max_glide = (uint64_t)g;
+    t.max_glide_n = nn;
     bulk_collatz_verify_result_merge(r, &t);
+    return BULK_OK;
 }
 
 /* The part of a chunk's result that needs no device: every number is covered, and each
@@ -203,10 +231,15 @@ static inline void cg_fold_static(bulk_collatz_verify_result *r, cg_w first, cg_
     bulk_collatz_verify_result_merge(r, &t);
 }
 
-/* Tables of the fast kernels from the engine's: BC[L] = B[L] | C[L] << 32 (d <= 20). */
-static inline void cg_pack_tables(int d, const uint64_t *B, const uint64_t *C, uint64_t *BC)
+/* Tables of the fast kernels from the engine's (d <= 20): BC[L] = B[L] | C[L] << 32 and the
+ * dip-test table BM (cg_bm_entry; BM may be NULL). */
+static inline void cg_pack_tables(int d, const uint64_t *B, const uint64_t *C, uint64_t *BC,
+                                  uint64_t *BM)
 {
-    for (uint64_t L = 0; L < ((uint64_t)1 << d); L++) BC[L] = cg_pack_bc(B[L], C[L]);
+    for (uint64_t L = 0; L < ((uint64_t)1 << d); L++) {
+        BC[L] = cg_pack_bc(B[L], C[L]);
+        if (BM) BM[L] = cg_bm_entry((unsigned)d, L);
+    }
 }
 
 #endif

@@ -52,25 +52,28 @@ template <int KV>
 __device__ __forceinline__ int64_t iterate(const cg_tabs &t, int d, cg_u128 n, uint64_t nH_lo,
                                            uint64_t nH_hi, uint64_t pow3j, uint64_t c, int64_t done)
 {
-    if (KV == BULK_CZ_CUDA_KERNEL_FAST) return cg_iterate(n, nH_lo, nH_hi, pow3j, c, done, (unsigned)d, t.BC, t.J);
+    if (KV == BULK_CZ_CUDA_KERNEL_FAST)
+        return cg_iterate(n, nH_lo, nH_hi, pow3j, c, done, (unsigned)d, t.BC, t.BM, t.J);
     cz_u128 v, nn = cz_make(cg_lo64(n), cg_hi64(n));
     if (!cz_sieve_start(&v, cz_make(nH_lo, nH_hi), pow3j, c)) return -1;
     return cz_glide_from(v, nn, done, d, t.B, t.C, t.J);
 }
 
-__device__ __forceinline__ void escape(const vparams &p, cg_u128 n)
+/* An escape record: n and the level L of its block (the host redoes n from its sieve state). */
+__device__ __forceinline__ void escape(const vparams &p, cg_u128 n, int L)
 {
     unsigned int i = atomicAdd(p.esc_count, 1u);
     if (i < p.esc_cap) {
-        p.esc[2 * (size_t)i] = cg_lo64(n);
-        p.esc[2 * (size_t)i + 1] = cg_hi64(n);
+        p.esc[3 * (size_t)i] = cg_lo64(n);
+        p.esc[3 * (size_t)i + 1] = cg_hi64(n);
+        p.esc[3 * (size_t)i + 2] = (unsigned long long)L;
     }
 }
 
-__device__ __forceinline__ void book(cg_acc &a, const vparams &p, cg_u128 n, int64_t g)
+__device__ __forceinline__ void book(cg_acc &a, const vparams &p, cg_u128 n, int64_t g, int L)
 {
     if (g < 0) {
-        escape(p, n);
+        escape(p, n, L);
     } else {
         a.sum += (uint64_t)g;
         cg_acc_note(&a, (uint64_t)g, n);
@@ -98,7 +101,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                 const uint64_t lo = p.nH0_lo + row, hi = p.nH0_hi + (lo < row);
                 const cg_u128 n = cg_form_n(lo, hi, p.k, r);
                 a.iter++;
-                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done));
+                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done), p.k);
             }
         }
     } else if (MODE == MODE_ENTRY) {
@@ -112,7 +115,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                 const uint64_t lo = p.nH0_lo + row, hi = p.nH0_hi + (lo < row);
                 const cg_u128 n = cg_form_n(lo, hi, p.k, r);
                 a.iter++;
-                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done));
+                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done), p.k);
             }
         }
     } else {
@@ -127,7 +130,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                 a.iter++;
                 g = iterate<KV>(t, p.tb.d, n, p.nH0_lo, p.nH0_hi, t.pow3[j], c, (int64_t)p.L + j);
             }
-            book(a, p, n, g);
+            book(a, p, n, g, p.L);
         }
     }
     cg_block_store(a, p.acc);
@@ -188,14 +191,14 @@ int run_init(vrun &r, const cg_dev *dv)
     for (int i = 0; i < 2; i++) {
         CG_CHECK(cudaEventCreateWithFlags(&r.done_ev[i], cudaEventDisableTiming));
         CG_CHECK(cudaEventCreateWithFlags(&r.reset_ev[i], cudaEventDisableTiming));
-        CG_CHECK(cudaMalloc(&r.d_esc[i], (size_t)r.o.escape_capacity * 16));
+        CG_CHECK(cudaMalloc(&r.d_esc[i], (size_t)r.o.escape_capacity * 24));
         CG_CHECK(cudaMalloc(&r.d_cnt[i], 64));
         CG_CHECK(cudaMemset(r.d_cnt[i], 0, 64));
     }
     CG_CHECK(cudaMalloc(&r.d_acc, (size_t)r.grid * sizeof(cg_acc)));
     CG_CHECK(cudaMemset(r.d_acc, 0, (size_t)r.grid * sizeof(cg_acc)));
     CG_CHECK(cudaMallocHost(&r.h_acc, (size_t)r.grid * sizeof(cg_acc)));
-    CG_CHECK(cudaMallocHost(&r.h_esc, (size_t)r.o.escape_capacity * 16));
+    CG_CHECK(cudaMallocHost(&r.h_esc, (size_t)r.o.escape_capacity * 24));
     CG_CHECK(cudaMallocHost(&r.h_cnt, 2 * 64));
     return BULK_OK;
 }
@@ -232,18 +235,16 @@ int drain(vrun &r, int b, int tail)
         return BULK_OK;
     }
     if (cnt) {
-        CG_CHECK(cudaMemcpyAsync(r.h_esc, r.d_esc[b], (size_t)cnt * 16, cudaMemcpyDeviceToHost, r.s2));
+        CG_CHECK(cudaMemcpyAsync(r.h_esc, r.d_esc[b], (size_t)cnt * 24, cudaMemcpyDeviceToHost, r.s2));
         CG_CHECK(cudaStreamSynchronize(r.s2));
     }
     /* the count back to zero before the buffer's next wave (that wave waits on reset_ev) */
     CG_CHECK(cudaMemsetAsync(r.d_cnt[b], 0, 64, r.s2));
     CG_CHECK(cudaEventRecord(r.reset_ev[b], r.s2));
     for (unsigned int i = 0; i < cnt; i++) {
-        cg_w n = (cg_w)r.h_esc[2 * (size_t)i + 1] << 64 | r.h_esc[2 * (size_t)i];
-        uint64_t g = 0;
-        int s = bulk_cz_exact_glide128(cg_u_of(n), &g);
+        cg_w n = (cg_w)r.h_esc[3 * (size_t)i + 1] << 64 | r.h_esc[3 * (size_t)i];
+        int s = cg_host_iterate(r.e, n, (int)r.h_esc[3 * (size_t)i + 2], r.res);
         if (s != BULK_OK) return s;
-        cg_fold_escape(r.res, n, g);
     }
     st->escapes += cnt;
     double dt = cg_now() - t0;
