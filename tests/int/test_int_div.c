@@ -374,10 +374,13 @@ static void test_powmod_matrix(uint64_t seed)
 
 /* ---- the public API: errors per instance, methods, threads ---------------------------------- */
 
-static void test_public(uint64_t seed)
+static void test_public_width(uint64_t seed, size_t L)
 {
-    uint64_t st = seed ^ 0x8888;
-    const size_t L = 16, n = sanitized ? 120 : 1200; /* enough work to start several threads */
+    uint64_t st = seed ^ 0x8888 ^ (L << 20);
+    /* enough instances that int_parallel.h really starts several threads for divmod (it keeps
+     * batches under ~2e5 limb products on one thread) */
+    size_t n = 300000 / (2 * L * L + L) + 64;
+    if (sanitized) n = n / 8 + 16;
     bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
     for (size_t i = 0; i < n; i++) {
         gen(a + i * 2 * L, 2 * L, &st, 6 + (int)(i % 6));
@@ -485,6 +488,12 @@ static void test_public(uint64_t seed)
     for (int k = 0; k < 4; k++) free(ref[k]);
     for (int k = 0; k < 2; k++) free(eref[k]);
     free(a), free(a1), free(d), free(b);
+}
+
+static void test_public(uint64_t seed)
+{
+    static const size_t Ls[] = { 1, 3, 16, 40 };
+    for (size_t i = 0; i < sizeof Ls / sizeof Ls[0]; i++) test_public_width(seed, Ls[i]);
 }
 
 /* Bad arguments are reported, not crashed on. */
