@@ -5,7 +5,11 @@
  * 2-core "AMD EPYC" KVM machine (family 26, gcc 12.2, GMP 6.2.1), 2026-11-21; the full table of
  * times behind each value is in that results file. Each threshold is the first size from which
  * the method at the top level (sub-products by AUTO) beat the AUTO of the methods below it at
- * three successive sampled sizes (thread CPU time, minimum over 7 interleaved batches).
+ * three successive sampled sizes and at >= 80% of the larger ones (thread CPU time, minimum over
+ * 7 interleaved batches; the machine had a load average of 10-20 from the other engineers'
+ * builds during the run). Near some crossovers the two methods stay within a few percent of
+ * each other over a wide range (Toom-3 vs Karatsuba from ~80 to ~250 limbs, Toom-4/6 vs Toom-3
+ * from ~1200 limbs on), so those thresholds move between runs; the choice costs little there.
  * Re-run tune_mul and copy its #define block here when the code or the machine changes.
  *
  * Reading the values: AUTO uses the method with the largest threshold <= n. When two methods
@@ -19,18 +23,18 @@
 /* basecase: Comba (product scanning) for n <= this, schoolbook (addmul_2 rows) above */
 #define BULK_MUL_COMBA_MAX 8
 /* first n at which each method is used for balanced n x n products */
-#define BULK_MUL_KARATSUBA_THRESHOLD 20
-#define BULK_MUL_TOOM3_THRESHOLD 145
-#define BULK_MUL_TOOM4_THRESHOLD 1876
-#define BULK_MUL_TOOM6_THRESHOLD 1876
-#define BULK_MUL_TOOM8_THRESHOLD 3877
+#define BULK_MUL_KARATSUBA_THRESHOLD 18
+#define BULK_MUL_TOOM3_THRESHOLD 245
+#define BULK_MUL_TOOM4_THRESHOLD 3435
+#define BULK_MUL_TOOM6_THRESHOLD 3435
+#define BULK_MUL_TOOM8_THRESHOLD 5922
 /* the same for squaring */
-#define BULK_SQR_KARATSUBA_THRESHOLD 48
-#define BULK_SQR_TOOM3_THRESHOLD 194
-#define BULK_SQR_TOOM4_THRESHOLD 2538
-#define BULK_SQR_TOOM6_THRESHOLD 2538
-#define BULK_SQR_TOOM8_THRESHOLD 5574
+#define BULK_SQR_KARATSUBA_THRESHOLD 42
+#define BULK_SQR_TOOM3_THRESHOLD 173
+#define BULK_SQR_TOOM4_THRESHOLD 3877
+#define BULK_SQR_TOOM6_THRESHOLD 3877
+#define BULK_SQR_TOOM8_THRESHOLD 8016
 /* short product: split recursively from this n on, basecase below */
-#define BULK_MULLO_THRESHOLD 57
+#define BULK_MULLO_THRESHOLD 54
 
 #endif
