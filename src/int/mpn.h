@@ -90,7 +90,8 @@ static inline int bulk_mpn_is_zero(const bulk_limb_t *a, size_t n)
 
 /* ---- multiplication (src/int/cpu/mpn_mul*.c) --------------------------------------------- */
 
-/* r (an + bn limbs) = a * b, an >= bn >= 1, r disjoint from a and b; AUTO method (balanced
+/* r (an + bn limbs) = a * b, an >= bn >= 1 (an < bn is accepted too: the operands are swapped),
+ * r disjoint from a and b; AUTO method (balanced
  * pieces by the thresholds of mul_thresholds.h, unbalanced by slicing a into bn-limb blocks). */
 void bulk_mpn_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn);
 /* r (2n limbs) = a * b, AUTO method. a may equal b. */

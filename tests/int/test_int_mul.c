@@ -252,6 +252,8 @@ static void check_unbalanced(const bulk_limb_t *a, size_t an, const bulk_limb_t 
     bulk_mpn_mul(r, a, an, b, bn);
     CHECK(!memcmp(r, g, (an + bn) * 8), "mul %zux%zu %s", an, bn, what);
     CHECK(r[an + bn] == 0x5a5a, "mul %zux%zu wrote past the product", an, bn);
+    bulk_mpn_mul(r, b, bn, a, an); /* swapped order, accepted */
+    CHECK(!memcmp(r, g, (an + bn) * 8), "mul swapped %zux%zu %s", bn, an, what);
     free(r);
     free(g);
 }

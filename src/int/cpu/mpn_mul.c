@@ -185,6 +185,14 @@ void bulk_mpn_sqr_method(bulk_limb_t *r, const bulk_limb_t *a, size_t n, bulk_mu
  * into bn-limb blocks, each multiplied by b with the balanced code and added in. */
 void bulk_mpn_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn)
 {
+    if (an < bn) { /* outside the contract, but cheap to accept */
+        const bulk_limb_t *t = a;
+        a = b;
+        b = t;
+        size_t tn = an;
+        an = bn;
+        bn = tn;
+    }
     if (an == bn) {
         bulk_mpn_mul_n(r, a, b, an);
         return;
