@@ -86,13 +86,21 @@ static bulk_dlimb_t gcd_tail(bulk_dlimb_t X, bulk_dlimb_t Y)
 
 size_t bulk_mpn_gcd_scratch(size_t n) { return 2 * n + 2; }
 
+/* X < Y for normalized lengths; the leading limbs almost always decide. */
+static inline int less(const bulk_limb_t *X, size_t lx, const bulk_limb_t *Y, size_t ly)
+{
+    if (lx != ly) return lx < ly;
+    if (X[lx - 1] != Y[lx - 1]) return X[lx - 1] < Y[lx - 1];
+    return bulk_mpn_cmp(X, Y, lx) < 0;
+}
+
 size_t bulk_mpn_gcd_approx(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                            bulk_limb_t *tp)
 {
     bulk_limb_t *X = tp, *Y = tp + n;
     size_t lx, ly, k;
     if (gcd_prepare(g, a, b, n, X, &lx, Y, &ly, &k)) return bulk_mpn_normalized_size(g, n);
-    if (lx < ly || (lx == ly && bulk_mpn_cmp(X, Y, lx) < 0)) {
+    if (less(X, lx, Y, ly)) {
         bulk_limb_t *t = X;
         X = Y;
         Y = t;
@@ -116,7 +124,7 @@ size_t bulk_mpn_gcd_approx(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb
             bulk_mpn_add(X, X, lx, Y, ly);
             lx = gcd_rshift_odd(X, bulk_mpn_normalized_size(X, lx));
         }
-        if (lx < ly || (lx == ly && bulk_mpn_cmp(X, Y, lx) < 0)) {
+        if (lx == 0 || less(X, lx, Y, ly)) {
             bulk_limb_t *t = X;
             X = Y;
             Y = t;
