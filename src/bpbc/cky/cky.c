@@ -42,7 +42,7 @@ __attribute__((flatten)) static void cell4(uint64_t *W, const uint64_t *const *U
 {
     for (uint32_t k = 0; k < g->nslice; k++)
         for (size_t l = 0; l < splits; l++)
-            bulk_cky_combine(W, 4, U[l], 4, V[l], 4, 4, g->slice_b[k], g->slice_b[k + 1], g->bstart, g->ac);
+            bulk_cky_combine(W, 4, U[l], 4, V[l], 4, 4, g->blist, g->slice[k], g->slice[k + 1], g->bstart, g->ac);
 }
 
 __attribute__((flatten)) static void cell1(uint64_t *W, const uint64_t *const *U, const uint64_t *const *V, size_t splits,
@@ -50,7 +50,7 @@ __attribute__((flatten)) static void cell1(uint64_t *W, const uint64_t *const *U
 {
     for (uint32_t k = 0; k < g->nslice; k++)
         for (size_t l = 0; l < splits; l++)
-            bulk_cky_combine(W, 1, U[l], 1, V[l], 1, 1, g->slice_b[k], g->slice_b[k + 1], g->bstart, g->ac);
+            bulk_cky_combine(W, 1, U[l], 1, V[l], 1, 1, g->blist, g->slice[k], g->slice[k + 1], g->bstart, g->ac);
 }
 
 static void parse_group(cky_job *j, const cky_group *gr, int worker)

@@ -14,15 +14,17 @@
 #include "common/hd.h"
 
 /* W |= U (x)_G V: for every binary rule A -> B C, W[A] |= U[B] & V[C]. The three sets may
- * have different strides (a GPU thread keeps W and V in shared memory, U in global memory).
- * Rules are grouped by B (bstart[b] .. bstart[b+1] index the (A, C) pairs in ac), so a B that
- * no string has in U is skipped with one test, and U[B] is loaded once per group. Only the
- * rules with b0 <= B < b1 are applied, so a caller can run one slice of the rule list over
- * all splits of a cell while that slice stays in cache. */
+ * have different strides. Rules are grouped by B (bstart[b] .. bstart[b+1] index the (A, C)
+ * pairs in ac); only the B's listed in blist[k0 .. k1) are visited (the caller lists those
+ * that have rules, one slice of the rule list at a time, so that a slice can be run over all
+ * splits of a cell while it stays in cache). A B that no string has in U is skipped with one
+ * test, and U[B] is loaded once per group. */
 BULK_HD void bulk_cky_combine(uint64_t *W, size_t ws, const uint64_t *U, size_t us, const uint64_t *V, size_t vs,
-                              int lanes, uint32_t b0, uint32_t b1, const uint32_t *bstart, const uint32_t *ac)
+                              int lanes, const uint32_t *blist, uint32_t k0, uint32_t k1, const uint32_t *bstart,
+                              const uint32_t *ac)
 {
-    for (uint32_t b = b0; b < b1; b++) {
+    for (uint32_t k = k0; k < k1; k++) {
+        const uint32_t b = blist[k];
         const uint64_t *ub = U + (size_t)b * us;
         uint64_t any = 0;
         for (int l = 0; l < lanes; l++) any |= ub[l];

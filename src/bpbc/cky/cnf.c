@@ -94,16 +94,22 @@ int bulk_cnf_index(bulk_grammar *g, uint32_t *bin, size_t nbin, const uint32_t *
     }
     for (uint32_t a = g->nnt; a > 0; a--) g->astart[a] = g->astart[a - 1];
     g->astart[0] = 0;
-    g->slice_b = malloc(sizeof(uint32_t) * ((size_t)g->nnt + 1));
-    if (!g->slice_b) {
+    g->blist = malloc(sizeof(uint32_t) * ((size_t)g->nnt + 1));
+    g->slice = malloc(sizeof(uint32_t) * ((size_t)g->nnt + 2));
+    if (!g->blist || !g->slice) {
         free(t), free(u);
         return BULK_ERR_NOMEM;
     }
+    g->nb = 0;
+    for (uint32_t b = 0; b < g->nnt; b++)
+        if (g->bstart[b] < g->bstart[b + 1]) g->blist[g->nb++] = b;
     g->nslice = 0;
-    g->slice_b[0] = 0;
-    for (uint32_t b = 0; b < g->nnt; b++) /* close a slice once it holds enough rules */
-        if (g->bstart[b + 1] - g->bstart[g->slice_b[g->nslice]] >= BULK_CKY_SLICE_RULES || b + 1 == g->nnt)
-            g->slice_b[++g->nslice] = b + 1;
+    g->slice[0] = 0;
+    for (uint32_t k = 0; k < g->nb; k++) { /* close a slice once it holds enough rules */
+        uint32_t first = g->blist[g->slice[g->nslice]];
+        if (g->bstart[g->blist[k] + 1] - g->bstart[first] >= BULK_CKY_SLICE_RULES || k + 1 == g->nb)
+            g->slice[++g->nslice] = k + 1;
+    }
     /* unary (A, t) -> sorted by (t, A) */
     for (size_t i = 0; i < nun; i++) u[2 * i] = un[2 * i + 1], u[2 * i + 1] = un[2 * i];
     qsort(u, nun, 2 * sizeof(uint32_t), cmp2);

@@ -12,7 +12,7 @@ void bulk_grammar_free(bulk_grammar *g)
 {
     if (!g) return;
     bulk_cfg_clear(&g->cfg);
-    free(g->bin), free(g->bstart), free(g->ac), free(g->slice_b), free(g->astart), free(g->bc), free(g->ustart), free(g->ulist);
+    free(g->bin), free(g->bstart), free(g->ac), free(g->blist), free(g->slice), free(g->astart), free(g->bc), free(g->ustart), free(g->ulist);
     free(g->sorted_terms), free(g->sorted_idx);
     free(g);
 }

@@ -31,8 +31,10 @@ struct bulk_grammar {
     uint32_t *ac;        /* [2*nbin]: (A, C) of the same rules, for the word step */
     uint32_t *astart;    /* [nnt+1]: rules with A = a are bc[2*astart[a] .. 2*astart[a+1]) */
     uint32_t *bc;        /* [2*nbin]: (B, C) of the rules in (A, B, C) order */
-    uint32_t nslice;     /* slices of the rule list: B in [slice_b[k], slice_b[k+1]) */
-    uint32_t *slice_b;   /* [nslice+1]; about BULK_CKY_SLICE_RULES rules each (whole B groups) */
+    uint32_t nb;         /* B's that have rules, increasing: blist[0 .. nb) */
+    uint32_t *blist;
+    uint32_t nslice;     /* slices of the rule list: the B's blist[slice[k] .. slice[k+1]) */
+    uint32_t *slice;     /* [nslice+1]; about BULK_CKY_SLICE_RULES rules each (whole B groups) */
     size_t nun;
     uint32_t *ustart;    /* [nterm+1]: non-terminals producing terminal t are ulist[ustart[t]..] */
     uint32_t *ulist;

@@ -8,12 +8,16 @@
  * three 2-bit numbers added by two full adders and a half adder into bits (w8 w4 z0 x0), 0..9.
  * With sum9 the rule is: alive' = self ? S(sum9 - 1) : B(sum9), an arbitrary function of 5 bits.
  *
- * Logic operations per word (two-input ops; LOP3 counts in brackets, the GPU's unit):
- *   row sum          5 [2]  (+ 2 shifts [2 funnel shifts] to form L and R)
- *   sum9 adder      13 [6]  (w8 is only needed by the generic rule: +1 [1])
- *   Conway's rule    5 [2]
- *   any rule        about 19 multiplexers [19]
- * so Conway's Life costs 25 two-input ops (12 LOP3 with the two shifts) per word per generation.
+ * Logic operations per word per generation (two-input ops; LOP3-class GPU instructions in
+ * brackets):
+ *   neighbour shifts  6 [2 funnel shifts]: L = c << 1 | prev >> 63, R = c >> 1 | next << 63
+ *   row sum           5 [2]
+ *   sum9 adder       13 [6]  (w8, needed only by the generic rule: +1 [1])
+ *   Conway's rule     5 [2]
+ *   any rule         about 19 multiplexers [19]
+ * so Conway's Life costs 29 two-input ops per word (12 LOP3/SHF on the GPU, plus one AND with the
+ * boundary mask there). Seed 001's SINGLE-WORD takes 34 per word and DOUBLE-WORD 59 per two,
+ * because they add the 8 neighbours afresh for every word.
  *
  * The functions are defined for both word sizes by LIFE_CORE_DEFINE(T, suffix). */
 #ifndef BULK_BPBC_LIFE_CORE_H
