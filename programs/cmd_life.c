@@ -1,4 +1,5 @@
 /* bulk life: run Life-like cellular automata on bit-packed universes. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,8 @@ static const char life_usage[] =
     "                     and the last one) on stdout, before the RLE when that goes to stdout\n"
     "  --backend B        cpu, cuda or auto (default auto; environment BULK_BACKEND)\n"
     "  --threads N        CPU threads (default: all; environment BULK_THREADS)\n"
-    "  --max-memory BYTES keep at most about BYTES of cells in memory: larger universes are\n"
+    "  --max-memory BYTES keep at most about BYTES (suffix K, M, G, T allowed) of cells in memory;\n"
+    "                     larger universes are\n"
     "                     streamed in tiles from files in --tmp-dir (default $TMPDIR or /tmp)\n"
     "  --tmp-dir DIR      where the out-of-core files go (they are unlinked at once)\n"
     "  --per-pass T       generations per pass over memory (default: chosen by size)\n"
@@ -55,6 +57,22 @@ static int parse_dims(const char *opt, const char *s, uint64_t *w, uint64_t *h)
     *w = a;
     *h = b;
     return 0;
+}
+
+/* BYTES with an optional K, M, G or T suffix (powers of 1024). */
+static uint64_t parse_bytes(const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    uint64_t mul = 1;
+    if (*end == 'k' || *end == 'K') mul = 1ull << 10, end++;
+    else if (*end == 'm' || *end == 'M') mul = 1ull << 20, end++;
+    else if (*end == 'g' || *end == 'G') mul = 1ull << 30, end++;
+    else if (*end == 't' || *end == 'T') mul = 1ull << 40, end++;
+    if (errno || end == text || *end || text[0] == '-' || v == 0 || v > UINT64_MAX / mul)
+        cli_die(CLI_EXIT_USAGE, "life: --max-memory: '%s' is not a byte count (e.g. 1048576 or 64M)", text);
+    return (uint64_t)v * mul;
 }
 
 static void print_population(bulk_life *u)
@@ -135,7 +153,8 @@ static int life_run(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *png = NULL, *rule_text = NULL, *torus_text = NULL;
     const char *region = NULL, *tmp_dir = NULL;
-    long long steps = -1, every = 0, threads = 0, per_pass = 0, png_scale = 0, max_memory = 0;
+    long long steps = -1, every = 0, threads = 0, per_pass = 0, png_scale = 0;
+    uint64_t max_memory = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -150,7 +169,7 @@ static int life_run(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--every"))) every = cli_parse_ll("--every", v, 1, INT64_MAX / 2);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_ll("--threads", v, 1, 4096);
-        else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_memory = cli_parse_ll("--max-memory", v, 1, INT64_MAX);
+        else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_memory = parse_bytes(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--tmp-dir"))) tmp_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--per-pass"))) per_pass = cli_parse_ll("--per-pass", v, 1, 64);
         else cli_die(CLI_EXIT_USAGE, "life run: unknown argument '%s' (see bulk life --help)", argv[i]);
@@ -186,7 +205,7 @@ static int life_run(int argc, char **argv)
     } else if (opt.rule.birth & 1) {
         cli_die(CLI_EXIT_USAGE, "life: a B0 rule fills the unbounded plane at once; use --torus WxH");
     }
-    opt.max_memory = (uint64_t)max_memory;
+    opt.max_memory = max_memory;
     opt.tmp_dir = tmp_dir;
     opt.per_pass = (unsigned)per_pass;
 
@@ -205,7 +224,7 @@ static int life_run(int argc, char **argv)
         uint64_t chunk = every && (uint64_t)every < left ? (uint64_t)every : left;
         st = bulk_life_step(u, chunk);
         if (st == BULK_ERR_ARG)
-            cli_die(CLI_EXIT_USAGE, "life: --max-memory %lld is too small for one tile of this universe", max_memory);
+            cli_die(CLI_EXIT_USAGE, "life: --max-memory %" PRIu64 " is too small for one tile of this universe", max_memory);
         if (st) cli_die(CLI_EXIT_FAIL, "life: step: %s", bulk_status_string(st));
         left -= chunk;
         if (every) print_population(u);

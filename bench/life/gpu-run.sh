@@ -44,8 +44,8 @@ echo "==================== summary ===================="
 printf '%-34s %s\n' "ctest -L gpu" "$([ $gpu_rc -eq 0 ] && echo passed || echo FAILED) (log: $LOG)"
 printf '%-34s %s\n' "ctest -R life" "$([ $life_rc -eq 0 ] && echo passed || echo FAILED)"
 printf '%-34s %s\n' "CLI cuda == cpu (8 patterns x 2)" "$cli_ok"
-best=$(grep '^gpu  *16384' /tmp/life-bench.txt | grep B3/S23 | sort -g -k6 | tail -1)
-printf '%-34s %s\n' "best 16K^2 x 1K (updates/s)" "$(echo "$best" | awk '{print $6 " at " $4 " generations/pass, " $9 " of the integer limit"}')"
+best=$(grep '^gpu  *16384' /tmp/life-bench.txt | grep B3/S23 | sort -g -k7 | tail -1)
+printf '%-34s %s\n' "best 16K^2 x 1K (updates/s)" "$(echo "$best" | awk '{print $7 " at " $4 " generations/pass (0 = default), " $9 " of the integer limit"}')"
 printf '%-34s %s\n' "target" "1.5e13 updates/s"
 grep '^ooc' /tmp/life-bench.txt | sed 's/^/out of core: /'
 [ $gpu_rc -eq 0 ] && [ $life_rc -eq 0 ] && [ $cli_ok = yes ]
