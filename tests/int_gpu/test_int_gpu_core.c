@@ -451,6 +451,21 @@ static void test_divmod(void)
             default: break;
             }
             int rc = bg_divmod(q, r, u, nu, v, nv, un, vn, s);
+            if (nv <= BG_DIV_MAXW) { /* the register version at every capacity that fits */
+                for (int NW = 4; NW <= BG_DIV_MAXW; NW *= 2) {
+                    if (NW < nv) continue;
+                    bg_word *q2 = strided(nu, s), *r2 = strided(nv, s);
+                    int rc2 = bg_divmod_regs(q2, r2, u, nu, v, nv, s, NW);
+                    if (BG_AT(v, s, nv - 1) == 0) {
+                        CHECK(rc2 == -1, "divmod_regs must decline a short divisor");
+                    } else {
+                        CHECK(rc2 == 0 && bg_cmp(q, s, q2, s, nu) == 0 && bg_cmp(r, s, r2, s, nv) == 0,
+                              "divmod_regs NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
+                    }
+                    free(q2);
+                    free(r2);
+                }
+            }
             mpz_t U, V, Q, R;
             mpz_inits(U, V, Q, R, NULL);
             to_mpz(U, u, s, nu);
@@ -481,6 +496,14 @@ static void test_divmod_extremes(void)
         for (int j = 0; j < 4; j++) u[j] = vals[test_rand(&rng) % 11];
         for (int j = 0; j < 3; j++) v[j] = vals[test_rand(&rng) % 11];
         int rc = bg_divmod(q, r, u, 4, v, 3, un, vn, 1);
+        if (v[2] != 0)
+            for (int NW = 4; NW <= 8; NW *= 4) {
+                bg_word q2[4], r2[3];
+                int rc2 = bg_divmod_regs(q2, r2, u, 4, v, 3, 1, NW);
+                CHECK(rc2 == 0 && memcmp(q, q2, sizeof q2) == 0 && memcmp(r, r2, sizeof r2) == 0,
+                      "divmod_regs extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x", NW,
+                      u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
+            }
         mpz_t U, V, Q, R;
         mpz_inits(U, V, Q, R, NULL);
         to_mpz(U, u, 1, 4);

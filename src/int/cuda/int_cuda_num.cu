@@ -72,6 +72,30 @@ __global__ void powmod_kernel(bg_word *R, const bg_word *B, const bg_word *E, co
     if (e && bad) atomicExch(bad, 1);
 }
 
+/* divmod with divisor and dividend in registers (divisors up to 1024 bits, capacity NW = 4, 8,
+ * 16 or 32 words): reads and writes the users' instance-major arrays directly (each thread its
+ * own contiguous words; the warp's lines are reused from L1), no transposition. An instance
+ * whose divisor's top word is zero (short divisors, zero) takes the general bg_divmod on its own
+ * instance-major scratch: rare in bulk data, correct always. */
+template <int NW>
+__global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
+                                                              int nu, const bg_limb *d, int wa,
+                                                              bg_word *UN, bg_word *VN, size_t n,
+                                                              int8_t *err, int *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const bg_word *u = (const bg_word *)(a + i * (size_t)(nu / 2));
+    const bg_word *v = (const bg_word *)(d + i * (size_t)(wa / 2));
+    bg_word *qq = q ? (bg_word *)(q + i * (size_t)(nu / 2)) : NULL;
+    bg_word *rr = r ? (bg_word *)(r + i * (size_t)(wa / 2)) : NULL;
+    int e = 0;
+    if (bg_divmod_regs(qq, rr, u, nu, v, wa, 1, NW) < 0)
+        e = bg_divmod(qq, rr, u, nu, v, wa, UN + i * (size_t)(nu + 1), VN + i * (size_t)wa, 1);
+    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
+    if (e && bad) atomicExch(bad, 1);
+}
+
 /* powmod with the exponent loop's numbers in registers: NW (4, 8, 16 or 32 words) is the
  * capacity, the operands zero-padded up to it (Montgomery with R = 2^(32 NW) gives the same
  * result for any R > m). */
@@ -133,7 +157,8 @@ size_t bg_scratch_bytes(int op, size_t limbs)
     switch (op) {
     case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
     case BULK_INT_CUDA_GCD: return 5 * nw * 4;
-    case BULK_INT_CUDA_DIVMOD: return (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
+    case BULK_INT_CUDA_DIVMOD:
+        return limbs <= 16 ? (3 * nw + 1) * 4 + 1 : (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
     case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
     default: return 0;
     }
@@ -168,6 +193,30 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
     if (n == 0) return BULK_OK;
     if (a_limbs > 2 * BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     size_t nu = 2 * a_limbs, nv = 2 * limbs;
+    if (limbs <= 16) { /* registers; scratch only for the instances that fall back */
+        size_t words = nu + 1 + nv, batch = sub_batch(n, words);
+        bg_word *s;
+        int rc = scratch_alloc(&s, words * batch, st);
+        if (rc != BULK_OK) return rc;
+        int NW = limbs <= 2 ? 4 : limbs <= 4 ? 8 : limbs <= 8 ? 16 : 32;
+        for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+            size_t cnt = n - done < batch ? n - done : batch;
+            bg_limb *qd = q ? q + done * a_limbs : NULL, *rd = r ? r + done * limbs : NULL;
+            const bg_limb *ad = a + done * a_limbs, *dd = d + done * limbs;
+            bg_word *UN = s, *VN = s + (nu + 1) * batch;
+            int8_t *er = err ? err + done : NULL;
+            unsigned gr = grid_for(cnt);
+            switch (NW) {
+            case 4: divmod_regs_kernel<4><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+            case 8: divmod_regs_kernel<8><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+            case 16: divmod_regs_kernel<16><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+            default: divmod_regs_kernel<32><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+            }
+            if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
+        }
+        if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+        return rc;
+    }
     size_t words = 3 * nu + 3 * nv + 1;
     size_t batch = sub_batch(n, words), np = pad32(batch);
     bg_word *s;

@@ -636,6 +636,94 @@ BULK_HD int bg_divmod(bg_word *q, bg_word *r, const bg_word *u, int na, const bg
     return 0;
 }
 
+/* ---- schoolbook division with the numbers in registers (divisors up to 1024 bits) ----------- */
+
+#define BG_DIV_MAXW 32
+
+BULK_HD int bg_clz32(bg_word x)
+{
+#if BG_DEVICE
+    return __clz((int)x);
+#else
+    return x ? __builtin_clz(x) : 32;
+#endif
+}
+
+/* q (nu words) = floor(u / v), r (wa words) = u mod v, for u of nu <= 2 wa words and v of wa
+ * words whose top word v[wa - 1] is nonzero; returns -1 (nothing written) when it is zero, for
+ * the caller to take the general path (bg_divmod). NW >= wa, NW >= 4, is the register capacity:
+ * v is shifted left by 32 (NW - wa) + clz(v[wa-1]) bits to fill exactly NW words with its top bit
+ * set, u by the same (then it fits 2 NW + 1 words), and Knuth's loop runs over compile-time word
+ * positions (NW + 1 quotient words of NW steps each), so under nvcc with a constant NW both
+ * numbers stay in registers. The shifts are applied while loading and storing, where a run-time
+ * offset indexes memory, not registers. */
+BULK_HD int bg_divmod_regs(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
+                           int wa, size_t s, int NW)
+{
+    bg_word vtop = BG_AT(v, s, wa - 1);
+    if (vtop == 0) return -1;
+    const int dw = NW - wa, sh = bg_clz32(vtop);
+    bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1];
+    BG_UNROLL
+    for (int k = 0; k < NW; k++) {
+        int src = k - dw; /* < wa */
+        bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
+        bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
+        vn[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+    BG_UNROLL
+    for (int k = 0; k <= 2 * NW; k++) {
+        int src = k - dw;
+        bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
+        bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
+        un[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+    const uint64_t vt = vn[NW - 1], vs = vn[NW - 2];
+    BG_UNROLL
+    for (int j = NW; j >= 0; j--) {
+        uint64_t num = ((uint64_t)un[j + NW] << 32) | un[j + NW - 1];
+        uint64_t qhat = num / vt, rhat = num - qhat * vt;
+        while (qhat >> 32 || qhat * vs > ((rhat << 32) | un[j + NW - 2])) {
+            qhat--;
+            rhat += vt;
+            if (rhat >> 32) break;
+        }
+        int64_t k = 0, t;
+        BG_UNROLL
+        for (int i = 0; i < NW; i++) {
+            uint64_t p = qhat * vn[i];
+            t = (int64_t)un[i + j] - k - (int64_t)(p & 0xffffffffu);
+            un[i + j] = (bg_word)t;
+            k = (int64_t)(p >> 32) - (t >> 32);
+        }
+        t = (int64_t)un[j + NW] - k;
+        un[j + NW] = (bg_word)t;
+        if (t < 0) { /* rare: add v back */
+            qhat--;
+            uint64_t c = 0;
+            BG_UNROLL
+            for (int i = 0; i < NW; i++) {
+                uint64_t x = (uint64_t)un[i + j] + vn[i] + c;
+                un[i + j] = (bg_word)x;
+                c = x >> 32;
+            }
+            un[j + NW] += (bg_word)c;
+        }
+        if (q && j < nu) BG_AT(q, s, j) = (bg_word)qhat;
+    }
+    if (q)
+        for (int j = NW + 1; j < nu; j++) BG_AT(q, s, j) = 0;
+    if (r) {
+        BG_UNROLL
+        for (int k = 0; k < NW; k++) {
+            int dst = k - dw;
+            bg_word val = sh ? (un[k] >> sh) | (un[k + 1] << (32 - sh)) : un[k];
+            if (dst >= 0) BG_AT(r, s, dst) = val;
+        }
+    }
+    return 0;
+}
+
 /* ---- Montgomery arithmetic (powmod) --------------------------------------------------------- */
 
 /* -m0^-1 mod 2^32 for odd m0 (Newton: each step doubles the correct low bits). */
