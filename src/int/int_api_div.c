@@ -139,7 +139,7 @@ int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_li
     if (bulk_int_on_device(ctx, BULK_INT_OP_DIVMOD)) return BULK_ERR_UNSUPPORTED;
     struct div_job j = { .kind = JOB_DIVMOD, .q = q, .r = r, .a = a, .b = d, .a_limbs = a_limbs,
                          .limbs = limbs, .err = err, .method = ctx->int_div_method };
-    j.scratch_limbs = bulk_mpn_divmod_scratch(a_limbs, limbs);
+    j.scratch_limbs = bulk_mpn_divmod_scratch_method(a_limbs, limbs, (bulk_div_method)j.method);
     double L = (double)limbs;
     return run_job(ctx, &j, n, (double)a_limbs / L * L * L + L);
 }

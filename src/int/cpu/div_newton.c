@@ -215,10 +215,11 @@ static size_t shinv_raw(bulk_limb_t *w, size_t h, const bulk_limb_t *v, size_t k
 
 size_t bulk_mpn_shinv_scratch(size_t h, size_t vn)
 {
-    /* shinv_raw: 2 (cap + 2) + pcap + 2 (cap + pcap + 4) + powdiff's at most
-     * 2 (pcap + h + 4), with cap = h - k + g + 4 and pcap = cap + vn + 4: below
-     * 11 h + 5 vn + 100. The exported check needs 3 (vn + h + 6) after it. */
-    return 16 * (h + vn + GUARD + 10);
+    /* shinv_raw: w twice (cap + 2), P (pcap), T and X (cap + pcap + 4 each), then POWDIFF's
+     * at most 2 (vn + h + 8), with cap = h - k + g + 4 <= h + 6 and pcap = cap + vn + 4: at most
+     * 7 cap + 5 vn + 2 h + 40 <= 9 h + 5 vn + 82. The k = 0 case needs h + 1, the exported
+     * check 3 (vn + h + 4). A margin on top; take() asserts the bound at run time. */
+    return 10 * h + 6 * vn + 128;
 }
 
 /* shinv for any k: k = 0 by long division, k = 1 by shifting v one digit (figure 12). */

@@ -14,6 +14,14 @@ size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
     return k > n ? k : n;
 }
 
+size_t bulk_mpn_divmod_scratch_method(size_t an, size_t dn, bulk_div_method method)
+{
+    size_t thr = bulk_div_newton_threshold;
+    int newton = method == BULK_DIV_NEWTON ||
+                 (method == BULK_DIV_AUTO && dn >= thr && an >= dn && an - dn + 1 >= thr);
+    return newton ? bulk_mpn_divmod_scratch(an, dn) : bulk_mpn_div_knuth_scratch(an, dn);
+}
+
 void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
                      const bulk_limb_t *d, size_t dn, bulk_div_method method, bulk_limb_t *tp)
 {
