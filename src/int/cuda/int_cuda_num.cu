@@ -42,12 +42,18 @@ __global__ void from_cols_kernel(bg_limb *dst, const bg_word *col, size_t n, siz
             (bg_limb)col[(2 * j) * npad + i] | ((bg_limb)col[(2 * j + 1) * npad + i] << 32);
 }
 
+/* A persistent grid (kGcdBlocksPerSM blocks of kThreads per SM, striding over the instances):
+ * the working set of the resident threads, X and Y of 2 x 4w bytes each (256 B at 1024 bits),
+ * then stays in L1 (768 threads x 256 B = 192 KiB with the shared-memory carveout at its
+ * minimum) instead of spilling to L2 and HBM as a full grid's 2048 threads per SM would. */
+const int kGcdBlocksPerSM = 6;
+
 __global__ void gcd_kernel(bg_word *G, const bg_word *A, const bg_word *B, bg_word *X, bg_word *Y,
                            size_t n, size_t npad, int nw)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    bg_gcd(G + i, A + i, B + i, X + i, Y + i, npad, nw);
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        bg_gcd(G + i, A + i, B + i, X + i, Y + i, npad, nw);
 }
 
 __global__ void divmod_kernel(bg_word *Q, bg_word *R, const bg_word *U, int nu, const bg_word *V,
@@ -174,12 +180,19 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
     int rc = scratch_alloc(&s, 5 * nw * np, st);
     if (rc != BULK_OK) return rc;
     bg_word *A = s, *B = A + nw * np, *G = B + nw * np, *X = G + nw * np, *Y = X + nw * np;
+    int dev = 0, sms = 132;
+    if (cudaGetDevice(&dev) == cudaSuccess)
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaFuncSetAttribute(gcd_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
+    cudaGetLastError(); /* the carveout is a hint: ignore a refusal */
+    unsigned gcd_grid = (unsigned)(sms * kGcdBlocksPerSM);
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         rc = to_cols(A, a + done * limbs, cnt, np, limbs, st);
         if (rc == BULK_OK) rc = to_cols(B, b + done * limbs, cnt, np, limbs, st);
         if (rc != BULK_OK) break;
-        gcd_kernel<<<grid_for(cnt), kThreads, 0, st>>>(G, A, B, X, Y, cnt, np, (int)nw);
+        gcd_kernel<<<gcd_grid < grid_for(cnt) ? gcd_grid : grid_for(cnt), kThreads, 0, st>>>(
+            G, A, B, X, Y, cnt, np, (int)nw);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         if (rc == BULK_OK) rc = from_cols(g + done * limbs, G, cnt, np, limbs, st);
     }
