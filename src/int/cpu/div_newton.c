@@ -18,7 +18,8 @@
  *    "w approximates B^(k + l + g) / v" holds at every step (checked in the comments below).
  *  - FINDH as printed can return an h with u > B^h; we use h = prec(u), which satisfies the
  *    theorem's u <= B^h (it is at most one digit more than the smallest such h).
- *  - k = 1 is avoided as in figure 12 (shift u and v by one digit; the quotient is unchanged).
+ *  - k = 1 is avoided as in figure 12, by the shift by one digit: shinv_(h+1)(v B) = shinv_h(v),
+ *    so only v is shifted and u is used as it is.
  *    k = 0 is SHINV's single-digit case, B^h quo v[0]: we call the 2-by-1 long division of
  *    div_knuth.c directly on u, which computes the same quotient without the product.
  *  - Measured (tests/int/test_int_div.c, bulk_mpn_shinv): SHINV as specified is exact except in
