@@ -14,6 +14,12 @@ size_t bulk_int_cuda_max_limbs(int op)
     return 0;
 }
 
+const char *bulk_int_cuda_mul_kernel(size_t limbs)
+{
+    (void)limbs;
+    return "none";
+}
+
 int bulk_int_cuda_peaks(double *imad_per_s, double *bytes_per_s, char *name)
 {
     (void)imad_per_s, (void)bytes_per_s, (void)name;

@@ -376,6 +376,13 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
 
 } // namespace
 
+extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
+{
+    if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
+    kernel k = choose((int)limbs);
+    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : "cols";
+}
+
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
                   cudaStream_t st)
 {
