@@ -103,7 +103,7 @@ BULK_HD bg_word bg_madc_hi_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
 #endif
 }
 
-/* hi(a*b) + c + flag; the caller guarantees no carry out (the flag is left undefined). */
+/* hi(a*b) + c + flag; the caller guarantees no carry out; the flag is not written. */
 BULK_HD bg_word bg_madc_hi(bg_word a, bg_word b, bg_word c, bg_cc *f)
 {
 #if BG_DEVICE
@@ -113,8 +113,7 @@ BULK_HD bg_word bg_madc_hi(bg_word a, bg_word b, bg_word c, bg_cc *f)
     return d;
 #else
     uint64_t t = (((uint64_t)a * b) >> 32) + c + f->c;
-    f->c = 0;
-    return (bg_word)t;
+    return (bg_word)t; /* like the hardware: the flag is left as it was */
 #endif
 }
 
@@ -127,9 +126,7 @@ BULK_HD bg_word bg_addc(bg_word a, bg_word b, bg_cc *f)
     asm volatile("addc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
     return d;
 #else
-    bg_word d = a + b + f->c;
-    f->c = 0;
-    return d;
+    return a + b + f->c; /* like the hardware: the flag is left as it was */
 #endif
 }
 
@@ -151,9 +148,8 @@ BULK_HD void bg_mul_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
         BG_UNROLL
         for (int j = 1; j < nw; j++) r[i + j] = bg_madc_lo_cc(a[j], bi, r[i + j], &f);
         r[i + nw] = bg_addc(r[i + nw], 0, &f);
-        if (nw == 1) {
-            f.c = 0;
-            r[i + 1] = bg_madc_hi(a[0], bi, r[i + 1], &f);
+        if (nw == 1) { /* no chain: a plain add (the flag still holds the row's last carry) */
+            r[i + 1] += (bg_word)(((uint64_t)a[0] * bi) >> 32);
         } else {
             r[i + 1] = bg_mad_hi_cc(a[0], bi, r[i + 1], &f);
             BG_UNROLL
