@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/numtext.h"
+#include "common/progress.h"
 #include "int_bench.h"
 #include "int_input.h"
 #include "int_ops.h"
@@ -279,6 +280,14 @@ int cmd_int(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
 
+    /* progress (on a terminal only) in input bytes, when the input is a file of known size */
+    bulk_progress prog;
+    long long in_size = int_reader_size(rd);
+    char label[64];
+    snprintf(label, sizeof label, "int %s (input)", d->name);
+    bulk_progress_init(&prog, label, (double)in_size);
+    if (in_size <= 0) prog.enabled = 0;
+
     struct results res = { 0 };
     int code = CLI_EXIT_OK;
     for (;;) {
@@ -310,7 +319,9 @@ int cmd_int(int argc, char **argv)
             code = CLI_EXIT_FAIL;
             break;
         }
+        bulk_progress_update(&prog, (double)int_reader_pos(rd));
     }
+    if (prog.enabled) bulk_progress_finish(&prog);
     if (code == CLI_EXIT_OK) {
         if (int_writer_commit(&w) != 0) code = CLI_EXIT_FAIL;
     } else {

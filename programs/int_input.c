@@ -14,6 +14,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "cli.h"
 #include "common/numtext.h"
@@ -126,6 +128,19 @@ int_reader *int_reader_open(const char *path, const int_rules *rules, size_t fix
 }
 
 const char *int_reader_name(const int_reader *r) { return r->name; }
+
+long long int_reader_size(const int_reader *r)
+{
+    struct stat st;
+    if (fstat(fileno(r->fp), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    return (long long)st.st_size;
+}
+
+long long int_reader_pos(const int_reader *r)
+{
+    off_t pos = ftello(r->fp);
+    return pos < 0 ? -1 : (long long)pos;
+}
 
 void int_reader_close(int_reader *r)
 {

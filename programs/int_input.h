@@ -63,6 +63,11 @@ int_reader *int_reader_open(const char *path, const int_rules *rules, size_t fix
  * this batch may be used) or -1 (a read error or no memory; the message is printed). */
 int int_reader_next(int_reader *r, int_batch *b);
 
+/* For progress lines: the size of the input in bytes when it is a regular file (else -1), and
+ * the bytes read from it so far. */
+long long int_reader_size(const int_reader *r);
+long long int_reader_pos(const int_reader *r);
+
 /* "stdin" or the path given: what messages call the input. */
 const char *int_reader_name(const int_reader *r);
 
