@@ -48,7 +48,7 @@ __device__ __forceinline__ void stage_in(bg_word (&w)[2 * L], const bg_limb *src
     __syncthreads();
 }
 
-template <int L, bool LO>
+template <int L, bool LO, bool SQ = false>
 __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, const bg_limb *a,
                                                                   const bg_limb *b, size_t n,
                                                                   int l)
@@ -60,9 +60,13 @@ __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, co
     int cnt = (int)(n - first < (size_t)kThreadBlock ? n - first : kThreadBlock);
     bg_word aw[NW], bw[NW], rw[RW];
     stage_in<L>(aw, a, first, cnt, l, sh);
-    stage_in<L>(bw, b, first, cnt, l, sh);
-    if (LO) bg_mullo_rows(rw, aw, bw, NW);
-    else bg_mul_rows(rw, aw, bw, NW);
+    if (SQ) {
+        bg_sqr_rows(rw, aw, NW);
+    } else {
+        stage_in<L>(bw, b, first, cnt, l, sh);
+        if (LO) bg_mullo_rows(rw, aw, bw, NW);
+        else bg_mul_rows(rw, aw, bw, NW);
+    }
 
     const int S = RW + 1;
     int ol = LO ? l : 2 * l; /* limbs written per instance */
@@ -77,7 +81,7 @@ __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, co
     }
 }
 
-template <int L, bool LO>
+template <int L, bool LO, bool SQ>
 int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                   cudaStream_t st)
 {
@@ -85,29 +89,30 @@ int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int 
     const int out_words = kThreadBlock * ((LO ? 2 * L : 4 * L) + 1);
     size_t smem = sizeof(bg_word) * (size_t)(in_words > out_words ? in_words : out_words);
     unsigned grid = (unsigned)((n + kThreadBlock - 1) / kThreadBlock);
-    mul_thread_kernel<L, LO><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
+    mul_thread_kernel<L, LO, SQ><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
-template <bool LO>
+/* LO: low half; SQ: a = b (the squaring rows, about half the products). */
+template <bool LO, bool SQ = false>
 int dispatch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                     cudaStream_t st)
 {
     switch (l) {
-    case 1: return launch_thread<1, LO>(r, a, b, n, l, st);
-    case 2: return launch_thread<2, LO>(r, a, b, n, l, st);
-    case 3: return launch_thread<3, LO>(r, a, b, n, l, st);
-    case 4: return launch_thread<4, LO>(r, a, b, n, l, st);
-    case 5: return launch_thread<5, LO>(r, a, b, n, l, st);
-    case 6: return launch_thread<6, LO>(r, a, b, n, l, st);
+    case 1: return launch_thread<1, LO, SQ>(r, a, b, n, l, st);
+    case 2: return launch_thread<2, LO, SQ>(r, a, b, n, l, st);
+    case 3: return launch_thread<3, LO, SQ>(r, a, b, n, l, st);
+    case 4: return launch_thread<4, LO, SQ>(r, a, b, n, l, st);
+    case 5: return launch_thread<5, LO, SQ>(r, a, b, n, l, st);
+    case 6: return launch_thread<6, LO, SQ>(r, a, b, n, l, st);
     case 7:
-    case 8: return launch_thread<8, LO>(r, a, b, n, l, st);
+    case 8: return launch_thread<8, LO, SQ>(r, a, b, n, l, st);
     case 9:
     case 10:
     case 11:
-    case 12: return launch_thread<12, LO>(r, a, b, n, l, st);
-    default: return launch_thread<16, LO>(r, a, b, n, l, st);
+    case 12: return launch_thread<12, LO, SQ>(r, a, b, n, l, st);
+    default: return launch_thread<16, LO, SQ>(r, a, b, n, l, st);
     }
 }
 
@@ -390,8 +395,11 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
     int l = (int)limbs;
     kernel k = choose(l);
-    if (k == K_THREAD)
-        return lo ? dispatch_thread<true>(r, a, b, n, l, st) : dispatch_thread<false>(r, a, b, n, l, st);
+    if (k == K_THREAD) {
+        if (lo) return dispatch_thread<true>(r, a, b, n, l, st);
+        if (a == b) return dispatch_thread<false, true>(r, a, b, n, l, st); /* squaring */
+        return dispatch_thread<false>(r, a, b, n, l, st);
+    }
     if (!lo) return launch_full(k, r, a, b, n, l, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
      * halves copied out as one strided 2D copy */

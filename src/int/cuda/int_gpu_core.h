@@ -160,6 +160,49 @@ BULK_HD void bg_mul_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
     }
 }
 
+/* r[0 .. 2nw) = a^2: the products a_i a_j with i < j once (rows of the upper triangle, the same
+ * two chains per row as bg_mul_rows), the sum doubled by a one-bit shift, then the squares
+ * a_i^2 added on the diagonal in one chain: nw^2 + 3nw instructions instead of 2nw^2 + nw. */
+BULK_HD void bg_sqr_rows(bg_word *r, const bg_word *a, int nw)
+{
+    bg_cc f = {0};
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw; j++) r[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i + 1 < nw; i++) {
+        bg_word ai = a[i];
+        int m = nw - 1 - i; /* products a_i a_j, j = i+1 .. nw-1 */
+        r[2 * i + 1] = bg_mad_lo_cc(a[i + 1], ai, r[2 * i + 1], &f);
+        BG_UNROLL
+        for (int j = i + 2; j < nw; j++) r[i + j] = bg_madc_lo_cc(a[j], ai, r[i + j], &f);
+        r[i + nw] = bg_addc(r[i + nw], 0, &f); /* r[i + nw] was 0 */
+        if (m == 1) {
+            r[i + nw] += (bg_word)(((uint64_t)a[nw - 1] * ai) >> 32);
+        } else {
+            r[2 * i + 2] = bg_mad_hi_cc(a[i + 1], ai, r[2 * i + 2], &f);
+            BG_UNROLL
+            for (int j = i + 2; j < nw - 1; j++) r[i + j + 1] = bg_madc_hi_cc(a[j], ai, r[i + j + 1], &f);
+            r[i + nw] = bg_madc_hi(a[nw - 1], ai, r[i + nw], &f);
+        }
+    }
+    BG_UNROLL
+    for (int k = 2 * nw - 1; k > 0; k--) r[k] = (r[k] << 1) | (r[k - 1] >> 31);
+    r[0] <<= 1;
+    r[0] = bg_mad_lo_cc(a[0], a[0], r[0], &f);
+    if (nw == 1) {
+        r[1] = bg_madc_hi(a[0], a[0], r[1], &f);
+        return;
+    }
+    r[1] = bg_madc_hi_cc(a[0], a[0], r[1], &f);
+    BG_UNROLL
+    for (int i = 1; i < nw - 1; i++) {
+        r[2 * i] = bg_madc_lo_cc(a[i], a[i], r[2 * i], &f);
+        r[2 * i + 1] = bg_madc_hi_cc(a[i], a[i], r[2 * i + 1], &f);
+    }
+    r[2 * nw - 2] = bg_madc_lo_cc(a[nw - 1], a[nw - 1], r[2 * nw - 2], &f);
+    r[2 * nw - 1] = bg_madc_hi(a[nw - 1], a[nw - 1], r[2 * nw - 1], &f);
+}
+
 /* r[0 .. nw) = a * b mod 2^(32 nw): the rows truncated to the low half (about half the work).
  * Row i adds lo(a_j b_i) at i + j < nw and hi(a_j b_i) at i + j + 1 < nw; carries out of the
  * top word are dropped. */
