@@ -7,9 +7,12 @@
  * result limb once: the form seed 000 uses on the GPU. Its column sum is kept in two 128-bit
  * accumulators, one for the low and one for the high halves of the products, so the two
  * carry chains are independent and the loop (unrolled by four) overlaps the multiplications;
- * a column of c products gives slo < (c + 2) B and shi < c B, far from 2^128. For n <= 8 the
- * balanced product is fully unrolled at compile time (constant n), which removes all loop
- * control and is as fast as GMP's assembly at n = 4 on the tuning machine. */
+ * a column of c products gives slo < (c + 2) B and shi < c B, far from 2^128.
+ * Balanced products and squares of 1..16 limbs are fully unrolled at compile time (one
+ * function per size): without loop control the column sums run at 0.9-1.0x the speed of GMP's
+ * assembly on the tuning machine, against 0.6-0.75x for the rolled loops (whose inner loops
+ * are short). Larger sizes are better served by Karatsuba over these than by unrolling further
+ * (measured up to 32 limbs, where the code of one size alone is ~20 KiB). */
 #include "int/cpu/mpn_mul_internal.h"
 
 /* r[0 .. an + 2) : rows a * (b0 + b1 B) added to r[0 .. an), r[an], r[an + 1] written. */
@@ -65,41 +68,52 @@ static void comba_generic(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const
     r[last + 1] = (bulk_limb_t)carry;
 }
 
-/* Product scanning for a compile-time n (always inlined into the switch below). */
+/* Product scanning for a compile-time n (always inlined into the fixed-size functions below).
+ * Fully unrolled, one 128-bit accumulator with a carry count (acc, d2) is the faster form:
+ * 0.90-0.93x GMP's assembly at 8-16 limbs against 0.75-0.8x for the split accumulators,
+ * and half the code. */
 static inline __attribute__((always_inline)) void comba_fixed(bulk_limb_t *r, const bulk_limb_t *a,
                                                               const bulk_limb_t *b, const size_t n)
 {
-    bulk_dlimb_t carry = 0;
-#pragma GCC unroll 16
+    bulk_limb_t c0 = 0, c1 = 0; /* carry into the current column (two limbs) */
+#pragma GCC unroll 64
     for (size_t k = 0; k + 1 < 2 * n; k++) {
         size_t ilo = k >= n ? k - n + 1 : 0;
         size_t ihi = k < n ? k : n - 1;
-        bulk_dlimb_t slo = carry, shi = 0;
-#pragma GCC unroll 8
+        bulk_dlimb_t acc = ((bulk_dlimb_t)c1 << 64) | c0;
+        bulk_limb_t d2 = 0;
+#pragma GCC unroll 32
         for (size_t i = ilo; i <= ihi; i++) {
             bulk_dlimb_t p = (bulk_dlimb_t)a[i] * b[k - i];
-            slo += (bulk_limb_t)p;
-            shi += (bulk_limb_t)(p >> 64);
+            acc += p;
+            d2 += acc < p;
         }
-        r[k] = (bulk_limb_t)slo;
-        carry = shi + (slo >> 64);
+        r[k] = (bulk_limb_t)acc;
+        c0 = (bulk_limb_t)(acc >> 64);
+        c1 = d2;
     }
-    r[2 * n - 1] = (bulk_limb_t)carry;
+    r[2 * n - 1] = c0;
 }
+
+#define MUL_FIXED(k) \
+    static void mul_fixed_##k(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b) \
+    {                                                                                     \
+        comba_fixed(r, a, b, k);                                                          \
+    }
+MUL_FIXED(1) MUL_FIXED(2) MUL_FIXED(3) MUL_FIXED(4) MUL_FIXED(5) MUL_FIXED(6) MUL_FIXED(7)
+MUL_FIXED(8) MUL_FIXED(9) MUL_FIXED(10) MUL_FIXED(11) MUL_FIXED(12) MUL_FIXED(13)
+MUL_FIXED(14) MUL_FIXED(15) MUL_FIXED(16)
+#undef MUL_FIXED
 
 void bulk_mpn_mul_comba(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                         size_t bn)
 {
     if (an == bn) {
         switch (an) {
-        case 1: comba_fixed(r, a, b, 1); return;
-        case 2: comba_fixed(r, a, b, 2); return;
-        case 3: comba_fixed(r, a, b, 3); return;
-        case 4: comba_fixed(r, a, b, 4); return;
-        case 5: comba_fixed(r, a, b, 5); return;
-        case 6: comba_fixed(r, a, b, 6); return;
-        case 7: comba_fixed(r, a, b, 7); return;
-        case 8: comba_fixed(r, a, b, 8); return;
+#define C(k) \
+    case k: mul_fixed_##k(r, a, b); return;
+            C(1) C(2) C(3) C(4) C(5) C(6) C(7) C(8) C(9) C(10) C(11) C(12) C(13) C(14) C(15) C(16)
+#undef C
         default: break;
         }
     }
@@ -116,12 +130,12 @@ static inline __attribute__((always_inline)) void sqr_columns(bulk_limb_t *r, co
                                                               const size_t n)
 {
     bulk_limb_t c0 = 0, c1 = 0; /* carry into the current column (two limbs) */
-#pragma GCC unroll 16
+#pragma GCC unroll 64
     for (size_t k = 0; k + 1 < 2 * n; k++) {
         size_t ilo = k >= n ? k - n + 1 : 0;
         bulk_dlimb_t acc = 0;
         bulk_limb_t d2 = 0;
-#pragma GCC unroll 4
+#pragma GCC unroll 32
         for (size_t i = ilo, j = k - ilo; i < j; i++, j--) {
             bulk_dlimb_t p = (bulk_dlimb_t)a[i] * a[j];
             acc += p;
@@ -144,19 +158,16 @@ static inline __attribute__((always_inline)) void sqr_columns(bulk_limb_t *r, co
     r[2 * n - 1] = c0; /* c1 is 0: the square fits 2n limbs */
 }
 
+/* sqr_columns with a run-time n: the loops cannot be unrolled completely. */
 static void sqr_generic(bulk_limb_t *r, const bulk_limb_t *a, size_t n) { sqr_columns(r, a, n); }
 
 void bulk_mpn_sqr_basecase(bulk_limb_t *r, const bulk_limb_t *a, size_t n)
 {
     switch (n) {
-    case 1: sqr_columns(r, a, 1); return;
-    case 2: sqr_columns(r, a, 2); return;
-    case 3: sqr_columns(r, a, 3); return;
-    case 4: sqr_columns(r, a, 4); return;
-    case 5: sqr_columns(r, a, 5); return;
-    case 6: sqr_columns(r, a, 6); return;
-    case 7: sqr_columns(r, a, 7); return;
-    case 8: sqr_columns(r, a, 8); return;
+#define S(k) \
+    case k: sqr_columns(r, a, k); return;
+        S(1) S(2) S(3) S(4) S(5) S(6) S(7) S(8) S(9) S(10) S(11) S(12) S(13) S(14) S(15) S(16)
+#undef S
     default: sqr_generic(r, a, n); return;
     }
 }
