@@ -94,6 +94,32 @@ BULK_HD int cg_step(cg_u128 *x, unsigned d, uint32_t B, uint32_t C)
 #endif
 }
 
+/* The table step on a value below 2^64 held in two limbs (x0, x1): (x0, x1) <- the low 64 bits
+ * of B * (x >> d) + C, and the third limb (bits 64..95) returned (0 when the result fits 64
+ * bits). Same contract on d, B, C as cg_step; about 9 instructions instead of 19. */
+BULK_HD uint32_t cg_step64(uint32_t *x0, uint32_t *x1, unsigned d, uint32_t B, uint32_t C)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t h0 = __funnelshift_r(*x0, *x1, d), h1 = *x1 >> d;
+    uint32_t t0 = __umulhi(h0, B), t1 = __umulhi(h1, B);
+    uint32_t y0, y1, y2;
+    asm("mad.lo.cc.u32  %0, %3, %5, %6;\n\t"
+        "madc.lo.cc.u32 %1, %4, %5, %7;\n\t"
+        "addc.u32       %2, %8, 0;"
+        : "=&r"(y0), "=&r"(y1), "=r"(y2)
+        : "r"(h0), "r"(h1), "r"(B), "r"(C), "r"(t0), "r"(t1));
+    *x0 = y0;
+    *x1 = y1;
+    return y2;
+#else
+    uint64_t x = (uint64_t)*x0 | (uint64_t)*x1 << 32;
+    unsigned __int128 y = (unsigned __int128)(x >> d) * B + C;
+    *x0 = (uint32_t)y;
+    *x1 = (uint32_t)(y >> 32);
+    return (uint32_t)(y >> 64);
+#endif
+}
+
 /* x = Bk * h + Ck for a 64-bit Bk (the odd part 3^j of a residue's prefix, j <= 40) and
  * Ck < Bk. h is given as (hlo, hhi). Returns 1 when the result is >= 2^128. Once per number,
  * so written with 64-bit limbs (int_core.h style) rather than a hand-made chain. */

@@ -24,6 +24,12 @@
 #include "collatz/cuda/cg_arith.h"
 #include "common/hd.h"
 
+/* Operation-count hook for bench/collatz_gpu/opcount.c (which defines it before including this
+ * header); empty everywhere else. */
+#ifndef CG_COUNT
+#define CG_COUNT(event)
+#endif
+
 /* Largest d of the packed 32-bit tables (3^20 < 2^32 <= 3^21). */
 #define CG_MAX_FAST_D 20
 
@@ -149,6 +155,7 @@ BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const u
         if (sat || cg_lt(v, nd)) {
             int replay = 1;
             if (use_bm) {
+                CG_COUNT(bm_check);
                 uint64_t bm = BM[L];
                 cg_u128 w = v;
                 cg_step(&w, d, (uint32_t)bm, (uint32_t)(bm >> 32)); /* w <= v */
@@ -157,6 +164,7 @@ BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const u
             if (replay) {
                 /* at most J[L] single steps; a drop can only follow a halving */
                 for (unsigned s = 0; s < jl; s++) {
+                    CG_COUNT(single_step);
                     if (v.x0 & 1) {
                         cg_odd(&v); /* below 2^127 by the margin */
                     } else {
@@ -168,26 +176,48 @@ BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const u
                 continue;
             }
         }
+        CG_COUNT(table_step);
         uint64_t bc = BC[L];
         cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
         done += jl;
     }
 }
 
-/* Delay of n >= 1 as cz_delay (a >= d, a <= 30): table steps while v >= 2^a, then A[v].
- * -1 on overflow (escape). */
+/* Delay of n >= 1 as cz_delay (a >= d, a <= 30): table steps while v >= 2^a, then A[v]. Any
+ * exact method gives the same delay (an escaped number's delay comes from the exact path), so
+ * values below 2^64 -- all but the first step or two from n ~ 2^64..2^68 -- take the two-limb
+ * step cg_step64, and the margin of 2^128 is checked only on the four-limb steps. -1: escape. */
 BULK_HD int64_t cg_delay(cg_u128 v, unsigned d, unsigned a, const uint64_t *BC, const uint8_t *J,
                          const uint16_t *A)
 {
     const uint32_t mask = (1u << d) - 1;
-    int64_t steps = 0;
-    while ((v.x3 | v.x2 | v.x1) != 0 || (v.x0 >> a) != 0) {
+    const unsigned lim = cg_limit_bits(d);
+    uint32_t steps = 0;
+    for (;;) {
+        if ((v.x3 | v.x2) == 0) {
+            uint32_t x0 = v.x0, x1 = v.x1, x2 = 0;
+            while (x1 != 0 || (x0 >> a) != 0) {
+                CG_COUNT(delay_step);
+                uint32_t L = x0 & mask;
+                uint64_t bc = BC[L];
+                steps += J[L];
+                x2 = cg_step64(&x0, &x1, d, (uint32_t)bc, (uint32_t)(bc >> 32));
+                if (x2) break;
+            }
+            if (!x2) return (int64_t)steps + A[x0];
+            v.x0 = x0;
+            v.x1 = x1;
+            v.x2 = x2;
+            v.x3 = 0;
+            continue;
+        }
+        if (cg_over(v, lim)) return -1;
+        CG_COUNT(delay_step);
         uint32_t L = v.x0 & mask;
         uint64_t bc = BC[L];
-        if (cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32))) return -1;
+        cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
         steps += J[L];
     }
-    return steps + A[v.x0];
 }
 
 /* n = nH * 2^k + r (r < 2^k, 0 <= k <= 63; the caller guarantees n < 2^128). */
