@@ -11,6 +11,9 @@
 
 /* ---- options and statistics ------------------------------------------------------------- */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* One run at a time: the table cache and the devices' streams belong to the run in progress
+ * (concurrent calls from several host threads are serialized by cg_run_devices). */
+static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER;
 static bulk_collatz_cuda_opts g_opts; /* zeros = defaults */
 static thread_local bulk_collatz_cuda_stats t_stats;
 static thread_local char t_error[512];
@@ -163,11 +166,13 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
 
 extern "C" void bulk_collatz_cuda_release(void)
 {
+    pthread_mutex_lock(&g_run_lock);
     int n = bulk_cuda_device_count();
     for (int i = 0; i < n && i < CG_MAX_DEVICES; i++) {
         if (!g_dev[i].valid) continue;
         if (cudaSetDevice(i) == cudaSuccess) dev_free(&g_dev[i]);
     }
+    pthread_mutex_unlock(&g_run_lock);
 }
 
 int cg_choose(const bulk_collatz_engine *e, const cg_dev *dv, int *kernel, int *shared_tables)
@@ -241,6 +246,7 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg)
     /* always a fresh thread per device, also for one device: the device's thread-local state
      * (current device, statistics, error text) never mixes with the caller's */
     int st = BULK_OK;
+    pthread_mutex_lock(&g_run_lock);
     for (int g = 0; g < G; g++) {
         rs[g].fn = fn;
         rs[g].arg = arg;
@@ -250,6 +256,7 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg)
     }
     for (int g = 0; g < G; g++)
         if (started[g]) pthread_join(th[g], NULL);
+    pthread_mutex_unlock(&g_run_lock);
     if (st != BULK_OK) bulk_cz_set_error("cannot start a host thread per GPU");
     bulk_collatz_cuda_stats *s = cg_stats();
     for (int g = 0; g < G; g++) {
