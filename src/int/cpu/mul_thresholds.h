@@ -8,33 +8,36 @@
  * three successive sampled sizes and at >= 80% of the larger ones (thread CPU time, minimum over
  * 7 interleaved batches; the machine had a load average of 10-20 from the other engineers'
  * builds during the run). Near some crossovers the two methods stay within a few percent of
- * each other over a wide range (Toom-3 vs Karatsuba from ~80 to ~250 limbs, Toom-4/6 vs Toom-3
- * from ~1200 limbs on), so those thresholds move between runs; the choice costs little there.
+ * each other over a wide range (Toom-3 vs Karatsuba from ~150 to ~260 limbs, Toom-4/6/8 vs
+ * Toom-3 from a few thousand limbs on), so those thresholds move between runs; the choice costs
+ * little there.
  * Re-run tune_mul and copy its #define block here when the code or the machine changes.
  *
  * Reading the values: AUTO uses the method with the largest threshold <= n. When two methods
  * share a threshold, the higher one won at the lower one's crossover and the lower one is never
- * picked (Toom-4 here: the general Toom-6 overtook it at the size where it overtook Toom-3). */
+ * picked (Toom-4 for mul here: the general Toom-6 overtook it at the size where it overtook
+ * Toom-3). */
 #ifndef BULK_INT_CPU_MUL_THRESHOLDS_H
 #define BULK_INT_CPU_MUL_THRESHOLDS_H
 
 #include <stdint.h>
 
-/* basecase: Comba (product scanning) for n <= this, schoolbook (addmul_2 rows) above */
-#define BULK_MUL_COMBA_MAX 8
+/* basecase: Comba (product scanning) for n <= this, schoolbook (addmul_2 rows) above;
+ * SIZE_MAX: schoolbook never won (sampled up to 160 limbs) */
+#define BULK_MUL_COMBA_MAX SIZE_MAX
 /* first n at which each method is used for balanced n x n products */
-#define BULK_MUL_KARATSUBA_THRESHOLD 18
-#define BULK_MUL_TOOM3_THRESHOLD 245
-#define BULK_MUL_TOOM4_THRESHOLD 3435
-#define BULK_MUL_TOOM6_THRESHOLD 3435
-#define BULK_MUL_TOOM8_THRESHOLD 5922
+#define BULK_MUL_KARATSUBA_THRESHOLD 17
+#define BULK_MUL_TOOM3_THRESHOLD 260
+#define BULK_MUL_TOOM4_THRESHOLD 6292
+#define BULK_MUL_TOOM6_THRESHOLD 6292
+#define BULK_MUL_TOOM8_THRESHOLD 12250
 /* the same for squaring */
-#define BULK_SQR_KARATSUBA_THRESHOLD 42
-#define BULK_SQR_TOOM3_THRESHOLD 173
-#define BULK_SQR_TOOM4_THRESHOLD 3877
-#define BULK_SQR_TOOM6_THRESHOLD 3877
-#define BULK_SQR_TOOM8_THRESHOLD 8016
+#define BULK_SQR_KARATSUBA_THRESHOLD 17
+#define BULK_SQR_TOOM3_THRESHOLD 260
+#define BULK_SQR_TOOM4_THRESHOLD 7102
+#define BULK_SQR_TOOM6_THRESHOLD 9614
+#define BULK_SQR_TOOM8_THRESHOLD 13828
 /* short product: split recursively from this n on, basecase below */
-#define BULK_MULLO_THRESHOLD 54
+#define BULK_MULLO_THRESHOLD 25
 
 #endif
