@@ -180,6 +180,35 @@ void bulk_mpn_sqr_method(bulk_limb_t *r, const bulk_limb_t *a, size_t n, bulk_mu
     top(r, a, NULL, n, idx, itch_of(n, idx, 1));
 }
 
+/* The blocked unbalanced product (an > bn >= the Karatsuba threshold); its own function so
+ * that the small cases of bulk_mpn_mul do not set up this stack frame. */
+static __attribute__((noinline)) void mul_blocked(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                                                  const bulk_limb_t *b, size_t bn)
+{
+    size_t need = 2 * bn + bulk_mpn_mul_n_itch(bn);
+    bulk_limb_t stackbuf[BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t) / 2];
+    bulk_limb_t *tmp = stackbuf, *heap = NULL;
+    if (need > sizeof stackbuf / sizeof *stackbuf) {
+        tmp = heap = malloc(need * sizeof *tmp);
+        if (!heap) {
+            bulk_mpn_mul_schoolbook(r, a, an, b, bn);
+            return;
+        }
+    }
+    bulk_limb_t *prod = tmp, *sub = tmp + 2 * bn;
+    bulk_mpn_mul_n_rec(r, a, b, bn, sub);
+    for (size_t off = bn; off < an; off += bn) {
+        size_t c = an - off < bn ? an - off : bn;
+        if (c == bn) bulk_mpn_mul_n_rec(prod, a + off, b, bn, sub);
+        else bulk_mpn_mul(prod, b, bn, a + off, c);
+        /* r is valid up to off + bn; add the block product (bn + c limbs) at off */
+        bulk_limb_t cy = bulk_mpn_add_n(r + off, r + off, prod, bn);
+        bulk_mpn_copy(r + off + bn, prod + bn, c);
+        bulk_mpn_add_1(r + off + bn, r + off + bn, c, cy);
+    }
+    free(heap);
+}
+
 /* Unbalanced a (an limbs) times b (bn < an limbs): below the Karatsuba threshold a basecase
  * (Comba, or schoolbook rows of an limbs when b has at most 4 limbs); above, a is cut
  * into bn-limb blocks, each multiplied by b with the balanced code and added in. */
@@ -204,26 +233,5 @@ void bulk_mpn_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_li
         else bulk_mpn_mul_schoolbook(r, a, an, b, bn);
         return;
     }
-    size_t need = 2 * bn + bulk_mpn_mul_n_itch(bn);
-    bulk_limb_t stackbuf[BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t) / 2];
-    bulk_limb_t *tmp = stackbuf, *heap = NULL;
-    if (need > sizeof stackbuf / sizeof *stackbuf) {
-        tmp = heap = malloc(need * sizeof *tmp);
-        if (!heap) {
-            bulk_mpn_mul_schoolbook(r, a, an, b, bn);
-            return;
-        }
-    }
-    bulk_limb_t *prod = tmp, *sub = tmp + 2 * bn;
-    bulk_mpn_mul_n_rec(r, a, b, bn, sub);
-    for (size_t off = bn; off < an; off += bn) {
-        size_t c = an - off < bn ? an - off : bn;
-        if (c == bn) bulk_mpn_mul_n_rec(prod, a + off, b, bn, sub);
-        else bulk_mpn_mul(prod, b, bn, a + off, c);
-        /* r is valid up to off + bn; add the block product (bn + c limbs) at off */
-        bulk_limb_t cy = bulk_mpn_add_n(r + off, r + off, prod, bn);
-        bulk_mpn_copy(r + off + bn, prod + bn, c);
-        bulk_mpn_add_1(r + off + bn, r + off + bn, c, cy);
-    }
-    free(heap);
+    mul_blocked(r, a, an, b, bn);
 }
