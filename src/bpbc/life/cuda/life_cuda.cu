@@ -49,16 +49,22 @@ typedef void (*life_kernel_fn)(const uint32_t *, uint32_t *, life_geom);
 
 /* Generations per pass that have a kernel: powers of two up to 32 (each level keeps 5
  * registers; 32 generations dirty exactly the halo lanes' 32 cells). */
-static life_kernel_fn pick_kernel(int t, int conway)
+template <int RULE, int TORUS> static life_kernel_fn pick_t(int t)
 {
     switch (t) {
-    case 1: return conway ? life_kernel<1, 1> : life_kernel<1, 0>;
-    case 2: return conway ? life_kernel<2, 1> : life_kernel<2, 0>;
-    case 4: return conway ? life_kernel<4, 1> : life_kernel<4, 0>;
-    case 8: return conway ? life_kernel<8, 1> : life_kernel<8, 0>;
-    case 16: return conway ? life_kernel<16, 1> : life_kernel<16, 0>;
-    default: return conway ? life_kernel<32, 1> : life_kernel<32, 0>;
+    case 1: return life_kernel<1, RULE, TORUS>;
+    case 2: return life_kernel<2, RULE, TORUS>;
+    case 4: return life_kernel<4, RULE, TORUS>;
+    case 8: return life_kernel<8, RULE, TORUS>;
+    case 16: return life_kernel<16, RULE, TORUS>;
+    default: return life_kernel<32, RULE, TORUS>;
     }
+}
+
+static life_kernel_fn pick_kernel(int t, int conway, int torus)
+{
+    if (conway) return torus ? pick_t<1, 1>(t) : pick_t<1, 0>(t);
+    return torus ? pick_t<0, 1>(t) : pick_t<0, 0>(t);
 }
 
 static int pow2_floor(uint64_t v, int cap)
@@ -68,17 +74,22 @@ static int pow2_floor(uint64_t v, int cap)
     return t;
 }
 
-/* Rows per warp: tall strips keep the 2T halo rows cheap, but there must be enough warps to fill
- * the GPU (about 16 per SM). BULK_LIFE_CUDA_STRIP overrides, for tuning. */
-static long long pick_strip(long long h, long long tiles_x, int t, int sms)
+/* Rows per warp. One wave of warps: as many as the SMs hold at once for this kernel (its
+ * registers decide), so no SM idles in a tail, and strips as tall as that allows (the 2T halo
+ * rows are then the smallest share). BULK_LIFE_CUDA_STRIP overrides, for tuning. */
+static long long pick_strip(life_kernel_fn fn, long long h, long long tiles_x, int t, int sms)
 {
     const char *env = getenv("BULK_LIFE_CUDA_STRIP");
     if (env && atoll(env) > 0) return atoll(env);
-    long long want_warps = (long long)sms * 16;
-    long long strips = (want_warps + tiles_x - 1) / tiles_x;
+    int blocks_per_sm = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fn, 128, 0) != cudaSuccess ||
+        blocks_per_sm < 1)
+        blocks_per_sm = 2;
+    long long wave = (long long)sms * blocks_per_sm * 4;
+    long long strips = wave / tiles_x;
+    if (strips < 1) strips = 1;
     long long s = (h + strips - 1) / strips;
-    if (s < 8LL * t) s = 8LL * t;
-    if (s > 1024) s = 1024;
+    if (s < 4LL * t) s = 4LL * t; /* keep the halo at most half the rows read */
     if (s > h) s = h;
     return s < 1 ? 1 : s;
 }
@@ -101,10 +112,11 @@ static int run_passes(uint32_t **a, uint32_t **b, long long nw64, long long h, u
     g.tiles_x = (g.nw + TILE_OWN - 1) / TILE_OWN;
     while (steps > 0) {
         int t = pow2_floor(steps, tmax);
-        g.strip = pick_strip(h, g.tiles_x, t, sms);
+        life_kernel_fn fn = pick_kernel(t, conway, torus);
+        g.strip = pick_strip(fn, h, g.tiles_x, t, sms);
         g.warps = g.tiles_x * ((h + g.strip - 1) / g.strip);
         long long blocks = (g.warps * 32 + 127) / 128;
-        pick_kernel(t, conway)<<<(unsigned)blocks, 128>>>(*a, *b, g);
+        fn<<<(unsigned)blocks, 128>>>(*a, *b, g);
         CUDA_TRY(cudaGetLastError());
         uint32_t *tmp = *a;
         *a = *b;

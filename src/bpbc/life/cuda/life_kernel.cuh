@@ -29,7 +29,7 @@ template <int T> struct life_state {
 
 /* One input row through the T levels. Slot C receives the new row of each level; A and B hold
  * the two rows above it. Returns the generation-T value of row yin - T. */
-template <int T, int RULE, int A, int B, int C>
+template <int T, int RULE, int TORUS, int A, int B, int C>
 __device__ __forceinline__ uint32_t life_rows(life_state<T> &st, uint32_t v, long long yin, const life_geom &g,
                                               uint32_t cm, const uint32_t *tab)
 {
@@ -42,20 +42,23 @@ __device__ __forceinline__ uint32_t life_rows(life_state<T> &st, uint32_t v, lon
         uint32_t r = __funnelshift_r(v, right, 1); /* bit i: cell i + 1 */
         life_sum3_32(l, v, r, &st.s0[C][k], &st.s1[C][k]);
         st.v[C][k] = v;
-        /* generation k+1 of row yin - k - 1 (rows outside a dead-boundary grid stay dead) */
-        long long row = yin - k - 1;
-        uint32_t rm = (g.torus || (row >= 0 && row < g.h)) ? FULL_MASK : 0u;
         uint32_t x0, z0, w4, w8, n;
         life_sum9_32(st.s0[A][k], st.s1[A][k], st.s0[B][k], st.s1[B][k], st.s0[C][k], st.s1[C][k], &x0, &z0,
                      &w4, &w8);
         if (RULE == 1) n = life_conway_32(st.v[B][k], x0, z0, w4);
         else n = life_generic_32(st.v[B][k], x0, z0, w4, w8, tab);
-        v = n & cm & rm;
+        if (TORUS) {
+            v = n; /* a torus whose width is a multiple of 64: no boundary to mask */
+        } else {
+            /* generation k+1 of row yin - k - 1: rows outside the grid and its padding stay dead */
+            long long row = yin - k - 1;
+            v = (row >= 0 && row < g.h) ? n & cm : 0u;
+        }
     }
     return v;
 }
 
-template <int T, int RULE>
+template <int T, int RULE, int TORUS>
 __global__ void __launch_bounds__(128) life_kernel(const uint32_t *__restrict__ src, uint32_t *__restrict__ dst,
                                                    life_geom g)
 {
@@ -66,7 +69,7 @@ __global__ void __launch_bounds__(128) life_kernel(const uint32_t *__restrict__ 
     const long long col = tx * TILE_OWN - 1 + lane;
     long long ccol;
     uint32_t cm = FULL_MASK;
-    if (g.torus) {
+    if (TORUS) {
         ccol = col % g.nw;
         if (ccol < 0) ccol += g.nw;
     } else if (col < 0 || col >= g.nw || 32 * col >= g.width) {
@@ -101,7 +104,7 @@ __global__ void __launch_bounds__(128) life_kernel(const uint32_t *__restrict__ 
 
     const uint32_t *colp = src + ccol;
     auto load = [&](long long y, long long rrow) -> uint32_t {
-        bool ok = g.torus || (y >= 0 && y < g.h);
+        bool ok = TORUS || (y >= 0 && y < g.h);
         return ok && cm ? __ldg(colp + rrow * g.nw) : 0u;
     };
     uint32_t nxt = load(yin, ry);
@@ -111,7 +114,7 @@ __global__ void __launch_bounds__(128) life_kernel(const uint32_t *__restrict__ 
         uint32_t cur = nxt;                                                                         \
         long long ny = yin + 1, nry = ry + 1 == g.h ? 0 : ry + 1;                                   \
         nxt = load(ny, nry);                                                                        \
-        uint32_t o = life_rows<T, RULE, A_, B_, C_>(st, cur, yin, g, cm, tab);                      \
+        uint32_t o = life_rows<T, RULE, TORUS, A_, B_, C_>(st, cur, yin, g, cm, tab);                      \
         long long oy = yin - T;                                                                     \
         if (writer && oy >= y0 && oy < y1) dst[oy * g.nw + col] = o;                                \
         yin = ny;                                                                                   \
