@@ -136,6 +136,46 @@ static void cpu_row(const char *isa, uint64_t w, uint64_t gens, int threads, uns
     bulk_ctx_close(ctx);
 }
 
+/* Seed 001's SINGLE-WORD / DOUBLE-WORD (one thread, one generation per pass) against this
+ * backend with the same shape of run: the ratio is what counts on a shared machine. */
+static void peer_rows(uint64_t w, uint64_t gens, double mhz)
+{
+    const char *names[] = { "seed SINGLE-WORD", "seed DOUBLE-WORD" };
+    double mine = 0;
+    {
+        bulk_ctx *ctx;
+        if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1) != BULK_OK) return;
+        unsetenv("BULK_LIFE_ISA");
+        uint64_t *c = soup(w, w);
+        bulk_life_rule r = bulk_life_rule_conway();
+        double best = 1e30;
+        for (int rep = 0; rep < 3; rep++) {
+            double c0 = cpu_seconds();
+            bulk_life_grid_step(ctx, c, w, w, 1, &r, gens, 1);
+            double t = cpu_seconds() - c0;
+            if (t < best) best = t;
+        }
+        mine = (double)w * w * gens / best;
+        free(c);
+        bulk_ctx_close(ctx);
+    }
+    for (int dw = 0; dw < 2; dw++) {
+        uint64_t *c = soup(w, w);
+        double best = 1e30;
+        for (int rep = 0; rep < 3; rep++) {
+            double c0 = cpu_seconds();
+            life_cpu_step_seed(c, w, w, 1, gens, dw);
+            double t = cpu_seconds() - c0;
+            if (t < best) best = t;
+        }
+        double ups = (double)w * w * gens / best;
+        double ops = dw ? 59.0 / 2 : 34.0;
+        out("peer %-17s %6" PRIu64 "^2 %4" PRIu64 " gens: %10.3e updates/s per core, %5.2f ops/cycle; this backend (1 gen/pass) is %.1fx faster\n",
+            names[dw], w, gens, ups, mhz > 0 ? ups / 64 * ops / (mhz * 1e6) : 0, mine / ups);
+        free(c);
+    }
+}
+
 static void gpu_row(uint64_t w, uint64_t gens, unsigned pp, const bulk_life_rule *rule, const char *rname,
                     int sms, int khz)
 {
@@ -240,6 +280,7 @@ int main(int argc, char **argv)
         cpu_row("avx512", 4096, g4, (int)ncpu, 4, &conway, "B3/S23", mhz);
         cpu_row("avx512", 16384, g16, (int)ncpu, 4, &conway, "B3/S23", mhz);
         unsetenv("BULK_LIFE_ISA");
+        peer_rows(4096, quick ? 8 : 32, mhz);
         ooc_row(BULK_BACKEND_CPU, quick ? 2048 : 4096, quick ? 16 : 64, NULL);
     }
     if (gpu) {

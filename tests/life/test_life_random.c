@@ -3,6 +3,7 @@
  * sizes (widths 1..200, not only multiples of 64), several rules, generations per pass and thread
  * counts, hundreds of generations; and the unbounded plane (bulk_life) against a reference grid
  * large enough that nothing reaches its edge. */
+#include "bpbc/life/life_internal.h"
 #include "bulk/life.h"
 #include "life_ref.h"
 #include "test_util.h"
@@ -121,6 +122,25 @@ int main(int argc, char **argv)
     int small = san && *san && strcmp(san, "0") != 0;
     const uint64_t ws[] = { 1, 2, 3, 5, 31, 63, 64, 65, 100, 127, 128, 129, 191, 200, 257, 577, 640, 1000 };
     const uint64_t hs[] = { 1, 2, 3, 7, 40, 65 };
+    /* seed 001's SINGLE-WORD and DOUBLE-WORD (the benchmark's peers) against the reference */
+    for (int dw = 0; dw < 2; dw++)
+        for (int torus = 0; torus < 2; torus++)
+            for (uint64_t w = 1; w < 200; w += 1 + w / 3)
+                for (uint64_t h = 1; h < 40; h += 1 + h) {
+                    uint64_t nw = (w + 63) / 64;
+                    uint8_t *g = malloc(w * h);
+                    uint64_t *cells = malloc(nw * h * 8);
+                    for (uint64_t i = 0; i < w * h; i++) g[i] = (uint8_t)(test_rand(&rs) % 3 == 0);
+                    ref_to_bits(g, w, h, cells);
+                    unsigned gens = small ? 10 : 60;
+                    CHECK(life_cpu_step_seed(cells, w, h, torus, gens, dw) == BULK_OK, "seed step");
+                    for (unsigned k = 0; k < gens; k++) ref_step(g, w, h, torus, 0x8, 0xc);
+                    int64_t bad = ref_compare(g, w, h, cells);
+                    CHECK(bad < 0, "seed %s %" PRIu64 "x%" PRIu64 " torus %d: cell %" PRId64, dw ? "DOUBLE-WORD" : "SINGLE-WORD",
+                          w, h, torus, bad);
+                    free(g);
+                    free(cells);
+                }
     /* each instruction-set version of the CPU kernels (the CPU may lack some: then the widest it
      * has runs), with 1 and 2 threads */
     const char *isas[] = { "avx512", "avx2", "base" };

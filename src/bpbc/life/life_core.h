@@ -112,6 +112,62 @@
 LIFE_CORE_DEFINE(uint64_t, 64)
 LIFE_CORE_DEFINE(uint32_t, 32)
 
+/* ---- seed 001's algorithms, kept as the peers the benchmark compares with (Conway only) ---- */
+
+/* Algorithm SINGLE-WORD (seed 001 section 6.2): the next state of word i from its eight
+ * neighbour words a..h (up-left, up, up-right, left, right, down-left, down, down-right, each
+ * shifted so that bit k is that neighbour of cell k), 34 operations. The seed's step 12 reads
+ * "X <- [A-D]0 and [E-H]1"; the carry out of bit 0 is [A-D]0 and [E-H]0, which is what is used. */
+BULK_HD uint64_t life_single_word_64(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f,
+                                     uint64_t g, uint64_t h, uint64_t i)
+{
+    uint64_t ab1 = a & b, ab0 = a ^ b, cd1 = c & d, cd0 = c ^ d;
+    uint64_t ef1 = e & f, ef0 = e ^ f, gh1 = g & h, gh0 = g ^ h;
+    uint64_t ad0 = ab0 ^ cd0, ad1 = ab1 ^ cd1 ^ (ab0 & cd0), ad2 = ab1 & cd1;
+    uint64_t eh0 = ef0 ^ gh0, eh1 = ef1 ^ gh1 ^ (ef0 & gh0), eh2 = ef1 & gh1;
+    uint64_t ah0 = ad0 ^ eh0, x = ad0 & eh0, y = ad1 ^ eh1, ah1 = x ^ y;
+    uint64_t ah23 = ad2 | eh2 | (ad1 & eh1) | (x & y);
+    uint64_t z = ~ah23 & ah1, i2 = ~ah0 & z, i3 = ah0 & z;
+    return (i & i2) | i3;
+}
+
+/* Algorithm DOUBLE-WORD (seed 001 section 6.3): words k (upper) and l (lower) of two adjacent
+ * rows at once, 59 operations for both: a, b, c are the up-left, up and up-right of k; d, e the
+ * left and right of k; i, j the left and right of l; f, g, h the down-left, down and down-right
+ * of l. The sum of d, e, i, j is shared. */
+BULK_HD void life_double_word_64(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f,
+                                 uint64_t g, uint64_t h, uint64_t i, uint64_t j, uint64_t *k, uint64_t *l)
+{
+    /* two 2-bit sums (p1 p0) + (q1 q0) -> (r2 r1 r0); neither is 3 */
+#define LIFE_ADD22(p1, p0, q1, q0, r2, r1, r0)                                                      \
+    do {                                                                                            \
+        (r0) = (p0) ^ (q0);                                                                         \
+        (r1) = (p1) ^ (q1) ^ ((p0) & (q0));                                                         \
+        (r2) = (p1) & (q1);                                                                         \
+    } while (0)
+    /* 3-bit sums (p2 p1 p0) + (q2 q1 q0) of at most 4 each -> (23, 1, 0) as SINGLE-WORD's
+     * steps 11-15, then the new state as steps 16-19 */
+#define LIFE_ADD33_NEXT(p2, p1, p0, q2, q1, q0, self, out)                                          \
+    do {                                                                                            \
+        uint64_t s0_ = (p0) ^ (q0), x_ = (p0) & (q0), y_ = (p1) ^ (q1), s1_ = x_ ^ y_;              \
+        uint64_t s23_ = (p2) | (q2) | ((p1) & (q1)) | (x_ & y_);                                    \
+        uint64_t z_ = ~s23_ & s1_;                                                                  \
+        (out) = ((self) & ~s0_ & z_) | (s0_ & z_);                                                  \
+    } while (0)
+    uint64_t kk = *k, ll = *l;
+    uint64_t de1 = d & e, de0 = d ^ e, ij1 = i & j, ij0 = i ^ j;
+    uint64_t ab1 = a & b, ab0 = a ^ b, cl1 = c & ll, cl0 = c ^ ll;
+    uint64_t fg1 = f & g, fg0 = f ^ g, hk1 = h & kk, hk0 = h ^ kk;
+    uint64_t m2, m1, m0, u2, u1, u0, w2, w1, w0;
+    LIFE_ADD22(de1, de0, ij1, ij0, m2, m1, m0);
+    LIFE_ADD22(ab1, ab0, cl1, cl0, u2, u1, u0);
+    LIFE_ADD22(fg1, fg0, hk1, hk0, w2, w1, w0);
+    LIFE_ADD33_NEXT(u2, u1, u0, m2, m1, m0, kk, *k);
+    LIFE_ADD33_NEXT(w2, w1, w0, m2, m1, m0, ll, *l);
+#undef LIFE_ADD22
+#undef LIFE_ADD33_NEXT
+}
+
 /* Rule masks of Conway's Life. */
 #define LIFE_CONWAY_BIRTH 0x008u   /* B3 */
 #define LIFE_CONWAY_SURVIVE 0x00cu /* S23 */

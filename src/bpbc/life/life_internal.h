@@ -13,6 +13,11 @@
 int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, int threads);
 
+/* Seed 001's SINGLE-WORD (double_word = 0) or DOUBLE-WORD algorithm, one thread, one generation
+ * per pass, Conway's rule only: the benchmark's peer and a test twin (life_seed.c). */
+int life_cpu_step_seed(uint64_t *cells, uint64_t width, uint64_t height, int torus, uint64_t steps,
+                       int double_word);
+
 /* The same on the first CUDA device (the grid is copied there and back). BULK_ERR_NO_BACKEND
  * when CUDA is not built in; BULK_ERR_CUDA when a CUDA call fails. */
 int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
