@@ -53,6 +53,13 @@ __attribute__((flatten)) static void cell1(uint64_t *W, const uint64_t *const *U
             bulk_cky_combine(W, 1, U[l], 1, V[l], 1, 1, g->blist, g->slice[k], g->slice[k + 1], g->bstart, g->ac);
 }
 
+static int all_zero(const uint64_t *x, size_t n)
+{
+    uint64_t o = 0;
+    for (size_t i = 0; i < n; i++) o |= x[i];
+    return o == 0;
+}
+
 static void parse_group(cky_job *j, const cky_group *gr, int worker)
 {
     const bulk_grammar *g = j->g;
@@ -80,21 +87,29 @@ static void parse_group(cky_job *j, const cky_group *gr, int worker)
             for (uint32_t u = g->ustart[t]; u < g->ustart[t + 1]; u++) cell[(size_t)g->ulist[u] * lanes + lane] |= bit;
         }
     }
-    const uint64_t **Us = malloc(sizeof *Us * 2 * n), **Vs = Us + n; /* the operand cells of each split */
+    /* the operand cells of each split, and per cell whether any string has any non-terminal in
+     * it: a split with an empty operand contributes nothing and is left out */
+    const uint64_t **Us = malloc(sizeof *Us * 2 * n + cells), **Vs = Us + n;
     if (!Us) {
         __atomic_store_n(&j->status, BULK_ERR_NOMEM, __ATOMIC_RELAXED);
         return;
     }
+    unsigned char *live = (unsigned char *)(Vs + n);
+    for (size_t i = 0; i < n; i++) live[i] = !all_zero(T + i * cellw, cellw);
     for (size_t len = 2; len <= n; len++)
         for (size_t i = 0; i + len <= n; i++) {
-            uint64_t *W = T + bulk_cky_cell(n, i, len) * cellw;
+            size_t c = bulk_cky_cell(n, i, len), splits = 0;
+            uint64_t *W = T + c * cellw;
             memset(W, 0, cellw * sizeof *W);
             for (size_t l = 1; l < len; l++) {
-                Us[l - 1] = T + bulk_cky_cell(n, i, l) * cellw;
-                Vs[l - 1] = T + bulk_cky_cell(n, i + l, len - l) * cellw;
+                size_t cu = bulk_cky_cell(n, i, l), cv = bulk_cky_cell(n, i + l, len - l);
+                if (!live[cu] || !live[cv]) continue;
+                Us[splits] = T + cu * cellw;
+                Vs[splits++] = T + cv * cellw;
             }
-            if (lanes == 4) cell4(W, Us, Vs, len - 1, g);
-            else cell1(W, Us, Vs, len - 1, g);
+            if (lanes == 4) cell4(W, Us, Vs, splits, g);
+            else cell1(W, Us, Vs, splits, g);
+            live[c] = splits && !all_zero(W, cellw);
         }
     free(Us);
     const uint64_t *top = T + bulk_cky_cell(n, 0, n) * cellw; /* start symbol = non-terminal 0 */
