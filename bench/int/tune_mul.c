@@ -8,7 +8,9 @@
  * below it already set and the ones above it disabled. For a candidate method M at size n the
  * program times "M at the top level, sub-products by the current AUTO" against "the current
  * AUTO"; the threshold is the first sampled n from which M wins at that size and the next two
- * samples, and at >= 80% of all larger samples. A time is the minimum over several batches of
+ * samples, and at >= 80% of all larger samples. Once M has won three samples in a row from T,
+ * the later candidate timings use threshold T for the sub-products as well (as the final AUTO
+ * will). A time is the minimum over several batches of
  * thread CPU time (robust against other processes on a shared machine), base and candidate
  * batches interleaved. Thresholds not reached within the sampled range are reported as
  * "never" (SIZE_MAX in the header). Output: a table on stdout, the same text in FILE (written
@@ -42,19 +44,34 @@ static int batches = 7;
 enum what { W_AUTO, W_METHOD, W_SQR_AUTO, W_SQR_METHOD, W_COMBA, W_SCHOOL, W_MULLO_BASE,
             W_MULLO_REC, W_GMP_MUL, W_GMP_SQR };
 
+/* While a threshold is being measured: the candidate's timings run with that threshold set to
+ * probe_val (the start of the first winning streak so far, SIZE_MAX before), so that its
+ * sub-products use the candidate too once it has been seen to win, as they will under the
+ * final threshold; the base timings run with it disabled. */
+static size_t *probe_var;
+static size_t probe_val = SIZE_MAX;
+
 static void once(enum what w, size_t n, bulk_mul_method m)
 {
     switch (w) {
     case W_AUTO: bulk_mpn_mul_n(R, A, B, n); break;
-    case W_METHOD: bulk_mpn_mul_n_method(R, A, B, n, m); break;
+    case W_METHOD:
+        if (probe_var) *probe_var = probe_val;
+        bulk_mpn_mul_n_method(R, A, B, n, m);
+        if (probe_var) *probe_var = SIZE_MAX;
+        break;
     case W_SQR_AUTO: bulk_mpn_sqr(R, A, n); break;
-    case W_SQR_METHOD: bulk_mpn_sqr_method(R, A, n, m); break;
+    case W_SQR_METHOD:
+        if (probe_var) *probe_var = probe_val;
+        bulk_mpn_sqr_method(R, A, n, m);
+        if (probe_var) *probe_var = SIZE_MAX;
+        break;
     case W_COMBA: bulk_mpn_mul_comba(R, A, n, B, n); break;
     case W_SCHOOL: bulk_mpn_mul_schoolbook(R, A, n, B, n); break;
     case W_MULLO_BASE: bulk_mpn_mullo_basecase(R, A, B, n); break;
-    case W_MULLO_REC: { /* one split at the top, basecase below (n/2 < n) */
+    case W_MULLO_REC: { /* split at the top; below, split from probe_val on */
         size_t keep = bulk_mul_tuning.mullo_thr;
-        bulk_mul_tuning.mullo_thr = n;
+        bulk_mul_tuning.mullo_thr = probe_val < n ? probe_val : n;
         bulk_mpn_mullo_rec(R, A, B, n, TMP);
         bulk_mul_tuning.mullo_thr = keep;
         break;
@@ -151,11 +168,13 @@ static size_t next_size(size_t n) { return n < 32 ? n + 1 : n + n / 16; }
 /* First sampled n in [lo, hi] from which `cand` beats `base` at n and the next two samples;
  * SIZE_MAX when never. Prints one row per sample. */
 static size_t crossover(const char *label, enum what base, bulk_mul_method bm, enum what cand,
-                        bulk_mul_method cm, size_t lo, size_t hi)
+                        bulk_mul_method cm, size_t lo, size_t hi, size_t *var)
 {
     size_t sizes[512];
     int wins[512];
     int cnt = 0;
+    probe_var = var;
+    probe_val = SIZE_MAX;
     out("# %s\n#   %6s %12s %12s %7s\n", label, "n", "base ns", "cand ns", "cand/base");
     for (size_t n = lo; n <= hi && cnt < 512; n = next_size(n)) {
         double tb, tc;
@@ -164,6 +183,8 @@ static size_t crossover(const char *label, enum what base, bulk_mul_method bm, e
         wins[cnt] = tc < tb;
         cnt++;
         out("    %6zu %12.1f %12.1f %7.3f\n", n, tb * 1e9, tc * 1e9, tc / tb);
+        if (probe_val == SIZE_MAX && cnt >= 3 && wins[cnt - 1] && wins[cnt - 2] && wins[cnt - 3])
+            probe_val = sizes[cnt - 3];
         /* stop early once the candidate has clearly won for a while */
         if (cnt >= 6 && wins[cnt - 1] && wins[cnt - 2] && wins[cnt - 3] && wins[cnt - 4] &&
             wins[cnt - 5] && tc < 0.9 * tb)
@@ -174,6 +195,8 @@ static size_t crossover(const char *label, enum what base, bulk_mul_method bm, e
      * halves of a Karatsuba split still hit a fully unrolled basecase, does not count) */
     int later_wins = 0;
     size_t best = SIZE_MAX;
+    probe_var = NULL;
+    probe_val = SIZE_MAX;
     for (int i = cnt - 1; i >= 0; i--) {
         later_wins += wins[i];
         if (i + 2 < cnt && wins[i] && wins[i + 1] && wins[i + 2] &&
@@ -258,7 +281,7 @@ int main(int argc, char **argv)
     /* 1. basecase: Comba vs schoolbook */
     T->comba_max = NEVER;
     size_t sb = crossover("basecase: schoolbook (cand) vs Comba (base)", W_COMBA, 0, W_SCHOOL, 0, 1,
-                          quick ? 80 : 160);
+                          quick ? 80 : 160, NULL);
     T->comba_max = sb == NEVER ? NEVER : sb - 1;
 
     /* 2. mul: Karatsuba, Toom-3, -4, -6, -8, each against the AUTO of the ones below */
@@ -269,7 +292,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++) {
         char label[96];
         snprintf(label, sizeof label, "mul: %s at the top (cand) vs AUTO below it (base)", mname[i]);
-        size_t thr = crossover(label, W_AUTO, 0, W_METHOD, meth[i], lo, MAXN);
+        size_t thr = crossover(label, W_AUTO, 0, W_METHOD, meth[i], lo, MAXN, &T->mul_thr[i]);
         T->mul_thr[i] = thr;
         if (thr == NEVER) break; /* the higher methods are measured against this AUTO anyway */
         lo = thr;
@@ -278,14 +301,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < 5; i++) {
         char label[96];
         snprintf(label, sizeof label, "sqr: %s at the top (cand) vs AUTO below it (base)", mname[i]);
-        size_t thr = crossover(label, W_SQR_AUTO, 0, W_SQR_METHOD, meth[i], lo, MAXN);
+        size_t thr = crossover(label, W_SQR_AUTO, 0, W_SQR_METHOD, meth[i], lo, MAXN, &T->sqr_thr[i]);
         T->sqr_thr[i] = thr;
         if (thr == NEVER) break;
         lo = thr;
     }
     /* 3. mullo: one recursive split (sub short products basecase) vs the basecase */
     size_t mlo = crossover("mullo: split at the top (cand) vs basecase (base)", W_MULLO_BASE, 0,
-                           W_MULLO_REC, 0, 4, quick ? 200 : 400);
+                           W_MULLO_REC, 0, 4, quick ? 200 : 400, NULL);
     T->mullo_thr = mlo;
 
     out("\n# thresholds for src/int/cpu/mul_thresholds.h\n");

@@ -1,6 +1,7 @@
 /* Short product: the low n limbs of a * b.
  *
- * Basecase: product scanning over the columns 0..n-1 only (about n^2/2 limb products).
+ * Basecase: product scanning over the columns 0..n-1 only (about n^2/2 limb products),
+ * unrolled at compile time for 1..16 limbs.
  * Above BULK_MULLO_THRESHOLD: with h = ceil(n/2), l = n - h, a = a0 + a1 B^h, b likewise,
  *   a b mod B^n = a0 b0 + (lo_l(a1 b0) + lo_l(a0 b1)) B^h  (mod B^n),
  * one full h x h product and two recursive short products of l limbs. */
@@ -8,22 +9,47 @@
 
 #include "int/cpu/mpn_mul_internal.h"
 
+/* Columns 0..n-1 of the product, one 128-bit accumulator plus a carry count per column (the
+ * form that is fastest when unrolled, see mpn_mul_basecase.c); the last column needs only its
+ * low limb, so it is summed in plain 64-bit arithmetic. */
+static inline __attribute__((always_inline)) void mullo_columns(bulk_limb_t *r, const bulk_limb_t *a,
+                                                                const bulk_limb_t *b, const size_t n)
+{
+    bulk_limb_t c0 = 0, c1 = 0;
+#pragma GCC unroll 32
+    for (size_t k = 0; k + 1 < n; k++) {
+        bulk_dlimb_t acc = ((bulk_dlimb_t)c1 << 64) | c0;
+        bulk_limb_t d2 = 0;
+#pragma GCC unroll 32
+        for (size_t i = 0; i <= k; i++) {
+            bulk_dlimb_t p = (bulk_dlimb_t)a[i] * b[k - i];
+            acc += p;
+            d2 += acc < p;
+        }
+        r[k] = (bulk_limb_t)acc;
+        c0 = (bulk_limb_t)(acc >> 64);
+        c1 = d2;
+    }
+    bulk_limb_t last = c0;
+#pragma GCC unroll 32
+    for (size_t i = 0; i < n; i++) last += a[i] * b[n - 1 - i];
+    r[n - 1] = last;
+}
+
+static void mullo_generic(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n)
+{
+    mullo_columns(r, a, b, n);
+}
+
+/* Unrolled for 1..16 limbs (one function per size), rolled above. */
 void bulk_mpn_mullo_basecase(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n)
 {
-    bulk_limb_t c0 = 0, c1 = 0, c2 = 0;
-    for (size_t k = 0; k < n; k++) {
-        const bulk_limb_t *bp = b + k;
-        for (size_t i = 0; i <= k; i++, bp--) {
-            bulk_dlimb_t p = (bulk_dlimb_t)a[i] * *bp;
-            bulk_dlimb_t s = (((bulk_dlimb_t)c1 << 64) | c0) + p;
-            c2 += s < p;
-            c0 = (bulk_limb_t)s;
-            c1 = (bulk_limb_t)(s >> 64);
-        }
-        r[k] = c0;
-        c0 = c1;
-        c1 = c2;
-        c2 = 0;
+    switch (n) {
+#define M(k) \
+    case k: mullo_columns(r, a, b, k); return;
+        M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15) M(16)
+#undef M
+    default: mullo_generic(r, a, b, n); return;
     }
 }
 
