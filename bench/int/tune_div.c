@@ -304,6 +304,42 @@ static void headline(void)
     out("\n");
 }
 
+/* ---- gcd methods by size ------------------------------------------------------------------ */
+
+static void gcd_sizes(int quick)
+{
+    static const size_t Ls[] = { 1, 2, 4, 8, 16, 32, 64, 256 };
+    size_t cnt = sizeof Ls / sizeof Ls[0] - (quick ? 1 : 0);
+    out("gcd by size, public API, one thread: microseconds per gcd (AUTO = approximate Euclid)\n");
+    out("%8s %12s %12s %12s\n", "bits", "approx", "binary", "GMP mpz_gcd");
+    bulk_ctx *ctx;
+    if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1) != BULK_OK) exit(1);
+    for (size_t k = 0; k < cnt; k++) {
+        size_t L = Ls[k], n = 4096 / L + 16;
+        struct apiarg x = { .ctx = ctx, .n = n, .L = L, .which = 1 };
+        x.a = xmalloc(n * L * 8), x.b = xmalloc(n * L * 8), x.r = xmalloc(n * L * 8);
+        fill(x.a, n * L), fill(x.b, n * L);
+        x.za = xmalloc(n * sizeof(mpz_t)), x.zb = xmalloc(n * sizeof(mpz_t));
+        mpz_init(x.zr);
+        for (size_t i = 0; i < n; i++) {
+            mpz_init(x.za[i]), mpz_init(x.zb[i]);
+            mpz_import(x.za[i], L, -1, 8, 0, 0, x.a + i * L);
+            mpz_import(x.zb[i], L, -1, 8, 0, 0, x.b + i * L);
+        }
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_APPROX_EUCLID);
+        double ta = time_op(api_op, &x) / (double)n;
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_BINARY);
+        double tb = time_op(api_op, &x) / (double)n;
+        double tg = time_op(gmp_op, &x) / (double)n;
+        out("%8zu %12.3f %12.3f %12.3f\n", 64 * L, ta * 1e6, tb * 1e6, tg * 1e6);
+        for (size_t i = 0; i < n; i++) mpz_clear(x.za[i]), mpz_clear(x.zb[i]);
+        mpz_clear(x.zr);
+        free(x.za), free(x.zb), free(x.a), free(x.b), free(x.r);
+    }
+    bulk_ctx_close(ctx);
+    out("\n");
+}
+
 /* ---- throughput on 1 and 2 threads (wall clock: several threads) ---------------------------- */
 
 static double wall(void)
@@ -397,6 +433,7 @@ int main(int argc, char **argv)
     size_t dthr = tune_threshold(quick);
     size_t rthr = tune_redc(quick);
     headline();
+    gcd_sizes(quick);
     scaling(quick);
     out("for src/int/cpu/divmod.c:  size_t bulk_div_newton_threshold = %zu;\n",
         dthr ? dthr : (size_t)1000000);

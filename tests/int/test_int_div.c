@@ -372,6 +372,59 @@ static void test_powmod_matrix(uint64_t seed)
     }
 }
 
+/* Every pair of 1- and 2-limb numbers over a limb alphabet of edge values, for every operation
+ * and method: the carries, borrows and register tails of the small cases. */
+static void test_small_exhaustive(uint64_t seed)
+{
+    (void)seed;
+    static const bulk_limb_t alpha[] = { 0, 1, 2, 3, 1ull << 32, (1ull << 63) - 1, 1ull << 63,
+                                         ~0ull - 1, ~0ull };
+    const size_t na = sizeof alpha / sizeof alpha[0], nv = na * na;
+    bulk_limb_t tp[4096];
+    if (bulk_mpn_powmod_scratch(2) > 4096 || bulk_mpn_invmod_scratch(2) > 4096 ||
+        bulk_mpn_divmod_scratch(2, 2) > 4096 || bulk_mpn_gcd_scratch(2) > 4096) {
+        CHECK(0, "small cases: the scratch area of the test is too small");
+        return;
+    }
+    mpz_t A, B, Q, R, E;
+    mpz_inits(A, B, Q, R, E, NULL);
+    for (size_t i = 0; i < nv; i++) {
+        bulk_limb_t a[2] = { alpha[i % na], alpha[i / na] };
+        for (size_t j = 0; j < nv; j++) {
+            bulk_limb_t b[2] = { alpha[j % na], alpha[j / na] }, g[2], q[2], r[2];
+            to_mpz(A, a, 2);
+            to_mpz(B, b, 2);
+            mpz_gcd(Q, A, B);
+            bulk_mpn_gcd_binary(g, a, b, 2, tp);
+            CHECK(eq_mpz(g, 2, Q), "small gcd binary %zu %zu", i, j);
+            bulk_mpn_gcd_approx(g, a, b, 2, tp);
+            CHECK(eq_mpz(g, 2, Q), "small gcd approx %zu %zu", i, j);
+            if (mpz_sgn(B) != 0) {
+                mpz_tdiv_qr(Q, R, A, B);
+                for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_NEWTON; m++) {
+                    bulk_mpn_divmod(q, r, a, 2, b, 2, (bulk_div_method)m, tp);
+                    CHECK(eq_mpz(q, 2, Q) && eq_mpz(r, 2, R), "small divmod %zu %zu method %d", i, j, m);
+                }
+            }
+            int st = bulk_mpn_invmod(r, a, b, 2, tp);
+            if (mpz_sgn(B) == 0) CHECK(st == BULK_ERR_DIVZERO, "small invmod m = 0");
+            else if (mpz_cmp_ui(B, 1) == 0) CHECK(st == 0 && r[0] == 0 && r[1] == 0, "small invmod m = 1");
+            else if (mpz_invert(R, A, B)) CHECK(st == 0 && eq_mpz(r, 2, R), "small invmod %zu %zu", i, j);
+            else CHECK(st == BULK_ERR_NOT_INVERTIBLE, "small invmod %zu %zu: not invertible", i, j);
+            bulk_limb_t e[2] = { alpha[(i + j) % na], 0 };
+            st = bulk_mpn_powmod(r, a, e, b, 2, tp);
+            if (mpz_even_p(B)) {
+                CHECK(st == BULK_ERR_EVEN_MODULUS, "small powmod even m");
+            } else {
+                to_mpz(E, e, 2);
+                mpz_powm(R, A, E, B);
+                CHECK(st == 0 && eq_mpz(r, 2, R), "small powmod %zu %zu", i, j);
+            }
+        }
+    }
+    mpz_clears(A, B, Q, R, E, NULL);
+}
+
 /* ---- the public API: errors per instance, methods, threads ---------------------------------- */
 
 static void test_public_width(uint64_t seed, size_t L)
@@ -519,7 +572,7 @@ int main(int argc, char **argv)
     const char *s = getenv("BULK_SANITIZED");
     sanitized = s && *s && *s != '0';
     struct { const char *name; void (*fn)(uint64_t); } parts[] = {
-        { "add-back", test_div_addback }, { "shapes", test_div_shapes }, { "shinv", test_shinv },
+        { "small", test_small_exhaustive }, { "add-back", test_div_addback }, { "shapes", test_div_shapes }, { "shinv", test_shinv },
         { "div matrix", test_div_matrix }, { "gcd matrix", test_gcd_matrix },
         { "invmod matrix", test_invmod_matrix }, { "powmod matrix", test_powmod_matrix },
         { "public", test_public },

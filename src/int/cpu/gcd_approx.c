@@ -59,7 +59,9 @@ static size_t submul_rshift(bulk_limb_t *x, size_t lx, const bulk_limb_t *y, siz
     return bulk_mpn_normalized_size(x, lx);
 }
 
-/* The 128-bit tail: the same loop on X, Y < B^2 (approx's case 1: alpha = X div Y exactly). */
+/* The tail: the same loop on X, Y < B^2 (approx's case 1: alpha = X div Y exactly), in 128-bit
+ * registers while X needs two limbs and in 64-bit ones after (where the hardware division is
+ * cheap; the generic 128-bit division is kept for the one step where Y < B <= X). */
 static bulk_dlimb_t gcd_tail(bulk_dlimb_t X, bulk_dlimb_t Y)
 {
     if (X < Y) {
@@ -67,8 +69,8 @@ static bulk_dlimb_t gcd_tail(bulk_dlimb_t X, bulk_dlimb_t Y)
         X = Y;
         Y = t;
     }
-    while (Y != 0) {
-        bulk_dlimb_t alpha = X / Y;
+    while (Y != 0 && (X >> 64) != 0) {
+        bulk_dlimb_t alpha = (Y >> 64) ? gcd_div_2by2(X, Y) : X / Y;
         if ((alpha & 1) == 0) alpha--;
         X -= Y * alpha;
         if (X) {
@@ -81,7 +83,20 @@ static bulk_dlimb_t gcd_tail(bulk_dlimb_t X, bulk_dlimb_t Y)
             Y = t;
         }
     }
-    return X;
+    if (Y == 0) return X; /* X may still need two limbs */
+    bulk_limb_t x = (bulk_limb_t)X, y = (bulk_limb_t)Y;
+    while (y != 0) {
+        bulk_limb_t alpha = x / y;
+        if ((alpha & 1) == 0) alpha--;
+        x -= y * alpha;
+        if (x) x >>= bulk_limb_ctz(x);
+        if (x < y) {
+            bulk_limb_t t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return x;
 }
 
 size_t bulk_mpn_gcd_scratch(size_t n) { return 2 * n + 2; }
