@@ -297,6 +297,16 @@ int main(int argc, char **argv)
             uint64_t gens = quick ? 256 : 1024;
             for (int i = 0; i < 6; i++) gpu_row(16384, gens, passes[i], &conway, "B3/S23", sms, khz);
             gpu_row(16384, gens, 0, &conway, "B3/S23", sms, khz);
+            /* rows per warp (strip): the stepper's choice (one wave of warps) against fixed ones */
+            const char *strips[] = { "64", "128", "256", "512", "1024" };
+            for (int p = 2; p < 5; p++)
+                for (int i = 0; i < 5; i++) {
+                    char label[32];
+                    setenv("BULK_LIFE_CUDA_STRIP", strips[i], 1);
+                    snprintf(label, sizeof label, "B3/S23 s=%s", strips[i]);
+                    gpu_row(16384, gens, passes[p] * 2, &conway, label, sms, khz);
+                }
+            unsetenv("BULK_LIFE_CUDA_STRIP");
             gpu_row(16384, gens, 16, &high, "B36/S23", sms, khz);
             gpu_row(32768, gens / 4, 16, &conway, "B3/S23", sms, khz);
             ooc_row(BULK_BACKEND_CUDA, quick ? 8192 : 32768, quick ? 64 : 256, NULL);
