@@ -55,6 +55,19 @@ int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_u128 first,
     return BULK_ERR_NO_BACKEND;
 }
 
+int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                              bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                              size_t *count)
+{
+    (void)e;
+    (void)kind;
+    (void)first;
+    (void)last;
+    (void)recs;
+    (void)count;
+    return BULK_ERR_NO_BACKEND;
+}
+
 void bulk_collatz_cuda_release(void) {}
 
 #else

@@ -186,6 +186,28 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
     bulk_collatz_engine_free(e);
 }
 
+static void records_case(bulk_ctx *cpu, u128 first, u128 last)
+{
+    bulk_collatz_engine *e;
+    int st = bulk_collatz_engine_new(&e, cpu, 12, 8, 22);
+    CHECK(st == BULK_OK, "engine: %d", st);
+    if (st) return;
+    bulk_collatz_record *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    st = bulk_collatz_records(cpu, e, BULK_COLLATZ_DELAY, U(first), U(last), &a, &na);
+    CHECK(st == BULK_OK, "CPU records: %d", st);
+    st = bulk_collatz_cuda_records(e, BULK_COLLATZ_DELAY, U(first), U(last), &b, &nb);
+    CHECK(st == BULK_OK, "CUDA records: %d %s", st, bulk_collatz_last_error());
+    int ok = na == nb && (na == 0 || !memcmp(a, b, na * sizeof *a));
+    CHECK(ok, "CUDA delay records differ: %zu vs %zu records", na, nb);
+    printf("delay records, %zu of them: %s\n", na, ok ? "same" : "DIFFERENT");
+    CHECK(bulk_collatz_cuda_records(e, BULK_COLLATZ_GLIDE, U(first), U(last), &b, &nb) == BULK_ERR_UNSUPPORTED,
+          "glide records are the CPU's");
+    free(a);
+    free(b);
+    bulk_collatz_engine_free(e);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = test_seed(argc, argv), rs = seed;
@@ -222,6 +244,9 @@ int main(int argc, char **argv)
     delays_case(cpu, 10, 20, two68 + j2, 1 << 21);
     delays_case(cpu, 9, 16, top - (1 << 14), 1 << 14); /* escapes: every number there */
     delays_case(cpu, 12, 22, 1, 1 << 22);
+    /* delay records: from 1 (the true records), and a range near 2^64 with a partial batch */
+    records_case(cpu, 1, ((u128)1 << 24) + 12345);
+    records_case(cpu, two64 + j1, two64 + ((u128)1 << 22) + j2);
     bulk_ctx_close(cpu);
     bulk_collatz_cuda_release();
     return test_finish();

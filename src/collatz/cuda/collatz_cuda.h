@@ -11,6 +11,7 @@
 #ifndef BULK_COLLATZ_CUDA_COLLATZ_CUDA_H
 #define BULK_COLLATZ_CUDA_COLLATZ_CUDA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bulk/collatz.h"
@@ -72,6 +73,12 @@ int bulk_collatz_cuda_delays(const bulk_collatz_engine *e, bulk_u128 first, uint
 /* bulk_collatz_delay_stats on the GPUs: per batch the sum, minimum and maximum delay. */
 int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_u128 first, uint64_t batch,
                                   uint64_t nbatches, uint64_t *sum, uint32_t *min, uint32_t *max);
+
+/* bulk_collatz_records on the GPUs for kind BULK_COLLATZ_DELAY (the same list; *recs is
+ * malloc'ed, free() it). Other kinds: BULK_ERR_UNSUPPORTED (the caller uses the CPU). */
+int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                              bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                              size_t *count);
 
 /* Frees the tables cached on the devices (they are kept between calls for the same d, k, a). */
 void bulk_collatz_cuda_release(void);
