@@ -380,7 +380,7 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
         cg_w r0, rn;
         cg_split_rows(pc.rows, job.G, g, &r0, &rn);
         if (rn == 0) continue;
-        if (dv->s_whole) {
+        if (dv->s_whole && !r.o.s_slice_entries) {
             int s = run_rows(r, base, pc.nH + r0, rn, dv->Sr, dv->Sc, dv->Sj, dv->s_k);
             if (s) return s;
             continue;
