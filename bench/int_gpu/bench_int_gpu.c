@@ -239,14 +239,15 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
  * is made, device-resident: the data for replacing the cost model with measured thresholds. */
 static void bench_kernels(bulk_ctx *ctx, size_t big)
 {
-    static const size_t bits_list[] = {1024, 1088, 1536, 2048, 3072, 4096, 8192, 16384};
-    static const char *kinds[] = {"thread", "sr", "cols"};
-    OUT("# kernel choice (device-resident mul/s; '-' = not applicable)\n");
-    OUT("%-7s %12s %12s %12s   %s\n", "bits", "thread", "sr", "cols", "auto picks");
-    for (int bi = 0; bi < 8; bi++) {
+    static const size_t bits_list[] = {1024, 1088, 1536, 2048, 3072, 4096, 8192, 16384, 32768, 65536};
+    static const char *kinds[] = {"thread", "sr", "cols", "kara"};
+    OUT("# kernel choice (device-resident mul/s; '-' = not applicable; kara = one Karatsuba level\n"
+        "# over the automatic choice)\n");
+    OUT("%-7s %12s %12s %12s %12s   %s\n", "bits", "thread", "sr", "cols", "kara", "auto picks");
+    for (int bi = 0; bi < 10; bi++) {
         size_t bits = bits_list[bi], L = bits / 64;
-        size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : big / 16;
-        double rate[3] = {0, 0, 0};
+        size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 16 : big / 64;
+        double rate[4] = {0, 0, 0, 0};
         bulk_limb_t *h = malloc(n * L * 8);
         if (!h) return;
         for (size_t k = 0; k < n * L; k++) h[k] = rnd();
@@ -256,9 +257,10 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
         if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h);
-        for (int k = 0; k < 3 && rc == BULK_OK; k++) {
+        for (int k = 0; k < 4 && rc == BULK_OK; k++) {
             if (k == 0 && L > 16) continue;
             if (k == 1 && 2 * L > 32 * 16) continue;
+            if (k == 3 && L % 2) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_sync(ctx);
@@ -273,12 +275,12 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
         }
         unsetenv("BULK_CUDA_MUL");
-        char c[3][16];
-        for (int k = 0; k < 3; k++) {
+        char c[4][16];
+        for (int k = 0; k < 4; k++) {
             if (rate[k] > 0) snprintf(c[k], sizeof c[k], "%.3e", rate[k]);
             else snprintf(c[k], sizeof c[k], "-");
         }
-        OUT("%-7zu %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], bulk_int_cuda_mul_kernel(L));
+        OUT("%-7zu %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3], bulk_int_cuda_mul_kernel(L));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
         bulk_int_dev_free(R);

@@ -246,9 +246,9 @@ static void test_size(size_t limbs, size_t n, int heavy)
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"thread", "sr", "cols"};
+    static const char *kinds[] = {"thread", "sr", "cols", "kara"};
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         for (int si = 0; si < 9; si++) {
             size_t L = sizes[si], n = 1001;
             if (k == 0 && L > 16) continue;

@@ -302,6 +302,35 @@ static void test_sr(void)
     }
 }
 
+/* Karatsuba's glue: sums and the combination, with the half products from GMP. */
+static void test_kara(void)
+{
+    static const int sizes[] = {2, 4, 6, 16, 64, 512, 1024};
+    for (int si = 0; si < 7; si++) {
+        int L = sizes[si], h = L / 2;
+        uint64_t *a = malloc(8 * (size_t)L), *b = malloc(8 * (size_t)L), *r = malloc(16 * (size_t)L);
+        uint64_t *sa = malloc(8 * (size_t)h), *sb = malloc(8 * (size_t)h);
+        uint64_t *z0 = calloc((size_t)2 * h, 8), *z1 = calloc((size_t)2 * h, 8), *z2 = calloc((size_t)2 * h, 8);
+        for (int rep = 0; rep < 10; rep++) {
+            for (int j = 0; j < L; j++) {
+                a[j] = test_structured_limb(&rng, rep);
+                b[j] = test_structured_limb(&rng, rep + 3);
+            }
+            if (rep == 0) { memset(a, 0xff, 8 * (size_t)L); memset(b, 0xff, 8 * (size_t)L); }
+            int ca = (int)bg_add64_n(sa, a, a + h, h), cb = (int)bg_add64_n(sb, b, b + h, h);
+            mpn_mul_n((mp_limb_t *)z0, (const mp_limb_t *)a, (const mp_limb_t *)b, h);
+            mpn_mul_n((mp_limb_t *)z2, (const mp_limb_t *)(a + h), (const mp_limb_t *)(b + h), h);
+            mpn_mul_n((mp_limb_t *)z1, (const mp_limb_t *)sa, (const mp_limb_t *)sb, h);
+            bg_kara_combine(r, z0, z1, z2, sa, sb, ca, cb, h);
+            uint64_t *want = malloc(16 * (size_t)L);
+            mpn_mul_n((mp_limb_t *)want, (const mp_limb_t *)a, (const mp_limb_t *)b, L);
+            CHECK(memcmp(r, want, 16 * (size_t)L) == 0, "karatsuba combine limbs=%d rep=%d", L, rep);
+            free(want);
+        }
+        free(a); free(b); free(r); free(sa); free(sb); free(z0); free(z1); free(z2);
+    }
+}
+
 /* ---- powmod, gcd, divmod over strided words ------------------------------------------------- */
 
 /* An array of n words at stride s inside a buffer (other slots poisoned). */
@@ -535,6 +564,7 @@ int main(int argc, char **argv)
     test_rows();
     test_cols();
     test_sr();
+    test_kara();
     test_powmod();
     test_gcd();
     test_divmod();

@@ -8,6 +8,7 @@
  *    with zero words up to the next (the zero rows cost time, never correctness).
  *  - sum-rotate (seed 000; mid-size W up to 16384 bits): one warp per instance, P words of a
  *    per lane, exactly the (32 P)^2 word products; finished columns leave through lane 0.
+ *  - Karatsuba over the batch from 32768 bits: three batched half-size products.
  *  - the warp-column kernel (larger W): one block per instance, each warp computes 128
  *    consecutive product columns (4 per lane, bg_col4_lane), and the column sums are turned into
  *    words by a carry-lookahead over lanes (bg_warp_carries) and over warps (a serial scan of
@@ -355,28 +356,117 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* ---- choosing ----------------------------------------------------------------------------------- */
 
-enum kernel { K_THREAD, K_SR, K_COLS };
+enum kernel { K_THREAD, K_SR, K_COLS, K_KARA };
 
-/* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS, then the cheaper of sum-rotate and
- * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). The
- * environment variable BULK_CUDA_MUL=thread|sr|cols forces one (tests and benchmarks; thread
- * only up to 16 limbs, sr up to 256 limbs). */
-kernel choose(int limbs)
+/* Karatsuba over the batch from this width up (limbs even): at 512 limbs the three half products
+ * (sum-rotate at 256 limbs) cost ~0.8 of one warp-column product by the cost model, and the glue
+ * is a few memory passes (~100 KB per instance at 65536 bits, ~1 % of the time). */
+const int kKaraMinLimbs = 512;
+
+/* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS, Karatsuba from kKaraMinLimbs (even widths),
+ * otherwise the cheaper of sum-rotate and warp-column by the issue-cost model of
+ * int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env is set, BULK_CUDA_MUL=thread|sr|cols|kara
+ * forces one at this level (tests and benchmarks; thread only up to 16 limbs, sr up to 256,
+ * kara for even widths); Karatsuba's own half products always choose by size. */
+kernel choose(int limbs, bool env_ok = true)
 {
-    const char *env = getenv("BULK_CUDA_MUL");
+    const char *env = env_ok ? getenv("BULK_CUDA_MUL") : NULL;
     if (env && strcmp(env, "thread") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
+    if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
     if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
+    if (limbs >= kKaraMinLimbs && limbs % 2 == 0) return K_KARA;
     int P = sr_p(limbs);
     if (P && bg_cost_sr(P) < bg_cost_cols(2 * limbs)) return K_SR;
     return K_COLS;
 }
 
+int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
+                cudaStream_t st);
+
+/* r (2 limbs) = a * b with kernel k (b == a allowed). */
 int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
                 cudaStream_t st)
 {
-    return k == K_SR ? launch_sr(r, a, b, n, limbs, st) : launch_cols(r, a, b, n, limbs, st);
+    switch (k) {
+    case K_THREAD:
+        if (a == b) return dispatch_thread<false, true>(r, a, b, n, limbs, st); /* squaring */
+        return dispatch_thread<false>(r, a, b, n, limbs, st);
+    case K_SR: return launch_sr(r, a, b, n, limbs, st);
+    case K_KARA: return launch_kara(r, a, b, n, limbs, st);
+    default: return launch_cols(r, a, b, n, limbs, st);
+    }
+}
+
+/* ---- Karatsuba over the batch ----------------------------------------------------------------- */
+
+__global__ void kara_sums_kernel(bg_limb *SA, bg_limb *SB, uint8_t *CA, uint8_t *CB,
+                                 const bg_limb *a, const bg_limb *b, size_t n, int limbs)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int h = limbs / 2;
+    const bg_limb *x = a + i * limbs, *y = b + i * limbs;
+    CA[i] = (uint8_t)bg_add64_n(SA + i * h, x, x + h, h);
+    CB[i] = (uint8_t)bg_add64_n(SB + i * h, y, y + h, h);
+}
+
+__global__ void kara_combine_kernel(bg_limb *r, const bg_limb *Z0, const bg_limb *Z1,
+                                    const bg_limb *Z2, const bg_limb *SA, const bg_limb *SB,
+                                    const uint8_t *CA, const uint8_t *CB, size_t n, int h)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    size_t H = (size_t)h;
+    bg_kara_combine(r + i * 4 * H, Z0 + i * 2 * H, Z1 + i * 2 * H, Z2 + i * 2 * H, SA + i * H,
+                    SB + i * H, CA[i], CB[i], h);
+}
+
+/* One Karatsuba level over the whole batch (limbs even): the halves copied apart (strided 2D
+ * copies), the sums, three batched half-size products (each choosing its own kernel, Karatsuba
+ * again when still wide), the combination. Sub-batches bound the scratch to 1 GiB. */
+int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
+                cudaStream_t st)
+{
+    const size_t h = (size_t)limbs / 2, L = (size_t)limbs, hb = h * sizeof(bg_limb);
+    const size_t per = 12 * hb + 2; /* A0 A1 B0 B1 SA SB: 6h; Z0 Z1 Z2: 6h; CA CB */
+    size_t batch = ((size_t)1 << 30) / per;
+    if (batch == 0) batch = 1;
+    if (batch > n) batch = n;
+    char *s = NULL;
+    if (cudaMallocAsync((void **)&s, batch * per, st) != cudaSuccess) {
+        cudaGetLastError();
+        return BULK_ERR_NOMEM;
+    }
+    bg_limb *A0 = (bg_limb *)s, *A1 = A0 + batch * h, *B0 = A1 + batch * h, *B1 = B0 + batch * h;
+    bg_limb *SA = B1 + batch * h, *SB = SA + batch * h, *Z0 = SB + batch * h;
+    bg_limb *Z1 = Z0 + batch * 2 * h, *Z2 = Z1 + batch * 2 * h;
+    uint8_t *CA = (uint8_t *)(Z2 + batch * 2 * h), *CB = CA + batch;
+    int hl = (int)h, rc = BULK_OK;
+    kernel hk = choose(hl, false);
+    for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+        size_t cnt = n - done < batch ? n - done : batch;
+        const bg_limb *ad = a + done * L, *bd = b + done * L;
+        if (cudaMemcpy2DAsync(A0, hb, ad, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess ||
+            cudaMemcpy2DAsync(A1, hb, ad + h, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess ||
+            cudaMemcpy2DAsync(B0, hb, bd, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess ||
+            cudaMemcpy2DAsync(B1, hb, bd + h, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess) {
+            rc = BULK_ERR_CUDA;
+            break;
+        }
+        unsigned grid = (unsigned)((cnt + 127) / 128);
+        kara_sums_kernel<<<grid, 128, 0, st>>>(SA, SB, CA, CB, ad, bd, cnt, limbs);
+        if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
+        if (rc == BULK_OK) rc = launch_full(hk, Z0, A0, B0, cnt, hl, st);
+        if (rc == BULK_OK) rc = launch_full(hk, Z2, A1, B1, cnt, hl, st);
+        if (rc == BULK_OK) rc = launch_full(hk, Z1, SA, SB, cnt, hl, st);
+        if (rc != BULK_OK) break;
+        kara_combine_kernel<<<grid, 128, 0, st>>>(r + done * 2 * L, Z0, Z1, Z2, SA, SB, CA, CB, cnt, hl);
+        if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
+    }
+    if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+    return rc;
 }
 
 } // namespace
@@ -385,7 +475,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : "cols";
+    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : "cols";
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
@@ -395,12 +485,8 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
     int l = (int)limbs;
     kernel k = choose(l);
-    if (k == K_THREAD) {
-        if (lo) return dispatch_thread<true>(r, a, b, n, l, st);
-        if (a == b) return dispatch_thread<false, true>(r, a, b, n, l, st); /* squaring */
-        return dispatch_thread<false>(r, a, b, n, l, st);
-    }
-    if (!lo) return launch_full(k, r, a, b, n, l, st);
+    if (k == K_THREAD && lo) return dispatch_thread<true>(r, a, b, n, l, st);
+    if (!lo || k == K_THREAD) return launch_full(k, r, a, b, n, l, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
      * halves copied out as one strided 2D copy */
     size_t per = 2 * limbs * sizeof(bg_limb);
