@@ -395,6 +395,38 @@ static void test_sizes(const char *label, size_t maxn, size_t step)
     printf("sizes (%s) up to %zu limbs: done\n", label, maxn);
 }
 
+/* AUTO just above the largest finite thresholds (Toom-4/6/8 at the top of AUTO), one operand
+ * pair each: these sizes are beyond the sweeps above. */
+static void test_large_auto(void)
+{
+    size_t cands[10];
+    int k = 0;
+    for (int i = 2; i < 5; i++) {
+        cands[k++] = bulk_mul_tuning.mul_thr[i];
+        cands[k++] = bulk_mul_tuning.sqr_thr[i];
+    }
+    size_t limit = sanitized ? 4000 : 16384;
+    for (int i = 0; i < k; i++) {
+        size_t n = cands[i] == SIZE_MAX ? 0 : cands[i] + 1;
+        if (n < 2 || n > limit) continue;
+        bulk_limb_t *a = alloc_limbs(n), *b = alloc_limbs(n);
+        bulk_limb_t *r = alloc_limbs(2 * n), *g = alloc_limbs(2 * n);
+        fill(a, n, 0);
+        fill(b, n, i % 2 ? 6 : 3);
+        mpn_mul_n(g, a, b, n);
+        bulk_mpn_mul_n(r, a, b, n);
+        CHECK(!memcmp(r, g, 2 * n * 8), "large auto mul n=%zu", n);
+        mpn_sqr(g, a, n);
+        bulk_mpn_sqr(r, a, n);
+        CHECK(!memcmp(r, g, 2 * n * 8), "large auto sqr n=%zu", n);
+        bulk_mpn_mullo_n(r, a, b, n);
+        mpn_mul_n(g, a, b, n);
+        CHECK(!memcmp(r, g, n * 8), "large auto mullo n=%zu", n);
+        free(a), free(b), free(r), free(g);
+    }
+    printf("AUTO above the Toom-4/6/8 thresholds: done\n");
+}
+
 /* ---- 4. the public API ---------------------------------------------------------------------- */
 
 static void test_public(void)
@@ -546,6 +578,7 @@ int main(int argc, char **argv)
     test_sizes("tiny thresholds", sanitized ? 300 : 600, sanitized ? 9 : 5);
     bulk_mul_tuning = saved;
 
+    test_large_auto();
     test_public();
     return test_finish();
 }
