@@ -252,6 +252,22 @@ static void panel(int px0, int py0, const struct series *s, int ns, const uint8_
     }
 }
 
+/* The four panels so far (rewritten after every point of the last section, so that a time
+ * limit leaves a plot of what was measured). */
+static struct series vd[2], vk[2], dd[2], da[1];
+
+static void write_plot(const char *png)
+{
+    if (!png) return;
+    memset(img, 255, sizeof img);
+    const uint8_t col[2][3] = { { 30, 80, 220 }, { 220, 40, 40 } };
+    panel(0, 0, vd, 2, col);
+    panel(PW, 0, vk, 2, col);
+    panel(0, PH, dd, 2, col);
+    panel(PW, PH, da, 1, col);
+    if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL, *png = NULL;
@@ -292,7 +308,6 @@ int main(int argc, char **argv)
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
          quick ? "quick" : "full");
     const u128 two68 = (u128)1 << 68, two64 = (u128)1 << 64;
-    struct series vd[2] = { 0 }, vk[2] = { 0 }, dd[2] = { 0 }, da[1] = { 0 };
     int st;
 
     /* ---- 1. verify: rate against d, tables in shared vs global memory (seed 004 Table 4) -- */
@@ -382,72 +397,7 @@ int main(int argc, char **argv)
     }
     bulk_collatz_engine_free(sieve);
 
-    /* ---- 3. verify: rate against k (seed 004 Figure 5), beyond 37 when memory allows ------- */
-    emit("\n## verify: rate vs k (n near 2^68), d=12, tables in shared and in global memory\n");
-    emit("%-4s %12s %9s %14s %14s %8s %10s %9s\n", "k", "s_k", "build s", "shared d=12", "global",
-         "seconds", "escapes", "esc. s");
-    double best_k_rate = 0;
-    int best_k = 24;
-    for (int k = 24; k <= kmax; k += (quick ? 4 : (k < 32 ? 2 : 1))) {
-        bulk_collatz_engine *e;
-        t0 = now();
-        st = bulk_collatz_engine_new(&e, cpu, 12, k, 0);
-        double tb = now() - t0;
-        if (st != BULK_OK) {
-            emit("%-4d engine: %s (memory?)\n", k, bulk_status_string(st));
-            break;
-        }
-        set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_SHARED, 0);
-        struct vpoint ps = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
-        set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_GLOBAL, 0);
-        struct vpoint pg = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
-        emit("%-4d %12" PRIu64 " %9.1f %14.4g %14.4g %8.3f %10" PRIu64 " %9.4f\n", k, e->s_k, tb,
-             ps.rate, pg.rate, ps.seconds, ps.st.escapes, ps.st.escape_seconds + ps.st.tail_seconds);
-        vk[0].x[vk[0].n] = k;
-        vk[0].y[vk[0].n++] = ps.rate;
-        vk[1].x[vk[1].n] = k;
-        vk[1].y[vk[1].n++] = pg.rate;
-        if (ps.rate > best_k_rate) best_k_rate = ps.rate, best_k = k;
-        if (pg.rate > best_k_rate) best_k_rate = pg.rate, best_k = k;
-        /* at the largest k: the overflow share, the CPU comparison, one GPU vs all */
-        if (k + (quick ? 4 : 1) > kmax) {
-            set_opts(0, 0, 0);
-            emit("\n## at k=%d, d=12: the overflow path\n", k);
-            struct vpoint p = measure_verify(e, two68 + ((u128)5 << k), (u128)1 << (k + 3));
-            emit("GPU: %.4g numbers/s (%.4g iterated/s), %" PRIu64 " escapes, host exact path %.4f s "
-                 "overlapped + %.4f s after the GPU, of %.3f s (%.3f%%)\n",
-                 p.rate, p.iter_rate, p.st.escapes, p.st.escape_seconds, p.st.tail_seconds, p.seconds,
-                 100.0 * (p.st.escape_seconds + p.st.tail_seconds) / (p.seconds > 0 ? p.seconds : 1));
-            /* many escapes: n near 2^120, where trajectories often leave 128 bits (a short
-             * range: the host's exact path takes microseconds per escape) */
-            {
-                bulk_collatz_verify_result *rq = malloc(sizeof *rq);
-                bulk_collatz_cuda_stats qs;
-                u128 q0 = ((u128)1 << 120) + ((u128)3 << 30);
-                t0 = now();
-                st = bulk_collatz_cuda_verify_chunk(e, U(q0), U(q0 + ((u128)1 << 24) - 1), rq);
-                double tq = now() - t0;
-                bulk_collatz_cuda_last_stats(&qs);
-                emit("near 2^120, 2^24 numbers: %.3f s, %" PRIu64 " escapes (%" PRIu64
-                     " overflows reported), host exact path %.4f s overlapped + %.4f s after the GPU "
-                     "(%.1f%% of the time) %s\n",
-                     tq, qs.escapes, rq->overflows, qs.escape_seconds, qs.tail_seconds,
-                     100.0 * (qs.escape_seconds + qs.tail_seconds) / (tq > 0 ? tq : 1),
-                     st == BULK_OK ? "" : bulk_status_string(st));
-                free(rq);
-            }
-            if (G > 1) {
-                set_opts(0, 0, 1);
-                struct vpoint p1 = measure_verify(e, two68, (u128)1 << (k + 3));
-                set_opts(0, 0, 0);
-                emit("1 GPU: %.4g numbers/s, %d GPUs: %.4g numbers/s (%.2fx)\n", p1.rate, G, p.rate,
-                     p.rate / p1.rate);
-            }
-        }
-        bulk_collatz_engine_free(e);
-    }
-
-    /* ---- 4. delays: rate against d (seed 004 Table 5) and against a (Figure 7) ------------- */
+    /* ---- 3. delays: rate against d (seed 004 Table 5) and against a (Figure 7) ------------- */
     emit("\n## delays (batch statistics, batch 1024, n from 2^64): rate vs d, a=24\n");
     emit("%-4s %14s %14s\n", "d", "shared", "global");
     for (int d = 8; d <= 20; d += quick ? 4 : 2) {
@@ -510,21 +460,81 @@ int main(int argc, char **argv)
             bulk_collatz_engine_free(e);
         }
     }
-    emit("\n# summary: verify best %.4g numbers/s (k=%d; target 2e13), delays best %.4g numbers/s "
-         "(a=%d; target 1e11)\n", best_k_rate, best_k, best_delay, best_a);
-
-    if (png) {
-        memset(img, 255, sizeof img);
-        const uint8_t col[2][3] = { { 30, 80, 220 }, { 220, 40, 40 } };
-        panel(0, 0, vd, 2, col);
-        panel(PW, 0, vk, 2, col);
-        panel(0, PH, dd, 2, col);
-        panel(PW, PH, da, 1, col);
-        if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
-        else emit("# plot %s: top left verify rate vs d, top right vs k, bottom left delays vs d, "
-                  "bottom right delays vs a; blue = shared tables, red = global; y log10, one grid "
-                  "line per decade\n", png);
+    /* ---- 4. verify: rate against k (seed 004 Figure 5), beyond 37 when memory allows; last,
+     * because the largest k take longest and a time limit should cut only those ------------ */
+    emit("\n## verify: rate vs k (n near 2^68), d=12, tables in shared and in global memory\n");
+    emit("%-4s %12s %9s %14s %14s %8s %10s %9s\n", "k", "s_k", "build s", "shared d=12", "global",
+         "seconds", "escapes", "esc. s");
+    double best_k_rate = 0;
+    int best_k = 24;
+    for (int k = 24; k <= kmax; k += (quick ? 4 : (k < 32 ? 2 : 1))) {
+        bulk_collatz_engine *e;
+        t0 = now();
+        st = bulk_collatz_engine_new(&e, cpu, 12, k, 0);
+        double tb = now() - t0;
+        if (st != BULK_OK) {
+            emit("%-4d engine: %s (memory?)\n", k, bulk_status_string(st));
+            break;
+        }
+        set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_SHARED, 0);
+        struct vpoint ps = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
+        set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_GLOBAL, 0);
+        struct vpoint pg = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
+        emit("%-4d %12" PRIu64 " %9.1f %14.4g %14.4g %8.3f %10" PRIu64 " %9.4f\n", k, e->s_k, tb,
+             ps.rate, pg.rate, ps.seconds, ps.st.escapes, ps.st.escape_seconds + ps.st.tail_seconds);
+        vk[0].x[vk[0].n] = k;
+        vk[0].y[vk[0].n++] = ps.rate;
+        vk[1].x[vk[1].n] = k;
+        vk[1].y[vk[1].n++] = pg.rate;
+        if (ps.rate > best_k_rate) best_k_rate = ps.rate, best_k = k;
+        if (pg.rate > best_k_rate) best_k_rate = pg.rate, best_k = k;
+        write_plot(png);
+        emit("# summary: verify best %.4g numbers/s (k=%d; target 2e13), delays best %.4g numbers/s "
+             "(a=%d; target 1e11)\n", best_k_rate, best_k, best_delay, best_a);
+        /* at k = 37 (the seed's largest; or the largest swept): the overflow share and one GPU
+         * vs all, before the points beyond 37, which are the longest (sieve build, upload) */
+        if (k == (kmax < 37 ? kmax : 37) || (quick && k + 4 > kmax)) {
+            set_opts(0, 0, 0);
+            emit("\n## at k=%d, d=12: the overflow path\n", k);
+            struct vpoint p = measure_verify(e, two68 + ((u128)5 << k), (u128)1 << (k + 3));
+            emit("GPU: %.4g numbers/s (%.4g iterated/s), %" PRIu64 " escapes, host exact path %.4f s "
+                 "overlapped + %.4f s after the GPU, of %.3f s (%.3f%%)\n",
+                 p.rate, p.iter_rate, p.st.escapes, p.st.escape_seconds, p.st.tail_seconds, p.seconds,
+                 100.0 * (p.st.escape_seconds + p.st.tail_seconds) / (p.seconds > 0 ? p.seconds : 1));
+            /* many escapes: n near 2^120, where trajectories often leave 128 bits (a short
+             * range: the host's exact path takes microseconds per escape) */
+            {
+                bulk_collatz_verify_result *rq = malloc(sizeof *rq);
+                bulk_collatz_cuda_stats qs;
+                u128 q0 = ((u128)1 << 120) + ((u128)3 << 30);
+                t0 = now();
+                st = bulk_collatz_cuda_verify_chunk(e, U(q0), U(q0 + ((u128)1 << 24) - 1), rq);
+                double tq = now() - t0;
+                bulk_collatz_cuda_last_stats(&qs);
+                emit("near 2^120, 2^24 numbers: %.3f s, %" PRIu64 " escapes (%" PRIu64
+                     " overflows reported), host exact path %.4f s overlapped + %.4f s after the GPU "
+                     "(%.1f%% of the time) %s\n",
+                     tq, qs.escapes, rq->overflows, qs.escape_seconds, qs.tail_seconds,
+                     100.0 * (qs.escape_seconds + qs.tail_seconds) / (tq > 0 ? tq : 1),
+                     st == BULK_OK ? "" : bulk_status_string(st));
+                free(rq);
+            }
+            if (G > 1) {
+                set_opts(0, 0, 1);
+                struct vpoint p1 = measure_verify(e, two68, (u128)1 << (k + 3));
+                set_opts(0, 0, 0);
+                emit("1 GPU: %.4g numbers/s, %d GPUs: %.4g numbers/s (%.2fx)\n", p1.rate, G, p.rate,
+                     p.rate / p1.rate);
+            }
+        }
+        bulk_collatz_engine_free(e);
     }
+
+    write_plot(png);
+    if (png)
+        emit("# plot %s: top left verify rate vs d, top right vs k, bottom left delays vs d, "
+             "bottom right delays vs a; blue = shared tables, red = global; y log10, one grid "
+             "line per decade\n", png);
     bulk_collatz_cuda_release();
     bulk_ctx_close(cpu);
     if (g_out) fclose(g_out);
