@@ -65,7 +65,7 @@ printf '%-34s %s\n' "benchmark" "$([ $rrc -eq 0 ] && echo "ok" || ([ $rrc -eq 12
 if [ -f "$res" ]; then
     awk '/^## verify: rate vs d/ { s = "d" } /^## verify: rate vs k/ { s = "k" } /^## delays \(batch/ { s = "dd" } /^## delays: rate vs a/ { s = "da" }
          /^# best:/ { print "  verify best table setting: " $0 }
-         s == "k" && $1 ~ /^[0-9]+$/ && NF >= 8 { printf "  verify k=%-3s  shared %-11s global %-11s numbers/s\n", $1, $4, $5 }
+         s == "k" && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 8 { printf "  verify k=%-3s  shared %-11s global %-11s numbers/s\n", $1, $4, $5 }
          /speed-up/ { print "  " $0 }
          /escapes, host exact path/ { print "  " $0 }
          /^near 2\^120/ { print "  " $0 }
