@@ -247,10 +247,12 @@ static void test_size(size_t limbs, size_t n, int heavy)
 static void test_mul_kernels(void)
 {
     static const char *kinds[] = {"thread", "sr", "cols", "kara"};
-    static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256};
+    /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
+     * take Karatsuba, so every kind ends there) */
+    static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
     for (int k = 0; k < 4; k++)
-        for (int si = 0; si < 9; si++) {
-            size_t L = sizes[si], n = 1001;
+        for (int si = 0; si < 11; si++) {
+            size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
             if (k == 0 && L > 16) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
