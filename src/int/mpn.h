@@ -67,8 +67,10 @@ bulk_limb_t bulk_mpn_submul_1(bulk_limb_t *r, const bulk_limb_t *a, size_t n, bu
 int bulk_mpn_cmp(const bulk_limb_t *a, const bulk_limb_t *b, size_t n);
 /* r = -a mod 2^(64n); returns 1 unless a is zero. r may equal a. */
 bulk_limb_t bulk_mpn_neg(bulk_limb_t *r, const bulk_limb_t *a, size_t n);
-/* a /= d exactly (d odd or even, d != 0), in place; requires d | a, else the result is
- * a * d^-1 mod 2^(64n) shifted and meaningless. Used by Toom interpolation. */
+/* a /= d exactly (d != 0), in place; requires d | a. For odd d this is a * d^-1 mod 2^(64n)
+ * (Hensel), which is also the exact quotient of a negative number in n-limb two's complement;
+ * an even d first shifts right logically, so negative values need an odd d. Used by the Toom
+ * interpolations. */
 void bulk_mpn_divexact_1(bulk_limb_t *a, size_t n, bulk_limb_t d);
 
 static inline void bulk_mpn_zero(bulk_limb_t *r, size_t n) { if (n) memset(r, 0, n * sizeof *r); }
