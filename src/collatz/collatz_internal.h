@@ -24,7 +24,21 @@ struct bulk_collatz_engine {
     /* delays A[n] and peaks P[n] of all n < 2^a (a > 0) */
     uint16_t *A;
     uint64_t *P;
+    /* merge classes of M bits for delays (a > 0): n = 2^M nH + r becomes 3^j nH + c after M
+     * halvings and j odd steps; residues with equal (j, c) share the rest of the trajectory.
+     * cls[r] (2^M entries) is r's class; class q has cls_j[q], cls_c[q]; ncls classes. */
+    int M;
+    uint32_t ncls;
+    uint32_t *cls;
+    uint64_t *cls_c;
+    uint8_t *cls_j;
 };
+
+/* Bits of the delay merge classes (19275 classes of 2^16 residues). */
+#define BULK_CZ_MERGE_BITS 16
+
+/* Builds the merge classes of e->M bits (collatz/delays.c). */
+int bulk_cz_build_classes(struct bulk_collatz_engine *e);
 
 /* 3^j for j <= 40. */
 extern const uint64_t bulk_cz_pow3[41];

@@ -1,5 +1,16 @@
 /* Delays of consecutive numbers (seed 004 Algorithm 2) and their batch statistics (seed 003),
- * on the context's threads. Per-index outputs and per-batch reductions: thread-count free. */
+ * on the context's threads.
+ *
+ * Merging: in an aligned block of 2^M numbers n = 2^M nH + r (nH >= 1) the first M halvings
+ * depend only on r and take n to 3^j nH + c (j odd steps on the way, none of the values is 1
+ * before the end since nH >= 1). Residues with the same (j, c) have the same trajectory from
+ * there, so delay(n) = M + j + delay(3^j nH + c) is computed once per class: 19275 classes
+ * for the 65536 residues of M = 16 (seed 004's "several operations in one step", taken across
+ * numbers). Numbers outside whole blocks (the range's ends, n < 2^M) are done one by one. The
+ * results are per-index, so they do not depend on the thread count. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "collatz/collatz_internal.h"
 #include "common/parallel.h"
 
@@ -17,28 +28,192 @@ static inline int64_t delay_of(const bulk_collatz_engine *e, cz_u128 n)
 
 int64_t bulk_cz_delay_of(const bulk_collatz_engine *e, cz_u128 n) { return delay_of(e, n); }
 
+/* ---- merge classes ---------------------------------------------------------------------------- */
+
+struct clsent {
+    uint64_t c;
+    uint32_t r;
+    uint8_t j;
+};
+
+static int cmp_cls(const void *a, const void *b)
+{
+    const struct clsent *x = a, *y = b;
+    if (x->j != y->j) return x->j < y->j ? -1 : 1;
+    if (x->c != y->c) return x->c < y->c ? -1 : 1;
+    return x->r < y->r ? -1 : x->r > y->r;
+}
+
+int bulk_cz_build_classes(struct bulk_collatz_engine *e)
+{
+    uint32_t size = 1u << e->M;
+    struct clsent *t = malloc(size * sizeof *t);
+    e->cls = malloc(size * sizeof *e->cls);
+    e->cls_c = malloc(size * sizeof *e->cls_c);
+    e->cls_j = malloc(size);
+    if (!t || !e->cls || !e->cls_c || !e->cls_j) {
+        free(t);
+        return BULK_ERR_NOMEM;
+    }
+    for (uint32_t r = 0; r < size; r++) {
+        /* the b/c rules of tables.c with b = 2^M: c after M halvings, j odd steps */
+        uint64_t b = size, c = r;
+        int j = 0;
+        while (!(b & 1)) {
+            if (c & 1) {
+                b *= 3;
+                c = 3 * c + 1;
+                j++;
+            } else {
+                b >>= 1;
+                c >>= 1;
+            }
+        }
+        t[r] = (struct clsent){ c, r, (uint8_t)j };
+    }
+    qsort(t, size, sizeof *t, cmp_cls);
+    uint32_t q = 0;
+    for (uint32_t i = 0; i < size; i++) {
+        if (i && (t[i].j != t[i - 1].j || t[i].c != t[i - 1].c)) q++;
+        e->cls[t[i].r] = q;
+        e->cls_c[q] = t[i].c;
+        e->cls_j[q] = t[i].j;
+    }
+    e->ncls = q + 1;
+    free(t);
+    return BULK_OK;
+}
+
+#define LANES 4
+
+/* Delays of the whole block n = 2^M nH + r, r = 0..2^M-1, into out[r]; D is scratch of
+ * ncls entries. The classes are run LANES at a time, interleaved, so that the multiply and
+ * load latencies of one trajectory overlap with the others' (cz_delay's loop, unrolled across
+ * independent numbers). 0 or a negative status. */
+static int delays_block(const bulk_collatz_engine *e, cz_u128 nH, uint32_t *out, uint32_t *D)
+{
+    const int d = e->d, a = e->a;
+    const uint64_t mask = ((uint64_t)1 << d) - 1;
+    const uint64_t *B = e->B, *C = e->C;
+    const uint8_t *J = e->J;
+    for (uint32_t q0 = 0; q0 < e->ncls; q0 += LANES) {
+        cz_u128 v[LANES];
+        uint32_t steps[LANES];
+        int live[LANES], nl = 0; /* live: 1 running, 0 done, -1 table overflow, -2 state overflow */
+        for (int i = 0; i < LANES; i++) {
+            uint32_t q = q0 + (uint32_t)i;
+            live[i] = 0;
+            steps[i] = 0;
+            v[i] = cz_make(0, 0);
+            if (q >= e->ncls) continue;
+            if (!cz_muladd(&v[i], bulk_cz_pow3[e->cls_j[q]], nH, e->cls_c[q])) {
+                live[i] = -2; /* the state itself passes 2^128: members one by one */
+                continue;
+            }
+            live[i] = 1;
+            nl++;
+        }
+        while (nl) {
+            for (int i = 0; i < LANES; i++) {
+                if (live[i] != 1) continue;
+                if (!(v[i].hi || (v[i].lo >> a))) {
+                    live[i] = 0;
+                    nl--;
+                    continue;
+                }
+                uint64_t L = v[i].lo & mask;
+                if (!cz_table_step(&v[i], d, B[L], C[L])) {
+                    live[i] = -1; /* overflow: the exact path below */
+                    nl--;
+                    continue;
+                }
+                steps[i] += J[L];
+            }
+        }
+        for (int i = 0; i < LANES; i++) {
+            uint32_t q = q0 + (uint32_t)i;
+            if (q >= e->ncls) continue;
+            if (live[i] == -2) {
+                D[q] = UINT32_MAX;
+                continue;
+            }
+            int64_t dl;
+            if (live[i] == 0) {
+                dl = (int64_t)steps[i] + e->A[v[i].lo];
+            } else {
+                cz_u128 st = cz_make(0, 0);
+                cz_muladd(&st, bulk_cz_pow3[e->cls_j[q]], nH, e->cls_c[q]);
+                dl = delay_of(e, st);
+                if (dl < 0) return (int)dl;
+            }
+            dl += e->M + e->cls_j[q];
+            if (dl >= UINT32_MAX) return BULK_ERR_OVERFLOW;
+            D[q] = (uint32_t)dl;
+        }
+    }
+    const uint32_t size = 1u << e->M;
+    for (uint32_t r = 0; r < size; r++) {
+        uint32_t dl = D[e->cls[r]];
+        if (dl == UINT32_MAX) {
+            cz_u128 n = cz_shl(nH, e->M);
+            n.lo |= r;
+            int64_t x = delay_of(e, n);
+            if (x < 0) return (int)x;
+            if (x >= UINT32_MAX) return BULK_ERR_OVERFLOW;
+            dl = (uint32_t)x;
+        }
+        out[r] = dl;
+    }
+    return BULK_OK;
+}
+
+/* ---- ranges --------------------------------------------------------------------------------- */
+
 struct djob {
     const bulk_collatz_engine *e;
     cz_u128 first;
-    uint64_t batch;
+    uint64_t count;
+    uint64_t head;    /* numbers before the first whole block */
+    uint64_t nblocks; /* whole blocks after the head */
     uint32_t *out;
-    uint64_t *sum;
-    uint32_t *min, *max;
-    int status; /* written only on failure; every failure is the same kind */
+    int status; /* written only on failure */
 };
 
-static void delays_range(void *arg, size_t begin, size_t end, int worker)
+/* Work item i: i < nblocks is a whole block, then singles in groups of 4096 (head and tail). */
+static void delays_items(void *arg, size_t begin, size_t end, int worker)
 {
     (void)worker;
     struct djob *j = arg;
-    for (size_t i = begin; i < end; i++) {
-        int64_t dl = delay_of(j->e, cz_add64(j->first, i));
-        if (dl < 0 || dl > UINT32_MAX) {
-            j->status = dl < 0 ? (int)dl : BULK_ERR_OVERFLOW;
-            dl = 0;
+    const bulk_collatz_engine *e = j->e;
+    uint32_t *D = NULL;
+    for (size_t it = begin; it < end; it++) {
+        if (it < j->nblocks) {
+            if (!D) D = malloc(e->ncls * sizeof *D);
+            if (!D) {
+                j->status = BULK_ERR_NOMEM;
+                return;
+            }
+            uint64_t off = j->head + ((uint64_t)it << e->M);
+            cz_u128 n0 = cz_add64(j->first, off);
+            int st = delays_block(e, cz_shr(n0, e->M), j->out + off, D);
+            if (st) j->status = st;
+            continue;
         }
-        j->out[i] = (uint32_t)dl;
+        /* singles: indices outside the blocks */
+        uint64_t g = (uint64_t)(it - j->nblocks) * 4096;
+        uint64_t tail0 = j->head + (j->nblocks << e->M);
+        for (uint64_t s = g; s < g + 4096; s++) {
+            uint64_t idx = s < j->head ? s : tail0 + (s - j->head);
+            if (idx >= j->count || (s >= j->head && idx < tail0)) break;
+            int64_t dl = delay_of(e, cz_add64(j->first, idx));
+            if (dl < 0 || dl >= UINT32_MAX) {
+                j->status = dl < 0 ? (int)dl : BULK_ERR_OVERFLOW;
+                dl = 0;
+            }
+            j->out[idx] = (uint32_t)dl;
+        }
     }
+    free(D);
 }
 
 static int check_range(const bulk_collatz_engine *e, bulk_u128 first, uint64_t count)
@@ -56,34 +231,17 @@ int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     if (!ctx || (!out && count)) return BULK_ERR_ARG;
     int st = check_range(e, first, count);
     if (st) return st;
-    struct djob j = { e, first, 0, out, NULL, NULL, NULL, BULK_OK };
-    bulk_parallel_for(bulk_ctx_threads(ctx), count, 4096, delays_range, &j);
+    const uint64_t bsize = (uint64_t)1 << e->M;
+    /* whole blocks: aligned, and nH >= 1 (n >= 2^M) */
+    uint64_t head = (bsize - (first.lo & (bsize - 1))) & (bsize - 1);
+    if (first.hi == 0 && first.lo < bsize) head = bsize - first.lo; /* start at n = 2^M */
+    if (head > count) head = count;
+    uint64_t nblocks = (count - head) >> e->M;
+    uint64_t singles = count - (nblocks << e->M);
+    struct djob j = { e, first, count, head, nblocks, out, BULK_OK };
+    size_t items = (size_t)(nblocks + (singles + 4095) / 4096);
+    bulk_parallel_for(bulk_ctx_threads(ctx), items, 1, delays_items, &j);
     return j.status;
-}
-
-static void stats_range(void *arg, size_t begin, size_t end, int worker)
-{
-    (void)worker;
-    struct djob *j = arg;
-    for (size_t b = begin; b < end; b++) {
-        cz_u128 n = cz_add(j->first, cz_make((uint64_t)b * j->batch,
-                                             (uint64_t)(((unsigned __int128)b * j->batch) >> 64)));
-        uint64_t sum = 0;
-        uint32_t mn = UINT32_MAX, mx = 0;
-        for (uint64_t i = 0; i < j->batch; i++, n = cz_add64(n, 1)) {
-            int64_t dl = delay_of(j->e, n);
-            if (dl < 0 || dl > UINT32_MAX) {
-                j->status = dl < 0 ? (int)dl : BULK_ERR_OVERFLOW;
-                dl = 0;
-            }
-            sum += (uint64_t)dl;
-            if ((uint32_t)dl < mn) mn = (uint32_t)dl;
-            if ((uint32_t)dl > mx) mx = (uint32_t)dl;
-        }
-        j->sum[b] = sum;
-        j->min[b] = mn;
-        j->max[b] = mx;
-    }
 }
 
 int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
@@ -95,7 +253,26 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
     if (count >> 64) return BULK_ERR_ARG;
     int st = check_range(e, first, (uint64_t)count);
     if (st) return st;
-    struct djob j = { e, first, batch, NULL, sum, min, max, BULK_OK };
-    bulk_parallel_for(bulk_ctx_threads(ctx), nbatches, 1, stats_range, &j);
-    return j.status;
+    /* delays in pieces (whole blocks where possible), reduced per batch in order */
+    const uint64_t piece = (uint64_t)1 << 22;
+    uint32_t *buf = malloc(piece * sizeof *buf);
+    if (!buf) return BULK_ERR_NOMEM;
+    for (uint64_t b = 0; b < nbatches; b++) {
+        sum[b] = 0;
+        min[b] = UINT32_MAX;
+        max[b] = 0;
+    }
+    for (uint64_t off = 0; off < (uint64_t)count; off += piece) {
+        uint64_t m = (uint64_t)count - off < piece ? (uint64_t)count - off : piece;
+        st = bulk_collatz_delays(ctx, e, cz_add64(first, off), m, buf);
+        if (st) break;
+        for (uint64_t i = 0; i < m; i++) {
+            uint64_t b = (off + i) / batch;
+            sum[b] += buf[i];
+            if (buf[i] < min[b]) min[b] = buf[i];
+            if (buf[i] > max[b]) max[b] = buf[i];
+        }
+    }
+    free(buf);
+    return st;
 }

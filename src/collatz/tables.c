@@ -108,6 +108,9 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e)
     free(e->Sj);
     free(e->A);
     free(e->P);
+    free(e->cls);
+    free(e->cls_c);
+    free(e->cls_j);
     free(e);
 }
 
@@ -152,6 +155,10 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
             return BULK_ERR_NOMEM;
         }
         int st = bulk_cz_build_small(a, e->A, e->P);
+        if (st == BULK_OK) {
+            e->M = BULK_CZ_MERGE_BITS;
+            st = bulk_cz_build_classes(e);
+        }
         if (st != BULK_OK) {
             bulk_collatz_engine_free(e);
             return st;

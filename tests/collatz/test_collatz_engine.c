@@ -430,6 +430,41 @@ static void test_overflow(uint64_t *rng)
     bulk_ctx_close(c);
 }
 
+/* delays by merge classes (whole blocks of 2^16) equal the one-by-one path, near 2^64 and near
+ * 2^126 where class states pass 2^128; GMP on samples */
+static void test_delay_blocks(uint64_t *rng)
+{
+    bulk_ctx *c = ctx_threads(2);
+    bulk_collatz_engine *e = engine(c, 11, 0, 18);
+    nv_u128 starts[2] = { ((nv_u128)1 << 64) - 70001, ((nv_u128)1 << 126) - 1001 };
+    uint64_t counts[2] = { 140003, sanitized ? 66000 : 132000 };
+    mpz_t z;
+    mpz_init(z);
+    for (int t = 0; t < 2; t++) {
+        uint32_t *out = malloc(counts[t] * sizeof *out);
+        CHECK(bulk_collatz_delays(c, e, U(starts[t]), counts[t], out) == BULK_OK, "delays");
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < counts[t]; i += (t ? 7 : 1)) {
+            int64_t one = bulk_cz_delay_of(e, U(starts[t] + i));
+            if (one != (int64_t)out[i] && bad++ < 5)
+                CHECK(0, "delay(%s): block %u, one by one %lld", S(starts[t] + i), out[i],
+                      (long long)one);
+        }
+        for (int s = 0; s < 20; s++) {
+            uint64_t i = test_rand(rng) % counts[t];
+            uint64_t gd;
+            mpz_from(z, starts[t] + i);
+            gmp_collatz(z, 0, &gd, NULL, NULL);
+            CHECK(out[i] == gd, "delay(%s) = %u, GMP %llu", S(starts[t] + i), out[i],
+                  (unsigned long long)gd);
+        }
+        free(out);
+    }
+    mpz_clear(z);
+    bulk_collatz_engine_free(e);
+    bulk_ctx_close(c);
+}
+
 /* ---- bounds ------------------------------------------------------------------------------------ */
 
 static void test_bounds(void)
@@ -536,6 +571,8 @@ int main(int argc, char **argv)
     lap("verify_invariance");
     test_overflow(&rng);
     lap("overflow");
+    test_delay_blocks(&rng);
+    lap("delay_blocks");
     test_checkpoint();
     lap("checkpoint");
     return test_finish();
