@@ -16,7 +16,9 @@
  *    at most BULK_MPN_STACK_SCRATCH bytes of temporaries they live on the stack (so the sizes
  *    that dominate bulk work never call malloc); larger products malloc one block per call and
  *    free it before returning. If that malloc fails the call falls back to the scratch-free
- *    schoolbook algorithm: slower but exact, so none of these functions can fail.
+ *    schoolbook algorithm: slower but exact, so none of these functions can fail. Under
+ *    AddressSanitizer every scratch area is malloc'd at exactly its computed size, so that the
+ *    tests check the scratch bounds too.
  *
  * The method actually used never changes a result, only the time it takes. */
 #ifndef BULK_INT_MPN_H

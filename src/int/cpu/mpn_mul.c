@@ -79,7 +79,7 @@ void bulk_mpn_sqr_rec(bulk_limb_t *r, const bulk_limb_t *a, size_t n, bulk_limb_
 static void top(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n, int idx,
                 size_t need)
 {
-    if (need <= BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t)) {
+    if (!BULK_MPN_EXACT_SCRATCH && need <= BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t)) {
         bulk_limb_t buf[BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t)];
         run(r, a, b, n, idx, buf);
         return;
@@ -188,7 +188,7 @@ static __attribute__((noinline)) void mul_blocked(bulk_limb_t *r, const bulk_lim
     size_t need = 2 * bn + bulk_mpn_mul_n_itch(bn);
     bulk_limb_t stackbuf[BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t) / 2];
     bulk_limb_t *tmp = stackbuf, *heap = NULL;
-    if (need > sizeof stackbuf / sizeof *stackbuf) {
+    if (BULK_MPN_EXACT_SCRATCH || need > sizeof stackbuf / sizeof *stackbuf) {
         tmp = heap = malloc(need * sizeof *tmp);
         if (!heap) {
             bulk_mpn_mul_schoolbook(r, a, an, b, bn);

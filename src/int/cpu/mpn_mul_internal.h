@@ -11,6 +11,14 @@
 
 #include "int/mpn.h"
 
+/* Under AddressSanitizer the top-level scratch is always malloc'd at exactly the computed
+ * size (never the larger stack buffer), so an itch that is too small is reported. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BULK_MPN_EXACT_SCRATCH 1
+#else
+#define BULK_MPN_EXACT_SCRATCH 0
+#endif
+
 /* Basecases, r (an + bn limbs) disjoint from a and b, an >= 1, bn >= 1 (any order). */
 void bulk_mpn_mul_schoolbook(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
                              const bulk_limb_t *b, size_t bn);

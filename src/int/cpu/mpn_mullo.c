@@ -85,7 +85,7 @@ void bulk_mpn_mullo_n(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b
         bulk_mpn_mullo_basecase(r, a, b, n);
         return;
     }
-    if (need <= BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t)) {
+    if (!BULK_MPN_EXACT_SCRATCH && need <= BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t)) {
         bulk_limb_t buf[BULK_MPN_STACK_SCRATCH / sizeof(bulk_limb_t)];
         bulk_mpn_mullo_rec(r, a, b, n, buf);
         return;

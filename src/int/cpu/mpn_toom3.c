@@ -21,8 +21,12 @@ int bulk_mpn_toom3_applies(size_t n) { return n >= 5 || n == 3; }
 
 size_t bulk_mpn_toom3_itch(size_t n, int sqr)
 {
-    size_t m = (n + 2) / 3, W = 2 * m + 2;
-    return 5 * W + 8 * (m + 1) + (sqr ? bulk_mpn_sqr_itch(m) : bulk_mpn_mul_n_itch(m));
+    size_t m = (n + 2) / 3, t = n - 2 * m, W = 2 * m + 2;
+    /* the sub-products have m and t limbs; the itch is not monotonic in the size (a higher
+     * Toom needs less scratch than a lower one just below its threshold), so take both */
+    size_t sm = sqr ? bulk_mpn_sqr_itch(m) : bulk_mpn_mul_n_itch(m);
+    size_t st = sqr ? bulk_mpn_sqr_itch(t) : bulk_mpn_mul_n_itch(t);
+    return 5 * W + 8 * (m + 1) + (sm > st ? sm : st);
 }
 
 /* x >>= 1 as a signed W-limb two's complement number (exact here: x is even). */
