@@ -53,6 +53,7 @@ int bulk_cz_plot(const char *path, int w, int h, const double *x, const double *
             if (ys[s][i] > ymax) ymax = ys[s][i];
         }
     }
+    if (ymin > 0) ymin = 0; /* non-negative data: the y axis starts at 0 */
     if (xmax <= xmin) xmax = xmin + 1;
     if (ymax <= ymin) ymax = ymin + 1;
     double pad = (ymax - ymin) * 0.05;

@@ -1,0 +1,233 @@
+/* Benchmark of the CPU Collatz engine, one core, near 2^64 (seed 004 section 6):
+ *   verify rate (numbers covered per second) against d at fixed k (Table 4) and against k at the
+ *   best d (Figure 6); delays rate against d at fixed a (Table 5) and against a (Figure 8).
+ * Each point runs bulk_collatz_verify_chunk / the delays of whole blocks on the calling thread
+ * (tables built beforehand, not timed) and reports both the thread's CPU time rate and the
+ * wall-clock rate: on a shared machine the CPU-time rate is the one-core figure. Prints a table,
+ * writes <out-dir>/<date>-cpu-collatz.txt and <date>-cpu-collatz-{verify,delays}.png.
+ * Options: --out-dir DIR, --kmax K (largest sieve, default 34), --quick (small ranges). */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bulk/collatz.h"
+#include "collatz/collatz_internal.h"
+#include "collatz/plot.h"
+#include "common/progress.h"
+
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static FILE *res;
+
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    if (res) vfprintf(res, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+struct point {
+    double cpu_rate, wall_rate, secs;
+    char checksum[48];
+};
+
+/* verify of [2^64 + off, 2^64 + off + len) with tables d, k on this thread */
+static struct point verify_point(bulk_ctx *ctx, int d, int k, uint64_t len)
+{
+    bulk_collatz_engine *e;
+    struct point p = { 0 };
+    if (bulk_collatz_engine_new(&e, ctx, d, k, 0) != BULK_OK) {
+        fprintf(stderr, "engine d=%d k=%d failed\n", d, k);
+        exit(1);
+    }
+    bulk_u128 first = { 0, 1 }, last = { len - 1, 1 };
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    double c0 = thread_cpu(), w0 = bulk_now();
+    if (bulk_collatz_verify_chunk(e, first, last, r) != BULK_OK) {
+        fprintf(stderr, "verify failed\n");
+        exit(1);
+    }
+    double c1 = thread_cpu(), w1 = bulk_now();
+    p.cpu_rate = (double)len / (c1 - c0);
+    p.wall_rate = (double)len / (w1 - w0);
+    p.secs = w1 - w0;
+    bulk_cz_u128_str(r->checksum, p.checksum);
+    free(r);
+    bulk_collatz_engine_free(e);
+    return p;
+}
+
+static struct point delays_point(bulk_ctx *ctx1, int d, int a, uint64_t len)
+{
+    bulk_collatz_engine *e;
+    struct point p = { 0 };
+    if (bulk_collatz_engine_new(&e, ctx1, d, 0, a) != BULK_OK) {
+        fprintf(stderr, "engine d=%d a=%d failed\n", d, a);
+        exit(1);
+    }
+    uint32_t *buf = malloc(len * sizeof *buf);
+    bulk_u128 first = { 0, 1 };
+    double c0 = thread_cpu(), w0 = bulk_now();
+    if (bulk_collatz_delays(ctx1, e, first, len, buf) != BULK_OK) { /* ctx1: one thread */
+        fprintf(stderr, "delays failed\n");
+        exit(1);
+    }
+    double c1 = thread_cpu(), w1 = bulk_now();
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < len; i++) sum += buf[i];
+    snprintf(p.checksum, sizeof p.checksum, "%llu", (unsigned long long)sum);
+    p.cpu_rate = (double)len / (c1 - c0);
+    p.wall_rate = (double)len / (w1 - w0);
+    p.secs = w1 - w0;
+    free(buf);
+    bulk_collatz_engine_free(e);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = "bench/results";
+    int kmax = 34, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out-dir") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) kmax = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else {
+            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--quick]\n");
+            return 2;
+        }
+    }
+    if (kmax > BULK_COLLATZ_MAX_K) kmax = BULK_COLLATZ_MAX_K;
+    char date[32], path[512], cpu[256] = "unknown";
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    if (ci) {
+        char line[512];
+        while (fgets(line, sizeof line, ci))
+            if (!strncmp(line, "model name", 10)) {
+                char *c = strchr(line, ':');
+                if (c) snprintf(cpu, sizeof cpu, "%s", c + 2);
+                cpu[strcspn(cpu, "\n")] = 0;
+                break;
+            }
+        fclose(ci);
+    }
+    double load = 0;
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la) {
+        if (fscanf(la, "%lf", &load) != 1) load = 0;
+        fclose(la);
+    }
+    snprintf(path, sizeof path, "%s/%s-cpu-collatz.txt", dir, date);
+    res = fopen(path, "w");
+    if (!res) fprintf(stderr, "bench_collatz: cannot write %s (printing only)\n", path);
+    bulk_ctx *ctx1;
+    if (bulk_ctx_open(&ctx1, BULK_BACKEND_CPU, 1) != BULK_OK) return 1;
+    out("# bulk Collatz CPU benchmark, %s, one thread, numbers from 2^64\n", date);
+    out("# machine: %s, load average at start %.2f (shared machine: cpu_rate = numbers per second\n"
+        "# of this thread's CPU time, the one-core figure; wall_rate includes waiting for the CPU)\n",
+        cpu, load);
+    out("# command: bench_collatz%s --kmax %d\n\n", quick ? " --quick" : "", kmax);
+
+    /* ---- verify against d (seed 004 Table 4: k = 32 there) ---- */
+    int kfix = quick ? 24 : 32;
+    uint64_t vlen = quick ? (1ull << 28) : (1ull << 33);
+    double dv[32], dr[32];
+    int nd = 0, best_d = 12;
+    double best = 0;
+    out("verify, rate against d (k = %d, %llu numbers from 2^64)\n", kfix, (unsigned long long)vlen);
+    out("%4s %14s %14s %8s %s\n", "d", "cpu_rate", "wall_rate", "secs", "checksum");
+    for (int d = 8; d <= 20; d++) {
+        struct point p = verify_point(ctx1, d, kfix, vlen);
+        out("%4d %14.4g %14.4g %8.2f %s\n", d, p.cpu_rate, p.wall_rate, p.secs, p.checksum);
+        dv[nd] = d;
+        dr[nd++] = p.cpu_rate / 1e9;
+        if (p.cpu_rate > best) {
+            best = p.cpu_rate;
+            best_d = d;
+        }
+    }
+    /* ---- verify against k (Figure 6) ---- */
+    double kv[48], kr[48];
+    int nk = 0;
+    out("\nverify, rate against k (d = %d; max(2^32, 2^k) numbers from 2^64, %s)\n", best_d,
+        quick ? "quick: 2^28" : "whole sieve blocks");
+    out("%4s %12s %14s %14s %8s %s\n", "k", "s_k", "cpu_rate", "wall_rate", "secs", "checksum");
+    for (int k = 16; k <= kmax; k += (k < 28 ? 4 : 1)) {
+        uint64_t len = quick ? (1ull << 28) : (k > 32 ? (1ull << k) : (1ull << 32));
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, ctx1, 4, k, 0) != BULK_OK) break; /* s_k only */
+        uint64_t sk = bulk_collatz_engine_sieve_size(e);
+        bulk_collatz_engine_free(e);
+        struct point p = verify_point(ctx1, best_d, k, len);
+        out("%4d %12llu %14.4g %14.4g %8.2f %s\n", k, (unsigned long long)sk, p.cpu_rate,
+            p.wall_rate, p.secs, p.checksum);
+        kv[nk] = k;
+        kr[nk++] = p.cpu_rate / 1e9;
+    }
+    /* ---- delays against d (Table 5: a = 25 there) and against a (Figure 8) ---- */
+    uint64_t dlen = quick ? (1ull << 20) : (1ull << 24);
+    double ddv[32], ddr[32], av[32], ar[32];
+    int ndd = 0, na = 0, best_dd = 11;
+    best = 0;
+    out("\ndelays, rate against d (a = 20, %llu numbers from 2^64, merge classes of %d bits)\n",
+        (unsigned long long)dlen, BULK_CZ_MERGE_BITS);
+    out("%4s %14s %14s %8s %s\n", "d", "cpu_rate", "wall_rate", "secs", "sum of delays");
+    for (int d = 8; d <= 18; d++) {
+        struct point p = delays_point(ctx1, d, 20, dlen);
+        out("%4d %14.4g %14.4g %8.2f %s\n", d, p.cpu_rate, p.wall_rate, p.secs, p.checksum);
+        ddv[ndd] = d;
+        ddr[ndd++] = p.cpu_rate / 1e6;
+        if (p.cpu_rate > best) {
+            best = p.cpu_rate;
+            best_dd = d;
+        }
+    }
+    out("\ndelays, rate against a (d = %d)\n", best_dd);
+    out("%4s %14s %14s %8s %s\n", "a", "cpu_rate", "wall_rate", "secs", "sum of delays");
+    for (int a = best_dd; a <= 26; a += 2) {
+        struct point p = delays_point(ctx1, best_dd, a, dlen);
+        out("%4d %14.4g %14.4g %8.2f %s\n", a, p.cpu_rate, p.wall_rate, p.secs, p.checksum);
+        av[na] = a;
+        ar[na++] = p.cpu_rate / 1e6;
+    }
+    out("\n# targets (issue 3): verify >= 4e9 numbers/s, delays >= 1e8 numbers/s on one core\n");
+    out("# seed 004 CPU (i7-4790): verify 5.25e9 (k = 37, d = 12), delays 1.39e7\n");
+    char png[512];
+    snprintf(png, sizeof png, "%s/%s-cpu-collatz-verify.png", dir, date);
+    const double *ys1[1] = { dr }, *ys2[1] = { kr };
+    /* two panels side by side would need text; instead one file per figure */
+    if (bulk_cz_plot(png, 800, 500, dv, ys1, 1, (size_t)nd) == 0)
+        out("# %s: verify rate (1e9/s, cpu) against d = 8..20 (blue)\n", png);
+    snprintf(png, sizeof png, "%s/%s-cpu-collatz-verify-k.png", dir, date);
+    if (bulk_cz_plot(png, 800, 500, kv, ys2, 1, (size_t)nk) == 0)
+        out("# %s: verify rate (1e9/s, cpu) against k = 16..%d (blue)\n", png, kmax);
+    snprintf(png, sizeof png, "%s/%s-cpu-collatz-delays.png", dir, date);
+    const double *ys3[1] = { ddr }, *ys4[1] = { ar };
+    if (bulk_cz_plot(png, 800, 500, ddv, ys3, 1, (size_t)ndd) == 0)
+        out("# %s: delays rate (1e6/s, cpu) against d = 8..18 (blue)\n", png);
+    snprintf(png, sizeof png, "%s/%s-cpu-collatz-delays-a.png", dir, date);
+    if (bulk_cz_plot(png, 800, 500, av, ys4, 1, (size_t)na) == 0)
+        out("# %s: delays rate (1e6/s, cpu) against a (blue)\n", png);
+    bulk_ctx_close(ctx1);
+    if (res) {
+        fclose(res);
+        printf("wrote %s\n", path);
+    }
+    return 0;
+}
