@@ -196,34 +196,34 @@ static void test_cols(void)
     }
 }
 
-/* out (4 limbs words) = a * b by sum-rotate with P words per lane, following mul_sr_kernel:
+/* out (4 limbs words) = a * b by sum-rotate with G lanes of P words, following mul_sr_kernel:
  * rows in groups of P with rotating slots, lane 0 emitting finished columns, then the columns
- * turned into words one 128-column task at a time with the lane lookahead. */
-static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, int P)
+ * turned into words one 4G-column task at a time with the lane lookahead. */
+static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, int P, int G)
 {
-    const int N = 2 * limbs, NP = 32 * P, C = 2 * N;
+    const int N = 2 * limbs, NP = G * P, C = 2 * N;
     bg_word *sb = calloc((size_t)NP, sizeof(bg_word));
     bg_word *col = calloc((size_t)3 * 2 * NP, sizeof(bg_word)); /* c0, c1, c2 arrays */
     bg_word *c0 = col, *c1 = col + 2 * NP, *c2 = col + 4 * NP;
     bg_word av[32][16], acc[32][48];
     for (int k = 0; k < NP; k++) sb[k] = k < N ? b[k] : 0;
-    for (int l = 0; l < 32; l++) {
+    for (int l = 0; l < G; l++) {
         for (int q = 0; q < P; q++) av[l][q] = P * l + q < N ? a[P * l + q] : 0;
         for (int q = 0; q < 3 * P; q++) acc[l][q] = 0;
     }
     for (int i0 = 0; i0 < NP; i0 += P)
         for (int u = 0; u < P; u++) {
             bg_word bi = sb[i0 + u];
-            for (int l = 0; l < 32; l++) bg_sr_row(acc[l], av[l], bi, u, P);
+            for (int l = 0; l < G; l++) bg_sr_row(acc[l], av[l], bi, u, P);
             int ph = u % P;
             c0[i0 + u] = acc[0][3 * ph];
             c1[i0 + u] = acc[0][3 * ph + 1];
             c2[i0 + u] = acc[0][3 * ph + 2];
-            for (int l = 0; l < 32; l++)
-                for (int e = 0; e < 3; e++) /* shfl_down by 1; lane 31 gets 0 */
-                    acc[l][3 * ph + e] = l < 31 ? acc[l + 1][3 * ph + e] : 0;
+            for (int l = 0; l < G; l++)
+                for (int e = 0; e < 3; e++) /* shfl_down by 1 within G; the last lane gets 0 */
+                    acc[l][3 * ph + e] = l < G - 1 ? acc[l + 1][3 * ph + e] : 0;
         }
-    for (int l = 0; l < 32; l++)
+    for (int l = 0; l < G; l++)
         for (int q = 0; q < P; q++) {
             c0[NP + P * l + q] = acc[l][3 * q];
             c1[NP + P * l + q] = acc[l][3 * q + 1];
@@ -232,11 +232,11 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
     memset(out, 0xa5, sizeof(bg_word) * (size_t)C);
     bg_word Hprev[3] = {0, 0, 0};
     uint32_t cin = 0;
-    for (int t = 0; t * BG_COLS_PER_TASK < 2 * NP; t++) {
+    for (int t = 0; t * 4 * G < 2 * NP; t++) {
         bg_word L[32][4], H[32][3];
-        uint32_t G = 0, Pm = 0;
-        for (int l = 0; l < 32; l++) {
-            int k0 = t * BG_COLS_PER_TASK + 4 * l;
+        uint32_t Gm = 0, Pm = 0;
+        for (int l = 0; l < G; l++) {
+            int k0 = t * 4 * G + 4 * l;
             bg_word a12[12] = {0};
             if (k0 < 2 * NP)
                 for (int c = 0; c < 4; c++) {
@@ -246,23 +246,23 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
                 }
             bg_col4_finish(a12, L[l], H[l]);
         }
-        for (int l = 0; l < 32; l++) {
+        for (int l = 0; l < G; l++) {
             const bg_word *hp = l > 0 ? H[l - 1] : Hprev;
             bg_word g = bg_add_h(L[l], hp);
-            int k0 = t * BG_COLS_PER_TASK + 4 * l;
+            int k0 = t * 4 * G + 4 * l;
             int p = k0 < C && (L[l][0] & L[l][1] & L[l][2] & L[l][3]) == 0xffffffffu;
-            G |= (uint32_t)(g != 0) << l;
+            Gm |= (uint32_t)(g != 0) << l;
             Pm |= (uint32_t)p << l;
         }
-        uint32_t cout, mask = bg_warp_carries(G, Pm, cin, &cout);
-        for (int l = 0; l < 32; l++) {
-            int k0 = t * BG_COLS_PER_TASK + 4 * l;
+        uint32_t cout, mask = bg_lane_carries(Gm, Pm, cin, G, &cout);
+        for (int l = 0; l < G; l++) {
+            int k0 = t * 4 * G + 4 * l;
             if ((mask >> l) & 1)
                 for (int k = 0; k < 4; k++)
                     if (++L[l][k] != 0) break;
             if (k0 < C) memcpy(out + k0, L[l], sizeof(bg_word) * 4);
         }
-        memcpy(Hprev, H[31], sizeof Hprev);
+        memcpy(Hprev, H[G - 1], sizeof Hprev);
         cin = cout;
     }
     free(sb);
@@ -272,33 +272,51 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
 static void test_sr(void)
 {
     static const int sizes[] = {1, 5, 16, 17, 20, 31, 32, 33, 48, 64, 96, 128, 200, 256};
-    for (int si = 0; si < 14; si++) {
-        int limbs = sizes[si], N = 2 * limbs;
-        int P = (N + 31) / 32;
-        for (int extra = 0; extra <= 1 && P + extra <= 16; extra++) {
-            int PP = P + extra; /* also with more padding than needed */
-            bg_word *a = malloc(sizeof(bg_word) * (size_t)N), *b = malloc(sizeof(bg_word) * (size_t)N);
-            bg_word *r = malloc(sizeof(bg_word) * (size_t)2 * N);
-            for (int rep = 0; rep < 6; rep++) {
-                fill(a, 1, N, rep + 1);
-                fill(b, 1, N, rep + 4);
-                if (rep == 0) {
-                    memset(a, 0xff, sizeof(bg_word) * (size_t)N);
-                    memset(b, 0xff, sizeof(bg_word) * (size_t)N);
+    static const int groups[] = {8, 16, 32};
+    for (int si = 0; si < 14; si++)
+        for (int gi = 0; gi < 3; gi++) {
+            int limbs = sizes[si], N = 2 * limbs, G = groups[gi];
+            int P = (N + G - 1) / G;
+            if (P < 2) P = 2;
+            if (P > 16) continue;
+            for (int extra = 0; extra <= 1 && P + extra <= 16; extra++) {
+                int PP = P + extra; /* also with more padding than needed */
+                bg_word *a = malloc(sizeof(bg_word) * (size_t)N), *b = malloc(sizeof(bg_word) * (size_t)N);
+                bg_word *r = malloc(sizeof(bg_word) * (size_t)2 * N);
+                for (int rep = 0; rep < 4; rep++) {
+                    fill(a, 1, N, rep + 1);
+                    fill(b, 1, N, rep + 4);
+                    if (rep == 0) {
+                        memset(a, 0xff, sizeof(bg_word) * (size_t)N);
+                        memset(b, 0xff, sizeof(bg_word) * (size_t)N);
+                    }
+                    sim_sr(r, a, b, limbs, PP, G);
+                    mpz_t x, y, z;
+                    mpz_inits(x, y, z, NULL);
+                    to_mpz(x, a, 1, N);
+                    to_mpz(y, b, 1, N);
+                    mpz_mul(z, x, y);
+                    CHECK(eq_mpz(r, 1, 2 * N, z), "sum-rotate mul limbs=%d G=%d P=%d rep=%d", limbs, G, PP, rep);
+                    mpz_clears(x, y, z, NULL);
                 }
-                sim_sr(r, a, b, limbs, PP);
-                mpz_t x, y, z;
-                mpz_inits(x, y, z, NULL);
-                to_mpz(x, a, 1, N);
-                to_mpz(y, b, 1, N);
-                mpz_mul(z, x, y);
-                CHECK(eq_mpz(r, 1, 2 * N, z), "sum-rotate mul limbs=%d P=%d rep=%d", limbs, PP, rep);
-                mpz_clears(x, y, z, NULL);
+                free(a);
+                free(b);
+                free(r);
             }
-            free(a);
-            free(b);
-            free(r);
         }
+    /* the group lookahead at every width against a ripple */
+    for (int rep = 0; rep < 3000; rep++) {
+        int width = 8 << (rep % 3);
+        uint32_t m = width == 32 ? 0xffffffffu : (1u << width) - 1;
+        uint32_t G = (uint32_t)test_rand(&rng) & m, P = (uint32_t)test_rand(&rng) & ~G & m;
+        if (rep % 5 == 0) P = ~G & m;
+        uint32_t cin = (uint32_t)(rep & 1), cout, want = 0, c = cin;
+        uint32_t mask = bg_lane_carries(G, P, cin, width, &cout);
+        for (int l = 0; l < width; l++) {
+            want |= c << l;
+            c = ((G >> l) & 1) | (((P >> l) & 1) & c);
+        }
+        CHECK(mask == want && cout == c, "bg_lane_carries width %d G=%08x P=%08x", width, G, P);
     }
 }
 

@@ -6,8 +6,9 @@
  *    fully unrolled on 32-bit words in registers, two PTX multiply-adds per word product.
  *    Compiled for capacities 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs; a width between two is padded
  *    with zero words up to the next (the zero rows cost time, never correctness).
- *  - sum-rotate (seed 000; mid-size W up to 16384 bits): one warp per instance, P words of a
- *    per lane, exactly the (32 P)^2 word products; finished columns leave through lane 0.
+ *  - sum-rotate (seed 000; mid-size W up to 16384 bits): a group of G = 8, 16 or 32 lanes per
+ *    instance, P words of a per lane, exactly the (G P)^2 word products; finished columns
+ *    leave through the group's first lane.
  *  - Karatsuba over the batch from 32768 bits: three batched half-size products.
  *  - the warp-column kernel (larger W): one block per instance, each warp computes 128
  *    consecutive product columns (4 per lane, bg_col4_lane), and the column sums are turned into
@@ -234,27 +235,29 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     return BULK_OK;
 }
 
-/* ---- sum-rotate: one warp per instance, P words of a per lane ------------------------------ */
+/* ---- sum-rotate: G lanes per instance, P words of a per lane -------------------------------- */
 
-/* r (2 limbs per instance) = a * b, 32 P >= 2 limbs. Blocks of 4 warps, one instance each;
- * a warp's shared memory: b padded to 32 P words, then the 2 * 32 P finished columns as three
- * word arrays (low, middle, high). No block-wide barrier: a warp past n just leaves. */
-template <int P>
+/* r (2 limbs per instance) = a * b, G P >= 2 limbs. Blocks of 4 warps, 32 / G instances per
+ * warp; a group's shared memory: b padded to G P words, then the 2 G P finished columns as
+ * three word arrays (low, middle, high). The groups of a warp past n still run (their shuffles
+ * and ballots need every lane) but load and store nothing. No block-wide barrier. */
+template <int P, int G>
 __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b,
                                                      size_t n, int limbs)
 {
     extern __shared__ bg_word sm[];
-    const int NP = 32 * P, N = 2 * limbs, C = 2 * N;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    size_t inst = (size_t)blockIdx.x * (blockDim.x >> 5) + warp;
-    if (inst >= n) return;
-    bg_word *sb = sm + (size_t)warp * 7 * NP, *c0 = sb + NP, *c1 = c0 + 2 * NP, *c2 = c1 + 2 * NP;
-    const bg_word *ga = (const bg_word *)(a + inst * limbs);
-    const bg_word *gb = (const bg_word *)(b + inst * limbs);
-    for (int k = lane; k < NP; k += 32) sb[k] = k < N ? gb[k] : 0;
+    const int NP = G * P, N = 2 * limbs, C = 2 * N, IPW = 32 / G;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grp = lane / G, gl = lane % G;
+    size_t inst = ((size_t)blockIdx.x * (blockDim.x >> 5) + warp) * IPW + grp;
+    const bool active = inst < n;
+    bg_word *sb = sm + (size_t)(warp * IPW + grp) * 7 * NP, *c0 = sb + NP, *c1 = c0 + 2 * NP;
+    bg_word *c2 = c1 + 2 * NP;
+    const bg_word *ga = (const bg_word *)(a + (active ? inst : 0) * limbs);
+    const bg_word *gb = (const bg_word *)(b + (active ? inst : 0) * limbs);
+    for (int k = gl; k < NP; k += G) sb[k] = (active && k < N) ? gb[k] : 0;
     bg_word av[P], acc[3 * P];
 #pragma unroll
-    for (int q = 0; q < P; q++) av[q] = P * lane + q < N ? ga[P * lane + q] : 0;
+    for (int q = 0; q < P; q++) av[q] = (active && P * gl + q < N) ? ga[P * gl + q] : 0;
 #pragma unroll
     for (int q = 0; q < 3 * P; q++) acc[q] = 0;
     __syncwarp();
@@ -263,31 +266,32 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
         for (int u = 0; u < P; u++) {
             bg_sr_row(acc, av, sb[i0 + u], u, P);
             const int ph = u % P; /* the slot of the finished column */
-            if (lane == 0) {
+            if (gl == 0) {
                 c0[i0 + u] = acc[3 * ph];
                 c1[i0 + u] = acc[3 * ph + 1];
                 c2[i0 + u] = acc[3 * ph + 2];
             }
 #pragma unroll
             for (int e = 0; e < 3; e++) {
-                bg_word t = __shfl_down_sync(0xffffffffu, acc[3 * ph + e], 1);
-                acc[3 * ph + e] = lane < 31 ? t : 0;
+                bg_word t = __shfl_down_sync(0xffffffffu, acc[3 * ph + e], 1, G);
+                acc[3 * ph + e] = gl < G - 1 ? t : 0;
             }
         }
     }
 #pragma unroll
     for (int q = 0; q < P; q++) {
-        c0[NP + P * lane + q] = acc[3 * q];
-        c1[NP + P * lane + q] = acc[3 * q + 1];
-        c2[NP + P * lane + q] = acc[3 * q + 2];
+        c0[NP + P * gl + q] = acc[3 * q];
+        c1[NP + P * gl + q] = acc[3 * q + 1];
+        c2[NP + P * gl + q] = acc[3 * q + 2];
     }
     __syncwarp();
-    /* columns -> words, 128 columns at a time, carries by lookahead over the lanes */
-    bg_word *out = (bg_word *)(r + inst * 2 * (size_t)limbs);
+    /* columns -> words, 4G columns at a time, carries by lookahead over the group's lanes */
+    bg_word *out = (bg_word *)(r + (active ? inst : 0) * 2 * (size_t)limbs);
+    const uint32_t gmask = G == 32 ? 0xffffffffu : ((1u << G) - 1);
     bg_word Hprev[3] = {0, 0, 0};
     uint32_t cin = 0;
-    for (int t = 0; t * BG_COLS_PER_TASK < 2 * NP; t++) {
-        int k0 = t * BG_COLS_PER_TASK + 4 * lane;
+    for (int t = 0; t * 4 * G < 2 * NP; t++) {
+        int k0 = t * 4 * G + 4 * gl;
         bg_word a12[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, L[4], H[3], Hp[3];
         if (k0 < 2 * NP)
             for (int c = 0; c < 4; c++) {
@@ -297,59 +301,92 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
             }
         bg_col4_finish(a12, L, H);
         for (int e = 0; e < 3; e++) {
-            Hp[e] = __shfl_up_sync(0xffffffffu, H[e], 1);
-            if (lane == 0) Hp[e] = Hprev[e];
+            Hp[e] = __shfl_up_sync(0xffffffffu, H[e], 1, G);
+            if (gl == 0) Hp[e] = Hprev[e];
         }
         bg_word g = bg_add_h(L, Hp);
         bool p = k0 < C && (L[0] & L[1] & L[2] & L[3]) == 0xffffffffu;
-        uint32_t G = __ballot_sync(0xffffffffu, g != 0), Pm = __ballot_sync(0xffffffffu, p);
-        uint32_t cout, mask = bg_warp_carries(G, Pm, cin, &cout);
-        if ((mask >> lane) & 1)
+        uint32_t Gm = (__ballot_sync(0xffffffffu, g != 0) >> (grp * G)) & gmask;
+        uint32_t Pm = (__ballot_sync(0xffffffffu, p) >> (grp * G)) & gmask;
+        uint32_t cout, mask = bg_lane_carries(Gm, Pm, cin, G, &cout);
+        if ((mask >> gl) & 1)
             for (int k = 0; k < 4; k++)
                 if (++L[k] != 0) break;
-        if (k0 < C) store4(out + k0, L);
-        for (int e = 0; e < 3; e++) Hprev[e] = __shfl_sync(0xffffffffu, H[e], 31);
+        if (active && k0 < C) store4(out + k0, L);
+        for (int e = 0; e < 3; e++) Hprev[e] = __shfl_sync(0xffffffffu, H[e], G - 1, G);
         cin = cout;
     }
 }
 
 const int kSrWarps = 4;
 
-template <int P>
-int launch_sr_p(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
+template <int P, int G>
+int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
-    size_t smem = sizeof(bg_word) * 7 * 32 * P * kSrWarps;
+    size_t smem = sizeof(bg_word) * 7 * 32 * P * kSrWarps; /* 7 G P words x 32 / G groups */
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)smem));
-    size_t blocks = (n + kSrWarps - 1) / kSrWarps;
-    mul_sr_kernel<P><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
+    size_t per_block = (size_t)kSrWarps * (32 / G);
+    size_t blocks = (n + per_block - 1) / per_block;
+    mul_sr_kernel<P, G><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
-/* The compiled words-per-lane counts; a width is padded up to the next. */
+/* The compiled shapes: G lanes of P words; a width is padded up to G P. */
+const int kSrP[] = {2, 4, 6, 8, 12, 16};
+const int kSrG[] = {8, 16, 32};
+
+/* The cheapest compiled shape for this width by bg_cost_sr (0 when none holds it). */
+void sr_shape(int limbs, int *P, int *G)
+{
+    double best = 0;
+    *P = *G = 0;
+    for (int gi = 0; gi < 3; gi++)
+        for (int pi = 0; pi < 6; pi++) {
+            int g = kSrG[gi], p = kSrP[pi];
+            if (g * p < 2 * limbs) continue;
+            double c = bg_cost_sr(p, g);
+            if (*P == 0 || c < best) {
+                best = c;
+                *P = p;
+                *G = g;
+            }
+            break; /* larger P for this G only pads more */
+        }
+}
+
 int sr_p(int limbs)
 {
-    int P = (2 * limbs + 31) / 32;
-    static const int ps[] = {2, 3, 4, 5, 6, 8, 10, 12, 16};
-    for (int k = 0; k < 9; k++)
-        if (P <= ps[k]) return ps[k];
-    return 0; /* too wide for sum-rotate */
+    int P, G;
+    sr_shape(limbs, &P, &G);
+    return P;
+}
+
+template <int G>
+int launch_sr_g(int P, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
+                cudaStream_t st)
+{
+    switch (P) {
+    case 2: return launch_sr_pg<2, G>(r, a, b, n, limbs, st);
+    case 4: return launch_sr_pg<4, G>(r, a, b, n, limbs, st);
+    case 6: return launch_sr_pg<6, G>(r, a, b, n, limbs, st);
+    case 8: return launch_sr_pg<8, G>(r, a, b, n, limbs, st);
+    case 12: return launch_sr_pg<12, G>(r, a, b, n, limbs, st);
+    case 16: return launch_sr_pg<16, G>(r, a, b, n, limbs, st);
+    default: return BULK_ERR_UNSUPPORTED;
+    }
 }
 
 int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
-    switch (sr_p(limbs)) {
-    case 2: return launch_sr_p<2>(r, a, b, n, limbs, st);
-    case 3: return launch_sr_p<3>(r, a, b, n, limbs, st);
-    case 4: return launch_sr_p<4>(r, a, b, n, limbs, st);
-    case 5: return launch_sr_p<5>(r, a, b, n, limbs, st);
-    case 6: return launch_sr_p<6>(r, a, b, n, limbs, st);
-    case 8: return launch_sr_p<8>(r, a, b, n, limbs, st);
-    case 10: return launch_sr_p<10>(r, a, b, n, limbs, st);
-    case 12: return launch_sr_p<12>(r, a, b, n, limbs, st);
-    case 16: return launch_sr_p<16>(r, a, b, n, limbs, st);
+    int P, G;
+    sr_shape(limbs, &P, &G);
+    switch (G) {
+    case 8: return launch_sr_g<8>(P, r, a, b, n, limbs, st);
+    case 16: return launch_sr_g<16>(P, r, a, b, n, limbs, st);
+    case 32: return launch_sr_g<32>(P, r, a, b, n, limbs, st);
     default: return BULK_ERR_UNSUPPORTED;
     }
 }
@@ -377,8 +414,9 @@ kernel choose(int limbs, bool env_ok = true)
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
     if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
     if (limbs >= kKaraMinLimbs && limbs % 2 == 0) return K_KARA;
-    int P = sr_p(limbs);
-    if (P && bg_cost_sr(P) < bg_cost_cols(2 * limbs)) return K_SR;
+    int P, G;
+    sr_shape(limbs, &P, &G);
+    if (P && bg_cost_sr(P, G) < bg_cost_cols(2 * limbs)) return K_SR;
     return K_COLS;
 }
 

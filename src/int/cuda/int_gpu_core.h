@@ -375,16 +375,27 @@ BULK_HD uint32_t bg_warp_carries(uint32_t G, uint32_t P, uint32_t cin, uint32_t 
     return (uint32_t)C;
 }
 
-/* ---- sum-rotate multiplication (one warp per instance, mid-size W) ------------------------
+/* The same over a group of `width` <= 32 lanes (G, P < 2^width): carry out at bit `width`. */
+BULK_HD uint32_t bg_lane_carries(uint32_t G, uint32_t P, uint32_t cin, int width, uint32_t *cout)
+{
+    uint64_t A = (uint64_t)(G | P), B = G;
+    uint64_t S = A + B + cin;
+    uint64_t C = S ^ A ^ B;
+    *cout = (uint32_t)(C >> width) & 1;
+    return (uint32_t)(C & ((width < 32 ? ((uint64_t)1 << width) : ((uint64_t)1 << 32)) - 1));
+}
+
+/* ---- sum-rotate multiplication (a group of G lanes per instance, mid-size W) ---------------
  *
- * Seed 000's sum-rotate method with P words of a per lane: lane l holds a[P l .. P l + P) and P
- * column accumulators (96 bits each) for columns i + P l + q at row i. Each row adds a_j b_i
- * into them (b_i a shared-memory broadcast), then the lowest column of every lane is complete
- * for that lane and moves to lane l - 1 (a rotation by shuffle), whose top slot it becomes; the
- * column leaving lane 0 is final and is written out. No product is computed twice and no lane
- * idles: (32 P)^2 products for an instance padded to 32 P words. Slots rotate through the
- * physical registers (slot q of row u is register (q + u) mod P), so after unrolling P rows
- * the shift is free. */
+ * Seed 000's sum-rotate method with G = 8, 16 or 32 lanes per instance (32 / G instances per
+ * warp, as seed 000 runs several small instances per warp) and P words of a per lane: lane l
+ * holds a[P l .. P l + P) and P column accumulators (96 bits each) for columns i + P l + q at
+ * row i. Each row adds a_j b_i into them (b_i a shared-memory broadcast), then the lowest column
+ * of every lane is complete for that lane and moves to lane l - 1 (a rotation by shuffle),
+ * whose top slot it becomes; the column leaving lane 0 is final and is written out. No product
+ * is computed twice and no lane idles: (G P)^2 products for an instance padded to G P words.
+ * Slots rotate through the physical registers (slot q of row u is register (q + u) mod P), so
+ * after unrolling P rows the shift is free. */
 
 /* Row u (mod P) of the sum-rotate method: acc[3 ((q + u) mod P) ..] += a[q] * bi, q < P. */
 BULK_HD void bg_sr_row(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
@@ -399,11 +410,12 @@ BULK_HD void bg_sr_row(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
     }
 }
 
-/* Predicted issue cost (instruction slots per instance, relative) of the two large-W kernels,
- * for choosing between them until measured thresholds replace it: the warp-column kernel
- * computes the parallelogram of each 128-column task (3.5 slots per product), sum-rotate the
- * padded square (3 slots per product plus about 9 per row for the broadcast, the three
- * shuffles, the three stores of the finished column and the loop). */
+/* Predicted issue cost (lane instruction slots per instance) of the large-W kernels, for
+ * choosing between them until measured thresholds replace it: the warp-column kernel computes
+ * the parallelogram of each 128-column task (3.5 slots per product); sum-rotate with G lanes of
+ * P words computes the padded square, G P rows of 3 P slots per lane plus about 11 for the
+ * broadcast, the three shuffles and selects, the three stores of the finished column and the
+ * loop - so fewer lanes with more words each amortise that overhead better. */
 BULK_HD double bg_cost_cols(int N)
 {
     int T = (2 * N + BG_COLS_PER_TASK - 1) / BG_COLS_PER_TASK;
@@ -415,10 +427,10 @@ BULK_HD double bg_cost_cols(int N)
     }
     return prod * 3.5;
 }
-BULK_HD double bg_cost_sr(int P)
+BULK_HD double bg_cost_sr(int P, int G)
 {
-    double w = 32.0 * P;
-    return w * w * 3.0 + w * 32.0 * 9.0;
+    double rows = (double)G * P; /* words of the padded instance */
+    return rows * G * (3.0 * P + 11.0);
 }
 
 /* ---- Karatsuba over the batch (large W): the per-instance glue on 64-bit limbs --------------
