@@ -239,7 +239,7 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
 
 /* r (2 limbs per instance) = a * b, G P >= 2 limbs. Blocks of 4 warps, 32 / G instances per
  * warp; a group's shared memory: b padded to G P words, then the 2 G P finished columns as
- * three word arrays (low, middle, high). The groups of a warp past n still run (their shuffles
+ * three word arrays (low, middle, high), and one word of padding. The groups of a warp past n still run (their shuffles
  * and ballots need every lane) but load and store nothing. No block-wide barrier. */
 template <int P, int G>
 __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b,
@@ -250,7 +250,9 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grp = lane / G, gl = lane % G;
     size_t inst = ((size_t)blockIdx.x * (blockDim.x >> 5) + warp) * IPW + grp;
     const bool active = inst < n;
-    bg_word *sb = sm + (size_t)(warp * IPW + grp) * 7 * NP, *c0 = sb + NP, *c1 = c0 + 2 * NP;
+    /* group regions 7 NP + 1 words apart: the groups of a warp read b_i and store columns at
+     * the same offsets, which an odd stride puts in different banks */
+    bg_word *sb = sm + (size_t)(warp * IPW + grp) * (7 * NP + 1), *c0 = sb + NP, *c1 = c0 + 2 * NP;
     bg_word *c2 = c1 + 2 * NP;
     const bg_word *ga = (const bg_word *)(a + (active ? inst : 0) * limbs);
     const bg_word *gb = (const bg_word *)(b + (active ? inst : 0) * limbs);
@@ -323,7 +325,7 @@ const int kSrWarps = 4;
 template <int P, int G>
 int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
-    size_t smem = sizeof(bg_word) * 7 * 32 * P * kSrWarps; /* 7 G P words x 32 / G groups */
+    size_t smem = sizeof(bg_word) * (7 * G * P + 1) * (32 / G) * kSrWarps; /* per group 7 G P + 1 */
     if (smem > 48 * 1024)
         BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)smem));
