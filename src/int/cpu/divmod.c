@@ -6,7 +6,7 @@
  * divisions; measured by bench/int/tune_div.c (command, machine and table in docs/int.md,
  * "Division", and bench/results/). AUTO also needs a quotient of at least this many limbs:
  * with a short quotient Algorithm D is linear in the divisor and Newton is not. */
-size_t bulk_div_newton_threshold = 512;
+size_t bulk_div_newton_threshold = 256;
 
 size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
 {

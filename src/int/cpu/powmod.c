@@ -49,7 +49,7 @@ static void redc(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t *m, siz
  * original form): u = (t mod R) m' mod R by a short product, then (t + u m) / R, with
  * m' = -m^-1 mod R. Both products get Karatsuba / Toom from int/mpn.h, so the reduction becomes
  * subquadratic. Measured with bench/int/tune_div.c (see docs/int.md, "Powmod"). */
-size_t bulk_powmod_redc_mul_threshold = 96;
+size_t bulk_powmod_redc_mul_threshold = 64;
 
 /* m' (n limbs) = -m^-1 mod B^n for odd m, by Hensel lifting x <- x (2 - m x), which doubles the
  * number of correct limbs per step. tmp: 3n limbs. */
