@@ -134,11 +134,13 @@ int bulk_mpn_invmod(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m, 
         bulk_limb_t alpha;
         size_t beta = 0;
         if (lx <= 2) {
+            /* the exact quotient when it is below B (hardware division, gcd_approx.h) */
             bulk_dlimb_t xx = ((bulk_dlimb_t)X[1] << 64) | X[0];
             bulk_dlimb_t yy = ((bulk_dlimb_t)(ly > 1 ? Y[1] : 0) << 64) | Y[0];
-            bulk_dlimb_t qq = xx / yy;
-            if ((qq >> 64) == 0) {
-                alpha = (bulk_limb_t)qq;
+            if (ly > 1) {
+                alpha = gcd_div_2by2(xx, yy);
+            } else if (X[1] < Y[0]) {
+                alpha = gcd_div_2by1(X[1], X[0], Y[0]);
             } else { /* Y < B and X div Y >= B: case 2-A's alpha B = (x1 div y1) B <= X div Y */
                 alpha = X[1] / Y[0];
                 beta = 1;
