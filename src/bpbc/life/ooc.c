@@ -106,6 +106,23 @@ int life_ooc_write_row(life_ooc *o, uint64_t y, const uint64_t *row)
     return full_pwrite(o->fd[o->cur], row, o->nw * 8, (off_t)(y * o->nw * 8));
 }
 
+/* Reads into row[] (bulk_life_words(width) words, the others left as they are) the words of
+ * row gy that life_row_get64 touches for the tile's words [j0, j1) and its halo word on each
+ * side: [j0 - 1, j1 + 1), and on a torus the row's two last words (left of cell 0) and two first
+ * words (right of the last cell) when the halo wraps. A full-width tile reads the whole row. */
+static int read_row_parts(const life_ooc *o, int fd, uint64_t *row, uint64_t gy, uint64_t j0, uint64_t j1,
+                          int torus)
+{
+    uint64_t nw = o->nw;
+    off_t base = (off_t)(gy * nw * 8);
+    if (nw <= 4 || (j0 == 0 && j1 == nw)) return full_pread(fd, row, nw * 8, base);
+    uint64_t a = j0 > 0 ? j0 - 1 : 0, b = j1 + 1 < nw ? j1 + 1 : nw;
+    int st = full_pread(fd, row + a, (b - a) * 8, base + (off_t)(a * 8));
+    if (st == BULK_OK && torus && j0 == 0) st = full_pread(fd, row + nw - 2, 16, base + (off_t)((nw - 2) * 8));
+    if (st == BULK_OK && torus && 64 * (j1 + 1) > o->w) st = full_pread(fd, row, 16, base);
+    return st;
+}
+
 /* Tile shape for t generations within the memory budget: the extended tile is held about three
  * times (the tile, the stepper's second copy, its scratch) plus one row buffer. */
 static int tile_shape(const life_ooc *o, unsigned t, uint64_t *th, uint64_t *tw)
@@ -187,8 +204,7 @@ int life_ooc_step(life_ooc *o, bulk_ctx *ctx, int torus, const bulk_life_rule *r
                         memset(e, 0, enw * 8);
                         continue;
                     }
-                    if ((st = full_pread(src, row, o->nw * 8, (off_t)((uint64_t)gy * o->nw * 8))) != BULK_OK)
-                        break;
+                    if ((st = read_row_parts(o, src, row, (uint64_t)gy, j0, j1, torus)) != BULK_OK) break;
                     for (uint64_t k = 0; k < enw; k++) {
                         e[k] = life_row_get64(row, o->w, torus, 64 * ((int64_t)j0 - 1 + (int64_t)k));
                         any |= e[k];
@@ -205,7 +221,6 @@ int life_ooc_step(life_ooc *o, bulk_ctx *ctx, int torus, const bulk_life_rule *r
                 }
             }
         }
-        (void)ew;
         if (st == BULK_OK) o->cur = 1 - o->cur;
         done += t;
     }
