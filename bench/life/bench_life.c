@@ -12,7 +12,9 @@
  * Logic operations per word per generation (from life_core.h; two-input ops on the CPU, where
  * AVX-512's ternary logic may merge some; LOP3/SHF on the GPU):
  *   CPU, 64-bit word, Conway: shifts 6 + row sum 5 + sum9 13 + rule 5 = 29
- *   GPU, 32-bit word, Conway: funnel shifts 2 + row sum 2 + sum9 6 + rule 2 + mask 1 = 13 (+1 SHFL x2)
+ *   GPU, 32-bit word, Conway on a torus: funnel shifts 2 + row sum 2 + sum9 6 + rule 2 = 12, plus 2
+ *   SHFL; the sm_90 SASS of the T = 16 kernel has exactly these per level and word, plus about 2.5
+ *   instructions of loop and addressing overhead (16.7 in all, nvdisasm, 2026-11-21)
  * Limits assumed: CPU 16 64-bit logic ops per cycle per core (four 256-bit vector ALUs, or two
  * 512-bit); GPU 64 32-bit integer ops per cycle per SM (sm_80/sm_90). */
 #define _GNU_SOURCE
@@ -30,7 +32,7 @@
 
 #define CPU_OPS_CONWAY 29.0
 #define CPU_OPS_PER_CYCLE 16.0
-#define GPU_OPS_CONWAY 13.0
+#define GPU_OPS_CONWAY 12.0
 #define GPU_OPS_PER_CYCLE_SM 64.0
 
 static FILE *res;
