@@ -150,30 +150,63 @@ BULK_HD int cz_ctz(cz_u128 v)
  * whole run of halvings at once (measured faster than smaller table operations there): after an odd step (which only raises) v is even with
  * t = ctz(v) halvings ahead; the first s with v >> s < n is s* = delta or delta + 1 with
  * delta = bitlen(v) - bitlen(n) (s* = 1 when delta = 0, as then n <= v < 2n); it is the glide
- * when s* <= t. Returns the glide, or -1 on overflow (the caller then uses the exact path). */
+ * when s* <= t. With the dip table MB (may be NULL), MB[L] = the smallest b of the values
+ * b_t vH + c_t inside operation L (every state after a halving, the last included): when
+ * MB[L] * vH >= n no inside value is below n either, and the operation is one table step; so
+ * near n only the operation that really drops below n is followed step by step.
+ * One step of that loop (nbits = bitlen(n)): returns 0 to go on, 1 when *done is the glide,
+ * -1 on overflow (the caller then uses the exact path). */
+BULK_HD int cz_glide_step(cz_u128 *v, cz_u128 n, int nbits, int64_t *done, int d,
+                          const uint64_t *B, const uint64_t *C, const uint8_t *J,
+                          const uint64_t *MB)
+{
+    const uint64_t L = v->lo & (((uint64_t)1 << d) - 1);
+    cz_u128 vH = cz_shr(*v, d), low;
+    /* the dip table is used only while every value inside the operation stays below 2^128
+     * (inside values are below 2^(1.585 + 0.585 d + 0.01) v), so that a number overflows here
+     * exactly when it overflows without the table (cz_glide_from): the overflow list does not
+     * depend on MB, and backends mirroring cz_glide_from agree with it */
+    const int lim = (1585 + 585 * d) / 1000 + 2;
+    if (!cz_lt(vH, n) ||
+        (MB && (v->hi >> (64 - lim)) == 0 && (!cz_muladd(&low, MB[L], vH, 0) || !cz_lt(low, n)))) {
+        if (!cz_table_step(v, d, B[L], C[L])) return -1;
+        *done += J[L];
+        return 0;
+    }
+    if (v->lo & 1) {
+        if (!cz_odd_step(v)) return -1;
+        (*done)++;
+    }
+    int t = cz_ctz(*v);
+    int delta = cz_bitlen(*v) - nbits;
+    int sstar = delta == 0 ? 1 : (cz_lt(cz_shr(*v, delta), n) ? delta : delta + 1);
+    if (sstar <= t) {
+        *done += sstar;
+        return 1;
+    }
+    *v = cz_shr(*v, t);
+    *done += t;
+    return 0;
+}
+
+/* The whole glide loop for one number, with the dip table MB (may be NULL). */
+BULK_HD int64_t cz_glide_from_mb(cz_u128 v, cz_u128 n, int64_t done, int d, const uint64_t *B,
+                                 const uint64_t *C, const uint8_t *J, const uint64_t *MB)
+{
+    const int nbits = cz_bitlen(n);
+    for (;;) {
+        int r = cz_glide_step(&v, n, nbits, &done, d, B, C, J, MB);
+        if (r > 0) return done;
+        if (r < 0) return -1;
+    }
+}
+
+/* The same without the dip table (every operation that starts below 2^d n followed step by
+ * step); the glide is the same, only the values computed on the way differ. */
 BULK_HD int64_t cz_glide_from(cz_u128 v, cz_u128 n, int64_t done, int d, const uint64_t *B,
                               const uint64_t *C, const uint8_t *J)
 {
-    const uint64_t mask = ((uint64_t)1 << d) - 1;
-    const int nbits = cz_bitlen(n);
-    for (;;) {
-        if (!cz_lt(cz_shr(v, d), n)) {
-            uint64_t L = v.lo & mask;
-            if (!cz_table_step(&v, d, B[L], C[L])) return -1;
-            done += J[L];
-            continue;
-        }
-        if (v.lo & 1) {
-            if (!cz_odd_step(&v)) return -1;
-            done++;
-        }
-        int t = cz_ctz(v);
-        int delta = cz_bitlen(v) - nbits;
-        int sstar = delta == 0 ? 1 : (cz_lt(cz_shr(v, delta), n) ? delta : delta + 1);
-        if (sstar <= t) return done + sstar;
-        v = cz_shr(v, t);
-        done += t;
-    }
+    return cz_glide_from_mb(v, n, done, d, B, C, J, (const uint64_t *)0);
 }
 
 /* delay(n) by seed 004 Algorithm 2: table operations while the value is >= t = 2^a (a >= d, so

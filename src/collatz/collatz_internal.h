@@ -11,8 +11,8 @@
 struct bulk_collatz_engine {
     int d, k, a;
     int threads;
-    /* tables of d base bits (2^d entries each), see collatz_core.h */
-    uint64_t *B, *C, *MX;
+    /* tables of d base bits (2^d entries each), see collatz_core.h; MB the dip table */
+    uint64_t *B, *C, *MX, *MB;
     uint8_t *J;
     /* sieve of k bits: s_k mandatory residues r with their state after k halvings:
      * n = 2^k nH + r  ->  3^Sj[i] * nH + Sc[i]. Stored in the order the sieve walk found them. */
@@ -45,6 +45,10 @@ extern const uint64_t bulk_cz_pow3[41];
 
 /* Tables B, C, J, MX of d bits into arrays of 2^d entries (allocated by the caller). */
 void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t *MX);
+/* The dip table of d bits (collatz_core.h, cz_glide_step): MB[L] = the smallest b after a
+ * halving inside operation L, the last state included. */
+void bulk_cz_build_dip(int d, uint64_t *MB);
+
 /* Delay and peak tables of all n < 2^a (A[0] = P[0] = 0). 0, or BULK_ERR_INTERNAL when a peak
  * would not fit 64 bits (it does for a <= 32). */
 int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P);

@@ -20,7 +20,7 @@ static inline bulk_u128 from128(u128 v)
 /* glide(n) (n >= 2) exactly; negative status on failure */
 int bulk_cz_glide_of(const bulk_collatz_engine *e, cz_u128 n, u128 *out)
 {
-    int64_t g = cz_glide_from(n, n, 0, e->d, e->B, e->C, e->J);
+    int64_t g = cz_glide_from_mb(n, n, 0, e->d, e->B, e->C, e->J, e->MB);
     if (g < 0) {
         uint64_t eg;
         int st = bulk_cz_exact_glide128(n, &eg);

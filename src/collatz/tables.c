@@ -58,6 +58,25 @@ void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t 
     }
 }
 
+void bulk_cz_build_dip(int d, uint64_t *MB)
+{
+    uint64_t size = (uint64_t)1 << d;
+    for (uint64_t L = 0; L < size; L++) {
+        uint64_t b = size, c = L, mb = size;
+        while (!(b & 1)) {
+            if (c & 1) {
+                b *= 3;
+                c = 3 * c + 1;
+            } else {
+                b >>= 1;
+                c >>= 1;
+                if (b < mb) mb = b;
+            }
+        }
+        MB[L] = mb;
+    }
+}
+
 int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P)
 {
     uint64_t t = (uint64_t)1 << a;
@@ -103,6 +122,7 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e)
     free(e->C);
     free(e->J);
     free(e->MX);
+    free(e->MB);
     free(e->Sr);
     free(e->Sc);
     free(e->Sj);
@@ -140,12 +160,14 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
     e->B = malloc(size * sizeof *e->B);
     e->C = malloc(size * sizeof *e->C);
     e->MX = malloc(size * sizeof *e->MX);
+    e->MB = malloc(size * sizeof *e->MB);
     e->J = malloc(size);
-    if (!e->B || !e->C || !e->MX || !e->J) {
+    if (!e->B || !e->C || !e->MX || !e->MB || !e->J) {
         bulk_collatz_engine_free(e);
         return BULK_ERR_NOMEM;
     }
     bulk_cz_build_tables(d, e->B, e->C, e->J, e->MX);
+    bulk_cz_build_dip(d, e->MB);
     if (a > 0) {
         size_t t = (size_t)1 << a;
         e->A = malloc(t * sizeof *e->A);
