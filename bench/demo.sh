@@ -12,3 +12,8 @@ for w in 1024 4096; do
         "$B/bulk" int bench mul --bits "$w" --count 65536 --backend cpu --time 0.5
     echo
 done
+# Collatz (appended by the Collatz engine, issue 3): a few seconds of convergence verification
+# near 2^64 on every CPU core, with the sieve of 2^30 residues; the checksum (sum of glides) is
+# the same for any thread count, table size or sieve size.
+echo "Collatz: verify every n in [2^64, 2^64 + 2^34)"
+"$B/bulk" collatz verify --from 2^64 --to 2^64+2^34 --k 30
