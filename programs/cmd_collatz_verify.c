@@ -15,7 +15,8 @@ static const char verify_usage[] =
     "an exact multi-limb path for every n whose trajectory leaves 128 bits (an overflow).\n"
     "A and B: decimal, 0x hex, or expressions with + - * ^ (2^64, 3*2^60, 2^68+2^40); B <= 2^128.\n"
     "\n"
-    "  --d D               base bits of tables B, C, J (1..24, default 12)\n"
+    "  --d D               base bits of tables B, C, J (1..24, default 10: fastest in\n"
+    "                      bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..39; default min(32, log2(B-A) - 6), at least 0)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
@@ -83,7 +84,7 @@ int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
     const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *v;
-    int d = 12, k = -1, json = 0, threads = 0;
+    int d = 10, k = -1, json = 0, threads = 0;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
