@@ -58,7 +58,8 @@ void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
                      const bulk_limb_t *d, size_t dn, bulk_div_method method, bulk_limb_t *tp);
 size_t bulk_mpn_divmod_scratch(size_t an, size_t dn);
 /* Enough for bulk_mpn_divmod with this method on operands of at most an and dn limbs: Algorithm
- * D's smaller area when Newton cannot be chosen (Newton's area is about 12 an limbs). */
+ * D's smaller area when Newton cannot be chosen for ANY normalized sizes ann <= an, dnn <= dn
+ * (the choice is made on those; Newton's area is about 12 an limbs). */
 size_t bulk_mpn_divmod_scratch_method(size_t an, size_t dn, bulk_div_method method);
 
 /* AUTO uses Newton division when the divisor has at least this many limbs and the quotient at

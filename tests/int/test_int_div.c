@@ -254,6 +254,189 @@ static void test_shinv(uint64_t seed)
     printf("shinv: Watt's value was off by one in %zu of %zu cases\n", inexact, rounds);
 }
 
+/* A scratch area of exactly `limbs` limbs followed by a canary: under the sanitizers the area
+ * is malloc'd at exactly its size (ASan reports the first byte written past it); in the normal
+ * build GUARD limbs of a pattern follow it and guard_ok() checks that none was written. */
+#define GUARD_LIMBS 2048
+#define GUARD_PATTERN 0xC0FFEE0DDF00D5A5ull
+static bulk_limb_t *guarded(size_t limbs)
+{
+    size_t g = sanitized ? 0 : GUARD_LIMBS;
+    bulk_limb_t *p = xmalloc((limbs + g) * 8);
+    for (size_t i = 0; i < g; i++) p[limbs + i] = GUARD_PATTERN ^ i;
+    return p;
+}
+static int guard_ok(const bulk_limb_t *p, size_t limbs)
+{
+    size_t g = sanitized ? 0 : GUARD_LIMBS;
+    for (size_t i = 0; i < g; i++)
+        if (p[limbs + i] != (GUARD_PATTERN ^ i)) return 0;
+    return 1;
+}
+
+/* Scratch sizes against actual use, the way the wrappers size them: bulk_mpn_divmod with the
+ * area of bulk_mpn_divmod_scratch_method(an, dn, method), exactly that many limbs, on operands
+ * whose NORMALIZED sizes differ from (an, dn). The method is chosen on the normalized sizes, so
+ * a W/W division (an = dn: Algorithm D's small area by its declared shape) reaches Newton when
+ * the divisor has high zero limbs: the heap overflow of "bulk int divmod" at 65536 bits, which
+ * this test catches (ASan, or the canary in the normal build). Every divisor length from 1 limb
+ * to dn is reached at the widths where AUTO can pick Newton; also the exported shinv, divmod,
+ * gcd, invmod and powmod areas on operands with high zero limbs. */
+static void test_scratch_exact(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x9999;
+    const size_t thr = bulk_div_newton_threshold;
+    bulk_div_stats s0, s1;
+    bulk_div_stats_get(&s0);
+    /* (an, dn) shapes around 2 thr - 1 (where Newton first becomes reachable) and the public
+     * 2W/W and W/W shapes at 65536 bits */
+    const size_t shapes[][2] = { { 2 * thr - 2, 2 * thr - 2 }, { 2 * thr - 1, 2 * thr - 1 },
+                                 { 2 * thr - 1, thr },         { 2 * thr, thr + 3 },
+                                 { 1024, 1024 },               { 2048, 1024 },
+                                 { 3 * thr, 2 * thr } };
+    const size_t nshapes = sizeof shapes / sizeof shapes[0];
+    mpz_t A, D, Q, R;
+    mpz_inits(A, D, Q, R, NULL);
+    for (size_t si = 0; si < nshapes; si++) {
+        size_t an = shapes[si][0], dn = shapes[si][1];
+        bulk_limb_t *a = xmalloc(an * 8), *d = xmalloc(dn * 8), *q = xmalloc(an * 8),
+                    *r = xmalloc(dn * 8);
+        /* divisor lengths: full, thr (Newton's smallest), the largest that still leaves a
+         * quotient of thr limbs, one between, and short ones (Algorithm D) */
+        size_t dls[6] = { dn, thr, an + 1 >= thr ? an + 1 - thr : 1, (thr + dn) / 2, 2, 1 };
+        for (size_t k = 0; k < 6; k++) {
+            size_t dl = dls[k] > dn ? dn : dls[k] < 1 ? 1 : dls[k];
+            gen(a, an, &st, 6);
+            memset(d, 0, dn * 8);
+            for (size_t i = 0; i < dl; i++) d[i] = test_rand(&st);
+            d[dl - 1] |= 1ull << (test_rand(&st) % 64);
+            if (k == 2) a[an - 1] = 0; /* a one limb shorter too */
+            to_mpz(A, a, an);
+            to_mpz(D, d, dn);
+            mpz_tdiv_qr(Q, R, A, D);
+            for (int m = BULK_DIV_AUTO; m <= BULK_DIV_NEWTON; m++) {
+                size_t sl = bulk_mpn_divmod_scratch_method(an, dn, (bulk_div_method)m);
+                bulk_limb_t *tp = guarded(sl);
+                bulk_mpn_divmod(q, r, a, an, d, dn, (bulk_div_method)m, tp);
+                CHECK(guard_ok(tp, sl), "divmod an %zu dn %zu (divisor %zu limbs) method %d: "
+                      "wrote past its %zu-limb scratch area", an, dn, dl, m, sl);
+                CHECK(eq_mpz(q, an, Q) && eq_mpz(r, dn, R),
+                      "divmod an %zu dn %zu (divisor %zu limbs) method %d: wrong", an, dn, dl, m);
+                free(tp);
+            }
+        }
+        free(a), free(d), free(q), free(r);
+    }
+    bulk_div_stats_get(&s1);
+    unsigned long long newton = 0;
+    for (int i = 0; i < 6; i++) newton += s1.newton_adjust[i] - s0.newton_adjust[i];
+    CHECK(newton > 0, "scratch test: no division went through Newton");
+    mpz_clears(A, D, Q, R, NULL);
+
+    /* shinv, gcd, invmod, powmod at widths on both sides of the Newton threshold, moduli and
+     * operands with high zero limbs, exact areas */
+    const size_t Ls[] = { thr - 1, thr, 2 * thr, 1024 };
+    for (size_t li = 0; li < sizeof Ls / sizeof Ls[0]; li++) {
+        size_t L = Ls[li];
+        /* modulus limbs: full, or high zero limbs (a third of the way above thr) */
+        size_t ml = (li & 1) || L <= thr ? L : thr + (L - thr) / 3;
+        bulk_limb_t *a = xmalloc(L * 8), *b = xmalloc(L * 8), *m = xmalloc(L * 8),
+                    *r = xmalloc(L * 8), *e = xmalloc(L * 8);
+        gen(a, L, &st, 6);
+        gen(b, L, &st, 7);
+        memset(m, 0, L * 8);
+        for (size_t i = 0; i < ml; i++) m[i] = test_rand(&st);
+        m[0] |= 1;
+        m[ml - 1] |= 1ull << 63;
+        memset(e, 0, L * 8);
+        e[0] = test_rand(&st) >> 40; /* short exponent: the cost is the REDC, not the test */
+        size_t sl = bulk_mpn_shinv_scratch(2 * L, ml);
+        bulk_limb_t *tp = guarded(sl), *w = xmalloc((2 * L + 2) * 8);
+        bulk_mpn_shinv(w, 2 * L, m, ml, tp);
+        CHECK(guard_ok(tp, sl), "shinv h %zu vn %zu: wrote past its scratch", 2 * L, ml);
+        free(tp), free(w);
+        mpz_t X, Y, Z, M;
+        mpz_inits(X, Y, Z, M, NULL);
+        to_mpz(X, a, L);
+        to_mpz(Y, b, L);
+        to_mpz(M, m, L);
+        sl = bulk_mpn_gcd_scratch(L);
+        tp = guarded(sl);
+        bulk_mpn_gcd(r, a, b, L, BULK_GCD_AUTO, tp);
+        mpz_gcd(Z, X, Y);
+        CHECK(guard_ok(tp, sl) && eq_mpz(r, L, Z), "gcd L %zu: scratch or result", L);
+        bulk_mpn_gcd(r, a, b, L, BULK_GCD_BINARY, tp);
+        CHECK(guard_ok(tp, sl) && eq_mpz(r, L, Z), "binary gcd L %zu: scratch or result", L);
+        free(tp);
+        sl = bulk_mpn_invmod_scratch(L);
+        tp = guarded(sl);
+        int rc = bulk_mpn_invmod(r, a, m, L, tp);
+        int inv = mpz_invert(Z, X, M);
+        CHECK(guard_ok(tp, sl), "invmod L %zu modulus %zu limbs: wrote past its scratch", L, ml);
+        CHECK(inv ? rc == BULK_OK && eq_mpz(r, L, Z) : rc == BULK_ERR_NOT_INVERTIBLE,
+              "invmod L %zu modulus %zu limbs: wrong", L, ml);
+        free(tp);
+        sl = bulk_mpn_powmod_scratch(L);
+        tp = guarded(sl);
+        rc = bulk_mpn_powmod(r, a, e, m, L, tp);
+        to_mpz(Y, e, L);
+        mpz_powm(Z, X, Y, M);
+        CHECK(guard_ok(tp, sl), "powmod L %zu modulus %zu limbs: wrote past its scratch", L, ml);
+        CHECK(rc == BULK_OK && eq_mpz(r, L, Z), "powmod L %zu modulus %zu limbs: wrong", L, ml);
+        free(tp);
+        mpz_clears(X, Y, Z, M, NULL);
+        free(a), free(b), free(m), free(r), free(e);
+    }
+}
+
+/* The public divmod at 65536 bits (1024 limbs), 2W/W and W/W, AUTO and Newton, on divisors of
+ * every length class: the wrapper sizes its per-worker area with
+ * bulk_mpn_divmod_scratch_method and (under ASan) allocates exactly that, so this is the
+ * reproducer of the "double free or corruption" of cli_int_random at the API level. */
+static void test_public_wide(uint64_t seed)
+{
+    uint64_t st = seed ^ 0xaaaa;
+    const size_t L = 1024, thr = bulk_div_newton_threshold;
+    const size_t dls[] = { L, thr, L + 1 - thr, 700, 40, 1 };
+    const size_t n = sizeof dls / sizeof dls[0];
+    bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8), *q = xmalloc(n * 2 * L * 8),
+                *r = xmalloc(n * L * 8);
+    int8_t err[sizeof dls / sizeof dls[0]];
+    for (size_t i = 0; i < n; i++) {
+        gen(a + i * 2 * L, 2 * L, &st, 6);
+        memset(d + i * L, 0, L * 8);
+        for (size_t j = 0; j < dls[i]; j++) d[i * L + j] = test_rand(&st);
+        d[i * L + dls[i] - 1] |= 1;
+    }
+    bulk_ctx *ctx;
+    CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "ctx open");
+    mpz_t A, D, Q, R;
+    mpz_inits(A, D, Q, R, NULL);
+    const bulk_div_method methods[] = { BULK_DIV_AUTO, BULK_DIV_NEWTON };
+    for (int mi = 0; mi < 2; mi++) {
+        const int dm = (int)methods[mi];
+        bulk_int_set_methods(ctx, BULK_MUL_AUTO, methods[mi], BULK_GCD_AUTO);
+        for (size_t an = L; an <= 2 * L; an += L) {
+            bulk_limb_t *ac = xmalloc(n * an * 8);
+            for (size_t i = 0; i < n; i++) memcpy(ac + i * an, a + i * 2 * L, an * 8);
+            int rc = bulk_int_divmod(ctx, q, r, ac, an, d, n, L, err);
+            CHECK(rc == BULK_OK, "public divmod 65536 bits a_limbs %zu method %d: rc %d", an, dm, rc);
+            for (size_t i = 0; i < n; i++) {
+                to_mpz(A, ac + i * an, an);
+                to_mpz(D, d + i * L, L);
+                mpz_tdiv_qr(Q, R, A, D);
+                CHECK(err[i] == 0 && eq_mpz(q + i * an, an, Q) && eq_mpz(r + i * L, L, R),
+                      "public divmod 65536 bits a_limbs %zu method %d divisor %zu limbs: wrong",
+                      an, dm, dls[i]);
+            }
+            free(ac);
+        }
+    }
+    mpz_clears(A, D, Q, R, NULL);
+    bulk_ctx_close(ctx);
+    free(a), free(d), free(q), free(r);
+}
+
 /* ---- gcd, invmod, powmod at the mpn level -------------------------------------------------- */
 
 static void test_gcd_matrix(uint64_t seed)
@@ -575,7 +758,8 @@ int main(int argc, char **argv)
         { "small", test_small_exhaustive }, { "add-back", test_div_addback }, { "shapes", test_div_shapes }, { "shinv", test_shinv },
         { "div matrix", test_div_matrix }, { "gcd matrix", test_gcd_matrix },
         { "invmod matrix", test_invmod_matrix }, { "powmod matrix", test_powmod_matrix },
-        { "public", test_public },
+        { "public", test_public }, { "scratch exact", test_scratch_exact },
+        { "public 65536", test_public_wide },
     };
     test_args();
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

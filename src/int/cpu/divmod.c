@@ -14,11 +14,19 @@ size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
     return k > n ? k : n;
 }
 
+/* bulk_mpn_divmod chooses the method on the NORMALIZED sizes (ann <= an, dnn <= dn), so the
+ * area must cover every shape it can reach, not only (an, dn): AUTO takes Newton when
+ * dnn >= thr and ann - dnn + 1 >= thr, which some ann <= an, dnn <= dn satisfy exactly when
+ * dn >= thr and an + 1 >= 2 thr (take dnn = thr, ann = an). Deciding on (an, dn) instead gave a
+ * W/W division (an - dn + 1 = 1) Algorithm D's area of 2 an + dn + 4 limbs while a divisor with
+ * high zero limbs sent it to Newton, which needs about 12 an: the heap overflow of
+ * "bulk int divmod" at 65536 bits. Newton's and Algorithm D's areas grow with an and dn
+ * (both are sums of non-decreasing terms), so the area for (an, dn) covers every smaller shape. */
 size_t bulk_mpn_divmod_scratch_method(size_t an, size_t dn, bulk_div_method method)
 {
     size_t thr = bulk_div_newton_threshold;
     int newton = method == BULK_DIV_NEWTON ||
-                 (method == BULK_DIV_AUTO && dn >= thr && an >= dn && an - dn + 1 >= thr);
+                 (method == BULK_DIV_AUTO && dn >= thr && an + 1 >= 2 * thr);
     return newton ? bulk_mpn_divmod_scratch(an, dn) : bulk_mpn_div_knuth_scratch(an, dn);
 }
 
