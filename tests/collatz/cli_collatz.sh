@@ -46,6 +46,10 @@ for kind in delay glide path; do
     awk -v b="$bound" '!/^#/ && $1 < 2^b { print $1, $2 }' "$DATA/${kind}_records.txt" >"$T/want_$kind.txt"
     cmp -s "$T/rec_$kind.txt" "$T/want_$kind.txt" || fail "$kind records below 2^$bound differ from $DATA"
 done
+# the same records on one thread
+"$BULK" collatz records --kind path --from 1 --to "2^20" --threads 1 >"$T/rec1.txt"
+"$BULK" collatz records --kind path --from 1 --to "2^20" --threads 3 >"$T/rec3.txt"
+cmp -s "$T/rec1.txt" "$T/rec3.txt" || fail "path records differ between 1 and 3 threads"
 # a range not starting at 1: the first number is always a record of its range
 "$BULK" collatz records --kind delay --from 1000 --to 1010 >"$T/r.txt"
 [ "$(head -1 "$T/r.txt")" = "1000 111" ] || fail "records from 1000: $(head -1 "$T/r.txt")"
