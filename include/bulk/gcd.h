@@ -1,0 +1,58 @@
+/* Shared factors of many large integers (RSA moduli that share a prime), seed 001 section 1.2.1.
+ *
+ * Inputs are n numbers of `limbs` 64-bit limbs each (zero-padded, least significant limb first,
+ * instance i at x + i * limbs), every one >= 2. Indices are 0-based positions in that array.
+ *
+ *  - bulk_gcd_pairs: gcd(x_i, x_j) for all n(n-1)/2 pairs, in square tiles of pairs that go
+ *    through bulk_int_gcd (so the context's backend: the GPU when the context has one); pairs
+ *    are never all stored. Every pair with gcd != 1 is passed to a callback, in increasing
+ *    (i, j) order. Equal inputs give gcd = x_i (the caller decides whether to report those
+ *    as duplicates; the CLI removes duplicates first).
+ *  - bulk_gcd_batch: Bernstein's batch GCD. g_i = gcd(x_i, prod_{j != i} x_j) for every i, as
+ *    gcd(x_i, (P mod x_i^2) / x_i) with P the product of all inputs (product tree, then
+ *    remainder tree). Quasi-linear: O(M(N) log n) for N the total size. Equal inputs x_i = x_j
+ *    give g_i = x_i. Tree levels go to disk when the estimated in-memory need exceeds
+ *    max_memory.
+ *
+ * Results never depend on the backend, the thread count, the tile size or spilling. */
+#ifndef BULK_GCD_H
+#define BULK_GCD_H
+
+#include "bulk/bulk.h"
+#include "bulk/int.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called for each pair i < j with gcd(x_i, x_j) != 1; g holds the gcd (gn significant limbs).
+ * Returning nonzero stops the search; bulk_gcd_pairs then returns that value. */
+typedef int (*bulk_gcd_pair_fn)(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn);
+
+/* tile: inputs per side of a tile (tile^2 pairs per bulk_int_gcd call); 0 picks 1024 for the
+ * GPU and 256 for the CPU. BULK_ERR_ARG for n > 0 with limbs = 0 or an input below 2. */
+int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, size_t tile,
+                   bulk_gcd_pair_fn fn, void *arg);
+
+typedef struct bulk_gcd_batch_opts {
+    size_t max_memory;     /* bytes; 0 = no limit (everything in memory) */
+    const char *spill_dir; /* where spilled levels go; NULL: $TMPDIR or /tmp */
+    int force_spill;       /* nonzero: spill whatever the size (for the tests) */
+} bulk_gcd_batch_opts;
+
+/* Statistics of the last bulk_gcd_batch call (optional output). */
+typedef struct bulk_gcd_batch_stats {
+    size_t levels;         /* levels of the product tree, leaves included */
+    int spilled;           /* the levels went to disk */
+    uint64_t spill_bytes;  /* bytes written to spill files */
+} bulk_gcd_batch_stats;
+
+/* g (n * limbs limbs) = gcd(x_i, product of the other inputs) per input; opts and stats may be
+ * NULL. Returns BULK_OK, BULK_ERR_ARG, BULK_ERR_NOMEM or BULK_ERR_IO (spill files). */
+int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n, size_t limbs,
+                   const bulk_gcd_batch_opts *opts, bulk_gcd_batch_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,229 @@
+/* Division of numbers of millions of limbs for the remainder tree: a Newton reciprocal and
+ * Barrett's quotient estimate, both multiplying with bulk_mpn_mul_big (the NTT above its
+ * threshold). Contracts: gcd_internal.h. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "gcd/gcd_internal.h"
+#include "int/mpn_div.h"
+#include "int/mul_fft.h"
+
+/* Below this size the reciprocal comes from one exact division by bulk_mpn_divmod. */
+#define RECIP_BASE 64
+
+static _Atomic unsigned long long recip_max_fix;
+
+unsigned long long gcd_recip_max_fix(void) { return atomic_load_explicit(&recip_max_fix, memory_order_relaxed); }
+
+static void note_fix(unsigned long long k)
+{
+    unsigned long long cur = atomic_load_explicit(&recip_max_fix, memory_order_relaxed);
+    while (k > cur && !atomic_compare_exchange_weak_explicit(&recip_max_fix, &cur, k,
+                                                             memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+    }
+}
+
+/* r = a / d (exact floor) through bulk_mpn_divmod; q holds an limbs. */
+static int small_div(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                     const bulk_limb_t *d, size_t dn)
+{
+    bulk_limb_t *tp = malloc((bulk_mpn_divmod_scratch(an, dn) + 1) * sizeof *tp);
+    if (!tp) return BULK_ERR_NOMEM;
+    bulk_mpn_divmod(q, r, a, an, d, dn, BULK_DIV_AUTO, tp);
+    free(tp);
+    return BULK_OK;
+}
+
+/* Makes v (n + 2 limbs) the exact floor(B^(2n) / d) when it is within a few units of it:
+ * p = d v (2n + 2 limbs) is compared with B^(2n) and v stepped by one while it is off. */
+static int recip_fix(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
+{
+    size_t pn = 2 * n + 3;
+    bulk_limb_t *p = calloc(pn, sizeof *p);
+    if (!p) return BULK_ERR_NOMEM;
+    size_t vn = bulk_mpn_normalized_size(v, n + 2);
+    if (vn) bulk_mpn_mul_big(p, d, n, v, vn);
+    /* e = B^(2n) - p, kept as p compared against the power */
+    unsigned long long steps = 0;
+    for (;;) { /* while p > B^(2n): v -= 1, p -= d */
+        int above = bulk_mpn_normalized_size(p, pn) > 2 * n + 1 ||
+                    (p[2 * n] > 1) ||
+                    (p[2 * n] == 1 && !bulk_mpn_is_zero(p, 2 * n));
+        if (!above) break;
+        bulk_mpn_sub_1(v, v, n + 2, 1);
+        bulk_mpn_sub(p, p, pn, d, n);
+        steps++;
+    }
+    bulk_limb_t *e = calloc(2 * n + 1, sizeof *e);
+    if (!e) {
+        free(p);
+        return BULK_ERR_NOMEM;
+    }
+    for (;;) { /* while B^(2n) - p >= d: v += 1, p += d */
+        bulk_mpn_zero(e, 2 * n + 1);
+        e[2 * n] = 1;
+        bulk_mpn_sub(e, e, 2 * n + 1, p, 2 * n + 1);
+        size_t en = bulk_mpn_normalized_size(e, 2 * n + 1);
+        if (en < n || (en == n && bulk_mpn_cmp(e, d, n) < 0)) break;
+        bulk_mpn_add_1(v, v, n + 2, 1);
+        bulk_mpn_add(p, p, pn, d, n);
+        steps++;
+    }
+    note_fix(steps);
+    free(e);
+    free(p);
+    return BULK_OK;
+}
+
+int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
+{
+    if (n <= RECIP_BASE) {
+        size_t an = 2 * n + 1;
+        bulk_limb_t *a = calloc(an, sizeof *a), *q = calloc(an, sizeof *q);
+        int st = a && q ? BULK_OK : BULK_ERR_NOMEM;
+        if (st == BULK_OK) {
+            a[2 * n] = 1;
+            st = small_div(q, NULL, a, an, d, n);
+        }
+        if (st == BULK_OK) bulk_mpn_copy(v, q, n + 2); /* the quotient is below B^(n+2) */
+        free(a);
+        free(q);
+        return st;
+    }
+    /* x0 = w B^(n-h) with w = floor(B^(2h) / dh), dh the top h limbs of d. Its relative error
+     * is below B^(1-h), so one Newton step x1 = x0 + x0 (B^(2n) - d x0) / B^(2n) leaves an
+     * error below B^(n+1) B^(2-2h) + truncation, i.e. a few units for 2h >= n + 4. */
+    size_t h = (n + 1) / 2 + 2;
+    int st = BULK_ERR_NOMEM;
+    bulk_limb_t *x = calloc(n + 2, sizeof *x), *w = calloc(h + 2, sizeof *w);
+    bulk_limb_t *p = calloc(2 * n + 3, sizeof *p), *e = calloc(2 * n + 3, sizeof *e);
+    bulk_limb_t *t = NULL;
+    if (!x || !w || !p || !e) goto out;
+    if ((st = gcd_recip(w, d + (n - h), h)) != BULK_OK) goto out;
+    bulk_mpn_copy(x + (n - h), w, h + 2);
+    size_t xn = bulk_mpn_normalized_size(x, n + 2);
+    bulk_mpn_mul_big(p, d, n, x, xn); /* p = d x0, at most 2n + 2 limbs */
+    size_t pn = 2 * n + 2;
+    /* e = |B^(2n) - p|, sign in neg */
+    bulk_mpn_zero(e, pn);
+    e[2 * n] = 1;
+    int neg = bulk_mpn_cmp(p, e, pn) > 0;
+    if (neg) bulk_mpn_sub_n(e, p, e, pn);
+    else bulk_mpn_sub_n(e, e, p, pn);
+    size_t en = bulk_mpn_normalized_size(e, pn);
+    if (en) {
+        /* c = floor(x0 e / B^(2n)) */
+        t = calloc(xn + en, sizeof *t);
+        if (!t) {
+            st = BULK_ERR_NOMEM;
+            goto out;
+        }
+        bulk_mpn_mul_big(t, x, xn, e, en);
+        if (xn + en > 2 * n) {
+            size_t cn = xn + en - 2 * n;
+            if (cn > n + 2) cn = n + 2; /* c < x0 */
+            if (neg) bulk_mpn_sub(x, x, n + 2, t + 2 * n, cn);
+            else bulk_mpn_add(x, x, n + 2, t + 2 * n, cn);
+        }
+    }
+    bulk_mpn_copy(v, x, n + 2);
+    st = recip_fix(v, d, n);
+out:
+    free(x);
+    free(w);
+    free(p);
+    free(e);
+    free(t);
+    return st;
+}
+
+/* r = a mod d for a < B^(2 dn) at most (an <= 2 dn) with v = floor(B^(2L)/dt) of the top
+ * L limbs dt of d: q^ = floor(a_t / dt) by Barrett on the top limbs, then q^ d is moved to
+ * the exact quotient by steps of d (|q^ - q| is a few units: the truncation of d to
+ * L >= qn + 2 limbs changes the quotient by less than 2, Barrett's estimate is low by at
+ * most 2). */
+static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d,
+                    size_t dn, const bulk_limb_t *v, size_t L)
+{
+    size_t s = dn - L;                     /* limbs dropped from a and d */
+    const bulk_limb_t *at = a + s;         /* a_t: an - s limbs, below B^(2L) */
+    size_t atn = an - s;
+    int st = BULK_ERR_NOMEM;
+    bulk_limb_t *t = NULL, *qd = NULL, *q = NULL;
+    size_t vn = bulk_mpn_normalized_size(v, L + 2);
+    size_t qn = 1;
+    q = calloc(atn + 3, sizeof *q);
+    if (!q) goto out;
+    if (atn >= L) {
+        /* q^ = floor(floor(a_t / B^(L-1)) v / B^(L+1)) */
+        size_t hn = atn - (L - 1);
+        t = calloc(hn + vn, sizeof *t);
+        if (!t) goto out;
+        bulk_mpn_mul_big(t, at + (L - 1), hn, v, vn);
+        if (hn + vn > L + 1) {
+            qn = hn + vn - (L + 1);
+            bulk_mpn_copy(q, t + L + 1, qn);
+        }
+    }
+    qn = bulk_mpn_normalized_size(q, qn);
+    size_t pn = qn + dn > an ? qn + dn : an;
+    qd = calloc(2 * pn, sizeof *qd);
+    if (!qd) goto out;
+    bulk_limb_t *ac = qd + pn; /* a, zero-padded to pn limbs */
+    if (qn) bulk_mpn_mul_big(qd, d, dn, q, qn);
+    bulk_mpn_copy(ac, a, an);
+    while (bulk_mpn_cmp(qd, ac, pn) > 0) bulk_mpn_sub(qd, qd, pn, d, dn); /* q^ too high */
+    bulk_mpn_sub_n(ac, ac, qd, pn);
+    for (;;) { /* q^ too low: r >= d */
+        size_t cn = bulk_mpn_normalized_size(ac, pn);
+        if (cn < dn || (cn == dn && bulk_mpn_cmp(ac, d, dn) < 0)) break;
+        bulk_mpn_sub(ac, ac, pn, d, dn);
+    }
+    bulk_mpn_copy(r, ac, dn);
+    st = BULK_OK;
+out:
+    free(t);
+    free(q);
+    free(qd);
+    return st;
+}
+
+int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn)
+{
+    an = bulk_mpn_normalized_size(a, an);
+    bulk_mpn_zero(r, dn);
+    if (an < dn || (an == dn && bulk_mpn_cmp(a, d, dn) < 0)) {
+        bulk_mpn_copy(r, a, an);
+        return BULK_OK;
+    }
+    if (dn < GCD_BIGDIV_THRESHOLD) {
+        bulk_limb_t *q = malloc(an * sizeof *q);
+        if (!q) return BULK_ERR_NOMEM;
+        int st = small_div(q, r, a, an, d, dn);
+        free(q);
+        return st;
+    }
+    /* Work from the top in pieces of at most 2 dn limbs: the remainder of one piece (dn
+     * limbs) becomes the high part of the next, so every quotient has at most dn + 1 limbs
+     * and the reciprocal of the top L = min(dn, qmax + 2) limbs of d serves every piece. */
+    size_t qmax = (an > 2 * dn ? dn : an - dn) + 1;
+    size_t L = qmax + 2 < dn ? qmax + 2 : dn;
+    int st = BULK_ERR_NOMEM;
+    bulk_limb_t *v = calloc(L + 2, sizeof *v), *buf = calloc(2 * dn, sizeof *buf);
+    if (!v || !buf) goto out;
+    if ((st = gcd_recip(v, d + (dn - L), L)) != BULK_OK) goto out;
+    size_t pos = an > 2 * dn ? an - 2 * dn : 0;
+    if ((st = mod_step(r, a + pos, an - pos, d, dn, v, L)) != BULK_OK) goto out;
+    while (pos > 0) {
+        size_t c = pos < dn ? pos : dn;
+        pos -= c;
+        bulk_mpn_copy(buf, a + pos, c);
+        bulk_mpn_copy(buf + c, r, dn);
+        if ((st = mod_step(r, buf, c + dn, d, dn, v, L)) != BULK_OK) goto out;
+    }
+out:
+    free(v);
+    free(buf);
+    return st;
+}

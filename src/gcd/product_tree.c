@@ -1,0 +1,86 @@
+/* The product tree of batch GCD (contract: gcd_internal.h). The nodes of one level are
+ * independent and go to the context's threads; the NTT takes over from Toom inside
+ * bulk_mpn_mul_big once the children are large. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/parallel.h"
+#include "gcd/gcd_internal.h"
+#include "int/mul_fft.h"
+
+typedef struct pt_arg {
+    const gcd_level *lo;
+    gcd_level *hi;
+} pt_arg;
+
+static void pt_nodes(void *arg, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    pt_arg *a = arg;
+    const gcd_level *lo = a->lo;
+    gcd_level *hi = a->hi;
+    for (size_t j = begin; j < end; j++) {
+        size_t l = 2 * j, r = 2 * j + 1;
+        bulk_limb_t *dst = hi->data + hi->off[j];
+        if (r < lo->count) {
+            bulk_mpn_mul_big(dst, gcd_level_num(lo, l), lo->len[l], gcd_level_num(lo, r),
+                             lo->len[r]);
+            hi->len[j] = bulk_mpn_normalized_size(dst, lo->len[l] + lo->len[r]);
+        } else { /* no sibling: carried up unchanged */
+            bulk_mpn_copy(dst, gcd_level_num(lo, l), lo->len[l]);
+            hi->len[j] = lo->len[l];
+        }
+    }
+}
+
+void gcd_tree_free(gcd_tree *T)
+{
+    if (T->lv)
+        for (size_t k = 0; k < T->levels; k++) gcd_level_free(&T->lv[k]);
+    free(T->lv);
+    memset(T, 0, sizeof *T);
+}
+
+int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spill,
+                     const char *dir)
+{
+    memset(T, 0, sizeof *T);
+    size_t maxlev = 1;
+    for (size_t c = leaves->count; c > 1; c = (c + 1) / 2) maxlev++;
+    T->lv = calloc(maxlev, sizeof *T->lv);
+    if (!T->lv) return BULK_ERR_NOMEM;
+    T->lv[0] = *leaves;
+    T->lv[0].borrowed = 1;
+    T->lv[0].path = NULL;
+    /* level 0's off/len belong to the caller too: keep private copies so freeing is uniform */
+    int st = BULK_ERR_NOMEM;
+    size_t c0 = leaves->count;
+    T->lv[0].off = malloc((c0 + 1) * sizeof *T->lv[0].off);
+    T->lv[0].len = malloc((c0 ? c0 : 1) * sizeof *T->lv[0].len);
+    T->levels = 1;
+    if (!T->lv[0].off || !T->lv[0].len) goto fail;
+    memcpy(T->lv[0].off, leaves->off, (c0 + 1) * sizeof *T->lv[0].off);
+    memcpy(T->lv[0].len, leaves->len, c0 * sizeof *T->lv[0].len);
+    for (size_t k = 0; T->lv[k].count > 1; k++) {
+        gcd_level *lo = &T->lv[k], *hi = &T->lv[k + 1];
+        size_t c = (lo->count + 1) / 2;
+        if ((st = gcd_level_init(hi, c)) != BULK_OK) goto fail;
+        T->levels = k + 2;
+        for (size_t j = 0; j < c; j++) {
+            size_t sz = lo->len[2 * j] + (2 * j + 1 < lo->count ? lo->len[2 * j + 1] : 0);
+            hi->off[j + 1] = hi->off[j] + sz;
+        }
+        if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
+        pt_arg a = { lo, hi };
+        bulk_parallel_for(threads, c, 1, pt_nodes, &a);
+        if (spill && k > 0) {
+            size_t bytes = lo->off[lo->count] * sizeof(bulk_limb_t);
+            if ((st = gcd_level_spill(lo, dir)) != BULK_OK) goto fail;
+            T->spilled_bytes += bytes;
+        }
+    }
+    return BULK_OK;
+fail:
+    gcd_tree_free(T);
+    return st;
+}

@@ -1,0 +1,87 @@
+/* The remainder tree of batch GCD (contract: gcd_internal.h): R_top = P, and for every node y
+ * of level k with parent remainder R, R_k = R mod y^2. Since R_{k+1} = P mod z^2 for the
+ * parent z, and y^2 divides z^2, R_k = P mod y^2; at the leaves that is P mod x_i^2. At most
+ * two remainder levels and one product level are in memory at a time when spilling. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/parallel.h"
+#include "gcd/gcd_internal.h"
+#include "int/mul_fft.h"
+
+typedef struct rt_arg {
+    const gcd_level *node; /* product level k */
+    const gcd_level *up;   /* remainders of level k + 1 */
+    gcd_level *rem;        /* remainders of level k */
+    _Atomic int status;
+} rt_arg;
+
+static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    rt_arg *a = arg;
+    for (size_t j = begin; j < end; j++) {
+        if (atomic_load_explicit(&a->status, memory_order_relaxed) != BULK_OK) return;
+        size_t yn = a->node->len[j], sn = 2 * yn;
+        const bulk_limb_t *y = gcd_level_num(a->node, j);
+        bulk_limb_t *sq = malloc(sn * sizeof *sq);
+        bulk_limb_t *dst = a->rem->data + a->rem->off[j];
+        int st = BULK_ERR_NOMEM;
+        if (sq) {
+            bulk_mpn_mul_big(sq, y, yn, y, yn);
+            sn = bulk_mpn_normalized_size(sq, sn);
+            st = gcd_mod(dst, gcd_level_num(a->up, j / 2), a->up->len[j / 2], sq, sn);
+            free(sq);
+        }
+        if (st != BULK_OK) {
+            int ok = BULK_OK;
+            atomic_compare_exchange_strong(&a->status, &ok, st);
+            return;
+        }
+        size_t rn = bulk_mpn_normalized_size(dst, sn);
+        a->rem->len[j] = rn ? rn : 1;
+    }
+}
+
+int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads, int spill,
+                       const char *dir)
+{
+    (void)spill;
+    (void)dir;
+    size_t top = T->levels - 1;
+    gcd_level up = T->lv[top]; /* R_top = P: borrowed view of the top node */
+    up.borrowed = 1;
+    up.path = NULL;
+    int up_owned = 0, st = BULK_OK;
+    for (size_t k = top; k-- > 0;) {
+        gcd_level *node = &T->lv[k], rem;
+        if ((st = gcd_level_load(node)) != BULK_OK) break;
+        if ((st = gcd_level_init(&rem, node->count)) != BULK_OK) break;
+        for (size_t j = 0; j < node->count; j++) rem.off[j + 1] = rem.off[j] + 2 * node->len[j];
+        if ((st = gcd_level_alloc_data(&rem)) != BULK_OK) {
+            gcd_level_free(&rem);
+            break;
+        }
+        rt_arg a = { .node = node, .up = &up, .rem = &rem };
+        atomic_init(&a.status, BULK_OK);
+        bulk_parallel_for(threads, node->count, 1, rt_nodes, &a);
+        st = atomic_load(&a.status);
+        if (up_owned) gcd_level_free(&up);
+        up = rem;
+        up_owned = 1;
+        /* level k + 1 of the product tree is no longer needed (level 0 is the caller's) */
+        gcd_level_free(&T->lv[k + 1]);
+        if (st != BULK_OK) break;
+    }
+    if (st == BULK_OK) {
+        /* up is now R_0 (or, for a single leaf, P itself = x_0 < x_0^2) */
+        for (size_t i = 0; i < up.count; i++) {
+            bulk_limb_t *o = out + i * 2 * limbs;
+            bulk_mpn_zero(o, 2 * limbs);
+            bulk_mpn_copy(o, gcd_level_num(&up, i), up.len[i]);
+        }
+    }
+    if (up_owned) gcd_level_free(&up);
+    return st;
+}

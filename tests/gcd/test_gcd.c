@@ -1,0 +1,240 @@
+/* Shared factors (src/gcd) against GMP: gcd_recip and gcd_mod (the NTT-based division) against
+ * mpz_tdiv; bulk_gcd_pairs against mpz_gcd on every pair, and bulk_gcd_batch against
+ * gcd(x_i, prod_{j != i} x_j) computed with mpz, on generated sets of 1024- and 2048-bit
+ * semiprimes with planted shared primes (one prime in three moduli) and duplicates; batch ==
+ * lcm of the pairwise gcds on semiprimes; spilled == in memory; 1 and 2 threads. */
+#include <gmp.h>
+
+#include "bulk/gcd.h"
+#include "gcd/gcd_internal.h"
+#include "test_util.h"
+
+static uint64_t rng;
+static int sanitized;
+
+static void to_mpz(mpz_t z, const bulk_limb_t *a, size_t n) { mpz_import(z, n, -1, 8, 0, 0, a); }
+static void from_mpz(bulk_limb_t *a, size_t n, const mpz_t z)
+{
+    memset(a, 0, n * 8);
+    CHECK(mpz_sizeinbase(z, 2) <= 64 * n, "value too wide");
+    mpz_export(a, NULL, -1, 8, 0, 0, z);
+}
+
+static void rand_num(bulk_limb_t *a, size_t n, int kind)
+{
+    for (size_t i = 0; i < n; i++) a[i] = kind < 0 ? test_rand(&rng) : test_structured_limb(&rng, kind);
+    if (a[n - 1] == 0) a[n - 1] = 1;
+}
+
+static void test_division(void)
+{
+    size_t sizes[] = { 1, 2, 3, 5, 64, 65, 66, 100, 130, 257, 1000, 1999, 2000, 2001, 2500, 4100, 9000 };
+    mpz_t A, D, E;
+    mpz_init(A); mpz_init(D); mpz_init(E);
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t dn = sizes[si];
+        if (sanitized && dn > 4100) break;
+        for (int kind = -1; kind < 8; kind += (dn > 300 ? 4 : 1)) {
+            bulk_limb_t *d = malloc(dn * 8), *v = malloc((dn + 2) * 8), *e = malloc((dn + 2) * 8);
+            rand_num(d, dn, kind);
+            if (kind == 0) { memset(d, 0, dn * 8); d[dn - 1] = 1; } /* B^(dn-1): largest inverse */
+            CHECK(gcd_recip(v, d, dn) == BULK_OK, "recip status");
+            to_mpz(D, d, dn);
+            mpz_set_ui(A, 1);
+            mpz_mul_2exp(A, A, 128 * dn);
+            mpz_tdiv_q(E, A, D);
+            from_mpz(e, dn + 2, E);
+            CHECK(memcmp(v, e, (dn + 2) * 8) == 0, "recip differs at %zu limbs kind %d", dn, kind);
+            /* a mod d for a of an limbs: shorter, equal, double, much longer than d */
+            size_t ans[] = { dn, dn + 1, 2 * dn - 1, 2 * dn, 2 * dn + 1, 3 * dn + 7, dn + 3 };
+            for (size_t ai = 0; ai < 7; ai++) {
+                size_t an = ans[ai];
+                bulk_limb_t *a = malloc(an * 8), *r = malloc(dn * 8), *er = malloc(dn * 8);
+                rand_num(a, an, kind < 0 ? -1 : (kind + (int)ai) % 8);
+                CHECK(gcd_mod(r, a, an, d, dn) == BULK_OK, "mod status");
+                to_mpz(A, a, an);
+                mpz_tdiv_r(E, A, D);
+                from_mpz(er, dn, E);
+                CHECK(memcmp(r, er, dn * 8) == 0, "mod differs at %zu / %zu limbs kind %d", an, dn, kind);
+                free(a); free(r); free(er);
+            }
+            free(d); free(v); free(e);
+        }
+    }
+    CHECK(gcd_recip_max_fix() <= 8, "the Newton reciprocal needed %llu corrections", gcd_recip_max_fix());
+    printf("division: largest reciprocal correction %llu\n", gcd_recip_max_fix());
+    mpz_clear(A); mpz_clear(D); mpz_clear(E);
+}
+
+/* A set of n semiprimes of `bits` bits: fresh primes, except planted shares (x_{3k+1} reuses a
+ * prime of x_{3k} for k % 4 == 0, x_{3k+2} reuses it too for k % 8 == 0) and duplicates
+ * (x_{5k+4} = x_{5k} for k % 7 == 3). */
+static bulk_limb_t *make_set(size_t n, unsigned bits, size_t limbs)
+{
+    bulk_limb_t *x = calloc(n * limbs, 8);
+    mpz_t *p = malloc(2 * n * sizeof *p), N, s;
+    gmp_randstate_t st;
+    gmp_randinit_default(st);
+    gmp_randseed_ui(st, (unsigned long)test_rand(&rng));
+    mpz_init(N); mpz_init(s);
+    for (size_t i = 0; i < 2 * n; i++) {
+        mpz_init(p[i]);
+        mpz_urandomb(s, st, bits / 2);
+        mpz_setbit(s, bits / 2 - 1);
+        mpz_setbit(s, bits / 2 - 2);
+        mpz_nextprime(p[i], s);
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i / 3;
+        if (i % 3 == 1 && k % 4 == 0) mpz_set(p[2 * i], p[2 * (i - 1)]);
+        if (i % 3 == 2 && k % 8 == 0) mpz_set(p[2 * i + 1], p[2 * (i - 2)]);
+        mpz_mul(N, p[2 * i], p[2 * i + 1]);
+        from_mpz(x + i * limbs, limbs, N);
+    }
+    for (size_t k = 0; 5 * k + 4 < n; k++)
+        if (k % 7 == 3) memcpy(x + (5 * k + 4) * limbs, x + 5 * k * limbs, limbs * 8);
+    for (size_t i = 0; i < 2 * n; i++) mpz_clear(p[i]);
+    free(p);
+    mpz_clear(N); mpz_clear(s);
+    gmp_randclear(st);
+    return x;
+}
+
+typedef struct pairs_seen {
+    size_t n, limbs, count;
+    const bulk_limb_t *x;
+    bulk_limb_t *lcm; /* per input, 2 * limbs: lcm of its pairwise gcds */
+    size_t last_i, last_j;
+} pairs_seen;
+
+static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
+{
+    pairs_seen *s = arg;
+    CHECK(s->count == 0 || i > s->last_i || (i == s->last_i && j > s->last_j), "pairs out of order");
+    s->last_i = i;
+    s->last_j = j;
+    s->count++;
+    mpz_t A, B, G, H;
+    mpz_init(A); mpz_init(B); mpz_init(G); mpz_init(H);
+    to_mpz(A, s->x + i * s->limbs, s->limbs);
+    to_mpz(B, s->x + j * s->limbs, s->limbs);
+    mpz_gcd(G, A, B);
+    to_mpz(H, g, gn);
+    CHECK(i < j && j < s->n && mpz_cmp(G, H) == 0 && mpz_cmp_ui(G, 1) != 0, "pair %zu %zu wrong gcd", i, j);
+    size_t ends[2] = { i, j };
+    for (int e = 0; e < 2; e++) {
+        bulk_limb_t *l = s->lcm + ends[e] * 2 * s->limbs;
+        to_mpz(A, l, 2 * s->limbs);
+        mpz_lcm(A, A, G);
+        from_mpz(l, 2 * s->limbs, A);
+    }
+    mpz_clear(A); mpz_clear(B); mpz_clear(G); mpz_clear(H);
+    return 0;
+}
+
+static void test_set(size_t n, unsigned bits, int full_pairs)
+{
+    size_t limbs = bits / 64;
+    bulk_limb_t *x = make_set(n, bits, limbs);
+    mpz_t A, B, P, G;
+    mpz_init(A); mpz_init(B); mpz_init(P); mpz_init(G);
+    /* oracle: every pair */
+    size_t expect_pairs = 0;
+    if (full_pairs)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++) {
+                to_mpz(A, x + i * limbs, limbs);
+                to_mpz(B, x + j * limbs, limbs);
+                mpz_gcd(G, A, B);
+                expect_pairs += mpz_cmp_ui(G, 1) != 0;
+            }
+    /* oracle: batch, g_i = gcd(x_i, P / x_i) */
+    bulk_limb_t *eg = calloc(n * limbs, 8);
+    mpz_set_ui(P, 1);
+    for (size_t i = 0; i < n; i++) {
+        to_mpz(A, x + i * limbs, limbs);
+        mpz_mul(P, P, A);
+    }
+    for (size_t i = 0; i < n; i++) {
+        to_mpz(A, x + i * limbs, limbs);
+        mpz_divexact(B, P, A);
+        mpz_gcd(G, A, B);
+        from_mpz(eg + i * limbs, limbs, G);
+    }
+    for (int threads = 1; threads <= 2; threads++) {
+        bulk_ctx *ctx;
+        CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) == BULK_OK, "ctx");
+        if (full_pairs) {
+            size_t tiles[] = { 0, 7, n };
+            for (int t = 0; t < 3; t++) {
+                pairs_seen s = { n, limbs, 0, x, calloc(n * 2 * limbs, 8), 0, 0 };
+                for (size_t i = 0; i < n; i++) s.lcm[i * 2 * limbs] = 1;
+                CHECK(bulk_gcd_pairs(ctx, x, n, limbs, tiles[t], on_pair, &s) == BULK_OK, "pairs status");
+                CHECK(s.count == expect_pairs, "%zu pairs found, %zu expected (n %zu, tile %zu)",
+                      s.count, expect_pairs, n, tiles[t]);
+                /* batch == all pairs: on semiprimes the batch factor is the lcm of the pair gcds */
+                for (size_t i = 0; i < n && t == 0; i++) {
+                    to_mpz(A, s.lcm + i * 2 * limbs, 2 * limbs);
+                    to_mpz(B, eg + i * limbs, limbs);
+                    CHECK(mpz_cmp(A, B) == 0, "batch oracle != lcm of pair gcds at %zu", i);
+                }
+                free(s.lcm);
+            }
+        }
+        bulk_limb_t *g = malloc(n * limbs * 8);
+        for (int mode = 0; mode < 3; mode++) {
+            bulk_gcd_batch_opts o = { mode == 2 ? 4096 : 0, test_scratch_dir("gcd"), mode == 1 };
+            bulk_gcd_batch_stats stt;
+            memset(g, 0xa5, n * limbs * 8);
+            CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "batch status");
+            CHECK(memcmp(g, eg, n * limbs * 8) == 0, "batch differs (n %zu, bits %u, mode %d, threads %d)",
+                  n, bits, mode, threads);
+            CHECK(mode == 0 ? !stt.spilled : stt.spilled, "spill mode %d not honoured", mode);
+            CHECK(mode == 0 || n < 8 || stt.spill_bytes > 0, "nothing spilled");
+        }
+        free(g);
+        bulk_ctx_close(ctx);
+    }
+    free(eg);
+    free(x);
+    mpz_clear(A); mpz_clear(B); mpz_clear(P); mpz_clear(G);
+}
+
+static int stop_at_first(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
+{
+    (void)i; (void)j; (void)g; (void)gn;
+    ++*(int *)arg;
+    return 42;
+}
+
+static void test_args(void)
+{
+    bulk_ctx *ctx;
+    CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1) == BULK_OK, "ctx");
+    bulk_limb_t x[4] = { 6, 10, 1, 15 }, g[4];
+    int calls = 0;
+    CHECK(bulk_gcd_pairs(ctx, x, 2, 1, 0, stop_at_first, &calls) == 42 && calls == 1, "callback stop");
+    CHECK(bulk_gcd_pairs(ctx, x, 3, 1, 0, stop_at_first, &calls) == BULK_ERR_ARG, "input 1 accepted");
+    CHECK(bulk_gcd_batch(ctx, g, x, 3, 1, NULL, NULL) == BULK_ERR_ARG, "input 1 accepted by batch");
+    CHECK(bulk_gcd_batch(ctx, g, x, 2, 0, NULL, NULL) == BULK_ERR_ARG, "0 limbs accepted");
+    CHECK(bulk_gcd_batch(ctx, g, x, 1, 1, NULL, NULL) == BULK_OK && g[0] == 1, "single input");
+    x[2] = 35;
+    CHECK(bulk_gcd_batch(ctx, g, x, 4, 1, NULL, NULL) == BULK_OK && g[0] == 6 && g[1] == 10 &&
+          g[2] == 5 && g[3] == 15, "small batch %lu %lu %lu %lu", (unsigned long)g[0],
+          (unsigned long)g[1], (unsigned long)g[2], (unsigned long)g[3]);
+    bulk_ctx_close(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    rng = test_seed(argc, argv);
+    const char *san = getenv("BULK_SANITIZED");
+    sanitized = san && *san && *san != '0';
+    test_args();
+    test_division();
+    test_set(5, 1024, 1);
+    test_set(61, 1024, 1);
+    test_set(40, 2048, 1);
+    test_set(sanitized ? 400 : 2000, 1024, 0); /* product tree deep in NTT and big-division range */
+    return test_finish();
+}
