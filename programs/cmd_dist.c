@@ -1,0 +1,29 @@
+/* bulk dist: the distributed drivers (dist.h) by name, with or without mpirun. Under mpirun the
+ * usual commands (`bulk collatz verify ...`, `bulk int OP ...`) reach the same drivers. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "dist.h"
+#include "dist_comm.h"
+
+static const char dist_usage[] =
+    "usage: [mpirun -np N] bulk dist collatz verify|delays|records ...   (bulk dist collatz --help)\n"
+    "       [mpirun -np N] bulk dist int OP --in FILE [--out FILE] ...\n"
+    "\n"
+    "Runs the command cut into chunks that rank 0 hands out (collatz; --checkpoint DIR makes it\n"
+    "restartable) or into slices of the input (int), and prints what the one-process command\n"
+    "prints. Without mpirun, or in a build without MPI, it runs as one process. See\n"
+    "docs/scale-out.md.\n";
+
+int cmd_dist(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        fputs(dist_usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "collatz")) return dist_collatz_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "int")) return dist_int_main(argc - 1, argv + 1);
+    cli_die(CLI_EXIT_USAGE, "dist: '%s' does not run distributed (collatz, int)", argv[1]);
+}
