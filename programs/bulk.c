@@ -18,6 +18,7 @@ static const struct command commands[] = {
     { "collatz", cmd_collatz, "Collatz: verify ranges, delays, records (bulk collatz --help)" },
     { "life", cmd_life, "Game of Life and Life-like rules on huge universes (bulk life --help)" },
     { "int", cmd_int, "big-integer arithmetic on every line of a file (bulk int --help)" },
+    { "gcd", cmd_gcd, "moduli that share a factor: all-pairs and batch GCD (bulk gcd --help)" },
     { "dist", cmd_dist, "collatz and int runs over MPI ranks, restartable (bulk dist --help)" },
 };
 

@@ -9,6 +9,7 @@ int cmd_cky(int argc, char **argv);
 int cmd_collatz(int argc, char **argv);
 int cmd_life(int argc, char **argv);
 int cmd_int(int argc, char **argv);
+int cmd_gcd(int argc, char **argv);
 int cmd_dist(int argc, char **argv);
 
 #endif

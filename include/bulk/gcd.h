@@ -52,6 +52,37 @@ typedef struct bulk_gcd_batch_stats {
 int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n, size_t limbs,
                    const bulk_gcd_batch_opts *opts, bulk_gcd_batch_stats *stats);
 
+/* ---- reading moduli ------------------------------------------------------------------------
+ * TEXT: one integer per line, decimal or 0x hex, surrounding blanks (and a CR) ignored; an
+ * empty line, a bad character or a value below 2 is an error. PEM: any number of PEM blocks,
+ * each "PUBLIC KEY" (SubjectPublicKeyInfo), "RSA PUBLIC KEY" (PKCS#1) or "CERTIFICATE" (X.509)
+ * holding an RSA key; text between blocks is ignored; the modulus n is taken. DER: one DER
+ * SubjectPublicKeyInfo or PKCS#1 RSAPublicKey per file. PEM and DER are decoded by OpenSSL's
+ * libcrypto; a build without it returns BULK_ERR_UNSUPPORTED for them. */
+typedef enum bulk_gcd_format {
+    BULK_GCD_FORMAT_TEXT = 0,
+    BULK_GCD_FORMAT_PEM = 1,
+    BULK_GCD_FORMAT_DER = 2
+} bulk_gcd_format;
+
+/* Moduli read so far: x holds n numbers of `limbs` limbs (the widest one read decides; the
+ * array is repacked when a wider one arrives); line[i] is the 1-based line where modulus i
+ * starts (the BEGIN line for PEM, 1 for DER). */
+typedef struct bulk_gcd_input {
+    size_t n, limbs;
+    bulk_limb_t *x;
+    uint64_t *line;
+    size_t cap; /* internal */
+} bulk_gcd_input;
+
+/* Appends the moduli of `len` bytes of `data` (one file's contents) to *in (zero-initialise it
+ * before the first call). On BULK_ERR_PARSE (malformed input; *in is unchanged), *err_line is
+ * the 1-based line and msg (msg_len bytes, NUL-terminated) says what is wrong. Other results:
+ * BULK_OK, BULK_ERR_NOMEM, BULK_ERR_UNSUPPORTED (PEM/DER without OpenSSL). */
+int bulk_gcd_input_add(bulk_gcd_input *in, const char *data, size_t len, bulk_gcd_format fmt,
+                       uint64_t *err_line, char *msg, size_t msg_len);
+void bulk_gcd_input_free(bulk_gcd_input *in);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,293 @@
+/* bulk gcd pairs|batch: moduli that share a factor (issue 6, docs/gcd.md).
+ *
+ * Reads every FILE (text, PEM or DER through bulk_gcd_input_add), reports duplicate moduli,
+ * then runs all-pairs GCD (bulk_gcd_pairs) or batch GCD (bulk_gcd_batch) on the distinct
+ * moduli. Indices are 0-based positions in the input (the line number minus one for text).
+ * Exit 0 on success (whether or not shared factors were found), 2 for bad input or usage
+ * (the message names the file and the line; an --out file is not created), 1 at run time. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bulk/gcd.h"
+#include "cli.h"
+#include "commands.h"
+#include "common/atomic_file.h"
+#include "common/numtext.h"
+#include "common/progress.h"
+
+static const char gcd_usage[] =
+    "usage: bulk gcd pairs FILE... [--format text|pem|der] [--out FILE] [--hex] [--tile N]\n"
+    "                [--backend cpu|cuda|auto] [--threads N]\n"
+    "       bulk gcd batch FILE... [--format text|pem|der] [--out FILE] [--hex]\n"
+    "                [--max-memory BYTES] [--spill-dir DIR] [--backend B] [--threads N]\n"
+    "\n"
+    "Finds moduli (e.g. RSA public keys) that share a factor.\n"
+    "  pairs   gcd(x_i, x_j) of every pair, in tiles of pairs through the bulk GCD (the GPU\n"
+    "          when present); prints 'i j gcd' for every pair with gcd != 1, by (i, j)\n"
+    "  batch   Bernstein's batch GCD (product tree, remainder tree): for every modulus,\n"
+    "          g = gcd(x_i, product of the others); prints 'i factor cofactor' (factor = g,\n"
+    "          cofactor = x_i / g) for every modulus with g != 1, by i. factor = x_i (cofactor 1)\n"
+    "          means every prime of x_i is shared: 'pairs' then tells with which moduli\n"
+    "Both first print 'i j duplicate' for every modulus j equal to an earlier one i; the\n"
+    "copies are left out of the search (a copy would share everything with its original).\n"
+    "Indices are 0-based: the position of the modulus in the input (for text: line - 1;\n"
+    "several FILEs count on from one to the next).\n"
+    "\n"
+    "input:\n"
+    "  --format text   one modulus per line, decimal or 0x hex (default)\n"
+    "  --format pem    PEM blocks: PUBLIC KEY, RSA PUBLIC KEY or CERTIFICATE (RSA), read by\n"
+    "                  OpenSSL's libcrypto; other text between blocks is ignored\n"
+    "  --format der    one DER public key (SubjectPublicKeyInfo or PKCS#1) or certificate\n"
+    "                  per FILE\n"
+    "options:\n"
+    "  --out FILE        write FILE atomically (complete or not at all) instead of stdout\n"
+    "  --hex             print numbers in hex (0x...) instead of decimal\n"
+    "  --tile N          pairs: moduli per tile side (N^2 pairs per library call; default\n"
+    "                    256 on the CPU, 1024 on the GPU)\n"
+    "  --max-memory B    batch: spill product-tree levels to disk when the tree would need\n"
+    "                    more than B bytes (suffixes k, M, G allowed); 0 = never (default)\n"
+    "  --spill-dir DIR   batch: where spill files go (default $TMPDIR or /tmp)\n"
+    "  --backend B, --threads N   as everywhere (BULK_BACKEND, BULK_THREADS)\n"
+    "\n"
+    "A malformed line (bad character, empty line, modulus below 2, undecodable key) stops\n"
+    "the run before any output with 'FILE:LINE: line LINE: what' and exit code 2.\n"
+    "A summary (counts, time, pairs/s) goes to stderr.\n";
+
+typedef struct out_ctx {
+    FILE *fp;
+    int hex;
+    char *buf;
+    size_t bufcap;
+    const size_t *orig; /* distinct index -> input index */
+    size_t found;
+} out_ctx;
+
+static int put_num(out_ctx *o, const bulk_limb_t *a, size_t n)
+{
+    size_t need = bulk_format_uint_size(n ? n : 1, o->hex) + 1;
+    if (need > o->bufcap) {
+        char *t = realloc(o->buf, need);
+        if (!t) return BULK_ERR_NOMEM;
+        o->buf = t;
+        o->bufcap = need;
+    }
+    bulk_limb_t zero = 0;
+    bulk_format_uint(o->buf, n ? a : &zero, n ? n : 1, o->hex);
+    fputs(o->buf, o->fp);
+    return BULK_OK;
+}
+
+static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
+{
+    out_ctx *o = arg;
+    fprintf(o->fp, "%zu %zu ", o->orig[i], o->orig[j]);
+    int st = put_num(o, g, gn);
+    fputc('\n', o->fp);
+    o->found++;
+    return st;
+}
+
+static size_t nsize(const bulk_limb_t *a, size_t n)
+{
+    while (n && a[n - 1] == 0) n--;
+    return n;
+}
+
+static const bulk_limb_t *cmp_base;
+static size_t cmp_limbs;
+static int cmp_idx(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const bulk_limb_t *x = cmp_base + a * cmp_limbs, *y = cmp_base + b * cmp_limbs;
+    for (size_t k = cmp_limbs; k-- > 0;)
+        if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!fp) cli_die(CLI_EXIT_USAGE, "gcd: cannot open %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) cli_die(CLI_EXIT_FAIL, "gcd: out of memory reading %s", path);
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (n < cap) break;
+        cap *= 2;
+        buf = realloc(buf, cap);
+    }
+    if (ferror(fp)) cli_die(CLI_EXIT_FAIL, "gcd: cannot read %s", path);
+    if (fp != stdin) fclose(fp);
+    *len = n;
+    return buf;
+}
+
+static size_t parse_bytes(const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    unsigned long long mul = 1;
+    if (*end == 'k' || *end == 'K') mul = 1ull << 10, end++;
+    else if (*end == 'M') mul = 1ull << 20, end++;
+    else if (*end == 'G') mul = 1ull << 30, end++;
+    if (errno || end == text || *end || text[0] == '-' || (v && mul > ~0ull / v))
+        cli_die(CLI_EXIT_USAGE, "--max-memory: '%s' is not a byte count", text);
+    return (size_t)(v * mul);
+}
+
+int cmd_gcd(int argc, char **argv)
+{
+    cli_help_if_asked(argc, argv, gcd_usage);
+    if (argc < 2) cli_die(CLI_EXIT_USAGE, "gcd: which one, pairs or batch? (bulk gcd --help)");
+    int batch = strcmp(argv[1], "batch") == 0;
+    if (!batch && strcmp(argv[1], "pairs") != 0)
+        cli_die(CLI_EXIT_USAGE, "gcd: unknown mode '%s' (pairs or batch)", argv[1]);
+    const char *out_path = NULL, *spill_dir = NULL, *v;
+    bulk_gcd_format fmt = BULK_GCD_FORMAT_TEXT;
+    int hex = 0, threads = 0;
+    size_t tile = 0, max_mem = 0;
+    bulk_backend backend = BULK_BACKEND_AUTO;
+    const char **files = calloc((size_t)argc, sizeof *files);
+    size_t nfiles = 0;
+    for (int i = 2; i < argc; i++) {
+        if ((v = cli_opt_value(argc, argv, &i, "--format"))) {
+            if (strcmp(v, "text") == 0) fmt = BULK_GCD_FORMAT_TEXT;
+            else if (strcmp(v, "pem") == 0) fmt = BULK_GCD_FORMAT_PEM;
+            else if (strcmp(v, "der") == 0) fmt = BULK_GCD_FORMAT_DER;
+            else cli_die(CLI_EXIT_USAGE, "--format: '%s' is not one of text, pem, der", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--out"))) out_path = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--tile")))
+            tile = (size_t)cli_parse_ll("--tile", v, 1, 65536);
+        else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_mem = parse_bytes(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads")))
+            threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if (strcmp(argv[i], "--hex") == 0) hex = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) cli_die(CLI_EXIT_USAGE, "gcd: unknown option %s", argv[i]);
+        else files[nfiles++] = argv[i];
+    }
+    if (nfiles == 0) cli_die(CLI_EXIT_USAGE, "gcd %s: no input FILE ('-' for stdin)", argv[1]);
+    if (!batch && (max_mem || spill_dir)) cli_die(CLI_EXIT_USAGE, "gcd pairs: --max-memory and --spill-dir are batch options");
+    if (batch && tile) cli_die(CLI_EXIT_USAGE, "gcd batch: --tile is a pairs option");
+
+    /* ---- input ---- */
+    double t0 = bulk_now();
+    bulk_gcd_input in = { 0 };
+    for (size_t f = 0; f < nfiles; f++) {
+        size_t len;
+        char *data = read_all(files[f], &len), msg[256];
+        uint64_t line;
+        int st = bulk_gcd_input_add(&in, data, len, fmt, &line, msg, sizeof msg);
+        free(data);
+        const char *name = strcmp(files[f], "-") == 0 ? "stdin" : files[f];
+        if (st == BULK_ERR_PARSE)
+            cli_die(CLI_EXIT_USAGE, "gcd: %s:%llu: line %llu: %s", name, (unsigned long long)line,
+                    (unsigned long long)line, msg);
+        if (st == BULK_ERR_UNSUPPORTED) cli_die(CLI_EXIT_USAGE, "gcd: %s: %s", name, msg);
+        if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "gcd: reading %s: %s", name, bulk_status_string(st));
+    }
+    size_t n = in.n, limbs = in.limbs ? in.limbs : 1;
+
+    /* ---- duplicates: sort indices by value; the first of each run of equals is kept ---- */
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx), *dup_of = malloc((n ? n : 1) * sizeof *dup_of);
+    if (!idx || !dup_of) cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
+    for (size_t i = 0; i < n; i++) idx[i] = i, dup_of[i] = SIZE_MAX;
+    cmp_base = in.x;
+    cmp_limbs = limbs;
+    qsort(idx, n, sizeof *idx, cmp_idx);
+    size_t ndup = 0;
+    for (size_t k = 1; k < n; k++)
+        if (memcmp(in.x + idx[k] * limbs, in.x + idx[k - 1] * limbs, limbs * sizeof *in.x) == 0) {
+            dup_of[idx[k]] = dup_of[idx[k - 1]] == SIZE_MAX ? idx[k - 1] : dup_of[idx[k - 1]];
+            ndup++;
+        }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (dup_of[i] == SIZE_MAX) {
+            if (m != i) memcpy(in.x + m * limbs, in.x + i * limbs, limbs * sizeof *in.x);
+            idx[m++] = i; /* idx now maps distinct -> input index */
+        }
+
+    /* ---- output ---- */
+    bulk_afile af = { 0 };
+    out_ctx o = { stdout, hex, NULL, 0, idx, 0 };
+    if (out_path) {
+        if (bulk_afile_open(&af, out_path, "w") != 0)
+            cli_die(CLI_EXIT_FAIL, "gcd: cannot write %s: %s", out_path, strerror(errno));
+        o.fp = af.fp;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (dup_of[i] != SIZE_MAX) fprintf(o.fp, "%zu %zu duplicate\n", dup_of[i], i);
+
+    bulk_ctx *ctx = cli_open_ctx(backend, threads);
+    double t1 = bulk_now();
+    int st = BULK_OK;
+    bulk_gcd_batch_stats bs = { 0 };
+    if (!batch) {
+        st = bulk_gcd_pairs(ctx, in.x, m, limbs, tile, on_pair, &o);
+    } else if (m > 0) {
+        bulk_limb_t *g = malloc(m * limbs * sizeof *g), *q = malloc(m * 2 * limbs * sizeof *q);
+        bulk_limb_t *gw = malloc(m * 2 * limbs * sizeof *gw);
+        st = g && q && gw ? BULK_OK : BULK_ERR_NOMEM;
+        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0 };
+        if (st == BULK_OK) st = bulk_gcd_batch(ctx, g, in.x, m, limbs, &opts, &bs);
+        if (st == BULK_OK) { /* cofactor = x_i / g_i, exact, by the bulk division */
+            for (size_t i = 0; i < m; i++) {
+                memcpy(gw + 2 * i * limbs, in.x + i * limbs, limbs * sizeof *gw);
+                memset(gw + (2 * i + 1) * limbs, 0, limbs * sizeof *gw);
+            }
+            st = bulk_int_divmod(ctx, q, NULL, gw, 2 * limbs, g, m, limbs, NULL);
+        }
+        for (size_t i = 0; st == BULK_OK && i < m; i++) {
+            const bulk_limb_t *gi = g + i * limbs;
+            size_t gn = nsize(gi, limbs);
+            if (gn == 1 && gi[0] == 1) continue;
+            fprintf(o.fp, "%zu ", idx[i]);
+            st = put_num(&o, gi, gn);
+            fputc(' ', o.fp);
+            if (st == BULK_OK) st = put_num(&o, q + 2 * i * limbs, nsize(q + 2 * i * limbs, 2 * limbs));
+            fputc('\n', o.fp);
+            o.found++;
+        }
+        free(g);
+        free(q);
+        free(gw);
+    }
+    double t2 = bulk_now();
+    if (st != BULK_OK) {
+        if (out_path) bulk_afile_abort(&af);
+        cli_die(CLI_EXIT_FAIL, "gcd %s: %s", argv[1], bulk_status_string(st));
+    }
+    if (out_path) {
+        if (bulk_afile_commit(&af) != 0)
+            cli_die(CLI_EXIT_FAIL, "gcd: cannot write %s: %s", out_path, strerror(errno));
+    } else if (fflush(stdout) != 0) {
+        cli_die(CLI_EXIT_FAIL, "gcd: cannot write the output");
+    }
+    double secs = t2 - t1;
+    if (!batch) {
+        double pairs = (double)m * (double)(m > 0 ? m - 1 : 0) / 2;
+        fprintf(stderr, "gcd pairs: %zu moduli (%zu duplicates), %zu bits, %.0f pairs, %zu with a shared "
+                "factor; %.3f s (read %.3f s), %.3g pairs/s on %s\n", n, ndup, 64 * limbs, pairs,
+                o.found, secs, t1 - t0, secs > 0 ? pairs / secs : 0.0,
+                bulk_backend_name(bulk_ctx_backend(ctx)));
+    } else {
+        fprintf(stderr, "gcd batch: %zu moduli (%zu duplicates), %zu bits, %zu with a shared factor; "
+                "%.3f s (read %.3f s), %zu tree levels%s on %s\n", n, ndup, 64 * limbs, o.found,
+                secs, t1 - t0, bs.levels, bs.spilled ? ", levels spilled to disk" : "",
+                bulk_backend_name(bulk_ctx_backend(ctx)));
+    }
+    bulk_ctx_close(ctx);
+    free(o.buf);
+    free(idx);
+    free(dup_of);
+    free(files);
+    bulk_gcd_input_free(&in);
+    return CLI_EXIT_OK;
+}
