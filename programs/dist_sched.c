@@ -258,11 +258,13 @@ static void put(struct sched *s, int rank, struct hdr h, char *pay, size_t len)
     s->check[i] = 3;
     s->nchecks_done++;
     if (len != s->len[i] || memcmp(pay, s->pay[i], len)) {
+        char by[64];
+        if (s->done_by[i] < 0) snprintf(by, sizeof by, "the checkpoint file");
+        else snprintf(by, sizeof by, "rank %d", s->done_by[i]);
         fail(s, 1, "chunk %" PRIu64 ": the recheck on rank %d (checksum %016" PRIx64
-             ") differs from the result of %s%d (checksum %016" PRIx64 "); the chunk's "
+             ") differs from the result of %s (checksum %016" PRIx64 "); the chunk's "
              "checkpoint file was removed, so a rerun computes it again",
-             i, rank, dist_fnv1a(pay, len), s->done_by[i] < 0 ? "the checkpoint, rank " : "rank ",
-             s->done_by[i], dist_fnv1a(s->pay[i], s->len[i]));
+             i, rank, dist_fnv1a(pay, len), by, dist_fnv1a(s->pay[i], s->len[i]));
         if (s->o->checkpoint_dir) {
             char path[4096];
             chunk_path(s, i, path, sizeof path);

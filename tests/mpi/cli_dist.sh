@@ -1,0 +1,104 @@
+#!/bin/sh
+# `bulk dist collatz ...` as one process (every build, with or without MPI): equal to the plain
+# commands for verify, delays --stats and records (merging across chunks, records from a start
+# above 1 too), a run killed with SIGKILL and restarted on its --checkpoint DIR computes only the
+# missing chunks and gives the same totals, a damaged chunk file is recomputed, a checkpoint of
+# another run is refused (exit 2), and --verify-chunks rechecks. bulk int through the driver
+# equals the plain command, and bad input keeps its file:line and exit 2.
+# Usage: sh cli_dist.sh BULK DATA_DIR SCRATCH_DIR
+set -u
+BULK=$1
+T=$3
+rm -rf "$T"
+mkdir -p "$T"
+. "$(dirname "$0")/common.sh"
+export BULK_DIST=0 # one process even if a launcher's variables leak into the test environment
+
+R="--from 2^40+12345 --to 2^40+12345+2^23"
+"$BULK" collatz verify $R --d 12 >"$T/v1.txt" || fail "collatz verify"
+"$BULK" dist collatz verify $R --d 12 --chunk 1000003 >"$T/vd.txt" 2>"$T/vd.err" || fail "dist verify"
+same_totals "$T/v1.txt" "$T/vd.txt" "dist verify (9 chunks, one process)"
+grep -q "9 chunks, 1 rank: 0 from the checkpoint, 9 computed" "$T/vd.err" || fail "dist verify summary: $(cat "$T/vd.err")"
+
+# an overflow range (values above 2^64 passing 2^128 are not needed: 2^64 range boundaries)
+"$BULK" collatz verify --from 12327829503 --to 12327829503+2^20 --json >"$T/o1.json" || fail "verify json"
+"$BULK" dist collatz verify --from 12327829503 --to 12327829503+2^20 --json --chunk 77777 >"$T/od.json" 2>/dev/null || fail "dist verify json"
+for key in covered overflows checksum max_glide max_glide_n overflow_values; do
+    a=$(grep -o "\"$key\":[^a-z]*" "$T/o1.json" | head -1)
+    b=$(grep -o "\"$key\":[^a-z]*" "$T/od.json" | head -1)
+    [ -n "$a" ] && [ "$a" = "$b" ] || fail "dist verify --json: $key '$a' vs '$b'"
+done
+# the distributed JSON is accepted by merge (as one part)
+"$BULK" collatz merge "$T/od.json" >"$T/om.txt" || fail "merge of the dist json"
+
+# delays --stats and records
+"$BULK" collatz delays --from 1000 --to 1000+2^20 --stats 4096 >"$T/s1.txt" || fail "delays --stats"
+"$BULK" dist collatz delays --from 1000 --to 1000+2^20 --stats 4096 --chunk 40960 >"$T/sd.txt" 2>/dev/null || fail "dist delays"
+same_file "$T/s1.txt" "$T/sd.txt" "delays --stats"
+for k in delay glide path; do
+    for from in 1 77777; do
+        "$BULK" collatz records --kind $k --from $from --to 2^21 >"$T/r1.txt" || fail "records"
+        "$BULK" dist collatz records --kind $k --from $from --to 2^21 --chunk 65537 >"$T/rd.txt" 2>/dev/null || fail "dist records"
+        same_file "$T/r1.txt" "$T/rd.txt" "records --kind $k --from $from"
+    done
+done
+
+# kill -9 midway, restart: only the missing chunks run, same totals
+C="$T/ck"
+BULK_DIST_CHUNK_SLEEP_MS=100 "$BULK" dist collatz verify $R --d 12 --chunk 500000 --checkpoint "$C" >/dev/null 2>&1 &
+pid=$!
+wait_chunks "$C" 4 || fail "no chunk files appeared"
+kill_tree $pid
+have=$(ls "$C" | grep -c '^chunk-[0-9]*\.txt$')
+"$BULK" dist collatz verify $R --d 12 --chunk 500000 --checkpoint "$C" >"$T/vr.txt" 2>"$T/vr.err" || fail "restart"
+same_totals "$T/v1.txt" "$T/vr.txt" "restart after kill -9"
+loaded=$(sed -n 's/.*: \([0-9]*\) from the checkpoint.*/\1/p' "$T/vr.err")
+[ "$have" -ge 4 ] && [ "$have" -lt 17 ] && [ "$loaded" = "$have" ] ||
+    fail "restart: $have chunk files after the kill, $loaded loaded ($(cat "$T/vr.err"))"
+
+# a damaged chunk file is computed again; the totals stay right
+f=$(ls "$C"/chunk-* | head -1)
+sed -i 's/^covered .*/covered 1/' "$f"
+"$BULK" dist collatz verify $R --d 12 --chunk 500000 --checkpoint "$C" >"$T/vx.txt" 2>"$T/vx.err" || fail "damaged chunk"
+same_totals "$T/v1.txt" "$T/vx.txt" "damaged chunk recomputed"
+grep -q "damaged" "$T/vx.err" || fail "no warning for the damaged chunk"
+
+# the checkpoint of another run is refused: exit 2, the file named
+"$BULK" dist collatz verify $R --d 11 --chunk 500000 --checkpoint "$C" >"$T/vo.txt" 2>"$T/vo.err"
+[ $? = 2 ] && grep -q "run.txt:1: the checkpoint directory belongs to another run" "$T/vo.err" || fail "another run's checkpoint: $(cat "$T/vo.err")"
+[ -s "$T/vo.txt" ] && fail "another run's checkpoint: output printed"
+
+# --verify-chunks 1 rechecks every chunk and finds them equal
+"$BULK" dist collatz verify $R --d 12 --chunk 1000003 --verify-chunks 1 --seed 7 >"$T/vv.txt" 2>"$T/vv.err" || fail "verify-chunks"
+grep -q "9 rechecked, all equal" "$T/vv.err" || fail "verify-chunks summary: $(cat "$T/vv.err")"
+# a checkpoint chunk that no longer matches its recomputation is reported (exit 1) and removed
+C2="$T/ck2"
+"$BULK" dist collatz delays --from 1 --to 1+2^18 --stats 1024 --chunk 2^16 --checkpoint "$C2" >/dev/null 2>&1 || fail "delays checkpoint"
+f=$(ls "$C2"/chunk-* | head -1)
+awk 'NR==6{ $1 = $1 + 1 } { print }' "$f" >"$T/bad" # change one sum and fix the file's checksum
+body=$(tail -n +6 "$T/bad")
+sum=$(printf '%s\n' "$body" | python3 -c 'import sys
+h=1469598103934665603
+for b in sys.stdin.buffer.read(): h=((h^b)*1099511628211)&(2**64-1)
+print("%016x"%h)' 2>/dev/null)
+if [ -n "$sum" ]; then
+    sed "4s/.*/checksum $sum/" "$T/bad" >"$f"
+    "$BULK" dist collatz delays --from 1 --to 1+2^18 --stats 1024 --chunk 2^16 --checkpoint "$C2" --verify-chunks 1 >"$T/sx.txt" 2>"$T/sx.err"
+    [ $? = 1 ] && grep -q "differs" "$T/sx.err" && ! [ -e "$f" ] || fail "tampered chunk not caught: $(cat "$T/sx.err")"
+fi
+
+# bad usage
+"$BULK" dist collatz verify $R --verify-chunks 2 >/dev/null 2>"$T/e.txt"; [ $? = 2 ] || fail "--verify-chunks 2"
+"$BULK" dist collatz delays --from 1 --to 1000 --stats 7 >/dev/null 2>"$T/e.txt"; [ $? = 2 ] || fail "stats not a multiple"
+
+# bulk int through the driver (one slice)
+awk 'BEGIN { srand(3); for (i = 0; i < 3000; i++) printf "%d %d\n", int(rand() * 1e15), int(rand() * 1e9) + 1 }' >"$T/in.txt"
+"$BULK" int divmod --in "$T/in.txt" --out "$T/i1.txt" || fail "int"
+"$BULK" dist int divmod --in "$T/in.txt" --out "$T/id.txt" || fail "dist int"
+same_file "$T/i1.txt" "$T/id.txt" "dist int"
+sed '2500s/.*/12 0/' "$T/in.txt" >"$T/bad.txt"
+"$BULK" dist int divmod --in "$T/bad.txt" --out "$T/ib.txt" 2>"$T/ib.err"
+[ $? = 2 ] && grep -q "bad.txt:2500" "$T/ib.err" && ! [ -e "$T/ib.txt" ] || fail "dist int bad input: $(cat "$T/ib.err")"
+
+[ $fails = 0 ] && echo "cli_dist: all passed"
+exit $((fails > 0))
