@@ -75,7 +75,9 @@ int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_
 {
     int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_ADD)) return BULK_ERR_UNSUPPORTED; /* call the kernel here */
+    if (bulk_int_on_device(ctx, BULK_INT_OP_ADD) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_ADD))
+        return bulk_int_cuda_add(ctx, r, carry, a, b, n, limbs);
     struct int_job j = { .r = r, .flag = carry, .a = a, .b = b, .limbs = limbs };
     return bulk_int_parallel(ctx, n, (double)limbs, add_range, &j);
 }
@@ -85,7 +87,9 @@ int bulk_int_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb
 {
     int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_SUB)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_SUB) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SUB))
+        return bulk_int_cuda_sub(ctx, r, borrow, a, b, n, limbs);
     struct int_job j = { .r = r, .flag = borrow, .a = a, .b = b, .limbs = limbs };
     return bulk_int_parallel(ctx, n, (double)limbs, sub_range, &j);
 }
@@ -157,7 +161,9 @@ int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk
 {
     int st = check_binary(ctx, r, 2, a, b, 1, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_MUL)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_MUL) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_MUL))
+        return bulk_int_cuda_mul(ctx, r, a, b, n, limbs);
     struct int_job j = { .r = r, .a = a, .b = b, .limbs = limbs,
                          .method = (bulk_mul_method)ctx->int_mul_method };
     return bulk_int_parallel(ctx, n, mul_cost(limbs), mul_range, &j);
@@ -167,7 +173,9 @@ int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, 
 {
     int st = check_binary(ctx, r, 2, a, NULL, 0, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_SQR)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_SQR) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SQR))
+        return bulk_int_cuda_sqr(ctx, r, a, n, limbs);
     struct int_job j = { .r = r, .a = a, .limbs = limbs,
                          .method = (bulk_mul_method)ctx->int_mul_method };
     return bulk_int_parallel(ctx, n, mul_cost(limbs) * 0.6, sqr_range, &j);
@@ -178,7 +186,9 @@ int bulk_int_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const b
 {
     int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_MUL_LO)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_MUL_LO) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_MUL_LO))
+        return bulk_int_cuda_mul_lo(ctx, r, a, b, n, limbs);
     struct int_job j = { .r = r, .a = a, .b = b, .limbs = limbs,
                          .method = (bulk_mul_method)ctx->int_mul_method };
     return bulk_int_parallel(ctx, n, mul_cost(limbs) * 0.6, mullo_range, &j);
@@ -202,7 +212,9 @@ int bulk_int_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb
     if (!r || !a || !b) return BULK_ERR_ARG;
     if (bulk_int_overlap(r, n, a, n * limbs * 8) || bulk_int_overlap(r, n, b, n * limbs * 8))
         return BULK_ERR_ARG;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_CMP)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_CMP) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_CMP))
+        return bulk_int_cuda_cmp(ctx, r, a, b, n, limbs);
     struct int_job j = { .cmp = r, .a = a, .b = b, .limbs = limbs };
     return bulk_int_parallel(ctx, n, (double)limbs, cmp_range, &j);
 }
@@ -256,7 +268,9 @@ int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 {
     int st = check_binary(ctx, r, 1, a, NULL, 0, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_SHL)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_SHL) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SHL))
+        return bulk_int_cuda_shl(ctx, r, a, bits, n, limbs);
     struct int_job j = { .r = r, .a = a, .limbs = limbs, .bits = bits };
     return bulk_int_parallel(ctx, n, (double)limbs, shl_range, &j);
 }
@@ -266,7 +280,9 @@ int bulk_int_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 {
     int st = check_binary(ctx, r, 1, a, NULL, 0, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (bulk_int_on_device(ctx, BULK_INT_OP_SHR)) return BULK_ERR_UNSUPPORTED;
+    if (bulk_int_on_device(ctx, BULK_INT_OP_SHR) &&
+        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SHR))
+        return bulk_int_cuda_shr(ctx, r, a, bits, n, limbs);
     struct int_job j = { .r = r, .a = a, .limbs = limbs, .bits = bits };
     return bulk_int_parallel(ctx, n, (double)limbs, shr_range, &j);
 }

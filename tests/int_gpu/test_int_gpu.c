@@ -242,6 +242,89 @@ static void test_size(size_t limbs, size_t n, int heavy)
     fflush(stdout);
 }
 
+/* The public wrappers of bulk/int.h on the CUDA context (the hooks of int_api.c and
+ * int_api_div.c route to the kernels up to bulk_int_cuda_max_limbs(op) and to the CPU above
+ * it; invmod always runs on the CPU): every operation bit for bit equal to the CPU context,
+ * q or r omitted in divmod, r == a for add and shl. L = 65 is above powmod's GPU limit of 64
+ * limbs, so powmod there takes the CPU path of a CUDA context. */
+static void test_public_routing(size_t L, size_t n)
+{
+    size_t bytes = n * L * 8;
+    bulk_limb_t *a = xmalloc(bytes), *b = xmalloc(bytes), *c = xmalloc(bytes);
+    bulk_limb_t *r = xmalloc(2 * bytes), *r2 = xmalloc(2 * bytes), *q = xmalloc(2 * bytes);
+    bulk_limb_t *q2 = xmalloc(2 * bytes), *p = xmalloc(2 * bytes);
+    uint8_t *f = xmalloc(n), *f2 = xmalloc(n);
+    int8_t *e = xmalloc(n), *e2 = xmalloc(n);
+    fill(a, n, L, 1);
+    fill(b, n, L, 2);
+    fill(c, n, L, 4);
+    for (size_t i = 0; i < n; i += 23) memset(c + i * L, 0, L * 8);
+    int rc, rc2;
+    rc = bulk_int_add(gpu, r, f, a, b, n, L);
+    rc2 = bulk_int_add(cpu, r2, f2, a, b, n, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, bytes) == 0 && memcmp(f, f2, n) == 0,
+          "public add on CUDA limbs=%zu (rc %d)", L, rc);
+    memcpy(p, a, bytes);
+    rc = bulk_int_sub(gpu, p, f, p, b, n, L);
+    rc2 = bulk_int_sub(cpu, r2, f2, a, b, n, L);
+    CHECK(rc == BULK_OK && memcmp(p, r2, bytes) == 0 && memcmp(f, f2, n) == 0,
+          "public sub in place on CUDA limbs=%zu (rc %d)", L, rc);
+    rc = bulk_int_cmp(gpu, e, a, b, n, L);
+    rc2 = bulk_int_cmp(cpu, e2, a, b, n, L);
+    CHECK(rc == BULK_OK && memcmp(e, e2, n) == 0, "public cmp on CUDA limbs=%zu", L);
+    memcpy(p, a, bytes);
+    rc = bulk_int_shl(gpu, p, p, 64 * L / 3 + 5, n, L);
+    rc2 = bulk_int_shl(cpu, r2, a, 64 * L / 3 + 5, n, L);
+    CHECK(rc == BULK_OK && memcmp(p, r2, bytes) == 0, "public shl in place on CUDA limbs=%zu", L);
+    rc = bulk_int_shr(gpu, r, a, 67, n, L);
+    rc2 = bulk_int_shr(cpu, r2, a, 67, n, L);
+    CHECK(rc == BULK_OK && memcmp(r, r2, bytes) == 0, "public shr on CUDA limbs=%zu", L);
+    rc = bulk_int_mul(gpu, r, a, b, n, L);
+    rc2 = bulk_int_mul(cpu, r2, a, b, n, L);
+    CHECK(rc == BULK_OK && memcmp(r, r2, 2 * bytes) == 0, "public mul on CUDA limbs=%zu (rc %d)", L, rc);
+    memcpy(p, r, 2 * bytes); /* the products: 2W/W dividends */
+    rc = bulk_int_sqr(gpu, r, a, n, L);
+    rc2 = bulk_int_sqr(cpu, r2, a, n, L);
+    CHECK(rc == BULK_OK && memcmp(r, r2, 2 * bytes) == 0, "public sqr on CUDA limbs=%zu", L);
+    rc = bulk_int_mul_lo(gpu, r, a, b, n, L);
+    rc2 = bulk_int_mul_lo(cpu, r2, a, b, n, L);
+    CHECK(rc == BULK_OK && memcmp(r, r2, bytes) == 0, "public mul_lo on CUDA limbs=%zu", L);
+    for (int wide = 0; wide <= 1; wide++) {
+        size_t al = wide ? 2 * L : L;
+        const bulk_limb_t *num = wide ? p : a;
+        rc = bulk_int_divmod(gpu, q, r, num, al, c, n, L, e);
+        rc2 = bulk_int_divmod(cpu, q2, r2, num, al, c, n, L, e2);
+        CHECK(rc == BULK_ERR_DIVZERO && rc2 == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0 &&
+                  memcmp(r, r2, bytes) == 0 && memcmp(e, e2, n) == 0,
+              "public divmod %zu/%zu on CUDA (rc %d cpu %d)", al, L, rc, rc2);
+        rc = bulk_int_divmod(gpu, NULL, r, num, al, c, n, L, NULL);
+        CHECK(rc == BULK_ERR_DIVZERO && memcmp(r, r2, bytes) == 0, "public divmod q = NULL on CUDA");
+        rc = bulk_int_divmod(gpu, q, NULL, num, al, c, n, L, NULL);
+        CHECK(rc == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0, "public divmod r = NULL on CUDA");
+    }
+    rc = bulk_int_gcd(gpu, r, a, b, n, L);
+    rc2 = bulk_int_gcd(cpu, r2, a, b, n, L);
+    CHECK(rc == BULK_OK && memcmp(r, r2, bytes) == 0, "public gcd on CUDA limbs=%zu", L);
+    rc = bulk_int_invmod(gpu, r, a, c, n, L, e);
+    rc2 = bulk_int_invmod(cpu, r2, a, c, n, L, e2);
+    CHECK(rc == rc2 && memcmp(r, r2, bytes) == 0 && memcmp(e, e2, n) == 0,
+          "public invmod (CPU path) on CUDA limbs=%zu (rc %d cpu %d)", L, rc, rc2);
+    size_t np = n < 64 ? n : 64;
+    for (size_t i = 0; i < np; i++) {
+        c[i * L] |= 1;
+        if (i % 9 == 4) c[i * L] &= ~(bulk_limb_t)1;
+        memset(b + i * L + 1, 0, (L - 1) * 8); /* one-limb exponents */
+    }
+    rc = bulk_int_powmod(gpu, r, a, b, c, np, L, e);
+    rc2 = bulk_int_powmod(cpu, r2, a, b, c, np, L, e2);
+    CHECK(rc == rc2 && memcmp(r, r2, np * L * 8) == 0 && memcmp(e, e2, np) == 0,
+          "public powmod on CUDA limbs=%zu (rc %d cpu %d)", L, rc, rc2);
+    free(a); free(b); free(c); free(r); free(r2); free(q); free(q2); free(p);
+    free(f); free(f2); free(e); free(e2);
+    printf("public wrappers on the CUDA context, limbs %zu n %zu: done\n", L, n);
+    fflush(stdout);
+}
+
 /* Every multiplication kernel forced at sizes it would not be chosen for (BULK_CUDA_MUL), so
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
@@ -352,6 +435,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 9; k++) test_size(large[k], large[k] >= 256 ? 67 : 515, large[k] <= 64);
     /* a batch large enough to be streamed in several chunks through both slots */
     test_size(16, (size_t)1 << 21, 0);
+    /* the public API on the CUDA context: GPU paths, and powmod above its 64-limb limit */
+    test_public_routing(16, 2049);
+    test_public_routing(64, 300);
+    test_public_routing(65, 100);
     test_chain(16, 3001);
     test_chain(33, 301);
     bulk_ctx_close(gpu);
