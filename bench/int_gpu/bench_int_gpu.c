@@ -239,14 +239,19 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
  * is made, device-resident: the data for replacing the cost model with measured thresholds. */
 static void bench_kernels(bulk_ctx *ctx, size_t big)
 {
-    static const size_t bits_list[] = {1024, 1088, 1536, 2048, 3072, 4096, 8192, 16384, 32768, 65536};
+    /* 512 .. 1024: the per-thread / sum-rotate boundary (832 bits = 13 limbs, the first width
+     * given to sum-rotate); 131072 and 262144: Karatsuba over the batch (from 2048 limbs) */
+    static const size_t bits_list[] = {512,  768,  832,   1024,  1088,  1536,   2048,
+                                       3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
+    const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
     static const char *kinds[] = {"thread", "sr", "cols", "kara"};
     OUT("# kernel choice (device-resident mul/s; '-' = not applicable; kara = one Karatsuba level\n"
         "# over the automatic choice)\n");
     OUT("%-7s %12s %12s %12s %12s   %s\n", "bits", "thread", "sr", "cols", "kara", "auto picks");
-    for (int bi = 0; bi < 10; bi++) {
+    for (int bi = 0; bi < nbits; bi++) {
         size_t bits = bits_list[bi], L = bits / 64;
-        size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 16 : big / 64;
+        size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 16 :
+                   bits <= 65536 ? big / 64 : big / 256;
         double rate[4] = {0, 0, 0, 0};
         bulk_limb_t *h = malloc(n * L * 8);
         if (!h) return;

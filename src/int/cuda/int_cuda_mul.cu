@@ -1,16 +1,17 @@
 /* Multiplication on the GPU: full product, low half (mul_lo) and square (b = a).
  *
- * Three kernels, chosen by size (choose() below):
- *  - one instance per thread (limbs <= 16, W <= 1024 bits): operands staged through shared
+ * Four kernels, chosen by size from measured thresholds (choose() below):
+ *  - one instance per thread (limbs <= 16, W <= 1024 bits; full products only up to 12 limbs,
+ *    squares and low halves up to 16): operands staged through shared
  *    memory so that global loads and stores are coalesced, then the rows of bg_mul_rows run
  *    fully unrolled on 32-bit words in registers, two PTX multiply-adds per word product.
  *    Compiled for capacities 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs; a width between two is padded
  *    with zero words up to the next (the zero rows cost time, never correctness).
- *  - sum-rotate (seed 000; mid-size W up to 16384 bits): a group of G = 8, 16 or 32 lanes per
- *    instance, P words of a per lane, exactly the (G P)^2 word products; finished columns
- *    leave through the group's first lane.
- *  - Karatsuba over the batch from 32768 bits: three batched half-size products.
- *  - the warp-column kernel (larger W): one block per instance, each warp computes 128
+ *  - sum-rotate (seed 000; full products from 13 limbs, W up to 16384 bits): a group of
+ *    G = 8, 16 or 32 lanes per instance, P words of a per lane, exactly the (G P)^2 word
+ *    products; finished columns leave through the group's first lane.
+ *  - Karatsuba over the batch from 131072 bits: three batched half-size products.
+ *  - the warp-column kernel (larger W, and odd widths above sum-rotate): one block per instance, each warp computes 128
  *    consecutive product columns (4 per lane, bg_col4_lane), and the column sums are turned into
  *    words by a carry-lookahead over lanes (bg_warp_carries) and over warps (a serial scan of
  *    the warps' generate/propagate masks in shared memory) - seed 002's scan-based carry
@@ -397,24 +398,44 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 enum kernel { K_THREAD, K_SR, K_COLS, K_KARA };
 
-/* Karatsuba over the batch from this width up (limbs even): at 512 limbs the three half products
- * (sum-rotate at 256 limbs) cost ~0.8 of one warp-column product by the cost model, and the glue
- * is a few memory passes (~100 KB per instance at 65536 bits, ~1 % of the time). */
-const int kKaraMinLimbs = 512;
+/* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
+ * run by `sh bench/int_gpu/gpu-run.sh` on an NVIDIA H200 (132 SMs), 2026-11-21,
+ * bench/results/2026-11-21-h200-int-gpu.txt. The issue-cost model below (bg_cost_sr /
+ * bg_cost_cols) only arbitrates where nothing was measured against it.
+ *
+ * kSrMinLimbs: full products a * b (a != b) by sum-rotate from 13 limbs: at 16 limbs (1024 bits)
+ * per thread ran 1.86e9/s, sum-rotate 2.52e9/s. Widths 13..16 run exactly the same code as 16
+ * (the per-thread kernel's capacity-16 instance, and the same sum-rotate shape G = 8, P = 4), so
+ * the measurement holds for them; below 13 limbs nothing was measured and per thread stays.
+ * Squares and low halves stay per thread up to BG_MUL_THREAD_MAX_LIMBS: at 1024 bits the
+ * per-thread square ran 3.23e9/s and the per-thread mul_lo 2.58e9/s, both above sum-rotate's
+ * full product (2.52e9/s, which a low half would still have to copy out). */
+const int kSrMinLimbs = 13;
+/* Karatsuba over the batch from this width up (limbs even): it lost to the warp-column kernel
+ * at both measured widths, 2.18e6/s against 4.51e6/s at 512 limbs (32768 bits) and 5.56e5/s
+ * against 1.22e6/s at 1024 limbs (65536 bits; it was picked there before, from 512 limbs, by
+ * the cost model). Above 1024 limbs nothing was measured: from 2048 limbs its half products are
+ * warp-column products of at least 1024 limbs, the kernel that won at 1024. */
+const int kKaraMinLimbs = 2048;
 
-/* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS, Karatsuba from kKaraMinLimbs (even widths),
- * otherwise the cheaper of sum-rotate and warp-column by the issue-cost model of
- * int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env is set, BULK_CUDA_MUL=thread|sr|cols|kara
- * forces one at this level (tests and benchmarks; thread only up to 16 limbs, sr up to 256,
- * kara for even widths); Karatsuba's own half products always choose by size. */
-kernel choose(int limbs, bool env_ok = true)
+enum mul_kind { MK_FULL, MK_SQR, MK_LO };
+
+/* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS (full products only below kSrMinLimbs),
+ * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
+ * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env
+ * is set, BULK_CUDA_MUL=thread|sr|cols|kara forces one at this level (tests and benchmarks;
+ * thread only up to 16 limbs, sr up to 256, kara for even widths); Karatsuba's own half products
+ * always choose by size. */
+kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
 {
     const char *env = env_ok ? getenv("BULK_CUDA_MUL") : NULL;
     if (env && strcmp(env, "thread") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
-    if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
+    if (limbs <= BG_MUL_THREAD_MAX_LIMBS && (mk != MK_FULL || limbs < kSrMinLimbs || !sr_p(limbs)))
+        return K_THREAD;
+    if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_SR;
     if (limbs >= kKaraMinLimbs && limbs % 2 == 0) return K_KARA;
     int P, G;
     sr_shape(limbs, &P, &G);
@@ -524,7 +545,7 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
     int l = (int)limbs;
-    kernel k = choose(l);
+    kernel k = choose(l, true, lo ? MK_LO : a == b ? MK_SQR : MK_FULL);
     if (k == K_THREAD && lo) return dispatch_thread<true>(r, a, b, n, l, st);
     if (!lo || k == K_THREAD) return launch_full(k, r, a, b, n, l, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
