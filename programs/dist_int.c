@@ -152,7 +152,7 @@ int dist_int_main(int argc, char **argv)
     static const char *const rn[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
     static const char *const sn[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
     int rank = env_num(rn, 3, 0), size = env_num(sn, 2, 1);
-    if (size < 1 || rank < 0 || rank >= size) size = 1, rank = 0;
+    if (!dist_launched() || size < 1 || rank < 0 || rank >= size) size = 1, rank = 0;
 
     /* my slice, and the number of lines before it */
     size_t tlen = 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../dist.h"
 #include "../dist_comm.h"
 
 static int inited, rank, size = 1;
@@ -12,6 +13,8 @@ static int inited, rank, size = 1;
 int dist_comm_init(int *argc, char ***argv)
 {
     if (inited) return 0;
+    /* not started by a launcher (or BULK_DIST=0): one process, and MPI is not started at all */
+    if (!dist_launched()) return 0;
     int provided;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "bulk: MPI_Init_thread failed\n");
