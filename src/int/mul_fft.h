@@ -25,14 +25,16 @@ extern "C" {
 #endif
 
 /* Balanced operand size (limbs) from which bulk_mpn_mul_fft is faster than bulk_mpn_mul_n.
- * Measured: bench/gcd/tune_fft on the 2-core development machine, 2026-11-21 (docs/gcd.md). */
-#define BULK_MUL_FFT_THRESHOLD 3000
+ * Measured: bench/gcd/tune_fft on the 2-core development machine, 2026-11-21: the NTT wins at
+ * every sampled size from 8191 limbs (at power-of-two products already from 4095; just above a
+ * power of two the transform is padded to twice the length). See docs/gcd.md. */
+#define BULK_MUL_FFT_THRESHOLD 8000
 
 /* Largest an + bn the transform supports (2^40 coefficients; memory runs out long before). */
 #define BULK_MUL_FFT_MAX_LIMBS ((size_t)1 << 40)
 
 /* r (an + bn limbs) = a * b by the three-prime NTT; an, bn >= 1, r disjoint from a and b
- * (a == b allowed: one transform is then saved). Needs about 5 * 8 * N bytes of heap, N the
+ * (a == b allowed: one transform is then saved). Needs 4 * 8 * N bytes (6 * 8 * N above 2^20) of heap, N the
  * power of two >= an + bn. Returns BULK_OK, BULK_ERR_NOMEM (r untouched) or BULK_ERR_ARG. */
 int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                      size_t bn);

@@ -1,8 +1,10 @@
 /* Three-prime NTT multiplication (contract and method: int/mul_fft.h). */
 #include "int/mul_fft.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "int/mpn.h"
 
@@ -58,81 +60,190 @@ static void prime_init(fft_prime *P, int i)
 /* Montgomery form x * R mod p of x < p. */
 static inline uint64_t to_mont(uint64_t x, const fft_prime *P) { return mont(x, P->r2, P); }
 
-/* tw[h - 1 + j] = w_{2h}^j * R mod p for every power of two h < n and j < h (n - 1 entries),
- * where w_{2h} is a primitive 2h-th root of unity (its inverse when inverse != 0). Sub-transform
- * of half size h reads tw + h - 1 contiguously. */
-static void twiddles(uint64_t *tw, size_t n, int inverse, const fft_prime *P)
+/* Shoup's multiplication by a fixed w < p with wq = floor(w 2^64 / p): for any x < 2^64 the
+ * result is congruent to x w and lies in [0, 2p) (Harvey's lazy butterflies keep values there,
+ * which fits 64 bits because p < 2^62). */
+static inline uint64_t mulshoup(uint64_t x, uint64_t w, uint64_t wq, uint64_t p)
 {
-    for (size_t h = 1; h < n; h <<= 1) {
+    uint64_t q = (uint64_t)(((u128)x * wq) >> 64);
+    return x * w - q * p;
+}
+
+/* floor(w 2^64 / p) for w < p: a long double estimate (64-bit mantissa, off by a few units at
+ * most) corrected exactly with 128-bit arithmetic; avoids a 128-bit division per twiddle. */
+static uint64_t shoup_quot(uint64_t w, uint64_t p)
+{
+    long double est = (long double)w / (long double)p * 18446744073709551616.0L;
+    uint64_t q = est >= 18446744073709551615.0L ? ~(uint64_t)0 : (uint64_t)est;
+    u128 num = (u128)w << 64;
+    while ((u128)q * p > num) q--;
+    while (num - (u128)q * p >= p) q++;
+    return q;
+}
+
+/* tw[h - 1 + j] = w_{2h}^j mod p and twq = its Shoup quotient, for every power of two h < n and
+ * j < h (n - 1 entries), w_{2h} a primitive 2h-th root of unity. The sub-transform of half
+ * size h reads tw + h - 1 contiguously. The inverse transform uses the same table:
+ * w^-j = -w^(h-j) for the 2h-th root (w^h = -1). */
+static void twiddles(uint64_t *tw, uint64_t *twq, size_t h0, size_t n, const fft_prime *P)
+{
+    for (size_t h = h0; h < n; h <<= 1) {
         uint64_t w = powmod_slow(P->g, (P->p - 1) / (2 * h), P->p);
-        if (inverse) w = powmod_slow(w, P->p - 2, P->p);
-        uint64_t wm = to_mont(w, P), cur = to_mont(1, P);
-        uint64_t *t = tw + h - 1;
+        uint64_t wm = to_mont(w, P), cur = 1;
+        uint64_t *t = tw + h - 1, *tq = twq + h - 1;
         for (size_t j = 0; j < h; j++) {
             t[j] = cur;
-            cur = mont(cur, wm, P);
+            tq[j] = shoup_quot(cur, P->p);
+            cur = mont(cur, wm, P); /* cur * w (wm is w R) */
         }
     }
 }
 
-/* Decimation in frequency, natural order in, bit-reversed out. */
-static void dif(uint64_t *x, size_t n, const uint64_t *tw, const fft_prime *P)
+/* The table of size n is the first n - 1 entries of every larger one, so one table of
+ * FFT_CACHE_N entries per prime, made once (pthread_once, about 48 MiB in all, never freed),
+ * serves every transform up to that length; longer transforms copy it and add their levels. */
+#define FFT_CACHE_N ((size_t)1 << 20)
+static uint64_t *cache_tw[3], *cache_twq[3];
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_init(void)
 {
-    if (n < 2) return;
+    for (int i = 0; i < 3; i++) {
+        fft_prime P;
+        prime_init(&P, i);
+        uint64_t *t = malloc(FFT_CACHE_N * sizeof *t), *q = malloc(FFT_CACHE_N * sizeof *q);
+        if (!t || !q) { /* no cache: every call builds its own table */
+            free(t);
+            free(q);
+            return;
+        }
+        twiddles(t, q, 1, FFT_CACHE_N, &P);
+        cache_tw[i] = t;
+        cache_twq[i] = q;
+    }
+}
+
+/* Points *tw, *twq at a table for length n of prime i: the cache, or own (n words each, filled). */
+static void get_twiddles(const uint64_t **tw, const uint64_t **twq, uint64_t *own, uint64_t *ownq,
+                         size_t n, int i, const fft_prime *P)
+{
+    pthread_once(&cache_once, cache_init);
+    if (cache_tw[i] && cache_twq[i] && n <= FFT_CACHE_N) {
+        *tw = cache_tw[i];
+        *twq = cache_twq[i];
+        return;
+    }
+    size_t h0 = 1;
+    if (cache_tw[i] && cache_twq[i]) {
+        memcpy(own, cache_tw[i], (FFT_CACHE_N - 1) * sizeof *own);
+        memcpy(ownq, cache_twq[i], (FFT_CACHE_N - 1) * sizeof *ownq);
+        h0 = FFT_CACHE_N;
+    }
+    twiddles(own, ownq, h0, n, P);
+    *tw = own;
+    *twq = ownq;
+}
+
+/* Decimation in frequency, natural order in, bit-reversed out; values in [0, 2p) in and out. */
+static void dif(uint64_t *x, size_t n, const uint64_t *tw, const uint64_t *twq, uint64_t p)
+{
+    uint64_t p2 = 2 * p;
+    if (n <= 1024) { /* in cache: the stages one after another */
+        for (size_t h = n / 2; h >= 1; h /= 2) {
+            const uint64_t *t = tw + h - 1, *tq = twq + h - 1;
+            for (size_t b = 0; b < n; b += 2 * h)
+                for (size_t j = 0; j < h; j++) {
+                    uint64_t u = x[b + j], v = x[b + j + h];
+                    uint64_t s = u + v;
+                    x[b + j] = s >= p2 ? s - p2 : s;
+                    x[b + j + h] = mulshoup(u - v + p2, t[j], tq[j], p);
+                }
+        }
+        return;
+    }
     size_t h = n / 2;
-    const uint64_t *t = tw + h - 1, p = P->p;
+    const uint64_t *t = tw + h - 1, *tq = twq + h - 1;
     for (size_t j = 0; j < h; j++) {
         uint64_t u = x[j], v = x[j + h];
         uint64_t s = u + v;
-        x[j] = s >= p ? s - p : s;
-        x[j + h] = mont(u - v + p, t[j], P);
+        x[j] = s >= p2 ? s - p2 : s;
+        x[j + h] = mulshoup(u - v + p2, t[j], tq[j], p);
     }
-    dif(x, h, tw, P);
-    dif(x + h, h, tw, P);
+    dif(x, h, tw, twq, p);
+    dif(x + h, h, tw, twq, p);
 }
 
-/* Decimation in time with inverse twiddles: bit-reversed in, natural order out (times n). */
-static void dit(uint64_t *x, size_t n, const uint64_t *tw, const fft_prime *P)
+/* One inverse butterfly stage of half size h on the block x[0..2h): w^-j = -w^(h-j). */
+static inline void dit_stage(uint64_t *x, size_t h, const uint64_t *tw, const uint64_t *twq,
+                             uint64_t p)
 {
-    if (n < 2) return;
-    size_t h = n / 2;
-    dit(x, h, tw, P);
-    dit(x + h, h, tw, P);
-    const uint64_t *t = tw + h - 1, p = P->p;
-    for (size_t j = 0; j < h; j++) {
-        uint64_t u = x[j], v = mont(x[j + h], t[j], P);
-        uint64_t s = u + v;
-        x[j] = s >= p ? s - p : s;
-        x[j + h] = u >= v ? u - v : u + p - v;
+    uint64_t p2 = 2 * p;
+    const uint64_t *t = tw + h - 1, *tq = twq + h - 1;
+    uint64_t u = x[0], v = x[h];
+    uint64_t s = u + v, d = u - v + p2;
+    x[0] = s >= p2 ? s - p2 : s;
+    x[h] = d >= p2 ? d - p2 : d;
+    for (size_t j = 1; j < h; j++) {
+        u = x[j];
+        uint64_t m = mulshoup(x[j + h], t[h - j], tq[h - j], p); /* = -x[j+h] w^-j */
+        d = u - m + p2;
+        s = u + m;
+        x[j] = d >= p2 ? d - p2 : d;
+        x[j + h] = s >= p2 ? s - p2 : s;
     }
 }
 
-/* x[0..n) = a[0..an) mod p, zero-padded. A limb < 2^64 < 8p: reduced by %. */
+/* Decimation in time with inverse roots: bit-reversed in, natural order out (times n);
+ * values in [0, 2p) in and out. */
+static void dit(uint64_t *x, size_t n, const uint64_t *tw, const uint64_t *twq, uint64_t p)
+{
+    if (n <= 1024) {
+        for (size_t h = 1; h < n; h *= 2)
+            for (size_t b = 0; b < n; b += 2 * h) dit_stage(x + b, h, tw, twq, p);
+        return;
+    }
+    size_t h = n / 2;
+    dit(x, h, tw, twq, p);
+    dit(x + h, h, tw, twq, p);
+    dit_stage(x, h, tw, twq, p);
+}
+
+/* x[0..n) = a[0..an) reduced to [0, 2p) (a limb is below 8p since p > 2^61), zero-padded. */
 static void load(uint64_t *x, size_t n, const bulk_limb_t *a, size_t an, uint64_t p)
 {
-    for (size_t i = 0; i < an; i++) x[i] = a[i] % p;
+    uint64_t p2 = 2 * p, p4 = 4 * p;
+    for (size_t i = 0; i < an; i++) {
+        uint64_t v = a[i];
+        v = v >= p4 ? v - p4 : v;
+        x[i] = v >= p2 ? v - p2 : v;
+    }
     for (size_t i = an; i < n; i++) x[i] = 0;
 }
 
-/* res = cyclic convolution of a and b mod P (length n >= an + bn, so it is the plain one). */
-static void convolve(uint64_t *res, uint64_t *tmp, uint64_t *tw, size_t n, const bulk_limb_t *a,
-                     size_t an, const bulk_limb_t *b, size_t bn, const fft_prime *P)
+/* res = cyclic convolution of a and b mod P (length n >= an + bn, so it is the plain one),
+ * in [0, p). tw, twq: n words each. */
+static void convolve(uint64_t *res, uint64_t *tmp, uint64_t *own, uint64_t *ownq, size_t n,
+                     const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn,
+                     int pi, const fft_prime *P)
 {
-    twiddles(tw, n, 0, P);
-    load(res, n, a, an, P->p);
-    dif(res, n, tw, P);
+    uint64_t p = P->p;
+    const uint64_t *tw, *twq;
+    get_twiddles(&tw, &twq, own, ownq, n, pi, P);
+    load(res, n, a, an, p);
+    dif(res, n, tw, twq, p);
     const uint64_t *fb = res;
     if (b != a || bn != an) {
-        load(tmp, n, b, bn, P->p);
-        dif(tmp, n, tw, P);
+        load(tmp, n, b, bn, p);
+        dif(tmp, n, tw, twq, p);
         fb = tmp;
     }
-    /* pointwise product, times n^-1: mont(mont(x, y), n^-1 R^2) = x y n^-1 */
-    uint64_t ninv = powmod_slow(n % P->p, P->p - 2, P->p);
+    /* pointwise product times n^-1: mont(mont(x, y), n^-1 R^2) = x y n^-1; x, y < 2p keep
+     * x y < p R since 4p < 2^64 */
+    uint64_t ninv = powmod_slow(n % p, p - 2, p);
     uint64_t k = mont(to_mont(ninv, P), P->r2, P);
     for (size_t i = 0; i < n; i++) res[i] = mont(mont(res[i], fb[i], P), k, P);
-    twiddles(tw, n, 1, P);
-    dit(res, n, tw, P);
+    dit(res, n, tw, twq, p);
+    for (size_t i = 0; i < n; i++) res[i] = res[i] >= p ? res[i] - p : res[i];
 }
 
 int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
@@ -143,13 +254,15 @@ int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk
         return BULK_ERR_ARG;
     size_t rn = an + bn, n = 1;
     while (n < rn) n <<= 1;
-    uint64_t *mem = malloc(5 * n * sizeof *mem);
+    int own = n > FFT_CACHE_N; /* longer than the cached table: room for one of its own */
+    uint64_t *mem = malloc((own ? 6 : 4) * n * sizeof *mem);
     if (!mem) return BULK_ERR_NOMEM;
-    uint64_t *res[3] = { mem, mem + n, mem + 2 * n }, *tmp = mem + 3 * n, *tw = mem + 4 * n;
+    uint64_t *res[3] = { mem, mem + n, mem + 2 * n }, *tmp = mem + 3 * n;
+    uint64_t *tw = own ? mem + 4 * n : NULL, *twq = own ? mem + 5 * n : NULL;
     fft_prime P[3];
     for (int i = 0; i < 3; i++) {
         prime_init(&P[i], i);
-        convolve(res[i], tmp, tw, n, a, an, b, bn, &P[i]);
+        convolve(res[i], tmp, tw, twq, n, a, an, b, bn, i, &P[i]);
     }
     /* Garner: x = v1 + v2 p1 + v3 p1 p2 with v1 = r1, v2 = (r2 - v1) / p1 mod p2,
      * v3 = (r3 - v1 - v2 p1) / (p1 p2) mod p3. Constants in Montgomery form so that
