@@ -397,7 +397,9 @@ static void test_public_wide(uint64_t seed)
 {
     uint64_t st = seed ^ 0xaaaa;
     const size_t L = 1024, thr = bulk_div_newton_threshold;
-    const size_t dls[] = { L, thr, L + 1 - thr, 700, 40, 1 };
+    /* divisor lengths: full; Newton's smallest (thr) and the largest that leaves a quotient of
+     * thr limbs in W/W (both need thr <= L, else their Algorithm D neighbours); short ones */
+    const size_t dls[] = { L, thr <= L ? thr : L / 2, thr <= L ? L + 1 - thr : L / 3, 700, 40, 1 };
     const size_t n = sizeof dls / sizeof dls[0];
     bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8), *q = xmalloc(n * 2 * L * 8),
                 *r = xmalloc(n * L * 8);
