@@ -292,14 +292,17 @@ int dist_collatz_main(int argc, char **argv)
         k = lg - 6 > 32 ? 32 : (lg - 6 < 0 ? 0 : lg - 6);
     }
     if (!o.seed_given) o.seed = (uint64_t)time(NULL);
-    char ident[1024], cs[48];
+    /* the identity names the range by its numbers, not its spelling (2^40 = 1099511627776) */
+    char ident[1024], cs[48], fs[48], ts[48];
     bulk_cz_u128_str(B(j.chunk), cs);
+    bulk_cz_u128_str(f, fs);
+    bulk_cz_u128_str(l, ts);
     if (kind == J_VERIFY)
-        snprintf(ident, sizeof ident, "collatz verify from=%s to=%s d=%d k=%d chunk=%s", from, to, d, k, cs);
+        snprintf(ident, sizeof ident, "collatz verify first=%s last=%s d=%d k=%d chunk=%s", fs, ts, d, k, cs);
     else if (kind == J_STATS)
-        snprintf(ident, sizeof ident, "collatz delays from=%s to=%s stats=%llu d=%d a=%d chunk=%s", from, to, batch, d, a, cs);
+        snprintf(ident, sizeof ident, "collatz delays first=%s last=%s stats=%llu d=%d a=%d chunk=%s", fs, ts, batch, d, a, cs);
     else
-        snprintf(ident, sizeof ident, "collatz records kind=%s from=%s to=%s d=%d a=%d chunk=%s", rk, from, to, d, a, cs);
+        snprintf(ident, sizeof ident, "collatz records kind=%s first=%s last=%s d=%d a=%d chunk=%s", rk, fs, ts, d, a, cs);
     if (strlen(ident) >= sizeof ident - 1 || strchr(ident, '\n')) cli_die(CLI_EXIT_USAGE, "bounds too long");
 
     if (dist_comm_init(&argc, &argv)) return CLI_EXIT_FAIL;

@@ -56,6 +56,10 @@ loaded=$(sed -n 's/.*: \([0-9]*\) from the checkpoint.*/\1/p' "$T/vr.err")
 [ "$have" -ge 4 ] && [ "$have" -lt 17 ] && [ "$loaded" = "$have" ] ||
     fail "restart: $have chunk files after the kill, $loaded loaded ($(cat "$T/vr.err"))"
 
+# the same run spelled differently (2^40+12345 = 1099511640121) reuses the checkpoint
+"$BULK" dist collatz verify --from 1099511640121 --to 1099511640121+8388608 --d 12 --chunk 500000 --checkpoint "$C" >"$T/vs.txt" 2>"$T/vs.err" || fail "respelled run"
+grep -q "17 from the checkpoint, 0 computed" "$T/vs.err" || fail "respelled run: $(cat "$T/vs.err")"
+
 # a damaged chunk file is computed again; the totals stay right
 f=$(ls "$C"/chunk-* | head -1)
 sed -i 's/^covered .*/covered 1/' "$f"
