@@ -111,61 +111,21 @@ static inline void finish_one(struct acc *a, cz_u128 n, int64_t g)
     note_glide(a->r, n, (uint64_t)g);
 }
 
-#ifndef VLANES
-#define VLANES 1 /* measured: 2 and 4 interleaved lanes are slower here (branch mispredictions) */
-#endif
-
-/* Level-k block using the stored sieve. The mandatory residues run VLANES at a time, one glide
- * step of each in turn (cz_glide_step), a finished lane taking the next residue: the multiply
- * and load latencies of independent numbers overlap. */
+/* Level-k block using the stored sieve. (Running 2 or 4 residues interleaved, one glide step
+ * of each in turn, was measured slower: the extra branches cost more than the overlap gains.) */
 static void block_stored(struct acc *a, cz_u128 nH)
 {
     const bulk_collatz_engine *e = a->e;
     const int k = e->k, d = e->d;
     const uint64_t s = e->s_k;
     const cz_u128 base = cz_shl(nH, k);
-    cz_u128 v[VLANES], n[VLANES];
-    int64_t done[VLANES];
-    int nbits[VLANES], live[VLANES], nlive = 0;
-    uint64_t next = 0;
-    for (int i = 0; i < VLANES; i++) {
-        live[i] = 0;
-        while (next < s) {
-            uint64_t x = next++;
-            n[i] = base;
-            n[i].lo |= e->Sr[x];
-            done[i] = (int64_t)k + e->Sj[x];
-            if (cz_sieve_start(&v[i], nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x])) {
-                nbits[i] = cz_bitlen(n[i]);
-                live[i] = 1;
-                nlive++;
-                break;
-            }
-            finish_one(a, n[i], -1);
-        }
-    }
-    while (nlive) {
-        for (int i = 0; i < VLANES; i++) {
-            if (!live[i]) continue;
-            int r = cz_glide_step(&v[i], n[i], nbits[i], &done[i], d, e->B, e->C, e->J, e->MB);
-            if (r == 0) continue;
-            finish_one(a, n[i], r > 0 ? done[i] : -1);
-            live[i] = 0;
-            nlive--;
-            while (next < s) {
-                uint64_t x = next++;
-                n[i] = base;
-                n[i].lo |= e->Sr[x];
-                done[i] = (int64_t)k + e->Sj[x];
-                if (cz_sieve_start(&v[i], nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x])) {
-                    nbits[i] = cz_bitlen(n[i]);
-                    live[i] = 1;
-                    nlive++;
-                    break;
-                }
-                finish_one(a, n[i], -1);
-            }
-        }
+    for (uint64_t x = 0; x < s; x++) {
+        cz_u128 n = base, v;
+        n.lo |= e->Sr[x];
+        int64_t g = -1;
+        if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x]))
+            g = cz_glide_from_mb(v, n, (int64_t)k + e->Sj[x], d, e->B, e->C, e->J, e->MB);
+        finish_one(a, n, g);
     }
     a->covered += (u128)1 << k;
     a->checksum += e->G_k;
