@@ -11,14 +11,16 @@
 /* Below this size the reciprocal comes from one exact division by bulk_mpn_divmod. */
 #define RECIP_BASE 64
 
-static _Atomic unsigned long long recip_max_fix;
+static _Atomic unsigned long long recip_max_fix, mod_max_fix;
 
 unsigned long long gcd_recip_max_fix(void) { return atomic_load_explicit(&recip_max_fix, memory_order_relaxed); }
 
-static void note_fix(unsigned long long k)
+unsigned long long gcd_mod_max_fix(void) { return atomic_load_explicit(&mod_max_fix, memory_order_relaxed); }
+
+static void note_max(_Atomic unsigned long long *m, unsigned long long k)
 {
-    unsigned long long cur = atomic_load_explicit(&recip_max_fix, memory_order_relaxed);
-    while (k > cur && !atomic_compare_exchange_weak_explicit(&recip_max_fix, &cur, k,
+    unsigned long long cur = atomic_load_explicit(m, memory_order_relaxed);
+    while (k > cur && !atomic_compare_exchange_weak_explicit(m, &cur, k,
                                                              memory_order_relaxed,
                                                              memory_order_relaxed)) {
     }
@@ -70,13 +72,16 @@ static int recip_fix(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
         bulk_mpn_add(p, p, pn, d, n);
         steps++;
     }
-    note_fix(steps);
+    note_max(&recip_max_fix, steps);
     free(e);
     free(p);
     return BULK_OK;
 }
 
-int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
+/* v (n + 2 limbs) within a few units of floor(B^(2n) / d): the Newton recursion without the
+ * final check (each level's error is squared away by the next; gcd_mod's quotient correction
+ * absorbs what is left). */
+static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
 {
     if (n <= RECIP_BASE) {
         size_t an = 2 * n + 1;
@@ -100,7 +105,7 @@ int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
     bulk_limb_t *p = calloc(2 * n + 3, sizeof *p), *e = calloc(2 * n + 3, sizeof *e);
     bulk_limb_t *t = NULL;
     if (!x || !w || !p || !e) goto out;
-    if ((st = gcd_recip(w, d + (n - h), h)) != BULK_OK) goto out;
+    if ((st = recip_approx(w, d + (n - h), h)) != BULK_OK) goto out;
     bulk_mpn_copy(x + (n - h), w, h + 2);
     size_t xn = bulk_mpn_normalized_size(x, n + 2);
     bulk_mpn_mul_big(p, d, n, x, xn); /* p = d x0, at most 2n + 2 limbs */
@@ -128,7 +133,7 @@ int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
         }
     }
     bulk_mpn_copy(v, x, n + 2);
-    st = recip_fix(v, d, n);
+    st = BULK_OK;
 out:
     free(x);
     free(w);
@@ -138,11 +143,18 @@ out:
     return st;
 }
 
-/* r = a mod d for a < B^(2 dn) at most (an <= 2 dn) with v = floor(B^(2L)/dt) of the top
+int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
+{
+    int st = recip_approx(v, d, n);
+    if (st == BULK_OK && n > RECIP_BASE) st = recip_fix(v, d, n);
+    return st;
+}
+
+/* r = a mod d for a < B^(2 dn) at most (an <= 2 dn) with v ~ floor(B^(2L)/dt) of the top
  * L limbs dt of d: q^ = floor(a_t / dt) by Barrett on the top limbs, then q^ d is moved to
  * the exact quotient by steps of d (|q^ - q| is a few units: the truncation of d to
  * L >= qn + 2 limbs changes the quotient by less than 2, Barrett's estimate is low by at
- * most 2). */
+ * most 2, plus the few units by which v may be off). */
 static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d,
                     size_t dn, const bulk_limb_t *v, size_t L)
 {
@@ -173,13 +185,19 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
     bulk_limb_t *ac = qd + pn; /* a, zero-padded to pn limbs */
     if (qn) bulk_mpn_mul_big(qd, d, dn, q, qn);
     bulk_mpn_copy(ac, a, an);
-    while (bulk_mpn_cmp(qd, ac, pn) > 0) bulk_mpn_sub(qd, qd, pn, d, dn); /* q^ too high */
+    unsigned long long steps = 0;
+    while (bulk_mpn_cmp(qd, ac, pn) > 0) { /* q^ too high */
+        bulk_mpn_sub(qd, qd, pn, d, dn);
+        steps++;
+    }
     bulk_mpn_sub_n(ac, ac, qd, pn);
     for (;;) { /* q^ too low: r >= d */
         size_t cn = bulk_mpn_normalized_size(ac, pn);
         if (cn < dn || (cn == dn && bulk_mpn_cmp(ac, d, dn) < 0)) break;
         bulk_mpn_sub(ac, ac, pn, d, dn);
+        steps++;
     }
+    note_max(&mod_max_fix, steps);
     bulk_mpn_copy(r, ac, dn);
     st = BULK_OK;
 out:
@@ -212,7 +230,7 @@ int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *
     int st = BULK_ERR_NOMEM;
     bulk_limb_t *v = calloc(L + 2, sizeof *v), *buf = calloc(2 * dn, sizeof *buf);
     if (!v || !buf) goto out;
-    if ((st = gcd_recip(v, d + (dn - L), L)) != BULK_OK) goto out;
+    if ((st = recip_approx(v, d + (dn - L), L)) != BULK_OK) goto out;
     size_t pos = an > 2 * dn ? an - 2 * dn : 0;
     if ((st = mod_step(r, a + pos, an - pos, d, dn, v, L)) != BULK_OK) goto out;
     while (pos > 0) {

@@ -27,8 +27,11 @@ int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n);
 int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn);
 
 /* Largest correction (in units) that gcd_recip's final check has had to apply since the start
- * of the process (relaxed counter for the tests: it proves the Newton step is accurate). */
+ * of the process (relaxed counter for the tests: it proves that the Newton recursion, which
+ * runs without checks below the top, is accurate). */
 unsigned long long gcd_recip_max_fix(void);
+/* The same for gcd_mod's quotient correction (steps of d after the Barrett estimate). */
+unsigned long long gcd_mod_max_fix(void);
 
 /* ---- tree levels (spill.c) ---------------------------------------------------------------- */
 

@@ -40,7 +40,8 @@ int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk
                      size_t bn);
 
 /* r (an + bn limbs) = a * b by the fastest method at this size: the NTT when the smaller
- * operand has at least BULK_MUL_FFT_THRESHOLD limbs, else bulk_mpn_mul (Toom). Never fails:
+ * operand has at least BULK_MUL_FFT_THRESHOLD limbs, else bulk_mpn_sqr (a == b, an == bn) or
+ * bulk_mpn_mul (Toom). Never fails:
  * when the NTT cannot get its memory it falls back to bulk_mpn_mul. an, bn >= 1. */
 void bulk_mpn_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn);

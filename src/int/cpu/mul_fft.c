@@ -304,6 +304,10 @@ void bulk_mpn_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bul
 {
     size_t small = an < bn ? an : bn;
     if (small >= BULK_MUL_FFT_THRESHOLD && bulk_mpn_mul_fft(r, a, an, b, bn) == BULK_OK) return;
+    if (a == b && an == bn) { /* a square: the specialised squaring is about 1.5x faster */
+        bulk_mpn_sqr(r, a, an);
+        return;
+    }
     if (an >= bn) bulk_mpn_mul(r, a, an, b, bn);
     else bulk_mpn_mul(r, b, bn, a, an);
 }

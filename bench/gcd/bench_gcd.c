@@ -1,0 +1,229 @@
+/* bench_gcd: all-pairs and batch GCD on n random 1024-bit moduli (products of two random
+ * 512-bit numbers without prime factors below 1000, so that shared factors are rare as among
+ * RSA moduli; a few shared primes are planted), with GMP as the peer in the same run.
+ *
+ *   bench_gcd --n N [--backend cpu|cuda|auto] [--threads T] [--pairs-seconds S]
+ *             [--no-batch] [--no-gmp] [--seed X]
+ *
+ * all pairs: bulk_gcd_pairs on the first m moduli, m grown until one run takes about S seconds
+ *   (default 10) or m = n; wall and process CPU time (all threads); pairs/s = m(m-1)/2 / time, extrapolated to n(n-1)/2 pairs when m < n
+ *   (the rate does not depend on n: tiles of the same size). GMP peer: mpz_gcd on the same
+ *   pairs of the first tile, one thread.
+ * batch: bulk_gcd_batch on all n (wall time); GMP peer: a product tree and remainder tree with
+ *   mpz_mul / mpz_mod, one thread, skipped above 100000 moduli (--no-gmp skips it always).
+ * Prints one table line per measurement (machine-readable "key value" pairs). */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bulk/gcd.h"
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Process CPU time (all threads): on a shared machine wall time mostly measures the others. */
+static double cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static uint64_t rs;
+
+static int is_zero_tail(const bulk_limb_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (a[i]) return 0;
+    return 1;
+}
+static uint64_t rnd(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void rough512(mpz_t p, int *small, int nsmall)
+{
+    uint64_t w[8];
+    for (;;) {
+        for (int i = 0; i < 8; i++) w[i] = rnd();
+        w[7] |= 1ull << 63;
+        w[0] |= 1;
+        mpz_import(p, 8, -1, 8, 0, 0, w);
+        int ok = 1;
+        for (int i = 0; i < nsmall && ok; i++) ok = mpz_divisible_ui_p(p, (unsigned long)small[i]) == 0;
+        if (ok) return;
+    }
+}
+
+static int count_hit(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
+{
+    (void)i; (void)j; (void)g; (void)gn;
+    ++*(size_t *)arg;
+    return 0;
+}
+
+/* GMP batch GCD: product tree, remainder tree (mpz), returns the number of hits. */
+static size_t gmp_batch(mpz_t *x, size_t n)
+{
+    size_t lv = 1;
+    for (size_t c = n; c > 1; c = (c + 1) / 2) lv++;
+    mpz_t **T = malloc(lv * sizeof *T);
+    size_t *cnt = malloc(lv * sizeof *cnt);
+    T[0] = x;
+    cnt[0] = n;
+    for (size_t k = 0; k + 1 < lv; k++) {
+        cnt[k + 1] = (cnt[k] + 1) / 2;
+        T[k + 1] = malloc(cnt[k + 1] * sizeof **T);
+        for (size_t j = 0; j < cnt[k + 1]; j++) {
+            mpz_init(T[k + 1][j]);
+            if (2 * j + 1 < cnt[k]) mpz_mul(T[k + 1][j], T[k][2 * j], T[k][2 * j + 1]);
+            else mpz_set(T[k + 1][j], T[k][2 * j]);
+        }
+    }
+    mpz_t *R = malloc(sizeof *R), sq;
+    mpz_init_set(R[0], T[lv - 1][0]);
+    mpz_init(sq);
+    for (size_t k = lv - 1; k-- > 0;) {
+        mpz_t *Rk = malloc(cnt[k] * sizeof *Rk);
+        for (size_t j = 0; j < cnt[k]; j++) {
+            mpz_init(Rk[j]);
+            mpz_mul(sq, T[k][j], T[k][j]);
+            mpz_mod(Rk[j], R[j / 2], sq);
+        }
+        for (size_t j = 0; j < cnt[k + 1]; j++) mpz_clear(R[j]);
+        free(R);
+        R = Rk;
+        if (k + 1 < lv && k + 1 > 0) {
+            for (size_t j = 0; j < cnt[k + 1]; j++) mpz_clear(T[k + 1][j]);
+            free(T[k + 1]);
+        }
+    }
+    size_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpz_divexact(R[i], R[i], x[i]);
+        mpz_gcd(sq, R[i], x[i]);
+        hits += mpz_cmp_ui(sq, 1) != 0;
+        mpz_clear(R[i]);
+    }
+    free(R);
+    free(T);
+    free(cnt);
+    mpz_clear(sq);
+    return hits;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = 10000;
+    int threads = 0, do_batch = 1, do_gmp = 1;
+    double pair_s = 10;
+    bulk_backend be = BULK_BACKEND_AUTO;
+    rs = 20261121;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--n") && i + 1 < argc) n = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--pairs-seconds") && i + 1 < argc) pair_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) rs = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) {
+            if (bulk_backend_parse(argv[++i], &be) != BULK_OK) return 2;
+        } else if (!strcmp(argv[i], "--no-batch")) do_batch = 0;
+        else if (!strcmp(argv[i], "--no-gmp")) do_gmp = 0;
+        else {
+            fprintf(stderr, "usage: bench_gcd --n N [--backend B] [--threads T] [--pairs-seconds S] "
+                            "[--no-batch] [--no-gmp] [--seed X]\n");
+            return 2;
+        }
+    }
+    int small[200], ns = 0;
+    for (int q = 3; q < 1000; q += 2) {
+        int pr = 1;
+        for (int d = 3; d * d <= q; d += 2) pr &= q % d != 0;
+        if (pr) small[ns++] = q;
+    }
+    const size_t limbs = 16;
+    double t0 = wall();
+    bulk_limb_t *x = calloc(n * limbs, 8);
+    mpz_t *X = malloc(n * sizeof *X), p, q, saved;
+    mpz_init(p); mpz_init(q); mpz_init(saved);
+    for (size_t i = 0; i < n; i++) {
+        rough512(p, small, ns);
+        if (i % 1000 == 7) mpz_set(p, saved); /* planted: shares a prime with modulus i - 1 */
+        rough512(q, small, ns);
+        mpz_set(saved, q);
+        mpz_init(X[i]);
+        mpz_mul(X[i], p, q);
+        mpz_export(x + i * limbs, NULL, -1, 8, 0, 0, X[i]);
+    }
+    printf("# bench_gcd: n %zu random 1024-bit moduli (generated in %.1f s)\n", n, wall() - t0);
+    bulk_ctx *ctx;
+    if (bulk_ctx_open(&ctx, be, threads) != BULK_OK) {
+        fprintf(stderr, "bench_gcd: no context for that backend\n");
+        return 1;
+    }
+    const char *bname = bulk_backend_name(bulk_ctx_backend(ctx));
+    int th = bulk_ctx_threads(ctx);
+    /* ---- all pairs ---- */
+    size_t m = 256 < n ? 256 : n, hits = 0;
+    double ts = 0, tc = 0;
+    for (;;) {
+        hits = 0;
+        double a = wall(), c = cpu();
+        if (bulk_gcd_pairs(ctx, x, m, limbs, 0, count_hit, &hits) != BULK_OK) return 1;
+        ts = wall() - a;
+        tc = cpu() - c;
+        if (m == n || ts >= pair_s) break;
+        size_t next = (size_t)((double)m * 1.6);
+        if (ts > 0 && ts * 2.56 > 1.5 * pair_s) break;
+        m = next < n ? next : n;
+    }
+    double pairs = (double)m * (double)(m - 1) / 2, rate = pairs / ts;
+    double full = (double)n * (double)(n - 1) / 2;
+    printf("pairs backend %s threads %d measured_moduli %zu pairs %.0f wall_s %.3f cpu_s %.3f "
+           "pairs_per_wall_s %.4g cpu_us_per_gcd %.4f hits %zu full_pairs %.4g %s_wall_s %.4g "
+           "%s_cpu_s %.4g\n",
+           bname, th, m, pairs, ts, tc, rate, 1e6 * tc / pairs, hits, full,
+           m == n ? "measured" : "extrapolated", full / rate, m == n ? "measured" : "extrapolated",
+           full * tc / pairs);
+    if (do_gmp) {
+        size_t k = m < 256 ? m : 256, cntp = 0;
+        mpz_t g;
+        mpz_init(g);
+        double a = cpu();
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = i + 1; j < k; j++, cntp++) mpz_gcd(g, X[i], X[j]);
+        double tg = cpu() - a;
+        printf("pairs_gmp threads 1 pairs %zu cpu_s %.3f cpu_us_per_gcd %.4f\n", cntp, tg,
+               1e6 * tg / (double)cntp);
+        mpz_clear(g);
+    }
+    /* ---- batch ---- */
+    if (do_batch) {
+        bulk_limb_t *g = malloc(n * limbs * 8);
+        bulk_gcd_batch_stats st;
+        double a = wall(), c = cpu();
+        int r = bulk_gcd_batch(ctx, g, x, n, limbs, NULL, &st);
+        double tb = wall() - a, tcb = cpu() - c;
+        size_t bh = 0;
+        for (size_t i = 0; i < n; i++) bh += !(g[i * limbs] == 1 && is_zero_tail(g + i * limbs, limbs));
+        printf("batch backend %s threads %d status %d moduli %zu wall_s %.3f cpu_s %.3f hits %zu levels %zu\n",
+               bname, th, r, n, tb, tcb, bh, st.levels);
+        if (do_gmp && n <= 100000) {
+            a = cpu();
+            size_t gh = gmp_batch(X, n);
+            printf("batch_gmp threads 1 moduli %zu cpu_s %.3f hits %zu\n", n, cpu() - a, gh);
+        }
+        free(g);
+    }
+    bulk_ctx_close(ctx);
+    return 0;
+}
