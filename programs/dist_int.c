@@ -61,15 +61,58 @@ static char *read_all(const char *path, size_t *len)
     return b;
 }
 
-/* Start of slice r of n over text[0..size): the first line beginning at or after size*r/n. */
-static size_t slice_start(const char *text, size_t size, int r, int n)
+/* Start of slice r of n of the file fp of `size` bytes: the first line beginning at or after
+ * size*r/n (reads forward from there in blocks; never the whole file). */
+static uint64_t slice_start(FILE *fp, uint64_t size, int r, int n)
 {
     if (r == 0) return 0;
     if (r >= n) return size;
-    size_t p = (size_t)((unsigned __int128)size * (unsigned)r / (unsigned)n);
-    if (p > 0 && text[p - 1] == '\n') return p;
-    const char *nl = memchr(text + p, '\n', size - p);
-    return nl ? (size_t)(nl - text) + 1 : size;
+    uint64_t p = (uint64_t)((unsigned __int128)size * (unsigned)r / (unsigned)n);
+    if (p == 0) return 0;
+    if (fseeko(fp, (off_t)(p - 1), SEEK_SET)) return size;
+    char buf[1 << 16];
+    uint64_t at = p - 1;
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, fp)) > 0) {
+        const char *nl = memchr(buf, '\n', k);
+        if (nl) return at + (uint64_t)(nl - buf) + 1;
+        at += k;
+    }
+    return size;
+}
+
+/* Newlines in bytes [0, end) of fp (the line number offset of a slice). */
+static uint64_t count_lines(FILE *fp, uint64_t end)
+{
+    char buf[1 << 16];
+    uint64_t n = 0, at = 0;
+    if (fseeko(fp, 0, SEEK_SET)) return 0;
+    while (at < end) {
+        size_t want = end - at < sizeof buf ? (size_t)(end - at) : sizeof buf;
+        size_t k = fread(buf, 1, want, fp);
+        if (k == 0) break;
+        for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + k - p))); p++) n++;
+        at += k;
+    }
+    return n;
+}
+
+/* Copies bytes [a, z) of fp to a new file at path. 0 or -1. */
+static int copy_range(FILE *fp, uint64_t a, uint64_t z, const char *path)
+{
+    bulk_afile f;
+    if (fseeko(fp, (off_t)a, SEEK_SET) || bulk_afile_open(&f, path, "wb")) return -1;
+    char buf[1 << 16];
+    while (a < z) {
+        size_t want = z - a < sizeof buf ? (size_t)(z - a) : sizeof buf;
+        size_t k = fread(buf, 1, want, fp);
+        if (k == 0 || fwrite(buf, 1, k, f.fp) != k) {
+            bulk_afile_abort(&f);
+            return -1;
+        }
+        a += k;
+    }
+    return bulk_afile_commit(&f);
 }
 
 /* Rewrites "<tmp>:N" as "<in>:N+off" and "line N" as "line N+off" in a child's message. */
@@ -97,6 +140,7 @@ static char *fix_message(const char *msg, const char *tmp, const char *in, uint6
     return out;
 }
 
+/* A message stream to rank 0: its length (u64), then pieces of at most 1 GiB. */
 static int send_big(int dest, const char *p, size_t len)
 {
     uint64_t l = len;
@@ -109,28 +153,65 @@ static int send_big(int dest, const char *p, size_t len)
     return 0;
 }
 
-static char *recv_big(int from, size_t *len)
+/* The same stream from a file (the slice's output), read piece by piece. */
+static int send_file(int dest, const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return -1;
+    fseeko(fp, 0, SEEK_END);
+    uint64_t l = (uint64_t)ftello(fp), piece = (uint64_t)1 << 26;
+    fseeko(fp, 0, SEEK_SET);
+    int r = dist_comm_send(dest, TAG_INT, &l, sizeof l);
+    char *buf = malloc(piece);
+    for (uint64_t off = 0; !r && off < l;) {
+        size_t k = buf ? fread(buf, 1, (size_t)(l - off < piece ? l - off : piece), fp) : 0;
+        if (k == 0 || dist_comm_send(dest, TAG_INT, buf, k)) r = -1;
+        off += k;
+    }
+    free(buf);
+    fclose(fp);
+    return r;
+}
+
+/* Receives a stream from `from`: into *text (malloc'd, NUL-terminated) when text is given,
+ * else written to out (NULL: discarded). 0, or -1 (failed transport or a failed write). */
+static int recv_big(int from, char **text, FILE *out)
 {
     char *b;
     size_t l;
     uint64_t total;
-    if (dist_comm_wait(from, TAG_INT, NULL, &b, &l) || l != sizeof total) return NULL;
+    if (dist_comm_wait(from, TAG_INT, NULL, &b, &l) || l != sizeof total) return -1;
     memcpy(&total, b, sizeof total);
     free(b);
-    char *all = malloc(total + 1);
-    if (!all) return NULL;
-    for (size_t off = 0; off < total;) {
+    char *all = NULL;
+    if (text && !(all = malloc(total + 1))) return -1;
+    int bad = 0;
+    for (uint64_t off = 0; off < total;) {
         if (dist_comm_wait(from, TAG_INT, NULL, &b, &l) || off + l > total) {
             free(all);
-            return NULL;
+            return -1;
         }
-        memcpy(all + off, b, l);
+        if (all) memcpy(all + off, b, l);
+        else if (out && fwrite(b, 1, l, out) != l) bad = 1;
         free(b);
         off += l;
     }
-    all[total] = 0;
-    *len = total;
-    return all;
+    if (all) all[total] = 0, *text = all;
+    return bad ? -1 : 0;
+}
+
+/* Copies a file to out (rank 0's own slice output). 0 or -1. */
+static int append_file(FILE *out, const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return -1;
+    char buf[1 << 16];
+    size_t k;
+    int r = 0;
+    while ((k = fread(buf, 1, sizeof buf, fp)) > 0)
+        if (fwrite(buf, 1, k, out) != k) r = -1;
+    fclose(fp);
+    return r;
 }
 
 int dist_int_main(int argc, char **argv)
@@ -154,33 +235,33 @@ int dist_int_main(int argc, char **argv)
     int rank = env_num(rn, 3, 0), size = env_num(sn, 2, 1);
     if (!dist_launched() || size < 1 || rank < 0 || rank >= size) size = 1, rank = 0;
 
-    /* my slice, and the number of lines before it */
-    size_t tlen = 0;
-    char *text = read_all(in, &tlen);
-    int code = CLI_EXIT_OK;
-    char *msg = NULL, *res = NULL;
-    size_t res_len = 0;
-    if (!text) {
+    /* my slice, and the number of lines before it; memory stays bounded however large */
+    int code = CLI_EXIT_OK, have_out = 0;
+    char *msg = NULL, sin[4096], sout[4096], serr[4096];
+    const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(sin, sizeof sin, "%s/bulk-int-slice.%d.%d.in", tmpdir, (int)getpid(), rank);
+    snprintf(sout, sizeof sout, "%s/bulk-int-slice.%d.%d.out", tmpdir, (int)getpid(), rank);
+    snprintf(serr, sizeof serr, "%s/bulk-int-slice.%d.%d.err", tmpdir, (int)getpid(), rank);
+    FILE *fp = fopen(in, "rb");
+    if (!fp) {
         code = CLI_EXIT_USAGE;
         char b[4200];
         snprintf(b, sizeof b, "bulk: int: cannot read %s (%s)\n", in, strerror(errno));
         msg = strdup(b);
     } else {
-        size_t a = slice_start(text, tlen, rank, size), z = slice_start(text, tlen, rank + 1, size);
-        uint64_t off = 0;
-        for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + a - p))); p++) off++;
+        fseeko(fp, 0, SEEK_END);
+        uint64_t fsize = (uint64_t)ftello(fp);
+        uint64_t a = slice_start(fp, fsize, rank, size), z = slice_start(fp, fsize, rank + 1, size);
+        uint64_t off = z > a ? count_lines(fp, a) : 0;
+        int copied = z > a ? copy_range(fp, a, z, sin) : 0;
+        fclose(fp);
+        if (copied) cli_die(CLI_EXIT_FAIL, "int: cannot write the slice file %s (%s)", sin, strerror(errno));
         if (z > a) {
-            const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-            char sin[4096], sout[4096], serr[4096];
-            snprintf(sin, sizeof sin, "%s/bulk-int-slice.%d.%d.in", tmpdir, (int)getpid(), rank);
-            snprintf(sout, sizeof sout, "%s/bulk-int-slice.%d.%d.out", tmpdir, (int)getpid(), rank);
-            snprintf(serr, sizeof serr, "%s/bulk-int-slice.%d.%d.err", tmpdir, (int)getpid(), rank);
-            if (bulk_write_file_atomic(sin, text + a, z - a) != 0)
-                cli_die(CLI_EXIT_FAIL, "int: cannot write the slice file %s (%s)", sin, strerror(errno));
             int threads = dist_place(0);
             char tbuf[32];
             snprintf(tbuf, sizeof tbuf, "%d", threads);
             char **av = calloc((size_t)argc + 8, sizeof *av);
+            if (!av) cli_die(CLI_EXIT_FAIL, "out of memory");
             int ac = 0;
             for (int i = 0; i < argc; i++) {
                 if ((!strcmp(argv[i], "--in") || !strcmp(argv[i], "--out")) && i + 1 < argc) {
@@ -210,18 +291,12 @@ int dist_int_main(int argc, char **argv)
             char *err = read_all(serr, &el);
             if (err && *err) msg = fix_message(err, sin, in, off);
             free(err);
-            if (code == CLI_EXIT_OK) {
-                res = read_all(sout, &res_len);
-                if (!res) code = CLI_EXIT_FAIL, msg = strdup("bulk: int: the slice output is missing\n");
-            }
+            have_out = code == CLI_EXIT_OK;
             remove(sin);
-            remove(sout);
             remove(serr);
             free(av);
         }
     }
-    free(text);
-    if (!res) res = strdup(""), res_len = 0;
 
     if (dist_comm_init(&argc, &argv)) return CLI_EXIT_FAIL;
     if (dist_comm_size() != size || dist_comm_rank() != rank)
@@ -231,53 +306,53 @@ int dist_int_main(int argc, char **argv)
         char hdr[16];
         snprintf(hdr, sizeof hdr, "%d", code);
         if (send_big(0, hdr, strlen(hdr)) || send_big(0, msg ? msg : "", msg ? strlen(msg) : 0) ||
-            send_big(0, code == CLI_EXIT_OK ? res : "", code == CLI_EXIT_OK ? res_len : 0))
+            (have_out ? send_file(0, sout) : send_big(0, "", 0)))
             dist_comm_abort(CLI_EXIT_FAIL);
-        free(res);
+        if (have_out) remove(sout);
         free(msg);
         dist_comm_finalize();
         return CLI_EXIT_OK;
     }
-    /* rank 0: collect in rank order; the first failure decides */
-    char **outs = calloc((size_t)size, sizeof *outs);
-    size_t *lens = calloc((size_t)size, sizeof *lens);
-    if (!outs || !lens) dist_comm_abort(CLI_EXIT_FAIL);
-    outs[0] = res, lens[0] = res_len;
+    /* rank 0: write the slices' outputs in rank order as they arrive; the first failure
+       decides (the rest is still received, so that no rank waits forever, and discarded) */
     int fcode = code;
     char *fmsg = code ? msg : NULL;
     if (!code) free(msg);
+    bulk_afile af;
+    FILE *out = NULL;
+    if (!fcode) {
+        if (!outp) {
+            out = stdout;
+        } else if (bulk_afile_open(&af, outp, "wb") != 0) {
+            char b[4200];
+            snprintf(b, sizeof b, "bulk: int: cannot create %s (%s)\n", outp, strerror(errno));
+            fcode = CLI_EXIT_USAGE;
+            fmsg = strdup(b);
+        } else {
+            out = af.fp;
+        }
+        if (out && have_out && append_file(out, sout)) fcode = CLI_EXIT_FAIL;
+    }
+    if (have_out) remove(sout);
     for (int r = 1; r < size; r++) {
-        size_t l;
-        char *h = recv_big(r, &l), *m = recv_big(r, &l), *o = recv_big(r, &lens[r]);
-        if (!h || !m || !o) dist_comm_abort(CLI_EXIT_FAIL);
+        char *h = NULL, *m = NULL;
+        if (recv_big(r, &h, NULL) || recv_big(r, &m, NULL)) dist_comm_abort(CLI_EXIT_FAIL);
         int c = atoi(h);
         free(h);
-        outs[r] = o;
         if (c && !fcode) fcode = c, fmsg = m;
         else free(m);
+        if (recv_big(r, NULL, fcode ? NULL : out) && !fcode) fcode = CLI_EXIT_FAIL;
+    }
+    if (outp && out) {
+        if (fcode) bulk_afile_abort(&af);
+        else if (bulk_afile_commit(&af) != 0) fcode = CLI_EXIT_FAIL;
+    } else if (out) {
+        fflush(stdout);
     }
     if (fcode) {
         if (fmsg) fputs(fmsg, stderr);
-        else fprintf(stderr, "bulk: int: a slice failed (exit %d)\n", fcode);
-    } else if (outp) {
-        bulk_afile af;
-        if (bulk_afile_open(&af, outp, "wb") != 0) {
-            fprintf(stderr, "bulk: int: cannot create %s (%s)\n", outp, strerror(errno));
-            fcode = CLI_EXIT_USAGE;
-        } else {
-            for (int r = 0; r < size; r++)
-                if (lens[r] && fwrite(outs[r], 1, lens[r], af.fp) != lens[r]) fcode = CLI_EXIT_FAIL;
-            if (fcode) bulk_afile_abort(&af);
-            else if (bulk_afile_commit(&af) != 0) fcode = CLI_EXIT_FAIL;
-            if (fcode) fprintf(stderr, "bulk: int: cannot write %s\n", outp);
-        }
-    } else {
-        for (int r = 0; r < size; r++) fwrite(outs[r], 1, lens[r], stdout);
-        fflush(stdout);
+        else fprintf(stderr, "bulk: int: %s\n", outp ? "cannot write the output" : "a slice failed");
     }
-    for (int r = 0; r < size; r++) free(outs[r]);
-    free(outs);
-    free(lens);
     free(fmsg);
     dist_comm_finalize();
     return fcode;
