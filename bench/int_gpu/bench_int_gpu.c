@@ -293,6 +293,79 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     }
 }
 
+/* Device-resident mul/s of r = a * b with the kernel and sum-rotate shape forced through the
+ * environment (kind for BULK_CUDA_MUL, shape "G,P" for BULK_CUDA_SR_SHAPE or NULL); 0 when the
+ * run fails. The product is compared with the automatic choice's, so a wrong forced kernel
+ * cannot give a rate. */
+static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, const char *shape)
+{
+    bulk_limb_t *h = malloc(n * L * 8), *x = malloc(n * 2 * L * 8), *y = malloc(n * 2 * L * 8);
+    bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
+    double rate = 0;
+    int rc = h && x && y ? BULK_OK : BULK_ERR_NOMEM;
+    if (rc == BULK_OK) {
+        for (size_t k = 0; k < n * L; k++) h[k] = rnd();
+        rc = bulk_int_dev_alloc(ctx, &A, n, L);
+    }
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
+    for (size_t k = 0; k < n * L; k++) h[k] = rnd();
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h);
+    if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B);
+    if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, y);
+    setenv("BULK_CUDA_MUL", kind, 1);
+    if (shape) setenv("BULK_CUDA_SR_SHAPE", shape, 1);
+    if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B);
+    if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, x);
+    if (rc == BULK_OK && memcmp(x, y, n * 2 * L * 8) != 0) {
+        fprintf(stderr, "bench_int_gpu: %s %s at %zu limbs differs from the automatic choice\n",
+                kind, shape ? shape : "", L);
+        rc = BULK_ERR_INTERNAL;
+    }
+    double t0 = bulk_now(), t = 0;
+    int reps = 0;
+    while (rc == BULK_OK && (t < 0.2 || reps < 2) && reps < 30) {
+        rc = bulk_int_dev_mul(ctx, R, A, B);
+        if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+        reps++;
+        t = bulk_now() - t0;
+    }
+    if (rc == BULK_OK) rate = (double)n * reps / t;
+    unsetenv("BULK_CUDA_MUL");
+    unsetenv("BULK_CUDA_SR_SHAPE");
+    bulk_int_dev_free(A);
+    bulk_int_dev_free(B);
+    bulk_int_dev_free(R);
+    free(h); free(x); free(y);
+    return rate;
+}
+
+/* Every compiled sum-rotate shape (G lanes of P words) that holds the width with at most 2x
+ * padding, at 1024, 2048 and 4096 bits: the data to check the cost model's shape choice
+ * (bg_cost_sr), which decides the issue-5 mul 1024 and 4096 rates. */
+static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
+{
+    static const int Gs[] = {8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
+    static const size_t bits_list[] = {1024, 2048, 4096};
+    OUT("# sum-rotate shapes (device-resident mul/s, BULK_CUDA_SR_SHAPE=G,P; the automatic\n"
+        "# choice takes the shape of least bg_cost_sr)\n");
+    OUT("%-7s %4s %4s %12s\n", "bits", "G", "P", "mul/s");
+    for (int bi = 0; bi < 3; bi++) {
+        size_t bits = bits_list[bi], L = bits / 64, n = bits <= 1024 ? big : big / 4;
+        for (int gi = 0; gi < 3; gi++)
+            for (int pi = 0; pi < 6; pi++) {
+                size_t w = (size_t)(Gs[gi] * Ps[pi]);
+                if (w < 2 * L || w > 4 * L) continue;
+                char shape[32];
+                snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
+                double rate = forced_rate(ctx, n, L, "sr", shape);
+                if (rate > 0) OUT("%-7zu %4d %4d %12.3e\n", bits, Gs[gi], Ps[pi], rate);
+                else OUT("%-7zu %4d %4d %12s\n", bits, Gs[gi], Ps[pi], "failed");
+            }
+    }
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0;
@@ -348,9 +421,13 @@ int main(int argc, char **argv)
     bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
     bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
     bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
-    bench_one(ctx, OP_POWMOD, 1024, big / 16, 4096, threads);
+    /* powmod 1024 runs one instance per thread at 252 registers: 256 resident threads per SM,
+     * 33792 on 132 SMs. The first H200 run used 16384 instances (under half of that, one
+     * partial wave); 131072 fills about four waves, whatever --quick says. */
+    bench_one(ctx, OP_POWMOD, 1024, 131072, 4096, threads);
     bench_one(ctx, OP_POWMOD, 2048, big / 64, 1024, threads);
     bench_kernels(ctx, big);
+    bench_sr_shapes(ctx, big);
     bulk_ctx_close(ctx);
 
     char path[512];

@@ -325,6 +325,40 @@ static void test_public_routing(size_t L, size_t n)
     fflush(stdout);
 }
 
+/* Every compiled sum-rotate shape (G lanes of P words, BULK_CUDA_SR_SHAPE) that holds the
+ * width, at 13, 16 and 32 limbs, against the CPU: the benchmark's shape table times them all,
+ * and the automatic choice only ever runs the cost model's favourite. */
+static void test_sr_shapes(void)
+{
+    static const int Gs[] = {8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
+    static const size_t sizes[] = {13, 16, 32};
+    setenv("BULK_CUDA_MUL", "sr", 1);
+    for (int si = 0; si < 3; si++) {
+        size_t L = sizes[si], n = 1001;
+        bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
+        bulk_limb_t *r = xmalloc(n * 2 * L * 8), *r2 = xmalloc(n * 2 * L * 8);
+        fill(a, n, L, 2);
+        fill(b, n, L, 5);
+        CHECK(bulk_int_mul(cpu, r2, a, b, n, L) == BULK_OK, "CPU mul");
+        for (int gi = 0; gi < 3; gi++)
+            for (int pi = 0; pi < 6; pi++) {
+                if ((size_t)(Gs[gi] * Ps[pi]) < 2 * L) continue;
+                char shape[32];
+                snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
+                setenv("BULK_CUDA_SR_SHAPE", shape, 1);
+                memset(r, 0x5a, n * 2 * L * 8);
+                int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+                CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
+                      "sum-rotate shape G=%d P=%d limbs=%zu differs from CPU (rc %d)", Gs[gi],
+                      Ps[pi], L, rc);
+            }
+        unsetenv("BULK_CUDA_SR_SHAPE");
+        free(a); free(b); free(r); free(r2);
+    }
+    unsetenv("BULK_CUDA_MUL");
+    printf("sum-rotate shapes: done\n");
+}
+
 /* Every multiplication kernel forced at sizes it would not be chosen for (BULK_CUDA_MUL), so
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
@@ -428,6 +462,7 @@ int main(int argc, char **argv)
         return 1;
     }
     test_mul_kernels();
+    test_sr_shapes();
     /* W = 64 .. 1024 bits (per-thread kernels), then the warp-column sizes up to 65536 bits */
     static const size_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16};
     for (int k = 0; k < 12; k++) test_size(small[k], 4099 + 37 * (size_t)k, 1);
