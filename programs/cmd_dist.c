@@ -1,6 +1,7 @@
 /* bulk dist: the distributed drivers (dist.h) by name, with or without mpirun. Under mpirun the
  * usual commands (`bulk collatz verify ...`, `bulk int OP ...`) reach the same drivers. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -11,11 +12,32 @@
 static const char dist_usage[] =
     "usage: [mpirun -np N] bulk dist collatz verify|delays|records ...   (bulk dist collatz --help)\n"
     "       [mpirun -np N] bulk dist int OP --in FILE [--out FILE] ...\n"
+    "       [mpirun -np N] bulk dist placement [--threads N]   (what each rank would use)\n"
     "\n"
     "Runs the command cut into chunks that rank 0 hands out (collatz; --checkpoint DIR makes it\n"
     "restartable) or into slices of the input (int), and prints what the one-process command\n"
     "prints. Without mpirun, or in a build without MPI, it runs as one process. See\n"
     "docs/scale-out.md.\n";
+
+/* One line per rank: its rank, local rank, the GPU list it would see and its thread count
+ * (dist_place), so that a job script can check its mapping before a long run. */
+static int placement(int argc, char **argv)
+{
+    int threads = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else cli_die(CLI_EXIT_USAGE, "dist placement: unknown argument '%s'", argv[i]);
+    }
+    int t = dist_place(threads);
+    if (dist_comm_init(&argc, &argv)) return CLI_EXIT_FAIL;
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    printf("rank %d of %d: local rank %d of %d, CUDA_VISIBLE_DEVICES=%s, threads %d%s\n",
+           dist_comm_rank(), dist_comm_size(), dist_local_rank(), dist_local_size(),
+           cvd ? cvd : "(unset)", t, t ? "" : " (all)");
+    dist_comm_finalize();
+    return CLI_EXIT_OK;
+}
 
 int cmd_dist(int argc, char **argv)
 {
@@ -25,5 +47,6 @@ int cmd_dist(int argc, char **argv)
     }
     if (!strcmp(argv[1], "collatz")) return dist_collatz_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "int")) return dist_int_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "placement")) return placement(argc - 1, argv + 1);
     cli_die(CLI_EXIT_USAGE, "dist: '%s' does not run distributed (collatz, int)", argv[1]);
 }

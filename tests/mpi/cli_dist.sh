@@ -95,6 +95,13 @@ fi
 "$BULK" dist collatz verify $R --verify-chunks 2 >/dev/null 2>"$T/e.txt"; [ $? = 2 ] || fail "--verify-chunks 2"
 "$BULK" dist collatz delays --from 1 --to 1000 --stats 7 >/dev/null 2>"$T/e.txt"; [ $? = 2 ] || fail "stats not a multiple"
 
+# placement: one GPU per rank by local rank (from the given list), CPUs shared by the host's ranks
+t=$(( $(nproc) / 2 )); [ $t -ge 1 ] || t=1
+got=$(OMPI_COMM_WORLD_LOCAL_RANK=1 OMPI_COMM_WORLD_LOCAL_SIZE=2 CUDA_VISIBLE_DEVICES=3,5,7 BULK_THREADS= "$BULK" dist placement)
+[ "$got" = "rank 0 of 1: local rank 1 of 2, CUDA_VISIBLE_DEVICES=5, threads $t" ] || fail "placement: $got"
+got=$(OMPI_COMM_WORLD_LOCAL_RANK=3 OMPI_COMM_WORLD_LOCAL_SIZE=4 CUDA_VISIBLE_DEVICES=GPU-a,GPU-b,GPU-c "$BULK" dist placement --threads 3)
+[ "$got" = "rank 0 of 1: local rank 3 of 4, CUDA_VISIBLE_DEVICES=GPU-a, threads 3" ] || fail "placement 2: $got"
+
 # bulk int through the driver (one slice)
 awk 'BEGIN { srand(3); for (i = 0; i < 3000; i++) printf "%d %d\n", int(rand() * 1e15), int(rand() * 1e9) + 1 }' >"$T/in.txt"
 "$BULK" int divmod --in "$T/in.txt" --out "$T/i1.txt" || fail "int"
