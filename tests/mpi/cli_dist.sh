@@ -31,6 +31,18 @@ done
 # the distributed JSON is accepted by merge (as one part)
 "$BULK" collatz merge "$T/od.json" >"$T/om.txt" || fail "merge of the dist json"
 
+# the Slurm job-array example of docs/scale-out.md, every task run here, then merged: the same
+# totals as the distributed run and as one process
+EX="$(dirname "$0")/../../docs/examples/slurm-collatz-verify.sh"
+if command -v bash >/dev/null; then
+    for i in 1 2 3; do
+        SLURM_ARRAY_TASK_ID=$i BULK="$BULK" FROM=2^40+12345 TO=2^40+12345+2^23 N=3 OUT="$T/slurm" \
+            bash "$EX" 2>/dev/null || fail "slurm example task $i"
+    done
+    "$BULK" collatz merge "$T"/slurm/parts/part-*.json >"$T/sm.txt" || fail "merge of the slurm parts"
+    same_totals "$T/v1.txt" "$T/sm.txt" "slurm job array example + merge"
+fi
+
 # delays --stats and records
 "$BULK" collatz delays --from 1000 --to 1000+2^20 --stats 4096 >"$T/s1.txt" || fail "delays --stats"
 "$BULK" dist collatz delays --from 1000 --to 1000+2^20 --stats 4096 --chunk 40960 >"$T/sd.txt" 2>/dev/null || fail "dist delays"
