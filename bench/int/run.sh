@@ -35,6 +35,8 @@ widths() {
     echo "# bulk int bench: libbulk vs GMP, same instances, same run, same threads"
     echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')  machine: $machine"
     echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')  ($ALL CPUs)"
+    echo "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) (above $ALL: shared"
+    echo "# cores, so the scale column says little; the ratios, timed in alternation, hold better)"
     echo "# $("$BULK" --version); backend: $("$BULK" info | grep 'auto backend' | sed 's/.*: //')"
     echo "# command per row: $BULK int bench OP --bits W --count N --threads T --time $T --json"
     echo "# GMP runs over the instances on T threads through bulk_parallel_for;"
@@ -61,6 +63,7 @@ for op in mul sqr add sub cmp div mod divmod gcd powmod; do
     done
 done
 {
+    echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
     echo "# raw JSON, one run per line"
     cat "$raw"
 } >>"$out"
