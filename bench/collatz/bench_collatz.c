@@ -4,8 +4,9 @@
  * Each point runs bulk_collatz_verify_chunk / the delays of whole blocks on the calling thread
  * (tables built beforehand, not timed) and reports both the thread's CPU time rate and the
  * wall-clock rate: on a shared machine the CPU-time rate is the one-core figure. Prints a table,
- * writes <out-dir>/<date>-cpu-collatz.txt and <date>-cpu-collatz-{verify,delays}.png.
- * Options: --out-dir DIR, --kmax K (largest sieve, default 34), --quick (small ranges). */
+ * writes <out-dir>/<date>-cpu-collatz.txt and <date>-cpu-collatz.png (four panels).
+ * Options: --out-dir DIR, --kmax K (largest sieve, default 34), --quick (small ranges);
+ * --replot TXT PNG redraws the figure of an earlier results file. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "bulk/collatz.h"
 #include "collatz/collatz_internal.h"
 #include "collatz/plot.h"
+#include "common/png.h"
 #include "common/progress.h"
 
 static double thread_cpu(void)
@@ -98,6 +100,64 @@ static struct point delays_point(bulk_ctx *ctx1, int d, int a, uint64_t len)
     return p;
 }
 
+/* The four series of the benchmark (rate in 1e9/s for verify, 1e6/s for delays). */
+struct series {
+    double x[48], y[48];
+    int n;
+};
+
+/* One PNG, 2 x 2 panels: verify against d (top left), verify against k (top right), delays
+ * against d (bottom left), delays against a (bottom right); blue lines, y from 0. */
+static int write_figure(const char *path, const struct series *s)
+{
+    const int W = 640, H = 400;
+    uint8_t *img = malloc((size_t)W * H * 3);
+    if (!img) return -1;
+    memset(img, 255, (size_t)W * H * 3);
+    for (int p = 0; p < 4; p++) {
+        if (s[p].n == 0) continue;
+        const double *ys[1] = { s[p].y };
+        bulk_cz_plot_into(img, W, H, (p % 2) * W / 2, (p / 2) * H / 2, W / 2, H / 2, s[p].x, ys,
+                          1, (size_t)s[p].n);
+    }
+    int st = bulk_png_write_rgb(path, W, H, img);
+    free(img);
+    return st;
+}
+
+/* Rebuilds the figure from a results file written by this program. */
+static int replot(const char *txt, const char *png)
+{
+    FILE *f = fopen(txt, "r");
+    if (!f) {
+        fprintf(stderr, "bench_collatz: cannot read %s\n", txt);
+        return 2;
+    }
+    struct series s[4];
+    memset(s, 0, sizeof s);
+    int sec = -1;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "verify, rate against d", 22)) sec = 0;
+        else if (!strncmp(line, "verify, rate against k", 22)) sec = 1;
+        else if (!strncmp(line, "delays, rate against d", 22)) sec = 2;
+        else if (!strncmp(line, "delays, rate against a", 22)) sec = 3;
+        else if (sec >= 0 && line[0] == ' ') {
+            double x, c1, c2;
+            if (sscanf(line, "%lf %lf %lf", &x, &c1, &c2) != 3 || s[sec].n >= 48) continue;
+            s[sec].x[s[sec].n] = x;
+            s[sec].y[s[sec].n++] = (sec == 1 ? c2 : c1) / (sec < 2 ? 1e9 : 1e6);
+        }
+    }
+    fclose(f);
+    if (write_figure(png, s) != 0) {
+        fprintf(stderr, "bench_collatz: cannot write %s\n", png);
+        return 1;
+    }
+    printf("wrote %s\n", png);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = "bench/results";
@@ -106,8 +166,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--out-dir") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) kmax = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--replot") && i + 2 < argc) return replot(argv[i + 1], argv[i + 2]);
         else {
-            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--quick]\n");
+            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--quick]\n"
+                            "       bench_collatz --replot RESULTS.txt FIGURE.png\n");
             return 2;
         }
     }
@@ -209,21 +271,24 @@ int main(int argc, char **argv)
     out("\n# targets (issue 3): verify >= 4e9 numbers/s, delays >= 1e8 numbers/s on one core\n");
     out("# seed 004 CPU (i7-4790): verify 5.25e9 (k = 37, d = 12), delays 1.39e7\n");
     char png[512];
-    snprintf(png, sizeof png, "%s/%s-cpu-collatz-verify.png", dir, date);
-    const double *ys1[1] = { dr }, *ys2[1] = { kr };
-    /* two panels side by side would need text; instead one file per figure */
-    if (bulk_cz_plot(png, 800, 500, dv, ys1, 1, (size_t)nd) == 0)
-        out("# %s: verify rate (1e9/s, cpu) against d = 8..20 (blue)\n", png);
-    snprintf(png, sizeof png, "%s/%s-cpu-collatz-verify-k.png", dir, date);
-    if (bulk_cz_plot(png, 800, 500, kv, ys2, 1, (size_t)nk) == 0)
-        out("# %s: verify rate (1e9/s, cpu) against k = 16..%d (blue)\n", png, kmax);
-    snprintf(png, sizeof png, "%s/%s-cpu-collatz-delays.png", dir, date);
-    const double *ys3[1] = { ddr }, *ys4[1] = { ar };
-    if (bulk_cz_plot(png, 800, 500, ddv, ys3, 1, (size_t)ndd) == 0)
-        out("# %s: delays rate (1e6/s, cpu) against d = 8..18 (blue)\n", png);
-    snprintf(png, sizeof png, "%s/%s-cpu-collatz-delays-a.png", dir, date);
-    if (bulk_cz_plot(png, 800, 500, av, ys4, 1, (size_t)na) == 0)
-        out("# %s: delays rate (1e6/s, cpu) against a (blue)\n", png);
+    struct series fig[4];
+    memset(fig, 0, sizeof fig);
+    fig[0].n = nd;
+    fig[1].n = nk;
+    fig[2].n = ndd;
+    fig[3].n = na;
+    memcpy(fig[0].x, dv, sizeof(double) * (size_t)nd);
+    memcpy(fig[0].y, dr, sizeof(double) * (size_t)nd);
+    memcpy(fig[1].x, kv, sizeof(double) * (size_t)nk);
+    memcpy(fig[1].y, kr, sizeof(double) * (size_t)nk);
+    memcpy(fig[2].x, ddv, sizeof(double) * (size_t)ndd);
+    memcpy(fig[2].y, ddr, sizeof(double) * (size_t)ndd);
+    memcpy(fig[3].x, av, sizeof(double) * (size_t)na);
+    memcpy(fig[3].y, ar, sizeof(double) * (size_t)na);
+    snprintf(png, sizeof png, "%s/%s-cpu-collatz.png", dir, date);
+    if (write_figure(png, fig) == 0)
+        out("# %s: cpu rates, 2 x 2 panels, y from 0: verify (1e9/s) against d = 8..20 | against\n"
+            "#   k = 16..%d; delays (1e6/s) against d = 8..18 | against a\n", png, kmax);
     bulk_ctx_close(ctx1);
     if (res) {
         fclose(res);

@@ -33,16 +33,13 @@ static void line(uint8_t *img, int w, int h, int x0, int y0, int x1, int y1, con
     }
 }
 
-int bulk_cz_plot(const char *path, int w, int h, const double *x, const double *const *ys,
-                 int nseries, size_t npoints)
+int bulk_cz_plot_into(uint8_t *img, int W, int H, int px0, int py0, int w, int h,
+                      const double *x, const double *const *ys, int nseries, size_t npoints)
 {
     static const uint8_t colors[8][3] = { { 31, 119, 180 }, { 214, 39, 40 }, { 44, 160, 44 },
                                           { 255, 127, 14 }, { 148, 103, 189 }, { 140, 86, 75 },
                                           { 227, 119, 194 }, { 23, 190, 207 } };
     if (w < 32 || h < 32 || nseries < 1 || nseries > 8 || npoints == 0) return -1;
-    uint8_t *img = malloc((size_t)w * (size_t)h * 3);
-    if (!img) return -1;
-    memset(img, 255, (size_t)w * (size_t)h * 3);
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (size_t i = 0; i < npoints; i++) {
         double xv = x ? x[i] : (double)i;
@@ -57,35 +54,46 @@ int bulk_cz_plot(const char *path, int w, int h, const double *x, const double *
     if (xmax <= xmin) xmax = xmin + 1;
     if (ymax <= ymin) ymax = ymin + 1;
     double pad = (ymax - ymin) * 0.05;
-    ymin -= pad;
     ymax += pad;
-    const int m = 16;
+    const int m = 12;
     const uint8_t grid[3] = { 225, 225, 225 }, frame[3] = { 0, 0, 0 };
+    int X0 = px0 + m, X1 = px0 + w - m, Y0 = py0 + m, Y1 = py0 + h - m;
     for (int g = 1; g < 10; g++) {
-        int gy = m + (h - 2 * m) * g / 10, gx = m + (w - 2 * m) * g / 10;
-        line(img, w, h, m, gy, w - m, gy, grid);
-        line(img, w, h, gx, m, gx, h - m, grid);
+        int gy = Y0 + (Y1 - Y0) * g / 10, gx = X0 + (X1 - X0) * g / 10;
+        line(img, W, H, X0, gy, X1, gy, grid);
+        line(img, W, H, gx, Y0, gx, Y1, grid);
     }
-    line(img, w, h, m, m, w - m, m, frame);
-    line(img, w, h, m, h - m, w - m, h - m, frame);
-    line(img, w, h, m, m, m, h - m, frame);
-    line(img, w, h, w - m, m, w - m, h - m, frame);
+    line(img, W, H, X0, Y0, X1, Y0, frame);
+    line(img, W, H, X0, Y1, X1, Y1, frame);
+    line(img, W, H, X0, Y0, X0, Y1, frame);
+    line(img, W, H, X1, Y0, X1, Y1, frame);
     for (int s = 0; s < nseries; s++) {
-        int px = 0, py = 0;
+        int qx = 0, qy = 0;
         for (size_t i = 0; i < npoints; i++) {
             double xv = x ? x[i] : (double)i;
-            int cx = m + (int)lround((xv - xmin) / (xmax - xmin) * (w - 2 * m));
-            int cy = h - m - (int)lround((ys[s][i] - ymin) / (ymax - ymin) * (h - 2 * m));
-            if (i) line(img, w, h, px, py, cx, cy, colors[s]);
-            else put(img, w, h, cx, cy, colors[s]);
+            int cx = X0 + (int)lround((xv - xmin) / (xmax - xmin) * (X1 - X0));
+            int cy = Y1 - (int)lround((ys[s][i] - ymin) / (ymax - ymin) * (Y1 - Y0));
+            if (i) line(img, W, H, qx, qy, cx, cy, colors[s]);
+            else put(img, W, H, cx, cy, colors[s]);
             if (npoints < 64) /* mark the points of short series */
                 for (int dx = -2; dx <= 2; dx++)
-                    for (int dy = -2; dy <= 2; dy++) put(img, w, h, cx + dx, cy + dy, colors[s]);
-            px = cx;
-            py = cy;
+                    for (int dy = -2; dy <= 2; dy++) put(img, W, H, cx + dx, cy + dy, colors[s]);
+            qx = cx;
+            qy = cy;
         }
     }
-    int st = bulk_png_write_rgb(path, (uint32_t)w, (uint32_t)h, img);
+    return 0;
+}
+
+int bulk_cz_plot(const char *path, int w, int h, const double *x, const double *const *ys,
+                 int nseries, size_t npoints)
+{
+    if (w < 32 || h < 32) return -1;
+    uint8_t *img = malloc((size_t)w * (size_t)h * 3);
+    if (!img) return -1;
+    memset(img, 255, (size_t)w * (size_t)h * 3);
+    int st = bulk_cz_plot_into(img, w, h, 0, 0, w, h, x, ys, nseries, npoints);
+    if (st == 0) st = bulk_png_write_rgb(path, (uint32_t)w, (uint32_t)h, img);
     free(img);
     return st;
 }
