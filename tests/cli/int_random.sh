@@ -49,6 +49,11 @@ for op in add sub mul sqr div mod divmod gcd powmod cmp; do
     check "$op 192 in --bits 512" "$op" 192 100 $s --bits 512
 done
 
+# more threads than cores, forced CPU backend: the same answers
+s=$((s + 1))
+check "divmod 1024 --threads 3 --backend cpu" divmod 1024 300 $s --threads 3 --backend cpu
+check "powmod 256 --threads 3 --backend cpu" powmod 256 100 $s --threads 3 --backend cpu
+
 # very wide operands, a few instances
 for op in add sub mul sqr divmod gcd cmp; do
     s=$((s + 1))
