@@ -1,7 +1,8 @@
 #!/bin/sh
 # Under mpirun -np 3 (Open MPI; oversubscribed on CI's 2 cores): collatz verify, delays --stats
 # and records equal to one process; mpirun killed with SIGKILL midway (and its ranks), then
-# restarted on the same --checkpoint DIR: only the missing chunks run, same totals; a restart
+# restarted on the same --checkpoint DIR: only the missing chunks run, same results (verify,
+# delays --stats and records); a restart
 # with another rank count reuses the checkpoint; --verify-chunks rechecks on another rank;
 # bulk int split over the ranks equals the one-process output, bad input keeps file:line.
 # Usage: sh cli_mpi.sh BULK DATA_DIR SCRATCH_DIR MPIRUN
@@ -37,12 +38,15 @@ for k in delay glide path; do
 done
 
 # kill -9 of mpirun (and of its ranks, which would otherwise finish the run) midway; restart
-for what in verify delays; do
+BULK_DIST=0 "$BULK" collatz records --kind path --from 3 --to 2^21 >"$T/rp1.txt" || fail "records"
+for what in verify delays records; do
     C="$T/ck-$what"
     if [ $what = verify ]; then
         ARGS="verify $R --d 12 --chunk 500000"; REF="$T/v1.txt"; N=17
-    else
+    elif [ $what = delays ]; then
         ARGS="delays --from 1000 --to 1000+2^20 --stats 4096 --chunk 40960"; REF="$T/s1.txt"; N=26
+    else
+        ARGS="records --kind path --from 3 --to 2^21 --chunk 65537"; REF="$T/rp1.txt"; N=32
     fi
     BULK_DIST_CHUNK_SLEEP_MS=100 $MPI "$BULK" $D $ARGS --checkpoint "$C" >/dev/null 2>&1 &
     pid=$!
@@ -52,7 +56,7 @@ for what in verify delays; do
     have=$(ls "$C" | grep -c '^chunk-[0-9]*\.txt$')
     $MPI "$BULK" $D $ARGS --checkpoint "$C" >"$T/rs.txt" 2>"$T/rs.err" || fail "$what restart: $(cat "$T/rs.err")"
     if [ $what = verify ]; then same_totals "$REF" "$T/rs.txt" "verify restarted after kill -9"
-    else same_file "$REF" "$T/rs.txt" "delays --stats restarted after kill -9"; fi
+    else same_file "$REF" "$T/rs.txt" "$what restarted after kill -9"; fi
     loaded=$(sed -n 's/.*: \([0-9]*\) from the checkpoint.*/\1/p' "$T/rs.err")
     [ "$have" -ge 4 ] && [ "$have" -lt $N ] && [ "$loaded" = "$have" ] ||
         fail "$what restart: $have chunk files after the kill, $loaded loaded ($(cat "$T/rs.err"))"
