@@ -144,6 +144,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* lines survive a time cap that kills the run */
     int small[200], ns = 0;
     for (int q = 3; q < 1000; q += 2) {
         int pr = 1;

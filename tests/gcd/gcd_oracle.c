@@ -150,5 +150,12 @@ int main(int argc, char **argv)
     }
     fclose(pe);
     fclose(be);
+    for (size_t i = 0; i < 2 * n; i++) mpz_clear(p[i]);
+    for (size_t i = 0; i < n; i++) mpz_clear(x[i]);
+    free(p);
+    free(x);
+    free(dup);
+    mpz_clear(s); mpz_clear(g); mpz_clear(P);
+    gmp_randclear(rs);
     return 0;
 }
