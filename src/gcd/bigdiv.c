@@ -39,13 +39,13 @@ static int small_div(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
 
 /* Makes v (n + 2 limbs) the exact floor(B^(2n) / d) when it is within a few units of it:
  * p = d v (2n + 2 limbs) is compared with B^(2n) and v stepped by one while it is off. */
-static int recip_fix(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
+static int recip_fix(bulk_limb_t *v, const bulk_limb_t *d, size_t n, int threads)
 {
     size_t pn = 2 * n + 3;
     bulk_limb_t *p = calloc(pn, sizeof *p);
     if (!p) return BULK_ERR_NOMEM;
     size_t vn = bulk_mpn_normalized_size(v, n + 2);
-    if (vn) bulk_mpn_mul_big(p, d, n, v, vn);
+    if (vn) bulk_mpn_mul_big_threads(p, d, n, v, vn, threads);
     /* e = B^(2n) - p, kept as p compared against the power */
     unsigned long long steps = 0;
     for (;;) { /* while p > B^(2n): v -= 1, p -= d */
@@ -81,7 +81,7 @@ static int recip_fix(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
 /* v (n + 2 limbs) within a few units of floor(B^(2n) / d): the Newton recursion without the
  * final check (each level's error is squared away by the next; gcd_mod's quotient correction
  * absorbs what is left). */
-static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
+static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n, int threads)
 {
     if (n <= RECIP_BASE) {
         size_t an = 2 * n + 1;
@@ -105,10 +105,10 @@ static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
     bulk_limb_t *p = calloc(2 * n + 3, sizeof *p), *e = calloc(2 * n + 3, sizeof *e);
     bulk_limb_t *t = NULL;
     if (!x || !w || !p || !e) goto out;
-    if ((st = recip_approx(w, d + (n - h), h)) != BULK_OK) goto out;
+    if ((st = recip_approx(w, d + (n - h), h, threads)) != BULK_OK) goto out;
     bulk_mpn_copy(x + (n - h), w, h + 2);
     size_t xn = bulk_mpn_normalized_size(x, n + 2);
-    bulk_mpn_mul_big(p, d, n, x, xn); /* p = d x0, at most 2n + 2 limbs */
+    bulk_mpn_mul_big_threads(p, d, n, x, xn, threads); /* p = d x0, at most 2n + 2 limbs */
     size_t pn = 2 * n + 2;
     /* e = |B^(2n) - p|, sign in neg */
     bulk_mpn_zero(e, pn);
@@ -124,7 +124,7 @@ static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
             st = BULK_ERR_NOMEM;
             goto out;
         }
-        bulk_mpn_mul_big(t, x, xn, e, en);
+        bulk_mpn_mul_big_threads(t, x, xn, e, en, threads);
         if (xn + en > 2 * n) {
             size_t cn = xn + en - 2 * n;
             if (cn > n + 2) cn = n + 2; /* c < x0 */
@@ -145,8 +145,8 @@ out:
 
 int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
 {
-    int st = recip_approx(v, d, n);
-    if (st == BULK_OK && n > RECIP_BASE) st = recip_fix(v, d, n);
+    int st = recip_approx(v, d, n, 1);
+    if (st == BULK_OK && n > RECIP_BASE) st = recip_fix(v, d, n, 1);
     return st;
 }
 
@@ -156,7 +156,7 @@ int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n)
  * L >= qn + 2 limbs changes the quotient by less than 2, Barrett's estimate is low by at
  * most 2, plus the few units by which v may be off). */
 static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d,
-                    size_t dn, const bulk_limb_t *v, size_t L)
+                    size_t dn, const bulk_limb_t *v, size_t L, int threads)
 {
     size_t s = dn - L;                     /* limbs dropped from a and d */
     const bulk_limb_t *at = a + s;         /* a_t: an - s limbs, below B^(2L) */
@@ -172,7 +172,7 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
         size_t hn = atn - (L - 1);
         t = calloc(hn + vn, sizeof *t);
         if (!t) goto out;
-        bulk_mpn_mul_big(t, at + (L - 1), hn, v, vn);
+        bulk_mpn_mul_big_threads(t, at + (L - 1), hn, v, vn, threads);
         if (hn + vn > L + 1) {
             qn = hn + vn - (L + 1);
             bulk_mpn_copy(q, t + L + 1, qn);
@@ -183,7 +183,7 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
     qd = calloc(2 * pn, sizeof *qd);
     if (!qd) goto out;
     bulk_limb_t *ac = qd + pn; /* a, zero-padded to pn limbs */
-    if (qn) bulk_mpn_mul_big(qd, d, dn, q, qn);
+    if (qn) bulk_mpn_mul_big_threads(qd, d, dn, q, qn, threads);
     bulk_mpn_copy(ac, a, an);
     unsigned long long steps = 0;
     while (bulk_mpn_cmp(qd, ac, pn) > 0) { /* q^ too high */
@@ -207,7 +207,8 @@ out:
     return st;
 }
 
-int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn)
+int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
+            int threads)
 {
     an = bulk_mpn_normalized_size(a, an);
     bulk_mpn_zero(r, dn);
@@ -230,15 +231,15 @@ int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *
     int st = BULK_ERR_NOMEM;
     bulk_limb_t *v = calloc(L + 2, sizeof *v), *buf = calloc(2 * dn, sizeof *buf);
     if (!v || !buf) goto out;
-    if ((st = recip_approx(v, d + (dn - L), L)) != BULK_OK) goto out;
+    if ((st = recip_approx(v, d + (dn - L), L, threads)) != BULK_OK) goto out;
     size_t pos = an > 2 * dn ? an - 2 * dn : 0;
-    if ((st = mod_step(r, a + pos, an - pos, d, dn, v, L)) != BULK_OK) goto out;
+    if ((st = mod_step(r, a + pos, an - pos, d, dn, v, L, threads)) != BULK_OK) goto out;
     while (pos > 0) {
         size_t c = pos < dn ? pos : dn;
         pos -= c;
         bulk_mpn_copy(buf, a + pos, c);
         bulk_mpn_copy(buf + c, r, dn);
-        if ((st = mod_step(r, buf, c + dn, d, dn, v, L)) != BULK_OK) goto out;
+        if ((st = mod_step(r, buf, c + dn, d, dn, v, L, threads)) != BULK_OK) goto out;
     }
 out:
     free(v);

@@ -23,8 +23,10 @@
 int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n);
 
 /* r (dn limbs, zero-padded) = a mod d; an >= 1, dn >= 1, d[dn-1] != 0, r disjoint from a and d.
- * Returns BULK_OK or BULK_ERR_NOMEM. */
-int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn);
+ * threads: passed to the NTT products (bulk_mpn_mul_big_threads). Returns BULK_OK or
+ * BULK_ERR_NOMEM. */
+int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
+            int threads);
 
 /* Largest correction (in units) that gcd_recip's final check has had to apply since the start
  * of the process (relaxed counter for the tests: it proves that the Newton recursion, which

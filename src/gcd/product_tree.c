@@ -11,6 +11,7 @@
 typedef struct pt_arg {
     const gcd_level *lo;
     gcd_level *hi;
+    int node_threads; /* threads per product: > 1 when the level has fewer nodes than threads */
 } pt_arg;
 
 static void pt_nodes(void *arg, size_t begin, size_t end, int worker)
@@ -23,8 +24,8 @@ static void pt_nodes(void *arg, size_t begin, size_t end, int worker)
         size_t l = 2 * j, r = 2 * j + 1;
         bulk_limb_t *dst = hi->data + hi->off[j];
         if (r < lo->count) {
-            bulk_mpn_mul_big(dst, gcd_level_num(lo, l), lo->len[l], gcd_level_num(lo, r),
-                             lo->len[r]);
+            bulk_mpn_mul_big_threads(dst, gcd_level_num(lo, l), lo->len[l], gcd_level_num(lo, r),
+                                     lo->len[r], a->node_threads);
             hi->len[j] = bulk_mpn_normalized_size(dst, lo->len[l] + lo->len[r]);
         } else { /* no sibling: carried up unchanged */
             bulk_mpn_copy(dst, gcd_level_num(lo, l), lo->len[l]);
@@ -71,7 +72,7 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spil
             hi->off[j + 1] = hi->off[j] + sz;
         }
         if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
-        pt_arg a = { lo, hi };
+        pt_arg a = { lo, hi, (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
         bulk_parallel_for(threads, c, 1, pt_nodes, &a);
         if (spill && k > 0) {
             size_t bytes = lo->off[lo->count] * sizeof(bulk_limb_t);

@@ -14,6 +14,7 @@ typedef struct rt_arg {
     const gcd_level *node; /* product level k */
     const gcd_level *up;   /* remainders of level k + 1 */
     gcd_level *rem;        /* remainders of level k */
+    int node_threads;      /* threads per node when the level has fewer nodes than threads */
     _Atomic int status;
 } rt_arg;
 
@@ -29,9 +30,10 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
         bulk_limb_t *dst = a->rem->data + a->rem->off[j];
         int st = BULK_ERR_NOMEM;
         if (sq) {
-            bulk_mpn_mul_big(sq, y, yn, y, yn);
+            bulk_mpn_mul_big_threads(sq, y, yn, y, yn, a->node_threads);
             sn = bulk_mpn_normalized_size(sq, sn);
-            st = gcd_mod(dst, gcd_level_num(a->up, j / 2), a->up->len[j / 2], sq, sn);
+            st = gcd_mod(dst, gcd_level_num(a->up, j / 2), a->up->len[j / 2], sq, sn,
+                         a->node_threads);
             free(sq);
         }
         if (st != BULK_OK) {
@@ -63,7 +65,8 @@ int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads,
             gcd_level_free(&rem);
             break;
         }
-        rt_arg a = { .node = node, .up = &up, .rem = &rem };
+        rt_arg a = { .node = node, .up = &up, .rem = &rem,
+                     .node_threads = (size_t)threads > node->count ? (int)((size_t)threads / node->count) : 1 };
         atomic_init(&a.status, BULK_OK);
         bulk_parallel_for(threads, node->count, 1, rt_nodes, &a);
         st = atomic_load(&a.status);

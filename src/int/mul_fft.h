@@ -39,12 +39,21 @@ extern "C" {
 int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                      size_t bn);
 
+/* The same with the three primes' transforms on up to three threads when threads >= 2 (for
+ * products that are alone at their level of a tree; extra memory: 2 * 8 * N bytes more, and
+ * 2 * 16 * N more above 2^20). Falls back to one thread when threads or memory are short. */
+int bulk_mpn_mul_fft_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                             const bulk_limb_t *b, size_t bn, int threads);
+
 /* r (an + bn limbs) = a * b by the fastest method at this size: the NTT when the smaller
  * operand has at least BULK_MUL_FFT_THRESHOLD limbs, else bulk_mpn_sqr (a == b, an == bn) or
  * bulk_mpn_mul (Toom). Never fails:
  * when the NTT cannot get its memory it falls back to bulk_mpn_mul. an, bn >= 1. */
 void bulk_mpn_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn);
+/* bulk_mpn_mul_big with bulk_mpn_mul_fft_threads(..., threads) for the NTT. */
+void bulk_mpn_mul_big_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                              const bulk_limb_t *b, size_t bn, int threads);
 
 #ifdef __cplusplus
 }

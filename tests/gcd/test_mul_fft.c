@@ -1,7 +1,7 @@
 /* bulk_mpn_mul_fft and bulk_mpn_mul_big against GMP's mpz_mul: every size 1..200 (balanced and
  * unbalanced), structured limbs (all-ones operands give the largest convolution coefficients,
  * the case that needs all three primes), squaring (a == b), and a few sizes up to several
- * million limbs (smaller under the sanitizers: BULK_SANITIZED=1). */
+ * million limbs, one and three threads (smaller under the sanitizers: BULK_SANITIZED=1). */
 #include <gmp.h>
 
 #include "int/mpn.h"
@@ -25,7 +25,8 @@ static void check(size_t an, size_t bn, int kind, int square, int big)
     fill(a, an, kind);
     if (!square) fill(b, bn, kind);
     int st = BULK_OK;
-    if (big) bulk_mpn_mul_big(r, a, an, b, bn);
+    if (big == 1) bulk_mpn_mul_big(r, a, an, b, bn);
+    else if (big == 2) st = bulk_mpn_mul_fft_threads(r, a, an, b, bn, 2); /* primes on threads */
     else st = bulk_mpn_mul_fft(r, a, an, b, bn);
     CHECK(st == BULK_OK, "status %d at %zu x %zu", st, an, bn);
     mpz_t A, B, E;
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
         check(n, 1 + test_rand(&rng) % n, (int)(n % 9) - 2, 0, 0);
         check(n, n, -2, 1, 0);
     }
-    for (int kind = -2; kind < 8; kind++) check(1000 + kind, 777, kind, 0, 0);
+    for (int kind = -2; kind < 8; kind++) check(1000 + kind, 777, kind, 0, kind % 2 ? 2 : 0);
     /* bulk_mpn_mul_big on both sides of its threshold */
     check(BULK_MUL_FFT_THRESHOLD - 1, BULK_MUL_FFT_THRESHOLD - 1, -1, 0, 1);
     check(BULK_MUL_FFT_THRESHOLD, BULK_MUL_FFT_THRESHOLD, -1, 0, 1);
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
         size_t n = big[i];
         if (sanitized && n > 100003) break;
-        check(n, n, i == 2 ? -2 : -1, 0, 0);
+        check(n, n, i == 2 ? -2 : -1, 0, i % 2 ? 2 : 0);
         if (n <= 100003) {
             check(n, n - n / 3, -1, 0, 0);
             check(n, n, -1, 1, 0);

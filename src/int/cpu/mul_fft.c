@@ -246,8 +246,30 @@ static void convolve(uint64_t *res, uint64_t *tmp, uint64_t *own, uint64_t *ownq
     for (size_t i = 0; i < n; i++) res[i] = res[i] >= p ? res[i] - p : res[i];
 }
 
+/* One prime's convolution, as a thread's work. */
+typedef struct conv_job {
+    uint64_t *res, *tmp, *tw, *twq;
+    size_t n, an, bn;
+    const bulk_limb_t *a, *b;
+    int pi;
+    fft_prime P;
+} conv_job;
+
+static void *conv_run(void *arg)
+{
+    conv_job *j = arg;
+    convolve(j->res, j->tmp, j->tw, j->twq, j->n, j->a, j->an, j->b, j->bn, j->pi, &j->P);
+    return NULL;
+}
+
 int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                      size_t bn)
+{
+    return bulk_mpn_mul_fft_threads(r, a, an, b, bn, 1);
+}
+
+int bulk_mpn_mul_fft_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                             const bulk_limb_t *b, size_t bn, int threads)
 {
     if (!r || !a || !b || an == 0 || bn == 0 || an > BULK_MUL_FFT_MAX_LIMBS ||
         bn > BULK_MUL_FFT_MAX_LIMBS - an)
@@ -255,14 +277,36 @@ int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk
     size_t rn = an + bn, n = 1;
     while (n < rn) n <<= 1;
     int own = n > FFT_CACHE_N; /* longer than the cached table: room for one of its own */
-    uint64_t *mem = malloc((own ? 6 : 4) * n * sizeof *mem);
+    /* per prime: its residues (n); per concurrent prime: a second operand (n) and, when
+     * longer than the cache, a twiddle table (2n) */
+    int par = threads >= 2 ? 3 : 1;
+    size_t per = (size_t)1 + (own ? 2 : 0);
+    uint64_t *mem = malloc((3 + (size_t)par * per) * n * sizeof *mem);
+    if (!mem && par > 1) {
+        par = 1;
+        mem = malloc((3 + per) * n * sizeof *mem);
+    }
     if (!mem) return BULK_ERR_NOMEM;
-    uint64_t *res[3] = { mem, mem + n, mem + 2 * n }, *tmp = mem + 3 * n;
-    uint64_t *tw = own ? mem + 4 * n : NULL, *twq = own ? mem + 5 * n : NULL;
+    uint64_t *res[3] = { mem, mem + n, mem + 2 * n };
+    conv_job job[3];
     fft_prime P[3];
     for (int i = 0; i < 3; i++) {
         prime_init(&P[i], i);
-        convolve(res[i], tmp, tw, twq, n, a, an, b, bn, i, &P[i]);
+        uint64_t *w = mem + 3 * n + (size_t)(par > 1 ? i : 0) * per * n;
+        job[i] = (conv_job){ res[i], w, own ? w + n : NULL, own ? w + 2 * n : NULL, n, an, bn,
+                             a, b, i, P[i] };
+    }
+    if (par == 1) {
+        for (int i = 0; i < 3; i++) conv_run(&job[i]);
+    } else { /* primes 1 and 2 on threads of their own, prime 0 here; inline if no thread */
+        pthread_t th[3];
+        int started[3] = { 0, 0, 0 };
+        for (int i = 1; i < 3; i++) started[i] = pthread_create(&th[i], NULL, conv_run, &job[i]) == 0;
+        conv_run(&job[0]);
+        for (int i = 1; i < 3; i++) {
+            if (started[i]) pthread_join(th[i], NULL);
+            else conv_run(&job[i]);
+        }
     }
     /* Garner: x = v1 + v2 p1 + v3 p1 p2 with v1 = r1, v2 = (r2 - v1) / p1 mod p2,
      * v3 = (r3 - v1 - v2 p1) / (p1 p2) mod p3. Constants in Montgomery form so that
@@ -302,8 +346,16 @@ int bulk_mpn_mul_fft(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk
 void bulk_mpn_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn)
 {
+    bulk_mpn_mul_big_threads(r, a, an, b, bn, 1);
+}
+
+void bulk_mpn_mul_big_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                              const bulk_limb_t *b, size_t bn, int threads)
+{
     size_t small = an < bn ? an : bn;
-    if (small >= BULK_MUL_FFT_THRESHOLD && bulk_mpn_mul_fft(r, a, an, b, bn) == BULK_OK) return;
+    if (small >= BULK_MUL_FFT_THRESHOLD &&
+        bulk_mpn_mul_fft_threads(r, a, an, b, bn, threads) == BULK_OK)
+        return;
     if (a == b && an == bn) { /* a square: the specialised squaring is about 1.5x faster */
         bulk_mpn_sqr(r, a, an);
         return;
