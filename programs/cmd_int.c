@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "dist.h"
 #include "common/numtext.h"
 #include "common/progress.h"
 #include "int_bench.h"
@@ -259,6 +260,7 @@ static void parse_args(int argc, char **argv, struct int_args *a)
 
 int cmd_int(int argc, char **argv)
 {
+    if (dist_launched()) return dist_int_main(argc, argv); /* under mpirun: docs/scale-out.md */
     if (argc >= 2 && strcmp(argv[1], "bench") == 0) return cmd_int_bench(argc - 1, argv + 1);
     cli_help_if_asked(argc, argv, int_usage);
     struct int_args a;
