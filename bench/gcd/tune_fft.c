@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/atomic_file.h"
 #include "int/mpn.h"
@@ -71,6 +72,24 @@ int main(int argc, char **argv)
     double tt[64], tf[64], tg[64];
     char buf[16384];
     size_t len = 0;
+    char model[256] = "unknown CPU";
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    if (ci) {
+        char line[512];
+        while (fgets(line, sizeof line, ci))
+            if (strncmp(line, "model name", 10) == 0) {
+                char *c = strchr(line, ':');
+                if (c) snprintf(model, sizeof model, "%s", c + 2);
+                model[strcspn(model, "\n")] = 0;
+                break;
+            }
+        fclose(ci);
+    }
+    time_t now_t = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now_t));
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "# machine: %s, %ld cores online, %s\n", model,
+                            sysconf(_SC_NPROCESSORS_ONLN), date);
     len += (size_t)snprintf(buf + len, sizeof buf - len,
                             "# tune_fft: bulk_mpn_mul_n (Toom, AUTO) vs bulk_mpn_mul_fft (3-prime NTT) vs GMP mpn_mul_n\n"
                             "# balanced n x n limbs, one thread, min thread CPU time (ms)\n"
