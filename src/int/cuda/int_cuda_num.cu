@@ -7,6 +7,9 @@
  * which is almost always (seed 001 ch. 3: the semi-oblivious bulk execution), and every step
  * is the shared code of int_gpu_core.h that the CPU tests check against GMP. Results are
  * transposed back into the users' layout. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "int/cuda/int_cuda_internal.cuh"
 #include "int/cuda/int_gpu_core.h"
 
@@ -102,6 +105,38 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
     if (e && bad) atomicExch(bad, 1);
 }
 
+/* The register divmod on the column-major layout (BULK_CUDA_DIVMOD=cols, divisors up to 1024
+ * bits): the same bg_divmod_regs at stride npad after the sub-batch's transposition, and the
+ * same bg_divmod fallback on the columns, as divmod_kernel. Every global access of a warp is
+ * then 32 consecutive words; the instance-major version above has each thread walk its own
+ * 768 bytes (2048/1024), 32 cache lines per warp access, and with 16 warps per SM (127
+ * registers) the lines in flight exceed L1. ptxas (nvcc 13, sm_90) at NW = 32: 132 registers,
+ * no spills, so 12 warps per SM; forcing 4 blocks per SM (128 registers) spilled 28 bytes.
+ * Opt-in until a GPU run measures it against the default (bench_int_gpu's "divcols" row;
+ * test_int_gpu checks both). */
+template <int NW>
+__global__ void __launch_bounds__(kThreads)
+    divmod_regs_cols_kernel(bg_word *Q, bg_word *R, const bg_word *U, int nu, const bg_word *V,
+                            int nv, bg_word *UN, bg_word *VN, size_t n, size_t npad, int8_t *err,
+                            int *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    bg_word *qq = Q ? Q + i : NULL, *rr = R ? R + i : NULL;
+    int e = 0;
+    if (bg_divmod_regs(qq, rr, U + i, nu, V + i, nv, npad, NW) < 0)
+        e = bg_divmod(qq, rr, U + i, nu, V + i, nv, UN + i, VN + i, npad);
+    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
+    if (e && bad) atomicExch(bad, 1);
+}
+
+/* BULK_CUDA_DIVMOD=cols selects divmod_regs_cols_kernel for divisors up to 16 limbs. */
+bool divmod_cols_mode()
+{
+    const char *e = getenv("BULK_CUDA_DIVMOD");
+    return e && strcmp(e, "cols") == 0;
+}
+
 /* powmod with the exponent loop's numbers in registers: NW (4, 8, 16 or 32 words) is the
  * capacity, the operands zero-padded up to it (Montgomery with R = 2^(32 NW) gives the same
  * result for any R > m). */
@@ -164,7 +199,8 @@ size_t bg_scratch_bytes(int op, size_t limbs)
     case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
     case BULK_INT_CUDA_GCD: return 5 * nw * 4;
     case BULK_INT_CUDA_DIVMOD:
-        return limbs <= 16 ? (3 * nw + 1) * 4 + 1 : (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
+        return limbs <= 16 && !divmod_cols_mode() ? (3 * nw + 1) * 4 + 1
+                                                  : (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
     case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
     default: return 0;
     }
@@ -206,7 +242,7 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
     if (n == 0) return BULK_OK;
     if (a_limbs > 2 * BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     size_t nu = 2 * a_limbs, nv = 2 * limbs;
-    if (limbs <= 16) { /* registers; scratch only for the instances that fall back */
+    if (limbs <= 16 && !divmod_cols_mode()) { /* registers; scratch only for the fallbacks */
         size_t words = nu + 1 + nv, batch = sub_batch(n, words);
         bg_word *s;
         int rc = scratch_alloc(&s, words * batch, st);
@@ -242,9 +278,24 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
         rc = to_cols(U, a + done * a_limbs, cnt, np, a_limbs, st);
         if (rc == BULK_OK) rc = to_cols(V, d + done * limbs, cnt, np, limbs, st);
         if (rc != BULK_OK) break;
-        divmod_kernel<<<grid_for(cnt), kThreads, 0, st>>>(q ? Q : NULL, r ? R : NULL, U, (int)nu, V,
-                                                          (int)nv, UN, VN, cnt, np,
-                                                          err ? err + done : NULL, bad);
+        bg_word *qc = q ? Q : NULL, *rc_ = r ? R : NULL;
+        int8_t *er = err ? err + done : NULL;
+        unsigned gr = grid_for(cnt);
+        if (limbs > 16)
+            divmod_kernel<<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN, VN, cnt, np,
+                                                   er, bad);
+        else if (limbs <= 2)
+            divmod_regs_cols_kernel<4><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN,
+                                                                VN, cnt, np, er, bad);
+        else if (limbs <= 4)
+            divmod_regs_cols_kernel<8><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN,
+                                                                VN, cnt, np, er, bad);
+        else if (limbs <= 8)
+            divmod_regs_cols_kernel<16><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv,
+                                                                 UN, VN, cnt, np, er, bad);
+        else
+            divmod_regs_cols_kernel<32><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv,
+                                                                 UN, VN, cnt, np, er, bad);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         if (rc == BULK_OK && q) rc = from_cols(q + done * a_limbs, Q, cnt, np, a_limbs, st);
         if (rc == BULK_OK && r) rc = from_cols(r + done * limbs, R, cnt, np, limbs, st);
