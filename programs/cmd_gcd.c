@@ -79,6 +79,14 @@ static int put_num(out_ctx *o, const bulk_limb_t *a, size_t n)
     return BULK_OK;
 }
 
+/* Library progress -> the CLI's progress line (stderr, only on a terminal). */
+static void on_progress(void *arg, double done, double total)
+{
+    bulk_progress *p = arg;
+    p->total = total > 0 ? total : 1;
+    bulk_progress_update(p, done);
+}
+
 static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
 {
     out_ctx *o = arg;
@@ -229,13 +237,15 @@ int cmd_gcd(int argc, char **argv)
     double t1 = bulk_now();
     int st = BULK_OK;
     bulk_gcd_batch_stats bs = { 0 };
+    bulk_progress prog;
+    bulk_progress_init(&prog, batch ? "gcd batch (tree levels)" : "gcd pairs", 1);
     if (!batch) {
-        st = bulk_gcd_pairs(ctx, in.x, m, limbs, tile, on_pair, &o);
+        st = bulk_gcd_pairs_progress(ctx, in.x, m, limbs, tile, on_pair, &o, on_progress, &prog);
     } else if (m > 0) {
         bulk_limb_t *g = malloc(m * limbs * sizeof *g), *q = malloc(m * 2 * limbs * sizeof *q);
         bulk_limb_t *gw = malloc(m * 2 * limbs * sizeof *gw);
         st = g && q && gw ? BULK_OK : BULK_ERR_NOMEM;
-        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0 };
+        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0, on_progress, &prog };
         if (st == BULK_OK) st = bulk_gcd_batch(ctx, g, in.x, m, limbs, &opts, &bs);
         if (st == BULK_OK) { /* cofactor = x_i / g_i, exact, by the bulk division */
             for (size_t i = 0; i < m; i++) {
@@ -260,6 +270,7 @@ int cmd_gcd(int argc, char **argv)
         free(gw);
     }
     double t2 = bulk_now();
+    bulk_progress_finish(&prog);
     if (st != BULK_OK) {
         if (out_path) bulk_afile_abort(&af);
         cli_die(CLI_EXIT_FAIL, "gcd %s: %s", argv[1], bulk_status_string(st));

@@ -29,15 +29,25 @@ extern "C" {
  * Returning nonzero stops the search; bulk_gcd_pairs then returns that value. */
 typedef int (*bulk_gcd_pair_fn)(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn);
 
+/* Progress of a long run: called on the calling thread now and then with the work done so far
+ * and the total (pairs for bulk_gcd_pairs; tree levels for bulk_gcd_batch). */
+typedef void (*bulk_gcd_progress_fn)(void *arg, double done, double total);
+
 /* tile: inputs per side of a tile (tile^2 pairs per bulk_int_gcd call); 0 picks 1024 for the
  * GPU and 256 for the CPU. BULK_ERR_ARG for n > 0 with limbs = 0 or an input below 2. */
 int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, size_t tile,
                    bulk_gcd_pair_fn fn, void *arg);
+/* The same with a progress callback (after every tile; progress may be NULL). */
+int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs,
+                            size_t tile, bulk_gcd_pair_fn fn, void *arg,
+                            bulk_gcd_progress_fn progress, void *progress_arg);
 
 typedef struct bulk_gcd_batch_opts {
     size_t max_memory;     /* bytes; 0 = no limit (everything in memory) */
     const char *spill_dir; /* where spilled levels go; NULL: $TMPDIR or /tmp */
     int force_spill;       /* nonzero: spill whatever the size (for the tests) */
+    bulk_gcd_progress_fn progress; /* optional: after every tree level */
+    void *progress_arg;
 } bulk_gcd_batch_opts;
 
 /* Statistics of the last bulk_gcd_batch call (optional output). */

@@ -45,13 +45,13 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     /* In memory: every product level (about `total` limbs each), two remainder levels (2 total
      * each) and the final step's 6 n limbs arrays. Spilled: about two product levels. */
     uint64_t need = (uint64_t)total * 8 * (levels + 4) + (uint64_t)n * limbs * 8 * 6;
-    const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0 };
+    const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL };
     int spill = o.force_spill || (o.max_memory && need > o.max_memory);
     int threads = bulk_ctx_threads(ctx);
 
     gcd_tree T;
     bulk_limb_t *R = NULL, *q = NULL;
-    st = gcd_product_tree(&T, &leaves, threads, spill, o.spill_dir);
+    st = gcd_product_tree(&T, &leaves, threads, spill, o.spill_dir, &o);
     gcd_level_free(&leaves); /* borrowed: frees only off and len */
     if (st != BULK_OK) return st;
     if (stats) {
@@ -64,7 +64,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         gcd_tree_free(&T);
         return BULK_ERR_NOMEM;
     }
-    st = gcd_remainder_tree(R, limbs, &T, threads, spill, o.spill_dir);
+    st = gcd_remainder_tree(R, limbs, &T, threads, spill, o.spill_dir, &o);
     gcd_tree_free(&T);
     if (st == BULK_OK) {
         q = malloc(n * 2 * limbs * sizeof *q);
@@ -75,6 +75,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         for (size_t i = 0; i < n; i++) memcpy(R + i * limbs, q + i * 2 * limbs, limbs * sizeof *R);
         st = bulk_int_gcd(ctx, g, x, R, n, limbs);
     }
+    if (st == BULK_OK) gcd_tree_progress(&o, 2 * (levels - 1) + 1, levels);
     free(q);
     free(R);
     return st;

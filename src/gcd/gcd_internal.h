@@ -78,15 +78,20 @@ typedef struct gcd_tree {
 
 /* Builds the tree over the leaves (a borrowed level 0). With spill, every level but the top is
  * written to disk as soon as the next one is built. threads: worker count for the nodes of a
- * level. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on error the tree is freed. */
+ * level; o (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on error the tree is freed. */
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spill,
-                     const char *dir);
+                     const char *dir, const bulk_gcd_batch_opts *o);
 void gcd_tree_free(gcd_tree *T);
 
 /* out (count = leaves, 2 * limbs limbs each, zero-padded) = P mod x_i^2 for every leaf, P the
  * top of T, descending level by level (loading spilled levels one at a time and freeing each
  * remainder level once the next is done). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
 int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads, int spill,
-                       const char *dir);
+                       const char *dir, const bulk_gcd_batch_opts *o);
+/* Progress of the two trees: o->progress (when set) with done levels of 2 (levels - 1). */
+static inline void gcd_tree_progress(const bulk_gcd_batch_opts *o, size_t done, size_t levels)
+{
+    if (o && o->progress) o->progress(o->progress_arg, (double)done, 2.0 * (double)(levels - 1) + 1);
+}
 
 #endif

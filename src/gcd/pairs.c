@@ -25,6 +25,13 @@ static int hit_cmp(const void *a, const void *b)
 int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, size_t tile,
                    bulk_gcd_pair_fn fn, void *arg)
 {
+    return bulk_gcd_pairs_progress(ctx, x, n, limbs, tile, fn, arg, NULL, NULL);
+}
+
+int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs,
+                            size_t tile, bulk_gcd_pair_fn fn, void *arg,
+                            bulk_gcd_progress_fn progress, void *progress_arg)
+{
     if (!ctx || !fn || (n && (!x || limbs == 0 || limbs > ((size_t)1 << 20)))) return BULK_ERR_ARG;
     if (n < 2) return n ? gcd_check_inputs(x, n, limbs) : BULK_OK;
     int st = gcd_check_inputs(x, n, limbs);
@@ -39,6 +46,7 @@ int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, 
     hit *hits = NULL;
     bulk_limb_t *hl = NULL;
     size_t nh = 0, hcap = 0, nl = 0, lcap = 0;
+    double done = 0, total = (double)n * (double)(n - 1) / 2;
     st = A && B && G && pi && pj ? BULK_OK : BULK_ERR_NOMEM;
     for (size_t i0 = 0; st == BULK_OK && i0 < n; i0 += tile) {
         size_t i1 = i0 + tile < n ? i0 + tile : n;
@@ -55,6 +63,8 @@ int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, 
                 }
             if (cnt == 0) continue;
             if ((st = bulk_int_gcd(ctx, G, A, B, cnt, limbs)) != BULK_OK) break;
+            done += (double)cnt;
+            if (progress) progress(progress_arg, done, total);
             for (size_t k = 0; k < cnt; k++) {
                 const bulk_limb_t *gk = G + k * limbs;
                 size_t gn = bulk_mpn_normalized_size(gk, limbs);

@@ -43,7 +43,7 @@ void gcd_tree_free(gcd_tree *T)
 }
 
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spill,
-                     const char *dir)
+                     const char *dir, const bulk_gcd_batch_opts *o)
 {
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
@@ -74,6 +74,7 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spil
         if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
         pt_arg a = { lo, hi, (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
         bulk_parallel_for(threads, c, 1, pt_nodes, &a);
+        gcd_tree_progress(o, k + 1, maxlev);
         if (spill && k > 0) {
             size_t bytes = lo->off[lo->count] * sizeof(bulk_limb_t);
             if ((st = gcd_level_spill(lo, dir)) != BULK_OK) goto fail;

@@ -47,7 +47,7 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
 }
 
 int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads, int spill,
-                       const char *dir)
+                       const char *dir, const bulk_gcd_batch_opts *o)
 {
     (void)spill;
     (void)dir;
@@ -76,6 +76,7 @@ int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads,
         /* level k + 1 of the product tree is no longer needed (level 0 is the caller's) */
         gcd_level_free(&T->lv[k + 1]);
         if (st != BULK_OK) break;
+        gcd_tree_progress(o, 2 * top - k, top + 1);
     }
     if (st == BULK_OK) {
         /* up is now R_0 (or, for a single leaf, P itself = x_0 < x_0^2) */

@@ -134,6 +134,21 @@ static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t g
     return 0;
 }
 
+typedef struct prog_seen {
+    int calls;
+    double last, total;
+} prog_seen;
+
+/* Progress must be called with increasing work and end at the total. */
+static void on_prog(void *arg, double done, double total)
+{
+    prog_seen *p = arg;
+    CHECK(done > p->last && done <= total, "progress %.0f after %.0f (total %.0f)", done, p->last, total);
+    p->calls++;
+    p->last = done;
+    p->total = total;
+}
+
 static void test_set(size_t n, unsigned bits, int full_pairs)
 {
     size_t limbs = bits / 64;
@@ -171,7 +186,11 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
             for (int t = 0; t < 3; t++) {
                 pairs_seen s = { n, limbs, 0, x, calloc(n * 2 * limbs, 8), 0, 0 };
                 for (size_t i = 0; i < n; i++) s.lcm[i * 2 * limbs] = 1;
-                CHECK(bulk_gcd_pairs(ctx, x, n, limbs, tiles[t], on_pair, &s) == BULK_OK, "pairs status");
+                prog_seen pg = { 0, 0, 0 };
+                CHECK(bulk_gcd_pairs_progress(ctx, x, n, limbs, tiles[t], on_pair, &s, on_prog, &pg) == BULK_OK,
+                      "pairs status");
+                CHECK(pg.calls > 0 && pg.last == pg.total && pg.total == (double)n * (double)(n - 1) / 2,
+                      "pairs progress: %d calls, last %.0f of %.0f", pg.calls, pg.last, pg.total);
                 CHECK(s.count == expect_pairs, "%zu pairs found, %zu expected (n %zu, tile %zu)",
                       s.count, expect_pairs, n, tiles[t]);
                 /* batch == all pairs: on semiprimes the batch factor is the lcm of the pair gcds */
@@ -185,13 +204,16 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
         }
         bulk_limb_t *g = malloc(n * limbs * 8);
         for (int mode = 0; mode < 3; mode++) {
-            bulk_gcd_batch_opts o = { mode == 2 ? 4096 : 0, test_scratch_dir("gcd"), mode == 1 };
+            prog_seen pg = { 0, 0, 0 };
+            bulk_gcd_batch_opts o = { mode == 2 ? 4096 : 0, test_scratch_dir("gcd"), mode == 1, on_prog, &pg };
             bulk_gcd_batch_stats stt;
             memset(g, 0xa5, n * limbs * 8);
             CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "batch status");
             CHECK(memcmp(g, eg, n * limbs * 8) == 0, "batch differs (n %zu, bits %u, mode %d, threads %d)",
                   n, bits, mode, threads);
             CHECK(mode == 0 ? !stt.spilled : stt.spilled, "spill mode %d not honoured", mode);
+            CHECK(pg.calls >= 1 && pg.last == pg.total && pg.total == 2.0 * (double)(stt.levels - 1) + 1,
+                  "batch progress: %d calls, last %.0f of %.0f", pg.calls, pg.last, pg.total);
             CHECK(mode == 0 || n < 8 || stt.spill_bytes > 0, "nothing spilled");
         }
         free(g);
