@@ -123,8 +123,15 @@ static void block_stored(struct acc *a, cz_u128 nH)
         cz_u128 n = base, v;
         n.lo |= e->Sr[x];
         int64_t g = -1;
-        if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x]))
-            g = cz_glide_from_mb(v, n, (int64_t)k + e->Sj[x], d, e->B, e->C, e->J, e->MB);
+        if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x])) {
+            /* cz_glide_from_mb, inlined */
+            const int nbits = cz_bitlen(n);
+            int64_t done = (int64_t)k + e->Sj[x];
+            int r;
+            while ((r = cz_glide_step(&v, n, nbits, &done, d, e->B, e->C, e->J, e->MB)) == 0) {
+            }
+            if (r > 0) g = done;
+        }
         finish_one(a, n, g);
     }
     a->covered += (u128)1 << k;
