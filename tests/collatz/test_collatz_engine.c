@@ -104,7 +104,7 @@ static void test_seed_tables(void)
     static const uint64_t C4[16] = { 0, 1, 2, 2, 1, 1, 4, 13, 2, 17, 2, 20, 8, 8, 26, 80 };
     uint64_t B[16], C[16], MX[16];
     uint8_t J[16];
-    /* seed 004 Table 1 lists L bit-reversed? No: row (0001) is L = 1. */
+    /* seed 004 Table 1: row (0001)_2 is L = 1, and so on */
     bulk_cz_build_tables(4, B, C, J, MX);
     for (int L = 0; L < 16; L++) {
         CHECK(B[L] == B4[L] && C[L] == C4[L], "Table 1 row %d: B %llu C %llu", L,
