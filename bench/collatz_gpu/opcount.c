@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t cnt_table_step, cnt_bm_check, cnt_single_step, cnt_delay_step;
+static uint64_t cnt_table_step, cnt_bm_check, cnt_single_step, cnt_delay_step, cnt_t_step;
 #define CG_COUNT(event) (cnt_##event++)
 
 #include "collatz/collatz_internal.h"
@@ -69,8 +69,13 @@ int main(int argc, char **argv)
             uint8_t *J = malloc((size_t)1 << d);
             bulk_cz_build_tables(d, B, C, J, MX);
             cg_pack_tables(d, B, C, BC, BM);
-            cnt_table_step = cnt_bm_check = cnt_single_step = 0;
+            cnt_table_step = cnt_bm_check = cnt_single_step = cnt_t_step = 0;
             uint64_t numbers = 0, escapes = 0;
+            /* warp model of the one-number-per-lane loop: 32 lanes (consecutive entries, as in
+             * the ENTRY layout) pay the slowest lane's cost; lane_it: iterations of the lane form */
+            double warp_cost = 0, group_max = 0, lane_cost = 0;
+            uint64_t lane_it = 0, lane_tables = 0;
+            int in_group = 0;
             uint64_t stride = e->s_k > 200000 ? e->s_k / 200000 : 1; /* sample the entries */
             for (int r = 0; r < rows; r++) {
                 u128 nH = ((u128)1 << (68 - k)) + (rnd() >> (64 - (68 - k - 1)));
@@ -81,14 +86,39 @@ int main(int argc, char **argv)
                                            (unsigned)d, BC, BM, J);
                     numbers++;
                     escapes += g < 0;
+                    cg_u128 v;
+                    if (!cg_prefix(&v, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[e->Sj[i]], e->Sc[i])) {
+                        uint64_t t0 = cnt_table_step, s0 = cnt_t_step, b0 = cnt_bm_check;
+                        int64_t g2 = cg_glide_lane(v, n, (int64_t)k + e->Sj[i], (unsigned)d, BC, BM, J);
+                        if (g2 != g) {
+                            fprintf(stderr, "opcount: lane form differs\n");
+                            return 1;
+                        }
+                        uint64_t it = (cnt_table_step - t0) + (cnt_t_step - s0);
+                        lane_tables += cnt_table_step - t0;
+                        cnt_bm_check = b0;
+                        lane_it += it;
+                        double c = (double)it; /* cost in lane iterations */
+                        lane_cost += c;
+                        if (c > group_max) group_max = c;
+                        if (++in_group == 32) {
+                            warp_cost += 32 * group_max;
+                            group_max = 0;
+                            in_group = 0;
+                        }
+                    }
                 }
             }
+            cnt_table_step -= lane_tables;
             double ta = (double)cnt_table_step / numbers, tb = (double)cnt_bm_check / numbers,
                    ts = (double)cnt_single_step / numbers;
             double instr = I_NUMBER + ta * I_TABLE + tb * I_BM + ts * I_SINGLE;
             double frac = (double)e->s_k / (double)((uint64_t)1 << k);
             printf("%-3d %-3d %9.5f %8.2f %8.2f %8.2f %8.4f %10.1f %12.3g %12.3g\n", k, d, frac, ta, tb, ts,
                    100.0 * escapes / numbers, instr, INT_RATE / (instr * frac), 2 * INT_RATE / (instr * frac));
+            printf("    lane form: %.2f iterations / number; one-number-per-lane warps pay %.2fx the mean "
+                   "(max of 32 lanes)\n",
+                   (double)lane_it / numbers, lane_cost > 0 ? warp_cost / (lane_cost - 0) : 0.0);
             free(B);
             free(C);
             free(MX);

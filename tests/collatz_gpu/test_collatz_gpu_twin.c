@@ -88,7 +88,8 @@ static int reaches(u128 v, u128 n, u128 lim)
     return 0;
 }
 
-/* ---- cg_glide (with and without the dip-test table BM) against cz_glide_from ------------- */
+/* ---- cg_glide and its lane form (with and without the dip-test table BM) against
+ * cz_glide_from ------------------------------------------------------------------------------ */
 static void test_glide(uint64_t *rs, int small)
 {
     for (unsigned d = 1; d <= CG_MAX_FAST_D; d++) {
@@ -110,6 +111,8 @@ static void test_glide(uint64_t *rs, int small)
             int64_t g2 = cz_glide_from(cg_u_of(v), cg_u_of(nn), 5, (int)d, B, C, J);
             for (int bm = 0; bm < 2; bm++) {
                 int64_t g1 = cg_glide(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J);
+                /* the lane form (FLAT kernel) gives the same glide or escape */
+                if (cg_glide_lane(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J) != g1) bad++;
                 if (g1 >= 0) {
                     kept++;
                     if (g1 != g2) bad++;
@@ -409,6 +412,8 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
             for (uint64_t i = 0; i < count; i++) {
                 u128 n = first + i;
                 int64_t dl = cg_delay(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A);
+                /* the lane form (the kernels' loop) gives the same delay or escape */
+                if (cg_delay_lane(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A) != dl) bad++;
                 if (dl < 0) {
                     escapes++;
                     uint64_t w[2] = { (uint64_t)n, (uint64_t)(n >> 64) }, ex = 0;

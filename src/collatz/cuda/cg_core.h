@@ -183,6 +183,92 @@ BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const u
     }
 }
 
+/* ---- the lane form of cg_glide (the FLAT verify layout) -------------------------------------
+ * cg_glide runs one number to its end; in a warp whose 32 lanes hold 32 numbers, the warp then
+ * pays the slowest lane's whole trajectory, and the table-step and replay branches serialise.
+ * The lane form cuts the same computation into uniform iterations, so that a lane whose number
+ * ends takes its next number at once (the kernel's loop) while the other lanes go on:
+ * one iteration is either a table step (with its dip test), or one *T step* of a replay,
+ * T(v) = v/2 (v even, 1 step) or (3v+1)/2 (v odd, 2 steps). A T step is cg_step with d = 1,
+ * B = 1 or 3, C = 0 or 2, so both kinds of iteration run the same instructions (selects, one
+ * cg_step). The replay takes exactly the operation's J[L] steps in T steps (every T step ends
+ * with a halving, as the operation does), and a drop can only follow a halving, so checking
+ * v < n after each T step finds the same first drop as cg_glide's single steps. Escapes happen
+ * under the same condition at the same operations: results are those of cg_glide, bit for bit
+ * (tests/collatz_gpu/test_collatz_gpu_twin.c compares them). */
+typedef struct cg_lane {
+    cg_u128 v, n, nd; /* value, start, n 2^d (unless sat) */
+    uint32_t done;    /* steps taken so far */
+    uint32_t rs;      /* steps left of the operation being replayed; 0: table mode */
+    uint32_t sat;     /* n >= 2^(128-d): every operation is near n */
+    uint32_t bm;      /* the dip test applies (BM given and n >= 2^(3d+2)) */
+} cg_lane;
+
+BULK_HD void cg_lane_start(cg_lane *s, cg_u128 v, cg_u128 n, uint32_t done, unsigned d, int have_bm)
+{
+    int sat;
+    s->v = v;
+    s->n = n;
+    s->nd = cg_glide_bound(n, d, &sat);
+    s->sat = (uint32_t)sat;
+    s->bm = have_bm && cg_bm_ok(n, d);
+    s->done = done;
+    s->rs = 0;
+}
+
+/* One iteration. 0: go on; 1: the glide is s->done; 2: escape (as cg_glide's -1). */
+BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, const uint64_t *BC,
+                         const uint64_t *BM, const uint8_t *J)
+{
+    const uint32_t L = s->v.x0 & mask;
+    const uint64_t bc = BC[L];
+    const uint32_t jl = J[L];
+    const int tmode = s->rs == 0;
+    if (tmode) {
+        if (cg_over(s->v, lim)) return 2;
+        if (s->sat || cg_lt(s->v, s->nd)) {
+            int replay = 1;
+            if (s->bm) {
+                CG_COUNT(bm_check);
+                const uint64_t bm = BM[L];
+                cg_u128 w = s->v;
+                cg_step(&w, d, (uint32_t)bm, (uint32_t)(bm >> 32));
+                replay = cg_lt(w, s->n);
+            }
+            if (replay) s->rs = jl;
+        }
+    }
+    const uint32_t t = s->rs != 0, odd = s->v.x0 & 1;
+    const uint32_t B = t ? (odd ? 3u : 1u) : (uint32_t)bc, C = t ? (odd ? 2u : 0u) : (uint32_t)(bc >> 32);
+    const uint32_t js = t ? 1 + odd : jl;
+    cg_step(&s->v, t ? 1u : d, B, C); /* below 2^127 by the margin */
+    s->done += js;
+    if (t) {
+        CG_COUNT(t_step);
+        s->rs -= js;
+        if (cg_lt(s->v, s->n)) return 1;
+    } else {
+        CG_COUNT(table_step);
+    }
+    return 0;
+}
+
+/* cg_glide computed through the lane form (the CPU twin of the FLAT kernel's loop). */
+BULK_HD int64_t cg_glide_lane(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
+                              const uint64_t *BM, const uint8_t *J)
+{
+    cg_lane s;
+    cg_lane_start(&s, v, n, (uint32_t)done, d, BM != 0);
+    const uint32_t mask = (1u << d) - 1;
+    const unsigned lim = cg_limit_bits(d);
+    const uint64_t *bm = BM ? BM : BC; /* unread when s.bm == 0 */
+    for (;;) {
+        int r = cg_lane_iter(&s, d, lim, mask, BC, bm, J);
+        if (r == 1) return (int64_t)s.done;
+        if (r == 2) return -1;
+    }
+}
+
 /* Delay of n >= 1 as cz_delay (a >= d, a <= 30): table steps while v >= 2^a, then A[v]. Any
  * exact method gives the same delay (an escaped number's delay comes from the exact path), so
  * values below 2^64 -- all but the first step or two from n ~ 2^64..2^68 -- take the two-limb
@@ -217,6 +303,44 @@ BULK_HD int64_t cg_delay(cg_u128 v, unsigned d, unsigned a, const uint64_t *BC, 
         uint64_t bc = BC[L];
         cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
         steps += J[L];
+    }
+}
+
+/* The lane form of cg_delay (the delay kernels' loop): one table step per call, so that a lane
+ * whose number ends takes its next number at once while the warp stays converged. *v and
+ * *steps start as (n, 0). Returns 0: go on; 1: the delay is *steps + A[v->x0]; 2: escape (as
+ * cg_delay's -1). Same steps, same escape condition as cg_delay: the same results. */
+BULK_HD int cg_delay_iter(cg_u128 *v, uint32_t *steps, unsigned d, unsigned a, unsigned lim, uint32_t mask,
+                          const uint64_t *BC, const uint8_t *J)
+{
+    const uint32_t L = v->x0 & mask;
+    if ((v->x3 | v->x2) == 0) {
+        if (v->x1 == 0 && (v->x0 >> a) == 0) return 1;
+        CG_COUNT(delay_step);
+        const uint64_t bc = BC[L];
+        *steps += J[L];
+        v->x2 = cg_step64(&v->x0, &v->x1, d, (uint32_t)bc, (uint32_t)(bc >> 32));
+        return 0;
+    }
+    if (cg_over(*v, lim)) return 2;
+    CG_COUNT(delay_step);
+    const uint64_t bc = BC[L];
+    cg_step(v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
+    *steps += J[L];
+    return 0;
+}
+
+/* cg_delay through the lane form (the CPU twin of the kernels' loop). */
+BULK_HD int64_t cg_delay_lane(cg_u128 v, unsigned d, unsigned a, const uint64_t *BC, const uint8_t *J,
+                              const uint16_t *A)
+{
+    uint32_t steps = 0;
+    const uint32_t mask = (1u << d) - 1;
+    const unsigned lim = cg_limit_bits(d);
+    for (;;) {
+        int r = cg_delay_iter(&v, &steps, d, a, lim, mask, BC, J);
+        if (r == 1) return (int64_t)steps + A[v.x0];
+        if (r == 2) return -1;
     }
 }
 

@@ -50,39 +50,123 @@ __device__ __forceinline__ void escape(const dparams &p, uint64_t off)
     if (i < p.esc_cap) p.esc[i] = off;
 }
 
+/* A thread's numbers one lane-form step per trip (FAST kernel): every lane runs every trip
+ * (a lane without work idles) and the trip ends in a warp vote, so the warp reconverges once
+ * per trip and a lane whose number ends takes its next one at once. Without it (the first
+ * version, measured with ncu on the H200) the lanes of a warp drifted apart in the loop's
+ * branches and ran as groups of ~8 threads. count(): numbers of this thread; off(m): offset of
+ * its m-th number; put(m, off, delay or -1) in the order m = 0, 1, ... */
+template <class Off, class Put>
+__device__ __forceinline__ void lane_delays(const cg_tabs &t, const dparams &p, uint64_t M, Off off, Put put)
+{
+    const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, lim = cg_limit_bits(d);
+    const uint32_t mask = (1u << d) - 1;
+    uint64_t m = 0, cm = 0, co = 0;
+    int busy = 0;
+    cg_u128 v = cg_make(0, 0);
+    uint32_t steps = 0;
+    while (__any_sync(0xffffffffu, busy || m < M)) {
+        if (!busy && m < M) {
+            cm = m;
+            co = off(m);
+            v = nth(p, co);
+            steps = 0;
+            busy = 1;
+            m++;
+        }
+        if (busy) {
+            const int rc = cg_delay_iter(&v, &steps, d, a, lim, mask, t.BC, t.J);
+            if (rc) {
+                busy = 0;
+                put(cm, co, rc == 1 ? (int64_t)steps + p.tb.A[v.x0] : (int64_t)-1);
+            }
+        }
+    }
+}
+
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
 {
     const cg_tabs t = cg_setup_tables<KV, SH>(p.tb);
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     if (MODE == MODE_OUT) {
-        for (uint64_t i = tid; i < p.count; i += stride) {
-            const uint64_t off = p.off0 + i;
-            int64_t dl = delay_of<KV>(t, p.tb, nth(p, off));
-            if (dl < 0) {
-                escape(p, off);
-                dl = 0;
+        if (KV == BULK_CZ_CUDA_KERNEL_FAST) {
+            const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
+            lane_delays(t, p, M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
+                        [&](uint64_t m, uint64_t off, int64_t dl) {
+                            if (dl < 0) {
+                                escape(p, off);
+                                dl = 0;
+                            }
+                            p.out[tid + m * stride] = (uint32_t)dl;
+                        });
+        } else {
+            for (uint64_t i = tid; i < p.count; i += stride) {
+                const uint64_t off = p.off0 + i;
+                int64_t dl = delay_of<KV>(t, p.tb, nth(p, off));
+                if (dl < 0) {
+                    escape(p, off);
+                    dl = 0;
+                }
+                p.out[i] = (uint32_t)dl;
             }
-            p.out[i] = (uint32_t)dl;
         }
     } else if (MODE == MODE_BATCH_THREAD) {
-        for (uint64_t b = tid; b < p.count; b += stride) {
+        if (KV == BULK_CZ_CUDA_KERNEL_FAST) {
+            /* the thread's batches b = tid, tid + stride, ... one after the other; m counts
+             * its numbers: batch m / batch, number m % batch (kept as counters, no division) */
+            const uint64_t nb = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
+            uint64_t ob = tid, oi = 0;     /* batch and index of the next offset asked for */
+            uint64_t pb = tid, pi = 0;     /* batch and index of the next result */
             unsigned long long s = 0;
             uint32_t lo = UINT32_MAX, hi = 0;
-            const uint64_t base = p.off0 + b * p.batch;
-            for (uint64_t i = 0; i < p.batch; i++) {
-                int64_t dl = delay_of<KV>(t, p.tb, nth(p, base + i));
-                if (dl < 0) {
-                    escape(p, base + i);
-                    continue;
+            lane_delays(t, p, nb * p.batch,
+                        [&](uint64_t) {
+                            const uint64_t o = p.off0 + ob * p.batch + oi;
+                            if (++oi == p.batch) {
+                                oi = 0;
+                                ob += stride;
+                            }
+                            return o;
+                        },
+                        [&](uint64_t, uint64_t off, int64_t dl) {
+                            if (dl < 0) {
+                                escape(p, off);
+                            } else {
+                                s += (uint64_t)dl;
+                                lo = min(lo, (uint32_t)dl);
+                                hi = max(hi, (uint32_t)dl);
+                            }
+                            if (++pi == p.batch) {
+                                p.sum[pb] = s;
+                                p.mn[pb] = lo;
+                                p.mx[pb] = hi;
+                                s = 0;
+                                lo = UINT32_MAX;
+                                hi = 0;
+                                pi = 0;
+                                pb += stride;
+                            }
+                        });
+        } else {
+            for (uint64_t b = tid; b < p.count; b += stride) {
+                unsigned long long s = 0;
+                uint32_t lo = UINT32_MAX, hi = 0;
+                const uint64_t base = p.off0 + b * p.batch;
+                for (uint64_t i = 0; i < p.batch; i++) {
+                    int64_t dl = delay_of<KV>(t, p.tb, nth(p, base + i));
+                    if (dl < 0) {
+                        escape(p, base + i);
+                        continue;
+                    }
+                    s += (uint64_t)dl;
+                    lo = min(lo, (uint32_t)dl);
+                    hi = max(hi, (uint32_t)dl);
                 }
-                s += (uint64_t)dl;
-                lo = min(lo, (uint32_t)dl);
-                hi = max(hi, (uint32_t)dl);
+                p.sum[b] = s;
+                p.mn[b] = lo;
+                p.mx[b] = hi;
             }
-            p.sum[b] = s;
-            p.mn[b] = lo;
-            p.mx[b] = hi;
         }
     } else {
         __shared__ unsigned long long ps[CG_MAX_THREADS / 32];
@@ -92,15 +176,29 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
             unsigned long long s = 0;
             uint32_t lo = UINT32_MAX, hi = 0;
             const uint64_t base = p.off0 + b * p.batch;
-            for (uint64_t i = threadIdx.x; i < p.batch; i += blockDim.x) {
-                int64_t dl = delay_of<KV>(t, p.tb, nth(p, base + i));
-                if (dl < 0) {
-                    escape(p, base + i);
-                    continue;
+            if (KV == BULK_CZ_CUDA_KERNEL_FAST) {
+                const uint64_t M = threadIdx.x < p.batch ? (p.batch - threadIdx.x + blockDim.x - 1) / blockDim.x : 0;
+                lane_delays(t, p, M, [&](uint64_t m) { return base + threadIdx.x + m * blockDim.x; },
+                            [&](uint64_t, uint64_t off, int64_t dl) {
+                                if (dl < 0) {
+                                    escape(p, off);
+                                } else {
+                                    s += (uint64_t)dl;
+                                    lo = min(lo, (uint32_t)dl);
+                                    hi = max(hi, (uint32_t)dl);
+                                }
+                            });
+            } else {
+                for (uint64_t i = threadIdx.x; i < p.batch; i += blockDim.x) {
+                    int64_t dl = delay_of<KV>(t, p.tb, nth(p, base + i));
+                    if (dl < 0) {
+                        escape(p, base + i);
+                        continue;
+                    }
+                    s += (uint64_t)dl;
+                    lo = min(lo, (uint32_t)dl);
+                    hi = max(hi, (uint32_t)dl);
                 }
-                s += (uint64_t)dl;
-                lo = min(lo, (uint32_t)dl);
-                hi = max(hi, (uint32_t)dl);
             }
             for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
             lo = __reduce_min_sync(0xffffffffu, lo);

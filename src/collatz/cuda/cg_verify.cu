@@ -25,7 +25,10 @@
 
 namespace {
 
-enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2 };
+enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3 };
+
+/* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
+#define CG_FLAT_RUN 64
 
 struct vparams {
     cg_ktables tb;
@@ -136,10 +139,101 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
     cg_block_store(a, p.acc);
 }
 
+/* FLAT layout (the fast kernel's ROWS and ENTRY work): the launch's entries x rows are cut into
+ * runs of up to CG_FLAT_RUN consecutive rows of one entry; threads take runs grid-stride. A
+ * thread's loop is cg_lane_iter (cg_core.h): one uniform iteration per trip, and a lane whose
+ * number ends starts its next one (next row, or next run) in the same trip, so a warp no longer
+ * waits for its slowest lane on every number, nor serialises the table-step and replay
+ * branches. The next run's entry is loaded one run ahead (its latency hides behind a run). */
+template <bool SH> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vparams p)
+{
+    const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
+    cg_acc a;
+    cg_acc_init(&a);
+    const unsigned d = (unsigned)p.tb.d, lim = cg_limit_bits(d);
+    const uint32_t mask = (1u << d) - 1;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t nch = (p.nrows + CG_FLAT_RUN - 1) / CG_FLAT_RUN, runs = p.ne * nch;
+    uint64_t q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    /* the entry of run q (loaded ahead), the run in progress */
+    uint64_t nr_ = 0, nc_ = 0;
+    int nj_ = 0;
+    if (q < runs) {
+        const uint64_t e = nch == 1 ? q : q / nch;
+        nr_ = p.Sr[e];
+        nc_ = p.Sc[e];
+        nj_ = p.Sj[e];
+    }
+    uint64_t r = 0, c = 0, pow3j = 0, hlo = 0, hhi = 0, left = 0;
+    uint32_t done0 = 0;
+    int started = 0, busy = 0, live = 1;
+    cg_lane s;
+    /* Every lane runs every trip (a lane without work idles through it) and the trip ends in a
+     * warp vote: the warp reconverges once per trip. Without it (first FLAT build, measured
+     * with ncu on the H200) the lanes drifted apart in the branches and ran as separate groups
+     * of ~8 threads, one group at a time. */
+    while (__any_sync(0xffffffffu, live)) {
+        if (live && !busy) {
+            if (left == 0) {
+                if (started) q += T;
+                started = 1;
+                if (q >= runs) {
+                    live = 0;
+                } else {
+                    const uint64_t e = nch == 1 ? q : q / nch, row0 = (q - e * nch) * CG_FLAT_RUN;
+                    r = nr_;
+                    c = nc_;
+                    pow3j = t.pow3[nj_];
+                    done0 = (uint32_t)(p.k + nj_);
+                    left = p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN;
+                    hlo = p.nH0_lo + row0;
+                    hhi = p.nH0_hi + (hlo < row0);
+                    const uint64_t q2 = q + T;
+                    if (q2 < runs) {
+                        const uint64_t e2 = nch == 1 ? q2 : q2 / nch;
+                        nr_ = p.Sr[e2];
+                        nc_ = p.Sc[e2];
+                        nj_ = p.Sj[e2];
+                    }
+                }
+            }
+            if (live) {
+                const cg_u128 n = cg_form_n(hlo, hhi, p.k, r);
+                cg_u128 v;
+                const int ovf = cg_prefix(&v, hlo, hhi, pow3j, c);
+                hlo++;
+                hhi += hlo == 0;
+                left--;
+                a.iter++;
+                if (ovf) {
+                    escape(p, n, p.k);
+                } else {
+                    cg_lane_start(&s, v, n, done0, d, 1);
+                    busy = 1;
+                }
+            }
+        }
+        if (busy) {
+            const int rc = cg_lane_iter(&s, d, lim, mask, t.BC, t.BM, t.J);
+            if (rc) {
+                busy = 0;
+                if (rc == 1) {
+                    a.sum += s.done;
+                    cg_acc_note(&a, s.done, s.n);
+                } else {
+                    escape(p, s.n, p.k);
+                }
+            }
+        }
+    }
+    cg_block_store(a, p.acc);
+}
+
 typedef void (*kfn)(vparams);
 
 kfn pick(int kv, int sh, int mode)
 {
+    if (mode == MODE_FLAT) return sh ? k_flat<true> : k_flat<false>;
 #define CG_K(KV, SH)                                                                               \
     (mode == MODE_ROWS ? k_verify<KV, SH, MODE_ROWS>                                               \
                        : mode == MODE_ENTRY ? k_verify<KV, SH, MODE_ENTRY> : k_verify<KV, SH, MODE_WALK>)
@@ -176,10 +270,11 @@ struct vrun {
 
 int run_init(vrun &r, const cg_dev *dv)
 {
-    const int mode_any = MODE_ROWS;
+    const int mode_any = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
+                             ? MODE_FLAT : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 4 : 3); m++)
         CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)r.smem));
     int per_sm = 0;
@@ -298,6 +393,35 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
     p.Sr = Sr;
     p.Sc = Sc;
     p.Sj = Sj;
+    if (r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER) {
+        /* FLAT layout: a launch is el entries x rl rows, about launch_numbers iterated
+         * numbers (2^27 by default: ~1000 per thread, so the lanes' loads even out) */
+        const uint64_t ln = r.o.launch_numbers;
+        uint64_t rl = ln / (ne ? ne : 1);
+        if (rl < 1) rl = 1;
+        if (rl > CG_FLAT_RUN) rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
+        uint64_t el = ln / rl;
+        if (el < 1) el = 1;
+        for (cg_w done = 0; done < rows;) {
+            cg_w left = rows - done;
+            uint64_t nr = left < rl ? (uint64_t)left : rl;
+            cg_w h = nH + done;
+            for (uint64_t e0 = 0; e0 < ne; e0 += el) {
+                uint64_t cnt = ne - e0 < el ? ne - e0 : el;
+                p.Sr = Sr + e0;
+                p.Sc = Sc + e0;
+                p.Sj = Sj + e0;
+                p.ne = cnt;
+                p.nH0_lo = (uint64_t)h;
+                p.nH0_hi = (uint64_t)(h >> 64);
+                p.nrows = nr;
+                int s = launch(r, p, MODE_FLAT, cnt * nr);
+                if (s) return s;
+            }
+            done += nr;
+        }
+        return BULK_OK;
+    }
     const uint32_t rpu = (uint32_t)r.o.rows_per_thread * (uint32_t)r.threads;
     if (rows >= rpu) {
         /* ROWS layout: a launch is el entries x rl rows, rl a multiple of rpu, together about

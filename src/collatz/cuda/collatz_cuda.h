@@ -31,6 +31,11 @@ enum {
     BULK_CZ_CUDA_KERNEL_FAST = 1, /* 4 x 32-bit limbs, PTX carry chains, packed 32-bit tables */
     BULK_CZ_CUDA_KERNEL_CORE = 2  /* the engine's own collatz_core.h functions (64-bit limbs) */
 };
+enum {
+    BULK_CZ_CUDA_LAYOUT_AUTO = 0,   /* FLAT */
+    BULK_CZ_CUDA_LAYOUT_FLAT = 1,   /* lane loop: a lane takes its next number when one ends */
+    BULK_CZ_CUDA_LAYOUT_NUMBER = 2  /* one number per loop trip (ROWS / ENTRY; first version) */
+};
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -41,6 +46,7 @@ typedef struct bulk_collatz_cuda_opts {
     uint64_t wave_numbers;     /* numbers per wave (escapes are drained per wave; 0: 2^33) */
     uint64_t s_slice_entries;  /* S entries resident per slice (0: all when they fit) */
     uint32_t escape_capacity;  /* escapes kept per wave (0: 2^20; more -> the chunk reruns) */
+    int verify_layout;         /* BULK_CZ_CUDA_LAYOUT_* (fast kernel's level-k rows) */
 } bulk_collatz_cuda_opts;
 
 void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
