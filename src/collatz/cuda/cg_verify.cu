@@ -322,8 +322,10 @@ void run_free(vrun &r)
 int drain(vrun &r, int b, int tail)
 {
     bulk_collatz_cuda_stats *st = cg_stats();
-    double t0 = cg_now();
     CG_CHECK(cudaEventSynchronize(r.done_ev[b]));
+    /* host time on escapes only: the wait for the GPU above is not counted (it was, up to the
+     * H200 runs of 2026-11-21, which made "after the GPU" read ~98% of every run) */
+    double t0 = cg_now();
     unsigned int cnt = r.h_cnt[b * 16];
     if (cnt > r.o.escape_capacity) {
         r.overflowed = 1;
@@ -395,11 +397,14 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
     p.Sj = Sj;
     if (r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER) {
         /* FLAT layout: a launch is el entries x rl rows, about launch_numbers iterated
-         * numbers (2^27 by default: ~1000 per thread, so the lanes' loads even out) */
+         * numbers (2^27 by default: ~1000 per thread, so the lanes' loads even out). At least
+         * CG_FLAT_RUN rows per launch (when the range has them): with one row per launch
+         * (k = 37: 2^27 / s_k < 1) every number was a new run, its entry read from HBM with
+         * the load's latency in the lane loop, and S streamed once per row. */
         const uint64_t ln = r.o.launch_numbers;
         uint64_t rl = ln / (ne ? ne : 1);
-        if (rl < 1) rl = 1;
-        if (rl > CG_FLAT_RUN) rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
+        if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
+        rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
         uint64_t el = ln / rl;
         if (el < 1) el = 1;
         for (cg_w done = 0; done < rows;) {
