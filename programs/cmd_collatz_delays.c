@@ -82,7 +82,7 @@ static const char delays_usage[] =
     "                      `first_n average min max`; B - A must be a multiple of BATCH\n"
     "  --png FILE          with --stats: plot the three curves (blue average, red minimum,\n"
     "                      green maximum) against the batch\n"
-    "  --d D               base bits of B, C, J (default 13)   --a A  bits of table A (default 20)\n"
+    "  --d D               base bits of B, C, J (default 14)   --a A  bits of table A (default 20)\n"
     "  --threads N, --backend cpu|cuda|auto\n";
 
 static void write_or_die(bulk_afile *f, const void *p, size_t n, const char *path)
@@ -97,7 +97,7 @@ int cmd_collatz_delays(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, delays_usage);
     const char *from = NULL, *to = NULL, *outp = NULL, *png = NULL, *fmt = "text", *v;
-    int d = 13, a = 20, threads = 0;
+    int d = 14, a = 20, threads = 0;
     unsigned long long batch = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
