@@ -6,6 +6,7 @@
 #include "collatz/collatz_internal.h"
 #include "collatz_cli.h"
 #include "commands.h"
+#include "dist.h"
 
 static const char collatz_usage[] =
     "usage: bulk collatz SUBCOMMAND [ARGS...]   (bulk collatz SUBCOMMAND --help for details)\n"
@@ -31,6 +32,8 @@ int cmd_collatz(int argc, char **argv)
         fputs(collatz_usage, stdout);
         return CLI_EXIT_OK;
     }
+    if (dist_launched() && (!strcmp(sub, "verify") || !strcmp(sub, "delays") || !strcmp(sub, "records")))
+        return dist_collatz_main(argc, argv); /* under mpirun: docs/scale-out.md */
     if (!strcmp(sub, "verify")) return cmd_collatz_verify(argc - 1, argv + 1);
     if (!strcmp(sub, "merge")) return cmd_collatz_merge(argc - 1, argv + 1);
     if (!strcmp(sub, "delay")) return cmd_collatz_delay(argc - 1, argv + 1);
