@@ -2,9 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "collatz/collatz_internal.h"
 #include "collatz/plot.h"
+#include "collatz/runstate.h"
 #include "collatz_cli.h"
 #include "common/atomic_file.h"
 #include "common/numtext.h"
@@ -83,21 +86,115 @@ static const char delays_usage[] =
     "  --png FILE          with --stats: plot the three curves (blue average, red minimum,\n"
     "                      green maximum) against the batch\n"
     "  --d D               base bits of B, C, J (default 14)   --a A  bits of table A (default 20)\n"
-    "  --threads N, --backend cpu|cuda|auto\n";
+    "  --threads N, --backend cpu|cuda|auto\n"
+    "  --checkpoint FILE   (needs --out) resume from / save the progress to FILE: the output\n"
+    "                      grows in OUT.partial, renamed to OUT at the end; a rerun after a kill\n"
+    "                      goes on from the last checkpoint; another run's FILE is refused\n"
+    "  --checkpoint-every S  seconds between checkpoints (default 5)\n";
 
-static void write_or_die(bulk_afile *f, const void *p, size_t n, const char *path)
+static void write_or_die(bulk_afile *f, FILE *fp, const void *p, size_t n, const char *path)
 {
-    if (fwrite(p, 1, n, f->fp) != n) {
-        bulk_afile_abort(f);
+    if (fwrite(p, 1, n, fp) != n) {
+        if (f) bulk_afile_abort(f);
         cli_die(CLI_EXIT_FAIL, "cannot write %s", path);
     }
+}
+
+/* ---- checkpointed output (--checkpoint) ------------------------------------------------------
+ * The output grows in OUT.partial; the run state (collatz/runstate.h) records how many numbers
+ * are done and how many bytes of OUT.partial hold them. It is written after the partial file
+ * was flushed and fsync'ed, so the state never claims bytes that are not on disk; a resumed run
+ * truncates OUT.partial to those bytes (dropping what a killed run wrote after its last
+ * checkpoint) and appends. At the end the complete state is saved, then OUT.partial is renamed
+ * to OUT: a kill in between is finished by the rerun. */
+struct resume {
+    const char *ckpt, *identity, *outp;
+    char partial[4096];
+    FILE *fp;
+    bulk_u128 first;
+    uint64_t total, done;
+    double every, last;
+};
+
+static void resume_save(struct resume *r, uint64_t done)
+{
+    if (fflush(r->fp) != 0 || fsync(fileno(r->fp)) != 0)
+        cli_die(CLI_EXIT_FAIL, "cannot write %s", r->partial);
+    long pos = ftell(r->fp);
+    unsigned __int128 nx = (((unsigned __int128)r->first.hi << 64) | r->first.lo) + done;
+    bulk_cz_runstate s = { { (uint64_t)nx, (uint64_t)(nx >> 64) }, (uint64_t)pos, 0, { 0, 0 }, NULL, 0 };
+    if (pos < 0 || bulk_cz_runstate_write(r->ckpt, r->identity, &s) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "cannot write the checkpoint file %s", r->ckpt);
+    r->done = done;
+    r->last = bulk_now();
+}
+
+/* Opens or resumes the partial output; returns 1 when the run had already completed. */
+static int resume_open(struct resume *r, const char *ckpt, const char *identity, const char *outp,
+                       bulk_u128 first, uint64_t total, double every)
+{
+    r->ckpt = ckpt;
+    r->identity = identity;
+    r->outp = outp;
+    r->first = first;
+    r->total = total;
+    r->every = every;
+    if ((size_t)snprintf(r->partial, sizeof r->partial, "%s.partial", outp) >= sizeof r->partial)
+        cli_die(CLI_EXIT_USAGE, "--out: the path is too long");
+    bulk_cz_runstate s;
+    int st = bulk_cz_runstate_read(ckpt, identity, &s);
+    if (st == BULK_ERR_ARG || st == BULK_ERR_PARSE) cli_die(CLI_EXIT_USAGE, "collatz delays: %s", bulk_collatz_last_error());
+    if (st < 0) cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
+    if (st == 1) {
+        r->fp = fopen(r->partial, "wb");
+        if (!r->fp) cli_die(CLI_EXIT_USAGE, "cannot create %s", r->partial);
+        resume_save(r, 0);
+        return 0;
+    }
+    free(s.recs);
+    unsigned __int128 F = ((unsigned __int128)first.hi << 64) | first.lo;
+    unsigned __int128 nx = ((unsigned __int128)s.next.hi << 64) | s.next.lo;
+    if (nx < F || nx - F > total)
+        cli_die(CLI_EXIT_USAGE, "checkpoint %s: next is outside the range", ckpt);
+    r->done = (uint64_t)(nx - F);
+    r->fp = fopen(r->partial, "r+b");
+    if (!r->fp) {
+        if (r->done == total && access(outp, F_OK) == 0) {
+            fprintf(stderr, "bulk: collatz delays: %s is complete (checkpoint %s)\n", outp, ckpt);
+            return 1;
+        }
+        cli_die(CLI_EXIT_USAGE, "checkpoint %s: the partial output %s is missing", ckpt, r->partial);
+    }
+    struct stat sb;
+    if (fstat(fileno(r->fp), &sb) != 0 || (uint64_t)sb.st_size < s.out_bytes)
+        cli_die(CLI_EXIT_USAGE, "checkpoint %s: %s is shorter than the %llu bytes it records", ckpt,
+                r->partial, (unsigned long long)s.out_bytes);
+    if (ftruncate(fileno(r->fp), (off_t)s.out_bytes) != 0 || fseek(r->fp, 0, SEEK_END) != 0)
+        cli_die(CLI_EXIT_FAIL, "cannot truncate %s", r->partial);
+    r->last = bulk_now();
+    return 0;
+}
+
+/* `done` numbers are written: checkpoint when `every` seconds have passed. */
+static void resume_note(struct resume *r, uint64_t done)
+{
+    if (bulk_now() - r->last >= r->every) resume_save(r, done);
+}
+
+static void resume_finish(struct resume *r)
+{
+    resume_save(r, r->total);
+    if (fclose(r->fp) != 0 || rename(r->partial, r->outp) != 0)
+        cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s", r->partial, r->outp);
 }
 
 int cmd_collatz_delays(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, delays_usage);
     const char *from = NULL, *to = NULL, *outp = NULL, *png = NULL, *fmt = "text", *v;
+    const char *ckpt = NULL;
     int d = 14, a = 20, threads = 0;
+    double every = 5;
     unsigned long long batch = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -111,6 +208,8 @@ int cmd_collatz_delays(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
         else cli_die(CLI_EXIT_USAGE, "collatz delays: unknown argument '%s'", argv[i]);
     }
     int width = 0;
@@ -120,6 +219,9 @@ int cmd_collatz_delays(int argc, char **argv)
     if (png && !batch) cli_die(CLI_EXIT_USAGE, "--png needs --stats BATCH");
     if (batch && width) cli_die(CLI_EXIT_USAGE, "--stats writes text; --format %s applies to raw delays only", fmt);
     if (a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
+    if (ckpt && !outp) cli_die(CLI_EXIT_USAGE, "--checkpoint needs --out FILE");
+    if (ckpt && png)
+        cli_die(CLI_EXIT_USAGE, "--png cannot be combined with --checkpoint (the plot needs every batch in one run)");
     bulk_u128 first, last;
     czcli_range(from, to, &first, &last);
     unsigned __int128 F = ((unsigned __int128)first.hi << 64) | first.lo;
@@ -129,9 +231,24 @@ int cmd_collatz_delays(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "--stats %llu: the range length is not a multiple of the batch", batch);
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     bulk_collatz_engine *e = czcli_engine(ctx, d, 0, a);
-    bulk_afile f;
+    bulk_afile f = { NULL, NULL, NULL };
     FILE *out = stdout;
-    if (outp) {
+    struct resume rs = { 0 };
+    uint64_t start = 0; /* numbers already done (a resumed run) */
+    char identity[512]; /* referenced by rs until the end */
+    if (ckpt) {
+        snprintf(identity, sizeof identity, "collatz delays from=%s to=%s format=%s stats=%llu d=%d a=%d",
+                 from, to, fmt, batch, d, a);
+        if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
+            cli_die(CLI_EXIT_USAGE, "collatz delays: bounds too long");
+        if (resume_open(&rs, ckpt, identity, outp, first, (uint64_t)len, every > 0 ? every : 0.001)) {
+            bulk_collatz_engine_free(e);
+            bulk_ctx_close(ctx);
+            return CLI_EXIT_OK; /* already complete */
+        }
+        start = rs.done;
+        out = rs.fp;
+    } else if (outp) {
         if (bulk_afile_open(&f, outp, width ? "wb" : "w") != 0)
             cli_die(CLI_EXIT_USAGE, "cannot create %s", outp);
         out = f.fp;
@@ -145,24 +262,24 @@ int cmd_collatz_delays(int argc, char **argv)
         uint32_t *buf = malloc(piece * sizeof *buf);
         uint8_t *bin = malloc(piece * 4);
         if (!buf || !bin) cli_die(CLI_EXIT_FAIL, "out of memory");
-        for (uint64_t off = 0; off < total; off += piece) {
+        for (uint64_t off = start; off < total; off += piece) {
             uint64_t m = total - off < piece ? total - off : piece;
             unsigned __int128 s = F + off;
             bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
             int st = bulk_collatz_delays(ctx, e, sv, m, buf);
             if (st) {
-                if (outp) bulk_afile_abort(&f);
+                if (outp && !ckpt) bulk_afile_abort(&f);
                 cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
             }
             if (width) {
                 for (uint64_t i = 0; i < m; i++) {
                     if (width == 2 && buf[i] > 65535) {
-                        if (outp) bulk_afile_abort(&f);
+                        if (outp && !ckpt) bulk_afile_abort(&f);
                         cli_die(CLI_EXIT_USAGE, "--format u16: the delay %u does not fit 16 bits", buf[i]);
                     }
                     for (int b = 0; b < width; b++) bin[i * (uint64_t)width + (uint64_t)b] = (uint8_t)(buf[i] >> (8 * b));
                 }
-                if (outp) write_or_die(&f, bin, m * (uint64_t)width, outp);
+                if (outp) write_or_die(ckpt ? NULL : &f, out, bin, m * (uint64_t)width, outp);
                 else fwrite(bin, 1, m * (uint64_t)width, stdout);
             } else {
                 for (uint64_t i = 0; i < m; i++) {
@@ -171,6 +288,7 @@ int cmd_collatz_delays(int argc, char **argv)
                     fprintf(out, "%s %u\n", czcli_str(nv, 0), buf[i]);
                 }
             }
+            if (ckpt) resume_note(&rs, off + m);
             bulk_progress_update(&prog, (double)(off + m));
         }
         free(buf);
@@ -180,21 +298,23 @@ int cmd_collatz_delays(int argc, char **argv)
         uint64_t *sum = malloc(nb * sizeof *sum);
         uint32_t *mn = malloc(nb * sizeof *mn), *mx = malloc(nb * sizeof *mx);
         if (!sum || !mn || !mx) cli_die(CLI_EXIT_FAIL, "out of memory (%llu batches)", (unsigned long long)nb);
-        for (uint64_t b0 = 0; b0 < nb; b0 += piece) {
+        for (uint64_t b0 = start / batch; b0 < nb; b0 += piece) {
             uint64_t m = nb - b0 < piece ? nb - b0 : piece;
             unsigned __int128 s = F + (unsigned __int128)b0 * batch;
             bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
             int st = bulk_collatz_delay_stats(ctx, e, sv, batch, m, sum + b0, mn + b0, mx + b0);
             if (st) {
-                if (outp) bulk_afile_abort(&f);
+                if (outp && !ckpt) bulk_afile_abort(&f);
                 cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
             }
+            /* the lines of this piece's batches, written as they are done */
+            for (uint64_t b = b0; b < b0 + m; b++) {
+                unsigned __int128 s1 = F + (unsigned __int128)b * batch;
+                bulk_u128 sv1 = { (uint64_t)s1, (uint64_t)(s1 >> 64) };
+                fprintf(out, "%s %.6f %u %u\n", czcli_str(sv1, 0), (double)sum[b] / (double)batch, mn[b], mx[b]);
+            }
+            if (ckpt) resume_note(&rs, (b0 + m) * batch);
             bulk_progress_update(&prog, (double)((b0 + m) * batch));
-        }
-        for (uint64_t b = 0; b < nb; b++) {
-            unsigned __int128 s = F + (unsigned __int128)b * batch;
-            bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
-            fprintf(out, "%s %.6f %u %u\n", czcli_str(sv, 0), (double)sum[b] / (double)batch, mn[b], mx[b]);
         }
         if (png) {
             double *ys[3];
@@ -208,7 +328,7 @@ int cmd_collatz_delays(int argc, char **argv)
                 ys[2][b] = mx[b];
             }
             if (bulk_cz_plot(png, 1024, 600, NULL, (const double *const *)ys, 3, nb) != 0) {
-                if (outp) bulk_afile_abort(&f);
+                if (outp && !ckpt) bulk_afile_abort(&f);
                 cli_die(CLI_EXIT_USAGE, "cannot write %s", png);
             }
             for (int s = 0; s < 3; s++) free(ys[s]);
@@ -218,7 +338,8 @@ int cmd_collatz_delays(int argc, char **argv)
         free(mx);
     }
     bulk_progress_finish(&prog);
-    if (outp && bulk_afile_commit(&f) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", outp);
+    if (ckpt) resume_finish(&rs);
+    else if (outp && bulk_afile_commit(&f) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", outp);
     if (outp) {
         double secs = bulk_now() - t0;
         fprintf(stderr, "bulk: collatz delays: %llu numbers in %.3f s (%.4g numbers/s)\n",

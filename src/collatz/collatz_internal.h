@@ -8,6 +8,10 @@
 #include "bulk/collatz.h"
 #include "collatz/collatz_core.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bulk_collatz_engine {
     int d, k, a;
     int threads;
@@ -105,4 +109,7 @@ int bulk_cz_parse_bound(const char *s, uint64_t out[3], size_t *err_pos);
 void bulk_cz_u128_str(bulk_u128 v, char *buf);
 int bulk_cz_u128_parse(const char *s, bulk_u128 *v);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

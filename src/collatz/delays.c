@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collatz/collatz_internal.h"
+#include "collatz/cuda/collatz_cuda.h"
 #include "common/parallel.h"
 
 /* delay(n), n >= 1: table A below 2^a, tables B, C, J above, the exact path on overflow.
@@ -231,6 +232,9 @@ int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     if (!ctx || (!out && count)) return BULK_ERR_ARG;
     int st = check_range(e, first, count);
     if (st) return st;
+    /* a CUDA context: the GPU twin (same results, all GPUs) */
+    if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA)
+        return bulk_collatz_cuda_delays(e, first, count, out);
     const uint64_t bsize = (uint64_t)1 << e->M;
     /* whole blocks: aligned, and nH >= 1 (n >= 2^M) */
     uint64_t head = (bsize - (first.lo & (bsize - 1))) & (bsize - 1);
@@ -253,6 +257,8 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
     if (count >> 64) return BULK_ERR_ARG;
     int st = check_range(e, first, (uint64_t)count);
     if (st) return st;
+    if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA)
+        return bulk_collatz_cuda_delay_stats(e, first, batch, nbatches, sum, min, max);
     /* delays in pieces (whole blocks where possible), reduced per batch in order */
     const uint64_t piece = (uint64_t)1 << 22;
     uint32_t *buf = malloc(piece * sizeof *buf);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # CLI tests of `bulk collatz`: records reproduced from 1 (tests/data/collatz), delay of known
 # numbers, delays output formats and --stats/--png, verify --json, --part + merge equal to one
-# run, kill -9 + rerun resuming to the uninterrupted result, and bad input (exit 2, no partial
+# run, kill -9 + rerun resuming to the uninterrupted result (verify, delays --stats, delays --out,
+# records), and bad input (exit 2, no partial
 # output files). Usage: sh cli_collatz.sh BULK DATA_DIR SCRATCH_DIR
 set -u
 BULK=$1
@@ -142,6 +143,59 @@ cmp -s "$T/full.f" "$T/resumed.f" || fail "resumed run differs from the uninterr
 # another run's checkpoint is refused
 expect_exit 2 "$BULK" collatz verify --from 2^64 --to 2^64+2^20 --checkpoint "$CK"
 grep -q "another run" "$T/err.txt" || fail "refusal message: $(cat "$T/err.txt")"
+
+# ---- kill -9 and resume: delays (--stats and raw --out) and records ------------------------------
+# kill_resume NAME ARGS...: the uninterrupted run into NAME.full, a run with --checkpoint killed
+# after 1 s, then the resumed run; for delays the outputs are the --out files (ARGS end with
+# --out and the path is added), for records stdout.
+kill_resume() {
+    name=$1
+    shift
+    ck="$T/$name.ck"
+    case "$1" in
+    delays)
+        "$BULK" collatz "$@" --out "$T/$name.full" 2>/dev/null || fail "$name: uninterrupted run"
+        "$BULK" collatz "$@" --out "$T/$name.out" --checkpoint "$ck" --checkpoint-every 0 2>/dev/null &
+        ;;
+    *)
+        "$BULK" collatz "$@" >"$T/$name.full" || fail "$name: uninterrupted run"
+        "$BULK" collatz "$@" --checkpoint "$ck" --checkpoint-every 0 >"$T/$name.out" &
+        ;;
+    esac
+    pid=$!
+    sleep 1
+    if kill -9 $pid 2>/dev/null; then
+        wait $pid 2>/dev/null
+        grep -q '^next ' "$ck" || fail "$name: no checkpoint after the kill"
+        [ "$1" = delays ] && [ -e "$T/$name.out" ] && fail "$name: the killed run left its --out file"
+        echo "$name: killed after 1 s at $(grep '^next ' "$ck")"
+    else
+        wait $pid
+        echo "note: $name finished within 1 s; resuming from its final checkpoint"
+    fi
+    if [ "$1" = delays ]; then
+        "$BULK" collatz "$@" --out "$T/$name.out" --checkpoint "$ck" 2>/dev/null || fail "$name: resumed run"
+    else
+        "$BULK" collatz "$@" --checkpoint "$ck" >"$T/$name.out" || fail "$name: resumed run"
+    fi
+    cmp -s "$T/$name.full" "$T/$name.out" || fail "$name: the resumed output differs from the uninterrupted one"
+    [ -e "$T/$name.out.partial" ] && fail "$name: $T/$name.out.partial left behind"
+    # a different run with this checkpoint is refused
+    set -- "$@" --from 1 --to 4097
+    if [ "$1" = delays ]; then
+        expect_exit 2 "$BULK" collatz "$@" --out "$T/$name.other" --checkpoint "$ck"
+        [ -e "$T/$name.other" ] && fail "$name: a refused run wrote its --out file"
+    else
+        expect_exit 2 "$BULK" collatz "$@" --checkpoint "$ck"
+    fi
+    grep -q "another run" "$T/err.txt" || fail "$name: refusal message: $(cat "$T/err.txt")"
+}
+if [ "$SMALL" = 1 ]; then KD=24; KRN=24; else KD=27; KRN=27; fi
+kill_resume dstats delays --from "2^64+1" --to "2^64+2^$KD+1" --stats 4096 --threads 2
+kill_resume draw delays --from "2^64" --to "2^64+2^$KD" --format u32 --threads 2
+kill_resume recs records --kind delay --from 1 --to "2^$KRN" --threads 2
+expect_exit 2 "$BULK" collatz delays --from 1 --to 100 --checkpoint "$T/nock"
+expect_exit 2 "$BULK" collatz delays --from 1 --to 101 --stats 10 --png "$T/p.png" --out "$T/p.txt" --checkpoint "$T/nock"
 
 # ---- bad input: exit 2, a message, no partial files -----------------------------------------------
 expect_exit 2 "$BULK" collatz verify --from 5 --to 3

@@ -1,12 +1,16 @@
 /* The threaded CPU range driver of `verify`: the range is cut into chunks aligned to
  * 2^max(k, 22) numbers; waves of chunks run on the context's threads (bulk_parallel_for), and
  * their results are merged in chunk order, so the totals never depend on the thread count.
- * Between waves the done prefix and its totals are checkpointed every few seconds. */
+ * Between waves the done prefix and its totals are checkpointed every few seconds.
+ * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44) numbers (capped by the
+ * range) handed to bulk_collatz_cuda_verify_chunk, which spreads it over all GPUs itself; the
+ * result is the same because every field of a result merges independently of the split. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "collatz/checkpoint.h"
 #include "collatz/collatz_internal.h"
+#include "collatz/cuda/collatz_cuda.h"
 #include "common/parallel.h"
 #include "common/progress.h"
 
@@ -84,8 +88,14 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         }
     }
     int threads = bulk_ctx_threads(ctx);
+    int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
     int shift = e->k > 22 ? e->k : 22;
     size_t per_wave = (size_t)threads * 4;
+    if (gpu) {
+        /* one GPU call per wave: large enough to keep the GPUs busy for a second or more */
+        shift = e->k + 12 > 44 ? e->k + 12 : 44;
+        per_wave = 1;
+    }
     bulk_collatz_verify_result *res = malloc(per_wave * sizeof *res);
     int *status = malloc(per_wave * sizeof *status);
     if (!res || !status) {
@@ -107,8 +117,13 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         u128 wlast = base + span - 1;
         if (wlast > end || wlast < base) wlast = end;
         size_t nch = (size_t)(((wlast >> shift) - (next >> shift)) + 1);
-        struct wave w = { e, next, wlast, shift, res, status };
-        bulk_parallel_for(threads, nch, 1, run_chunks, &w);
+        if (gpu) {
+            nch = 1;
+            status[0] = bulk_collatz_cuda_verify_chunk(e, from128(next), from128(wlast), &res[0]);
+        } else {
+            struct wave w = { e, next, wlast, shift, res, status };
+            bulk_parallel_for(threads, nch, 1, run_chunks, &w);
+        }
         for (size_t c = 0; c < nch; c++) {
             if (status[c] != BULK_OK) st = status[c];
             else bulk_collatz_verify_result_merge(out, &res[c]);
