@@ -253,12 +253,14 @@ int cmd_collatz_delays(int argc, char **argv)
             cli_die(CLI_EXIT_USAGE, "cannot create %s", outp);
         out = f.fp;
     }
+    const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
     double t0 = bulk_now();
     bulk_progress prog;
     bulk_progress_init(&prog, "collatz delays", (double)len);
     uint64_t total = (uint64_t)len;
     if (!batch) {
-        const uint64_t piece = 1u << 22;
+        /* numbers per engine call: larger on a GPU so that one call fills the devices */
+        const uint64_t piece = (uint64_t)1 << (gpu ? 25 : 22);
         uint32_t *buf = malloc(piece * sizeof *buf);
         uint8_t *bin = malloc(piece * 4);
         if (!buf || !bin) cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -294,7 +296,7 @@ int cmd_collatz_delays(int argc, char **argv)
         free(buf);
         free(bin);
     } else {
-        uint64_t nb = total / batch, piece = (1u << 22) / batch + 1;
+        uint64_t nb = total / batch, piece = ((uint64_t)1 << (gpu ? 30 : 22)) / batch + 1;
         uint64_t *sum = malloc(nb * sizeof *sum);
         uint32_t *mn = malloc(nb * sizeof *mn), *mx = malloc(nb * sizeof *mx);
         if (!sum || !mn || !mx) cli_die(CLI_EXIT_FAIL, "out of memory (%llu batches)", (unsigned long long)nb);
