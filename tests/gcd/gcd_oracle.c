@@ -9,6 +9,8 @@
  * test) and the expected outputs DIR/pairs.expect and DIR/batch.expect in the documented
  * format (duplicates first, then pairs by (i, j) / moduli by i; decimal), computed with
  * mpz_gcd on every pair and gcd(x_i, prod of the other distinct moduli). */
+/* stdio.h before gmp.h: gmp.h declares gmp_fprintf only when it has seen FILE */
+#include <stdio.h>
 #include <gmp.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
