@@ -70,8 +70,9 @@ fi
         "test_int_gpu_core" "$status_core" "bench_int_gpu" "$status_bench"
     sed -n '2p' "$L/device.txt"
     if [ -f "$L/bench.txt" ]; then
-        grep -E '^(op|mul|sqr|mul_lo|add|divmod|gcd|powmod) ' "$L/bench.txt" |
+        grep -E '^(op|mul|sqr|mul_lo|add|divmod|divcols|divrecip|divregs|gcd|powmod) ' "$L/bench.txt" |
             awk '{ printf "%-7s %6s  dev %-10s e2e %-10s GMP %-10s x%-7s IMAD %-7s BW %s\n", $1, $2, $4, $5, $6, $7, $8, $9 }'
+        grep '^# divmod 2048/1024 check' "$L/bench.txt"
         sed -n '/^# kernel choice/,$p' "$L/bench.txt"
     fi
     echo "targets (H100, dev): mul 1024 >= 4e9/s, mul 4096 >= 2.5e8/s, divmod 2048/1024 >= 1e9/s,"

@@ -325,12 +325,13 @@ static void test_public_routing(size_t L, size_t n)
     fflush(stdout);
 }
 
-/* The opt-in column-major register divmod (BULK_CUDA_DIVMOD=cols, divisors up to 16 limbs)
- * against the CPU backend: W/W and 2W/W, zero and short divisors (every 11th instance of fill
- * is short, every 17th divisor zero: the bg_divmod fallback), q or r omitted. */
-static void test_divmod_cols(size_t L, size_t n)
+/* The opt-in register divmods (BULK_CUDA_DIVMOD=mode: cols = column-major, recip = reciprocal
+ * qhat and carry chains; divisors up to 16 limbs) against the CPU backend: W/W and 2W/W, zero
+ * and short divisors (every 11th instance of fill is short, every 17th divisor zero: the
+ * bg_divmod fallback), q or r omitted. */
+static void test_divmod_mode(const char *mode, size_t L, size_t n)
 {
-    setenv("BULK_CUDA_DIVMOD", "cols", 1);
+    setenv("BULK_CUDA_DIVMOD", mode, 1);
     bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8);
     bulk_limb_t *q = xmalloc(n * 2 * L * 8), *q2 = xmalloc(n * 2 * L * 8);
     bulk_limb_t *r = xmalloc(n * L * 8), *r2 = xmalloc(n * L * 8);
@@ -343,15 +344,15 @@ static void test_divmod_cols(size_t L, size_t n)
         int rc2 = bulk_int_divmod(cpu, q2, r2, a, al, d, n, L, e2);
         CHECK(rc == BULK_ERR_DIVZERO && rc2 == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0 &&
                   memcmp(r, r2, n * L * 8) == 0 && memcmp(e, e2, n) == 0,
-              "divmod cols %zu/%zu limbs differs from CPU (rc %d)", al, L, rc);
+              "divmod %s %zu/%zu limbs differs from CPU (rc %d)", mode, al, L, rc);
         rc = bulk_int_cuda_divmod(gpu, NULL, r, a, al, d, n, L, NULL);
-        CHECK(rc == BULK_ERR_DIVZERO && memcmp(r, r2, n * L * 8) == 0, "divmod cols q = NULL");
+        CHECK(rc == BULK_ERR_DIVZERO && memcmp(r, r2, n * L * 8) == 0, "divmod %s q = NULL", mode);
         rc = bulk_int_cuda_divmod(gpu, q, NULL, a, al, d, n, L, NULL);
-        CHECK(rc == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0, "divmod cols r = NULL");
+        CHECK(rc == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0, "divmod %s r = NULL", mode);
     }
     unsetenv("BULK_CUDA_DIVMOD");
     free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
-    printf("divmod cols limbs %zu n %zu: done\n", L, n);
+    printf("divmod %s limbs %zu n %zu: done\n", mode, L, n);
 }
 
 /* Every compiled sum-rotate shape (G lanes of P words, BULK_CUDA_SR_SHAPE) that holds the
@@ -493,7 +494,8 @@ int main(int argc, char **argv)
     test_mul_kernels();
     test_sr_shapes();
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};
-    for (int k = 0; k < 9; k++) test_divmod_cols(dcols[k], 4099);
+    for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);
+    for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
     /* W = 64 .. 1024 bits (per-thread kernels), then the warp-column sizes up to 65536 bits */
     static const size_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16};
     for (int k = 0; k < 12; k++) test_size(small[k], 4099 + 37 * (size_t)k, 1);

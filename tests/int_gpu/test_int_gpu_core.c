@@ -516,6 +516,17 @@ static void test_divmod(void)
                         CHECK(rc2 == 0 && bg_cmp(q, s, q2, s, nu) == 0 && bg_cmp(r, s, r2, s, nv) == 0,
                               "divmod_regs NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
                     }
+                    /* the reciprocal + carry-chain twin (BULK_CUDA_DIVMOD=recip) */
+                    bg_word *q3 = strided(nu, s), *r3 = strided(nv, s);
+                    int rc3 = bg_divmod_regs_recip(q3, r3, u, nu, v, nv, s, NW);
+                    if (BG_AT(v, s, nv - 1) == 0) {
+                        CHECK(rc3 == -1, "divmod_regs_recip must decline a short divisor");
+                    } else {
+                        CHECK(rc3 == 0 && bg_cmp(q, s, q3, s, nu) == 0 && bg_cmp(r, s, r3, s, nv) == 0,
+                              "divmod_regs_recip NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
+                    }
+                    free(q3);
+                    free(r3);
                     free(q2);
                     free(r2);
                 }
@@ -557,6 +568,11 @@ static void test_divmod_extremes(void)
                 CHECK(rc2 == 0 && memcmp(q, q2, sizeof q2) == 0 && memcmp(r, r2, sizeof r2) == 0,
                       "divmod_regs extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x", NW,
                       u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
+                bg_word q3[4], r3[3];
+                int rc3 = bg_divmod_regs_recip(q3, r3, u, 4, v, 3, 1, NW);
+                CHECK(rc3 == 0 && memcmp(q, q3, sizeof q3) == 0 && memcmp(r, r3, sizeof r3) == 0,
+                      "divmod_regs_recip extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
+                      NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
             }
         mpz_t U, V, Q, R;
         mpz_inits(U, V, Q, R, NULL);
@@ -574,6 +590,25 @@ static void test_divmod_extremes(void)
     }
 }
 
+/* bg_div2by1 (Moller-Granlund with bg_recip32) against the 64-by-32-bit C division, on random
+ * words and on the edges: d = 2^31 and B - 1, u1 = d - 1, u0 = 0 and B - 1. */
+static void test_div2by1(void)
+{
+    static const bg_word dv[] = {0x80000000u, 0x80000001u, 0xffffffffu, 0xfffffffeu, 0xc0000000u};
+    int reps = sanitized ? 200000 : 1000000;
+    for (int rep = 0; rep < reps; rep++) {
+        bg_word d = rep % 4 == 0 ? dv[test_rand(&rng) % 5] : (bg_word)test_rand(&rng) | 0x80000000u;
+        bg_word u1 = (bg_word)test_rand(&rng) % d, u0 = (bg_word)test_rand(&rng);
+        if (rep % 8 == 1) u1 = d - 1;
+        if (rep % 8 == 3) u0 = rep % 16 == 3 ? 0 : 0xffffffffu;
+        if (rep % 32 == 5) u1 = 0;
+        uint64_t num = ((uint64_t)u1 << 32) | u0;
+        bg_word qw, rw = bg_div2by1(&qw, u1, u0, d, bg_recip32(d));
+        CHECK(qw == num / d && rw == num % d, "div2by1 %08x%08x / %08x: %08x r %08x", u1, u0, d,
+              qw, rw);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
@@ -587,5 +622,6 @@ int main(int argc, char **argv)
     test_gcd();
     test_divmod();
     test_divmod_extremes();
+    test_div2by1();
     return test_finish();
 }

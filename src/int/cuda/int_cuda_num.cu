@@ -105,6 +105,41 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
     if (e && bad) atomicExch(bad, 1);
 }
 
+/* divmod_regs_kernel with bg_divmod_regs_recip (BULK_CUDA_DIVMOD=recip, divisors up to 16
+ * limbs): qhat from the top divisor word's reciprocal and u -= qhat v as PTX carry chains.
+ * Opt-in until a GPU run measures it against divmod_regs_kernel (bench_int_gpu's "divrecip"
+ * row; test_int_gpu checks it against the CPU backend). */
+template <int NW>
+__global__ void __launch_bounds__(kThreads) divmod_recip_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
+                                                               int nu, const bg_limb *d, int wa,
+                                                               bg_word *UN, bg_word *VN, size_t n,
+                                                               int8_t *err, int *bad)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const bg_word *u = (const bg_word *)(a + i * (size_t)(nu / 2));
+    const bg_word *v = (const bg_word *)(d + i * (size_t)(wa / 2));
+    bg_word *qq = q ? (bg_word *)(q + i * (size_t)(nu / 2)) : NULL;
+    bg_word *rr = r ? (bg_word *)(r + i * (size_t)(wa / 2)) : NULL;
+    int e = 0;
+    if (bg_divmod_regs_recip(qq, rr, u, nu, v, wa, 1, NW) < 0)
+        e = bg_divmod(qq, rr, u, nu, v, wa, UN + i * (size_t)(nu + 1), VN + i * (size_t)wa, 1);
+    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
+    if (e && bad) atomicExch(bad, 1);
+}
+
+/* BULK_CUDA_DIVMOD=recip selects divmod_recip_kernel for divisors up to 16 limbs. The default
+ * stays divmod_regs_kernel until a GPU run measures the new one faster: flip kDivmodRecipDefault
+ * then (docs/int-gpu.md). BULK_CUDA_DIVMOD=regs forces the old kernel either way. */
+static const bool kDivmodRecipDefault = false;
+static bool divmod_recip_mode()
+{
+    const char *e = getenv("BULK_CUDA_DIVMOD");
+    if (e && strcmp(e, "recip") == 0) return true;
+    if (e && strcmp(e, "regs") == 0) return false;
+    return kDivmodRecipDefault;
+}
+
 /* The register divmod on the column-major layout (BULK_CUDA_DIVMOD=cols, divisors up to 1024
  * bits): the same bg_divmod_regs at stride npad after the sub-batch's transposition, and the
  * same bg_divmod fallback on the columns, as divmod_kernel. Every global access of a warp is
@@ -255,7 +290,14 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
             bg_word *UN = s, *VN = s + (nu + 1) * batch;
             int8_t *er = err ? err + done : NULL;
             unsigned gr = grid_for(cnt);
-            switch (NW) {
+            if (divmod_recip_mode()) {
+                switch (NW) {
+                case 4: divmod_recip_kernel<4><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+                case 8: divmod_recip_kernel<8><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+                case 16: divmod_recip_kernel<16><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+                default: divmod_recip_kernel<32><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
+                }
+            } else switch (NW) {
             case 4: divmod_regs_kernel<4><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
             case 8: divmod_regs_kernel<8><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
             case 16: divmod_regs_kernel<16><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;

@@ -130,6 +130,48 @@ BULK_HD bg_word bg_addc(bg_word a, bg_word b, bg_cc *f)
 #endif
 }
 
+/* a - b, sets the flag to the borrow (PTX sub.cc). */
+BULK_HD bg_word bg_sub_cc(bg_word a, bg_word b, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    f->c = a < b;
+    return a - b;
+#endif
+}
+
+/* a - b - flag, sets the flag to the borrow (PTX subc.cc). */
+BULK_HD bg_word bg_subc_cc(bg_word a, bg_word b, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t t = (uint64_t)a - b - f->c;
+    f->c = (uint32_t)(t >> 63);
+    return (bg_word)t;
+#endif
+}
+
+/* a - b - flag; does not set the flag (PTX subc). */
+BULK_HD bg_word bg_subc(bg_word a, bg_word b, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return a - b - f->c;
+#endif
+}
+
 /* ---- per-thread product scanning in registers (small W) ------------------------------------
  *
  * r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw), operand scanning, one row per word of b. Each row is two
@@ -835,6 +877,114 @@ BULK_HD int bg_divmod_regs(bg_word *q, bg_word *r, const bg_word *u, int nu, con
             un[j + NW] += (bg_word)c;
         }
         if (q && j < nu) BG_AT(q, s, j) = (bg_word)qhat;
+    }
+    if (q)
+        for (int j = NW + 1; j < nu; j++) BG_AT(q, s, j) = 0;
+    if (r) {
+        BG_UNROLL
+        for (int k = 0; k < NW; k++) {
+            int dst = k - dw;
+            bg_word val = sh ? (un[k] >> sh) | (un[k + 1] << (32 - sh)) : un[k];
+            if (dst >= 0) BG_AT(r, s, dst) = val;
+        }
+    }
+    return 0;
+}
+
+/* Moller and Granlund's reciprocal of a normalised word d (top bit set):
+ * floor((B^2 - 1) / d) - B, B = 2^32. One 64-bit division per divisor, not per quotient word. */
+BULK_HD bg_word bg_recip32(bg_word d)
+{
+    return (bg_word)(UINT64_MAX / d - ((uint64_t)1 << 32));
+}
+
+/* (u1 B + u0) / d for a normalised d with reciprocal vinv and u1 < d: quotient to *q, remainder
+ * returned. Moller-Granlund "Improved division by invariant integers" (2011), algorithm 4: one
+ * 32x32 -> 64 product and two adjustments instead of a 64-by-64-bit division. */
+BULK_HD bg_word bg_div2by1(bg_word *q, bg_word u1, bg_word u0, bg_word d, bg_word vinv)
+{
+    uint64_t p = (uint64_t)vinv * u1 + (((uint64_t)u1 << 32) | u0);
+    bg_word q1 = (bg_word)(p >> 32) + 1, q0 = (bg_word)p;
+    bg_word r = u0 - q1 * d;
+    if (r > q0) { q1--; r += d; }
+    if (r >= d) { q1++; r -= d; } /* unlikely */
+    *q = q1;
+    return r;
+}
+
+/* Same contract and same normalisation as bg_divmod_regs (the opt-in BULK_CUDA_DIVMOD=recip
+ * kernel), two changes in the quotient loop:
+ * - qhat from bg_div2by1 with the top divisor word's reciprocal computed once, instead of a
+ *   64-by-64-bit division per quotient word (a long software routine on the GPU);
+ * - u -= qhat v as PTX carry chains: the product row qhat v (NW + 1 words: mul.lo, then one
+ *   mad.hi.cc chain) and one subc.cc chain with the borrow out, about 3 instructions a word
+ *   instead of the 64-bit signed arithmetic (about 9) of bg_divmod_regs.
+ * Knuth's two qhat corrections and the rare add-back are unchanged. */
+BULK_HD int bg_divmod_regs_recip(bg_word *q, bg_word *r, const bg_word *u, int nu,
+                                 const bg_word *v, int wa, size_t s, int NW)
+{
+    bg_word vtop = BG_AT(v, s, wa - 1);
+    if (vtop == 0) return -1;
+    const int dw = NW - wa, sh = bg_clz32(vtop);
+    bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1], p[BG_DIV_MAXW + 1];
+    BG_UNROLL
+    for (int k = 0; k < NW; k++) {
+        int src = k - dw; /* < wa */
+        bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
+        bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
+        vn[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+    BG_UNROLL
+    for (int k = 0; k <= 2 * NW; k++) {
+        int src = k - dw;
+        bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
+        bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
+        un[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+    const bg_word vt = vn[NW - 1], vs = vn[NW - 2], vinv = bg_recip32(vt);
+    BG_UNROLL
+    for (int j = NW; j >= 0; j--) {
+        /* Knuth's invariant: un[j + NW] <= vt; equality gives qhat = B - 1 */
+        bg_word u1 = un[j + NW], u0 = un[j + NW - 1], qw;
+        uint64_t qhat, rhat;
+        if (u1 < vt) {
+            rhat = bg_div2by1(&qw, u1, u0, vt, vinv);
+            qhat = qw;
+        } else {
+            qhat = 0xffffffffu;
+            rhat = (uint64_t)u0 + vt; /* u1 B + u0 - (B - 1) vt with u1 = vt */
+        }
+        while (!(rhat >> 32) && qhat * vs > ((rhat << 32) | un[j + NW - 2])) {
+            qhat--;
+            rhat += vt;
+        }
+        const bg_word qq = (bg_word)qhat;
+        bg_cc f = {0};
+        BG_UNROLL
+        for (int i = 0; i < NW; i++) p[i] = qq * vn[i];
+        p[NW] = 0;
+        p[1] = bg_mad_hi_cc(qq, vn[0], p[1], &f);
+        BG_UNROLL
+        for (int i = 1; i < NW - 1; i++) p[i + 1] = bg_madc_hi_cc(qq, vn[i], p[i + 1], &f);
+        p[NW] = bg_madc_hi(qq, vn[NW - 1], 0, &f); /* qhat v < B^(NW + 1): no carry out */
+        un[j] = bg_sub_cc(un[j], p[0], &f);
+        BG_UNROLL
+        for (int i = 1; i <= NW; i++) un[i + j] = bg_subc_cc(un[i + j], p[i], &f);
+        bg_word borrow = bg_subc(0, 0, &f); /* 0 or all ones */
+        if (borrow) { /* rare: qhat was one too large, add v back */
+            qw = qq - 1;
+            uint64_t c = 0;
+            BG_UNROLL
+            for (int i = 0; i < NW; i++) {
+                uint64_t x = (uint64_t)un[i + j] + vn[i] + c;
+                un[i + j] = (bg_word)x;
+                c = x >> 32;
+            }
+            un[j + NW] += (bg_word)c;
+        } else {
+            qw = qq;
+        }
+        if (q && j < nu) BG_AT(q, s, j) = qw;
     }
     if (q)
         for (int j = NW + 1; j < nu; j++) BG_AT(q, s, j) = 0;
