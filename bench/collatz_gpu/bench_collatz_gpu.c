@@ -9,7 +9,9 @@
  * (verify: every n of the range, sieved or iterated), as the seed does. Each point is timed
  * after a warm-up (tables uploaded), with the range doubled until it runs >= --seconds.
  *
- * Usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K] [--seconds S] [--quick]
+ * Usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K] [--seconds S] [--quick] [--layouts]
+ * --layouts: only the verify layouts side by side (FLAT vs FLAT_BATCH at several refill
+ * thresholds; k = 32 and 37, d = 12, near 2^68), results checked identical; < 90 s on an H200.
  * Without a CUDA device it says so and exits 0. */
 #include <inttypes.h>
 #include <math.h>
@@ -34,7 +36,7 @@ static double g_seconds = 0.5;
  * number walking up to k sieve bits: ~100x the cost of a covered number of the rows), so
  * g_ragged = 1 keeps the count as given, to measure that share separately. */
 static int g_ragged = 0;
-static int g_layout = 0;
+static int g_layout = 0, g_refill = 0;
 
 static bulk_u128 U(u128 v)
 {
@@ -75,6 +77,7 @@ static void set_opts(int kernel, int mem, int devices)
     o.table_mem = mem;
     o.devices = devices;
     o.verify_layout = g_layout;
+    o.refill_lanes = g_refill;
     bulk_collatz_cuda_set_opts(&o);
 }
 
@@ -277,19 +280,84 @@ static void write_plot(const char *png)
     if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
 }
 
+/* --layouts: the FLAT kernel (the default) and FLAT_BATCH (idle lanes refill together, at 8, 12
+ * and 16 idle lanes) timed side by side on the same ranges, k = 32 and 37, d = 12, n near 2^68;
+ * every variant's result on one fixed range (2^(k+2) numbers) must equal FLAT's bit for bit
+ * (FLAT itself is compared with the CPU backend by tests/collatz_gpu/test_collatz_gpu). */
+static int same_vr(const bulk_collatz_verify_result *a, const bulk_collatz_verify_result *b)
+{
+    return !memcmp(&a->covered, &b->covered, sizeof a->covered) &&
+           !memcmp(&a->iterated, &b->iterated, sizeof a->iterated) &&
+           !memcmp(&a->checksum, &b->checksum, sizeof a->checksum) && a->max_glide == b->max_glide &&
+           !memcmp(&a->max_glide_n, &b->max_glide_n, sizeof a->max_glide_n) &&
+           a->overflows == b->overflows;
+}
+static int bench_layouts(bulk_ctx *cpu)
+{
+    static const struct { const char *name; int layout, refill; } v[] = {
+        { "flat (default)", BULK_CZ_CUDA_LAYOUT_FLAT, 0 },
+        { "batch refill 8", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8 },
+        { "batch refill 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12 },
+        { "batch refill 16", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16 },
+    };
+    const int nv = (int)(sizeof v / sizeof v[0]);
+    const int ks[] = { 32, 37 };
+    const u128 two68 = (u128)1 << 68;
+    int bad = 0;
+    emit("\n## verify layouts side by side (d=12, n near 2^68, tables auto)\n");
+    emit("%-4s %-16s %14s %14s %8s %8s %s\n", "k", "layout", "numbers/s", "iterated/s", "seconds",
+         "vs flat", "result");
+    for (int ki = 0; ki < 2; ki++) {
+        const int k = ks[ki];
+        bulk_collatz_engine *e;
+        double t0 = now();
+        int st = bulk_collatz_engine_new(&e, cpu, 12, k, 0);
+        if (st != BULK_OK) {
+            emit("%-4d engine: %s (memory?)\n", k, bulk_status_string(st));
+            return 1;
+        }
+        emit("# sieve k=%d built in %.1f s\n", k, now() - t0);
+        bulk_collatz_verify_result *ref = malloc(sizeof *ref), *r = malloc(sizeof *r);
+        const u128 c0 = two68 + ((u128)4242 << k), c1 = c0 + ((u128)1 << (k + 2)) - 1;
+        double flat_rate = 0;
+        for (int i = 0; i < nv; i++) {
+            g_layout = v[i].layout;
+            g_refill = v[i].refill;
+            set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_AUTO, 0);
+            struct vpoint p = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
+            int sc = bulk_collatz_cuda_verify_chunk(e, U(c0), U(c1), i ? r : ref);
+            int same = p.status == BULK_OK && sc == BULK_OK && (i == 0 || same_vr(ref, r));
+            if (!same) bad++;
+            if (i == 0) flat_rate = p.rate;
+            emit("%-4d %-16s %14.4g %14.4g %8.3f %7.2fx %s\n", k, v[i].name, p.rate, p.iter_rate,
+                 p.seconds, flat_rate > 0 ? p.rate / flat_rate : 0.0,
+                 p.status != BULK_OK || sc != BULK_OK ? bulk_status_string(p.status ? p.status : sc)
+                 : i == 0 ? "reference" : same ? "identical" : "DIFFERENT");
+        }
+        g_layout = g_refill = 0;
+        free(ref);
+        free(r);
+        bulk_collatz_engine_free(e);
+    }
+    emit("# layouts: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all results identical");
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL, *png = NULL;
-    int kmax = 37, quick = 0;
+    int kmax = 37, quick = 0, layouts = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--png") && i + 1 < argc) png = argv[++i];
         else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) kmax = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) g_seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--layouts")) layouts = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
-                   "                         [--seconds S per point, default 0.5] [--quick]\n"
+                   "                         [--seconds S per point, default 0.5] [--quick] [--layouts]\n"
+                   "--layouts: only FLAT vs FLAT_BATCH verify (k=32, 37; d=12; near 2^68), checked identical.\n"
                    "Rates of the CUDA Collatz backend against d, k, a; overflow share; CPU speed-up.\n");
             return 0;
         } else {
@@ -315,7 +383,14 @@ int main(int argc, char **argv)
     char host[64] = "?";
     gethostname(host, sizeof host);
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
-         quick ? "quick" : "full");
+         layouts ? "layouts" : quick ? "quick" : "full");
+    if (layouts) {
+        int rc = bench_layouts(cpu);
+        bulk_collatz_cuda_release();
+        bulk_ctx_close(cpu);
+        if (g_out) fclose(g_out);
+        return rc;
+    }
     const u128 two68 = (u128)1 << 68, two64 = (u128)1 << 64;
     int st;
 

@@ -8,7 +8,9 @@
 # 3. runs bench_collatz_gpu (rate vs d, shared/global tables, vs k up to 37, kernel variants,
 #    overflow share, CPU speed-up on all cores, delays vs d and a) with a time limit, writing
 #    the table and a PNG as it goes;
-# 4. prints a short summary table.
+# 4. before the benchmark: bench_collatz_gpu --layouts (FLAT vs FLAT_BATCH side by side, < 90 s,
+#    results checked identical; LAYOUTS=0 skips it);
+# 5. prints a short summary table.
 # Logs: bench/results/<date>-<host>-collatz-gpu.{txt,png}, tests/gpu/last-run-collatz.txt, and
 # copies of everything under "$OUT/collatz-gpu/" when OUT is set. Meant to finish in ~8 min:
 # BENCH_LIMIT (seconds, default 330) caps the benchmark, BENCH_ARGS replaces its arguments
@@ -40,6 +42,16 @@ grep -q 'test_collatz_gpu .*Passed' "$tlog"
 drc=$?
 t2=$(date +%s)
 
+# verify layouts side by side: FLAT (default) vs FLAT_BATCH (k = 32, 37; d = 12; < 90 s),
+# results checked identical (LAYOUTS=0 skips it)
+lres="bench/results/$stamp-collatz-gpu-layouts.txt"
+lrc=skipped
+if [ "${LAYOUTS:-1}" = 1 ] && [ -x "$B/bench/collatz_gpu/bench_collatz_gpu" ]; then
+    timeout 150 "$B/bench/collatz_gpu/bench_collatz_gpu" --layouts --out "$lres"
+    lrc=$?
+fi
+t2=$(date +%s)
+
 if [ -x "$B/bench/collatz_gpu/bench_collatz_gpu" ]; then
     # shellcheck disable=SC2086
     timeout "$LIMIT" "$B/bench/collatz_gpu/bench_collatz_gpu" --out "$res" --png "$png" $ARGS
@@ -53,7 +65,7 @@ t3=$(date +%s)
 if [ -n "${OUT:-}" ]; then
     mkdir -p "$OUT/collatz-gpu"
     cp "$blog" "$tlog" "$OUT/collatz-gpu/" 2>/dev/null
-    cp "$res" "$png" "$OUT/collatz-gpu/" 2>/dev/null
+    cp "$res" "$png" "$lres" "$OUT/collatz-gpu/" 2>/dev/null
 fi
 
 echo
@@ -61,6 +73,8 @@ echo "==== collatz on the GPU: summary ===="
 printf '%-34s %s\n' "configure / build" "$([ $crc -eq 0 ] && echo ok || echo FAILED) / $([ $brc -eq 0 ] && echo ok || echo "errors (see $blog)") ($((t1 - t0)) s)"
 printf '%-34s %s\n' "ctest -L gpu (all areas)" "$([ $trc -eq 0 ] && echo passed || echo "FAILED (see $tlog)") ($((t2 - t1)) s)"
 printf '%-34s %s\n' "collatz GPU test vs CPU" "$([ $drc -eq 0 ] && echo passed || echo "FAILED or not run (see $tlog)"): $(grep -c ' same ' "$tlog") comparisons same, $(grep -c DIFFERENT "$tlog") different$(grep -q 'SKIP: no CUDA device' "$tlog" && echo ', SKIPPED: no CUDA device')"
+printf '%-34s %s\n' "layouts (flat vs batch)" "rc=$lrc: $lres"
+[ -f "$lres" ] && grep -E '^3[27] |^# layouts' "$lres" | sed 's/^/  /'
 printf '%-34s %s\n' "benchmark" "$([ $rrc -eq 0 ] && echo "ok" || ([ $rrc -eq 124 ] && echo "stopped at ${LIMIT} s (partial table kept)" || echo "FAILED rc=$rrc")) ($((t3 - t2)) s): $res"
 if [ -f "$res" ]; then
     awk '/^## verify: rate vs d/ { s = "d" } /^## verify: rate vs k/ { s = "k" } /^## delays \(batch/ { s = "dd" } /^## delays: rate vs a/ { s = "da" }

@@ -84,6 +84,11 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
         { "tiny escape buffer", { .escape_capacity = 2, .wave_numbers = 1 << 20 } },
         { "128 threads, 2 rows", { .threads_per_block = 128, .rows_per_thread = 2 } },
         { "number layout", { .verify_layout = BULK_CZ_CUDA_LAYOUT_NUMBER } },
+        { "flat layout", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT } },
+        { "batch layout (refill 12)", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH } },
+        { "batch layout, refill 1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 1 } },
+        { "batch layout, refill 32, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 32, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "batch, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;

@@ -9,6 +9,7 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/cg_plan.h"
+#include "collatz/cuda/collatz_cuda.h"
 
 typedef unsigned __int128 u128;
 
@@ -275,9 +276,81 @@ static void test_index(uint64_t *rs)
     }
 }
 
+/* ---- the FLAT / FLAT_BATCH warp on the CPU ----------------------------------------------
+ * 32 lanes take numbers (n, prefix overflow, v, done) from a queue in order, as the kernel's
+ * lanes take their runs' rows. Each trip mirrors k_flat: the refill vote (cg_refill_now over the
+ * lanes with work left but no number; thresh 1 = FLAT, which refills every trip), the idle lanes
+ * set up (queue empty: the lane is done; prefix overflow: escape, the lane stays idle), then
+ * every busy lane runs one cg_lane_iter. g[i]: glide of number i, or -1 (escape). Statistics:
+ * trips, busy lane-trips, trips with a setup. */
+struct warp_stats {
+    uint64_t trips, busy, setups;
+};
+#define WARP 32
+static void warp_run(const cg_u128 *n, const cg_u128 *v, const uint32_t *done0, const uint8_t *ovf,
+                     size_t cnt, unsigned thresh, unsigned d, const uint64_t *BC, const uint64_t *BM,
+                     const uint8_t *J, int64_t *g, struct warp_stats *ws)
+{
+    cg_lane s[WARP];
+    size_t cur[WARP], next = 0;
+    int live[WARP], busy[WARP];
+    const uint32_t mask = (1u << d) - 1;
+    const unsigned lim = cg_limit_bits(d);
+    for (int l = 0; l < WARP; l++) live[l] = 1, busy[l] = 0, cur[l] = 0;
+    for (;;) {
+        uint32_t idle = 0, nlive = 0;
+        int any_busy = 0;
+        for (int l = 0; l < WARP; l++) {
+            idle += live[l] && !busy[l];
+            nlive += (uint32_t)live[l];
+            any_busy |= busy[l];
+        }
+        if (!nlive) break;
+        const int refill = cg_refill_now(idle, any_busy, thresh);
+        ws->trips++;
+        ws->setups += (uint64_t)refill;
+        for (int l = 0; l < WARP; l++) {
+            if (refill && live[l] && !busy[l]) {
+                if (next >= cnt) {
+                    live[l] = 0;
+                } else {
+                    const size_t i = next++;
+                    if (ovf[i]) {
+                        g[i] = -1;
+                    } else {
+                        cg_lane_start(&s[l], v[i], n[i], done0[i], d, BM != NULL);
+                        cur[l] = i;
+                        busy[l] = 1;
+                    }
+                }
+            }
+            if (busy[l]) {
+                ws->busy++;
+                const int rc = cg_lane_iter(&s[l], d, lim, mask, BC, BM ? BM : BC, J);
+                if (rc) {
+                    busy[l] = 0;
+                    g[cur[l]] = rc == 1 ? (int64_t)s[l].done : -1;
+                }
+            }
+        }
+    }
+}
+
 /* ---- a whole verify chunk emulated with the kernels' functions --------------------------- */
+/* warp = 0: each mandatory number by cg_iterate; warp = T >= 1: ROWS pieces through warp_run
+ * with refill threshold T (1 = FLAT kernel, 8 = FLAT_BATCH's default), each number also checked
+ * against cg_iterate (*lane_bad counts differences). */
+static int twin_verify_w(const bulk_collatz_engine *e, const uint64_t *BC, const uint64_t *BM,
+                         u128 first, u128 last, bulk_collatz_verify_result *out, uint64_t *escapes,
+                         unsigned warp, struct warp_stats *ws, uint64_t *lane_bad);
 static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, const uint64_t *BM,
                        u128 first, u128 last, bulk_collatz_verify_result *out, uint64_t *escapes)
+{
+    return twin_verify_w(e, BC, BM, first, last, out, escapes, 0, NULL, NULL);
+}
+static int twin_verify_w(const bulk_collatz_engine *e, const uint64_t *BC, const uint64_t *BM,
+                         u128 first, u128 last, bulk_collatz_verify_result *out, uint64_t *escapes,
+                         unsigned warp, struct warp_stats *ws, uint64_t *lane_bad)
 {
     cg_piece pc[CG_MAX_PIECES];
     int np = cg_plan_chunk(first, last, e->k, e->Sr != NULL, pc);
@@ -289,6 +362,49 @@ static int twin_verify(const bulk_collatz_engine *e, const uint64_t *BC, const u
     for (int i = 0; i < np; i++) {
         if (pc[i].kind == CG_PIECE_ONE) continue;
         int L = pc[i].L;
+        if (warp && pc[i].kind == CG_PIECE_ROWS) {
+            /* the piece's numbers in the kernel's order (entry-major runs do not matter: any
+             * order gives the same sums), through the simulated warp */
+            size_t cnt = (size_t)pc[i].rows * e->s_k, m = 0;
+            cg_u128 *nn = malloc(cnt * sizeof *nn), *vv = malloc(cnt * sizeof *vv);
+            uint32_t *dn = malloc(cnt * sizeof *dn);
+            uint8_t *of = malloc(cnt);
+            int64_t *g = malloc(cnt * sizeof *g);
+            for (uint64_t q = 0; q < e->s_k; q++)
+                for (u128 row = 0; row < pc[i].rows; row++, m++) {
+                    u128 nH = pc[i].nH + row;
+                    nn[m] = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, e->Sr[q]);
+                    of[m] = (uint8_t)cg_prefix(&vv[m], (uint64_t)nH, (uint64_t)(nH >> 64),
+                                               bulk_cz_pow3[e->Sj[q]], e->Sc[q]);
+                    dn[m] = (uint32_t)(L + e->Sj[q]);
+                    g[m] = -3;
+                }
+            warp_run(nn, vv, dn, of, cnt, warp, (unsigned)e->d, BC, BM, e->J, g, ws);
+            m = 0;
+            for (uint64_t q = 0; q < e->s_k; q++)
+                for (u128 row = 0; row < pc[i].rows; row++, m++) {
+                    u128 nH = pc[i].nH + row;
+                    int64_t gi = cg_iterate(nn[m], (uint64_t)nH, (uint64_t)(nH >> 64),
+                                            bulk_cz_pow3[e->Sj[q]], e->Sc[q], (int64_t)L + e->Sj[q],
+                                            (unsigned)e->d, BC, BM, e->J);
+                    if (gi != g[m]) (*lane_bad)++;
+                    iter++;
+                    if (g[m] < 0) {
+                        int st = cg_host_iterate(e, to_w(nn[m]), L, out);
+                        if (st != BULK_OK) return st;
+                        (*escapes)++;
+                    } else {
+                        sum += (uint64_t)g[m];
+                        cg_acc_note(&acc, (uint64_t)g[m], nn[m]);
+                    }
+                }
+            free(nn);
+            free(vv);
+            free(dn);
+            free(of);
+            free(g);
+            continue;
+        }
         for (u128 row = 0; row < pc[i].rows; row++) {
             u128 nH = pc[i].nH + row;
             uint64_t cnt = pc[i].kind == CG_PIECE_ROWS ? e->s_k : (uint64_t)1 << L;
@@ -377,6 +493,24 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
                       "verify twin (BM %d) differs: d=%d k=%d start #%zu (overflows %llu vs %llu)", bm,
                       d, k, s, (unsigned long long)a->overflows, (unsigned long long)b->overflows);
             }
+            /* the lane loop as a warp: FLAT (threshold 1) and FLAT_BATCH (8, and 32: refill only
+             * when the whole warp is idle) against the engine, number by number against cg_iterate */
+            static const unsigned thr[] = { 1, 4, CG_REFILL_LANES, 16, 32 };
+            for (size_t w = 0; w < sizeof thr / sizeof thr[0]; w++) {
+                uint64_t esc = 0, lbad = 0;
+                struct warp_stats ws = { 0, 0, 0 };
+                int s2 = twin_verify_w(e, BC, BM, first, last, b, &esc, thr[w], &ws, &lbad);
+                CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
+                CHECK(lbad == 0 && same_result(a, b),
+                      "warp twin (refill %u) differs: d=%d k=%d start #%zu (%llu numbers differ)",
+                      thr[w], d, k, s, (unsigned long long)lbad);
+                if (d == 12 && s == 2 && ws.trips)
+                    printf("warp twin d=12 k=%d near 2^68, refill at %2u idle lanes: %.1f busy lanes per "
+                           "trip, setup in %.0f%% of %llu trips\n", k, thr[w],
+                           ws.trips ? (double)ws.busy / (double)ws.trips : 0.0,
+                           ws.trips ? 100.0 * (double)ws.setups / (double)ws.trips : 0.0,
+                           (unsigned long long)ws.trips);
+            }
             if (s == 4) CHECK(a->overflows > 0, "range near 2^128 has overflows");
             free(a);
             free(b);
@@ -435,6 +569,27 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
     }
 }
 
+/* ---- option checks (both builds: cg_device.cu and cuda_absent.c validate the same way) ---- */
+static void test_opts(void)
+{
+    bulk_collatz_cuda_opts o, got;
+    memset(&o, 0, sizeof o);
+    o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
+    o.refill_lanes = 32;
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "FLAT_BATCH with refill 32 accepted");
+    bulk_collatz_cuda_get_opts(&got);
+    CHECK(got.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH && got.refill_lanes == 32, "options kept");
+    o.refill_lanes = 33;
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "refill_lanes 33 rejected");
+    o.refill_lanes = -1;
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "refill_lanes -1 rejected");
+    o.refill_lanes = 0;
+    o.verify_layout = 4;
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "verify_layout 4 rejected");
+    memset(&o, 0, sizeof o);
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "defaults restored");
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = test_seed(argc, argv);
@@ -446,6 +601,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open a CPU context\n");
         return 1;
     }
+    test_opts();
     test_arith(&rs);
     test_sieve_child();
     test_glide(&rs, small);

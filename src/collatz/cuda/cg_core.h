@@ -253,6 +253,24 @@ BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, co
     return 0;
 }
 
+/* ---- batched refill (the FLAT_BATCH verify layout) ------------------------------------------
+ * In the FLAT loop a lane whose number ends sets up its next one in the same trip; the setup
+ * (~50 instructions: run bookkeeping, n, the 128x64 prefix, cg_lane_start) then runs with the
+ * one or few lanes that need it while the others wait (ncu on the H200: 12.7 of 32 lanes active).
+ * FLAT_BATCH lets a lane that ends idle until at least `thresh` lanes of the warp are idle (or no
+ * lane is busy any more, so the warp cannot stall), and then all idle lanes set up together: the
+ * setup's cost is shared by >= thresh lanes, and idling costs a lane only its share of the trips
+ * it waits. Each number's own computation (prefix, cg_lane_start, cg_lane_iter until it ends) is
+ * unchanged, so every glide and escape is the FLAT one; only which trip a number starts in
+ * changes, and the accumulators (sum, count, maximum with its smallest n) do not depend on order.
+ * `idle` = lanes with work left but no number, `any_busy` = some lane holds a number. The CPU
+ * twin of the warp (32 lanes, this rule) is in tests/collatz_gpu/test_collatz_gpu_twin.c. */
+#define CG_REFILL_LANES 12
+BULK_HD int cg_refill_now(uint32_t idle, int any_busy, uint32_t thresh)
+{
+    return idle != 0 && (idle >= thresh || !any_busy);
+}
+
 /* cg_glide computed through the lane form (the CPU twin of the FLAT kernel's loop). */
 BULK_HD int64_t cg_glide_lane(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
                               const uint64_t *BM, const uint8_t *J)

@@ -30,7 +30,7 @@ extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
     if (!o || o->table_mem < 0 || o->table_mem > 2 || o->kernel < 0 || o->kernel > 2 ||
         o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
         (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
-        o->verify_layout < 0 || o->verify_layout > 2)
+        o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32)
         return BULK_ERR_ARG;
     pthread_mutex_lock(&g_lock);
     g_opts = *o;
@@ -47,6 +47,23 @@ bulk_collatz_cuda_opts cg_opts(void)
     if (!o.launch_numbers) o.launch_numbers = (uint64_t)1 << 27;
     if (!o.wave_numbers) o.wave_numbers = (uint64_t)1 << 33;
     if (!o.escape_capacity) o.escape_capacity = 1u << 20;
+    /* the environment forces a layout / refill threshold only where the options leave it open */
+    const char *ev = getenv("BULK_CZ_CUDA_LAYOUT");
+    if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO && ev && *ev) {
+        if (!strcmp(ev, "flat")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT;
+        else if (!strcmp(ev, "batch")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
+        else if (!strcmp(ev, "number")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_NUMBER;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_LAYOUT='%s' is not flat, batch or number: ignored\n", ev);
+    }
+    /* the default layout; flip to BULK_CZ_CUDA_LAYOUT_FLAT_BATCH when it measures faster */
+    if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO) o.verify_layout = CG_DEFAULT_LAYOUT;
+    const char *er = getenv("BULK_CZ_CUDA_REFILL");
+    if (!o.refill_lanes && er && *er) {
+        const int v = atoi(er);
+        if (v >= 1 && v <= 32) o.refill_lanes = v;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_REFILL='%s' is not in 1..32: ignored\n", er);
+    }
+    if (!o.refill_lanes) o.refill_lanes = CG_REFILL_LANES;
     return o;
 }
 

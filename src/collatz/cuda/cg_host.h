@@ -13,6 +13,11 @@ extern "C" {
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/collatz_cuda.h"
 
+/* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to. FLAT is
+ * the measured best (H200, docs/collatz-gpu.md "Measured"); flip to BULK_CZ_CUDA_LAYOUT_FLAT_BATCH
+ * when `bench_collatz_gpu --layouts` shows the batched refill faster. */
+#define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_FLAT
+
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */
 #define CG_CHECK(call)                                                                             \

@@ -25,7 +25,7 @@
 
 namespace {
 
-enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3 };
+enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4 };
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -47,6 +47,8 @@ struct vparams {
     unsigned long long *esc;
     unsigned int *esc_count;
     uint32_t esc_cap;
+    /* FLAT_BATCH: idle lanes of a warp that trigger a refill (cg_refill_now) */
+    uint32_t refill;
 };
 
 /* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
@@ -145,7 +147,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
  * number ends starts its next one (next row, or next run) in the same trip, so a warp no longer
  * waits for its slowest lane on every number, nor serialises the table-step and replay
  * branches. The next run's entry is loaded one run ahead (its latency hides behind a run). */
-template <bool SH> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vparams p)
+template <bool SH, bool BATCH> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     cg_acc a;
@@ -173,7 +175,14 @@ template <bool SH> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vpar
      * with ncu on the H200) the lanes drifted apart in the branches and ran as separate groups
      * of ~8 threads, one group at a time. */
     while (__any_sync(0xffffffffu, live)) {
-        if (live && !busy) {
+        /* FLAT_BATCH (cg_core.h cg_refill_now): idle lanes set up their next numbers only when
+         * >= p.refill of them are idle or no lane of the warp is busy; FLAT: every trip */
+        int refill = 1;
+        if (BATCH) {
+            const uint32_t idle = (uint32_t)__popc(__ballot_sync(0xffffffffu, live && !busy));
+            refill = cg_refill_now(idle, __any_sync(0xffffffffu, busy), p.refill);
+        }
+        if (refill && live && !busy) {
             if (left == 0) {
                 if (started) q += T;
                 started = 1;
@@ -233,7 +242,8 @@ typedef void (*kfn)(vparams);
 
 kfn pick(int kv, int sh, int mode)
 {
-    if (mode == MODE_FLAT) return sh ? k_flat<true> : k_flat<false>;
+    if (mode == MODE_FLAT) return sh ? k_flat<true, false> : k_flat<false, false>;
+    if (mode == MODE_FLAT_BATCH) return sh ? k_flat<true, true> : k_flat<false, true>;
 #define CG_K(KV, SH)                                                                               \
     (mode == MODE_ROWS ? k_verify<KV, SH, MODE_ROWS>                                               \
                        : mode == MODE_ENTRY ? k_verify<KV, SH, MODE_ENTRY> : k_verify<KV, SH, MODE_WALK>)
@@ -268,13 +278,19 @@ struct vrun {
     int overflowed;      /* an escape buffer overflowed: the device's work is redone */
 };
 
+/* the lane-loop kernel of the resolved layout (cg_opts: FLAT or FLAT_BATCH) */
+int flat_mode(const vrun &r)
+{
+    return r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ? MODE_FLAT_BATCH : MODE_FLAT;
+}
+
 int run_init(vrun &r, const cg_dev *dv)
 {
     const int mode_any = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
-                             ? MODE_FLAT : MODE_ROWS;
+                             ? flat_mode(r) : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
-    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 4 : 3); m++)
+    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 5 : 3); m++)
         CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)r.smem));
     int per_sm = 0;
@@ -379,6 +395,7 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     p.esc = r.d_esc[b];
     p.esc_count = r.d_cnt[b];
     p.esc_cap = r.o.escape_capacity;
+    p.refill = (uint32_t)r.o.refill_lanes;
     pick(r.kv, r.sh, mode)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     CG_CHECK(cudaGetLastError());
     cg_stats()->launches++;
@@ -420,7 +437,7 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
                 p.nH0_lo = (uint64_t)h;
                 p.nH0_hi = (uint64_t)(h >> 64);
                 p.nrows = nr;
-                int s = launch(r, p, MODE_FLAT, cnt * nr);
+                int s = launch(r, p, flat_mode(r), cnt * nr);
                 if (s) return s;
             }
             done += nr;

@@ -34,8 +34,13 @@ enum {
 enum {
     BULK_CZ_CUDA_LAYOUT_AUTO = 0,   /* FLAT */
     BULK_CZ_CUDA_LAYOUT_FLAT = 1,   /* lane loop: a lane takes its next number when one ends */
-    BULK_CZ_CUDA_LAYOUT_NUMBER = 2  /* one number per loop trip (ROWS / ENTRY; first version) */
+    BULK_CZ_CUDA_LAYOUT_NUMBER = 2, /* one number per loop trip (ROWS / ENTRY; first version) */
+    BULK_CZ_CUDA_LAYOUT_FLAT_BATCH = 3 /* FLAT, but idle lanes refill together, when >= refill_lanes
+                                          of a warp are idle (docs/collatz-gpu.md) */
 };
+/* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = flat | batch | number
+ * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
+ * that option is 0. */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -47,6 +52,7 @@ typedef struct bulk_collatz_cuda_opts {
     uint64_t s_slice_entries;  /* S entries resident per slice (0: all when they fit) */
     uint32_t escape_capacity;  /* escapes kept per wave (0: 2^20; more -> the chunk reruns) */
     int verify_layout;         /* BULK_CZ_CUDA_LAYOUT_* (fast kernel's level-k rows) */
+    int refill_lanes;          /* FLAT_BATCH: idle lanes that trigger a refill (0: 12; 1..32) */
 } bulk_collatz_cuda_opts;
 
 void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
