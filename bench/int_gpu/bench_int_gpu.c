@@ -240,7 +240,8 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
 
 /* The divmod kernels timed side by side ("divrecip", "divregs" rows) must agree: 2048/1024-bit
  * divmod of the same random data (every 7th divisor's top word cleared: the fallback) under
- * BULK_CUDA_DIVMOD=regs and =recip, quotients, remainders and flags compared. Prints one line;
+ * BULK_CUDA_DIVMOD=regs and =recip, quotients, remainders and flags compared, and recip's
+ * results on the first 4096 instances against mpn_tdiv_qr. Prints one line;
  * returns nonzero when they differ or a run fails. */
 static int divmod_check(bulk_ctx *ctx, size_t n)
 {
@@ -255,14 +256,23 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
         for (size_t k = 0; k < n * L; k++) d[k] = rnd();
         for (size_t i = 0; i < n; i += 7) d[i * L + L - 1] = 0;
         setenv("BULK_CUDA_DIVMOD", "regs", 1);
-        rc = bulk_int_divmod(ctx, q, r, a, 2 * L, d, n, L, e);
+        rc = bulk_int_cuda_divmod(ctx, q, r, a, 2 * L, d, n, L, e);
         setenv("BULK_CUDA_DIVMOD", "recip", 1);
-        rc2 = bulk_int_divmod(ctx, q2, r2, a, 2 * L, d, n, L, e2);
+        rc2 = bulk_int_cuda_divmod(ctx, q2, r2, a, 2 * L, d, n, L, e2);
         unsetenv("BULK_CUDA_DIVMOD");
     }
     int bad = rc != BULK_OK || rc2 != rc || memcmp(q, q2, n * 2 * L * 8) != 0 ||
               memcmp(r, r2, n * L * 8) != 0 || memcmp(e, e2, n) != 0;
-    OUT("# divmod 2048/1024 check, %zu instances: recip %s regs (rc %d / %d)\n", n,
+    /* and the new kernel against GMP on the first instances with a full-size divisor */
+    for (size_t i = 0; !bad && i < n && i < 4096; i++) {
+        if (i % 7 == 0) continue;
+        mp_limb_t gq[2 * 16], gr[16];
+        mpn_tdiv_qr(gq, gr, 0, (const mp_limb_t *)(a + i * 2 * L), (mp_size_t)(2 * L),
+                    (const mp_limb_t *)(d + i * L), (mp_size_t)L);
+        bad = memcmp(gq, q2 + i * 2 * L, (L + 1) * 8) != 0 || memcmp(gr, r2 + i * L, L * 8) != 0;
+        for (size_t k = L + 1; k < 2 * L; k++) bad |= q2[i * 2 * L + k] != 0;
+    }
+    OUT("# divmod 2048/1024 check, %zu instances: recip %s regs and GMP (rc %d / %d)\n", n,
         bad ? "DIFFERS FROM" : "identical to", rc, rc2);
     free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
     return bad;
