@@ -495,7 +495,7 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
             }
             /* the lane loop as a warp: FLAT (threshold 1) and FLAT_BATCH (8, and 32: refill only
              * when the whole warp is idle) against the engine, number by number against cg_iterate */
-            static const unsigned thr[] = { 1, 4, CG_REFILL_LANES, 16, 32 };
+            static const unsigned thr[] = { 1, 4, 8, CG_REFILL_LANES, 16, 32 };
             for (size_t w = 0; w < sizeof thr / sizeof thr[0]; w++) {
                 uint64_t esc = 0, lbad = 0;
                 struct warp_stats ws = { 0, 0, 0 };
