@@ -12,7 +12,7 @@ log=tests/gpu/last-run-collatz-cli.txt
 {
     echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
     "$B/bulk" info
-    cd "$B" && ctest -R '^cli_collatz_gpu$' -V
+    (cd "$B" && ctest -R '^cli_collatz_gpu$' -V)
 } >"$log" 2>&1 && st=0 || st=$?
 tail -5 "$log"
 [ -n "${OUT:-}" ] && cp "$log" "$OUT/" || true
