@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/read_stream.h"
+
 void cli_die(int code, const char *fmt, ...)
 {
     va_list ap;
@@ -77,4 +79,16 @@ void cli_help_if_asked(int argc, char **argv, const char *usage)
             exit(CLI_EXIT_OK);
         }
     }
+}
+
+char *cli_read_file(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) cli_die(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
+    char *buf;
+    int st = bulk_read_stream(f, &buf, len);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", path);
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s: read error", path);
+    if (f != stdin) fclose(f);
+    return buf;
 }

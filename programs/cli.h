@@ -32,6 +32,10 @@ bulk_backend cli_parse_backend(const char *text);
 /* Opens a context or exits with a clear message (exit 2 for an unavailable backend). */
 bulk_ctx *cli_open_ctx(bulk_backend want, int threads);
 
+/* Reads a whole file ('-' = standard input) into a malloc'ed buffer (caller frees), setting *len.
+ * Exits 2 (naming the file) when it cannot be opened or read, 1 when out of memory. */
+char *cli_read_file(const char *path, size_t *len);
+
 /* Prints the --help text (a NUL-terminated string) and exits 0 when argv holds -h/--help. */
 void cli_help_if_asked(int argc, char **argv, const char *usage);
 

@@ -36,25 +36,6 @@ static const char circuit_usage[] =
     "\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad input (message names file and line).\n";
 
-/* Reads a whole file ('-' = stdin). Exits 2 when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) cli_die(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", path);
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        buf = realloc(buf, cap *= 2);
-    }
-    if (ferror(f)) cli_die(CLI_EXIT_USAGE, "%s: read error", path);
-    if (f != stdin) fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* The output: an atomic file when a path is given, else stdout. */
 typedef struct output {
     bulk_afile af;
@@ -108,7 +89,7 @@ static int circuit_eval(int argc, char **argv)
                 c->latches);
     const size_t I = c->inputs, O = c->outputs;
     size_t len;
-    char *text = slurp(inpath, &len);
+    char *text = cli_read_file(inpath, &len);
     /* pass 1: validate and count the vectors, so that bad input leaves no partial output */
     size_t nvec = 0;
     const size_t inbytes = (I + 7) / 8;

@@ -28,24 +28,6 @@ static const char cky_usage[] =
     "Exit status: 0 success, 1 run-time failure, 2 bad grammar or usage (message names file and\n"
     "line: a rule without '->', an undefined non-terminal, an empty grammar, ...).\n";
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) cli_die(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", path);
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        buf = realloc(buf, cap *= 2);
-    }
-    if (ferror(f)) cli_die(CLI_EXIT_USAGE, "%s: read error", path);
-    if (f != stdin) fclose(f);
-    *len = n;
-    return buf;
-}
-
 static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 int cmd_cky(int argc, char **argv)
@@ -70,7 +52,7 @@ int cmd_cky(int argc, char **argv)
     if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s: out of memory", gpath);
     if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", err);
     size_t len;
-    char *text = slurp(inpath, &len);
+    char *text = cli_read_file(inpath, &len);
     /* lines -> terminal indices; at most one symbol per byte */
     size_t nlines = 0;
     for (size_t p = 0; p < len; p++)

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/atomic_file.h"
+#include "common/read_stream.h"
 #include "dist.h"
 #include "dist_comm.h"
 
@@ -35,30 +36,15 @@ static int env_num(const char *const *names, size_t n, int dflt)
     return dflt;
 }
 
+/* The whole file (NUL-terminated), or NULL when it cannot be opened or read. */
 static char *read_all(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    size_t k;
-    while (b && (k = fread(b + n, 1, cap - n, fp)) > 0) {
-        n += k;
-        if (n == cap) {
-            char *q = realloc(b, cap * 2 + 1);
-            if (!q) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = q;
-            cap *= 2;
-        }
-    }
+    char *b;
+    int st = bulk_read_stream(fp, &b, len);
     fclose(fp);
-    if (b) b[n] = 0;
-    *len = n;
-    return b;
+    return st == BULK_OK ? b : NULL;
 }
 
 /* Start of slice r of n of the file fp of `size` bytes: the first line beginning at or after

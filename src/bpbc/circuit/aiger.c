@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bulk/circuit.h"
+#include "common/read_stream.h"
 
 typedef struct reader {
     const unsigned char *p, *end;
@@ -352,26 +353,12 @@ int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errl
         if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return BULK_ERR_IO;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (len < cap) break;
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
+    char *buf;
+    size_t len;
+    int rs = bulk_read_stream(f, &buf, &len);
     fclose(f);
-    if (!buf) return BULK_ERR_NOMEM;
-    if (bad) {
-        free(buf);
+    if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
+    if (rs != BULK_OK) {
         if (err && errlen) snprintf(err, errlen, "%s: read error", path);
         return BULK_ERR_IO;
     }

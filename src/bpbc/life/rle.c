@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bulk/life.h"
+#include "common/read_stream.h"
 
 /* The largest rectangle a pattern file may state (bytes of its bitmap). */
 #define PATTERN_MAX_BYTES (1ull << 33)
@@ -369,28 +370,12 @@ int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path, bulk_lif
         }
         return BULK_ERR_IO;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int io_err = ferror(f);
+    char *buf;
+    size_t len;
+    int rs = bulk_read_stream(f, &buf, &len);
     fclose(f);
-    if (!buf) return BULK_ERR_NOMEM;
-    if (io_err) {
-        free(buf);
+    if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
+    if (rs != BULK_OK) {
         if (err) snprintf(err->message, sizeof err->message, "read error");
         return BULK_ERR_IO;
     }

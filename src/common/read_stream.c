@@ -1,0 +1,34 @@
+#include "common/read_stream.h"
+
+#include <stdlib.h>
+
+#include "bulk/bulk.h"
+
+int bulk_read_stream(FILE *f, char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    if (!b) return BULK_ERR_NOMEM;
+    for (;;) {
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break; /* short read: end of file or an error, told apart by ferror */
+        char *nb = realloc(b, 2 * cap + 1);
+        if (!nb) {
+            free(b);
+            return BULK_ERR_NOMEM;
+        }
+        b = nb;
+        cap *= 2;
+    }
+    if (ferror(f)) {
+        free(b);
+        return BULK_ERR_IO;
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return BULK_OK;
+}

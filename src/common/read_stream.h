@@ -1,0 +1,14 @@
+/* Reading a whole stream into memory: the one growth loop behind every "read this file" of the
+ * library (AIGER circuits, grammars, RLE patterns) and of the CLI (programs/cli.c). */
+#ifndef BULK_COMMON_READ_STREAM_H
+#define BULK_COMMON_READ_STREAM_H
+#include <stddef.h>
+#include <stdio.h>
+
+/* Reads `f` to its end. On BULK_OK, *buf is a malloc'ed buffer of *len bytes plus a terminating
+ * NUL (so text parsers may rely on it; the caller frees it). BULK_ERR_NOMEM when an allocation
+ * failed, BULK_ERR_IO when ferror(f) was set: in both cases *buf is NULL and nothing leaks. The
+ * stream is neither closed nor rewound; opening it and naming it in messages is the caller's. */
+int bulk_read_stream(FILE *f, char **buf, size_t *len);
+
+#endif
