@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "common/parallel.h"
 #include "common/progress.h"
+#include "common/splitmix.h"
 #include "int_bench.h"
 #include "int_ops.h"
 
@@ -58,14 +59,6 @@ typedef struct bench {
     mpz_t *wz;                      /* per-worker result of mpz_gcd / mpz_powm */
 } bench;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
@@ -77,8 +70,8 @@ static void make_operands(bench *B, uint64_t seed)
 {
     uint64_t s = seed;
     size_t n = B->n, L = B->L;
-    for (size_t i = 0; i < n * B->a_limbs; i++) B->a[i] = rnd(&s);
-    for (size_t i = 0; i < n * L; i++) B->b[i] = rnd(&s);
+    for (size_t i = 0; i < n * B->a_limbs; i++) B->a[i] = bulk_splitmix64(&s);
+    for (size_t i = 0; i < n * L; i++) B->b[i] = bulk_splitmix64(&s);
     for (size_t i = 0; i < n; i++) {
         bulk_limb_t *b = B->b + i * L;
         switch (B->op) {
@@ -89,7 +82,7 @@ static void make_operands(bench *B, uint64_t seed)
             break;
         case INT_OP_POWMOD: {
             bulk_limb_t *m = B->m + i * L;
-            for (size_t k = 0; k < L; k++) m[k] = rnd(&s);
+            for (size_t k = 0; k < L; k++) m[k] = bulk_splitmix64(&s);
             m[0] |= 1;
             m[L - 1] |= 1ull << 63;
             b[L - 1] |= 1ull << 63; /* a full W-bit exponent */

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "common/atomic_file.h"
+#include "common/splitmix.h"
 #include "dist.h"
 #include "dist_comm.h"
 
@@ -52,13 +53,8 @@ uint64_t dist_fnv1a(const void *p, size_t n)
     return h;
 }
 
-static uint64_t splitmix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+/* SplitMix64's output for state x (a pure function of x: the state copy is discarded). */
+static uint64_t splitmix(uint64_t x) { return bulk_splitmix64(&x); }
 
 static void fail(struct sched *s, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

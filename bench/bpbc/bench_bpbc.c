@@ -23,8 +23,12 @@
 #include "bulk/bulk.h"
 #include "bulk/circuit.h"
 #include "bulk/cky.h"
+#include "common/atomic_file.h"
 #include "common/progress.h"
+#include "common/splitmix.h"
 
+/* The results file, written atomically (committed at the end): a killed run leaves no torn table. */
+static bulk_afile report_file;
 static FILE *report;
 
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -38,14 +42,6 @@ static void out(const char *fmt, ...)
     if (report) vfprintf(report, fmt, ap);
     va_end(ap);
     fflush(stdout);
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 static void die(const char *what, int st)
@@ -63,7 +59,7 @@ static double time_aig_adder(bulk_ctx *ctx1, unsigned k, size_t pairs)
     size_t nw = pairs / 64;
     uint64_t *in = malloc(8 * nw * 2 * k), *o = malloc(8 * nw * (k + 1));
     uint64_t s = k;
-    for (size_t i = 0; i < nw * 2 * k; i++) in[i] = mix(&s);
+    for (size_t i = 0; i < nw * 2 * k; i++) in[i] = bulk_splitmix64(&s);
     double best = 1e300;
     for (int r = 0; r < 3; r++) {
         double t0 = bulk_now();
@@ -115,7 +111,7 @@ enum { LEN = 32, NTERM = 4 };
 static void random_strings(int32_t *syms, size_t *off, size_t m, uint64_t seed)
 {
     for (size_t i = 0; i <= m; i++) off[i] = i * LEN;
-    for (size_t i = 0; i < m * LEN; i++) syms[i] = (int32_t)(mix(&seed) % NTERM);
+    for (size_t i = 0; i < m * LEN; i++) syms[i] = (int32_t)(bulk_splitmix64(&seed) % NTERM);
 }
 
 static void table_7_2(int cpu, int gpu, int quick)
@@ -247,9 +243,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_bpbc: --gpu but no CUDA device is usable in this build\n");
         return 1;
     }
-    if (outpath && !(report = fopen(outpath, "w"))) {
-        perror(outpath);
-        return 1;
+    if (outpath) {
+        if (bulk_afile_open(&report_file, outpath, "w") != 0) {
+            perror(outpath);
+            return 1;
+        }
+        report = report_file.fp;
     }
     struct utsname u;
     uname(&u);
@@ -269,6 +268,9 @@ int main(int argc, char **argv)
         table_7_2(cpu, gpu, quick);
         if (gpu) table_7_1();
     }
-    if (report) fclose(report);
+    if (report && bulk_afile_commit(&report_file) != 0) {
+        perror(outpath);
+        return 1;
+    }
     return 0;
 }

@@ -18,6 +18,13 @@ int bulk_cuda_bitslice_add(uint64_t *sum, const uint64_t *a, const uint64_t *b, 
 int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint64_t seed, double *naive_ms,
                             double *bitwise_ms);
 
+/* The inputs of one Table 5.1 row, the same on both backends (src/bpbc/circuit/pairsum.c):
+ * `pairs` (a multiple of 64) random k-bit pairs a[i], b[i] from SplitMix64(seed), and their
+ * bit-sliced form pa, pb (k words of pairs/64 each; bit i%64 of word j*nw + i/64 is bit j of
+ * pair i). pa and pb must be zeroed by the caller. */
+void bulk_pairsum_inputs(uint32_t *a, uint32_t *b, uint64_t *pa, uint64_t *pb, unsigned k, size_t pairs,
+                         uint64_t seed);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include "bulk/circuit.h"
 #include "common/parallel.h"
 #include "common/progress.h"
+#include "common/splitmix.h"
 
 enum { ADD_BLOCK = 64 };
 
@@ -56,19 +57,27 @@ int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uin
     return BULK_OK;
 }
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* The naive method of Table 5.1: one 32-bit addition per pair. `noinline` keeps the timed
  * loop from being merged with the check. */
 __attribute__((noinline)) static void naive_add(uint32_t *c, const uint32_t *a, const uint32_t *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+}
+
+void bulk_pairsum_inputs(uint32_t *a, uint32_t *b, uint64_t *pa, uint64_t *pb, unsigned k, size_t pairs,
+                         uint64_t seed)
+{
+    const size_t nw = pairs / 64;
+    const uint32_t mask = k == 32 ? 0xffffffffu : (1u << k) - 1;
+    for (size_t i = 0; i < pairs; i++) {
+        uint64_t r = bulk_splitmix64(&seed);
+        a[i] = (uint32_t)r & mask;
+        b[i] = (uint32_t)(r >> 32) & mask;
+        for (unsigned j = 0; j < k; j++) {
+            pa[j * nw + i / 64] |= (uint64_t)((a[i] >> j) & 1) << (i % 64);
+            pb[j * nw + i / 64] |= (uint64_t)((b[i] >> j) & 1) << (i % 64);
+        }
+    }
 }
 
 int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps, uint64_t seed,
@@ -90,16 +99,7 @@ int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps
     uint64_t *pa = calloc(k * nw, 8), *pb = calloc(k * nw, 8), *ps = calloc((k + 1) * nw, 8);
     int st = BULK_ERR_NOMEM;
     if (!a || !b || !c || !pa || !pb || !ps) goto done;
-    uint32_t mask = k == 32 ? 0xffffffffu : (1u << k) - 1;
-    for (size_t i = 0; i < pairs; i++) {
-        uint64_t r = mix(&seed);
-        a[i] = (uint32_t)r & mask;
-        b[i] = (uint32_t)(r >> 32) & mask;
-        for (unsigned j = 0; j < k; j++) {
-            pa[j * nw + i / 64] |= (uint64_t)((a[i] >> j) & 1) << (i % 64);
-            pb[j * nw + i / 64] |= (uint64_t)((b[i] >> j) & 1) << (i % 64);
-        }
-    }
+    bulk_pairsum_inputs(a, b, pa, pb, k, pairs, seed);
     t->naive_ms = t->bitwise_ms = t->bitwise_threads_ms = 1e300;
     add_job j = { ps, pa, pb, k, nw };
     size_t blocks = (nw + ADD_BLOCK - 1) / ADD_BLOCK;

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "bpbc/cky/grammar.h"
+#include "common/splitmix.h"
+#include "common/read_stream.h"
 
 void bulk_grammar_free(bulk_grammar *g)
 {
@@ -69,35 +71,18 @@ int bulk_grammar_read(bulk_grammar **g, const char *path, int mode, char *err, s
         if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return BULK_ERR_IO;
     }
-    size_t cap = 1 << 14, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
-        char *nb = realloc(buf, 2 * cap);
-        if (!nb) free(buf);
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
+    char *buf;
+    size_t len;
+    int rs = bulk_read_stream(f, &buf, &len);
     fclose(f);
-    if (!buf) return BULK_ERR_NOMEM;
-    if (bad) {
-        free(buf);
+    if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
+    if (rs != BULK_OK) {
         if (err && errlen) snprintf(err, errlen, "%s: read error", path);
         return BULK_ERR_IO;
     }
     int st = bulk_grammar_parse(g, buf, len, path, mode, err, errlen);
     free(buf);
     return st;
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 /* A set of 64-bit keys (open addressing, key+1 stored so 0 means empty). */
@@ -135,7 +120,7 @@ int bulk_grammar_random(bulk_grammar **out, unsigned nnt, size_t p2, unsigned nt
         if (!all) goto done;
         for (uint64_t i = 0; i < total; i++) all[i] = i;
         for (size_t i = 0; i < p2; i++) {
-            uint64_t j = i + mix(&seed) % (total - i), x = all[i];
+            uint64_t j = i + bulk_splitmix64(&seed) % (total - i), x = all[i];
             all[i] = all[j], all[j] = x;
             bin[nb * 3] = (uint32_t)(all[i] / ((uint64_t)nnt * nnt));
             bin[nb * 3 + 1] = (uint32_t)(all[i] / nnt % nnt);
@@ -149,8 +134,8 @@ int bulk_grammar_random(bulk_grammar **out, unsigned nnt, size_t p2, unsigned nt
         slots = calloc(ns, sizeof *slots);
         if (!slots) goto done;
         while (nb < p2) {
-            uint64_t A = nb < nnt ? nb : mix(&seed) % nnt; /* first one rule per A */
-            uint64_t key = (A * nnt + mix(&seed) % nnt) * nnt + mix(&seed) % nnt;
+            uint64_t A = nb < nnt ? nb : bulk_splitmix64(&seed) % nnt; /* first one rule per A */
+            uint64_t key = (A * nnt + bulk_splitmix64(&seed) % nnt) * nnt + bulk_splitmix64(&seed) % nnt;
             if (!set_add(slots, ns - 1, key)) continue;
             bin[nb * 3] = (uint32_t)(key / ((uint64_t)nnt * nnt));
             bin[nb * 3 + 1] = (uint32_t)(key / nnt % nnt);
@@ -161,8 +146,8 @@ int bulk_grammar_random(bulk_grammar **out, unsigned nnt, size_t p2, unsigned nt
     for (unsigned t = 0; t < nterm; t++) {
         size_t before = nun;
         for (unsigned a = 0; a < nnt; a++)
-            if (mix(&seed) % 4 == 0) un[2 * nun] = a, un[2 * nun + 1] = t, nun++;
-        if (nun == before) un[2 * nun] = (uint32_t)(mix(&seed) % nnt), un[2 * nun + 1] = t, nun++;
+            if (bulk_splitmix64(&seed) % 4 == 0) un[2 * nun] = a, un[2 * nun + 1] = t, nun++;
+        if (nun == before) un[2 * nun] = (uint32_t)(bulk_splitmix64(&seed) % nnt), un[2 * nun + 1] = t, nun++;
     }
     /* the cfg view: the same rules, names N0.., and the terminals */
     bulk_cfg *c = &g->cfg;

@@ -45,14 +45,6 @@ fail:
     return st;
 }
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 extern "C" int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint64_t seed, double *naive_ms,
                                        double *bitwise_ms)
 {
@@ -64,20 +56,11 @@ extern "C" int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint6
     uint64_t *dpa = NULL, *dpb = NULL, *dps = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     float ms;
-    uint32_t mask = k == 32 ? 0xffffffffu : (1u << k) - 1;
     if (!a || !b || !c || !pa || !pb || !ps) {
         st = BULK_ERR_NOMEM;
         goto fail;
     }
-    for (size_t i = 0; i < pairs; i++) {
-        uint64_t r = mix(&seed);
-        a[i] = (uint32_t)r & mask;
-        b[i] = (uint32_t)(r >> 32) & mask;
-        for (unsigned j = 0; j < k; j++) {
-            pa[j * nw + i / 64] |= (uint64_t)((a[i] >> j) & 1) << (i % 64);
-            pb[j * nw + i / 64] |= (uint64_t)((b[i] >> j) & 1) << (i % 64);
-        }
-    }
+    bulk_pairsum_inputs(a, b, pa, pb, k, pairs, seed);
     BPBC_CUDA(cudaMalloc(&da, pairs * 4));
     BPBC_CUDA(cudaMalloc(&db, pairs * 4));
     BPBC_CUDA(cudaMalloc(&dc, pairs * 4));

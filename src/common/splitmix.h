@@ -1,0 +1,19 @@
+/* SplitMix64 (Steele, Lea, Flood 2014): the one small deterministic generator that benchmark
+ * inputs, random grammars and sampling decisions use, so that a seed printed by one program
+ * reproduces the same numbers in C and CUDA code alike. Not for cryptographic use. */
+#ifndef BULK_COMMON_SPLITMIX_H
+#define BULK_COMMON_SPLITMIX_H
+#include <stdint.h>
+
+#include "common/hd.h"
+
+/* Advances the state *s and returns the next 64-bit output. */
+BULK_HD uint64_t bulk_splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+#endif
