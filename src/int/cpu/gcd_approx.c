@@ -115,14 +115,7 @@ size_t bulk_mpn_gcd_approx(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb
     bulk_limb_t *X = tp, *Y = tp + n;
     size_t lx, ly, k;
     if (gcd_prepare(g, a, b, n, X, &lx, Y, &ly, &k)) return bulk_mpn_normalized_size(g, n);
-    if (less(X, lx, Y, ly)) {
-        bulk_limb_t *t = X;
-        X = Y;
-        Y = t;
-        size_t tl = lx;
-        lx = ly;
-        ly = tl;
-    }
+    if (less(X, lx, Y, ly)) gcd_swap(&X, &lx, &Y, &ly);
     while (ly != 0 && lx > 2) {
         size_t beta;
         bulk_limb_t alpha = gcd_approx_quotient(X, lx, Y, ly, &beta);
@@ -139,14 +132,7 @@ size_t bulk_mpn_gcd_approx(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb
             bulk_mpn_add(X, X, lx, Y, ly);
             lx = gcd_rshift_odd(X, bulk_mpn_normalized_size(X, lx));
         }
-        if (lx == 0 || less(X, lx, Y, ly)) {
-            bulk_limb_t *t = X;
-            X = Y;
-            Y = t;
-            size_t tl = lx;
-            lx = ly;
-            ly = tl;
-        }
+        if (lx == 0 || less(X, lx, Y, ly)) gcd_swap(&X, &lx, &Y, &ly);
     }
     if (ly != 0) {
         bulk_dlimb_t x = X[0], y = Y[0];

@@ -13,14 +13,7 @@ size_t bulk_mpn_gcd_binary(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb
     for (;;) {
         int c = lx != ly ? (lx > ly ? 1 : -1) : bulk_mpn_cmp(X, Y, lx);
         if (c == 0) break;
-        if (c < 0) {
-            bulk_limb_t *t = X;
-            X = Y;
-            Y = t;
-            size_t tl = lx;
-            lx = ly;
-            ly = tl;
-        }
+        if (c < 0) gcd_swap(&X, &lx, &Y, &ly);
         bulk_mpn_sub(X, X, lx, Y, ly); /* X - Y > 0, even */
         lx = gcd_rshift_odd(X, bulk_mpn_normalized_size(X, lx));
     }

@@ -18,6 +18,17 @@ static inline size_t gcd_rshift_odd(bulk_limb_t *x, size_t xn)
     return xn - (x[xn - 1] == 0);
 }
 
+/* Exchanges the operands (X, lx) and (Y, ly) of the GCD loops (pointers only, no limbs move). */
+static inline void gcd_swap(bulk_limb_t **X, size_t *lx, bulk_limb_t **Y, size_t *ly)
+{
+    bulk_limb_t *t = *X;
+    *X = *Y;
+    *Y = t;
+    size_t tl = *lx;
+    *lx = *ly;
+    *ly = tl;
+}
+
 /* Number of trailing zero bits of a nonzero x. */
 static inline size_t gcd_tz(const bulk_limb_t *x)
 {

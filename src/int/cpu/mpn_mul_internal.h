@@ -19,6 +19,16 @@
 #define BULK_MPN_EXACT_SCRATCH 0
 #endif
 
+/* r[off ..) += v (W limbs), everything clipped at rn limbs: the recomposition step of the Toom
+ * algorithms (mpn_toom.c, mpn_toom3.c), where the total is known to fit rn limbs. */
+static inline void bulk_mpn_add_at(bulk_limb_t *r, size_t rn, size_t off, const bulk_limb_t *v, size_t W)
+{
+    if (off >= rn) return;
+    size_t len = rn - off < W ? rn - off : W;
+    bulk_limb_t c = bulk_mpn_add_n(r + off, r + off, v, len);
+    if (c && off + len < rn) bulk_mpn_add_1(r + off + len, r + off + len, rn - off - len, c);
+}
+
 /* Basecases, r (an + bn limbs) disjoint from a and b, an >= 1, bn >= 1 (any order). */
 void bulk_mpn_mul_schoolbook(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
                              const bulk_limb_t *b, size_t bn);
@@ -70,5 +80,29 @@ size_t bulk_mpn_mullo_itch(size_t n);
 void bulk_mpn_mullo_rec(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                         bulk_limb_t *tmp);
 void bulk_mpn_mullo_basecase(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n);
+
+/* r (2m+2 limbs) = u v for u, v of m+1 limbs (v == NULL: u^2): one m x m product plus the
+ * cross terms of the top limbs (the point products of the Toom algorithms, mpn_toom.c and
+ * mpn_toom3.c, whose evaluated operands carry one extra limb). */
+static inline void bulk_mpn_mul_plus1(bulk_limb_t *r, const bulk_limb_t *u, const bulk_limb_t *v, size_t m,
+                                      bulk_limb_t *sub)
+{
+    if (v == NULL) {
+        v = u;
+        bulk_mpn_sqr_rec(r, u, m, sub);
+    } else {
+        bulk_mpn_mul_n_rec(r, u, v, m, sub);
+    }
+    bulk_limb_t uh = u[m], vh = v[m];
+    r[2 * m] = 0;
+    r[2 * m + 1] = 0;
+    if (uh) bulk_mpn_add_1(r + 2 * m, r + 2 * m, 2, bulk_mpn_addmul_1(r + m, v, m, uh));
+    if (vh) bulk_mpn_add_1(r + 2 * m, r + 2 * m, 2, bulk_mpn_addmul_1(r + m, u, m, vh));
+    if (uh && vh) {
+        bulk_limb_t hl[2];
+        hl[0] = bulk_limb_mul(uh, vh, &hl[1]);
+        bulk_mpn_add_n(r + 2 * m, r + 2 * m, hl, 2);
+    }
+}
 
 #endif

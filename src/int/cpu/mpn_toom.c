@@ -9,7 +9,7 @@
  *    give A(x) = E + O and A(-x) = E - O (a magnitude and a sign). All values fit m+1 limbs
  *    (|A(+-x)| < B^m * 7^8 for k = 8).
  * 2. Products, 2k-1 of (m+1) x (m+1) limbs: P0 = a_0 b_0, P(x), P(-x); the (m+1)-th limbs are
- *    handled by addmul_1 around one m x m recursive product (mul_plus1).
+ *    handled by addmul_1 around one m x m recursive product (bulk_mpn_mul_plus1, mpn_mul_internal.h).
  * 3. Split into even and odd parts of R, both natural numbers:
  *       Re(x^2) = (P(x) + P(-x)) / 2 = sum r_2j y^j          (degree k-1 in y = x^2)
  *       Ro(x^2) = (P(x) - P(-x)) / (2x) = sum r_2j+1 y^j     (degree k-2)
@@ -71,36 +71,6 @@ static int eval_pm(bulk_limb_t *pos, bulk_limb_t *neg, bulk_limb_t *tmp, const b
     return 0;
 }
 
-/* r (2m+2 limbs) = u v for u, v of m+1 limbs (v == NULL: u^2): one m x m product plus the
- * cross terms of the top limbs. */
-static void mul_plus1(bulk_limb_t *r, const bulk_limb_t *u, const bulk_limb_t *v, size_t m,
-                      bulk_limb_t *sub)
-{
-    int sqr = v == NULL;
-    if (sqr) {
-        v = u;
-        bulk_mpn_sqr_rec(r, u, m, sub);
-    } else {
-        bulk_mpn_mul_n_rec(r, u, v, m, sub);
-    }
-    bulk_limb_t uh = u[m], vh = v[m];
-    r[2 * m] = 0;
-    r[2 * m + 1] = 0;
-    if (uh) {
-        bulk_limb_t c = bulk_mpn_addmul_1(r + m, v, m, uh);
-        bulk_mpn_add_1(r + 2 * m, r + 2 * m, 2, c);
-    }
-    if (vh) {
-        bulk_limb_t c = bulk_mpn_addmul_1(r + m, u, m, vh);
-        bulk_mpn_add_1(r + 2 * m, r + 2 * m, 2, c);
-    }
-    if (uh && vh) {
-        bulk_limb_t hl[2];
-        hl[0] = bulk_limb_mul(uh, vh, &hl[1]);
-        bulk_mpn_add_n(r + 2 * m, r + 2 * m, hl, 2);
-    }
-}
-
 /* Interpolates, in place, the polynomial of degree cnt-1 whose values at y_j = (j + j0)^2
  * (j = 0..cnt-1) are in slots V + j*W: afterwards slot j holds the coefficient of y^j. */
 static void interpolate(bulk_limb_t *V, size_t W, unsigned cnt, unsigned j0)
@@ -119,15 +89,6 @@ static void interpolate(bulk_limb_t *V, size_t W, unsigned cnt, unsigned j0)
     }
 #undef SLOT
 #undef NODE
-}
-
-/* r[off ..) += v (W limbs), everything clipped at rn limbs (see step 5). */
-static void add_at(bulk_limb_t *r, size_t rn, size_t off, const bulk_limb_t *v, size_t W)
-{
-    if (off >= rn) return;
-    size_t len = rn - off < W ? rn - off : W;
-    bulk_limb_t c = bulk_mpn_add_n(r + off, r + off, v, len);
-    if (c && off + len < rn) bulk_mpn_add_1(r + off + len, r + off + len, rn - off - len, c);
 }
 
 void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
@@ -151,8 +112,8 @@ void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *
         int neg = eval_pm(ap, an, at, a, n, m, k, x);
         if (sqr) neg = 0; /* A(-x)^2 >= 0 */
         else neg ^= eval_pm(bp, bn, bt, b, n, m, k, x);
-        mul_plus1(P, ap, sqr ? NULL : bp, m, sub);
-        mul_plus1(Q, an, sqr ? NULL : bn, m, sub);
+        bulk_mpn_mul_plus1(P, ap, sqr ? NULL : bp, m, sub);
+        bulk_mpn_mul_plus1(Q, an, sqr ? NULL : bn, m, sub);
         /* P(-x) = (neg ? -Q : Q). Ro(x^2) = (P(x) - P(-x)) / (2x) goes to Q, and
          * Re(x^2) = (P(x) + P(-x)) / 2 = P(x) - x Ro(x^2) to P: three passes over W limbs. */
         if (!neg) bulk_mpn_sub_n(Q, P, Q, W);
@@ -165,6 +126,6 @@ void bulk_mpn_mul_toom(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *
 
     size_t rn = 2 * n;
     bulk_mpn_zero(r, rn);
-    for (unsigned j = 0; j < k; j++) add_at(r, rn, 2 * (size_t)j * m, S + (size_t)j * W, W);
-    for (unsigned j = 0; j + 1 < k; j++) add_at(r, rn, (2 * (size_t)j + 1) * m, D + (size_t)j * W, W);
+    for (unsigned j = 0; j < k; j++) bulk_mpn_add_at(r, rn, 2 * (size_t)j * m, S + (size_t)j * W, W);
+    for (unsigned j = 0; j + 1 < k; j++) bulk_mpn_add_at(r, rn, (2 * (size_t)j + 1) * m, D + (size_t)j * W, W);
 }

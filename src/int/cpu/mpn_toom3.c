@@ -68,37 +68,6 @@ static int eval3(bulk_limb_t *p1, bulk_limb_t *pm1, bulk_limb_t *pm2, bulk_limb_
     return s;
 }
 
-/* r (2m+2 limbs) = u v for u, v of m+1 limbs (v == NULL: u^2), as in mpn_toom.c. */
-static void mul_plus1(bulk_limb_t *r, const bulk_limb_t *u, const bulk_limb_t *v, size_t m,
-                      bulk_limb_t *sub)
-{
-    if (v == NULL) {
-        v = u;
-        bulk_mpn_sqr_rec(r, u, m, sub);
-    } else {
-        bulk_mpn_mul_n_rec(r, u, v, m, sub);
-    }
-    bulk_limb_t uh = u[m], vh = v[m];
-    r[2 * m] = 0;
-    r[2 * m + 1] = 0;
-    if (uh) bulk_mpn_add_1(r + 2 * m, r + 2 * m, 2, bulk_mpn_addmul_1(r + m, v, m, uh));
-    if (vh) bulk_mpn_add_1(r + 2 * m, r + 2 * m, 2, bulk_mpn_addmul_1(r + m, u, m, vh));
-    if (uh && vh) {
-        bulk_limb_t hl[2];
-        hl[0] = bulk_limb_mul(uh, vh, &hl[1]);
-        bulk_mpn_add_n(r + 2 * m, r + 2 * m, hl, 2);
-    }
-}
-
-/* r[off ..) += v (W limbs), clipped at rn limbs (the total fits rn limbs). */
-static void add_at(bulk_limb_t *r, size_t rn, size_t off, const bulk_limb_t *v, size_t W)
-{
-    if (off >= rn) return;
-    size_t len = rn - off < W ? rn - off : W;
-    bulk_limb_t c = bulk_mpn_add_n(r + off, r + off, v, len);
-    if (c && off + len < rn) bulk_mpn_add_1(r + off + len, r + off + len, rn - off - len, c);
-}
-
 void bulk_mpn_mul_toom3(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                         bulk_limb_t *tmp)
 {
@@ -113,10 +82,10 @@ void bulk_mpn_mul_toom3(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t 
     if (!sqr) sb = eval3(b1, bm1, bm2, bt, b, m, t);
     int s = sqr ? 0 : sa ^ sb;
 
-    mul_plus1(v1, a1, sqr ? NULL : b1, m, sub);
-    mul_plus1(vm1, am1, sqr ? NULL : bm1, m, sub);
+    bulk_mpn_mul_plus1(v1, a1, sqr ? NULL : b1, m, sub);
+    bulk_mpn_mul_plus1(vm1, am1, sqr ? NULL : bm1, m, sub);
     if (s & 1) bulk_mpn_neg(vm1, vm1, W);
-    mul_plus1(vm2, am2, sqr ? NULL : bm2, m, sub);
+    bulk_mpn_mul_plus1(vm2, am2, sqr ? NULL : bm2, m, sub);
     if (s & 2) bulk_mpn_neg(vm2, vm2, W);
     bulk_mpn_zero(v0 + 2 * m, 2);
     bulk_mpn_zero(vinf + 2 * t, W - 2 * t);
@@ -147,7 +116,7 @@ void bulk_mpn_mul_toom3(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t 
     bulk_mpn_copy(r, v0, 2 * m);
     bulk_mpn_copy(r + 4 * m, vinf, 2 * t);
     bulk_mpn_zero(r + 2 * m, 2 * m);
-    add_at(r, rn, m, v1, W);
-    add_at(r, rn, 2 * m, vm1, W);
-    add_at(r, rn, 3 * m, vm2, W);
+    bulk_mpn_add_at(r, rn, m, v1, W);
+    bulk_mpn_add_at(r, rn, 2 * m, vm1, W);
+    bulk_mpn_add_at(r, rn, 3 * m, vm2, W);
 }
