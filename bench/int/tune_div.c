@@ -21,6 +21,8 @@
 
 #include "bulk/int.h"
 #include "common/atomic_file.h"
+#include "common/hostinfo.h"
+#include "common/splitmix.h"
 #include "int/mpn_div.h"
 
 static double now(void)
@@ -51,13 +53,7 @@ static void out(const char *fmt, ...)
 }
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return bulk_splitmix64(&rng); }
 
 static void fill(bulk_limb_t *a, size_t n)
 {
@@ -405,23 +401,12 @@ int main(int argc, char **argv)
     }
     if (quick) batches = 3, batch_s = 0.01;
     char host[256] = "unknown CPU";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                char *c = strchr(line, ':');
-                if (c) snprintf(host, sizeof host, "%s", c + 2);
-                host[strcspn(host, "\n")] = 0;
-                break;
-            }
-        fclose(f);
-    }
+    bulk_host_cpu_model(host, sizeof host);
     time_t t = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
     char load[64] = "?";
-    f = fopen("/proc/loadavg", "r");
+    FILE *f = fopen("/proc/loadavg", "r");
     if (f) {
         if (!fgets(load, sizeof load, f)) load[0] = 0;
         load[strcspn(load, "\n")] = 0;

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "common/atomic_file.h"
+#include "common/hostinfo.h"
 #include "int/cpu/mpn_mul_internal.h"
 
 /* Thread CPU time: on a shared machine the time this thread was descheduled is not counted
@@ -255,18 +256,7 @@ int main(int argc, char **argv)
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
     char cpu[256] = "unknown";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                char *p = strchr(line, ':');
-                if (p) snprintf(cpu, sizeof cpu, "%s", p + 2);
-                cpu[strcspn(cpu, "\n")] = 0;
-                break;
-            }
-        fclose(f);
-    }
+    bulk_host_cpu_model(cpu, sizeof cpu);
     out("# tune_mul: multiplication thresholds of libbulk, measured on one thread\n");
     out("# date: %s   cpu: %s   GMP %s\n", date, cpu, gmp_version);
     out("# command: tune_mul%s%s%s (build type Release, -O3)\n", quick ? " --quick" : "",

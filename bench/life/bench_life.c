@@ -28,6 +28,9 @@
 
 #include "bpbc/life/life_internal.h"
 #include "bulk/life.h"
+#include "common/atomic_file.h"
+#include "common/hostinfo.h"
+#include "common/splitmix.h"
 #include "common/progress.h"
 
 #define CPU_OPS_CONWAY 29.0
@@ -35,6 +38,8 @@
 #define GPU_OPS_CONWAY 12.0
 #define GPU_OPS_PER_CYCLE_SM 64.0
 
+/* The results file, written atomically (committed at the end): a killed run leaves no torn table. */
+static bulk_afile res_file;
 static FILE *res;
 static char line[512];
 
@@ -51,13 +56,7 @@ static void out(const char *fmt, ...)
 }
 
 static uint64_t rng = 0x1234567887654321ull;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return bulk_splitmix64(&rng); }
 
 static uint64_t *soup(uint64_t w, uint64_t h)
 {
@@ -69,38 +68,6 @@ static uint64_t *soup(uint64_t w, uint64_t h)
     }
     for (uint64_t i = 0; i < n; i++) c[i] = rnd() & rnd() ? rnd() : rnd() & rnd(); /* ~ 1/3 alive */
     return c;
-}
-
-static double cpu_mhz(void)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    double mhz = 0;
-    char buf[256];
-    while (f && fgets(buf, sizeof buf, f))
-        if (strncmp(buf, "cpu MHz", 7) == 0) {
-            char *c = strchr(buf, ':');
-            if (c) mhz = atof(c + 1);
-            break;
-        }
-    if (f) fclose(f);
-    return mhz;
-}
-
-static void cpu_model(char *buf, size_t cap)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    snprintf(buf, cap, "unknown CPU");
-    char l[256];
-    while (f && fgets(l, sizeof l, f))
-        if (strncmp(l, "model name", 10) == 0) {
-            char *c = strchr(l, ':');
-            if (c) {
-                snprintf(buf, cap, "%s", c + 2);
-                buf[strcspn(buf, "\n")] = 0;
-            }
-            break;
-        }
-    if (f) fclose(f);
 }
 
 static double cpu_seconds(void)
@@ -249,12 +216,13 @@ int main(int argc, char **argv)
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     snprintf(path, sizeof path, "%s/%s-%s-life.txt", dir, date, machine);
-    res = fopen(path, "w");
-    if (!res) fprintf(stderr, "bench_life: cannot write %s (printing only)\n", path);
+    if (bulk_afile_open(&res_file, path, "w") == 0) res = res_file.fp;
+    else fprintf(stderr, "bench_life: cannot write %s (printing only)\n", path);
 
     char model[128];
-    cpu_model(model, sizeof model);
-    double mhz = cpu_mhz();
+    snprintf(model, sizeof model, "unknown CPU");
+    bulk_host_cpu_model(model, sizeof model);
+    double mhz = bulk_host_cpu_mhz();
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     char stamp[64];
     strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -315,7 +283,10 @@ int main(int argc, char **argv)
         }
     }
     if (res) {
-        fclose(res);
+        if (bulk_afile_commit(&res_file) != 0) {
+            fprintf(stderr, "bench_life: cannot write %s\n", path);
+            return 1;
+        }
         printf("# written to %s\n", path);
     }
     return 0;
