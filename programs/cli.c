@@ -92,3 +92,17 @@ char *cli_read_file(const char *path, size_t *len)
     if (f != stdin) fclose(f);
     return buf;
 }
+
+int cli_backend_threads_opt(int argc, char **argv, int *i, bulk_backend *be, int *threads)
+{
+    const char *v;
+    if ((v = cli_opt_value(argc, argv, i, "--backend"))) {
+        *be = cli_parse_backend(v);
+        return 1;
+    }
+    if ((v = cli_opt_value(argc, argv, i, "--threads"))) {
+        *threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        return 1;
+    }
+    return 0;
+}

@@ -29,6 +29,11 @@ long long cli_parse_ll(const char *opt, const char *text, long long min, long lo
 /* --backend value -> enum (usage error when unknown). */
 bulk_backend cli_parse_backend(const char *text);
 
+/* The two options every computing command takes: --backend cpu|cuda|auto into *be and
+ * --threads N (0..4096, 0 = all online CPUs) into *threads. Returns 1 when argv[*i] was one of
+ * them (its value consumed as cli_opt_value does), 0 otherwise. */
+int cli_backend_threads_opt(int argc, char **argv, int *i, bulk_backend *be, int *threads);
+
 /* Opens a context or exits with a clear message (exit 2 for an unavailable backend). */
 bulk_ctx *cli_open_ctx(bulk_backend want, int threads);
 

@@ -73,8 +73,7 @@ static int circuit_eval(int argc, char **argv)
         if ((v = cli_opt_value(argc, argv, &i, "--circuit"))) cpath = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--in"))) inpath = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) be = cli_parse_backend(v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        else if (cli_backend_threads_opt(argc, argv, &i, &be, &threads)) continue;
         else if (strcmp(argv[i], "--binary") == 0) binary = 1;
         else cli_die(CLI_EXIT_USAGE, "circuit eval: unknown argument '%s' (see bulk circuit --help)", argv[i]);
     }

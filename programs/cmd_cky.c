@@ -40,8 +40,7 @@ int cmd_cky(int argc, char **argv)
         if ((v = cli_opt_value(argc, argv, &i, "--grammar"))) gpath = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--in"))) inpath = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) be = cli_parse_backend(v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        else if (cli_backend_threads_opt(argc, argv, &i, &be, &threads)) continue;
         else if (strcmp(argv[i], "--tokens") == 0) tokens = 1;
         else cli_die(CLI_EXIT_USAGE, "cky: unknown argument '%s' (see bulk cky --help)", argv[i]);
     }

@@ -233,10 +233,8 @@ static void parse_args(int argc, char **argv, struct int_args *a)
             a->in = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--out"))) {
             a->out = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) {
-            a->backend = cli_parse_backend(v);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
-            a->threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        } else if (cli_backend_threads_opt(argc, argv, &i, &a->backend, &a->threads)) {
+            continue;
         } else if (strcmp(arg, "--hex") == 0) {
             a->hex = 1;
         } else if (arg[0] == '-' && arg[1] != 0) {

@@ -296,10 +296,8 @@ int cmd_int_bench(int argc, char **argv)
             min_time = strtod(v, &end);
             if (*end || end == v || !(min_time >= 0 && min_time <= 3600))
                 cli_die(CLI_EXIT_USAGE, "--time: '%s' is not a number of seconds in [0, 3600]", v);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) {
-            backend = cli_parse_backend(v);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) {
-            threads_opt = (int)cli_parse_ll("--threads", v, 0, 4096);
+        } else if (cli_backend_threads_opt(argc, argv, &i, &backend, &threads_opt)) {
+            continue;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (argv[i][0] == '-') {
