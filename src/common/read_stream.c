@@ -1,5 +1,6 @@
 #include "common/read_stream.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "bulk/bulk.h"
@@ -31,4 +32,19 @@ int bulk_read_stream(FILE *f, char **buf, size_t *len)
     *buf = b;
     *len = n;
     return BULK_OK;
+}
+
+int bulk_read_path(const char *path, char **buf, size_t *len, int *open_errno)
+{
+    *buf = NULL;
+    *len = 0;
+    *open_errno = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *open_errno = errno ? errno : EIO;
+        return BULK_ERR_IO;
+    }
+    int st = bulk_read_stream(f, buf, len);
+    fclose(f);
+    return st;
 }

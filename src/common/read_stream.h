@@ -11,4 +11,9 @@
  * stream is neither closed nor rewound; opening it and naming it in messages is the caller's. */
 int bulk_read_stream(FILE *f, char **buf, size_t *len);
 
+/* Opens `path` (binary) and reads it whole with bulk_read_stream. On BULK_ERR_IO, *open_errno
+ * is the errno of the failed fopen, or 0 when the file opened but reading it failed, so that
+ * callers can word the two cases as before. */
+int bulk_read_path(const char *path, char **buf, size_t *len, int *open_errno);
+
 #endif

@@ -348,18 +348,12 @@ int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errl
 {
     if (!c || !path) return BULK_ERR_ARG;
     *c = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return BULK_ERR_IO;
-    }
     char *buf;
     size_t len;
-    int rs = bulk_read_stream(f, &buf, &len);
-    fclose(f);
+    int open_errno, rs = bulk_read_path(path, &buf, &len, &open_errno);
     if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
     if (rs != BULK_OK) {
-        if (err && errlen) snprintf(err, errlen, "%s: read error", path);
+        if (err && errlen) snprintf(err, errlen, "%s: %s", path, open_errno ? strerror(open_errno) : "read error");
         return BULK_ERR_IO;
     }
     int st = bulk_circuit_parse(c, buf, len, path, err, errlen);

@@ -66,18 +66,12 @@ int bulk_grammar_read(bulk_grammar **g, const char *path, int mode, char *err, s
 {
     if (!g || !path) return BULK_ERR_ARG;
     *g = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && errlen) snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return BULK_ERR_IO;
-    }
     char *buf;
     size_t len;
-    int rs = bulk_read_stream(f, &buf, &len);
-    fclose(f);
+    int open_errno, rs = bulk_read_path(path, &buf, &len, &open_errno);
     if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
     if (rs != BULK_OK) {
-        if (err && errlen) snprintf(err, errlen, "%s: read error", path);
+        if (err && errlen) snprintf(err, errlen, "%s: %s", path, open_errno ? strerror(open_errno) : "read error");
         return BULK_ERR_IO;
     }
     int st = bulk_grammar_parse(g, buf, len, path, mode, err, errlen);

@@ -362,21 +362,17 @@ int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path, bulk_lif
 {
     if (!p || !path) return BULK_ERR_ARG;
     memset(p, 0, sizeof *p);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err) {
-            memset(err, 0, sizeof *err);
-            snprintf(err->message, sizeof err->message, "cannot open: %s", strerror(errno));
-        }
-        return BULK_ERR_IO;
-    }
     char *buf;
     size_t len;
-    int rs = bulk_read_stream(f, &buf, &len);
-    fclose(f);
+    int open_errno, rs = bulk_read_path(path, &buf, &len, &open_errno);
     if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
     if (rs != BULK_OK) {
-        if (err) snprintf(err->message, sizeof err->message, "read error");
+        if (err && open_errno) {
+            memset(err, 0, sizeof *err);
+            snprintf(err->message, sizeof err->message, "cannot open: %s", strerror(open_errno));
+        } else if (err) {
+            snprintf(err->message, sizeof err->message, "read error");
+        }
         return BULK_ERR_IO;
     }
     int st = bulk_life_pattern_read(p, buf, len, err);
