@@ -13,10 +13,12 @@ extern "C" {
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/collatz_cuda.h"
 
-/* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to. FLAT is
- * the measured best (H200, docs/collatz-gpu.md "Measured"); flip to BULK_CZ_CUDA_LAYOUT_FLAT_BATCH
- * when `bench_collatz_gpu --layouts` shows the batched refill faster. */
-#define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_FLAT
+/* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to:
+ * FLAT_BATCH with CG_REFILL_LANES = 12, the measured best. `bench_collatz_gpu --layouts` on an
+ * H200 (2026-11-21, bench/results/2026-11-21-h200-collatz-gpu-layouts.txt), n near 2^68, d = 12:
+ * k = 37 FLAT 1.463e12, FLAT_BATCH refill 8/12/16 1.675e12/1.725e12/1.715e12 numbers/s;
+ * k = 32 FLAT 1.218e12, refill 12 1.399e12; all results identical. */
+#define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_FLAT_BATCH
 
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */

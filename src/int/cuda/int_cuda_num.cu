@@ -128,10 +128,11 @@ __global__ void __launch_bounds__(kThreads) divmod_recip_kernel(bg_limb *q, bg_l
     if (e && bad) atomicExch(bad, 1);
 }
 
-/* BULK_CUDA_DIVMOD=recip selects divmod_recip_kernel for divisors up to 16 limbs. The default
- * stays divmod_regs_kernel until a GPU run measures the new one faster: flip kDivmodRecipDefault
- * then (docs/int-gpu.md). BULK_CUDA_DIVMOD=regs forces the old kernel either way. */
-static const bool kDivmodRecipDefault = false;
+/* divmod_recip_kernel serves divisors up to 16 limbs by default: measured faster on an H200
+ * (2026-11-21, bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: recip 3.68e8/s,
+ * regs 3.06e8/s, results identical to regs and GMP; bench/results/2026-11-21-h200-int-gpu-run3.txt).
+ * BULK_CUDA_DIVMOD=regs forces the old kernel, =recip the new one. */
+static const bool kDivmodRecipDefault = true;
 static bool divmod_recip_mode()
 {
     const char *e = getenv("BULK_CUDA_DIVMOD");
