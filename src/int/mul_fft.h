@@ -11,8 +11,10 @@
  *
  * Threshold: BULK_MUL_FFT_THRESHOLD is the balanced size (limbs of each operand) from which the
  * NTT beats the tuned Toom multiplication of bulk_mpn_mul_n on this machine class (measured by
- * bench/gcd/tune_fft; see docs/gcd.md). Until the int engineers hook it into bulk_mpn_mul's
- * dispatch, callers that want the fastest product call bulk_mpn_mul_big below. */
+ * bench/gcd/tune_fft; see docs/gcd.md). The AUTO dispatch (bulk_mpn_mul_n, bulk_mpn_sqr,
+ * bulk_mpn_mul of src/int/cpu/mpn_mul.c) calls the NTT from this threshold on, so
+ * bulk_mpn_mul_big below is now the same as bulk_mpn_mul; its _threads variant still adds the
+ * multi-threaded transform. */
 #ifndef BULK_INT_MUL_FFT_H
 #define BULK_INT_MUL_FFT_H
 
@@ -47,8 +49,8 @@ int bulk_mpn_mul_fft_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
 
 /* r (an + bn limbs) = a * b by the fastest method at this size: the NTT when the smaller
  * operand has at least BULK_MUL_FFT_THRESHOLD limbs, else bulk_mpn_sqr (a == b, an == bn) or
- * bulk_mpn_mul (Toom). Never fails:
- * when the NTT cannot get its memory it falls back to bulk_mpn_mul. an, bn >= 1. */
+ * bulk_mpn_mul (Toom); an < bn allowed. Never fails: when the NTT cannot get its memory the
+ * Toom code runs. an, bn >= 1. (Since the dispatch hook this is bulk_mpn_mul.) */
 void bulk_mpn_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn);
 /* bulk_mpn_mul_big with bulk_mpn_mul_fft_threads(..., threads) for the NTT. */

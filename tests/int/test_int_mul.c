@@ -7,7 +7,8 @@
  *  3. sizes 1..MAXN around the thresholds, every method; then again with tiny thresholds so
  *     the recursions nest (Toom-8 over Toom-6 over ... over Karatsuba) at small sizes;
  *  4. the public API: several instances, threads 1, 2, 3, forced methods, aliasing, carries,
- *     argument errors.
+ *     argument errors;
+ *  5. AUTO mul/sqr/unbalanced mul around BULK_MUL_FFT_THRESHOLD (the NTT hook) and at 40000 limbs.
  * Replay: --seed S (or BULK_TEST_SEED). BULK_SANITIZED=1 shrinks the largest loops. */
 #include <gmp.h>
 
@@ -15,6 +16,7 @@
 #include "bulk/int.h"
 #include "int/cpu/mpn_mul_internal.h"
 #include "int/mpn.h"
+#include "int/mul_fft.h"
 #include "test_util.h"
 
 static uint64_t rng;
@@ -422,9 +424,57 @@ static void test_large_auto(void)
         bulk_mpn_mullo_n(r, a, b, n);
         mpn_mul_n(g, a, b, n);
         CHECK(!memcmp(r, g, n * 8), "large auto mullo n=%zu", n);
+        /* from BULK_MUL_FFT_THRESHOLD AUTO is the NTT: force Toom-8 so it stays tested here */
+        bulk_mpn_mul_n_method(r, a, b, n, BULK_MUL_TOOM8);
+        CHECK(!memcmp(r, g, 2 * n * 8), "large forced toom8 n=%zu", n);
         free(a), free(b), free(r), free(g);
     }
     printf("AUTO above the Toom-4/6/8 thresholds: done\n");
+}
+
+/* The NTT hook of the dispatch (mul_fft.h): AUTO mul, sqr and unbalanced mul just below, at
+ * and above BULK_MUL_FFT_THRESHOLD (random and all-ones operands: the largest convolution
+ * coefficients), and one large size, against GMP. */
+static void test_fft_hook(void)
+{
+    const size_t T = BULK_MUL_FFT_THRESHOLD;
+    const size_t sizes[] = { T - 1, T, T + 1, 40000 };
+    const size_t nsizes = sanitized ? 3 : 4;
+    for (size_t si = 0; si < nsizes; si++) {
+        size_t n = sizes[si];
+        bulk_limb_t *a = alloc_limbs(n), *b = alloc_limbs(n);
+        bulk_limb_t *r = alloc_limbs(2 * n), *g = alloc_limbs(2 * n);
+        int kind = si == 1 ? 3 : 0; /* all-ones at exactly the threshold */
+        fill(a, n, kind);
+        fill(b, n, kind);
+        mpn_mul_n(g, a, b, n);
+        bulk_mpn_mul_n(r, a, b, n);
+        CHECK(!memcmp(r, g, 2 * n * 8), "fft hook auto mul n=%zu kind=%d", n, kind);
+        mpn_sqr(g, a, n);
+        bulk_mpn_sqr(r, a, n);
+        CHECK(!memcmp(r, g, 2 * n * 8), "fft hook auto sqr n=%zu kind=%d", n, kind);
+        bulk_mpn_mul_n(r, a, a, n); /* a == b goes through the squaring */
+        CHECK(!memcmp(r, g, 2 * n * 8), "fft hook auto mul a==a n=%zu kind=%d", n, kind);
+        free(a), free(b), free(r), free(g);
+    }
+    /* unbalanced: the smaller operand below, at and above the threshold */
+    const size_t un[][2] = { { 2 * T + 5, T - 1 }, { T + 7, T }, { 3 * T + 1, T + 1 } };
+    const size_t nun = sanitized ? 2 : 3;
+    for (size_t ui = 0; ui < nun; ui++) {
+        size_t an = un[ui][0], bn = un[ui][1];
+        bulk_limb_t *a = alloc_limbs(an), *b = alloc_limbs(bn);
+        bulk_limb_t *r = alloc_limbs(an + bn), *g = alloc_limbs(an + bn);
+        fill(a, an, ui == 1 ? 3 : 0);
+        fill(b, bn, ui == 1 ? 3 : 0);
+        mpn_mul(g, a, an, b, bn);
+        bulk_mpn_mul(r, a, an, b, bn);
+        CHECK(!memcmp(r, g, (an + bn) * 8), "fft hook unbalanced %zu x %zu", an, bn);
+        bulk_mpn_mul(r, b, bn, a, an); /* swapped operands (accepted outside the contract) */
+        CHECK(!memcmp(r, g, (an + bn) * 8), "fft hook unbalanced swapped %zu x %zu", bn, an);
+        free(a), free(b), free(r), free(g);
+    }
+    printf("AUTO around the NTT threshold %zu (and %s): done\n", T,
+           sanitized ? "no large size under the sanitizers" : "40000 limbs");
 }
 
 /* ---- 4. the public API ---------------------------------------------------------------------- */
@@ -579,6 +629,7 @@ int main(int argc, char **argv)
     bulk_mul_tuning = saved;
 
     test_large_auto();
+    test_fft_hook();
     test_public();
     return test_finish();
 }

@@ -5,6 +5,7 @@
 
 #include "int/cpu/mpn_mul_internal.h"
 #include "int/cpu/mul_thresholds.h"
+#include "int/mul_fft.h"
 
 struct bulk_mul_tuning bulk_mul_tuning = {
     BULK_MUL_COMBA_MAX,
@@ -101,6 +102,9 @@ void bulk_mpn_mul_n(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, 
         bulk_mpn_sqr(r, a, n);
         return;
     }
+    /* far above the Toom range the three-prime NTT wins (mul_fft.h); it never calls back
+     * into this dispatch, and without memory it fails cleanly and Toom runs instead */
+    if (n >= BULK_MUL_FFT_THRESHOLD && bulk_mpn_mul_fft(r, a, n, b, n) == BULK_OK) return;
     if (n <= bulk_mul_tuning.comba_max && n < bulk_mul_tuning.mul_thr[0]) {
         bulk_mpn_mul_comba(r, a, n, b, n); /* the common small case, without the dispatch */
         return;
@@ -112,6 +116,7 @@ void bulk_mpn_mul_n(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, 
 
 void bulk_mpn_sqr(bulk_limb_t *r, const bulk_limb_t *a, size_t n)
 {
+    if (n >= BULK_MUL_FFT_THRESHOLD && bulk_mpn_mul_fft(r, a, n, a, n) == BULK_OK) return;
     int idx = pick(n, bulk_mul_tuning.sqr_thr);
     if (idx < 0) bulk_mpn_sqr_basecase(r, a, n);
     else top(r, a, NULL, n, idx, itch_of(n, idx, 1));
@@ -233,5 +238,7 @@ void bulk_mpn_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_li
         else bulk_mpn_mul_schoolbook(r, a, an, b, bn);
         return;
     }
+    /* one NTT of the whole product when even the smaller operand is in the NTT range */
+    if (bn >= BULK_MUL_FFT_THRESHOLD && bulk_mpn_mul_fft(r, a, an, b, bn) == BULK_OK) return;
     mul_blocked(r, a, an, b, bn);
 }

@@ -343,23 +343,23 @@ int bulk_mpn_mul_fft_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
     return BULK_OK;
 }
 
+/* bulk_mpn_mul's dispatch (mpn_mul.c) picks the NTT itself above the threshold, the squaring
+ * for a == b, and swaps an < bn. */
 void bulk_mpn_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn)
 {
-    bulk_mpn_mul_big_threads(r, a, an, b, bn, 1);
+    if (an >= bn) bulk_mpn_mul(r, a, an, b, bn);
+    else bulk_mpn_mul(r, b, bn, a, an);
 }
 
 void bulk_mpn_mul_big_threads(bulk_limb_t *r, const bulk_limb_t *a, size_t an,
                               const bulk_limb_t *b, size_t bn, int threads)
 {
     size_t small = an < bn ? an : bn;
-    if (small >= BULK_MUL_FFT_THRESHOLD &&
+    /* one thread, or the threaded NTT out of memory (it already retried on one thread): the
+     * dispatch, whose own NTT attempt then fails cleanly as well and Toom runs */
+    if (threads >= 2 && small >= BULK_MUL_FFT_THRESHOLD &&
         bulk_mpn_mul_fft_threads(r, a, an, b, bn, threads) == BULK_OK)
         return;
-    if (a == b && an == bn) { /* a square: the specialised squaring is about 1.5x faster */
-        bulk_mpn_sqr(r, a, an);
-        return;
-    }
-    if (an >= bn) bulk_mpn_mul(r, a, an, b, bn);
-    else bulk_mpn_mul(r, b, bn, a, an);
+    bulk_mpn_mul_big(r, a, an, b, bn);
 }
