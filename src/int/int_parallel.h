@@ -73,11 +73,15 @@ static inline int bulk_int_parallel(const bulk_ctx *ctx, size_t n, double cost, 
     int threads = ctx->threads > 0 ? ctx->threads : 1;
     double total = cost * (double)n;
     if (total < 200000.0) threads = 1; /* below ~50 us of work: not worth a thread */
-    /* at least ~16 ranges per thread for balance, each at least ~200000 limb operations (tens of
-     * microseconds): smaller ranges made the threads share cache lines of the per-instance
-     * outputs (err bytes, flags) and of the hand-out counter; divmod at 1024 bits scaled only
-     * 1.52x on 2 cores with 20000 (2026-11-21, bulk int bench divmod --bits 1024 --count 65536) */
-    size_t grain = (size_t)(200000.0 / cost) + 1;
+    /* at least ~16 ranges per thread for balance, each at least ~2000000 limb operations (about
+     * a millisecond). Smaller ranges scaled worse on 2 cores although each range was already
+     * tens of microseconds (bulk int bench divmod --bits 1024 --count 65536, 1 -> 2 threads:
+     * 1.52x with 20000, about 1.60x with 200000, about 1.73x with 2000000, 2026-11-21;
+     * GMP's mpn_tdiv_qr through bulk_parallel_for at n / 32 per range: 1.83x). The cause is
+     * not identified: 64-byte aligned per-worker scratch and a per-thread copy of the job
+     * struct changed nothing, and cpu-clock profiles show the extra time spread over both
+     * threads in the division loop itself (bench/results/2026-11-21-divmod-scaling.txt). */
+    size_t grain = (size_t)(2000000.0 / cost) + 1;
     size_t balance = n / ((size_t)threads * 16);
     if (balance < grain) grain = balance > 0 ? balance : 1;
     (void)bulk_parallel_for(threads, n, grain, fn, arg); /* a NOMEM there still completes */
