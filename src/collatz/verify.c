@@ -70,28 +70,6 @@ struct acc {
     int status;
 };
 
-/* n (mandatory at level L, state v = 3^j nH + c after `done` = L + j steps, or v_ok = 0 when
- * that state already overflowed) is iterated individually. */
-static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, int64_t done)
-{
-    const bulk_collatz_engine *e = a->e;
-    int64_t g = v_ok ? cz_glide_from_mb(v, n, done, e->d, e->B, e->C, e->J, e->MB) : -1;
-    a->iterated++;
-    if (g < 0) {
-        uint64_t eg = 0;
-        int st = bulk_cz_exact_glide128(n, &eg);
-        if (st != BULK_OK) {
-            a->status = st;
-            return;
-        }
-        g = (int64_t)eg;
-        a->r->overflows++;
-        keep_overflow(a->r, n);
-    }
-    a->checksum += (uint64_t)g;
-    note_glide(a->r, n, (uint64_t)g);
-}
-
 /* Finishes n after its glide loop: g >= 0 is the glide, g < 0 an overflow (exact path). */
 static inline void finish_one(struct acc *a, cz_u128 n, int64_t g)
 {
@@ -109,6 +87,14 @@ static inline void finish_one(struct acc *a, cz_u128 n, int64_t g)
     }
     a->checksum += (uint64_t)g;
     note_glide(a->r, n, (uint64_t)g);
+}
+
+/* n (mandatory at level L, state v = 3^j nH + c after `done` = L + j steps, or v_ok = 0 when
+ * that state already overflowed) is iterated individually. */
+static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, int64_t done)
+{
+    const bulk_collatz_engine *e = a->e;
+    finish_one(a, n, v_ok ? cz_glide_from_mb(v, n, done, e->d, e->B, e->C, e->J, e->MB) : -1);
 }
 
 /* Level-k block using the stored sieve. (Running 2 or 4 residues interleaved, one glide step
