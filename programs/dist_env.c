@@ -50,36 +50,76 @@ int dist_local_size(void)
     return 1;
 }
 
-/* GPUs the driver exposes (one directory per GPU), without starting CUDA. */
+/* GPUs the driver exposes, without starting CUDA: one directory per GPU under
+ * /proc/driver/nvidia/gpus, or, where that is missing (containers, gVisor), one /dev/nvidiaN
+ * device file per GPU (nvidiactl, nvidia-uvm, ... are not counted). */
 static int nvidia_gpus(void)
 {
-    DIR *d = opendir("/proc/driver/nvidia/gpus");
-    if (!d) return 0;
     int n = 0;
+    DIR *d = opendir("/proc/driver/nvidia/gpus");
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (e->d_name[0] != '.') n++;
+        closedir(d);
+        if (n > 0) return n;
+    }
+    d = opendir("/dev");
+    if (!d) return 0;
     struct dirent *e;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.') n++;
+    while ((e = readdir(d))) {
+        const char *p = e->d_name;
+        if (strncmp(p, "nvidia", 6) || !p[6]) continue;
+        p += 6;
+        while (*p >= '0' && *p <= '9') p++;
+        if (!*p) n++;
+    }
     closedir(d);
     return n;
+}
+
+/* Appends entry i of the host's GPU list (the entries of CUDA_VISIBLE_DEVICES when set, else
+ * 0..G-1) to the comma-separated list out. */
+static void add_gpu(char *out, size_t cap, const char *vis, int i)
+{
+    char one[64];
+    if (vis) {
+        const char *p = vis;
+        for (int idx = 0; idx < i && p; idx++)
+            if ((p = strchr(p, ','))) p++;
+        if (!p) return;
+        size_t n = strcspn(p, ",");
+        if (n >= sizeof one) return;
+        memcpy(one, p, n);
+        one[n] = 0;
+    } else {
+        snprintf(one, sizeof one, "%d", i);
+    }
+    size_t len = strlen(out);
+    snprintf(out + len, cap - len, "%s%s", len ? "," : "", one);
 }
 
 int dist_place(int threads_option)
 {
     int lr = dist_local_rank(), ls = dist_local_size();
-    if (ls > 1) {
-        const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-        char pick[64] = "";
-        if (vis && *vis) { /* take the (lr mod G)-th entry of the given list */
-            int g = 1;
-            for (const char *p = vis; *p; p++) g += *p == ',';
-            int want = lr % g, idx = 0;
-            const char *p = vis;
-            while (idx < want && (p = strchr(p, ','))) p++, idx++;
-            size_t n = strcspn(p, ",");
-            if (n < sizeof pick) memcpy(pick, p, n), pick[n] = 0;
+    /* The host's G GPUs are dealt out to its L ranks: with G >= L, local rank l takes the GPUs
+     * g with g mod L = l (one each when G = L, and none left idle when G > L); with G < L, ranks
+     * share: l takes GPU l mod G. The CUDA backend then uses all GPUs it can see. */
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (vis && !*vis) vis = NULL;
+    int g = 0;
+    if (vis) {
+        g = 1;
+        for (const char *p = vis; *p; p++) g += *p == ',';
+    } else {
+        g = nvidia_gpus();
+    }
+    if (g > 0) {
+        char pick[512] = "";
+        if (g >= ls) {
+            for (int i = lr; i < g; i += ls) add_gpu(pick, sizeof pick, vis, i);
         } else {
-            int g = nvidia_gpus();
-            if (g > 0) snprintf(pick, sizeof pick, "%d", lr % g);
+            add_gpu(pick, sizeof pick, vis, lr % g);
         }
         if (pick[0]) setenv("CUDA_VISIBLE_DEVICES", pick, 1);
     }

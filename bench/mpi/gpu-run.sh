@@ -41,14 +41,15 @@ now() { date +%s.%N; }
     printf "%-5s %-9s %-12s %-8s %-9s %-8s %-20s %s\n" gpus run_s numbers/s eff_run wall_s eff_wall checksum "chunks per rank"
 } >"$RES"
 cat "$RES"
-$B/bulk collatz verify --from "$FROM" --to "$TO" --backend cuda >/tmp/one.txt
+CUDA_VISIBLE_DEVICES=0 $B/bulk collatz verify --from "$FROM" --to "$TO" --backend cuda >/tmp/one.txt
 ONE=$(sed -n 's/^checksum *//p' /tmp/one.txt)
-echo "# one-process bulk collatz verify: checksum $ONE, $(grep '^time' /tmp/one.txt)" | tee -a "$RES"
+echo "# one-process bulk collatz verify on one GPU: checksum $ONE, $(grep '^time' /tmp/one.txt)" | tee -a "$RES"
 r1=; w1=
 for g in 1 2 4 8; do
     [ $g -le "$G" ] || break
+    vis=$(seq -s, 0 $((g - 1)))
     a=$(now)
-    $MPI -np $g "$B/bulk" dist collatz verify --from "$FROM" --to "$TO" --chunk "$CHUNK" --backend cuda >/tmp/gpu.txt 2>/tmp/gpu.err
+    CUDA_VISIBLE_DEVICES=$vis $MPI -np $g "$B/bulk" dist collatz verify --from "$FROM" --to "$TO" --chunk "$CHUNK" --backend cuda >/tmp/gpu.txt 2>/tmp/gpu.err
     b=$(now)
     sum=$(sed -n 's/^checksum *//p' /tmp/gpu.txt)
     cov=$(sed -n 's/^covered *//p' /tmp/gpu.txt)

@@ -113,6 +113,11 @@ got=$(OMPI_COMM_WORLD_LOCAL_RANK=1 OMPI_COMM_WORLD_LOCAL_SIZE=2 CUDA_VISIBLE_DEV
 [ "$got" = "rank 0 of 1: local rank 1 of 2, CUDA_VISIBLE_DEVICES=5, threads $t" ] || fail "placement: $got"
 got=$(OMPI_COMM_WORLD_LOCAL_RANK=3 OMPI_COMM_WORLD_LOCAL_SIZE=4 CUDA_VISIBLE_DEVICES=GPU-a,GPU-b,GPU-c "$BULK" dist placement --threads 3)
 [ "$got" = "rank 0 of 1: local rank 3 of 4, CUDA_VISIBLE_DEVICES=GPU-a, threads 3" ] || fail "placement 2: $got"
+# more GPUs than ranks: every GPU is dealt to one rank (g mod L = l), none idle, none shared
+got=$(OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=2 CUDA_VISIBLE_DEVICES=3,5,7 "$BULK" dist placement --threads 1)
+[ "$got" = "rank 0 of 1: local rank 0 of 2, CUDA_VISIBLE_DEVICES=3,7, threads 1" ] || fail "placement 3: $got"
+got=$(OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=1 CUDA_VISIBLE_DEVICES=0,1,2,3 "$BULK" dist placement --threads 1)
+[ "$got" = "rank 0 of 1: local rank 0 of 1, CUDA_VISIBLE_DEVICES=0,1,2,3, threads 1" ] || fail "placement 4: $got"
 
 # bulk int through the driver (one slice)
 awk 'BEGIN { srand(3); for (i = 0; i < 3000; i++) printf "%d %d\n", int(rand() * 1e15), int(rand() * 1e9) + 1 }' >"$T/in.txt"
