@@ -10,6 +10,7 @@
  * after a warm-up (tables uploaded), with the range doubled until it runs >= --seconds.
  *
  * Usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K] [--seconds S] [--quick] [--layouts]
+ *        [--delays] [--ncu]
  * --layouts: only the verify layouts side by side (FLAT vs FLAT_BATCH at several refill
  * thresholds; k = 32 and 37, d = 12, near 2^68), results checked identical; < 90 s on an H200.
  * Without a CUDA device it says so and exits 0. */
@@ -156,12 +157,11 @@ struct dpoint {
     int status;
 };
 
-/* Delay statistics (batch 1024) of numbers from first, doubling until >= g_seconds. */
-static struct dpoint measure_delays(const bulk_collatz_engine *e, u128 first, uint64_t nb)
+/* Delay statistics (batches of `batch`) of numbers from first, doubling until >= g_seconds. */
+static struct dpoint measure_delays_b(const bulk_collatz_engine *e, u128 first, uint64_t batch, uint64_t nb)
 {
     struct dpoint p;
     memset(&p, 0, sizeof p);
-    const uint64_t batch = 1024;
     for (int it = 0; it < 30; it++) {
         uint64_t *sum = malloc(nb * 8);
         uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
@@ -176,13 +176,19 @@ static struct dpoint measure_delays(const bulk_collatz_engine *e, u128 first, ui
         p.seconds = dt;
         p.rate = (double)(nb * batch) / dt;
         bulk_collatz_cuda_last_stats(&p.st);
-        if (dt >= g_seconds || nb > ((uint64_t)1 << 26)) break;
+        if (dt >= g_seconds || nb * batch > ((uint64_t)1 << 36)) break;
         double f = dt > 0 ? g_seconds * 1.3 / dt : 16;
         if (f > 16) f = 16;
         if (f < 2) f = 2;
         nb = (uint64_t)((double)nb * f);
     }
     return p;
+}
+
+/* Delay statistics, batch 1024. */
+static struct dpoint measure_delays(const bulk_collatz_engine *e, u128 first, uint64_t nb)
+{
+    return measure_delays_b(e, first, 1024, nb);
 }
 
 /* ---- a small line plot (log10 y) into an RGB image ---------------------------------------- */
@@ -343,10 +349,94 @@ static int bench_layouts(bulk_ctx *cpu)
     return bad ? 1 : 0;
 }
 
+/* --delays: the delay loops side by side (V3: one step per trip, a block per batch; V4:
+ * CG_DELAY_UNROLL three-limb steps per trip, deferred A loads, a warp per batch piece; V4X2: two
+ * numbers per lane), batch statistics (batch 1024) from 2^64 at several (d, a), plus the CLI's
+ * shape (batch 2^20). Each point: the call's rate and the kernels' own rate (CUDA events), and
+ * the statistics of 2^22 numbers compared with V3's. --ncu: one launch of 2^27 numbers per loop
+ * (d = 12, a = 24), nothing else, for `ncu -k regex:delays`. */
+static int bench_delays(bulk_ctx *cpu, int ncu)
+{
+    static const struct { const char *name; int loop; } v[] = {
+        { "v3", BULK_CZ_CUDA_DELAY_V3 }, { "v4", BULK_CZ_CUDA_DELAY_V4 }, { "v4x2", BULK_CZ_CUDA_DELAY_V4X2 },
+    };
+    static const int da[][3] = { { 12, 24, 1024 }, { 16, 24, 1024 }, { 20, 24, 1024 }, { 14, 20, 1024 },
+                                 { 14, 20, 1 << 20 }, { 16, 28, 1024 }, { 20, 28, 1024 } };
+    const int nv = 3, nda = ncu ? 1 : (int)(sizeof da / sizeof da[0]);
+    const u128 two64 = (u128)1 << 64;
+    int bad = 0;
+    if (!ncu) {
+        emit("\n## delays: loops side by side (batch statistics from 2^64, tables auto)\n");
+        emit("%-3s %-3s %-8s %-5s %12s %12s %8s %7s %9s %s\n", "d", "a", "batch", "loop", "numbers/s",
+             "kernel n/s", "seconds", "vs v3", "escapes", "result");
+    }
+    for (int t = 0; t < nda; t++) {
+        const int d = da[t][0], a = da[t][1];
+        const uint64_t batch = (uint64_t)da[t][2];
+        bulk_collatz_engine *e;
+        double t0 = now();
+        int st = bulk_collatz_engine_new(&e, cpu, d, 0, a);
+        if (st != BULK_OK) {
+            emit("%-3d %-3d engine: %s\n", d, a, bulk_status_string(st));
+            return 1;
+        }
+        if (!ncu) emit("# tables d=%d a=%d built in %.1f s\n", d, a, now() - t0);
+        const uint64_t cnb = ((uint64_t)1 << 22) / batch ? ((uint64_t)1 << 22) / batch : 1;
+        uint64_t *s0 = calloc(cnb, 8), *s1 = calloc(cnb, 8);
+        uint32_t *m0 = calloc(2 * cnb, 4), *m1 = calloc(2 * cnb, 4);
+        double v3rate = 0;
+        for (int i = 0; i < nv; i++) {
+            bulk_collatz_cuda_opts o;
+            memset(&o, 0, sizeof o);
+            o.delay_loop = v[i].loop;
+            bulk_collatz_cuda_set_opts(&o);
+            if (ncu) {
+                /* exactly one launch of 2^27 numbers per loop (tables uploaded by the first) */
+                uint64_t nb = ((uint64_t)1 << 27) / batch;
+                uint64_t *sum = malloc(nb * 8);
+                uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
+                st = bulk_collatz_cuda_delay_stats(e, U(two64 + 12345), batch, nb, sum, mn, mx);
+                bulk_collatz_cuda_stats cs;
+                bulk_collatz_cuda_last_stats(&cs);
+                emit("# ncu point %s: %s, %.4g numbers/s in the kernel, %llu launches\n", v[i].name,
+                     bulk_status_string(st), cs.kernel_seconds > 0 ? (double)(nb * batch) / cs.kernel_seconds : 0.0,
+                     (unsigned long long)cs.launches);
+                free(sum);
+                free(mn);
+                free(mx);
+                continue;
+            }
+            struct dpoint p = measure_delays_b(e, two64 + 777, batch, batch >= 4096 ? 64 : 4096);
+            uint64_t *cs = i ? s1 : s0;
+            uint32_t *cm = i ? m1 : m0;
+            int sc = bulk_collatz_cuda_delay_stats(e, U(two64 + 99), batch, cnb, cs, cm, cm + cnb);
+            int same = p.status == BULK_OK && sc == BULK_OK &&
+                       (i == 0 || (!memcmp(s0, s1, cnb * 8) && !memcmp(m0, m1, cnb * 8)));
+            if (!same) bad++;
+            if (i == 0) v3rate = p.rate;
+            emit("%-3d %-3d %-8llu %-5s %12.4g %12.4g %8.3f %6.2fx %9llu %s\n", d, a, (unsigned long long)batch,
+                 v[i].name, p.rate, p.st.kernel_seconds > 0 ? p.rate * p.seconds / p.st.kernel_seconds : 0.0,
+                 p.seconds, v3rate > 0 ? p.rate / v3rate : 0.0, (unsigned long long)p.st.escapes,
+                 p.status != BULK_OK || sc != BULK_OK ? bulk_status_string(p.status ? p.status : sc)
+                 : i == 0 ? "reference" : same ? "identical" : "DIFFERENT");
+        }
+        free(s0);
+        free(s1);
+        free(m0);
+        free(m1);
+        bulk_collatz_engine_free(e);
+    }
+    bulk_collatz_cuda_opts none;
+    memset(&none, 0, sizeof none);
+    bulk_collatz_cuda_set_opts(&none);
+    if (!ncu) emit("# delays: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all results identical");
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL, *png = NULL;
-    int kmax = 37, quick = 0, layouts = 0;
+    int kmax = 37, quick = 0, layouts = 0, delays = 0, ncu = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--png") && i + 1 < argc) png = argv[++i];
@@ -354,10 +444,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) g_seconds = atof(argv[++i]);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--layouts")) layouts = 1;
+        else if (!strcmp(argv[i], "--delays")) delays = 1;
+        else if (!strcmp(argv[i], "--ncu")) delays = ncu = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
                    "                         [--seconds S per point, default 0.5] [--quick] [--layouts]\n"
                    "--layouts: only FLAT vs FLAT_BATCH verify (k=32, 37; d=12; near 2^68), checked identical.\n"
+                   "--delays: only the delay loops v3 / v4 / v4x2 side by side (from 2^64), checked identical.\n"
+                   "--ncu: one delay launch of 2^27 numbers per loop (d=12, a=24), for ncu -k regex:delays.\n"
                    "Rates of the CUDA Collatz backend against d, k, a; overflow share; CPU speed-up.\n");
             return 0;
         } else {
@@ -383,9 +477,9 @@ int main(int argc, char **argv)
     char host[64] = "?";
     gethostname(host, sizeof host);
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
-         layouts ? "layouts" : quick ? "quick" : "full");
-    if (layouts) {
-        int rc = bench_layouts(cpu);
+         ncu ? "ncu" : delays ? "delays" : layouts ? "layouts" : quick ? "quick" : "full");
+    if (layouts || delays) {
+        int rc = delays ? bench_delays(cpu, ncu) : bench_layouts(cpu);
         bulk_collatz_cuda_release();
         bulk_ctx_close(cpu);
         if (g_out) fclose(g_out);

@@ -140,6 +140,10 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         { "core/shared", { .kernel = BULK_CZ_CUDA_KERNEL_CORE, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
         { "one device, small launches", { .devices = 1, .launch_numbers = 100000 } },
         { "tiny escape buffer", { .escape_capacity = 1 } },
+        { "delay loop v3", { .delay_loop = BULK_CZ_CUDA_DELAY_V3 } },
+        { "delay loop v4x2", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2 } },
+        { "v4x2/global, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL,
+                                         .escape_capacity = 1, .launch_numbers = 100000 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
@@ -157,17 +161,20 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         printf("  %-28s %s  %.3f s, %llu escapes\n", vs[v].name, bad ? "DIFFERENT" : "same", tgpu,
                (unsigned long long)s.escapes);
     }
-    /* batch statistics: a block per batch (1024) and a thread per batch (100, 37) */
-    uint64_t batches[] = { 1024, 100, 37 };
-    for (size_t bi = 0; bi < 3; bi++) {
+    /* batch statistics: v4 a warp per piece (1024, 100, 37; 20000 = 3 pieces merged by atomics,
+     * the last piece short), v3 a block per batch (1024) and a thread per batch (100, 37) */
+    uint64_t batches[] = { 1024, 100, 37, 20000, 16 };
+    for (size_t bi = 0; bi < sizeof batches / sizeof batches[0]; bi++) {
         uint64_t batch = batches[bi], nb = count / batch;
         uint64_t *rs = malloc(nb * 8), *gs = malloc(nb * 8);
         uint32_t *rmn = malloc(nb * 4), *rmx = malloc(nb * 4), *gmn = malloc(nb * 4), *gmx = malloc(nb * 4);
         st = bulk_collatz_delay_stats(cpu, e, U(first), batch, nb, rs, rmn, rmx);
         CHECK(st == BULK_OK, "CPU stats: %d", st);
-        for (int v = 0; v < 2; v++) {
+        for (int v = 0; v < 4; v++) {
             bulk_collatz_cuda_opts o = { 0 };
-            if (v) o.escape_capacity = 1, o.launch_numbers = 50000;
+            if (v & 1) o.escape_capacity = 1, o.launch_numbers = 50000;
+            if (v == 2) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
+            if (v == 3) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
             bulk_collatz_cuda_set_opts(&o);
             memset(gs, 0xa5, nb * 8);
             st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);

@@ -46,6 +46,14 @@ static void test_arith(uint64_t *rs)
             u128 want = (u128)(x64 >> d) * B + C;
             CHECK(((u128)top << 64 | (u128)hi << 32 | lo) == want, "cg_step64, d=%u", d);
         }
+        /* the three-limb step (delay kernels v4) */
+        {
+            u128 x96 = x & (((u128)1 << 96) - 1);
+            uint32_t l0 = (uint32_t)x96, l1 = (uint32_t)(x96 >> 32), l2 = (uint32_t)(x96 >> 64);
+            uint32_t top = cg_step96(&l0, &l1, &l2, d, B, C);
+            u128 want = (x96 >> d) * B + C;
+            CHECK(((u128)top << 96 | (u128)l2 << 64 | (u128)l1 << 32 | l0) == want, "cg_step96, d=%u", d);
+        }
         /* odd, half */
         v = of_w(x);
         ov = cg_odd(&v);
@@ -521,6 +529,68 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
     }
 }
 
+/* ---- the v4 delay lane loop (cg_delays.cu lane_delays4) as a warp on the CPU --------------
+ * 32 lanes x nl numbers per lane, u steps of cg_delay_iter96 per trip, a number that ends puts
+ * its delay at the next trip's start (the deferred A load), an escape at once; numbers handed
+ * out in the kernel's order (m = 0, 1, ... per lane, OUT's offsets tid + m * 32). Writes
+ * out[i] = delay of first + i or -1 (escape), and returns the number of trips. */
+static uint64_t delay_warp_twin(u128 first, uint64_t count, int nl, int u, unsigned d, unsigned a,
+                                const uint64_t *BC, const uint8_t *J, const uint16_t *A, int64_t *out,
+                                uint64_t *busy_steps)
+{
+    enum { NLMAX = 2 };
+    const unsigned lim = cg_limit_bits(d);
+    const uint32_t mask = (1u << d) - 1;
+    cg_u128 v[32][NLMAX];
+    uint32_t steps[32][NLMAX], pval[32][NLMAX];
+    uint64_t cm[32][NLMAX], pm[32][NLMAX], m[32], M[32];
+    int busy[32][NLMAX], pend[32][NLMAX];
+    memset(busy, 0, sizeof busy);
+    memset(pend, 0, sizeof pend);
+    for (int l = 0; l < 32; l++) {
+        m[l] = 0;
+        M[l] = (uint64_t)l < count ? (count - (uint64_t)l + 31) / 32 : 0;
+    }
+    uint64_t trips = 0;
+    for (;;) {
+        int any = 0;
+        for (int l = 0; l < 32; l++)
+            for (int q = 0; q < nl; q++) {
+                if (pend[l][q]) {
+                    out[(uint64_t)l + pm[l][q] * 32] = pval[l][q];
+                    pend[l][q] = 0;
+                }
+                if (!busy[l][q] && m[l] < M[l]) {
+                    cm[l][q] = m[l];
+                    v[l][q] = of_w(first + (uint64_t)l + m[l] * 32);
+                    steps[l][q] = 0;
+                    busy[l][q] = 1;
+                    m[l]++;
+                }
+                any |= busy[l][q];
+            }
+        if (!any) break;
+        trips++;
+        for (int s = 0; s < u; s++)
+            for (int l = 0; l < 32; l++)
+                for (int q = 0; q < nl; q++) {
+                    if (!busy[l][q]) continue;
+                    int rc = cg_delay_iter96(&v[l][q], &steps[l][q], d, a, lim, mask, BC, J);
+                    *busy_steps += rc == 0;
+                    if (rc == 1) {
+                        pval[l][q] = steps[l][q] + A[v[l][q].x0];
+                        pm[l][q] = cm[l][q];
+                        pend[l][q] = 1;
+                        busy[l][q] = 0;
+                    } else if (rc == 2) {
+                        out[(uint64_t)l + cm[l][q] * 32] = -1;
+                        busy[l][q] = 0;
+                    }
+                }
+    }
+    return trips;
+}
+
 /* ---- delays: the kernels' cg_delay against the engine ----------------------------------- */
 static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
 {
@@ -548,6 +618,8 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
                 int64_t dl = cg_delay(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A);
                 /* the lane form (the kernels' loop) gives the same delay or escape */
                 if (cg_delay_lane(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A) != dl) bad++;
+                /* the v4 loop's step (three limbs below 2^(96 - lim)) too */
+                if (cg_delay_lane96(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A) != dl) bad++;
                 if (dl < 0) {
                     escapes++;
                     uint64_t w[2] = { (uint64_t)n, (uint64_t)(n >> 64) }, ex = 0;
@@ -561,6 +633,27 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
                 if ((uint32_t)dl != ref[i]) bad++;
             }
             CHECK(bad == 0, "delays twin: %d mismatches (d=%d a=%d start #%zu)", bad, d, a, s);
+            /* the v4 warp loop (1 and 2 numbers per lane, 1 and CG_DELAY_UNROLL steps per
+             * trip): every number's delay or escape as cg_delay's, each written once */
+            for (int nl = 1; nl <= 2; nl++)
+                for (int u = 1; u <= CG_DELAY_UNROLL; u += CG_DELAY_UNROLL - 1) {
+                    int64_t *wo = malloc(count * sizeof *wo);
+                    for (uint64_t i = 0; i < count; i++) wo[i] = -2;
+                    uint64_t bsteps = 0;
+                    uint64_t trips = delay_warp_twin(first, count, nl, u, (unsigned)d, (unsigned)a, BC, e->J,
+                                                     e->A, wo, &bsteps);
+                    if (s == 1 && !small)
+                        printf("v4 delay warp twin d=%d a=%d from 2^64: nl=%d u=%d: %.2f table steps per number, "
+                               "%.3f warp trips per number, lane-step slots used %.1f%%\n", d, a, nl, u,
+                               (double)bsteps / (double)count, (double)trips / (double)count,
+                               100.0 * (double)bsteps / ((double)trips * 32.0 * u * nl));
+                    int wbad = 0;
+                    for (uint64_t i = 0; i < count; i++)
+                        wbad += wo[i] != cg_delay(of_w(first + i), (unsigned)d, (unsigned)a, BC, e->J, e->A);
+                    CHECK(wbad == 0, "v4 delay warp twin nl=%d u=%d: %d mismatches (d=%d a=%d start #%zu)",
+                          nl, u, wbad, d, a, s);
+                    free(wo);
+                }
             if (s == 3) CHECK(escapes > 0, "delays near 2^128 escape");
         }
         free(ref);

@@ -120,6 +120,36 @@ BULK_HD uint32_t cg_step64(uint32_t *x0, uint32_t *x1, unsigned d, uint32_t B, u
 #endif
 }
 
+/* The table step on a value below 2^96 held in three limbs (x0, x1, x2): the limbs <- the low
+ * 96 bits of B * (x >> d) + C, and bits 96..127 returned (0 when the result fits 96 bits). Same
+ * contract on d, B, C as cg_step; ~14 instructions instead of 19. The delay kernels' common
+ * step (values from n ~ 2^64..2^80 stay below 2^96 but do not all fit 64 bits). */
+BULK_HD uint32_t cg_step96(uint32_t *x0, uint32_t *x1, uint32_t *x2, unsigned d, uint32_t B, uint32_t C)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t h0 = __funnelshift_r(*x0, *x1, d), h1 = __funnelshift_r(*x1, *x2, d), h2 = *x2 >> d;
+    uint32_t t0 = __umulhi(h0, B), t1 = __umulhi(h1, B), t2 = __umulhi(h2, B);
+    uint32_t y0, y1, y2, y3;
+    asm("mad.lo.cc.u32  %0, %4, %7, %8;\n\t"
+        "madc.lo.cc.u32 %1, %5, %7, %9;\n\t"
+        "madc.lo.cc.u32 %2, %6, %7, %10;\n\t"
+        "addc.u32       %3, %11, 0;"
+        : "=&r"(y0), "=&r"(y1), "=&r"(y2), "=r"(y3)
+        : "r"(h0), "r"(h1), "r"(h2), "r"(B), "r"(C), "r"(t0), "r"(t1), "r"(t2));
+    *x0 = y0;
+    *x1 = y1;
+    *x2 = y2;
+    return y3;
+#else
+    unsigned __int128 x = (unsigned __int128)*x2 << 64 | (uint64_t)*x1 << 32 | *x0;
+    unsigned __int128 y = (x >> d) * B + C; /* < 2^96 * 2^32: no wrap */
+    *x0 = (uint32_t)y;
+    *x1 = (uint32_t)(y >> 32);
+    *x2 = (uint32_t)(y >> 64);
+    return (uint32_t)(y >> 96);
+#endif
+}
+
 /* x = Bk * h + Ck for a 64-bit Bk (the odd part 3^j of a residue's prefix, j <= 40) and
  * Ck < Bk. h is given as (hlo, hhi). Returns 1 when the result is >= 2^128. Once per number,
  * so written with 64-bit limbs (int_core.h style) rather than a hand-made chain. */

@@ -362,6 +362,55 @@ BULK_HD int64_t cg_delay_lane(cg_u128 v, unsigned d, unsigned a, const uint64_t 
     }
 }
 
+/* ---- the delay lane loop v4 (docs/collatz-gpu.md "Delays v4") -----------------------------
+ * cg_delay_iter branches between a two-limb step (v < 2^64) and a four-limb step; from n ~ 2^64
+ * every number takes its first step or two in the four-limb branch, and with 32 lanes starting
+ * numbers at different times nearly every warp trip ran both branches. Here the common step is
+ * one three-limb step (cg_step96) for every v < 2^(96 - lim), which keeps its result below
+ * 2^95; only values at or above that (trajectories climbing 2^20+ times above n ~ 2^64: rare)
+ * take the four-limb step, with cg_delay_iter's margin test and escape. Same table steps, same
+ * end test (v < 2^a, checked before a step), same escapes as cg_delay: the same delays.
+ * Returns 0: go on; 1: the delay is *steps + A[v->x0]; 2: escape. */
+BULK_HD int cg_delay_iter96(cg_u128 *v, uint32_t *steps, unsigned d, unsigned a, unsigned lim, uint32_t mask,
+                            const uint64_t *BC, const uint8_t *J)
+{
+    const uint32_t L = v->x0 & mask;
+    const uint64_t bc = BC[L];
+    const uint32_t jl = J[L];
+    if (v->x3 == 0 && (v->x2 >> (32 - lim)) == 0) {
+        if ((v->x2 | v->x1 | (v->x0 >> a)) == 0) return 1;
+        CG_COUNT(delay_step);
+        v->x3 = cg_step96(&v->x0, &v->x1, &v->x2, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* 0 */
+        *steps += jl;
+        return 0;
+    }
+    if (cg_over(*v, lim)) return 2;
+    CG_COUNT(delay_step);
+    cg_step(v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
+    *steps += jl;
+    return 0;
+}
+
+/* cg_delay through cg_delay_iter96 (its CPU twin, one number). */
+BULK_HD int64_t cg_delay_lane96(cg_u128 v, unsigned d, unsigned a, const uint64_t *BC, const uint8_t *J,
+                                const uint16_t *A)
+{
+    uint32_t steps = 0;
+    const uint32_t mask = (1u << d) - 1;
+    const unsigned lim = cg_limit_bits(d);
+    for (;;) {
+        int r = cg_delay_iter96(&v, &steps, d, a, lim, mask, BC, J);
+        if (r == 1) return (int64_t)steps + A[v.x0];
+        if (r == 2) return -1;
+    }
+}
+
+/* Steps per warp trip of the v4 delay loop: a lane whose number ends mid-trip idles for the
+ * rest of it (~(U-1)/2 steps per number, of ~10-17), while the trip's fixed work (warp vote,
+ * the deferred results, the next numbers' setup) is paid once per U steps instead of once per
+ * step. */
+#define CG_DELAY_UNROLL 4
+
 /* n = nH * 2^k + r (r < 2^k, 0 <= k <= 63; the caller guarantees n < 2^128). */
 BULK_HD cg_u128 cg_form_n(uint64_t nH_lo, uint64_t nH_hi, int k, uint64_t r)
 {

@@ -15,7 +15,12 @@
 
 namespace {
 
-enum { MODE_OUT = 0, MODE_BATCH_BLOCK = 1, MODE_BATCH_THREAD = 2 };
+enum { MODE_OUT = 0, MODE_BATCH_BLOCK = 1, MODE_BATCH_THREAD = 2, MODE_BATCH_WARP = 3 };
+
+/* V4 batch statistics: a warp takes a piece of at most CG_DELAY_PIECE numbers of one batch
+ * (>= 32 numbers per lane, so the warp's wait for its slowest lane is ~10% of a piece, and no
+ * block barrier); pieces of one batch meet through three atomics per piece. */
+#define CG_DELAY_PIECE 8192
 
 struct dparams {
     cg_ktables tb;
@@ -23,6 +28,7 @@ struct dparams {
     uint64_t off0;               /* offset of this launch's first number / batch start */
     uint64_t count;              /* numbers (OUT) or batches (BATCH_*) of this launch */
     uint64_t batch;
+    uint64_t piece;              /* BATCH_WARP: numbers per warp piece (<= batch) */
     uint32_t *out;               /* OUT: count delays; BATCH: min[count], max[count] */
     uint32_t *mn, *mx;
     unsigned long long *sum;
@@ -79,6 +85,166 @@ __device__ __forceinline__ void lane_delays(const cg_tabs &t, const dparams &p, 
             if (rc) {
                 busy = 0;
                 put(cm, co, rc == 1 ? (int64_t)steps + p.tb.A[v.x0] : (int64_t)-1);
+            }
+        }
+    }
+}
+
+/* The v4 lane loop (docs/collatz-gpu.md "Delays v4"): NL numbers per lane, interleaved (their
+ * dependent step chains overlap), CG_DELAY_UNROLL three-limb steps (cg_delay_iter96) per warp
+ * trip, so the trip's fixed work (vote, results, next numbers' setup) is paid once per
+ * CG_DELAY_UNROLL steps; and a number's A[v] load is issued when it ends but consumed (put) at
+ * the next trip's start, so its latency (HBM for a >= 25) overlaps a whole trip instead of
+ * stalling the warp at once. put(m, off, delay or -1): for NL = 1 in the order m = 0, 1, ...
+ * (a number's result is put before the next number starts); for NL > 1 in any order. */
+template <int NL, class Off, class Put>
+__device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p, uint64_t M, Off off, Put put)
+{
+    const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, lim = cg_limit_bits(d);
+    const uint32_t mask = (1u << d) - 1;
+    const uint16_t *A = p.tb.A;
+    cg_u128 v[NL];
+    uint32_t steps[NL], pa[NL], pst[NL];
+    uint64_t cm[NL], co[NL], pm[NL], po[NL];
+    bool busy[NL], pend[NL];
+#pragma unroll
+    for (int q = 0; q < NL; q++) {
+        v[q] = cg_make(0, 0);
+        steps[q] = pa[q] = pst[q] = 0;
+        cm[q] = co[q] = pm[q] = po[q] = 0;
+        busy[q] = pend[q] = false;
+    }
+    uint64_t m = 0;
+    for (;;) {
+        bool any = false;
+#pragma unroll
+        for (int q = 0; q < NL; q++) {
+            if (pend[q]) {
+                put(pm[q], po[q], (int64_t)pst[q] + pa[q]);
+                pend[q] = false;
+            }
+            if (!busy[q] && m < M) {
+                cm[q] = m;
+                co[q] = off(m);
+                v[q] = nth(p, co[q]);
+                steps[q] = 0;
+                busy[q] = true;
+                m++;
+            }
+            any |= busy[q];
+        }
+        if (!__any_sync(0xffffffffu, any)) break;
+#pragma unroll
+        for (int u = 0; u < CG_DELAY_UNROLL; u++) {
+#pragma unroll
+            for (int q = 0; q < NL; q++) {
+                if (busy[q]) {
+                    const int rc = cg_delay_iter96(&v[q], &steps[q], d, a, lim, mask, t.BC, t.J);
+                    if (rc == 1) {
+                        pa[q] = A[v[q].x0];
+                        pst[q] = steps[q];
+                        pm[q] = cm[q];
+                        po[q] = co[q];
+                        pend[q] = true;
+                        busy[q] = false;
+                    } else if (rc == 2) {
+                        put(cm[q], co[q], (int64_t)-1);
+                        busy[q] = false;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* V4 kernels (fast kernel only): OUT, BATCH_THREAD (NL = 1: its put counts in m order) and
+ * BATCH_WARP. */
+template <bool SH, int MODE, int NL> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays4(dparams p)
+{
+    const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
+    const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    if (MODE == MODE_OUT) {
+        const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
+        lane_delays4<NL>(t, p, M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
+                         [&](uint64_t m, uint64_t off, int64_t dl) {
+                             if (dl < 0) {
+                                 escape(p, off);
+                                 dl = 0;
+                             }
+                             p.out[tid + m * stride] = (uint32_t)dl;
+                         });
+    } else if (MODE == MODE_BATCH_THREAD) {
+        /* as k_delays' BATCH_THREAD: the thread's batches one after the other, counters */
+        const uint64_t nb = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
+        uint64_t ob = tid, oi = 0, pb = tid, pi = 0;
+        unsigned long long s = 0;
+        uint32_t lo = UINT32_MAX, hi = 0;
+        lane_delays4<1>(t, p, nb * p.batch,
+                        [&](uint64_t) {
+                            const uint64_t o = p.off0 + ob * p.batch + oi;
+                            if (++oi == p.batch) {
+                                oi = 0;
+                                ob += stride;
+                            }
+                            return o;
+                        },
+                        [&](uint64_t, uint64_t off, int64_t dl) {
+                            if (dl < 0) {
+                                escape(p, off);
+                            } else {
+                                s += (uint64_t)dl;
+                                lo = min(lo, (uint32_t)dl);
+                                hi = max(hi, (uint32_t)dl);
+                            }
+                            if (++pi == p.batch) {
+                                p.sum[pb] = s;
+                                p.mn[pb] = lo;
+                                p.mx[pb] = hi;
+                                s = 0;
+                                lo = UINT32_MAX;
+                                hi = 0;
+                                pi = 0;
+                                pb += stride;
+                            }
+                        });
+    } else {
+        /* BATCH_WARP: pieces of p.piece numbers of one batch, a warp each, grid-stride; the
+         * launch's batches 0..count-1 start at offset off0. With one piece per batch the warp
+         * stores the batch's slot; otherwise the pieces merge by atomics into slots the
+         * driver set to (0, UINT32_MAX, 0). */
+        const uint32_t lane = threadIdx.x & 31;
+        const uint64_t upb = (p.batch + p.piece - 1) / p.piece, units = p.count * upb;
+        for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
+            const uint64_t b = w / upb, i0 = (w - b * upb) * p.piece;
+            const uint64_t len = p.batch - i0 < p.piece ? p.batch - i0 : p.piece;
+            const uint64_t base = p.off0 + b * p.batch + i0;
+            const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
+            unsigned long long s = 0;
+            uint32_t lo = UINT32_MAX, hi = 0;
+            lane_delays4<NL>(t, p, M, [&](uint64_t m) { return base + lane + 32 * m; },
+                             [&](uint64_t, uint64_t off, int64_t dl) {
+                                 if (dl < 0) {
+                                     escape(p, off);
+                                 } else {
+                                     s += (uint64_t)dl;
+                                     lo = min(lo, (uint32_t)dl);
+                                     hi = max(hi, (uint32_t)dl);
+                                 }
+                             });
+            for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+            lo = __reduce_min_sync(0xffffffffu, lo);
+            hi = __reduce_max_sync(0xffffffffu, hi);
+            if (lane == 0) {
+                if (upb == 1) {
+                    p.sum[b] = s;
+                    p.mn[b] = lo;
+                    p.mx[b] = hi;
+                } else {
+                    atomicAdd(&p.sum[b], s);
+                    atomicMin(&p.mn[b], lo);
+                    atomicMax(&p.mx[b], hi);
+                }
             }
         }
     }
@@ -226,8 +392,17 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
 
 typedef void (*kfn)(dparams);
 
-kfn pick(int kv, int sh, int mode)
+kfn pick(int kv, int sh, int mode, int loop)
 {
+    if (kv == BULK_CZ_CUDA_KERNEL_FAST && loop != BULK_CZ_CUDA_DELAY_V3) {
+#define CG_K4(SH, NL)                                                                              \
+    (mode == MODE_OUT ? k_delays4<SH, MODE_OUT, NL>                                                \
+                      : mode == MODE_BATCH_WARP ? k_delays4<SH, MODE_BATCH_WARP, NL>               \
+                                                : k_delays4<SH, MODE_BATCH_THREAD, 1>)
+        if (loop == BULK_CZ_CUDA_DELAY_V4X2) return sh ? CG_K4(true, 2) : CG_K4(false, 2);
+        return sh ? CG_K4(true, 1) : CG_K4(false, 1);
+#undef CG_K4
+    }
 #define CG_K(KV, SH)                                                                               \
     (mode == MODE_OUT ? k_delays<KV, SH, MODE_OUT>                                                 \
                       : mode == MODE_BATCH_BLOCK ? k_delays<KV, SH, MODE_BATCH_BLOCK>              \
@@ -235,6 +410,60 @@ kfn pick(int kv, int sh, int mode)
     if (kv == BULK_CZ_CUDA_KERNEL_FAST) return sh ? CG_K(BULK_CZ_CUDA_KERNEL_FAST, true) : CG_K(BULK_CZ_CUDA_KERNEL_FAST, false);
     return sh ? CG_K(BULK_CZ_CUDA_KERNEL_CORE, true) : CG_K(BULK_CZ_CUDA_KERNEL_CORE, false);
 #undef CG_K
+}
+
+/* A launch's buffers (device and pinned host) and events, two sets per device, kept between
+ * calls in g_dc (grown on demand, freed by bulk_collatz_cuda_release). */
+struct dbuf {
+    uint32_t *d_out, *d_mn, *d_mx, *h_out, *h_mn, *h_mx;
+    unsigned long long *d_sum, *h_sum, *d_esc, *h_esc;
+    unsigned int *d_cnt, *h_cnt;
+    cudaEvent_t ev, k0, k1; /* done; the kernel's start and end (timing) */
+    uint64_t start, n;      /* units of the launch in flight, n = 0: none */
+};
+struct dcache {
+    cudaStream_t stream, copier;
+    dbuf b[2];
+    uint64_t cap_out, cap_b; /* units the buffers hold (OUT numbers, batches) */
+    uint32_t cap_esc;
+};
+#define CG_MAX_DEV 64
+dcache g_dc[CG_MAX_DEV];
+
+void dbuf_free_out(dbuf *b)
+{
+    cudaFree(b->d_out);
+    cudaFreeHost(b->h_out);
+    b->d_out = b->h_out = NULL;
+}
+void dbuf_free_b(dbuf *b)
+{
+    cudaFree(b->d_mn);
+    cudaFree(b->d_mx);
+    cudaFree(b->d_sum);
+    cudaFreeHost(b->h_mn);
+    cudaFreeHost(b->h_mx);
+    cudaFreeHost(b->h_sum);
+    b->d_mn = b->d_mx = b->h_mn = b->h_mx = NULL;
+    b->d_sum = b->h_sum = NULL;
+}
+void dcache_free(dcache *c)
+{
+    for (int i = 0; i < 2; i++) {
+        dbuf *b = &c->b[i];
+        dbuf_free_out(b);
+        dbuf_free_b(b);
+        cudaFree(b->d_esc);
+        cudaFree(b->d_cnt);
+        cudaFreeHost(b->h_esc);
+        cudaFreeHost(b->h_cnt);
+        if (b->ev) cudaEventDestroy(b->ev);
+        if (b->k0) cudaEventDestroy(b->k0);
+        if (b->k1) cudaEventDestroy(b->k1);
+    }
+    if (c->stream) cudaStreamDestroy(c->stream);
+    if (c->copier) cudaStreamDestroy(c->copier);
+    memset(c, 0, sizeof *c);
 }
 
 struct djob {
@@ -286,8 +515,12 @@ int delays_device(int g, void *arg)
     if ((s = cg_choose(e, dv, &kv, &sh))) return s;
     st->kernel = kv;
     st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
-    const int mode = !j.batch ? MODE_OUT : j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD;
-    kfn f = pick(kv, sh, mode);
+    const int v4 = kv == BULK_CZ_CUDA_KERNEL_FAST && o.delay_loop != BULK_CZ_CUDA_DELAY_V3;
+    st->delay_loop = kv == BULK_CZ_CUDA_KERNEL_FAST ? o.delay_loop : 0;
+    const int mode = !j.batch ? MODE_OUT
+                     : v4     ? (j.batch >= 32 ? MODE_BATCH_WARP : MODE_BATCH_THREAD)
+                              : (j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD);
+    kfn f = pick(kv, sh, mode, o.delay_loop);
     const size_t smem = cg_smem_bytes(e->d, kv, sh);
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;
@@ -296,15 +529,19 @@ int delays_device(int g, void *arg)
     /* units per launch: about launch_numbers numbers */
     uint64_t per = j.batch ? o.launch_numbers / j.batch : o.launch_numbers;
     if (per < 1) per = 1;
+    /* BATCH_WARP: at least a piece per warp of the grid in each launch (large batches, e.g. the
+     * CLI's --stats 1048576, would otherwise leave most of the GPU idle; the V3 layout ran a
+     * block per batch, 128 blocks per launch of 2^27 numbers at batch 2^20) */
+    const uint64_t piece = j.batch < CG_DELAY_PIECE ? j.batch : CG_DELAY_PIECE;
+    const uint64_t upb = j.batch ? (j.batch + piece - 1) / piece : 1;
+    if (mode == MODE_BATCH_WARP) {
+        const uint64_t warps = (uint64_t)grid * (uint64_t)(o.threads_per_block / 32);
+        if (per * upb < warps) per = (warps + upb - 1) / upb;
+    }
     if (per > un) per = un ? un : 1;
-    struct buf {
-        uint32_t *d_out, *d_mn, *d_mx, *h_out, *h_mn, *h_mx;
-        unsigned long long *d_sum, *h_sum, *d_esc, *h_esc;
-        unsigned int *d_cnt, *h_cnt;
-        cudaEvent_t ev;
-        uint64_t start, n; /* units of the launch in flight, n = 0: none */
-    } b[2];
-    memset(b, 0, sizeof b);
+    dcache &dc = g_dc[g < CG_MAX_DEV ? g : 0];
+    if (g >= CG_MAX_DEV) return BULK_ERR_ARG;
+    dbuf *b = dc.b;
     cudaStream_t stream = NULL, copier = NULL;
     int status = BULK_OK;
 #define DG_TRY(call)                                                                               \
@@ -316,13 +553,30 @@ int delays_device(int g, void *arg)
             goto done;                                                                             \
         }                                                                                          \
     } while (0)
-    DG_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    DG_TRY(cudaStreamCreateWithFlags(&copier, cudaStreamNonBlocking));
+    /* streams, events and buffers are kept between calls (per device, grown when a call needs
+     * more): the CLI calls once per 2^30 numbers, and creating them cost a few ms per call */
+    if (!dc.stream) {
+        DG_TRY(cudaStreamCreateWithFlags(&dc.stream, cudaStreamNonBlocking));
+        DG_TRY(cudaStreamCreateWithFlags(&dc.copier, cudaStreamNonBlocking));
+        for (int i = 0; i < 2; i++) {
+            DG_TRY(cudaMalloc(&b[i].d_cnt, 64));
+            DG_TRY(cudaMallocHost(&b[i].h_cnt, 64));
+            DG_TRY(cudaEventCreateWithFlags(&b[i].ev, cudaEventDisableTiming));
+            DG_TRY(cudaEventCreate(&b[i].k0));
+            DG_TRY(cudaEventCreate(&b[i].k1));
+        }
+    }
+    stream = dc.stream;
+    copier = dc.copier;
     for (int i = 0; i < 2; i++) {
-        if (!j.batch) {
+        b[i].n = 0;
+        if (!j.batch && dc.cap_out < per) {
+            dbuf_free_out(&b[i]);
             DG_TRY(cudaMalloc(&b[i].d_out, per * 4));
             DG_TRY(cudaMallocHost(&b[i].h_out, per * 4));
-        } else {
+        }
+        if (j.batch && dc.cap_b < per) {
+            dbuf_free_b(&b[i]);
             DG_TRY(cudaMalloc(&b[i].d_mn, per * 4));
             DG_TRY(cudaMalloc(&b[i].d_mx, per * 4));
             DG_TRY(cudaMalloc(&b[i].d_sum, per * 8));
@@ -330,14 +584,19 @@ int delays_device(int g, void *arg)
             DG_TRY(cudaMallocHost(&b[i].h_mx, per * 4));
             DG_TRY(cudaMallocHost(&b[i].h_sum, per * 8));
         }
-        DG_TRY(cudaMalloc(&b[i].d_esc, (size_t)o.escape_capacity * 8));
-        DG_TRY(cudaMallocHost(&b[i].h_esc, (size_t)o.escape_capacity * 8));
-        DG_TRY(cudaMalloc(&b[i].d_cnt, 64));
-        DG_TRY(cudaMallocHost(&b[i].h_cnt, 64));
-        DG_TRY(cudaEventCreateWithFlags(&b[i].ev, cudaEventDisableTiming));
+        if (dc.cap_esc < o.escape_capacity) {
+            cudaFree(b[i].d_esc);
+            cudaFreeHost(b[i].h_esc);
+            b[i].d_esc = b[i].h_esc = NULL;
+            DG_TRY(cudaMalloc(&b[i].d_esc, (size_t)o.escape_capacity * 8));
+            DG_TRY(cudaMallocHost(&b[i].h_esc, (size_t)o.escape_capacity * 8));
+        }
     }
+    if (!j.batch && dc.cap_out < per) dc.cap_out = per;
+    if (j.batch && dc.cap_b < per) dc.cap_b = per;
+    if (dc.cap_esc < o.escape_capacity) dc.cap_esc = o.escape_capacity;
     for (uint64_t done_u = 0, it = 0;; it++) {
-        buf &cur = b[it & 1], &prev = b[(it & 1) ^ 1];
+        dbuf &cur = b[it & 1], &prev = b[(it & 1) ^ 1];
         /* launch the next piece into cur (cur's previous contents were settled) */
         if (done_u < un) {
             uint64_t n = un - done_u < per ? un - done_u : per;
@@ -349,6 +608,7 @@ int delays_device(int g, void *arg)
             p.off0 = j.batch ? (u0 + done_u) * j.batch : u0 + done_u;
             p.count = n;
             p.batch = j.batch;
+            p.piece = piece;
             p.out = cur.d_out;
             p.mn = cur.d_mn;
             p.mx = cur.d_mx;
@@ -357,8 +617,16 @@ int delays_device(int g, void *arg)
             p.esc_count = cur.d_cnt;
             p.esc_cap = o.escape_capacity;
             DG_TRY(cudaMemsetAsync(cur.d_cnt, 0, 64, stream));
+            if (mode == MODE_BATCH_WARP && upb > 1) {
+                /* the pieces of a batch merge by atomics into (0, UINT32_MAX, 0) */
+                DG_TRY(cudaMemsetAsync(cur.d_sum, 0, n * 8, stream));
+                DG_TRY(cudaMemsetAsync(cur.d_mn, 0xff, n * 4, stream));
+                DG_TRY(cudaMemsetAsync(cur.d_mx, 0, n * 4, stream));
+            }
+            DG_TRY(cudaEventRecord(cur.k0, stream));
             f<<<grid, o.threads_per_block, smem, stream>>>(p);
             DG_TRY(cudaGetLastError());
+            DG_TRY(cudaEventRecord(cur.k1, stream));
             st->launches++;
             if (!j.batch) {
                 DG_TRY(cudaMemcpyAsync(cur.h_out, cur.d_out, n * 4, cudaMemcpyDeviceToHost, stream));
@@ -377,6 +645,8 @@ int delays_device(int g, void *arg)
         if (prev.n) {
             double t0 = cg_now();
             DG_TRY(cudaEventSynchronize(prev.ev));
+            float kms = 0;
+            if (cudaEventElapsedTime(&kms, prev.k0, prev.k1) == cudaSuccess) st->kernel_seconds += 1e-3 * kms;
             unsigned int cnt = prev.h_cnt[0];
             if (cnt && cnt <= o.escape_capacity) {
                 /* only the escapes written; the GPU meanwhile runs the next launch */
@@ -428,23 +698,8 @@ int delays_device(int g, void *arg)
     }
 done:
     if (stream) cudaStreamSynchronize(stream);
-    for (int i = 0; i < 2; i++) {
-        cudaFree(b[i].d_out);
-        cudaFree(b[i].d_mn);
-        cudaFree(b[i].d_mx);
-        cudaFree(b[i].d_sum);
-        cudaFree(b[i].d_esc);
-        cudaFree(b[i].d_cnt);
-        cudaFreeHost(b[i].h_out);
-        cudaFreeHost(b[i].h_mn);
-        cudaFreeHost(b[i].h_mx);
-        cudaFreeHost(b[i].h_sum);
-        cudaFreeHost(b[i].h_esc);
-        cudaFreeHost(b[i].h_cnt);
-        if (b[i].ev) cudaEventDestroy(b[i].ev);
-    }
-    if (stream) cudaStreamDestroy(stream);
-    if (copier) cudaStreamDestroy(copier);
+    /* after an error nothing is trusted: the next call starts from scratch */
+    if (status != BULK_OK) dcache_free(&dc);
 #undef DG_TRY
     return status;
 }
@@ -471,6 +726,14 @@ int check(const bulk_collatz_engine *e, bulk_u128 first, cg_w count)
 }
 
 } // namespace
+
+/* The delay driver's cached buffers of device `dev` (current on the calling thread). */
+void cg_delays_release(int dev)
+{
+    if (dev >= 0 && dev < CG_MAX_DEV) dcache_free(&g_dc[dev]);
+}
+
+int cg_delays_cached(int dev) { return dev >= 0 && dev < CG_MAX_DEV && g_dc[dev].stream != NULL; }
 
 extern "C" int bulk_collatz_cuda_delays(const bulk_collatz_engine *e, bulk_u128 first,
                                         uint64_t count, uint32_t *out)

@@ -30,7 +30,8 @@ extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
     if (!o || o->table_mem < 0 || o->table_mem > 2 || o->kernel < 0 || o->kernel > 2 ||
         o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
         (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
-        o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32)
+        o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32 ||
+        o->delay_loop < 0 || o->delay_loop > 3)
         return BULK_ERR_ARG;
     pthread_mutex_lock(&g_lock);
     g_opts = *o;
@@ -64,6 +65,14 @@ bulk_collatz_cuda_opts cg_opts(void)
         else fprintf(stderr, "bulk: BULK_CZ_CUDA_REFILL='%s' is not in 1..32: ignored\n", er);
     }
     if (!o.refill_lanes) o.refill_lanes = CG_REFILL_LANES;
+    const char *ed = getenv("BULK_CZ_CUDA_DELAY");
+    if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO && ed && *ed) {
+        if (!strcmp(ed, "v3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
+        else if (!strcmp(ed, "v4")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4;
+        else if (!strcmp(ed, "v4x2")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4 or v4x2: ignored\n", ed);
+    }
+    if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO) o.delay_loop = CG_DEFAULT_DELAY_LOOP;
     return o;
 }
 
@@ -187,8 +196,10 @@ extern "C" void bulk_collatz_cuda_release(void)
     pthread_mutex_lock(&g_run_lock);
     int n = bulk_cuda_device_count();
     for (int i = 0; i < n && i < CG_MAX_DEVICES; i++) {
-        if (!g_dev[i].valid) continue;
-        if (cudaSetDevice(i) == cudaSuccess) dev_free(&g_dev[i]);
+        if (!g_dev[i].valid && !cg_delays_cached(i)) continue; /* no context made for nothing */
+        if (cudaSetDevice(i) != cudaSuccess) continue;
+        cg_delays_release(i);
+        if (g_dev[i].valid) dev_free(&g_dev[i]);
     }
     pthread_mutex_unlock(&g_run_lock);
 }
@@ -285,6 +296,8 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg)
         s->escapes += rs[g].stats.escapes;
         s->launches += rs[g].stats.launches;
         s->reruns += rs[g].stats.reruns;
+        s->kernel_seconds += rs[g].stats.kernel_seconds;
+        if (rs[g].stats.delay_loop) s->delay_loop = rs[g].stats.delay_loop;
         if (rs[g].stats.kernel) s->kernel = rs[g].stats.kernel;
         if (rs[g].stats.table_mem) s->table_mem = rs[g].stats.table_mem;
         if (rs[g].status != BULK_OK && st == BULK_OK) {

@@ -20,6 +20,10 @@ extern "C" {
  * k = 32 FLAT 1.218e12, refill 12 1.399e12; all results identical. */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_FLAT_BATCH
 
+/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to (not yet
+ * measured against V3 when set; docs/collatz-gpu.md "Delays v4" has the numbers). */
+#define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V4
+
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */
 #define CG_CHECK(call)                                                                             \
@@ -70,6 +74,10 @@ int cg_devices(void);
  * carried over to the caller's bulk_collatz_last_error(). */
 typedef int (*cg_dev_fn)(int g, void *arg);
 int cg_run_devices(int G, cg_dev_fn fn, void *arg);
+
+/* Frees the delay driver's buffers cached for device dev (cg_delays.cu; dev current). */
+void cg_delays_release(int dev);
+int cg_delays_cached(int dev);
 
 /* Host wall clock, seconds. */
 double cg_now(void);

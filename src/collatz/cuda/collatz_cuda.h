@@ -38,9 +38,17 @@ enum {
     BULK_CZ_CUDA_LAYOUT_FLAT_BATCH = 3 /* FLAT, but idle lanes refill together, when >= refill_lanes
                                           of a warp are idle (docs/collatz-gpu.md) */
 };
+/* The fast delay kernels' loop (docs/collatz-gpu.md "Delays v4"). */
+enum {
+    BULK_CZ_CUDA_DELAY_AUTO = 0, /* V4 */
+    BULK_CZ_CUDA_DELAY_V3 = 1,   /* one step per warp trip, two/four-limb branches, a block per batch */
+    BULK_CZ_CUDA_DELAY_V4 = 2,   /* CG_DELAY_UNROLL three-limb steps per trip, deferred A loads,
+                                    a warp per piece of a batch */
+    BULK_CZ_CUDA_DELAY_V4X2 = 3  /* V4 with two numbers interleaved per lane */
+};
 /* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = flat | batch | number
  * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
- * that option is 0. */
+ * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 sets delay_loop when that is 0. */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -53,6 +61,7 @@ typedef struct bulk_collatz_cuda_opts {
     uint32_t escape_capacity;  /* escapes kept per wave (0: 2^20; more -> the chunk reruns) */
     int verify_layout;         /* BULK_CZ_CUDA_LAYOUT_* (fast kernel's level-k rows) */
     int refill_lanes;          /* FLAT_BATCH: idle lanes that trigger a refill (0: 12; 1..32) */
+    int delay_loop;            /* fast delay kernels: BULK_CZ_CUDA_DELAY_* (0: auto) */
 } bulk_collatz_cuda_opts;
 
 void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
@@ -71,6 +80,8 @@ typedef struct bulk_collatz_cuda_stats {
     uint64_t escapes;       /* numbers finished on the host's exact path */
     uint64_t launches;      /* kernel launches, all devices */
     uint64_t reruns;        /* waves rerun because the escape buffer was full */
+    double kernel_seconds;  /* delays: sum of the kernels' own times (CUDA events), all devices */
+    int delay_loop;         /* delays: BULK_CZ_CUDA_DELAY_* as used (fast kernel) */
 } bulk_collatz_cuda_stats;
 void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s);
 

@@ -1,0 +1,73 @@
+#!/bin/sh
+# One GPU round of the Collatz CUDA backend (/work/notes/gpu-rounds.md): run from the repository
+# root by the lead as `B=build-gpu R=<results dir> timeout <cap> sh bench/collatz_gpu/iter-gpu.sh`
+# after a full CUDA build into $B. Everything it keeps goes to $R (small text files). Steps, most
+# important first (the cap, 150-180 s, may cut the last ones):
+#   1. ctest -R collatz_gpu (the twin test and the GPU test: CUDA == CPU bit for bit);
+#   2. bench_collatz_gpu --delays: the delay loops v3 / v4 / v4x2 side by side at several d, a
+#      (call rate and kernel rate, results checked identical to v3's);
+#   3. ncu on one full-size launch (2^27 numbers, d=12 a=24) of each delay loop: stall reasons,
+#      occupancy, scheduler, launch (bench_collatz_gpu --ncu);
+#   4. the CLI: delays 2^64..2^64+2^34 --stats 2^20 (default loop, then v3), and verify
+#      2^68..2^68+2^44 --json;
+#   5. bench_collatz_gpu --layouts (verify FLAT vs FLAT_BATCH, k = 32, 37) when time is left
+#      (LAYOUTS=1 forces it first, LAYOUTS=0 skips it).
+set -u
+B=${B:-build-gpu}
+R=${R:-iter-out}
+mkdir -p "$R"
+BENCH="$B/bench/collatz_gpu/bench_collatz_gpu"
+CLI="$B/bulk"
+t0=$(date +%s)
+el() { echo $(($(date +%s) - t0)); }
+{ nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1; nvcc --version 2>&1 | tail -1; git log --oneline -1 2>/dev/null; } >"$R/env.txt"
+
+# 1. tests
+(cd "$B" && ctest -R collatz_gpu --output-on-failure -V) >"$R/tests.log" 2>&1
+echo "tests rc=$? ($(el) s): $(grep -c ' same ' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
+grep -E "tests passed|tests failed|Passed|Failed" "$R/tests.log" | tail -4
+
+if [ "${LAYOUTS:-}" = 1 ]; then
+    timeout 90 "$BENCH" --layouts --seconds 0.3 --out "$R/layouts.txt" >/dev/null 2>"$R/layouts.err"
+    echo "layouts rc=$? ($(el) s)"
+    cat "$R/layouts.txt"
+fi
+
+# 2. delay loops side by side
+timeout 60 "$BENCH" --delays --seconds 0.25 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
+echo "delays bench rc=$? ($(el) s)"
+cat "$R/delays.txt"
+
+# 3. ncu on a full-size launch of each delay loop
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+    timeout 60 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
+        --section LaunchStats --section SpeedOfLight --section InstructionStats -k regex:delays -c 3 \
+        "$BENCH" --ncu >"$R/ncu-delays.txt" 2>&1
+    echo "ncu rc=$? ($(el) s)"
+    grep -E "k_delays|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu point|Theoretical Occ" "$R/ncu-delays.txt" | grep -v "^==" | head -60
+fi
+
+# 4. the CLI
+s0=$(date +%s.%N)
+"$CLI" collatz delays --from 2^64 --to 2^64+2^34 --stats 1048576 --backend cuda >"$R/cli-delays.out" 2>"$R/cli-delays.err"
+rc=$?
+s1=$(date +%s.%N)
+echo "cli delays (default loop) rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s, %.4g numbers/s", b - a, 2^34 / (b - a) }') ($(wc -l <"$R/cli-delays.out") lines)"
+BULK_CZ_CUDA_DELAY=v3 "$CLI" collatz delays --from 2^64 --to 2^64+2^34 --stats 1048576 --backend cuda >"$R/cli-delays-v3.out" 2>>"$R/cli-delays.err"
+rc=$?
+s2=$(date +%s.%N)
+echo "cli delays (v3 loop) rc=$rc: $(awk -v a="$s1" -v b="$s2" 'BEGIN { printf "%.3f s, %.4g numbers/s", b - a, 2^34 / (b - a) }'); same output as default: $(cmp -s "$R/cli-delays.out" "$R/cli-delays-v3.out" && echo yes || echo NO)"
+head -3 "$R/cli-delays.out"
+gzip -f "$R/cli-delays.out"
+rm -f "$R/cli-delays-v3.out"
+"$CLI" collatz verify --from 2^68 --to 2^68+2^44 --backend cuda --json >"$R/cli-verify.json" 2>"$R/cli-verify.err"
+echo "cli verify rc=$? ($(el) s)"
+cat "$R/cli-verify.json"
+
+# 5. verify layouts when time is left
+if [ "${LAYOUTS:-}" != 0 ] && [ "${LAYOUTS:-}" != 1 ] && [ "$(el)" -lt 70 ]; then
+    timeout $((140 - $(el))) "$BENCH" --layouts --seconds 0.3 --out "$R/layouts.txt" >/dev/null 2>"$R/layouts.err"
+    echo "layouts rc=$? ($(el) s)"
+    cat "$R/layouts.txt"
+fi
+echo "total $(el) s"
