@@ -37,7 +37,7 @@ static double g_seconds = 0.5;
  * number walking up to k sieve bits: ~100x the cost of a covered number of the rows), so
  * g_ragged = 1 keeps the count as given, to measure that share separately. */
 static int g_ragged = 0;
-static int g_layout = 0, g_refill = 0;
+static int g_layout = 0, g_refill = 0, g_replay = 0;
 
 static bulk_u128 U(u128 v)
 {
@@ -79,6 +79,7 @@ static void set_opts(int kernel, int mem, int devices)
     o.devices = devices;
     o.verify_layout = g_layout;
     o.refill_lanes = g_refill;
+    o.verify_replay = g_replay;
     bulk_collatz_cuda_set_opts(&o);
 }
 
@@ -298,22 +299,24 @@ static int same_vr(const bulk_collatz_verify_result *a, const bulk_collatz_verif
            !memcmp(&a->max_glide_n, &b->max_glide_n, sizeof a->max_glide_n) &&
            a->overflows == b->overflows;
 }
-static int bench_layouts(bulk_ctx *cpu)
+static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    static const struct { const char *name; int layout, refill; } v[] = {
-        { "flat (default)", BULK_CZ_CUDA_LAYOUT_FLAT, 0 },
-        { "batch refill 8", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8 },
-        { "batch refill 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12 },
-        { "batch refill 16", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16 },
+    static const struct { const char *name; int layout, refill, replay; } v[] = {
+        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS },
+        { "batch 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS },
+        { "flat rec", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_RECORDS },
+        { "batch 8 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8, BULK_CZ_CUDA_REPLAY_RECORDS },
+        { "batch 12 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS },
+        { "batch 16 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
-    const int ks[] = { 32, 37 };
+    const int ks[] = { 32, 37 }, nk = kmax < 37 ? 1 : 2;
     const u128 two68 = (u128)1 << 68;
     int bad = 0;
     emit("\n## verify layouts side by side (d=12, n near 2^68, tables auto)\n");
     emit("%-4s %-16s %14s %14s %8s %8s %s\n", "k", "layout", "numbers/s", "iterated/s", "seconds",
          "vs flat", "result");
-    for (int ki = 0; ki < 2; ki++) {
+    for (int ki = 0; ki < nk; ki++) {
         const int k = ks[ki];
         bulk_collatz_engine *e;
         double t0 = now();
@@ -329,6 +332,7 @@ static int bench_layouts(bulk_ctx *cpu)
         for (int i = 0; i < nv; i++) {
             g_layout = v[i].layout;
             g_refill = v[i].refill;
+            g_replay = v[i].replay;
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_AUTO, 0);
             struct vpoint p = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
             int sc = bulk_collatz_cuda_verify_chunk(e, U(c0), U(c1), i ? r : ref);
@@ -340,7 +344,7 @@ static int bench_layouts(bulk_ctx *cpu)
                  p.status != BULK_OK || sc != BULK_OK ? bulk_status_string(p.status ? p.status : sc)
                  : i == 0 ? "reference" : same ? "identical" : "DIFFERENT");
         }
-        g_layout = g_refill = 0;
+        g_layout = g_refill = g_replay = 0;
         free(ref);
         free(r);
         bulk_collatz_engine_free(e);
@@ -449,7 +453,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
                    "                         [--seconds S per point, default 0.5] [--quick] [--layouts]\n"
-                   "--layouts: only FLAT vs FLAT_BATCH verify (k=32, 37; d=12; near 2^68), checked identical.\n"
+                   "--layouts: only the verify layouts (FLAT, FLAT_BATCH; T-step or record replays; k=32, 37,\n"
+                   "           only 32 with --kmax < 37; d=12; near 2^68), checked identical to FLAT's.\n"
                    "--delays: only the delay loops v3 / v4 / v4x2 side by side (from 2^64), checked identical.\n"
                    "--ncu: one delay launch of 2^27 numbers per loop (d=12, a=24), for ncu -k regex:delays.\n"
                    "Rates of the CUDA Collatz backend against d, k, a; overflow share; CPU speed-up.\n");
@@ -479,7 +484,7 @@ int main(int argc, char **argv)
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
          ncu ? "ncu" : delays ? "delays" : layouts ? "layouts" : quick ? "quick" : "full");
     if (layouts || delays) {
-        int rc = delays ? bench_delays(cpu, ncu) : bench_layouts(cpu);
+        int rc = delays ? bench_delays(cpu, ncu) : bench_layouts(cpu, kmax);
         bulk_collatz_cuda_release();
         bulk_ctx_close(cpu);
         if (g_out) fclose(g_out);

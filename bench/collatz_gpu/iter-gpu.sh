@@ -10,7 +10,9 @@
 #      occupancy, scheduler, launch (bench_collatz_gpu --ncu);
 #   4. the CLI: delays 2^64..2^64+2^34 --stats 2^20 (default loop, then v3), and verify
 #      2^68..2^68+2^44 --json;
-#   5. bench_collatz_gpu --layouts (verify FLAT vs FLAT_BATCH, k = 32, 37) when time is left
+#   2b. bench_collatz_gpu --layouts --kmax 32: verify FLAT / FLAT_BATCH with T-step and record
+#      replays side by side at k = 32 (results checked identical to FLAT's);
+#   5. bench_collatz_gpu --layouts (k = 32 and 37) when time is left
 #      (LAYOUTS=1 forces it first, LAYOUTS=0 skips it).
 set -u
 B=${B:-build-gpu}
@@ -37,6 +39,11 @@ fi
 timeout 60 "$BENCH" --delays --seconds 0.25 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
 echo "delays bench rc=$? ($(el) s)"
 cat "$R/delays.txt"
+
+# 2b. verify layouts and replays at k = 32 (T-step vs record replays)
+timeout 40 "$BENCH" --layouts --kmax 32 --seconds 0.3 --out "$R/layouts32.txt" >/dev/null 2>"$R/layouts32.err"
+echo "layouts k=32 rc=$? ($(el) s)"
+cat "$R/layouts32.txt"
 
 # 3. ncu on a full-size launch of each delay loop
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t cnt_table_step, cnt_bm_check, cnt_single_step, cnt_delay_step, cnt_t_step;
+static uint64_t cnt_table_step, cnt_bm_check, cnt_single_step, cnt_delay_step, cnt_t_step, cnt_rec_test;
 #define CG_COUNT(event) (cnt_##event++)
 
 #include "collatz/collatz_internal.h"

@@ -89,6 +89,10 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
         { "batch layout, refill 1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 1 } },
         { "batch layout, refill 32, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 32, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
         { "batch, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
+        { "batch 12, record replays", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS } },
+        { "flat, record replays, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "batch 16, records, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 16, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
+        { "batch 12, T-step replays", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .verify_replay = BULK_CZ_CUDA_REPLAY_TSTEPS } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;

@@ -108,6 +108,23 @@ static void test_glide(uint64_t *rs, int small)
         uint8_t *J = malloc(n);
         bulk_cz_build_tables((int)d, B, C, J, MX);
         cg_pack_tables((int)d, B, C, BC, BM);
+        const uint64_t nrec = cg_rec_total((int)d);
+        uint32_t *ROFF = malloc((n + 1) * sizeof *ROFF);
+        uint64_t *REC = malloc(nrec * sizeof *REC + 8);
+        uint8_t *RST = malloc(nrec + 1);
+        cg_rec_tables((int)d, ROFF, REC, RST);
+        /* the records of each L: strictly decreasing b below 2^d, the last one BM's state */
+        for (uint64_t L = 0; L < n; L++) {
+            uint32_t cnt = ROFF[L + 1] - ROFF[L];
+            CHECK(cnt <= d, "at most d records (d=%u L=%llu)", d, (unsigned long long)L);
+            for (uint32_t i = 0; i < cnt; i++) {
+                uint64_t b = (uint32_t)REC[ROFF[L] + i];
+                CHECK(b < ((uint64_t)1 << d) && (i == 0 || b < (uint32_t)REC[ROFF[L] + i - 1]) &&
+                      RST[ROFF[L] + i] <= J[L], "records of d=%u L=%llu", d, (unsigned long long)L);
+            }
+            if (cnt) CHECK(REC[ROFF[L + 1] - 1] == BM[L], "last record = BM (d=%u L=%llu)", d, (unsigned long long)L);
+            else CHECK((uint32_t)BM[L] > ((uint64_t)1 << d), "no record: BM above 2^d (d=%u)", d);
+        }
         int bad = 0, kept = 0, tried = 0;
         for (int it = 0; it < (small ? 300 : 3000); it++) {
             /* n of 2..127 bits, v in [n, n 2^(d+2)) */
@@ -122,6 +139,8 @@ static void test_glide(uint64_t *rs, int small)
                 int64_t g1 = cg_glide(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J);
                 /* the lane form (FLAT kernel) gives the same glide or escape */
                 if (cg_glide_lane(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J) != g1) bad++;
+                /* and the record-replay lane form */
+                if (cg_glide_lane_rec(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J, ROFF, REC, RST) != g1) bad++;
                 if (g1 >= 0) {
                     kept++;
                     if (g1 != g2) bad++;
@@ -138,6 +157,9 @@ static void test_glide(uint64_t *rs, int small)
         free(MX);
         free(BC);
         free(BM);
+        free(ROFF);
+        free(REC);
+        free(RST);
         free(J);
     }
 }
@@ -295,6 +317,10 @@ struct warp_stats {
     uint64_t trips, busy, setups;
 };
 #define WARP 32
+/* Record-replay tables for warp_run (cg_lane_iter_rec) when set; NULL: T-step replays. */
+static const uint32_t *g_roff;
+static const uint64_t *g_rec;
+static const uint8_t *g_rst;
 static void warp_run(const cg_u128 *n, const cg_u128 *v, const uint32_t *done0, const uint8_t *ovf,
                      size_t cnt, unsigned thresh, unsigned d, const uint64_t *BC, const uint64_t *BM,
                      const uint8_t *J, int64_t *g, struct warp_stats *ws)
@@ -334,7 +360,8 @@ static void warp_run(const cg_u128 *n, const cg_u128 *v, const uint32_t *done0, 
             }
             if (busy[l]) {
                 ws->busy++;
-                const int rc = cg_lane_iter(&s[l], d, lim, mask, BC, BM ? BM : BC, J);
+                const int rc = g_roff ? cg_lane_iter_rec(&s[l], d, lim, mask, BC, BM ? BM : BC, J, g_roff, g_rec, g_rst)
+                                      : cg_lane_iter(&s[l], d, lim, mask, BC, BM ? BM : BC, J);
                 if (rc) {
                     busy[l] = 0;
                     g[cur[l]] = rc == 1 ? (int64_t)s[l].done : -1;
@@ -474,6 +501,11 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
         uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
         uint64_t *BM = malloc(((size_t)1 << d) * sizeof *BM);
         cg_pack_tables(d, e->B, e->C, BC, BM);
+        const uint64_t nrec = cg_rec_total(d);
+        uint32_t *ROFF = malloc((((size_t)1 << d) + 1) * sizeof *ROFF);
+        uint64_t *REC = malloc(nrec * sizeof *REC + 8);
+        uint8_t *RST = malloc(nrec + 1);
+        cg_rec_tables(d, ROFF, REC, RST);
         u128 starts[] = {
             1,
             ((u128)1 << 64) - 3000,
@@ -504,27 +536,37 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
             /* the lane loop as a warp: FLAT (threshold 1) and FLAT_BATCH (8, and 32: refill only
              * when the whole warp is idle) against the engine, number by number against cg_iterate */
             static const unsigned thr[] = { 1, 4, 8, CG_REFILL_LANES, 16, 32 };
-            for (size_t w = 0; w < sizeof thr / sizeof thr[0]; w++) {
-                uint64_t esc = 0, lbad = 0;
-                struct warp_stats ws = { 0, 0, 0 };
-                int s2 = twin_verify_w(e, BC, BM, first, last, b, &esc, thr[w], &ws, &lbad);
-                CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
-                CHECK(lbad == 0 && same_result(a, b),
-                      "warp twin (refill %u) differs: d=%d k=%d start #%zu (%llu numbers differ)",
-                      thr[w], d, k, s, (unsigned long long)lbad);
-                if (d == 12 && s == 2 && ws.trips)
-                    printf("warp twin d=12 k=%d near 2^68, refill at %2u idle lanes: %.1f busy lanes per "
-                           "trip, setup in %.0f%% of %llu trips\n", k, thr[w],
-                           ws.trips ? (double)ws.busy / (double)ws.trips : 0.0,
-                           ws.trips ? 100.0 * (double)ws.setups / (double)ws.trips : 0.0,
-                           (unsigned long long)ws.trips);
-            }
+            for (int rec = 0; rec < 2; rec++)
+                for (size_t w = 0; w < sizeof thr / sizeof thr[0]; w++) {
+                    /* rec: the record-replay lane form (cg_lane_iter_rec) */
+                    if (rec && thr[w] == 4) continue;
+                    g_roff = rec ? ROFF : NULL;
+                    g_rec = REC;
+                    g_rst = RST;
+                    uint64_t esc = 0, lbad = 0;
+                    struct warp_stats ws = { 0, 0, 0 };
+                    int s2 = twin_verify_w(e, BC, BM, first, last, b, &esc, thr[w], &ws, &lbad);
+                    g_roff = NULL;
+                    CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
+                    CHECK(lbad == 0 && same_result(a, b),
+                          "warp twin (refill %u, records %d) differs: d=%d k=%d start #%zu (%llu numbers differ)",
+                          thr[w], rec, d, k, s, (unsigned long long)lbad);
+                    if (d == 12 && s == 2 && ws.trips)
+                        printf("warp twin d=12 k=%d near 2^68, %s replays, refill at %2u idle lanes: %.1f busy "
+                               "lanes per trip, setup in %.0f%% of %llu trips\n", k, rec ? "record" : "T-step",
+                               thr[w], ws.trips ? (double)ws.busy / (double)ws.trips : 0.0,
+                               ws.trips ? 100.0 * (double)ws.setups / (double)ws.trips : 0.0,
+                               (unsigned long long)ws.trips);
+                }
             if (s == 4) CHECK(a->overflows > 0, "range near 2^128 has overflows");
             free(a);
             free(b);
         }
         free(BC);
         free(BM);
+        free(ROFF);
+        free(REC);
+        free(RST);
         bulk_collatz_engine_free(e);
     }
 }

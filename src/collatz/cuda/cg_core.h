@@ -202,6 +202,7 @@ typedef struct cg_lane {
     uint32_t rs;      /* steps left of the operation being replayed; 0: table mode */
     uint32_t sat;     /* n >= 2^(128-d): every operation is near n */
     uint32_t bm;      /* the dip test applies (BM given and n >= 2^(3d+2)) */
+    uint32_t ri, re;  /* record replay (cg_lane_iter_rec): next record index + 1 (0: none), end */
 } cg_lane;
 
 BULK_HD void cg_lane_start(cg_lane *s, cg_u128 v, cg_u128 n, uint32_t done, unsigned d, int have_bm)
@@ -214,6 +215,7 @@ BULK_HD void cg_lane_start(cg_lane *s, cg_u128 v, cg_u128 n, uint32_t done, unsi
     s->bm = have_bm && cg_bm_ok(n, d);
     s->done = done;
     s->rs = 0;
+    s->ri = s->re = 0;
 }
 
 /* One iteration. 0: go on; 1: the glide is s->done; 2: escape (as cg_glide's -1). */
@@ -251,6 +253,115 @@ BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, co
         CG_COUNT(table_step);
     }
     return 0;
+}
+
+/* ---- record-low replays (verify_replay = RECORDS, docs/collatz-gpu.md "Record replays") -----
+ * A replay walks the operation that the dip test flagged in T steps (~5 trips per iterated
+ * number at d = 12, most of the lane loop's trips). But the first inside value below n is a
+ * *record low* of the operation's inside values: all values before it are >= n > it. Inside
+ * values are b_t vH + c_t, and for vH > 3^d (the dip test's condition, cg_bm_ok) they are
+ * ordered by b_t (b_s > b_t gives (b_s - b_t) vH >= vH > c_t), so the record lows are the
+ * states where b reaches a new minimum: a property of L alone (4.4 of them per L on average at
+ * d = 12, at most d). Scanning them in order, the first with b_t vH + c_t < n is the first drop,
+ * at t steps (the glide is done + t); the last record is BM's state, which the dip test found
+ * below n, so the scan ends there at the latest. One trip per record tested, each a cg_step
+ * with (b_t, c_t) on a copy of v and a compare, as a table step.
+ * Tables: REC[ROFF[L] .. ROFF[L+1]) = b_t | c_t << 32, RST[..] = t (steps), for each L. */
+
+/* Records of operation L (d <= 20) into rec/rst (room for d); returns their number (>= 1). */
+BULK_HD uint32_t cg_rec_entries(unsigned d, uint64_t L, uint64_t *rec, uint8_t *rst)
+{
+    uint64_t b = (uint64_t)1 << d, c = L, bmin = b;
+    uint32_t n = 0, t = 0;
+    while (!(b & 1)) {
+        if (c & 1) {
+            b *= 3;
+            c = 3 * c + 1;
+        } else {
+            b >>= 1;
+            c >>= 1;
+        }
+        t++;
+        if (b < bmin) {
+            bmin = b;
+            if (rec) rec[n] = b | c << 32;
+            if (rst) rst[n] = (uint8_t)t;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* cg_lane_iter with record replays where the dip test applies (s->bm); T-step replays
+ * otherwise (small n). Same returns, same glides and escapes as cg_lane_iter / cg_glide. */
+BULK_HD int cg_lane_iter_rec(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, const uint64_t *BC,
+                             const uint64_t *BM, const uint8_t *J, const uint32_t *ROFF, const uint64_t *REC,
+                             const uint8_t *RST)
+{
+    const uint32_t L = s->v.x0 & mask;
+    const uint64_t bc = BC[L];
+    const uint32_t jl = J[L];
+    if (s->rs == 0 && s->ri == 0) {
+        if (cg_over(s->v, lim)) return 2;
+        if (s->sat || cg_lt(s->v, s->nd)) {
+            if (s->bm) {
+                CG_COUNT(bm_check);
+                const uint64_t bm = BM[L];
+                cg_u128 w = s->v;
+                cg_step(&w, d, (uint32_t)bm, (uint32_t)(bm >> 32));
+                if (cg_lt(w, s->n)) {
+                    s->ri = ROFF[L] + 1;
+                    s->re = ROFF[L + 1];
+                }
+            } else {
+                s->rs = jl;
+            }
+        }
+    }
+    const uint32_t rmode = s->ri != 0, t = s->rs != 0, odd = s->v.x0 & 1;
+    const uint64_t rc = rmode ? REC[s->ri - 1] : bc;
+    const uint32_t B = t ? (odd ? 3u : 1u) : (uint32_t)rc, C = t ? (odd ? 2u : 0u) : (uint32_t)(rc >> 32);
+    cg_u128 w = s->v;
+    cg_step(&w, t ? 1u : d, B, C); /* below 2^127 by the margin */
+    if (rmode) {
+        CG_COUNT(rec_test);
+        /* the last record is BM's state, below n by the dip test */
+        if (s->ri == s->re || cg_lt(w, s->n)) {
+            s->done += RST[s->ri - 1];
+            return 1;
+        }
+        s->ri++;
+        return 0;
+    }
+    s->v = w;
+    if (t) {
+        CG_COUNT(t_step);
+        const uint32_t js = 1 + odd;
+        s->done += js;
+        s->rs -= js;
+        if (cg_lt(s->v, s->n)) return 1;
+    } else {
+        CG_COUNT(table_step);
+        s->done += jl;
+    }
+    return 0;
+}
+
+/* cg_glide through cg_lane_iter_rec (CPU twin of the record-replay kernels). */
+BULK_HD int64_t cg_glide_lane_rec(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
+                                  const uint64_t *BM, const uint8_t *J, const uint32_t *ROFF,
+                                  const uint64_t *REC, const uint8_t *RST)
+{
+    cg_lane s;
+    cg_lane_start(&s, v, n, (uint32_t)done, d, BM != 0);
+    const uint32_t mask = (1u << d) - 1;
+    const unsigned lim = cg_limit_bits(d);
+    const uint64_t *bm = BM ? BM : BC;
+    for (;;) {
+        int r = cg_lane_iter_rec(&s, d, lim, mask, BC, bm, J, ROFF, REC, RST);
+        if (r == 1) return (int64_t)s.done;
+        if (r == 2) return -1;
+    }
 }
 
 /* ---- batched refill (the FLAT_BATCH verify layout) ------------------------------------------

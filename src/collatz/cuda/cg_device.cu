@@ -31,7 +31,7 @@ extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
         o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
         (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
         o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32 ||
-        o->delay_loop < 0 || o->delay_loop > 3)
+        o->delay_loop < 0 || o->delay_loop > 3 || o->verify_replay < 0 || o->verify_replay > 2)
         return BULK_ERR_ARG;
     pthread_mutex_lock(&g_lock);
     g_opts = *o;
@@ -65,6 +65,13 @@ bulk_collatz_cuda_opts cg_opts(void)
         else fprintf(stderr, "bulk: BULK_CZ_CUDA_REFILL='%s' is not in 1..32: ignored\n", er);
     }
     if (!o.refill_lanes) o.refill_lanes = CG_REFILL_LANES;
+    const char *erp = getenv("BULK_CZ_CUDA_REPLAY");
+    if (o.verify_replay == BULK_CZ_CUDA_REPLAY_AUTO && erp && *erp) {
+        if (!strcmp(erp, "t")) o.verify_replay = BULK_CZ_CUDA_REPLAY_TSTEPS;
+        else if (!strcmp(erp, "rec")) o.verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_REPLAY='%s' is not t or rec: ignored\n", erp);
+    }
+    if (o.verify_replay == BULK_CZ_CUDA_REPLAY_AUTO) o.verify_replay = CG_DEFAULT_REPLAY;
     const char *ed = getenv("BULK_CZ_CUDA_DELAY");
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO && ed && *ed) {
         if (!strcmp(ed, "v3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
@@ -116,6 +123,9 @@ static void dev_free(cg_dev *dv)
     cudaFree(dv->C);
     cudaFree(dv->J);
     cudaFree(dv->A);
+    cudaFree(dv->ROFF);
+    cudaFree(dv->REC);
+    cudaFree(dv->RST);
     cudaFree(dv->Sr);
     cudaFree(dv->Sc);
     cudaFree(dv->Sj);
@@ -159,6 +169,25 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
             if (!st) st = upload(&dv->BM, bm, n);
             free(bc);
             free(bm);
+            if (st) return st;
+            /* record-replay tables (verify_replay = RECORDS): ~4.4 x 9 bytes per L at d = 12 */
+            const uint64_t nrec = cg_rec_total(e->d);
+            uint32_t *roff = (uint32_t *)malloc((n + 1) * sizeof *roff);
+            uint64_t *rec = (uint64_t *)malloc(nrec * sizeof *rec + 8);
+            uint8_t *rst = (uint8_t *)malloc(nrec + 1);
+            if (!roff || !rec || !rst) {
+                free(roff);
+                free(rec);
+                free(rst);
+                return BULK_ERR_NOMEM;
+            }
+            cg_rec_tables(e->d, roff, rec, rst);
+            st = upload(&dv->ROFF, roff, n + 1);
+            if (!st) st = upload(&dv->REC, rec, nrec);
+            if (!st) st = upload(&dv->RST, rst, nrec);
+            free(roff);
+            free(rec);
+            free(rst);
             if (st) return st;
         }
         if ((st = upload(&dv->B, e->B, n)) || (st = upload(&dv->C, e->C, n)) ||

@@ -24,6 +24,10 @@ extern "C" {
  * measured against V3 when set; docs/collatz-gpu.md "Delays v4" has the numbers). */
 #define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V4
 
+/* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: T steps
+ * until record replays measure faster (docs/collatz-gpu.md "Record replays"). */
+#define CG_DEFAULT_REPLAY BULK_CZ_CUDA_REPLAY_TSTEPS
+
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */
 #define CG_CHECK(call)                                                                             \
@@ -49,6 +53,9 @@ typedef struct cg_dev {
     uint64_t *BC, *BM, *B, *C;
     uint8_t *J;
     uint16_t *A;
+    uint32_t *ROFF; /* record-replay tables (d <= 20) */
+    uint64_t *REC;
+    uint8_t *RST;
     uint64_t *Sr, *Sc;
     uint8_t *Sj;
     uint64_t s_k;

@@ -16,6 +16,9 @@ struct cg_ktables {
     const uint64_t *BC, *BM, *B, *C;
     const uint8_t *J;
     const uint16_t *A;
+    const uint32_t *ROFF; /* record replays (cg_core.h), global memory; NULL when d > 20 */
+    const uint64_t *REC;
+    const uint8_t *RST;
     int d, a;
     uint64_t pow3[41];
 };
@@ -28,6 +31,9 @@ static inline void cg_ktables_fill(cg_ktables *t, const cg_dev *dv)
     t->C = dv->C;
     t->J = dv->J;
     t->A = dv->A;
+    t->ROFF = dv->ROFF;
+    t->REC = dv->REC;
+    t->RST = dv->RST;
     t->d = dv->d;
     t->a = dv->a;
     memcpy(t->pow3, bulk_cz_pow3, sizeof t->pow3);

@@ -233,6 +233,24 @@ static inline void cg_fold_static(bulk_collatz_verify_result *r, cg_w first, cg_
 
 /* Tables of the fast kernels from the engine's (d <= 20): BC[L] = B[L] | C[L] << 32 and the
  * dip-test table BM (cg_bm_entry; BM may be NULL). */
+/* The record tables of d bits (cg_core.h "record-low replays"): ROFF[2^d + 1], and REC, RST
+ * with room for ROFF[2^d] entries (cg_rec_total). */
+static inline uint64_t cg_rec_total(int d)
+{
+    uint64_t t = 0;
+    for (uint64_t L = 0; L < ((uint64_t)1 << d); L++) t += cg_rec_entries((unsigned)d, L, NULL, NULL);
+    return t;
+}
+static inline void cg_rec_tables(int d, uint32_t *ROFF, uint64_t *REC, uint8_t *RST)
+{
+    uint32_t o = 0;
+    for (uint64_t L = 0; L < ((uint64_t)1 << d); L++) {
+        ROFF[L] = o;
+        o += cg_rec_entries((unsigned)d, L, REC + o, RST + o);
+    }
+    ROFF[(uint64_t)1 << d] = o;
+}
+
 static inline void cg_pack_tables(int d, const uint64_t *B, const uint64_t *C, uint64_t *BC,
                                   uint64_t *BM)
 {

@@ -25,7 +25,8 @@
 
 namespace {
 
-enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4 };
+enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4, MODE_FLAT_REC = 5,
+       MODE_FLAT_BATCH_REC = 6 };
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -147,7 +148,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
  * number ends starts its next one (next row, or next run) in the same trip, so a warp no longer
  * waits for its slowest lane on every number, nor serialises the table-step and replay
  * branches. The next run's entry is loaded one run ahead (its latency hides behind a run). */
-template <bool SH, bool BATCH> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vparams p)
+template <bool SH, bool BATCH, bool REC> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     cg_acc a;
@@ -223,7 +224,9 @@ template <bool SH, bool BATCH> __global__ void __launch_bounds__(CG_MAX_THREADS)
             }
         }
         if (busy) {
-            const int rc = cg_lane_iter(&s, d, lim, mask, t.BC, t.BM, t.J);
+            /* REC: replays by record lows (cg_lane_iter_rec), tables in global memory */
+            const int rc = REC ? cg_lane_iter_rec(&s, d, lim, mask, t.BC, t.BM, t.J, p.tb.ROFF, p.tb.REC, p.tb.RST)
+                               : cg_lane_iter(&s, d, lim, mask, t.BC, t.BM, t.J);
             if (rc) {
                 busy = 0;
                 if (rc == 1) {
@@ -242,8 +245,10 @@ typedef void (*kfn)(vparams);
 
 kfn pick(int kv, int sh, int mode)
 {
-    if (mode == MODE_FLAT) return sh ? k_flat<true, false> : k_flat<false, false>;
-    if (mode == MODE_FLAT_BATCH) return sh ? k_flat<true, true> : k_flat<false, true>;
+    if (mode == MODE_FLAT) return sh ? k_flat<true, false, false> : k_flat<false, false, false>;
+    if (mode == MODE_FLAT_BATCH) return sh ? k_flat<true, true, false> : k_flat<false, true, false>;
+    if (mode == MODE_FLAT_REC) return sh ? k_flat<true, false, true> : k_flat<false, false, true>;
+    if (mode == MODE_FLAT_BATCH_REC) return sh ? k_flat<true, true, true> : k_flat<false, true, true>;
 #define CG_K(KV, SH)                                                                               \
     (mode == MODE_ROWS ? k_verify<KV, SH, MODE_ROWS>                                               \
                        : mode == MODE_ENTRY ? k_verify<KV, SH, MODE_ENTRY> : k_verify<KV, SH, MODE_WALK>)
@@ -281,7 +286,9 @@ struct vrun {
 /* the lane-loop kernel of the resolved layout (cg_opts: FLAT or FLAT_BATCH) */
 int flat_mode(const vrun &r)
 {
-    return r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ? MODE_FLAT_BATCH : MODE_FLAT;
+    const int rec = r.o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS;
+    return r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ? (rec ? MODE_FLAT_BATCH_REC : MODE_FLAT_BATCH)
+                                                               : (rec ? MODE_FLAT_REC : MODE_FLAT);
 }
 
 int run_init(vrun &r, const cg_dev *dv)
@@ -290,7 +297,7 @@ int run_init(vrun &r, const cg_dev *dv)
                              ? flat_mode(r) : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
-    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 5 : 3); m++)
+    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 7 : 3); m++)
         CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)r.smem));
     int per_sm = 0;

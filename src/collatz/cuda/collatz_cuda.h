@@ -46,9 +46,16 @@ enum {
                                     a warp per piece of a batch */
     BULK_CZ_CUDA_DELAY_V4X2 = 3  /* V4 with two numbers interleaved per lane */
 };
+/* How the FLAT layouts find the first drop inside the operation that the dip test flagged. */
+enum {
+    BULK_CZ_CUDA_REPLAY_AUTO = 0,   /* CG_DEFAULT_REPLAY (cg_host.h) */
+    BULK_CZ_CUDA_REPLAY_TSTEPS = 1, /* one T step per trip through the operation */
+    BULK_CZ_CUDA_REPLAY_RECORDS = 2 /* one test per trip of the operation's record lows */
+};
 /* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = flat | batch | number
  * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
- * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 sets delay_loop when that is 0. */
+ * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 sets delay_loop when that is 0;
+ * BULK_CZ_CUDA_REPLAY = t | rec sets verify_replay when that is 0. */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -62,6 +69,7 @@ typedef struct bulk_collatz_cuda_opts {
     int verify_layout;         /* BULK_CZ_CUDA_LAYOUT_* (fast kernel's level-k rows) */
     int refill_lanes;          /* FLAT_BATCH: idle lanes that trigger a refill (0: 12; 1..32) */
     int delay_loop;            /* fast delay kernels: BULK_CZ_CUDA_DELAY_* (0: auto) */
+    int verify_replay;         /* FLAT / FLAT_BATCH replays: BULK_CZ_CUDA_REPLAY_* (0: auto) */
 } bulk_collatz_cuda_opts;
 
 void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
