@@ -41,8 +41,8 @@ for g in 1 2 3 4 5 6 7 8; do
 done
 [ -n "${OUT:-}" ] && cp "$RES" "$OUT/"
 if [ -f "$B/CTestTestfile.cmake" ] && cmake --build "$B" -j"$(nproc)" --target test_collatz_gpu >/tmp/tb.log 2>&1; then
-    (cd "$B" && ctest -R collatz_gpu --output-on-failure -V) >/tmp/multi-gpu-tests.log 2>&1
-    echo "ctest -R collatz_gpu with $G GPUs visible: rc=$?"; tail -5 /tmp/multi-gpu-tests.log
+    (cd "$B" && ctest -L gpu -R collatz_gpu --output-on-failure -V) >/tmp/multi-gpu-tests.log 2>&1
+    echo "ctest -L gpu -R collatz_gpu with $G GPUs visible: rc=$?"; tail -5 /tmp/multi-gpu-tests.log
     [ -n "${OUT:-}" ] && cp /tmp/multi-gpu-tests.log "$OUT/"
 else
     echo "GPU test build failed or not configured:"; tail -20 /tmp/tb.log
