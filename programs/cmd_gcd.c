@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bulk/gcd.h"
 #include "cli.h"
@@ -21,7 +22,7 @@ static const char gcd_usage[] =
     "usage: bulk gcd pairs FILE... [--format text|pem|der] [--out FILE] [--hex] [--tile N]\n"
     "                [--backend cpu|cuda|auto] [--threads N]\n"
     "       bulk gcd batch FILE... [--format text|pem|der] [--out FILE] [--hex]\n"
-    "                [--max-memory BYTES] [--spill-dir DIR] [--backend B] [--threads N]\n"
+    "                [--memory BYTES] [--spill DIR] [--backend B] [--threads N]\n"
     "\n"
     "Finds moduli (e.g. RSA public keys) that share a factor.\n"
     "  pairs   gcd(x_i, x_j) of every pair, in tiles of pairs through the bulk GCD (the GPU\n"
@@ -46,13 +47,20 @@ static const char gcd_usage[] =
     "  --hex             print numbers in hex (0x...) instead of decimal\n"
     "  --tile N          pairs: moduli per tile side (N^2 pairs per library call; default\n"
     "                    256 on the CPU, 1024 on the GPU)\n"
-    "  --max-memory B    batch: spill product-tree levels to disk when the tree would need\n"
-    "                    more than B bytes (suffixes k, M, G allowed); 0 = never (default)\n"
-    "  --spill-dir DIR   batch: where spill files go (default $TMPDIR or /tmp)\n"
+    "  --memory B        batch: memory budget; the product-tree levels that do not fit are\n"
+    "                    written to spill files and read back (checksummed) for the remainder\n"
+    "                    tree. B in bytes (suffix k, M, G, T) or a share of the physical\n"
+    "                    memory ('25%'); default 50%. The budget cannot go below a floor of\n"
+    "                    about 10x the input (the top of the trees); below it, every level\n"
+    "                    that can be spilled is, and a note says so (--max-memory: the same)\n"
+    "  --spill DIR       batch: where spill files go (default $TMPDIR or /tmp). They are\n"
+    "                    unlinked at once, so nothing is left behind on any exit; a full\n"
+    "                    disk stops the run with exit 1 and no output (--spill-dir: the same)\n"
     "  --backend B, --threads N   as everywhere (BULK_BACKEND, BULK_THREADS)\n"
     "\n"
     "A malformed line (bad character, empty line, modulus below 2, undecodable key) stops\n"
     "the run before any output with 'FILE:LINE: line LINE: what' and exit code 2.\n"
+    "Run-time failures (memory, spill I/O) exit 1 and write no --out file.\n"
     "A summary (counts, time, pairs/s) goes to stderr.\n";
 
 typedef struct out_ctx {
@@ -114,38 +122,43 @@ static int cmp_idx(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!fp) cli_die(CLI_EXIT_USAGE, "gcd: cannot open %s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) cli_die(CLI_EXIT_FAIL, "gcd: out of memory reading %s", path);
-        size_t got = fread(buf + n, 1, cap - n, fp);
-        n += got;
-        if (n < cap) break;
-        cap *= 2;
-        buf = realloc(buf, cap);
-    }
-    if (ferror(fp)) cli_die(CLI_EXIT_FAIL, "gcd: cannot read %s", path);
-    if (fp != stdin) fclose(fp);
-    *len = n;
-    return buf;
-}
-
-static size_t parse_bytes(const char *text)
+/* --memory: a byte count with an optional k/M/G/T suffix (powers of 1024), or a percentage of
+ * the physical memory ("25%"). 0 is refused: it would read as "the default". */
+static size_t parse_bytes(const char *opt, const char *text)
 {
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    unsigned long long mul = 1;
+    double pct = 0;
+    unsigned long long v = 0, mul = 1;
+    if (text[0] && text[strlen(text) - 1] == '%') {
+        pct = strtod(text, &end);
+        if (errno || end == text || strcmp(end, "%") != 0 || !(pct > 0 && pct <= 100))
+            cli_die(CLI_EXIT_USAGE, "%s: '%s' is not a percentage in (0, 100]", opt, text);
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
+        if (pages <= 0 || psize <= 0)
+            cli_die(CLI_EXIT_USAGE, "%s: the physical memory size is unknown here: give bytes", opt);
+        double b = (double)pages * (double)psize * pct / 100;
+        return b < 1 ? 1 : (size_t)b;
+    }
+    v = strtoull(text, &end, 10);
     if (*end == 'k' || *end == 'K') mul = 1ull << 10, end++;
     else if (*end == 'M') mul = 1ull << 20, end++;
     else if (*end == 'G') mul = 1ull << 30, end++;
-    if (errno || end == text || *end || text[0] == '-' || (v && mul > ~0ull / v))
-        cli_die(CLI_EXIT_USAGE, "--max-memory: '%s' is not a byte count", text);
+    else if (*end == 'T') mul = 1ull << 40, end++;
+    if (errno || end == text || *end || text[0] == '-' || v == 0 || mul > ~0ull / v)
+        cli_die(CLI_EXIT_USAGE, "%s: '%s' is not a byte count above 0 (suffix k, M, G, T or %%)", opt, text);
     return (size_t)(v * mul);
+}
+
+/* Bytes for messages: "512 B", "7.8 KiB", "1.5 GiB" (buf of 32 chars; returns buf). */
+static const char *human(char *buf, uint64_t b)
+{
+    static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 4) v /= 1024, u++;
+    snprintf(buf, 32, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
+    return buf;
 }
 
 int cmd_gcd(int argc, char **argv)
@@ -171,8 +184,10 @@ int cmd_gcd(int argc, char **argv)
         } else if ((v = cli_opt_value(argc, argv, &i, "--out"))) out_path = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--tile")))
             tile = (size_t)cli_parse_ll("--tile", v, 1, 65536);
-        else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_mem = parse_bytes(v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--memory"))) max_mem = parse_bytes("--memory", v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_mem = parse_bytes("--max-memory", v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--spill")) ||
+                 (v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads")))
             threads = (int)cli_parse_ll("--threads", v, 1, 4096);
@@ -181,7 +196,7 @@ int cmd_gcd(int argc, char **argv)
         else files[nfiles++] = argv[i];
     }
     if (nfiles == 0) cli_die(CLI_EXIT_USAGE, "gcd %s: no input FILE ('-' for stdin)", argv[1]);
-    if (!batch && (max_mem || spill_dir)) cli_die(CLI_EXIT_USAGE, "gcd pairs: --max-memory and --spill-dir are batch options");
+    if (!batch && (max_mem || spill_dir)) cli_die(CLI_EXIT_USAGE, "gcd pairs: --memory and --spill are batch options");
     if (batch && tile) cli_die(CLI_EXIT_USAGE, "gcd batch: --tile is a pairs option");
 
     /* ---- input ---- */
@@ -189,7 +204,7 @@ int cmd_gcd(int argc, char **argv)
     bulk_gcd_input in = { 0 };
     for (size_t f = 0; f < nfiles; f++) {
         size_t len;
-        char *data = read_all(files[f], &len), msg[256];
+        char *data = cli_read_file(files[f], &len), msg[256];
         uint64_t line;
         int st = bulk_gcd_input_add(&in, data, len, fmt, &line, msg, sizeof msg);
         free(data);
@@ -223,12 +238,19 @@ int cmd_gcd(int argc, char **argv)
         }
 
     /* ---- output ---- */
+    /* batch without --out: the lines are collected in memory and printed only after success,
+     * so a failed run (e.g. a full spill disk) prints nothing on stdout either; pairs print
+     * their hits as they are found (a run can take hours) */
     bulk_afile af = { 0 };
+    char *mem = NULL;
+    size_t memlen = 0;
     out_ctx o = { stdout, hex, NULL, 0, idx, 0 };
     if (out_path) {
         if (bulk_afile_open(&af, out_path, "w") != 0)
             cli_die(CLI_EXIT_FAIL, "gcd: cannot write %s: %s", out_path, strerror(errno));
         o.fp = af.fp;
+    } else if (batch && !(o.fp = open_memstream(&mem, &memlen))) {
+        cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
     }
     for (size_t i = 0; i < n; i++)
         if (dup_of[i] != SIZE_MAX) fprintf(o.fp, "%zu %zu duplicate\n", dup_of[i], i);
@@ -273,13 +295,26 @@ int cmd_gcd(int argc, char **argv)
     bulk_progress_finish(&prog);
     if (st != BULK_OK) {
         if (out_path) bulk_afile_abort(&af);
+        if (st == BULK_ERR_IO) {
+            const char *dir = spill_dir ? spill_dir : getenv("TMPDIR");
+            if (!dir || !*dir) dir = "/tmp";
+            char h1[32], h2[32], h3[32];
+            cli_die(CLI_EXIT_FAIL, "gcd batch: spilling tree levels to %s failed: %s (memory budget "
+                    "%s, estimated need without spilling %s; give --spill a directory with up to "
+                    "%s free, or a larger --memory); no result was written",
+                    dir, strerror(bs.spill_errno ? bs.spill_errno : EIO), human(h1, bs.memory_budget),
+                    human(h2, bs.memory_need), human(h3, bs.memory_need - bs.memory_floor));
+        }
         cli_die(CLI_EXIT_FAIL, "gcd %s: %s", argv[1], bulk_status_string(st));
     }
     if (out_path) {
         if (bulk_afile_commit(&af) != 0)
             cli_die(CLI_EXIT_FAIL, "gcd: cannot write %s: %s", out_path, strerror(errno));
-    } else if (fflush(stdout) != 0) {
-        cli_die(CLI_EXIT_FAIL, "gcd: cannot write the output");
+    } else {
+        if (batch && fclose(o.fp) != 0) cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
+        if ((batch && fwrite(mem, 1, memlen, stdout) != memlen) || fflush(stdout) != 0)
+            cli_die(CLI_EXIT_FAIL, "gcd: cannot write the output");
+        free(mem);
     }
     double secs = t2 - t1;
     if (!batch) {
@@ -289,10 +324,19 @@ int cmd_gcd(int argc, char **argv)
                 o.found, secs, t1 - t0, secs > 0 ? pairs / secs : 0.0,
                 bulk_backend_name(bulk_ctx_backend(ctx)));
     } else {
+        char spill[256] = "", h1[32], h2[32], h3[32];
+        if (bs.spilled)
+            snprintf(spill, sizeof spill, ", %zu levels spilled to disk (%s; memory budget %s, "
+                     "estimated need %s)", bs.spilled_levels, human(h1, bs.spill_bytes),
+                     human(h2, bs.memory_budget), human(h3, bs.memory_need));
         fprintf(stderr, "gcd batch: %zu moduli (%zu duplicates), %zu bits, %zu with a shared factor; "
                 "%.3f s (read %.3f s), %zu tree levels%s on %s\n", n, ndup, 64 * limbs, o.found,
-                secs, t1 - t0, bs.levels, bs.spilled ? ", levels spilled to disk" : "",
-                bulk_backend_name(bulk_ctx_backend(ctx)));
+                secs, t1 - t0, bs.levels, spill, bulk_backend_name(bulk_ctx_backend(ctx)));
+        if (bs.over_budget)
+            fprintf(stderr, "gcd batch: note: the memory budget (%s) is below the estimated floor "
+                    "for this input (%s: the top of the trees works on numbers as large as all "
+                    "the moduli together); every level that can be spilled was spilled\n",
+                    human(h1, bs.memory_budget), human(h2, bs.memory_floor));
     }
     bulk_ctx_close(ctx);
     free(o.buf);

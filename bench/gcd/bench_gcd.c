@@ -3,19 +3,26 @@
  * RSA moduli; a few shared primes are planted), with GMP as the peer in the same run.
  *
  *   bench_gcd --n N [--backend cpu|cuda|auto] [--threads T] [--pairs-seconds S]
- *             [--no-batch] [--no-gmp] [--seed X]
+ *             [--pairs-sample M] [--no-pairs] [--no-batch] [--no-gmp] [--memory BYTES]
+ *             [--levels] [--seed X]
  *
  * all pairs: bulk_gcd_pairs on the first m moduli, m grown until one run takes about S seconds
  *   (default 10) or m = n; wall and process CPU time (all threads); pairs/s = m(m-1)/2 / time, extrapolated to n(n-1)/2 pairs when m < n
  *   (the rate does not depend on n: tiles of the same size). GMP peer: mpz_gcd on the same
  *   pairs of the first tile, one thread.
- * batch: bulk_gcd_batch on all n (wall time); GMP peer: a product tree and remainder tree with
+ * --pairs-sample M: instead, all pairs of M moduli spread over the whole set (every (n/M)-th:
+ *   one large tile's worth of work drawn from all of it), extrapolated to n(n-1)/2 pairs and
+ *   labelled so (for n = 1e6 the 5e11 pairs are far too many to run).
+ * batch: bulk_gcd_batch on all n (wall time); --memory passes a memory budget (spill rows);
+ *   --levels prints the elapsed time after every tree level (a profile that survives a time
+ *   cap: the per-level times of a run killed midway still predict the whole). GMP peer: a product tree and remainder tree with
  *   mpz_mul / mpz_mod, one thread, skipped above 100000 moduli (--no-gmp skips it always).
  * Prints one table line per measurement (machine-readable "key value" pairs). */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "bulk/gcd.h"
@@ -36,6 +43,14 @@ static double cpu(void)
 }
 
 static uint64_t rs;
+
+/* Peak resident set of the process so far (MiB): includes the generated moduli. */
+static double peak_rss_mb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_maxrss / 1024.0;
+}
 
 static int is_zero_tail(const bulk_limb_t *a, size_t n)
 {
@@ -63,6 +78,14 @@ static void rough512(mpz_t p, int *small, int nsmall)
         for (int i = 0; i < nsmall && ok; i++) ok = mpz_divisible_ui_p(p, (unsigned long)small[i]) == 0;
         if (ok) return;
     }
+}
+
+static double level_t0;
+/* --levels: one line per finished tree level (product levels, then remainder levels). */
+static void on_level(void *arg, double done, double total)
+{
+    (void)arg;
+    printf("level %.0f of %.0f at %.3f s\n", done, total, wall() - level_t0);
 }
 
 static int count_hit(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
@@ -125,7 +148,8 @@ static size_t gmp_batch(mpz_t *x, size_t n)
 int main(int argc, char **argv)
 {
     size_t n = 10000;
-    int threads = 0, do_batch = 1, do_gmp = 1;
+    int threads = 0, do_batch = 1, do_gmp = 1, do_pairs = 1, levels = 0;
+    size_t sample = 0, memory = 0;
     double pair_s = 10;
     bulk_backend be = BULK_BACKEND_AUTO;
     rs = 20261121;
@@ -138,9 +162,14 @@ int main(int argc, char **argv)
             if (bulk_backend_parse(argv[++i], &be) != BULK_OK) return 2;
         } else if (!strcmp(argv[i], "--no-batch")) do_batch = 0;
         else if (!strcmp(argv[i], "--no-gmp")) do_gmp = 0;
+        else if (!strcmp(argv[i], "--no-pairs")) do_pairs = 0;
+        else if (!strcmp(argv[i], "--levels")) levels = 1;
+        else if (!strcmp(argv[i], "--pairs-sample") && i + 1 < argc) sample = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--memory") && i + 1 < argc) memory = strtoull(argv[++i], NULL, 0);
         else {
             fprintf(stderr, "usage: bench_gcd --n N [--backend B] [--threads T] [--pairs-seconds S] "
-                            "[--no-batch] [--no-gmp] [--seed X]\n");
+                            "[--pairs-sample M] [--no-pairs] [--no-batch] [--no-gmp] [--memory BYTES] "
+                            "[--levels] [--seed X]\n");
             return 2;
         }
     }
@@ -173,10 +202,27 @@ int main(int argc, char **argv)
     }
     const char *bname = bulk_backend_name(bulk_ctx_backend(ctx));
     int th = bulk_ctx_threads(ctx);
+    /* ---- all pairs over a sample spread over the whole set ---- */
+    if (do_pairs && sample >= 2 && sample <= n) {
+        size_t stride = n / sample, hits = 0;
+        bulk_limb_t *xs = malloc(sample * limbs * 8);
+        for (size_t i = 0; i < sample; i++) memcpy(xs + i * limbs, x + i * stride * limbs, limbs * 8);
+        double a = wall(), c = cpu();
+        if (bulk_gcd_pairs(ctx, xs, sample, limbs, 0, count_hit, &hits) != BULK_OK) return 1;
+        double ts = wall() - a, tc = cpu() - c;
+        double pairs = (double)sample * (double)(sample - 1) / 2, rate = pairs / ts;
+        double full = (double)n * (double)(n - 1) / 2;
+        printf("pairs_sample backend %s threads %d sample_moduli %zu stride %zu pairs %.0f wall_s %.3f "
+               "cpu_s %.3f pairs_per_wall_s %.4g hits %zu full_pairs %.4g extrapolated_wall_s %.4g "
+               "(extrapolated: %.4g pairs at the sampled rate)\n",
+               bname, th, sample, stride, pairs, ts, tc, rate, hits, full, full / rate, full);
+        free(xs);
+        do_pairs = 0;
+    }
     /* ---- all pairs ---- */
     size_t m = 256 < n ? 256 : n, hits = 0;
     double ts = 0, tc = 0;
-    for (;;) {
+    for (; do_pairs;) {
         hits = 0;
         double a = wall(), c = cpu();
         if (bulk_gcd_pairs(ctx, x, m, limbs, 0, count_hit, &hits) != BULK_OK) return 1;
@@ -189,13 +235,13 @@ int main(int argc, char **argv)
     }
     double pairs = (double)m * (double)(m - 1) / 2, rate = pairs / ts;
     double full = (double)n * (double)(n - 1) / 2;
-    printf("pairs backend %s threads %d measured_moduli %zu pairs %.0f wall_s %.3f cpu_s %.3f "
+    if (do_pairs) printf("pairs backend %s threads %d measured_moduli %zu pairs %.0f wall_s %.3f cpu_s %.3f "
            "pairs_per_wall_s %.4g cpu_us_per_gcd %.4f hits %zu full_pairs %.4g %s_wall_s %.4g "
            "%s_cpu_s %.4g\n",
            bname, th, m, pairs, ts, tc, rate, 1e6 * tc / pairs, hits, full,
            m == n ? "measured" : "extrapolated", full / rate, m == n ? "measured" : "extrapolated",
            full * tc / pairs);
-    if (do_gmp) {
+    if (do_gmp && do_pairs) {
         size_t k = m < 256 ? m : 256, cntp = 0;
         mpz_t g;
         mpz_init(g);
@@ -211,13 +257,19 @@ int main(int argc, char **argv)
     if (do_batch) {
         bulk_limb_t *g = malloc(n * limbs * 8);
         bulk_gcd_batch_stats st;
+        bulk_gcd_batch_opts bo = { memory, NULL, 0, levels ? on_level : NULL, NULL };
         double a = wall(), c = cpu();
-        int r = bulk_gcd_batch(ctx, g, x, n, limbs, NULL, &st);
+        level_t0 = a;
+        int r = bulk_gcd_batch(ctx, g, x, n, limbs, &bo, &st);
         double tb = wall() - a, tcb = cpu() - c;
         size_t bh = 0;
         for (size_t i = 0; i < n; i++) bh += !(g[i * limbs] == 1 && is_zero_tail(g + i * limbs, limbs));
-        printf("batch backend %s threads %d status %d moduli %zu wall_s %.3f cpu_s %.3f hits %zu levels %zu\n",
-               bname, th, r, n, tb, tcb, bh, st.levels);
+        printf("batch backend %s threads %d status %d moduli %zu wall_s %.3f cpu_s %.3f hits %zu levels %zu "
+               "memory_budget %llu floor_est %llu need_est %llu spilled_levels %zu spill_bytes %llu "
+               "peak_rss_mb %.0f\n",
+               bname, th, r, n, tb, tcb, bh, st.levels, (unsigned long long)st.memory_budget,
+               (unsigned long long)st.memory_floor, (unsigned long long)st.memory_need,
+               st.spilled_levels, (unsigned long long)st.spill_bytes, peak_rss_mb());
         if (do_gmp && n <= 100000) {
             a = cpu();
             size_t gh = gmp_batch(X, n);

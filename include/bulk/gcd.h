@@ -11,8 +11,10 @@
  *  - bulk_gcd_batch: Bernstein's batch GCD. g_i = gcd(x_i, prod_{j != i} x_j) for every i, as
  *    gcd(x_i, (P mod x_i^2) / x_i) with P the product of all inputs (product tree, then
  *    remainder tree). Quasi-linear: O(M(N) log n) for N the total size. Equal inputs x_i = x_j
- *    give g_i = x_i. Tree levels go to disk when the estimated in-memory need exceeds
- *    max_memory.
+ *    give g_i = x_i. Memory-bounded: the product-tree levels that do not fit a memory budget
+ *    (default half the physical memory) go to spill files and are read back (checked) for the
+ *    remainder tree; the budget cannot go below a floor of about 10x the input size (the top
+ *    of the trees works on numbers as large as the whole input).
  *
  * Results never depend on the backend, the thread count, the tile size or spilling. */
 #ifndef BULK_GCD_H
@@ -43,9 +45,12 @@ int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_
                             bulk_gcd_progress_fn progress, void *progress_arg);
 
 typedef struct bulk_gcd_batch_opts {
-    size_t max_memory;     /* bytes; 0 = no limit (everything in memory) */
-    const char *spill_dir; /* where spilled levels go; NULL: $TMPDIR or /tmp */
-    int force_spill;       /* nonzero: spill whatever the size (for the tests) */
+    size_t max_memory;     /* memory budget in bytes: product-tree levels beyond it are spilled;
+                            * 0 = the default (half the physical memory), SIZE_MAX = no limit */
+    const char *spill_dir; /* where spill files go; NULL: $TMPDIR or /tmp. The files are
+                            * unlinked as soon as they are created: nothing is left behind,
+                            * whatever way the process ends */
+    int force_spill;       /* nonzero: spill every level that can be spilled (for the tests) */
     bulk_gcd_progress_fn progress; /* optional: after every tree level */
     void *progress_arg;
 } bulk_gcd_batch_opts;
@@ -53,12 +58,20 @@ typedef struct bulk_gcd_batch_opts {
 /* Statistics of the last bulk_gcd_batch call (optional output). */
 typedef struct bulk_gcd_batch_stats {
     size_t levels;         /* levels of the product tree, leaves included */
-    int spilled;           /* the levels went to disk */
+    int spilled;           /* some levels went to disk */
     uint64_t spill_bytes;  /* bytes written to spill files */
+    size_t spilled_levels; /* how many (at most levels - 2: the leaves and the top stay) */
+    uint64_t memory_budget;/* the budget applied (bytes; the default resolved) */
+    uint64_t memory_need;  /* estimated peak without spilling (bytes) */
+    uint64_t memory_floor; /* estimated peak with every spillable level spilled (bytes) */
+    int over_budget;       /* the budget is below memory_floor: everything spillable was spilled */
+    int spill_errno;       /* on BULK_ERR_IO: the errno of the failed spill (EIO: a level read
+                            * back short or with a wrong checksum) */
 } bulk_gcd_batch_stats;
 
 /* g (n * limbs limbs) = gcd(x_i, product of the other inputs) per input; opts and stats may be
- * NULL. Returns BULK_OK, BULK_ERR_ARG, BULK_ERR_NOMEM or BULK_ERR_IO (spill files). */
+ * NULL. Returns BULK_OK, BULK_ERR_ARG, BULK_ERR_NOMEM or BULK_ERR_IO (a spill file could not be
+ * created, written or read back intact: stats->spill_errno says why; g is then not written). */
 int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n, size_t limbs,
                    const bulk_gcd_batch_opts *opts, bulk_gcd_batch_stats *stats);
 

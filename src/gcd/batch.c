@@ -1,9 +1,10 @@
 /* bulk_gcd_batch (contract: bulk/gcd.h): product tree, remainder tree, then per input
  * q_i = (P mod x_i^2) / x_i (exact: x_i divides P) and g_i = gcd(x_i, q_i) through the bulk
  * wrappers bulk_int_divmod and bulk_int_gcd, so the last, widest step runs on the context's
- * backend. */
+ * backend. The memory plan (gcd_plan_make) decides which product levels are spilled. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bulk/gcd.h"
 #include "gcd/gcd_internal.h"
@@ -17,6 +18,30 @@ int gcd_check_inputs(const bulk_limb_t *x, size_t n, size_t limbs)
         if (ln == 0 || (ln == 1 && xi[0] < 2)) return BULK_ERR_ARG;
     }
     return BULK_OK;
+}
+
+uint64_t gcd_default_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || psize <= 0) return (uint64_t)4 << 30;
+    return (uint64_t)pages * (uint64_t)psize / 2;
+}
+
+void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
+                   size_t max_memory, int force_spill)
+{
+    memset(p, 0, sizeof *p);
+    size_t spillable = levels > 2 ? levels - 2 : 0;
+    p->levels = levels;
+    p->level_bytes = level_bytes;
+    p->floor = 3 * in_bytes + 9 * level_bytes;
+    p->need = p->floor + (uint64_t)spillable * level_bytes;
+    p->budget = max_memory == 0 ? gcd_default_budget() : (uint64_t)max_memory;
+    if (force_spill) p->keep = 0;
+    else if (p->budget >= p->need) p->keep = spillable;
+    else if (p->budget < p->floor) p->keep = 0, p->over_budget = 1;
+    else p->keep = (size_t)((p->budget - p->floor) / (level_bytes ? level_bytes : 1));
+    if (p->keep > spillable) p->keep = spillable;
 }
 
 int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n, size_t limbs,
@@ -42,30 +67,35 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     leaves.off[n] = n * limbs;
     size_t levels = 1;
     for (size_t c = n; c > 1; c = (c + 1) / 2) levels++;
-    /* In memory: every product level (about `total` limbs each), two remainder levels (2 total
-     * each) and the final step's 6 n limbs arrays. Spilled: about two product levels. */
-    uint64_t need = (uint64_t)total * 8 * (levels + 4) + (uint64_t)n * limbs * 8 * 6;
     const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL };
-    int spill = o.force_spill || (o.max_memory && need > o.max_memory);
+    gcd_plan plan;
+    gcd_plan_make(&plan, levels, (uint64_t)n * limbs * sizeof *x, (uint64_t)total * sizeof *x,
+                  o.max_memory, o.force_spill);
+    if (stats) {
+        stats->levels = levels;
+        stats->memory_budget = plan.budget;
+        stats->memory_need = plan.need;
+        stats->memory_floor = plan.floor;
+        stats->over_budget = plan.over_budget;
+    }
     int threads = bulk_ctx_threads(ctx);
+    gcd_spill sp = { o.spill_dir, 0, 0, 0 };
 
     gcd_tree T;
     bulk_limb_t *R = NULL, *q = NULL;
-    st = gcd_product_tree(&T, &leaves, threads, spill, o.spill_dir, &o);
-    gcd_level_free(&leaves); /* borrowed: frees only off and len */
-    if (st != BULK_OK) return st;
-    if (stats) {
-        stats->levels = T.levels;
-        stats->spilled = spill;
-        stats->spill_bytes = T.spilled_bytes;
-    }
-    R = malloc(n * 2 * limbs * sizeof *R);
-    if (!R) {
+    st = gcd_product_tree(&T, &leaves, threads, plan.keep, &sp, &o);
+    if (st == BULK_OK) {
+        st = gcd_remainder_tree(&R, limbs, &T, threads, &sp, &o);
         gcd_tree_free(&T);
-        return BULK_ERR_NOMEM;
     }
-    st = gcd_remainder_tree(R, limbs, &T, threads, spill, o.spill_dir, &o);
-    gcd_tree_free(&T);
+    gcd_level_free(&leaves); /* after the trees, whose level 0 is a view of it; borrowed: frees
+                              * only off and len */
+    if (stats) {
+        stats->spilled = sp.levels > 0;
+        stats->spilled_levels = sp.levels;
+        stats->spill_bytes = sp.bytes;
+        stats->spill_errno = st == BULK_ERR_IO ? sp.err : 0;
+    }
     if (st == BULK_OK) {
         q = malloc(n * 2 * limbs * sizeof *q);
         st = q ? bulk_int_divmod(ctx, q, NULL, R, 2 * limbs, x, n, limbs, NULL) : BULK_ERR_NOMEM;

@@ -37,34 +37,73 @@ unsigned long long gcd_mod_max_fix(void);
 
 /* ---- tree levels (spill.c) ---------------------------------------------------------------- */
 
+/* Where and how levels are spilled, and what went wrong (shared by the two trees). */
+typedef struct gcd_spill {
+    const char *dir;      /* directory of the spill files ($TMPDIR or /tmp when NULL) */
+    int err;              /* errno of the first failure (EIO: short read or bad checksum) */
+    uint64_t bytes;       /* bytes written (statistics) */
+    size_t levels;        /* levels written (statistics) */
+} gcd_spill;
+
 /* One level of a tree: `count` numbers; number j lives in data[off[j] .. off[j] + len[j])
  * (normalized: len[j] >= 1 and the top limb is nonzero, except the number 0 with len 1),
- * with room up to off[j + 1]. When spilled, data is NULL and the limbs are in the file `path`. */
+ * with room up to off[j + 1]. When spilled, data is NULL and the off[count] limbs are in the
+ * file open as fd, with the checksum sum. */
 typedef struct gcd_level {
     size_t count;
     size_t *off; /* count + 1 entries */
     size_t *len; /* count entries */
     bulk_limb_t *data;
     int borrowed; /* data belongs to the caller (the leaves): never freed nor spilled */
-    char *path;   /* spill file, NULL when never spilled */
+    int view;     /* off and len belong to another level too: gcd_level_free frees nothing */
+    int fd;       /* spill file (already unlinked), -1 when never spilled */
+    uint64_t sum; /* checksum of the spilled limbs */
 } gcd_level;
 
-/* Allocates off, len (count entries) and, when alloc_data, data for off[count] limbs after the
- * caller has filled off. Returns BULK_OK or BULK_ERR_NOMEM. */
+/* Allocates off, len (count entries), no data, fd = -1. Returns BULK_OK or BULK_ERR_NOMEM. */
 int gcd_level_init(gcd_level *L, size_t count);
+/* Allocates data for off[count] limbs after the caller has filled off. */
 int gcd_level_alloc_data(gcd_level *L);
-/* Writes data to a new file in dir (NULL: $TMPDIR or /tmp) and frees it. BULK_ERR_IO on failure. */
-int gcd_level_spill(gcd_level *L, const char *dir);
-/* Reads a spilled level back. BULK_ERR_IO / BULK_ERR_NOMEM on failure. */
-int gcd_level_load(gcd_level *L);
-/* Frees the data only (keeps the spill file for a later load). */
-void gcd_level_drop(gcd_level *L);
-/* Frees everything and removes the spill file. */
+/* A view of L that shares its arrays and owns nothing (gcd_level_free on it frees nothing). */
+gcd_level gcd_level_view(const gcd_level *L);
+/* Writes data to a new spill file in sp->dir and frees it. The file is unlinked right after it
+ * is created (O_TMPFILE where the file system has it): it lives only as long as the open fd,
+ * so no path ever names a partial level and nothing is left behind on any exit. BULK_ERR_IO
+ * (sp->err = errno: ENOSPC for a full disk, EFBIG past a file size limit) or BULK_ERR_NOMEM. */
+int gcd_level_spill(gcd_level *L, gcd_spill *sp);
+/* Reads a spilled level back and checks its length and checksum (BULK_ERR_IO, sp->err = EIO,
+ * when either is wrong: a damaged spill never becomes a wrong answer). */
+int gcd_level_load(gcd_level *L, gcd_spill *sp);
+/* Frees everything and closes the spill file. */
 void gcd_level_free(gcd_level *L);
 static inline const bulk_limb_t *gcd_level_num(const gcd_level *L, size_t j)
 {
     return L->data + L->off[j];
 }
+/* Checksum of the spill files (a 64-bit multiply-xorshift hash of the limbs in order). */
+uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
+
+/* ---- memory budget (batch.c) --------------------------------------------------------------- */
+
+/* The plan of a batch run: which product levels stay in memory. Estimates in bytes for inputs
+ * of in_bytes (n * limbs * 8) and a tree whose levels hold level_bytes each (the sum of the
+ * inputs' significant limbs: a product has as many limbs as its factors together):
+ *   floor = in_bytes * 3 + level_bytes * 9: the inputs, the final arrays (q, g), and the
+ *           remainder tree's working set (a product level, two remainder levels of twice the
+ *           size, and the squares, reciprocals and NTT buffers of the top nodes, which are
+ *           as large as the whole input);
+ *   need  = floor + (levels - 2) * level_bytes: every product level resident.
+ * keep = how many of the spillable levels (1 .. levels - 2) stay resident: the top `keep`
+ * ones (the remainder tree meets them first and frees them early). */
+typedef struct gcd_plan {
+    uint64_t budget, floor, need, level_bytes;
+    size_t levels, keep;
+    int over_budget;
+} gcd_plan;
+void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
+                   size_t max_memory, int force_spill);
+/* Half the physical memory (the default budget); 4 GiB when the system does not say. */
+uint64_t gcd_default_budget(void);
 
 /* ---- trees (product_tree.c, remainder_tree.c) ---------------------------------------------- */
 
@@ -73,21 +112,22 @@ static inline const bulk_limb_t *gcd_level_num(const gcd_level *L, size_t j)
 typedef struct gcd_tree {
     size_t levels;
     gcd_level *lv;
-    bulk_limb_t spilled_bytes; /* bytes written to spill files (statistics) */
 } gcd_tree;
 
-/* Builds the tree over the leaves (a borrowed level 0). With spill, every level but the top is
- * written to disk as soon as the next one is built. threads: worker count for the nodes of a
- * level; o (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on error the tree is freed. */
-int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spill,
-                     const char *dir, const bulk_gcd_batch_opts *o);
+/* Builds the tree over the leaves (a borrowed level 0). Level k (1 <= k < levels - 1 - keep) is
+ * spilled as soon as level k + 1 is built. threads: worker count for the nodes of a level; o
+ * (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on
+ * error the tree is freed. */
+int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, size_t keep,
+                     gcd_spill *sp, const bulk_gcd_batch_opts *o);
 void gcd_tree_free(gcd_tree *T);
 
-/* out (count = leaves, 2 * limbs limbs each, zero-padded) = P mod x_i^2 for every leaf, P the
- * top of T, descending level by level (loading spilled levels one at a time and freeing each
- * remainder level once the next is done). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
-int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads, int spill,
-                       const char *dir, const bulk_gcd_batch_opts *o);
+/* *out (allocated here: count = leaves, 2 * limbs limbs each, zero-padded) = P mod x_i^2 for
+ * every leaf, P the top of T, descending level by level (loading spilled levels one at a time,
+ * freeing each product level and each remainder level as soon as the next is done: T is
+ * consumed). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
+int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, int threads, gcd_spill *sp,
+                       const bulk_gcd_batch_opts *o);
 /* Progress of the two trees: o->progress (when set) with done levels of 2 (levels - 1). */
 static inline void gcd_tree_progress(const bulk_gcd_batch_opts *o, size_t done, size_t levels)
 {

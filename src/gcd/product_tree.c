@@ -42,26 +42,19 @@ void gcd_tree_free(gcd_tree *T)
     memset(T, 0, sizeof *T);
 }
 
-int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spill,
-                     const char *dir, const bulk_gcd_batch_opts *o)
+int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, size_t keep,
+                     gcd_spill *sp, const bulk_gcd_batch_opts *o)
 {
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
     for (size_t c = leaves->count; c > 1; c = (c + 1) / 2) maxlev++;
     T->lv = calloc(maxlev, sizeof *T->lv);
     if (!T->lv) return BULK_ERR_NOMEM;
-    T->lv[0] = *leaves;
-    T->lv[0].borrowed = 1;
-    T->lv[0].path = NULL;
-    /* level 0's off/len belong to the caller too: keep private copies so freeing is uniform */
-    int st = BULK_ERR_NOMEM;
-    size_t c0 = leaves->count;
-    T->lv[0].off = malloc((c0 + 1) * sizeof *T->lv[0].off);
-    T->lv[0].len = malloc((c0 ? c0 : 1) * sizeof *T->lv[0].len);
+    for (size_t k = 0; k < maxlev; k++) T->lv[k].fd = -1;
+    /* level 0 shares the caller's data, offsets and lengths: a view */
+    T->lv[0] = gcd_level_view(leaves);
     T->levels = 1;
-    if (!T->lv[0].off || !T->lv[0].len) goto fail;
-    memcpy(T->lv[0].off, leaves->off, (c0 + 1) * sizeof *T->lv[0].off);
-    memcpy(T->lv[0].len, leaves->len, c0 * sizeof *T->lv[0].len);
+    int st = BULK_OK;
     for (size_t k = 0; T->lv[k].count > 1; k++) {
         gcd_level *lo = &T->lv[k], *hi = &T->lv[k + 1];
         size_t c = (lo->count + 1) / 2;
@@ -75,11 +68,9 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, int spil
         pt_arg a = { lo, hi, (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
         bulk_parallel_for(threads, c, 1, pt_nodes, &a);
         gcd_tree_progress(o, k + 1, maxlev);
-        if (spill && k > 0) {
-            size_t bytes = lo->off[lo->count] * sizeof(bulk_limb_t);
-            if ((st = gcd_level_spill(lo, dir)) != BULK_OK) goto fail;
-            T->spilled_bytes += bytes;
-        }
+        /* lo is no longer needed until the remainder tree: spill it unless it is one of the
+         * top `keep` spillable levels (1 .. maxlev - 2) that the budget leaves in memory */
+        if (k > 0 && k + 1 + keep < maxlev && (st = gcd_level_spill(lo, sp)) != BULK_OK) goto fail;
     }
     return BULK_OK;
 fail:

@@ -1,7 +1,8 @@
 /* The remainder tree of batch GCD (contract: gcd_internal.h): R_top = P, and for every node y
  * of level k with parent remainder R, R_k = R mod y^2. Since R_{k+1} = P mod z^2 for the
  * parent z, and y^2 divides z^2, R_k = P mod y^2; at the leaves that is P mod x_i^2. At most
- * two remainder levels and one product level are in memory at a time when spilling. */
+ * two remainder levels and one product level (plus the levels the memory budget keeps) are in
+ * memory at a time. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,19 +47,16 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
-int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads, int spill,
-                       const char *dir, const bulk_gcd_batch_opts *o)
+int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, int threads, gcd_spill *sp,
+                       const bulk_gcd_batch_opts *o)
 {
-    (void)spill;
-    (void)dir;
+    *out = NULL;
     size_t top = T->levels - 1;
-    gcd_level up = T->lv[top]; /* R_top = P: borrowed view of the top node */
-    up.borrowed = 1;
-    up.path = NULL;
-    int up_owned = 0, st = BULK_OK;
+    gcd_level up = gcd_level_view(&T->lv[top]); /* R_top = P: a view of the top node */
+    int st = BULK_OK;
     for (size_t k = top; k-- > 0;) {
         gcd_level *node = &T->lv[k], rem;
-        if ((st = gcd_level_load(node)) != BULK_OK) break;
+        if ((st = gcd_level_load(node, sp)) != BULK_OK) break;
         if ((st = gcd_level_init(&rem, node->count)) != BULK_OK) break;
         for (size_t j = 0; j < node->count; j++) rem.off[j + 1] = rem.off[j] + 2 * node->len[j];
         if ((st = gcd_level_alloc_data(&rem)) != BULK_OK) {
@@ -70,22 +68,25 @@ int gcd_remainder_tree(bulk_limb_t *out, size_t limbs, gcd_tree *T, int threads,
         atomic_init(&a.status, BULK_OK);
         bulk_parallel_for(threads, node->count, 1, rt_nodes, &a);
         st = atomic_load(&a.status);
-        if (up_owned) gcd_level_free(&up);
+        gcd_level_free(&up);
         up = rem;
-        up_owned = 1;
         /* level k + 1 of the product tree is no longer needed (level 0 is the caller's) */
         gcd_level_free(&T->lv[k + 1]);
         if (st != BULK_OK) break;
         gcd_tree_progress(o, 2 * top - k, top + 1);
     }
     if (st == BULK_OK) {
-        /* up is now R_0 (or, for a single leaf, P itself = x_0 < x_0^2) */
-        for (size_t i = 0; i < up.count; i++) {
-            bulk_limb_t *o = out + i * 2 * limbs;
-            bulk_mpn_zero(o, 2 * limbs);
-            bulk_mpn_copy(o, gcd_level_num(&up, i), up.len[i]);
+        /* up is now R_0 (or, for a single leaf, P itself = x_0 < x_0^2); the output is
+         * allocated only now, when the product levels are gone */
+        bulk_limb_t *r = malloc(up.count * 2 * limbs * sizeof *r);
+        if (!r) st = BULK_ERR_NOMEM;
+        for (size_t i = 0; r && i < up.count; i++) {
+            bulk_limb_t *oi = r + i * 2 * limbs;
+            bulk_mpn_zero(oi, 2 * limbs);
+            bulk_mpn_copy(oi, gcd_level_num(&up, i), up.len[i]);
         }
+        *out = r;
     }
-    if (up_owned) gcd_level_free(&up);
+    gcd_level_free(&up);
     return st;
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bulk gcd end to end: pairs and batch on text, PEM and DER input against gcd_oracle's
-# GMP-computed expectations (duplicates, planted shared primes); spilled batch, tiles and thread
-# counts give the same output; bad input exits 2 naming FILE:LINE with no --out file left.
+# GMP-computed expectations (duplicates, planted shared primes); spilled batch (any --memory),
+# tiles and thread counts give the same output; bad input exits 2 naming FILE:LINE with no
+# --out file left; a failed spill (file size limit as a full disk, missing directory) exits 1
+# with a clear message, no output and no file left.
 BULK=$1 S=$3
 ORACLE=${BULK_GCD_ORACLE:?BULK_GCD_ORACLE not set}
 rm -rf "$S" && mkdir -p "$S" || exit 1
@@ -35,6 +37,13 @@ for bits in 1024 2048; do
     same "batch $bits spilled" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --max-memory 1k --spill-dir "$D"
     grep -q "spilled to disk" "$S/err" || fail "batch $bits --max-memory 1k did not spill"
     ls "$D"/bulk-gcd-* >/dev/null 2>&1 && fail "spill files left behind"
+    mkdir -p "$D/spill"
+    same "batch $bits --memory 1 --spill" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --memory 1 --spill "$D/spill"
+    grep -q "levels spilled to disk" "$S/err" || fail "batch $bits --memory 1 did not spill"
+    grep -q "below the estimated floor" "$S/err" || fail "batch $bits --memory 1: no note about the floor"
+    [ -z "$(ls -A "$D/spill")" ] || fail "batch $bits: files left in the spill directory"
+    same "batch $bits --memory 25%" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --memory 25%
+    grep -q "spilled" "$S/err" && fail "batch $bits --memory 25% spilled a tiny set"
     same "batch $bits stdin" "$D/batch.expect" sh -c "\"$BULK\" gcd batch - <\"$D/set.txt\""
     checks=$((checks + 1))
     "$BULK" gcd batch "$D/set.txt" --out "$D/b.out" --hex 2>/dev/null || fail "batch --out"
@@ -76,6 +85,36 @@ bad "der garbage" 'hello' 1 pairs --format der
 checks=$((checks + 1))
 "$BULK" gcd frob x >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown mode: exit not 2"
 "$BULK" gcd pairs "$S/set1024/set.txt" --max-memory 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "pairs --max-memory: exit not 2"
+for m in 0 -5 12Q 0% 101% x%; do
+    "$BULK" gcd batch "$S/set1024/set.txt" --memory "$m" >/dev/null 2>&1; [ $? -eq 2 ] || fail "--memory $m: exit not 2"
+done
+
+# spill failures: exit 1, a message naming the spill directory and the cause, nothing on
+# stdout, no --out file, no file left. A file size limit makes the spill's write fail (EFBIG)
+# exactly where a full disk would (ENOSPC); a missing directory fails at the first spill.
+spill_fail() {
+    name=$1 dir=$2 cause=$3
+    shift 3
+    checks=$((checks + 1))
+    rm -f "$S/f.out"
+    "$@" >"$S/so" 2>"$S/se"
+    rc=$?
+    [ $rc -eq 1 ] || fail "$name: exit $rc, expected 1"
+    grep -q "spilling tree levels to $dir failed: $cause" "$S/se" || { fail "$name: message"; cat "$S/se" >&2; }
+    [ -s "$S/so" ] && fail "$name: stdout not empty"
+    [ -e "$S/f.out" ] && fail "$name: --out file left behind"
+    ls "$S"/f.out.tmp* >/dev/null 2>&1 && fail "$name: temporary file left behind"
+    [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] && fail "$name: files left in $dir"
+}
+mkdir -p "$S/small"
+spill_fail "file size limit, --out" "$S/small" "File too large" \
+    sh -c "trap '' XFSZ; ulimit -f 4 && exec \"\$0\" \"\$@\"" "$BULK" gcd batch "$S/set1024/set.txt" \
+    --memory 1 --spill "$S/small" --out "$S/f.out"
+spill_fail "file size limit, stdout" "$S/small" "File too large" \
+    sh -c "trap '' XFSZ; ulimit -f 4 && exec \"\$0\" \"\$@\"" "$BULK" gcd batch "$S/set1024/set.txt" \
+    --memory 1 --spill "$S/small"
+spill_fail "missing spill directory" "$S/none" "No such file" "$BULK" gcd batch "$S/set1024/set.txt" \
+    --memory 1 --spill "$S/none" --out "$S/f.out"
 "$BULK" gcd --help | grep -q "0-based" || fail "--help"
 
 echo "$((checks - fails)) passed, $fails failed"

@@ -2,8 +2,14 @@
  * mpz_tdiv; bulk_gcd_pairs against mpz_gcd on every pair, and bulk_gcd_batch against
  * gcd(x_i, prod_{j != i} x_j) computed with mpz, on generated sets of 1024- and 2048-bit
  * semiprimes with planted shared primes (one prime in three moduli) and duplicates; batch ==
- * lcm of the pairwise gcds on semiprimes; spilled == in memory; 1 and 2 threads. */
+ * lcm of the pairwise gcds on semiprimes; every memory budget (spilled levels) == in memory;
+ * spill files: round trip, damage detected, I/O failures reported; 1 and 2 threads. */
+#include <dirent.h>
+#include <errno.h>
 #include <gmp.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "bulk/gcd.h"
 #include "gcd/gcd_internal.h"
@@ -11,6 +17,7 @@
 
 static uint64_t rng;
 static int sanitized;
+static int dir_entries(const char *path);
 
 static void to_mpz(mpz_t z, const bulk_limb_t *a, size_t n) { mpz_import(z, n, -1, 8, 0, 0, a); }
 static void from_mpz(bulk_limb_t *a, size_t n, const mpz_t z)
@@ -203,18 +210,40 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
             }
         }
         bulk_limb_t *g = malloc(n * limbs * 8);
-        for (int mode = 0; mode < 3; mode++) {
+        /* memory budgets: 0 the default (half the physical memory: nothing to spill here),
+         * forced spill, 1 byte (below the floor: everything spillable spilled), a budget that
+         * keeps half of the spillable levels, no limit. Every one gives the oracle's answer and
+         * leaves no file in the spill directory. */
+        bulk_gcd_batch_stats st0;
+        memset(&st0, 0, sizeof st0);
+        for (int mode = 0; mode < 5; mode++) {
             prog_seen pg = { 0, 0, 0 };
-            bulk_gcd_batch_opts o = { mode == 2 ? 4096 : 0, test_scratch_dir("gcd"), mode == 1, on_prog, &pg };
+            size_t spillable = st0.levels > 2 ? st0.levels - 2 : 0, keep = spillable / 2;
+            size_t budget = mode == 2 ? 1 : mode == 4 ? SIZE_MAX : 0;
+            if (mode == 3) /* floor + keep levels: need - floor is spillable levels' worth */
+                budget = (size_t)(st0.memory_floor +
+                                  (spillable ? (st0.memory_need - st0.memory_floor) / spillable * keep : 0));
+            const char *dir = test_scratch_dir("gcd");
+            bulk_gcd_batch_opts o = { budget, dir, mode == 1, on_prog, &pg };
             bulk_gcd_batch_stats stt;
             memset(g, 0xa5, n * limbs * 8);
             CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "batch status");
             CHECK(memcmp(g, eg, n * limbs * 8) == 0, "batch differs (n %zu, bits %u, mode %d, threads %d)",
                   n, bits, mode, threads);
-            CHECK(mode == 0 ? !stt.spilled : stt.spilled, "spill mode %d not honoured", mode);
+            if (mode == 0) st0 = stt;
+            size_t want = mode == 0 || mode == 4 ? 0 : mode == 3 ? spillable - keep : spillable;
+            CHECK(stt.spilled_levels == want && stt.spilled == (want > 0),
+                  "mode %d (budget %zu): %zu of %zu levels spilled, %zu expected", mode, budget,
+                  stt.spilled_levels, stt.levels, want);
+            CHECK(stt.over_budget == (mode == 2 && stt.levels > 1), "mode %d: over_budget %d", mode,
+                  stt.over_budget);
+            CHECK(stt.memory_floor <= stt.memory_need && (mode != 0 || stt.memory_budget > stt.memory_need),
+                  "mode %d: budget %llu floor %llu need %llu", mode, (unsigned long long)stt.memory_budget,
+                  (unsigned long long)stt.memory_floor, (unsigned long long)stt.memory_need);
             CHECK(pg.calls >= 1 && pg.last == pg.total && pg.total == 2.0 * (double)(stt.levels - 1) + 1,
                   "batch progress: %d calls, last %.0f of %.0f", pg.calls, pg.last, pg.total);
-            CHECK(mode == 0 || n < 8 || stt.spill_bytes > 0, "nothing spilled");
+            CHECK(want == 0 || stt.spill_bytes > 0, "nothing spilled");
+            CHECK(dir_entries(dir) == 0, "mode %d left files in %s", mode, dir);
         }
         free(g);
         bulk_ctx_close(ctx);
@@ -222,6 +251,93 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
     free(eg);
     free(x);
     mpz_clear(A); mpz_clear(B); mpz_clear(P); mpz_clear(G);
+}
+
+/* Entries of a directory other than . and .. (spill files left behind). */
+static int dir_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    CHECK(d != NULL, "cannot open %s", path);
+    if (!d) return -1;
+    int k = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) k++;
+    closedir(d);
+    return k;
+}
+
+/* Spill files: a level comes back equal; a damaged or short file is an error (EIO), never
+ * data; a spill directory that does not exist and a file size limit (EFBIG, as a full disk
+ * gives ENOSPC: the same failed write) make bulk_gcd_batch fail with BULK_ERR_IO, the errno in
+ * the stats, g untouched and no file left behind. */
+static void test_spill_io(void)
+{
+    gcd_spill sp = { test_scratch_dir("gcd"), 0, 0, 0 };
+    gcd_level L;
+    size_t cnt = 37;
+    CHECK(gcd_level_init(&L, cnt) == BULK_OK, "level init");
+    for (size_t j = 0; j < cnt; j++) L.off[j + 1] = L.off[j] + 1 + j % 5;
+    CHECK(gcd_level_alloc_data(&L) == BULK_OK, "level data");
+    size_t nl = L.off[cnt];
+    bulk_limb_t *copy = malloc(nl * 8);
+    for (size_t i = 0; i < nl; i++) copy[i] = L.data[i] = test_rand(&rng);
+    for (int damage = 0; damage < 3; damage++) {
+        CHECK(gcd_level_spill(&L, &sp) == BULK_OK && L.data == NULL && L.fd >= 0, "spill");
+        CHECK(dir_entries(sp.dir) == 0, "a spill file has a name");
+        if (damage == 1) { /* one flipped bit in the middle */
+            bulk_limb_t w;
+            CHECK(pread(L.fd, &w, 8, (off_t)(nl / 2 * 8)) == 8, "pread");
+            w ^= 1ull << (rng % 64);
+            CHECK(pwrite(L.fd, &w, 8, (off_t)(nl / 2 * 8)) == 8, "pwrite");
+        }
+        if (damage == 2) CHECK(ftruncate(L.fd, (off_t)(nl * 8 - 8)) == 0, "ftruncate");
+        sp.err = 0;
+        int st = gcd_level_load(&L, &sp);
+        if (damage == 0) {
+            CHECK(st == BULK_OK && memcmp(L.data, copy, nl * 8) == 0, "level differs after a round trip");
+        } else {
+            CHECK(st == BULK_ERR_IO && sp.err == EIO && L.data == NULL, "damage %d not seen (status %d, errno %d)",
+                  damage, st, sp.err);
+            /* rewrite it from the copy for the next round */
+            CHECK(gcd_level_alloc_data(&L) == BULK_OK, "level data");
+            memcpy(L.data, copy, nl * 8);
+        }
+    }
+    CHECK(sp.levels == 3 && sp.bytes == 3 * nl * 8, "spill statistics %zu levels %llu bytes", sp.levels,
+          (unsigned long long)sp.bytes);
+    gcd_level_free(&L);
+    free(copy);
+
+    size_t n = 61, limbs = 16;
+    bulk_limb_t *x = make_set(n, 1024, limbs), *g = malloc(n * limbs * 8);
+    bulk_ctx *ctx;
+    CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "ctx");
+    bulk_gcd_batch_stats stt;
+    bulk_gcd_batch_opts o = { 1, "scratch-gcd/no/such/dir", 0, NULL, NULL };
+    memset(g, 0xa5, n * limbs * 8);
+    CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_ERR_IO && stt.spill_errno == ENOENT,
+          "missing spill dir: errno %d", stt.spill_errno);
+    CHECK(g[0] == 0xa5a5a5a5a5a5a5a5ull && g[n * limbs - 1] == g[0], "g written on a failed run");
+
+    struct rlimit old, lim;
+    CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "getrlimit");
+    lim = old;
+    lim.rlim_cur = 4096; /* a level of 61 1024-bit moduli is 7.8 kB: its first write fails */
+    signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+    o.spill_dir = test_scratch_dir("gcd");
+    int st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit back");
+    signal(SIGXFSZ, SIG_DFL);
+    CHECK(st == BULK_ERR_IO && stt.spill_errno == EFBIG, "file size limit: status %d errno %d", st,
+          stt.spill_errno);
+    CHECK(g[0] == 0xa5a5a5a5a5a5a5a5ull && g[n * limbs - 1] == g[0], "g written on a failed run");
+    CHECK(dir_entries(o.spill_dir) == 0, "a failed run left files");
+    bulk_ctx_close(ctx);
+    free(x);
+    free(g);
+    printf("spill: round trip, damaged and short files, missing directory, file size limit\n");
 }
 
 static int stop_at_first(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
@@ -255,6 +371,7 @@ int main(int argc, char **argv)
     const char *san = getenv("BULK_SANITIZED");
     sanitized = san && *san && *san != '0';
     test_args();
+    test_spill_io();
     test_division();
     test_set(5, 1024, 1);
     test_set(61, 1024, 1);
