@@ -5,14 +5,20 @@
  *   Table 7.2  CKY parsing of random strings of length 32 with random CNF grammars of 32..512
  *              non-terminals and up to 131072 binary rules, microseconds per string: the plain
  *              CKY reference (one string at a time) vs the bit-parallel parser, both on one CPU
- *              thread (per-core throughput), and the GPU when present;
+ *              thread (per-core throughput); on a GPU the same grid with every CUDA kernel, the
+ *              CPU on all threads, and the LOP3 and shared-load limits of the device;
  *   Table 7.1  (GPU only) time for M = 1024 .. 2^21 strings, 32 and 64 non-terminals, 8192 rules.
  * Prints the tables and writes them to --out FILE. Answers of the compared methods are checked
  * against each other; a mismatch aborts with exit status 1.
  *
  * usage: bench_bpbc [--out FILE] [--quick] [--cpu] [--gpu] [--skip-circuit] [--skip-cky]
+ *                   [--gpu-scale K] [--gpu-thread] [--gpu-full-max P] [--gpu-row NNT:P2]
  *   --cpu / --gpu  run only that backend's parts (default: CPU, and GPU when a device is present)
- *   --quick        smaller CKY table (at most 128 non-terminals and 8192 rules) */
+ *   --quick        smaller CKY table (at most 128 non-terminals and 8192 rules)
+ *   --gpu-scale K  GPU Table 7.2 with the seed's string counts divided by 2^K (0..8)
+ *   --gpu-thread   GPU Table 7.2: the first kernel on every row up to 8192 rules, not one
+ *   --gpu-full-max P  GPU Table 7.2: the kernel without early exit only on rows of <= P rules
+ *   --gpu-row NNT:P2  GPU Table 7.2: only that row, and no Table 7.1 (for profiling) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,9 @@
 #include "common/atomic_file.h"
 #include "common/progress.h"
 #include "common/splitmix.h"
+#ifdef BULK_HAVE_CUDA
+#include "bpbc/cky/cky_cuda.h"
+#endif
 
 /* The results file, written atomically (committed at the end): a killed run leaves no torn table. */
 static bulk_afile report_file;
@@ -114,24 +123,18 @@ static void random_strings(int32_t *syms, size_t *off, size_t m, uint64_t seed)
     for (size_t i = 0; i < m * LEN; i++) syms[i] = (int32_t)(bulk_splitmix64(&seed) % NTERM);
 }
 
-static void table_7_2(int cpu, int gpu, int quick)
+static void table_7_2(int quick)
 {
     const unsigned nnts[] = { 32, 64, 128, 256, 512 };
-    bulk_ctx *ctx1 = NULL, *gctx = NULL;
-    if (cpu && bulk_ctx_open(&ctx1, BULK_BACKEND_CPU, 1)) die("context", BULK_ERR_ARG);
-    if (gpu && bulk_ctx_open(&gctx, BULK_BACKEND_CUDA, 0)) die("cuda context", BULK_ERR_NO_BACKEND);
+    bulk_ctx *ctx1 = NULL;
+    if (bulk_ctx_open(&ctx1, BULK_BACKEND_CPU, 1)) die("context", BULK_ERR_ARG);
     const size_t m_cpu = 512;
     out("\n## seed 001 Table 7.2: CKY, random CNF grammars, %d terminals, random strings of length %d,\n"
         "## microseconds per string\n", NTERM, LEN);
-    if (cpu)
-        out("# CPU one thread: plain = seed 001 section 7.1 CKY (min(64, max(1, 65536/p2)) strings),\n"
-            "# bitpar = bit-parallel (%zu strings, 256 per group); best of 3 when p2 <= 8192;\n"
-            "# plain/bitpar = per-core speed-up\n", m_cpu);
-    if (gpu) out("# GPU: M = 2^21 * 32 / nonterminals strings (as in the seed), wall time of bulk_cky_parse\n");
-    out("%5s %7s", "nnt", "p2");
-    if (cpu) out(" %12s %10s %13s", "plain_us", "bitpar_us", "plain/bitpar");
-    if (gpu) out(" %10s %9s", "gpu_us", "M_gpu");
-    out("\n");
+    out("# CPU one thread: plain = seed 001 section 7.1 CKY (min(64, max(1, 65536/p2)) strings),\n"
+        "# bitpar = bit-parallel (%zu strings, 256 per group); best of 3 when p2 <= 8192;\n"
+        "# plain/bitpar = per-core speed-up\n", m_cpu);
+    out("%5s %7s %12s %10s %13s\n", "nnt", "p2", "plain_us", "bitpar_us", "plain/bitpar");
     for (size_t a = 0; a < sizeof nnts / sizeof nnts[0]; a++) {
         unsigned nnt = nnts[a];
         if (quick && nnt > 128) break;
@@ -142,7 +145,7 @@ static void table_7_2(int cpu, int gpu, int quick)
             int st = bulk_grammar_random(&g, nnt, p2, NTERM, BULK_CKY_TOKENS, 1000 * nnt + p2);
             if (st) die("random grammar", st);
             out("%5u %7zu", nnt, p2);
-            if (cpu) {
+            {
                 /* about the same plain work per row (at least one string); best of 3 while cheap */
                 size_t nplain = p2 >= 65536 ? 1 : 65536 / p2 < 64 ? 65536 / p2 : 64;
                 int reps = p2 <= 8192 ? 3 : 1;
@@ -165,28 +168,108 @@ static void table_7_2(int cpu, int gpu, int quick)
                 out(" %12.1f %10.2f %13.1f", plain, bp, plain / bp);
                 free(syms), free(off), free(acc), free(ref);
             }
-            if (gpu) {
-                size_t m = ((size_t)1 << 21) * 32 / nnt;
-                int32_t *syms = malloc(sizeof(int32_t) * m * LEN);
-                size_t *off = malloc(sizeof(size_t) * (m + 1));
-                uint8_t *acc = malloc(m), *ref = malloc(64);
-                if (!syms || !off || !acc) die("gpu strings", BULK_ERR_NOMEM);
-                random_strings(syms, off, m, p2 * 7 + nnt);
-                if ((st = bulk_cky_parse(gctx, g, acc, syms, off, 64))) die("gpu warm-up", st); /* warm-up */
-                double t0 = bulk_now();
-                if ((st = bulk_cky_parse(gctx, g, acc, syms, off, m))) die("gpu parse", st);
-                double t1 = bulk_now();
-                if ((st = bulk_cky_parse_plain(g, ref, syms, off, 1))) die("plain", st);
-                if (ref[0] != acc[0]) die("gpu and plain answers differ", BULK_ERR_INTERNAL);
-                out(" %10.3f %9zu", (t1 - t0) * 1e6 / (double)m, m);
-                free(syms), free(off), free(acc), free(ref);
-            }
             out("\n");
             bulk_grammar_free(g);
         }
     }
-    bulk_ctx_close(ctx1), bulk_ctx_close(gctx);
+    bulk_ctx_close(ctx1);
 }
+
+#ifdef BULK_HAVE_CUDA
+/* The GPU side of Table 7.2: per row, M strings (the seed's M = 2^21 * 32 / nonterminals,
+ * divided by 2^scale) parsed by
+ *   gpu     bulk_cky_parse on the CUDA context (the default kernel, early exit): wall time of
+ *           the call (string checks, copies, kernels) and kernel time alone;
+ *   kernb   the block kernel with the rules of each A grouped by B (early exit): kernel time;
+ *   full    the block kernel without the early exit (all rules at all 5456 splits), and fullb
+ *           the same grouped by B: kernel times;
+ *   thread  the first kernel, one thread per 64 strings (only on 64 nt / 8192 rules, or every
+ *           row up to 8192 rules with --gpu-thread: it is slow);
+ * against the CPU (bit-parallel, all threads, 4096 strings; only up to 8192 rules: beyond, see
+ * the one-thread CPU table). Limits for the full work on this device: every rule at every
+ * (cell, split) pair is one LOP3 per 32-bit word (32 strings): lop3 = pairs * rules / 32 /
+ * (SMs * 128 lanes * clock); it also needs its two operands from shared memory, 32 words per
+ * SM and clock: lds = 2 * pairs * rules / 32 / (SMs * 32 * clock). full% = lds / the better
+ * of full and fullb.
+ * All GPU answers are compared with each other and with the CPU's (exit 1 on a difference). */
+static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max, unsigned only_nnt, size_t only_p2)
+{
+    const unsigned nnts[] = { 32, 64, 128, 256, 512 };
+    const double pairs = (double)LEN * LEN * LEN / 6.0 - LEN / 6.0; /* sum (LEN+1-s)(s-1) = 5456 */
+    bulk_ctx *cctx = NULL;
+    if (bulk_ctx_open(&cctx, BULK_BACKEND_CPU, 0)) die("context", BULK_ERR_ARG);
+    out("\n## seed 001 Table 7.2 on the GPU: CKY, random CNF grammars, %d terminals, length %d,\n"
+        "## microseconds per string (M = 2^21 * 32 / nonterminals / 2^%d strings)\n", NTERM, LEN, scale);
+    out("# gpu = wall time of the CUDA parse (default kernel, early exit), kern = its kernel time;\n"
+        "# kernb = the same with the rules grouped by B; full, fullb = both without the early exit;\n"
+        "# thread = the first kernel (one thread per 64 strings);\n"
+        "# cpu = bit-parallel on %d CPU threads (4096 strings, p2 <= 8192); lop3/lds = limits of the full work\n",
+        bulk_ctx_threads(cctx));
+    out("%5s %7s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %8s\n", "nnt", "p2", "M", "cpu_us", "gpu_us", "kern_us",
+        "kernb_us", "full_us", "fullb_us", "thread_us", "lop3_us", "lds_us", "full%", "cpu/gpu");
+    const size_t mcpu = 4096;
+    for (size_t a = 0; a < sizeof nnts / sizeof nnts[0]; a++) {
+        unsigned nnt = nnts[a];
+        if (quick && nnt > 128) break;
+        if (only_nnt && nnt != only_nnt) continue;
+        size_t m = (((size_t)1 << 21) * 32 / nnt) >> scale;
+        if (m < mcpu) m = mcpu;
+        int32_t *syms = malloc(sizeof(int32_t) * m * LEN);
+        size_t *off = malloc(sizeof(size_t) * (m + 1));
+        uint8_t *acc = malloc(m), *full = malloc(m), *thr = malloc(m), *ref = malloc(mcpu);
+        if (!syms || !off || !acc || !full || !thr || !ref) die("gpu strings", BULK_ERR_NOMEM);
+        random_strings(syms, off, m, 77 + nnt);
+        for (size_t p2 = 32; p2 <= 131072; p2 *= 2) {
+            if (p2 < nnt || (uint64_t)p2 > (uint64_t)nnt * nnt * nnt) continue;
+            if (quick && p2 > 8192) break;
+            if (only_p2 && p2 != only_p2) continue;
+            bulk_grammar *g;
+            int st = bulk_grammar_random(&g, nnt, p2, NTERM, BULK_CKY_TOKENS, 1000 * nnt + p2);
+            if (st) die("random grammar", st);
+            bulk_cky_gpu_stats sd, sb, sf, sfb, sth;
+            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, 1024, BULK_CKY_GPU_AUTO, &sd))) die("gpu warm-up", st);
+            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, m, BULK_CKY_GPU_AUTO, &sd))) die("gpu parse", st);
+            if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BYB, &sb))) die("gpu by-b", st);
+            if (memcmp(acc, full, m)) die("default and by-B GPU kernels disagree", BULK_ERR_INTERNAL);
+            double thread_us = -1, cpu_us = -1, full_us = -1, fullb_us = -1;
+            if (p2 <= full_max) {
+                if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BLOCK_FULL, &sf))) die("gpu full", st);
+                if (memcmp(acc, full, m)) die("default and full GPU kernels disagree", BULK_ERR_INTERNAL);
+                if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BYB_FULL, &sfb))) die("gpu full", st);
+                if (memcmp(acc, full, m)) die("default and by-B full GPU kernels disagree", BULK_ERR_INTERNAL);
+                full_us = sf.kernel_ms * 1e3 / (double)m, fullb_us = sfb.kernel_ms * 1e3 / (double)m;
+            }
+            if ((nnt == 64 && p2 == 8192) || (thread_all && p2 <= 8192)) {
+                if ((st = bulk_cuda_cky_parse_ex(g, thr, syms, off, m, BULK_CKY_GPU_THREAD, &sth))) die("gpu thread", st);
+                if (memcmp(acc, thr, m)) die("block and thread GPU kernels disagree", BULK_ERR_INTERNAL);
+                thread_us = sth.kernel_ms * 1e3 / (double)m;
+            }
+            if (p2 <= 8192) {
+                double t0 = bulk_now();
+                if ((st = bulk_cky_parse(cctx, g, ref, syms, off, mcpu))) die("cpu parse", st);
+                cpu_us = (bulk_now() - t0) * 1e6 / (double)mcpu;
+                if (memcmp(acc, ref, mcpu)) die("GPU and CPU answers differ", BULK_ERR_INTERNAL);
+            }
+            const double rules = (double)bulk_grammar_binary_rules(g), lanes_per_s = sd.sms * sd.clock_ghz * 1e9;
+            const double lop3 = pairs * rules / 32 / (lanes_per_s * 128) * 1e6, lds = 2 * pairs * rules / 32 / (lanes_per_s * 32) * 1e6;
+            const double gpu_us = sd.total_ms * 1e3 / (double)m;
+            char cbuf[32] = "-", tbuf[32] = "-", rbuf[32] = "-", fbuf[32] = "-", fbbuf[32] = "-", pbuf[32] = "-";
+            if (full_us >= 0) {
+                snprintf(fbuf, sizeof fbuf, "%.4f", full_us), snprintf(fbbuf, sizeof fbbuf, "%.4f", fullb_us);
+                snprintf(pbuf, sizeof pbuf, "%.1f", 100 * lds / (full_us < fullb_us ? full_us : fullb_us));
+            }
+            if (cpu_us >= 0) snprintf(cbuf, sizeof cbuf, "%.2f", cpu_us), snprintf(rbuf, sizeof rbuf, "%.0f", cpu_us / gpu_us);
+            if (thread_us >= 0) snprintf(tbuf, sizeof tbuf, "%.3f", thread_us);
+            out("%5u %7zu %8zu %9s %9.4f %9.4f %9.4f %9s %9s %9s %9.4f %9.4f %6s %8s%s\n", nnt, p2, m, cbuf, gpu_us,
+                sd.kernel_ms * 1e3 / (double)m, sb.kernel_ms * 1e3 / (double)m, fbuf, fbbuf, tbuf, lop3, lds, pbuf,
+                rbuf, sd.variant == BULK_CKY_GPU_THREAD ? " (thread kernel: block does not fit)" : "");
+            bulk_grammar_free(g);
+        }
+        free(syms), free(off), free(acc), free(full), free(thr), free(ref);
+    }
+    bulk_ctx_close(cctx);
+}
+#endif
 
 static void table_7_1(void)
 {
@@ -224,7 +307,9 @@ static void table_7_1(void)
 int main(int argc, char **argv)
 {
     const char *outpath = NULL;
-    int quick = 0, only_cpu = 0, only_gpu = 0, skip_circuit = 0, skip_cky = 0;
+    int quick = 0, only_cpu = 0, only_gpu = 0, skip_circuit = 0, skip_cky = 0, scale = 0, thread_all = 0;
+    size_t full_max = (size_t)1 << 20, only_p2 = 0;
+    unsigned only_nnt = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) outpath = argv[++i];
         else if (strcmp(argv[i], "--quick") == 0) quick = 1;
@@ -232,8 +317,14 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--gpu") == 0) only_gpu = 1;
         else if (strcmp(argv[i], "--skip-circuit") == 0) skip_circuit = 1;
         else if (strcmp(argv[i], "--skip-cky") == 0) skip_cky = 1;
+        else if (strcmp(argv[i], "--gpu-scale") == 0 && i + 1 < argc) scale = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--gpu-thread") == 0) thread_all = 1;
+        else if (strcmp(argv[i], "--gpu-row") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%u:%zu", &only_nnt, &only_p2) == 2)
+            i++;
+        else if (strcmp(argv[i], "--gpu-full-max") == 0 && i + 1 < argc) full_max = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: bench_bpbc [--out FILE] [--quick] [--cpu] [--gpu] [--skip-circuit] [--skip-cky]\n");
+            fprintf(stderr, "usage: bench_bpbc [--out FILE] [--quick] [--cpu] [--gpu] [--skip-circuit] [--skip-cky]\n"
+                            "                  [--gpu-scale K] [--gpu-thread] [--gpu-full-max P] [--gpu-row NNT:P2]\n");
             return 2;
         }
     }
@@ -265,8 +356,11 @@ int main(int argc, char **argv)
     out("\n");
     if (!skip_circuit) table_5_1(cpu, gpu);
     if (!skip_cky) {
-        table_7_2(cpu, gpu, quick);
-        if (gpu) table_7_1();
+        if (cpu) table_7_2(quick);
+#ifdef BULK_HAVE_CUDA
+        if (gpu) table_7_2_gpu(quick, scale < 0 ? 0 : scale > 8 ? 8 : scale, thread_all, full_max, only_nnt, only_p2);
+#endif
+        if (gpu && !only_nnt) table_7_1();
     }
     if (report && bulk_afile_commit(&report_file) != 0) {
         perror(outpath);

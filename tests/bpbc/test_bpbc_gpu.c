@@ -1,6 +1,7 @@
 /* GPU tests of the bpbc area: the CUDA circuit evaluator, bit-sliced adder and CKY parser
- * against the CPU backend on the same inputs (random circuits, the adder, random grammars with
- * small and large non-terminal counts so both CKY kernels run, strings of many lengths).
+ * against the CPU backend on the same inputs (random circuits, the adder; for CKY every
+ * kernel — block with and without the early exit, thread — on random grammars of 1 to 600
+ * non-terminals, strings of many lengths and counts that are no multiple of 32 or 64).
  * Without a CUDA device the test reports SKIP and exits 77 (CTest SKIP_RETURN_CODE). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,9 @@
 #include "bulk/circuit.h"
 #include "bulk/cky.h"
 #include "test_util.h"
+#ifdef BULK_HAVE_CUDA
+#include "bpbc/cky/cky_cuda.h"
+#endif
 
 static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 {
@@ -53,9 +57,39 @@ static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
     }
 }
 
+#ifdef BULK_HAVE_CUDA
+static const char *const variant_name[] = { "auto", "block", "block-full", "thread", "by-b", "by-b-full" };
+
+/* CPU backend vs every CUDA kernel on the same strings; returns the number accepted. */
+static size_t compare_cky(bulk_ctx *cpu, const bulk_grammar *g, const int32_t *sy, const size_t *off, size_t m,
+                          int thread_too, const char *what)
+{
+    uint8_t *x = malloc(m + 1), *y = malloc(m + 1);
+    CHECK(bulk_cky_parse(cpu, g, x, sy, off, m) == BULK_OK, "%s: cpu parse", what);
+    for (int v = BULK_CKY_GPU_AUTO; v < BULK_CKY_GPU_VARIANTS; v++) {
+        if (v == BULK_CKY_GPU_THREAD && !thread_too) continue;
+        bulk_cky_gpu_stats stt;
+        memset(y, 2, m);
+        int st = bulk_cuda_cky_parse_ex(g, y, sy, off, m, v, &stt);
+        CHECK(st == BULK_OK, "%s: gpu parse (%s): %s", what, variant_name[v], bulk_status_string(st));
+        size_t bad = 0, first = m;
+        for (size_t i = 0; i < m; i++)
+            if (x[i] != y[i]) bad++, first = first < m ? first : i;
+        CHECK(bad == 0, "%s: kernel %s (ran %s): %zu of %zu answers differ from the CPU, first at string %zu", what,
+              variant_name[v], variant_name[stt.variant], bad, m, first);
+    }
+    size_t acc = 0;
+    for (size_t i = 0; i < m; i++) acc += x[i];
+    free(x), free(y);
+    return acc;
+}
+
 static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 {
-    const unsigned nnts[] = { 1, 5, 32, 64, 200, 600 }; /* 600: beyond the shared-memory kernel */
+    /* random grammars of many sizes (600: beyond the block kernel's shared memory, so AUTO
+     * falls back to the thread kernel), strings of random lengths 0..39 (each length bucket
+     * ends in a partial group), about 1% with a symbol outside the grammar */
+    const unsigned nnts[] = { 1, 5, 32, 64, 200, 600 };
     for (size_t a = 0; a < sizeof nnts / sizeof nnts[0]; a++) {
         unsigned nnt = nnts[a];
         size_t p2 = nnt * (1 + test_rand(s) % 8);
@@ -63,27 +97,86 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
         bulk_grammar *g = NULL;
         CHECK(bulk_grammar_random(&g, nnt, p2, 3, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK, "grammar");
         if (!g) continue;
-        size_t m = nnt > 100 ? 300 : 5000, total = 0;
+        size_t m = nnt > 100 ? 300 : 5000, total = 0, maxn = nnt > 100 ? 12 : 40;
         size_t *off = malloc(sizeof(size_t) * (m + 1));
-        int32_t *sy = malloc(sizeof(int32_t) * m * 40);
+        int32_t *sy = malloc(sizeof(int32_t) * m * maxn);
         for (size_t i = 0; i < m; i++) {
             off[i] = total;
-            size_t n = (size_t)(test_rand(s) % (nnt > 100 ? 12 : 40));
+            size_t n = (size_t)(test_rand(s) % maxn);
             for (size_t k = 0; k < n; k++) sy[total++] = test_rand(s) % 100 == 0 ? -1 : (int32_t)(test_rand(s) % 3);
         }
         off[m] = total;
+        char what[64];
+        snprintf(what, sizeof what, "nnt %u, p2 %zu", nnt, p2);
+        size_t acc = compare_cky(cpu, g, sy, off, m, nnt < 600, what);
+        if (nnt == 600) {
+            bulk_cky_gpu_stats stt;
+            uint8_t *y = malloc(m);
+            CHECK(bulk_cuda_cky_parse_ex(g, y, sy, off, m, BULK_CKY_GPU_BLOCK, &stt) == BULK_OK, "600 block");
+            CHECK(stt.variant == BULK_CKY_GPU_THREAD, "nnt 600: expected the thread kernel, ran %s",
+                  variant_name[stt.variant]);
+            free(y);
+        }
+        printf("cky %s: %zu strings of lengths 0..%zu, %zu accepted\n", what, m, maxn - 1, acc);
+        free(off), free(sy);
+        bulk_grammar_free(g);
+    }
+    /* many strings of a few lengths (several 1024-string groups and a partial one; the
+     * strings lie interleaved, so the driver gathers them), dense grammars whose sets fill up
+     * (the early exit) and sparse ones with mixed answers; 200 terminals: 1-byte symbols */
+    struct {
+        unsigned nnt;
+        size_t p2;
+        unsigned nterm;
+    } big[] = { { 64, 8192, 4 }, { 64, 256, 4 }, { 32, 96, 3 }, { 130, 2000, 200 }, { 20, 300, 300 } };
+    for (size_t a = 0; a < sizeof big / sizeof big[0]; a++) {
+        bulk_grammar *g = NULL;
+        CHECK(bulk_grammar_random(&g, big[a].nnt, big[a].p2, big[a].nterm, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK,
+              "grammar");
+        if (!g) continue;
+        const size_t lens[3] = { 31, 17, 33 }, m = 2 * 1024 + 777 + (size_t)(test_rand(s) % 300);
+        size_t *off = malloc(sizeof(size_t) * (m + 1)), total = 0;
+        int32_t *sy = malloc(sizeof(int32_t) * m * 33);
+        for (size_t i = 0; i < m; i++) {
+            off[i] = total;
+            size_t n = lens[test_rand(s) % 3];
+            for (size_t k = 0; k < n; k++) sy[total++] = (int32_t)(test_rand(s) % big[a].nterm);
+        }
+        off[m] = total;
+        char what[64];
+        snprintf(what, sizeof what, "nnt %u, p2 %zu, %u terminals", big[a].nnt, big[a].p2, big[a].nterm);
+        size_t acc = compare_cky(cpu, g, sy, off, m, big[a].p2 <= 2000, what);
+        printf("cky %s: %zu strings of lengths 17, 31, 33, %zu accepted\n", what, m, acc);
+        free(off), free(sy);
+        bulk_grammar_free(g);
+    }
+    /* one length, strings contiguous (the driver copies them straight from syms), a count
+     * that is no multiple of 32: bulk_cky_parse on the CUDA context */
+    {
+        bulk_grammar *g = NULL;
+        CHECK(bulk_grammar_random(&g, 48, 1500, 4, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK, "grammar");
+        const size_t m = 5 * 1024 + 13, n = 23;
+        size_t *off = malloc(sizeof(size_t) * (m + 1));
+        int32_t *sy = malloc(sizeof(int32_t) * m * n);
+        for (size_t i = 0; i <= m; i++) off[i] = i * n;
+        for (size_t i = 0; i < m * n; i++) sy[i] = (int32_t)(test_rand(s) % 4);
         uint8_t *x = malloc(m), *y = malloc(m);
         CHECK(bulk_cky_parse(cpu, g, x, sy, off, m) == BULK_OK, "cpu parse");
-        int st = bulk_cky_parse(gpu, g, y, sy, off, m);
-        CHECK(st == BULK_OK, "gpu parse: %s", bulk_status_string(st));
+        CHECK(bulk_cky_parse(gpu, g, y, sy, off, m) == BULK_OK, "gpu parse");
+        CHECK(memcmp(x, y, m) == 0, "contiguous strings of length %zu: CUDA and CPU answers differ", n);
         size_t acc = 0;
         for (size_t i = 0; i < m; i++) acc += x[i];
-        CHECK(memcmp(x, y, m) == 0, "nnt %u, p2 %zu: CUDA and CPU CKY answers differ", nnt, p2);
-        printf("cky nnt %u p2 %zu: %zu strings, %zu accepted\n", nnt, p2, m, acc);
+        printf("cky nnt 48, p2 1500: %zu contiguous strings of length %zu, %zu accepted\n", m, n, acc);
         free(off), free(sy), free(x), free(y);
         bulk_grammar_free(g);
     }
 }
+#else
+static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
+{
+    (void)cpu, (void)gpu, (void)s; /* not reached: main skips without a device */
+}
+#endif
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,187 @@
+/* Bit-parallel CKY on the GPU, the default kernel: one thread block parses a group of 1024
+ * strings of one length, 32 per 32-bit word, one word per warp lane (seed 001 section 7.4
+ * reorganised so that many threads share one CKY table).
+ *
+ * Why: per (cell, split) pair and binary rule A -> B C the work is W[A] |= U[B] & V[C], one
+ * LOP3 per 32-bit word. Length 32 has 5456 (cell, split) pairs, so 64 non-terminals and 8192
+ * rules are 4.5e7 LOP3 per 32 strings. One thread per column (cky_thread.cu) does them one
+ * dependent global load after another; here every warp instruction covers 32 words (1024
+ * strings), the operands come from shared memory and all threads of a block share them.
+ *
+ * Layout. The table of group g is in global memory, cell-major: the word of non-terminal a in
+ * cell c for lane (word) l at T[((g * cells + c) * nnt + a) * 32 + l]; bit s of that word is
+ * string g * 1024 + 32 l + s. Cells are stored by increasing length (bulk_cky_cell).
+ * Shared memory holds three sets of one cell each, 32 words per non-terminal:
+ *     U[0 .. nnt] and V[0 .. nnt]  the two operands of the current split, staged from global
+ *                                  memory; row nnt of each is all zeros (the padding rules
+ *                                  read it);
+ *     W[0 .. nnt)                  the cell being computed (the OR over its splits so far).
+ * A warp reads row r of a set as 32 consecutive words: no bank conflicts.
+ *
+ * Work split. Cells are computed by increasing length, one at a time; for each split the block
+ * stages U and V (barrier), then warp k applies the rules of the left-hand sides A = k, k + nw,
+ * ... (rules grouped by A: the OR over A's rules stays in a register and W[A] is read and
+ * written once per split), then a barrier. The rule words are uniform across the warp (one
+ * 16-byte load per 4 rules), so per rule and warp the cost is 2 shared loads and one LOP3.
+ *
+ * Early exit (template flag EARLY). W[A] only grows; once it is all ones for every string of
+ * the group that exists, the remaining rules and splits of A cannot change it. A warp votes
+ * (__all_sync) before each A and every 16 rules; when every A of the cell is full the block
+ * stops the split loop (__syncthreads_and). The answers are the same either way; the saving
+ * depends on the grammar (random grammars with many rules make almost every set full early). */
+#include "bpbc/cky/cky_core.h"
+#include "bpbc/cky/cuda/cky_gpu.cuh"
+
+#define FULL_MASK 0xffffffffu
+
+size_t cky_block_smem(uint32_t nnt)
+{
+    return (size_t)(3 * (size_t)nnt + 2) * CKY_LANES * sizeof(uint32_t);
+}
+
+unsigned cky_block_threads(uint32_t nnt)
+{
+    return nnt <= 128 ? 256 : 512;
+}
+
+/* str: sym_bytes == 1: uint8_t symbols, else int32_t. tmask: nterm x tw words, bit a of
+ * tmask[t * tw + a / 32] says whether non-terminal a produces terminal t. */
+template <bool EARLY, bool BYB>
+__global__ static void __launch_bounds__(512)
+    cky_block_kernel(uint32_t *T, const void *__restrict__ str, int sym_bytes, uint8_t *acc, uint32_t n, uint32_t nnt,
+                     size_t nstr, const uint4 *__restrict__ rules, const uint32_t *__restrict__ rstart,
+                     const uint32_t *__restrict__ tmask)
+{
+    extern __shared__ uint4 sh4[];
+    uint32_t *U = (uint32_t *)sh4, *V = U + (size_t)(nnt + 1) * CKY_LANES, *W = V + (size_t)(nnt + 1) * CKY_LANES;
+    const unsigned tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = nt >> 5;
+    const size_t cw = (size_t)nnt * CKY_LANES, cw4 = cw / 4; /* words (uint4s) of one cell */
+    const size_t cells = (size_t)n * (n + 1) / 2, first = (size_t)blockIdx.x * CKY_GROUP;
+    const uint32_t tw = (nnt + 31) / 32;
+    uint32_t *Tg = T + (size_t)blockIdx.x * cells * cw;
+    /* bits of this lane's word that belong to no string (the last group may be partial) */
+    const size_t lf = first + (size_t)lane * 32;
+    const uint32_t dead = lf >= nstr ? ~0u : nstr - lf >= 32 ? 0u : ~0u << (nstr - lf);
+
+    if (tid < CKY_LANES) U[(size_t)nnt * CKY_LANES + tid] = 0, V[(size_t)nnt * CKY_LANES + tid] = 0;
+
+    /* Row 1: warp k builds the words l = k, k + nw, ... of each cell: lane s looks up string
+     * 32 l + s's terminal; for each non-terminal a the word is a ballot of "a produces it". */
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t l = warp; l < CKY_LANES; l += nw) {
+            const size_t k = first + (size_t)l * 32 + lane;
+            int32_t t = -1;
+            if (k < nstr)
+                t = sym_bytes == 1 ? (int32_t)((const uint8_t *)str)[k * n + i] : ((const int32_t *)str)[k * n + i];
+            for (uint32_t a5 = 0; a5 < tw; a5++) {
+                const uint32_t m = t >= 0 ? tmask[(size_t)t * tw + a5] : 0;
+                uint32_t mine = 0;
+                for (unsigned j = 0; j < 32; j++) {
+                    const uint32_t b = __ballot_sync(FULL_MASK, (m >> j) & 1);
+                    if (lane == j) mine = b;
+                }
+                if (a5 * 32 + lane < nnt) W[(size_t)(a5 * 32 + lane) * CKY_LANES + l] = mine;
+            }
+        }
+        __syncthreads();
+        for (size_t e = tid; e < cw; e += nt) Tg[i * cw + e] = W[e]; /* bulk_cky_cell(n, i, 1) == i */
+        __syncthreads();
+    }
+    for (size_t e = tid; e < cw; e += nt) W[e] = 0;
+
+    const uint32_t *Sl = U + lane; /* the rule words are offsets from U of this lane's word */
+    const uint32_t vstart = (nnt + 1) * CKY_LANES * sizeof(uint32_t); /* BYB: byte offset of V */
+    uint4 *U4 = sh4, *V4 = sh4 + (size_t)(nnt + 1) * CKY_LANES / 4;
+    const uint4 *Tg4 = (const uint4 *)Tg;
+    for (uint32_t len = 2; len <= n; len++) {
+        for (uint32_t i = 0; i + len <= n; i++) {
+            for (uint32_t l = 1; l < len; l++) {
+                /* stage the operands; the barrier also orders the previous split's W updates
+                 * and the zeroing of W before this split's reads */
+                const uint4 *Ug = Tg4 + bulk_cky_cell(n, i, l) * cw4, *Vg = Tg4 + bulk_cky_cell(n, i + l, len - l) * cw4;
+                for (size_t e = tid; e < cw4; e += nt) U4[e] = Ug[e], V4[e] = Vg[e];
+                __syncthreads();
+                int full = 1;
+                for (uint32_t a = warp; a < nnt; a += nw) {
+                    uint32_t w = W[(size_t)a * CKY_LANES + lane];
+                    if (EARLY && __all_sync(FULL_MASK, (w | dead) == ~0u)) continue;
+                    uint32_t acc0 = 0, acc1 = 0;
+                    const uint32_t q1 = rstart[a + 1];
+                    if (!BYB) {
+                        for (uint32_t q = rstart[a]; q < q1; q++) {
+                            const uint4 r = rules[q];
+                            acc0 |= Sl[r.x & 0xffff] & Sl[r.x >> 16];
+                            acc1 |= Sl[r.y & 0xffff] & Sl[r.y >> 16];
+                            acc0 |= Sl[r.z & 0xffff] & Sl[r.z >> 16];
+                            acc1 |= Sl[r.w & 0xffff] & Sl[r.w >> 16];
+                            if (EARLY && (q & 3) == 3 && __all_sync(FULL_MASK, (w | acc0 | acc1 | dead) == ~0u)) break;
+                        }
+                    } else {
+                        /* words below vstart load u = U[B], the others OR u & V[C] in */
+                        const char *Sb = (const char *)Sl;
+                        uint32_t u = 0;
+                        for (uint32_t q = rstart[a]; q < q1; q++) {
+                            const uint4 r = rules[q];
+                            uint32_t x;
+                            x = *(const uint32_t *)(Sb + r.x);
+                            if (r.x < vstart) u = x; else acc0 |= u & x;
+                            x = *(const uint32_t *)(Sb + r.y);
+                            if (r.y < vstart) u = x; else acc0 |= u & x;
+                            x = *(const uint32_t *)(Sb + r.z);
+                            if (r.z < vstart) u = x; else acc0 |= u & x;
+                            x = *(const uint32_t *)(Sb + r.w);
+                            if (r.w < vstart) u = x; else acc0 |= u & x;
+                            if (EARLY && (q & 3) == 3 && __all_sync(FULL_MASK, (w | acc0 | dead) == ~0u)) break;
+                        }
+                    }
+                    w |= acc0 | acc1;
+                    W[(size_t)a * CKY_LANES + lane] = w;
+                    full &= (w | dead) == ~0u;
+                }
+                const int stop = __syncthreads_and(full);
+                if (EARLY && stop) break;
+            }
+            /* the cell is done (the barrier above ordered all its W updates) */
+            const size_t c = bulk_cky_cell(n, i, len);
+            for (size_t e = tid; e < cw; e += nt) Tg[c * cw + e] = W[e], W[e] = 0;
+        }
+        /* the next length stages cells of this one, written by other threads */
+        __syncthreads();
+    }
+    if (tid < CKY_LANES) {
+        const uint32_t top = Tg[bulk_cky_cell(n, 0, n) * cw + tid]; /* start symbol = non-terminal 0 */
+        for (unsigned b = 0; b < 32; b++) {
+            const size_t k = first + (size_t)tid * 32 + b;
+            if (k < nstr) acc[k] = (uint8_t)((top >> b) & 1);
+        }
+    }
+}
+
+template <bool EARLY, bool BYB> static cudaError_t prepare_one(size_t smem)
+{
+    return cudaFuncSetAttribute(cky_block_kernel<EARLY, BYB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+}
+
+cudaError_t cky_block_prepare(int early, int byb, size_t smem)
+{
+    return early ? (byb ? prepare_one<true, true>(smem) : prepare_one<true, false>(smem))
+                 : (byb ? prepare_one<false, true>(smem) : prepare_one<false, false>(smem));
+}
+
+cudaError_t cky_block_launch(uint32_t *T, const void *str, int sym_bytes, uint8_t *acc, uint32_t n, size_t nstr,
+                             int early, int byb, const cky_dev_grammar *dg, cudaStream_t s)
+{
+    const unsigned groups = (unsigned)((nstr + CKY_GROUP - 1) / CKY_GROUP), threads = cky_block_threads(dg->nnt);
+    const size_t smem = cky_block_smem(dg->nnt);
+    const uint4 *r = byb ? dg->rules_b : dg->rules;
+    const uint32_t *rs = byb ? dg->rstart_b : dg->rstart;
+    if (early && byb)
+        cky_block_kernel<true, true><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
+    else if (early)
+        cky_block_kernel<true, false><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
+    else if (byb)
+        cky_block_kernel<false, true><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
+    else
+        cky_block_kernel<false, false><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
+    return cudaGetLastError();
+}

@@ -1,0 +1,252 @@
+/* Host side of the CUDA CKY parser: checks the strings (bulk_cky_prepare), puts the grammar on
+ * the device in the forms the kernels read, buckets the strings by length (a CKY table has one
+ * shape per length), cuts each bucket into chunks whose tables fit in half of the free device
+ * memory, and runs the chosen kernel (cky_block.cu by default, cky_thread.cu as the fallback
+ * and the baseline) on each chunk. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpbc/circuit/cuda/cuda_check.cuh"
+#include "bpbc/cky/cky_cuda.h"
+#include "bpbc/cky/cuda/cky_gpu.cuh"
+#include "bpbc/cky/grammar.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The rule words of cky_block.cu (see cky_dev_grammar): per A, its rules padded to a multiple
+ * of 4. rstart gets nnt + 1 entries; returns the word array (4 * rstart[nnt] words) or NULL. */
+static uint32_t *block_rules(const bulk_grammar *g, uint32_t *rstart)
+{
+    const uint32_t nnt = g->nnt, pad = (nnt * CKY_LANES) | (((2 * nnt + 1) * CKY_LANES) << 16);
+    rstart[0] = 0;
+    for (uint32_t a = 0; a < nnt; a++) rstart[a + 1] = rstart[a] + (g->astart[a + 1] - g->astart[a] + 3) / 4;
+    uint32_t *w = (uint32_t *)malloc(sizeof(uint32_t) * 4 * ((size_t)rstart[nnt] + 1));
+    if (!w) return NULL;
+    for (uint32_t a = 0; a < nnt; a++) {
+        uint32_t k = 4 * rstart[a];
+        for (uint32_t r = g->astart[a]; r < g->astart[a + 1]; r++)
+            w[k++] = (g->bc[2 * r] * CKY_LANES) | ((nnt + 1 + g->bc[2 * r + 1]) * CKY_LANES) << 16;
+        while (k < 4 * rstart[a + 1]) w[k++] = pad;
+    }
+    return w;
+}
+
+/* The by-B form of the same rules (cky_dev_grammar.rules_b); rstart gets nnt + 1 entries in
+ * uint4 units. Returns the word array or NULL. */
+static uint32_t *block_rules_byb(const bulk_grammar *g, uint32_t *rstart)
+{
+    const uint32_t nnt = g->nnt, row = CKY_LANES * sizeof(uint32_t), pad = (2 * nnt + 1) * row;
+    rstart[0] = 0;
+    for (uint32_t a = 0; a < nnt; a++) {
+        uint32_t words = 0;
+        for (uint32_t r = g->astart[a]; r < g->astart[a + 1]; r++)
+            words += 1 + (r == g->astart[a] || g->bc[2 * r] != g->bc[2 * r - 2]);
+        rstart[a + 1] = rstart[a] + (words + 3) / 4;
+    }
+    uint32_t *w = (uint32_t *)malloc(sizeof(uint32_t) * 4 * ((size_t)rstart[nnt] + 1));
+    if (!w) return NULL;
+    for (uint32_t a = 0; a < nnt; a++) {
+        uint32_t k = 4 * rstart[a];
+        for (uint32_t r = g->astart[a]; r < g->astart[a + 1]; r++) {
+            if (r == g->astart[a] || g->bc[2 * r] != g->bc[2 * r - 2]) w[k++] = g->bc[2 * r] * row;
+            w[k++] = (nnt + 1 + g->bc[2 * r + 1]) * row;
+        }
+        while (k < 4 * rstart[a + 1]) w[k++] = pad;
+    }
+    return w;
+}
+
+extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
+                                      const size_t *offsets, size_t nstrings, int variant, bulk_cky_gpu_stats *stats)
+{
+    const double t_start = now_ms();
+    int st = BULK_OK;
+    bulk_cky_gpu_stats sx;
+    memset(&sx, 0, sizeof sx);
+    const size_t nnt = g->nnt, tw = (nnt + 31) / 32;
+    uint8_t *ok = (uint8_t *)malloc(nstrings ? nstrings : 1), *hacc = NULL, *hstr = NULL;
+    size_t *ids = NULL, *bucket = NULL, free_b = 0, total_b = 0, budget, nok = 0, maxlen;
+    uint32_t *h_rules = NULL, *h_rstart = NULL, *h_tmask = NULL, *h_rules_b = NULL, *h_rstart_b = NULL;
+    uint32_t *d_astart = NULL, *d_bc = NULL, *d_ustart = NULL, *d_ulist = NULL, *d_rules = NULL, *d_rstart = NULL,
+             *d_tmask = NULL, *d_rules_b = NULL, *d_rstart_b = NULL;
+    void *d_T = NULL, *d_str = NULL;
+    uint8_t *d_acc = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    int dev = 0, smem_max = 0, clock_khz = 0, block, early = 0, byb = 0, gather_bytes = 4;
+    cky_dev_grammar dg;
+    memset(&dg, 0, sizeof dg);
+    if (!ok) return BULK_ERR_NOMEM;
+    maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings);
+    for (size_t i = 0; i < nstrings; i++) nok += ok[i];
+    if (nok == 0) goto fail; /* nothing to parse: st is BULK_OK */
+    ids = (size_t *)malloc(sizeof(size_t) * nstrings);
+    bucket = (size_t *)calloc(maxlen + 2, sizeof(size_t));
+    if (!ids || !bucket) {
+        st = BULK_ERR_NOMEM;
+        goto fail;
+    }
+
+    BPBC_CUDA(cudaGetDevice(&dev));
+    BPBC_CUDA(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    BPBC_CUDA(cudaDeviceGetAttribute(&sx.sms, cudaDevAttrMultiProcessorCount, dev));
+    BPBC_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+    sx.clock_ghz = clock_khz * 1e-6;
+    {
+        /* the rule words hold (2 nnt + 1) * 32 in 16 bits */
+        const bool fits = nnt <= 1023 && cky_block_smem((uint32_t)nnt) <= (size_t)smem_max;
+        if (variant == BULK_CKY_GPU_AUTO) variant = BULK_CKY_GPU_BLOCK;
+        if (variant <= BULK_CKY_GPU_AUTO || variant >= BULK_CKY_GPU_VARIANTS) {
+            st = BULK_ERR_ARG;
+            goto fail;
+        }
+        if (variant != BULK_CKY_GPU_THREAD && !fits) variant = BULK_CKY_GPU_THREAD;
+    }
+    sx.variant = variant;
+    block = variant != BULK_CKY_GPU_THREAD;
+    early = variant == BULK_CKY_GPU_BLOCK || variant == BULK_CKY_GPU_BYB;
+    byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL;
+    dg.nnt = (uint32_t)nnt;
+
+    /* the grammar, in the form the kernel reads */
+    if (block) {
+        h_rstart = (uint32_t *)malloc(sizeof(uint32_t) * (nnt + 1));
+        h_rstart_b = (uint32_t *)malloc(sizeof(uint32_t) * (nnt + 1));
+        h_tmask = (uint32_t *)calloc((size_t)g->nterm * tw + 1, sizeof(uint32_t));
+        if (!h_rstart || !h_rstart_b || !h_tmask || !(h_rules = block_rules(g, h_rstart)) ||
+            !(h_rules_b = block_rules_byb(g, h_rstart_b))) {
+            st = BULK_ERR_NOMEM;
+            goto fail;
+        }
+        for (uint32_t t = 0; t < g->nterm; t++)
+            for (uint32_t u = g->ustart[t]; u < g->ustart[t + 1]; u++)
+                h_tmask[(size_t)t * tw + g->ulist[u] / 32] |= 1u << (g->ulist[u] % 32);
+        BPBC_CUDA(cudaMalloc(&d_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1)));
+        BPBC_CUDA(cudaMalloc(&d_rstart, sizeof(uint32_t) * (nnt + 1)));
+        BPBC_CUDA(cudaMalloc(&d_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1)));
+        BPBC_CUDA(cudaMemcpy(d_rules, h_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1),
+                             cudaMemcpyHostToDevice));
+        BPBC_CUDA(cudaMemcpy(d_rstart, h_rstart, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice));
+        BPBC_CUDA(cudaMemcpy(d_tmask, h_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1), cudaMemcpyHostToDevice));
+        BPBC_CUDA(cudaMalloc(&d_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1)));
+        BPBC_CUDA(cudaMalloc(&d_rstart_b, sizeof(uint32_t) * (nnt + 1)));
+        BPBC_CUDA(cudaMemcpy(d_rules_b, h_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1),
+                             cudaMemcpyHostToDevice));
+        BPBC_CUDA(cudaMemcpy(d_rstart_b, h_rstart_b, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice));
+        BPBC_CUDA(cky_block_prepare(early, byb, cky_block_smem((uint32_t)nnt)));
+        dg.rules = (const uint4 *)d_rules, dg.rstart = d_rstart, dg.tmask = d_tmask;
+        dg.rules_b = (const uint4 *)d_rules_b, dg.rstart_b = d_rstart_b;
+        gather_bytes = g->nterm <= 256 ? 1 : 4; /* the block kernel also reads 1-byte symbols */
+    } else {
+        BPBC_CUDA(cudaMalloc(&d_astart, (nnt + 1) * sizeof(uint32_t)));
+        BPBC_CUDA(cudaMalloc(&d_bc, (2 * g->nbin + 1) * sizeof(uint32_t)));
+        BPBC_CUDA(cudaMalloc(&d_ustart, (g->nterm + 1) * sizeof(uint32_t)));
+        BPBC_CUDA(cudaMalloc(&d_ulist, (g->nun + 1) * sizeof(uint32_t)));
+        BPBC_CUDA(cudaMemcpy(d_astart, g->astart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        if (g->nbin) BPBC_CUDA(cudaMemcpy(d_bc, g->bc, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        BPBC_CUDA(cudaMemcpy(d_ustart, g->ustart, (g->nterm + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        if (g->nun) BPBC_CUDA(cudaMemcpy(d_ulist, g->ulist, g->nun * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        dg.astart = d_astart, dg.bc = d_bc, dg.ustart = d_ustart, dg.ulist = d_ulist;
+    }
+    BPBC_CUDA(cudaEventCreate(&e0));
+    BPBC_CUDA(cudaEventCreate(&e1));
+    BPBC_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    budget = free_b / 2; /* the tables of one launch; strings and results are small beside them */
+
+    /* counting sort by length: afterwards bucket[n] is the end of length n's ids */
+    for (size_t i = 0; i < nstrings; i++)
+        if (ok[i]) bucket[offsets[i + 1] - offsets[i] + 1]++;
+    for (size_t n = 1; n <= maxlen + 1; n++) bucket[n] += bucket[n - 1];
+    for (size_t i = 0; i < nstrings; i++)
+        if (ok[i]) ids[bucket[offsets[i + 1] - offsets[i]]++] = i;
+    for (size_t n = 1; n <= maxlen; n++) {
+        size_t *bids = ids + bucket[n - 1], cnt = bucket[n] - bucket[n - 1];
+        if (!cnt) continue;
+        const size_t cells = n * (n + 1) / 2, unit = block ? CKY_GROUP : 64;
+        const size_t per_unit = block ? cells * nnt * CKY_LANES * sizeof(uint32_t) : cells * nnt * sizeof(uint64_t);
+        const size_t units_all = (cnt + unit - 1) / unit, units_max = budget / per_unit;
+        if (units_max == 0) {
+            st = BULK_ERR_NOMEM;
+            goto fail;
+        }
+        const size_t chunk = (units_all < units_max ? units_all : units_max) * unit; /* strings per launch */
+        cudaFree(d_T), cudaFree(d_str), cudaFree(d_acc);
+        d_T = NULL, d_str = NULL, d_acc = NULL;
+        free(hstr), free(hacc);
+        hstr = (uint8_t *)malloc(chunk * n * sizeof(int32_t));
+        hacc = (uint8_t *)malloc(chunk);
+        if (!hstr || !hacc) {
+            st = BULK_ERR_NOMEM;
+            goto fail;
+        }
+        BPBC_CUDA(cudaMalloc(&d_T, (chunk / unit) * per_unit));
+        BPBC_CUDA(cudaMalloc(&d_str, chunk * n * sizeof(int32_t)));
+        BPBC_CUDA(cudaMalloc(&d_acc, chunk));
+        for (size_t f = 0; f < cnt; f += chunk) {
+            const size_t m = cnt - f < chunk ? cnt - f : chunk;
+            /* the strings of the chunk, one after the other: straight from syms when they
+             * already are, else gathered (as bytes when the kernel takes them) */
+            const int32_t *src = syms + offsets[bids[f]];
+            int sym_bytes = 4;
+            bool contiguous = true;
+            for (size_t s = 1; s < m && contiguous; s++) contiguous = offsets[bids[f + s]] == offsets[bids[f]] + s * n;
+            if (!contiguous) {
+                src = (const int32_t *)hstr;
+                sym_bytes = gather_bytes;
+                for (size_t s = 0; s < m; s++) {
+                    const int32_t *x = syms + offsets[bids[f + s]];
+                    if (sym_bytes == 1)
+                        for (size_t k = 0; k < n; k++) hstr[s * n + k] = (uint8_t)x[k];
+                    else
+                        memcpy(hstr + s * n * sizeof(int32_t), x, n * sizeof(int32_t));
+                }
+            }
+            double t0 = now_ms();
+            BPBC_CUDA(cudaMemcpy(d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice));
+            sx.copy_ms += now_ms() - t0;
+            BPBC_CUDA(cudaEventRecord(e0));
+            if (block)
+                BPBC_CUDA(cky_block_launch((uint32_t *)d_T, d_str, sym_bytes, d_acc, (uint32_t)n, m, early, byb, &dg, 0));
+            else {
+                const int use_shared =
+                    2 * nnt * CKY_THREAD_SH_BLOCK * sizeof(uint64_t) <= (size_t)smem_max;
+                BPBC_CUDA(cky_thread_launch((uint64_t *)d_T, (const int32_t *)d_str, d_acc, (uint32_t)n, m, use_shared,
+                                            &dg, 0));
+            }
+            BPBC_CUDA(cudaEventRecord(e1));
+            BPBC_CUDA(cudaEventSynchronize(e1));
+            {
+                float ms = 0;
+                BPBC_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+                sx.kernel_ms += ms;
+            }
+            t0 = now_ms();
+            BPBC_CUDA(cudaMemcpy(hacc, d_acc, m, cudaMemcpyDeviceToHost));
+            sx.copy_ms += now_ms() - t0;
+            for (size_t s = 0; s < m; s++) accept[bids[f + s]] = hacc[s];
+        }
+    }
+fail:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    cudaFree(d_astart), cudaFree(d_bc), cudaFree(d_ustart), cudaFree(d_ulist);
+    cudaFree(d_rules), cudaFree(d_rstart), cudaFree(d_tmask), cudaFree(d_rules_b), cudaFree(d_rstart_b);
+    cudaFree(d_T), cudaFree(d_str), cudaFree(d_acc);
+    free(ok), free(ids), free(bucket), free(hstr), free(hacc);
+    free(h_rules), free(h_rstart), free(h_tmask), free(h_rules_b), free(h_rstart_b);
+    sx.total_ms = now_ms() - t_start;
+    if (stats) *stats = sx;
+    return st;
+}
+
+extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
+                                   size_t nstrings)
+{
+    return bulk_cuda_cky_parse_ex(g, accept, syms, offsets, nstrings, BULK_CKY_GPU_AUTO, NULL);
+}
