@@ -328,6 +328,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+#ifndef BULK_HAVE_CUDA
+    (void)scale, (void)thread_all, (void)full_max; /* GPU table options; no GPU table in this build */
+#endif
     int devices = bulk_cuda_device_count();
     int cpu = !only_gpu, gpu = devices > 0 && !only_cpu;
     if (only_gpu && devices == 0) {
