@@ -36,7 +36,34 @@ struct bulk_collatz_engine {
     uint32_t *cls;
     uint64_t *cls_c;
     uint8_t *cls_j;
+    /* dip-scan tables of the CPU glide kernel (cpu/glide_fast.h; built for d <= 16, else NULL):
+     * for operation L the state after its t-th halving (t = 1..d) is b_t vH + c_t after
+     * Ts[16 L + t - 1] steps, with b_t = Tb[16 L + t - 1] (<= 3^d < 2^31) and
+     * c_t = Tc[16 L + t - 1] < b_t; entries t > d hold Tb = INT32_MAX (never a dip). */
+    int32_t *Tb;
+    uint32_t *Tc;
+    uint8_t *Ts;
+    /* sieve extension (collatz/sieve_ext.c; CPU verify only, the GPU uses the stored level k):
+     * kx bits above the stored sieve, so verify works in blocks of 2^(k + kx). xB, xC, xdj: the
+     * tables of kx base bits (xdj = odd steps); the surviving kx-bit residues L for a stored
+     * state with j odd steps are xL[xoff[j] .. xoff[j+1]); xinv[j] = 3^-j mod 2^kx; G_x the
+     * glide sum of the residues eliminated at depths k+1..k+kx of one block of 2^(k+kx);
+     * s_kx = s_(k+kx), the numbers iterated per such block. */
+    int kx;
+    uint64_t *xB, *xC;
+    uint8_t *xdj;
+    uint16_t *xL;
+    uint32_t xoff[42];
+    uint64_t xinv[41];
+    uint64_t G_x, s_kx;
 };
+
+/* Largest sieve extension (bits above the stored sieve). */
+#define BULK_CZ_MAX_EXT 12
+
+/* Adds a sieve extension of x bits (0: none) to an engine with a stored sieve; e->k + x must be
+ * at most BULK_COLLATZ_MAX_K. BULK_ERR_ARG (message set) or BULK_ERR_NOMEM. */
+int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x);
 
 /* Bits of the delay merge classes (19275 classes of 2^16 residues). */
 #define BULK_CZ_MERGE_BITS 16
@@ -52,6 +79,9 @@ void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t 
 /* The dip table of d bits (collatz_core.h, cz_glide_step): MB[L] = the smallest b after a
  * halving inside operation L, the last state included. */
 void bulk_cz_build_dip(int d, uint64_t *MB);
+
+/* The dip-scan tables Tb, Tc, Ts of d <= 16 bits (16 entries per residue, see the engine). */
+void bulk_cz_build_scan(int d, int32_t *Tb, uint32_t *Tc, uint8_t *Ts);
 
 /* Delay and peak tables of all n < 2^a (A[0] = P[0] = 0). 0, or BULK_ERR_INTERNAL when a peak
  * would not fit 64 bits (it does for a <= 32). */

@@ -78,6 +78,34 @@ void bulk_cz_build_dip(int d, uint64_t *MB)
     }
 }
 
+void bulk_cz_build_scan(int d, int32_t *Tb, uint32_t *Tc, uint8_t *Ts)
+{
+    uint64_t size = (uint64_t)1 << d;
+    for (uint64_t L = 0; L < size; L++) {
+        uint64_t b = size, c = L;
+        unsigned steps = 0, t = 0;
+        for (unsigned i = 0; i < 16; i++) {
+            Tb[16 * L + i] = INT32_MAX;
+            Tc[16 * L + i] = 0;
+            Ts[16 * L + i] = 0;
+        }
+        while (!(b & 1)) {
+            if (c & 1) {
+                b *= 3;
+                c = 3 * c + 1;
+            } else {
+                b >>= 1;
+                c >>= 1;
+                Tb[16 * L + t] = (int32_t)b;
+                Tc[16 * L + t] = (uint32_t)c;
+                Ts[16 * L + t] = (uint8_t)(steps + 1);
+                t++;
+            }
+            steps++;
+        }
+    }
+}
+
 int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P)
 {
     uint64_t t = (uint64_t)1 << a;
@@ -133,6 +161,13 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e)
     free(e->cls);
     free(e->cls_c);
     free(e->cls_j);
+    free(e->Tb);
+    free(e->Tc);
+    free(e->Ts);
+    free(e->xB);
+    free(e->xC);
+    free(e->xdj);
+    free(e->xL);
     free(e);
 }
 
@@ -170,6 +205,16 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
     }
     bulk_cz_build_tables(d, e->B, e->C, e->J, e->MX);
     bulk_cz_build_dip(d, e->MB);
+    if (d <= 16) {
+        e->Tb = malloc(size * 16 * sizeof *e->Tb);
+        e->Tc = malloc(size * 16 * sizeof *e->Tc);
+        e->Ts = malloc(size * 16);
+        if (!e->Tb || !e->Tc || !e->Ts) {
+            bulk_collatz_engine_free(e);
+            return BULK_ERR_NOMEM;
+        }
+        bulk_cz_build_scan(d, e->Tb, e->Tc, e->Ts);
+    }
     if (a > 0) {
         size_t t = (size_t)1 << a;
         e->A = malloc(t * sizeof *e->A);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collatz/collatz_internal.h"
+#include "collatz/cpu/glide_fast.h"
 
 typedef unsigned __int128 u128;
 
@@ -94,34 +95,102 @@ static inline void finish_one(struct acc *a, cz_u128 n, int64_t g)
 static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, int64_t done)
 {
     const bulk_collatz_engine *e = a->e;
-    finish_one(a, n, v_ok ? cz_glide_from_mb(v, n, done, e->d, e->B, e->C, e->J, e->MB) : -1);
+    int64_t g = -1;
+    if (v_ok) {
+        /* the fast kernel where it applies; it hands back (-1) the states near 2^128, which the
+         * reference path then takes from the same start (identical results, glide_fast.h) */
+        if (cz_fast_usable(e, to128(n))) g = cz_fast_glide(e, to128(v), to128(n), done);
+        if (g < 0) g = cz_glide_from_mb(v, n, done, e->d, e->B, e->C, e->J, e->MB);
+    }
+    finish_one(a, n, g);
 }
 
-/* Level-k block using the stored sieve. (Running 2 or 4 residues interleaved, one glide step
- * of each in turn, was measured slower: the extra branches cost more than the overlap gains.) */
+/* Level-k block using the stored sieve: n = 2^k nH + Sr[x] starts at 3^Sj[x] nH + Sc[x] after
+ * k + Sj[x] steps. Where the fast kernel applies (nH < 2^64 and n >= 2^(d + 34): the whole block
+ * near 2^64 and beyond) a tight loop with one-word sieve starts; elsewhere, and for the states the
+ * kernel hands back, the reference path. (Running 2 or 4 residues interleaved, one glide step of
+ * each in turn, was measured slower with the reference path: its branches cost more than the
+ * overlap gains; a branch-free 4-lane version of the fast kernel was no faster either.) */
 static void block_stored(struct acc *a, cz_u128 nH)
 {
     const bulk_collatz_engine *e = a->e;
     const int k = e->k, d = e->d;
     const uint64_t s = e->s_k;
     const cz_u128 base = cz_shl(nH, k);
-    for (uint64_t x = 0; x < s; x++) {
-        cz_u128 n = base, v;
-        n.lo |= e->Sr[x];
-        int64_t g = -1;
-        if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x])) {
-            /* cz_glide_from_mb, inlined */
-            const int nbits = cz_bitlen(n);
-            int64_t done = (int64_t)k + e->Sj[x];
-            int r;
-            while ((r = cz_glide_step(&v, n, nbits, &done, d, e->B, e->C, e->J, e->MB)) == 0) {
-            }
-            if (r > 0) g = done;
+    if (nH.hi == 0 && cz_fast_usable(e, to128(base))) {
+        const u128 b128 = to128(base);
+        const uint64_t h = nH.lo;
+        const uint64_t *Sr = e->Sr, *Sc = e->Sc;
+        const uint8_t *Sj = e->Sj;
+        for (uint64_t x = 0; x < s; x++) {
+            const u128 n = b128 | Sr[x];
+            const u128 v = (u128)bulk_cz_pow3[Sj[x]] * h + Sc[x];
+            int64_t g = cz_fast_glide(e, v, n, (int64_t)k + Sj[x]);
+            if (__builtin_expect(g < 0, 0))
+                g = cz_glide_from_mb(from128(v), from128(n), (int64_t)k + Sj[x], d, e->B, e->C,
+                                     e->J, e->MB);
+            finish_one(a, from128(n), g);
         }
-        finish_one(a, n, g);
+    } else {
+        for (uint64_t x = 0; x < s; x++) {
+            cz_u128 n = base, v;
+            n.lo |= e->Sr[x];
+            int64_t g = -1;
+            if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x])) {
+                /* cz_glide_from_mb, inlined */
+                const int nbits = cz_bitlen(n);
+                int64_t done = (int64_t)k + e->Sj[x];
+                int r;
+                while ((r = cz_glide_step(&v, n, nbits, &done, d, e->B, e->C, e->J, e->MB)) == 0) {
+                }
+                if (r > 0) g = done;
+            }
+            finish_one(a, n, g);
+        }
     }
     a->covered += (u128)1 << k;
     a->checksum += e->G_k;
+}
+
+/* Block of level K = k + kx through the sieve extension (collatz/sieve_ext.c): n = 2^K nH + r'
+ * for each stored entry (r, c, j) and each surviving kx-bit residue L of its j, with
+ * q = (L - c) 3^-j mod 2^kx, r' = r + 2^k q, and the state after K steps
+ * 3^(j + xdj[L]) nH + (xB[L] (w >> kx) + xC[L]), w = 3^j q + c. The fast kernel starts there;
+ * the reference path (and an overflow) starts from the level-k state 3^j (2^kx nH + q) + c, as
+ * a level-k block would, so the results equal those of 2^kx level-k blocks bit for bit. */
+static void block_extended(struct acc *a, cz_u128 nH)
+{
+    const bulk_collatz_engine *e = a->e;
+    const int k = e->k, X = e->kx, K = k + X, d = e->d;
+    const uint64_t xm = ((uint64_t)1 << X) - 1;
+    const u128 nh = to128(nH), base = nh << K;
+    const int fast = nH.hi == 0 && cz_fast_usable(e, base);
+    const uint64_t *Sr = e->Sr, *Sc = e->Sc;
+    const uint8_t *Sj = e->Sj;
+    for (uint64_t x = 0; x < e->s_k; x++) {
+        const uint64_t r = Sr[x], c = Sc[x];
+        const int j = Sj[x];
+        const uint64_t p3 = bulk_cz_pow3[j], inv = e->xinv[j];
+        const uint16_t *Ls = e->xL + e->xoff[j], *Le = e->xL + e->xoff[j + 1];
+        for (; Ls < Le; Ls++) {
+            const uint64_t L = *Ls;
+            const uint64_t q = ((L - c) * inv) & xm;
+            const u128 w = (u128)p3 * q + c;
+            const uint64_t c2 = (uint64_t)((u128)e->xB[L] * (uint64_t)(w >> X) + e->xC[L]);
+            const int j2 = j + e->xdj[L];
+            const u128 n = base | ((u128)q << k) | r;
+            int64_t g = -1;
+            if (fast) g = cz_fast_glide(e, (u128)bulk_cz_pow3[j2] * nH.lo + c2, n, (int64_t)K + j2);
+            if (g < 0) {
+                cz_u128 v;
+                if (cz_sieve_start(&v, from128((nh << X) | q), p3, c))
+                    g = cz_glide_from_mb(v, from128(n), (int64_t)k + j, d, e->B, e->C, e->J, e->MB);
+            }
+            finish_one(a, from128(n), g);
+        }
+    }
+    a->covered += (u128)1 << K;
+    a->checksum += ((u128)e->G_k << X) + e->G_x;
 }
 
 /* Level-L block (L < k or no stored sieve): the sieve of L bits walked on the fly. */
@@ -172,11 +241,16 @@ int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bul
             a.covered++;
             note_glide(out, from128(1), 0);
         } else {
+            /* the largest aligned block that fits: level k + kx (extension), else at most k */
+            const int K = e->k + e->kx;
             int L = ctz128(from128(cur));
-            if (L > e->k) L = e->k;
+            if (L > K) L = K;
             while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
+            if (L > e->k && L < K) L = e->k;
             cz_u128 nH = from128(cur >> L);
-            if (L == e->k && e->Sr) {
+            if (L == K && e->kx > 0) {
+                block_extended(&a, nH);
+            } else if (L == e->k && e->Sr) {
                 /* max_glide: an eliminated class (depth i <= k, 3^j' < 2^i) has glide
                  * i + j' < k + j < glide of any mandatory n (3^j >= 2^k), so the block's
                  * largest glide is always among the iterated numbers */

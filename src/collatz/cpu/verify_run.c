@@ -1,6 +1,7 @@
 /* The threaded CPU range driver of `verify`: the range is cut into chunks aligned to
- * 2^max(k, 22) numbers; waves of chunks run on the context's threads (bulk_parallel_for), and
- * their results are merged in chunk order, so the totals never depend on the thread count.
+ * 2^max(k + kx, 22) numbers (kx: the sieve extension, sieve_ext.c); waves of chunks run on the
+ * context's threads (bulk_parallel_for), and their results are merged in chunk order, so the
+ * totals never depend on the thread count.
  * Between waves the done prefix and its totals are checkpointed every few seconds.
  * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44) numbers (capped by the
  * range) handed to bulk_collatz_cuda_verify_chunk, which spreads it over all GPUs itself; the
@@ -89,7 +90,9 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     }
     int threads = bulk_ctx_threads(ctx);
     int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
-    int shift = e->k > 22 ? e->k : 22;
+    /* chunks hold whole blocks of the largest level (k + kx with a sieve extension) */
+    const int K = e->k + e->kx;
+    int shift = K > 22 ? K : 22;
     size_t per_wave = (size_t)threads * 4;
     if (gpu) {
         /* one GPU call per wave: large enough to keep the GPUs busy for a second or more */
