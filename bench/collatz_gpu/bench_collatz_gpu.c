@@ -301,20 +301,22 @@ static int same_vr(const bulk_collatz_verify_result *a, const bulk_collatz_verif
 }
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    static const struct { const char *name; int layout, refill, replay; } v[] = {
-        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS },
-        { "batch 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS },
-        { "flat rec", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_RECORDS },
-        { "batch 8 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8, BULK_CZ_CUDA_REPLAY_RECORDS },
-        { "batch 12 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS },
-        { "batch 16 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS },
+    static const struct { const char *name; int layout, refill, replay, mem; } v[] = {
+        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, 0 },
+        { "batch 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, 0 },
+        { "batch 12 global", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL },
+        { "flat rec", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
+        { "batch 8 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
+        { "batch 12 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
+        { "batch 16 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
+        { "batch 16 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_GLOBAL },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
     const int ks[] = { 32, 37 }, nk = kmax < 37 ? 1 : 2;
     const u128 two68 = (u128)1 << 68;
     int bad = 0;
     emit("\n## verify layouts side by side (d=12, n near 2^68, tables auto)\n");
-    emit("%-4s %-16s %14s %14s %8s %8s %s\n", "k", "layout", "numbers/s", "iterated/s", "seconds",
+    emit("%-4s %-18s %14s %14s %8s %8s %s\n", "k", "layout", "numbers/s", "iterated/s", "seconds",
          "vs flat", "result");
     for (int ki = 0; ki < nk; ki++) {
         const int k = ks[ki];
@@ -333,13 +335,13 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
-            set_opts(BULK_CZ_CUDA_KERNEL_FAST, BULK_CZ_CUDA_MEM_AUTO, 0);
+            set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
             struct vpoint p = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
             int sc = bulk_collatz_cuda_verify_chunk(e, U(c0), U(c1), i ? r : ref);
             int same = p.status == BULK_OK && sc == BULK_OK && (i == 0 || same_vr(ref, r));
             if (!same) bad++;
             if (i == 0) flat_rate = p.rate;
-            emit("%-4d %-16s %14.4g %14.4g %8.3f %7.2fx %s\n", k, v[i].name, p.rate, p.iter_rate,
+            emit("%-4d %-18s %14.4g %14.4g %8.3f %7.2fx %s\n", k, v[i].name, p.rate, p.iter_rate,
                  p.seconds, flat_rate > 0 ? p.rate / flat_rate : 0.0,
                  p.status != BULK_OK || sc != BULK_OK ? bulk_status_string(p.status ? p.status : sc)
                  : i == 0 ? "reference" : same ? "identical" : "DIFFERENT");
@@ -361,12 +363,14 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
  * (d = 12, a = 24), nothing else, for `ncu -k regex:delays`. */
 static int bench_delays(bulk_ctx *cpu, int ncu)
 {
-    static const struct { const char *name; int loop; } v[] = {
-        { "v3", BULK_CZ_CUDA_DELAY_V3 }, { "v4", BULK_CZ_CUDA_DELAY_V4 }, { "v4x2", BULK_CZ_CUDA_DELAY_V4X2 },
+    static const struct { const char *name; int loop, unroll; } v[] = {
+        { "v3", BULK_CZ_CUDA_DELAY_V3, 0 },   { "v4", BULK_CZ_CUDA_DELAY_V4, 4 },
+        { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 4 }, { "v4u2", BULK_CZ_CUDA_DELAY_V4, 2 },
+        { "v4u8", BULK_CZ_CUDA_DELAY_V4, 8 },
     };
     static const int da[][3] = { { 12, 24, 1024 }, { 16, 24, 1024 }, { 20, 24, 1024 }, { 14, 20, 1024 },
                                  { 14, 20, 1 << 20 }, { 16, 28, 1024 }, { 20, 28, 1024 } };
-    const int nv = 3, nda = ncu ? 1 : (int)(sizeof da / sizeof da[0]);
+    const int nda = ncu ? 1 : (int)(sizeof da / sizeof da[0]);
     const u128 two64 = (u128)1 << 64;
     int bad = 0;
     if (!ncu) {
@@ -389,10 +393,13 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
         uint64_t *s0 = calloc(cnb, 8), *s1 = calloc(cnb, 8);
         uint32_t *m0 = calloc(2 * cnb, 4), *m1 = calloc(2 * cnb, 4);
         double v3rate = 0;
+        /* unroll 2 and 8 only at two points (d = 12 and 20, a = 24), and not under ncu */
+        const int nv = ncu || (t != 0 && t != 2) ? 3 : 5;
         for (int i = 0; i < nv; i++) {
             bulk_collatz_cuda_opts o;
             memset(&o, 0, sizeof o);
             o.delay_loop = v[i].loop;
+            o.delay_unroll = v[i].unroll;
             bulk_collatz_cuda_set_opts(&o);
             if (ncu) {
                 /* exactly one launch of 2^27 numbers per loop (tables uploaded by the first) */

@@ -675,10 +675,9 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
                 if ((uint32_t)dl != ref[i]) bad++;
             }
             CHECK(bad == 0, "delays twin: %d mismatches (d=%d a=%d start #%zu)", bad, d, a, s);
-            /* the v4 warp loop (1 and 2 numbers per lane, 1 and CG_DELAY_UNROLL steps per
-             * trip): every number's delay or escape as cg_delay's, each written once */
+            /* the v4 warp loop (1 and 2 numbers per lane, 1, 2, 4 and 8 steps per trip): every number's delay or escape as cg_delay's, each written once */
             for (int nl = 1; nl <= 2; nl++)
-                for (int u = 1; u <= CG_DELAY_UNROLL; u += CG_DELAY_UNROLL - 1) {
+                for (int u = 1; u <= 8; u *= 2) {
                     int64_t *wo = malloc(count * sizeof *wo);
                     for (uint64_t i = 0; i < count; i++) wo[i] = -2;
                     uint64_t bsteps = 0;

@@ -97,7 +97,7 @@ __device__ __forceinline__ void lane_delays(const cg_tabs &t, const dparams &p, 
  * the next trip's start, so its latency (HBM for a >= 25) overlaps a whole trip instead of
  * stalling the warp at once. put(m, off, delay or -1): for NL = 1 in the order m = 0, 1, ...
  * (a number's result is put before the next number starts); for NL > 1 in any order. */
-template <int NL, class Off, class Put>
+template <int NL, int U, class Off, class Put>
 __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p, uint64_t M, Off off, Put put)
 {
     const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, lim = cg_limit_bits(d);
@@ -135,7 +135,7 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
         }
         if (!__any_sync(0xffffffffu, any)) break;
 #pragma unroll
-        for (int u = 0; u < CG_DELAY_UNROLL; u++) {
+        for (int u = 0; u < U; u++) {
 #pragma unroll
             for (int q = 0; q < NL; q++) {
                 if (busy[q]) {
@@ -159,14 +159,14 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
 
 /* V4 kernels (fast kernel only): OUT, BATCH_THREAD (NL = 1: its put counts in m order) and
  * BATCH_WARP. */
-template <bool SH, int MODE, int NL> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays4(dparams p)
+template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays4(dparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     if (MODE == MODE_OUT) {
         const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
-        lane_delays4<NL>(t, p, M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
+        lane_delays4<NL, U>(t, p, M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
                          [&](uint64_t m, uint64_t off, int64_t dl) {
                              if (dl < 0) {
                                  escape(p, off);
@@ -180,7 +180,7 @@ template <bool SH, int MODE, int NL> __global__ void __launch_bounds__(CG_MAX_TH
         uint64_t ob = tid, oi = 0, pb = tid, pi = 0;
         unsigned long long s = 0;
         uint32_t lo = UINT32_MAX, hi = 0;
-        lane_delays4<1>(t, p, nb * p.batch,
+        lane_delays4<1, U>(t, p, nb * p.batch,
                         [&](uint64_t) {
                             const uint64_t o = p.off0 + ob * p.batch + oi;
                             if (++oi == p.batch) {
@@ -222,7 +222,7 @@ template <bool SH, int MODE, int NL> __global__ void __launch_bounds__(CG_MAX_TH
             const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
             unsigned long long s = 0;
             uint32_t lo = UINT32_MAX, hi = 0;
-            lane_delays4<NL>(t, p, M, [&](uint64_t m) { return base + lane + 32 * m; },
+            lane_delays4<NL, U>(t, p, M, [&](uint64_t m) { return base + lane + 32 * m; },
                              [&](uint64_t, uint64_t off, int64_t dl) {
                                  if (dl < 0) {
                                      escape(p, off);
@@ -392,15 +392,17 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
 
 typedef void (*kfn)(dparams);
 
-kfn pick(int kv, int sh, int mode, int loop)
+kfn pick(int kv, int sh, int mode, int loop, int unroll)
 {
     if (kv == BULK_CZ_CUDA_KERNEL_FAST && loop != BULK_CZ_CUDA_DELAY_V3) {
-#define CG_K4(SH, NL)                                                                              \
-    (mode == MODE_OUT ? k_delays4<SH, MODE_OUT, NL>                                                \
-                      : mode == MODE_BATCH_WARP ? k_delays4<SH, MODE_BATCH_WARP, NL>               \
-                                                : k_delays4<SH, MODE_BATCH_THREAD, 1>)
-        if (loop == BULK_CZ_CUDA_DELAY_V4X2) return sh ? CG_K4(true, 2) : CG_K4(false, 2);
-        return sh ? CG_K4(true, 1) : CG_K4(false, 1);
+#define CG_K4(SH, NL, U)                                                                           \
+    (mode == MODE_OUT ? k_delays4<SH, MODE_OUT, NL, U>                                             \
+                      : mode == MODE_BATCH_WARP ? k_delays4<SH, MODE_BATCH_WARP, NL, U>            \
+                                                : k_delays4<SH, MODE_BATCH_THREAD, 1, U>)
+#define CG_K4U(SH, NL) (unroll == 2 ? CG_K4(SH, NL, 2) : unroll == 8 ? CG_K4(SH, NL, 8) : CG_K4(SH, NL, CG_DELAY_UNROLL))
+        if (loop == BULK_CZ_CUDA_DELAY_V4X2) return sh ? CG_K4U(true, 2) : CG_K4U(false, 2);
+        return sh ? CG_K4U(true, 1) : CG_K4U(false, 1);
+#undef CG_K4U
 #undef CG_K4
     }
 #define CG_K(KV, SH)                                                                               \
@@ -520,7 +522,7 @@ int delays_device(int g, void *arg)
     const int mode = !j.batch ? MODE_OUT
                      : v4     ? (j.batch >= 32 ? MODE_BATCH_WARP : MODE_BATCH_THREAD)
                               : (j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD);
-    kfn f = pick(kv, sh, mode, o.delay_loop);
+    kfn f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
     const size_t smem = cg_smem_bytes(e->d, kv, sh);
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;

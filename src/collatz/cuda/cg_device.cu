@@ -31,7 +31,8 @@ extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
         o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
         (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
         o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32 ||
-        o->delay_loop < 0 || o->delay_loop > 3 || o->verify_replay < 0 || o->verify_replay > 2)
+        o->delay_loop < 0 || o->delay_loop > 3 || o->verify_replay < 0 || o->verify_replay > 2 ||
+        (o->delay_unroll != 0 && o->delay_unroll != 2 && o->delay_unroll != 4 && o->delay_unroll != 8))
         return BULK_ERR_ARG;
     pthread_mutex_lock(&g_lock);
     g_opts = *o;
@@ -80,6 +81,7 @@ bulk_collatz_cuda_opts cg_opts(void)
         else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4 or v4x2: ignored\n", ed);
     }
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO) o.delay_loop = CG_DEFAULT_DELAY_LOOP;
+    if (!o.delay_unroll) o.delay_unroll = CG_DELAY_UNROLL;
     return o;
 }
 
