@@ -5,7 +5,11 @@
  * two ceilings measured at start (METHOD.md): 32-bit multiply-adds per second and device-memory
  * bytes per second, from the operation's schoolbook multiply-add count and its bytes in + out.
  *
- *   bench_int_gpu [--quick] [--out FILE]     (FILE default bench/results/int_gpu-HOST-DATE.txt)
+ *   bench_int_gpu [--quick] [--only LIST] [--out FILE]
+ *
+ * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
+ * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
+ * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes).
  *
  * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
 #include <gmp.h>
@@ -162,6 +166,21 @@ static size_t tlen;
     } while (0)
 
 static double imad_peak, bw_peak;
+/* The --only list (NULL: everything). */
+static const char *only;
+static int want(const char *part)
+{
+    if (!only) return 1;
+    size_t n = strlen(part);
+    for (const char *p = only; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, part, n) == 0) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
 /* The row's name when not the operation's (a variant forced through the environment). */
 static const char *row_label;
 static const char *name_of(int op) { return row_label ? row_label : op_name[op]; }
@@ -389,14 +408,14 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
  * (bg_cost_sr), which decides the issue-5 mul 1024 and 4096 rates. */
 static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
 {
-    static const int Gs[] = {8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
+    static const int Gs[] = {2, 4, 8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
     static const size_t bits_list[] = {1024, 2048, 4096};
     OUT("# sum-rotate shapes (device-resident mul/s, BULK_CUDA_SR_SHAPE=G,P; the automatic\n"
         "# choice takes the shape of least bg_cost_sr)\n");
     OUT("%-7s %4s %4s %12s\n", "bits", "G", "P", "mul/s");
     for (int bi = 0; bi < 3; bi++) {
         size_t bits = bits_list[bi], L = bits / 64, n = bits <= 1024 ? big : big / 4;
-        for (int gi = 0; gi < 3; gi++)
+        for (int gi = 0; gi < 5; gi++)
             for (int pi = 0; pi < 6; pi++) {
                 size_t w = (size_t)(Gs[gi] * Ps[pi]);
                 if (w < 2 * L || w > 4 * L) continue;
@@ -416,8 +435,11 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: bench_int_gpu [--quick] [--out FILE]\n");
+            printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
+                   "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
+                   "  gcd, powmod, kernels, shapes (default: all)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -457,11 +479,14 @@ int main(int argc, char **argv)
     for (int k = 0; k < 7; k++) {
         size_t bits = mul_bits[k];
         size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 32 : big / 64;
-        bench_one(ctx, OP_MUL, bits, n, bits <= 4096 ? n : n / 4, threads);
+        if (want(bits > 16384 ? "mulbig" : "mul"))
+            bench_one(ctx, OP_MUL, bits, n, bits <= 4096 ? n : n / 4, threads);
     }
-    bench_one(ctx, OP_SQR, 1024, big, big, threads);
-    bench_one(ctx, OP_MULLO, 1024, big, big, threads);
-    bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
+    if (want("sqr")) bench_one(ctx, OP_SQR, 1024, big, big, threads);
+    if (want("mullo")) bench_one(ctx, OP_MULLO, 1024, big, big, threads);
+    if (want("add")) bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
+    int div_bad = 0;
+    if (want("divmod")) {
     bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
     /* the opt-in column-major register divmod (int_cuda_num.cu), same data and work */
     setenv("BULK_CUDA_DIVMOD", "cols", 1);
@@ -476,15 +501,28 @@ int main(int argc, char **argv)
     bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
     row_label = NULL;
     unsetenv("BULK_CUDA_DIVMOD");
-    int div_bad = divmod_check(ctx, big / 4);
-    bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
+    div_bad = divmod_check(ctx, big / 4);
+    }
+    if (want("gcd")) {
+        /* the default (batched divsteps in registers up to 1024 bits), then seed 001's
+         * approximate Euclidean kernel forced, on the same data */
+        bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
+        bench_one(ctx, OP_GCD, 2048, big / 4, big / 64, threads);
+        setenv("BULK_CUDA_GCD", "approx", 1);
+        row_label = "gcdapprox";
+        bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
+        row_label = NULL;
+        unsetenv("BULK_CUDA_GCD");
+    }
     /* powmod 1024 runs one instance per thread at 252 registers: 256 resident threads per SM,
      * 33792 on 132 SMs. The first H200 run used 16384 instances (under half of that, one
      * partial wave); 131072 fills about four waves, whatever --quick says. */
-    bench_one(ctx, OP_POWMOD, 1024, 131072, 4096, threads);
-    bench_one(ctx, OP_POWMOD, 2048, big / 64, 1024, threads);
-    bench_kernels(ctx, big);
-    bench_sr_shapes(ctx, big);
+    if (want("powmod")) {
+        bench_one(ctx, OP_POWMOD, 1024, 131072, 4096, threads);
+        bench_one(ctx, OP_POWMOD, 2048, big / 64, 1024, threads);
+    }
+    if (want("kernels")) bench_kernels(ctx, big);
+    if (want("shapes")) bench_sr_shapes(ctx, big);
     bulk_ctx_close(ctx);
 
     char path[512];

@@ -3,7 +3,8 @@
  * bits), counts that are not multiples of any block size, random and structured operands
  * (0, 1, all ones, single bits, runs, equal operands, short numbers in wide instances, zero
  * divisors, even moduli), aliasing r == a, and a device-resident chain mul -> divmod -> gcd.
- * Without a CUDA device it prints "SKIP: no CUDA device" and passes. --seed S replays. */
+ * Without a CUDA device it prints "SKIP: no CUDA device" and exits 77, which ctest reports as
+ * skipped (SKIP_RETURN_CODE). --seed S replays. */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,22 +356,77 @@ static void test_divmod_mode(const char *mode, size_t L, size_t n)
     printf("divmod %s limbs %zu n %zu: done\n", mode, L, n);
 }
 
+/* gcd under BULK_CUDA_GCD=mode ("" = the default: batched divsteps in registers up to 16
+ * limbs; "approx" = seed 001's kernel) against the CPU backend on every instance and GMP on a
+ * sample: random and structured limbs (fill), equal operands, one or both zero, powers of two,
+ * all ones, top limb 1, a common factor times different powers of two, and in-place g == a. */
+static void test_gcd_mode(const char *mode, size_t L, size_t n)
+{
+    if (*mode) setenv("BULK_CUDA_GCD", mode, 1);
+    size_t bytes = n * L * 8;
+    bulk_limb_t *a = xmalloc(bytes), *b = xmalloc(bytes), *g = xmalloc(bytes), *g2 = xmalloc(bytes);
+    fill(a, n, L, 2);
+    fill(b, n, L, 6);
+    for (size_t i = 0; i < n; i++) {
+        bulk_limb_t *x = a + i * L, *y = b + i * L;
+        size_t bit = test_rand(&rng) % (64 * L);
+        switch (i % 16) {
+        case 1: memcpy(y, x, L * 8); break;
+        case 2: memset(y, 0, L * 8); break;
+        case 3: memset(x, 0, L * 8); memset(y, 0, L * 8); break;
+        case 4: memset(x, 0, L * 8); x[bit / 64] = 1ull << (bit % 64); break;
+        case 5: memset(x, 0xff, L * 8); break;
+        case 6: x[L - 1] = 1; y[L - 1] = 1; break;
+        case 7: /* x = 2^s f, y = 2^t f with f the low half of x, odd */
+            for (size_t j = (L + 1) / 2; j < L; j++) x[j] = 0;
+            x[0] |= 1;
+            memcpy(y, x, L * 8);
+            bulk_int_shl(cpu, x, x, bit % (32 * L), 1, L);
+            bulk_int_shl(cpu, y, y, (bit / 3) % (32 * L), 1, L);
+            break;
+        default: break;
+        }
+    }
+    int rc = bulk_int_cuda_gcd(gpu, g, a, b, n, L);
+    int rc2 = bulk_int_gcd(cpu, g2, a, b, n, L);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(g, g2, bytes) == 0,
+          "gcd %s limbs=%zu n=%zu differs from CPU (rc %d)", *mode ? mode : "default", L, n, rc);
+    mpz_t x, y, z;
+    mpz_inits(x, y, z, NULL);
+    for (size_t i = 0; i < n; i += 5) {
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        mpz_gcd(z, x, y);
+        if (!eq_mpz(g + i * L, L, z)) {
+            CHECK(0, "gcd %s limbs=%zu instance %zu wrong", *mode ? mode : "default", L, i);
+            break;
+        }
+    }
+    mpz_clears(x, y, z, NULL);
+    memcpy(g, a, bytes); /* in place: g == a */
+    rc = bulk_int_cuda_gcd(gpu, g, g, b, n, L);
+    CHECK(rc == BULK_OK && memcmp(g, g2, bytes) == 0, "gcd %s limbs=%zu in place", *mode ? mode : "default", L);
+    unsetenv("BULK_CUDA_GCD");
+    free(a); free(b); free(g); free(g2);
+    printf("gcd %s limbs %zu n %zu: done\n", *mode ? mode : "default", L, n);
+}
+
 /* Every compiled sum-rotate shape (G lanes of P words, BULK_CUDA_SR_SHAPE) that holds the
- * width, at 13, 16 and 32 limbs, against the CPU: the benchmark's shape table times them all,
+ * width, at 5, 8, 13, 16 and 32 limbs, against the CPU: the benchmark's shape table times them all,
  * and the automatic choice only ever runs the cost model's favourite. */
 static void test_sr_shapes(void)
 {
-    static const int Gs[] = {8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
-    static const size_t sizes[] = {13, 16, 32};
+    static const int Gs[] = {2, 4, 8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
+    static const size_t sizes[] = {5, 8, 13, 16, 32};
     setenv("BULK_CUDA_MUL", "sr", 1);
-    for (int si = 0; si < 3; si++) {
+    for (int si = 0; si < 5; si++) {
         size_t L = sizes[si], n = 1001;
         bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
         bulk_limb_t *r = xmalloc(n * 2 * L * 8), *r2 = xmalloc(n * 2 * L * 8);
         fill(a, n, L, 2);
         fill(b, n, L, 5);
         CHECK(bulk_int_mul(cpu, r2, a, b, n, L) == BULK_OK, "CPU mul");
-        for (int gi = 0; gi < 3; gi++)
+        for (int gi = 0; gi < 5; gi++)
             for (int pi = 0; pi < 6; pi++) {
                 if ((size_t)(Gs[gi] * Ps[pi]) < 2 * L) continue;
                 char shape[32];
@@ -485,7 +541,7 @@ int main(int argc, char **argv)
     rng = test_seed(argc, argv);
     if (bulk_cuda_device_count() == 0) {
         printf("SKIP: no CUDA device (test_int_gpu needs one; nothing was run)\n");
-        return 0;
+        return 77; /* ctest: SKIP_RETURN_CODE */
     }
     if (bulk_ctx_open(&gpu, BULK_BACKEND_CUDA, 0) != BULK_OK || bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) {
         fprintf(stderr, "cannot open the contexts\n");
@@ -496,6 +552,10 @@ int main(int argc, char **argv)
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};
     for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
+    /* gcd: the register kernel's capacities 4, 8, 16, 32 words and widths between them */
+    static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17};
+    for (int k = 0; k < 12; k++) test_gcd_mode("", gl[k], 5001 + 13 * (size_t)k);
+    for (int k = 0; k < 4; k++) test_gcd_mode("approx", gl[3 * k + 2], 1003);
     /* W = 64 .. 1024 bits (per-thread kernels), then the warp-column sizes up to 65536 bits */
     static const size_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16};
     for (int k = 0; k < 12; k++) test_size(small[k], 4099 + 37 * (size_t)k, 1);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "int/cuda/int_gpu_core.h"
+#include "int/cuda/int_gpu_gcd_core.h"
 #include "test_util.h"
 
 static uint64_t rng;
@@ -272,9 +273,9 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
 static void test_sr(void)
 {
     static const int sizes[] = {1, 5, 16, 17, 20, 31, 32, 33, 48, 64, 96, 128, 200, 256};
-    static const int groups[] = {8, 16, 32};
+    static const int groups[] = {2, 4, 8, 16, 32};
     for (int si = 0; si < 14; si++)
-        for (int gi = 0; gi < 3; gi++) {
+        for (int gi = 0; gi < 5; gi++) {
             int limbs = sizes[si], N = 2 * limbs, G = groups[gi];
             int P = (N + G - 1) / G;
             if (P < 2) P = 2;
@@ -306,7 +307,7 @@ static void test_sr(void)
         }
     /* the group lookahead at every width against a ripple */
     for (int rep = 0; rep < 3000; rep++) {
-        int width = 8 << (rep % 3);
+        int width = 2 << (rep % 5);
         uint32_t m = width == 32 ? 0xffffffffu : (1u << width) - 1;
         uint32_t G = (uint32_t)test_rand(&rng) & m, P = (uint32_t)test_rand(&rng) & ~G & m;
         if (rep % 5 == 0) P = ~G & m;
@@ -475,6 +476,97 @@ static void test_gcd(void)
         }
 }
 
+/* bg_gcd_divsteps (the register GCD kernel's code) against GMP: widths 1 .. 32 words at the
+ * kernel's capacity (4, 8, 16, 32) and at capacity = width, strides 1 and 3, random and
+ * structured operands (0, all ones, powers of two, top word 1, equal, a large common factor,
+ * common powers of two, consecutive Fibonacci numbers: Euclid's worst case), and every pair
+ * of values below 160 in one word. */
+static void test_gcd_divsteps(void)
+{
+    static const int sizes[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 17, 24, 31, 32};
+    mpz_t A, B, Gm, T;
+    mpz_inits(A, B, Gm, T, NULL);
+    for (int si = 0; si < 14; si++) {
+        int nw = sizes[si], kcap = nw <= 4 ? 4 : nw <= 8 ? 8 : nw <= 16 ? 16 : 32;
+        int reps = sanitized ? 60 : 400;
+        for (int rep = 0; rep < reps; rep++) {
+            size_t s = rep % 3 == 2 ? 3 : 1;
+            int cap = rep % 2 ? nw : kcap;
+            bg_word *a = strided(nw, s), *b = strided(nw, s), *g = strided(nw, s);
+            fill(a, s, nw, rep);
+            fill(b, s, nw, rep / 3 + 1);
+            int k = (int)(test_rand(&rng) % (unsigned)(32 * nw));
+            switch (rep % 12) {
+            case 1: bg_copy(b, s, a, s, nw); break;                  /* equal */
+            case 2: bg_zero(rep % 24 == 2 ? a : b, s, nw); break;    /* one zero */
+            case 3: bg_zero(a, s, nw); bg_zero(b, s, nw); break;     /* both zero */
+            case 4: /* powers of two */
+                bg_zero(a, s, nw);
+                BG_AT(a, s, k / 32) = 1u << (k % 32);
+                break;
+            case 5: /* all ones against a power of two times random */
+                for (int j = 0; j < nw; j++) BG_AT(a, s, j) = 0xffffffffu;
+                for (int j = 0; j < k / 32; j++) BG_AT(b, s, j) = 0;
+                break;
+            case 6: /* top word 1 */
+                BG_AT(a, s, nw - 1) = 1;
+                BG_AT(b, s, nw - 1) = 1;
+                break;
+            default: break;
+            }
+            to_mpz(A, a, s, nw);
+            to_mpz(B, b, s, nw);
+            int rebuilt = 1;
+            if (rep % 12 == 7) { /* a large common factor and common powers of two */
+                mpz_fdiv_q_2exp(T, A, (mp_bitcnt_t)(16 * nw));
+                mpz_fdiv_q_2exp(A, B, (mp_bitcnt_t)(24 * nw));
+                mpz_add_ui(A, A, 1);
+                mpz_mul(A, A, T);
+                mpz_fdiv_q_2exp(B, B, (mp_bitcnt_t)(20 * nw));
+                mpz_add_ui(B, B, 3);
+                mpz_mul(B, B, T);
+                mpz_mul_2exp(A, A, (mp_bitcnt_t)(k % 8));
+                mpz_mul_2exp(B, B, (mp_bitcnt_t)(k % 5));
+            } else if (rep % 12 == 8) { /* consecutive Fibonacci numbers below 2^(32 nw) */
+                unsigned long f = (unsigned long)(32 * nw) * 1430 / 1000;
+                mpz_fib2_ui(A, B, f);
+                mpz_mul_2exp(A, A, (mp_bitcnt_t)(k % 3));
+                mpz_mul_2exp(B, B, (mp_bitcnt_t)(k % 3));
+            } else {
+                rebuilt = 0;
+            }
+            if (rebuilt) {
+                mpz_fdiv_r_2exp(A, A, (mp_bitcnt_t)(32 * nw));
+                mpz_fdiv_r_2exp(B, B, (mp_bitcnt_t)(32 * nw));
+                bg_word *t = calloc((size_t)nw, sizeof(bg_word));
+                size_t cnt;
+                mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, A);
+                for (int j = 0; j < nw; j++) BG_AT(a, s, j) = t[j];
+                memset(t, 0, sizeof(bg_word) * (size_t)nw);
+                mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, B);
+                for (int j = 0; j < nw; j++) BG_AT(b, s, j) = t[j];
+                free(t);
+            }
+            for (int j = 0; j < nw; j++) BG_AT(g, s, j) = 0x5a5a5a5au;
+            bg_gcd_divsteps(g, a, b, s, nw, cap);
+            mpz_gcd(Gm, A, B);
+            CHECK(eq_mpz(g, s, nw, Gm), "gcd divsteps nw=%d cap=%d rep=%d stride=%zu", nw, cap,
+                  rep, s);
+            free(a); free(b); free(g);
+        }
+    }
+    for (bg_word x = 0; x < 160; x++)
+        for (bg_word y = 0; y < 160; y++) {
+            bg_word g;
+            bg_gcd_divsteps(&g, &x, &y, 1, 1, (x + y) % 2 ? 1 : 4);
+            mpz_set_ui(A, x);
+            mpz_set_ui(B, y);
+            mpz_gcd(Gm, A, B);
+            CHECK(mpz_cmp_ui(Gm, g) == 0, "gcd divsteps(%u, %u) = %u", x, y, g);
+        }
+    mpz_clears(A, B, Gm, T, NULL);
+}
+
 static void test_divmod(void)
 {
     static const int sizes[] = {1, 2, 3, 4, 6, 10, 32, 34, 128, 1024};
@@ -620,6 +712,7 @@ int main(int argc, char **argv)
     test_kara();
     test_powmod();
     test_gcd();
+    test_gcd_divsteps();
     test_divmod();
     test_divmod_extremes();
     test_div2by1();

@@ -338,17 +338,22 @@ int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     return BULK_OK;
 }
 
-/* The compiled shapes: G lanes of P words; a width is padded up to G P. */
+/* The compiled shapes: G lanes of P words; a width is padded up to G P. The automatic choice
+ * considers the first kSrAutoG group sizes; G = 2 and 4 (more words per lane, fewer shuffles and
+ * column stores per product: bg_cost_sr predicts 1.3x (G = 4, P = 8) and 1.56x (G = 2, P = 16)
+ * fewer lane instructions than G = 8, P = 4 at 1024 bits) only through BULK_CUDA_SR_SHAPE
+ * until a GPU run has timed them. */
 const int kSrP[] = {2, 4, 6, 8, 12, 16};
-const int kSrG[] = {8, 16, 32};
+const int kSrG[] = {8, 16, 32, 4, 2};
+const int kNumSrP = 6, kNumSrG = 5, kSrAutoG = 3;
 
 /* The cheapest compiled shape for this width by bg_cost_sr (0 when none holds it). */
 void sr_shape(int limbs, int *P, int *G)
 {
     double best = 0;
     *P = *G = 0;
-    for (int gi = 0; gi < 3; gi++)
-        for (int pi = 0; pi < 6; pi++) {
+    for (int gi = 0; gi < kSrAutoG; gi++)
+        for (int pi = 0; pi < kNumSrP; pi++) {
             int g = kSrG[gi], p = kSrP[pi];
             if (g * p < 2 * limbs) continue;
             double c = bg_cost_sr(p, g);
@@ -391,8 +396,8 @@ void sr_shape_env(int limbs, int *P, int *G)
     int g = 0, p = 0;
     if (!env || sscanf(env, "%d,%d", &g, &p) != 2 || g * p < 2 * limbs) return;
     bool gk = false, pk = false;
-    for (int i = 0; i < 3; i++) gk = gk || kSrG[i] == g;
-    for (int i = 0; i < 6; i++) pk = pk || kSrP[i] == p;
+    for (int i = 0; i < kNumSrG; i++) gk = gk || kSrG[i] == g;
+    for (int i = 0; i < kNumSrP; i++) pk = pk || kSrP[i] == p;
     if (gk && pk) {
         *G = g;
         *P = p;
@@ -405,6 +410,8 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
     sr_shape(limbs, &P, &G);
     sr_shape_env(limbs, &P, &G);
     switch (G) {
+    case 2: return launch_sr_g<2>(P, r, a, b, n, limbs, st);
+    case 4: return launch_sr_g<4>(P, r, a, b, n, limbs, st);
     case 8: return launch_sr_g<8>(P, r, a, b, n, limbs, st);
     case 16: return launch_sr_g<16>(P, r, a, b, n, limbs, st);
     case 32: return launch_sr_g<32>(P, r, a, b, n, limbs, st);

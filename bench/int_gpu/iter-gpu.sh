@@ -1,0 +1,80 @@
+#!/bin/sh
+# One GPU round of the CUDA integer backend (/work/notes/gpu-rounds.md): run by the lead from the
+# repository root on the GPU machine after the whole tree was built with CUDA into $B:
+#
+#   B=build-gpu R=<results dir> timeout 150 sh bench/int_gpu/iter-gpu.sh
+#
+# 1. ctest -R int_gpu (test_int_gpu on the device against GMP and the CPU backend, and
+#    test_int_gpu_core) -> $R/ctest.log;
+# 2. bench_int_gpu on 2^20 instances for the rows under work (mul 256 .. 65536, sqr, divmod,
+#    gcd default and approx) -> $R/bench.txt, then the sum-rotate shape table on 2^18 instances
+#    -> $R/shapes.txt;
+# 3. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-*.txt;
+# 4. short Nsight Compute profiles of the gcd and sum-rotate kernels -> $R/ncu-*.txt (skipped
+#    when ncu is missing; bounded by timeouts so that the round's cap holds).
+# Each step is bounded so the whole stays under the round's cap; a failing step does not stop
+# the later ones; the exit status is that of the tests.
+set -u
+B=${B:-build-gpu}
+R=${R:-/tmp/int-gpu-iter.$$}
+mkdir -p "$R"
+t0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv \
+    >"$R/device.txt" 2>&1 || echo "nvidia-smi failed" >"$R/device.txt"
+cat "$R/device.txt"
+
+# the build the lead made (-k): rebuild only our targets if one is missing or stale
+cmake --build "$B" -j 16 --target test_int_gpu test_int_gpu_core bench_int_gpu \
+    >"$R/build.txt" 2>&1 || { stamp "build of the int_gpu targets FAILED"; tail -30 "$R/build.txt"; }
+stamp "build checked"
+
+status=1
+if (cd "$B" && timeout 70 ctest -R int_gpu --output-on-failure -V) >"$R/ctest.log" 2>&1; then
+    status=0
+fi
+grep -E "SKIP|Passed|Failed|FAIL|tests passed|seed|gcd .*done|Test time" "$R/ctest.log" | head -60
+stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
+
+BENCH="$B/bench/int_gpu/bench_int_gpu"
+timeout 50 "$BENCH" --only mul,mulbig,sqr,divmod,gcd --out "$R/bench.txt" >"$R/bench.log" 2>&1
+stamp "bench rc $?"
+cat "$R/bench.txt" 2>/dev/null || tail -20 "$R/bench.log"
+timeout 25 "$BENCH" --quick --only shapes --out "$R/shapes.txt" >"$R/shapes.log" 2>&1
+stamp "shapes rc $?"
+sed -n '/^# sum-rotate/,$p' "$R/shapes.txt" 2>/dev/null || tail -20 "$R/shapes.log"
+
+# SASS opcode mix per kernel of interest (counts only; the listings stay on the machine)
+if command -v cuobjdump >/dev/null 2>&1; then
+    for f in int_cuda_mul int_cuda_num; do
+        o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/$f.cu.o"
+        [ -f "$o" ] || continue
+        cuobjdump -sass "$o" 2>/dev/null | awk '
+            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0E/) }
+            keep && /^ +\/\*[0-9a-f]+\*\// {
+                op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); split(op, p, "."); c[fn " " p[1]]++; n[fn]++ }
+            END { for (k in c) print k, c[k]; for (f in n) print f, "TOTAL", n[f] }' |
+            sort -k1,1 -k3,3nr >"$R/sass-$f.txt"
+    done
+    stamp "sass mix written"
+else
+    stamp "no cuobjdump"
+fi
+
+if command -v ncu >/dev/null 2>&1; then
+    timeout 25 ncu --clock-control none -k regex:gcd_regs_kernel --launch-count 1 \
+        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+        --section ComputeWorkloadAnalysis --section Occupancy \
+        "$BENCH" --quick --only gcd --out "$R/ncu-gcd-bench.txt" >"$R/ncu-gcd.txt" 2>&1
+    stamp "ncu gcd rc $?"
+    timeout 25 ncu --clock-control none -k regex:mul_sr_kernel --launch-count 1 \
+        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+        --section ComputeWorkloadAnalysis --section Occupancy \
+        "$BENCH" --quick --only mul --out "$R/ncu-mul-bench.txt" >"$R/ncu-mul.txt" 2>&1
+    stamp "ncu mul rc $?"
+else
+    stamp "no ncu"
+fi
+stamp "done"
+exit $status
