@@ -1,7 +1,12 @@
 /* tune_fft: the size from which the three-prime NTT (bulk_mpn_mul_fft) beats the tuned Toom
- * multiplication (bulk_mpn_mul_n), i.e. BULK_MUL_FFT_THRESHOLD of src/int/mul_fft.h, with GMP's
- * mpn_mul_n in the same run as the peer. One thread; each time is the minimum thread CPU time
- * over several runs (robust on a shared machine).
+ * multiplication, i.e. BULK_MUL_FFT_THRESHOLD of src/int/mul_fft.h, with GMP's mpn_mul_n in the
+ * same run as the peer. One thread; each time is the minimum thread CPU time over several runs
+ * (robust on a shared machine).
+ *
+ * The Toom column is forced Toom: the method that AUTO's Toom thresholds pick at n, run by
+ * bulk_mpn_mul_n_method (its sub-products go through the Toom recursion, which never calls the
+ * NTT). AUTO itself (bulk_mpn_mul_n) now takes the NTT from BULK_MUL_FFT_THRESHOLD limbs, so
+ * timing it would compare the NTT with itself above the threshold.
  *
  *   tune_fft [--out FILE] [--max N]     (N: largest size in limbs, default 4194304)
  *
@@ -15,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/atomic_file.h"
+#include "int/cpu/mpn_mul_internal.h"
 #include "int/mpn.h"
 #include "int/mul_fft.h"
 
@@ -27,6 +33,16 @@ static double now(void)
 
 static bulk_limb_t *A, *B, *R;
 
+/* The Toom method AUTO uses at n when the NTT is left out (thresholds of mul_thresholds.h). */
+static bulk_mul_method toom_method(size_t n)
+{
+    static const bulk_mul_method tm[5] = { BULK_MUL_KARATSUBA, BULK_MUL_TOOM3, BULK_MUL_TOOM4,
+                                           BULK_MUL_TOOM6, BULK_MUL_TOOM8 };
+    for (int i = 4; i >= 0; i--)
+        if (n >= bulk_mul_tuning.mul_thr[i] && n >= bulk_mpn_method_min_n(tm[i])) return tm[i];
+    return BULK_MUL_COMBA; /* below every Toom threshold (not reached at the sampled sizes) */
+}
+
 static double time_one(int what, size_t n)
 {
     double best = 1e30, spent = 0;
@@ -34,7 +50,7 @@ static double time_one(int what, size_t n)
         double t0 = now();
         int iters = 0;
         do {
-            if (what == 0) bulk_mpn_mul_n(R, A, B, n);
+            if (what == 0) bulk_mpn_mul_n_method(R, A, B, n, toom_method(n));
             else if (what == 1) bulk_mpn_mul_fft(R, A, n, B, n);
             else mpn_mul_n((mp_limb_t *)R, (const mp_limb_t *)A, (const mp_limb_t *)B, (mp_size_t)n);
             iters++;
@@ -91,7 +107,7 @@ int main(int argc, char **argv)
     len += (size_t)snprintf(buf + len, sizeof buf - len, "# machine: %s, %ld cores online, %s\n", model,
                             sysconf(_SC_NPROCESSORS_ONLN), date);
     len += (size_t)snprintf(buf + len, sizeof buf - len,
-                            "# tune_fft: bulk_mpn_mul_n (Toom, AUTO) vs bulk_mpn_mul_fft (3-prime NTT) vs GMP mpn_mul_n\n"
+                            "# tune_fft: forced Toom (AUTO's Toom method at n, no NTT) vs bulk_mpn_mul_fft (3-prime NTT) vs GMP mpn_mul_n\n"
                             "# balanced n x n limbs, one thread, min thread CPU time (ms)\n"
                             "%10s %12s %12s %12s %10s %10s\n", "limbs", "toom_ms", "ntt_ms", "gmp_ms",
                             "toom/ntt", "ntt/gmp");

@@ -7,7 +7,8 @@
  * Method (as GMP's tuneup): the thresholds are found one after another, each with the ones
  * below it already set and the ones above it disabled. For a candidate method M at size n the
  * program times "M at the top level, sub-products by the current AUTO" against "the current
- * AUTO"; the threshold is the first sampled n from which M wins at that size and the next two
+ * AUTO" (its Toom part: the NTT that AUTO takes from BULK_MUL_FFT_THRESHOLD is left out, see
+ * toom_auto); the threshold is the first sampled n from which M wins at that size and the next two
  * samples, and at >= 80% of all larger samples. Once M has won three samples in a row from T,
  * the later candidate timings use threshold T for the sub-products as well (as the final AUTO
  * will). A time is the minimum over several batches of
@@ -43,7 +44,20 @@ static int batches = 7;
 
 /* what to time */
 enum what { W_AUTO, W_METHOD, W_SQR_AUTO, W_SQR_METHOD, W_COMBA, W_SCHOOL, W_MULLO_BASE,
-            W_MULLO_REC, W_GMP_MUL, W_GMP_SQR };
+            W_MULLO_REC, W_GMP_MUL, W_GMP_SQR, W_TOOM_AUTO, W_SQR_TOOM_AUTO };
+
+/* The Toom method AUTO picks at n from thresholds thr, forced (bulk_mpn_*_method), so that a
+ * Toom candidate is compared with Toom and not with the NTT that AUTO itself takes from
+ * BULK_MUL_FFT_THRESHOLD limbs; AUTO_NONE: below every Toom threshold (AUTO is Toom-free). */
+#define AUTO_NONE BULK_MUL_AUTO
+static bulk_mul_method toom_auto(size_t n, const size_t *thr)
+{
+    static const bulk_mul_method tm[5] = { BULK_MUL_KARATSUBA, BULK_MUL_TOOM3, BULK_MUL_TOOM4,
+                                           BULK_MUL_TOOM6, BULK_MUL_TOOM8 };
+    for (int i = 4; i >= 0; i--)
+        if (n >= thr[i] && n >= bulk_mpn_method_min_n(tm[i])) return tm[i];
+    return AUTO_NONE;
+}
 
 /* While a threshold is being measured: the candidate's timings run with that threshold set to
  * probe_val (the start of the first winning streak so far, SIZE_MAX before), so that its
@@ -77,6 +91,8 @@ static void once(enum what w, size_t n, bulk_mul_method m)
         bulk_mul_tuning.mullo_thr = keep;
         break;
     }
+    case W_TOOM_AUTO: bulk_mpn_mul_n_method(R, A, B, n, toom_auto(n, bulk_mul_tuning.mul_thr)); break;
+    case W_SQR_TOOM_AUTO: bulk_mpn_sqr_method(R, A, n, toom_auto(n, bulk_mul_tuning.sqr_thr)); break;
     case W_GMP_MUL: mpn_mul_n(R, A, B, (mp_size_t)n); break;
     case W_GMP_SQR: mpn_sqr(R, A, (mp_size_t)n); break;
     }
@@ -281,8 +297,8 @@ int main(int argc, char **argv)
     size_t lo = 4;
     for (int i = 0; i < 5; i++) {
         char label[96];
-        snprintf(label, sizeof label, "mul: %s at the top (cand) vs AUTO below it (base)", mname[i]);
-        size_t thr = crossover(label, W_AUTO, 0, W_METHOD, meth[i], lo, MAXN, &T->mul_thr[i]);
+        snprintf(label, sizeof label, "mul: %s at the top (cand) vs Toom AUTO below it (base)", mname[i]);
+        size_t thr = crossover(label, W_TOOM_AUTO, 0, W_METHOD, meth[i], lo, MAXN, &T->mul_thr[i]);
         T->mul_thr[i] = thr;
         if (thr == NEVER) break; /* the higher methods are measured against this AUTO anyway */
         lo = thr;
@@ -290,8 +306,8 @@ int main(int argc, char **argv)
     lo = 4;
     for (int i = 0; i < 5; i++) {
         char label[96];
-        snprintf(label, sizeof label, "sqr: %s at the top (cand) vs AUTO below it (base)", mname[i]);
-        size_t thr = crossover(label, W_SQR_AUTO, 0, W_SQR_METHOD, meth[i], lo, MAXN, &T->sqr_thr[i]);
+        snprintf(label, sizeof label, "sqr: %s at the top (cand) vs Toom AUTO below it (base)", mname[i]);
+        size_t thr = crossover(label, W_SQR_TOOM_AUTO, 0, W_SQR_METHOD, meth[i], lo, MAXN, &T->sqr_thr[i]);
         T->sqr_thr[i] = thr;
         if (thr == NEVER) break;
         lo = thr;
