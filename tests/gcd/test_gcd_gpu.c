@@ -1,6 +1,7 @@
 /* bulk_gcd_pairs and bulk_gcd_batch on a CUDA context (bulk_int_gcd / bulk_int_divmod on the
  * device) give exactly the CPU context's results, on 1024- and 2048-bit semiprime sets with
- * planted shared primes and duplicates, and on random odd numbers (many small shared factors).
+ * planted shared primes and duplicates, and on random odd numbers (many small shared factors);
+ * the GPU batch with every spillable level spilled (1-byte budget) too.
  * Label gpu: prints "SKIP: no CUDA device" and passes where there is none. */
 #include <gmp.h>
 
@@ -44,6 +45,13 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     CHECK(bulk_gcd_batch(cpu, ga, x, n, limbs, NULL, NULL) == BULK_OK, "cpu batch");
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch");
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch differs", what);
+    /* and with a 1-byte memory budget (every spillable product level through a spill file) */
+    bulk_gcd_batch_opts tiny = { 1, test_scratch_dir("gcd_gpu"), 0, NULL, NULL };
+    bulk_gcd_batch_stats st;
+    memset(gb, 0, n * limbs * 8);
+    CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, &tiny, &st) == BULK_OK && st.spilled_levels + 2 == st.levels,
+          "gpu batch, spilled: %zu of %zu levels", st.spilled_levels, st.levels);
+    CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: spilled batch differs", what);
     printf("%s: %zu moduli, %zu pairs with a shared factor, identical on cpu and gpu\n", what, n, a.n);
     free(ga); free(gb); free(a.ij); free(a.g); free(b.ij); free(b.g);
 }
