@@ -37,7 +37,7 @@ static double g_seconds = 0.5;
  * number walking up to k sieve bits: ~100x the cost of a covered number of the rows), so
  * g_ragged = 1 keeps the count as given, to measure that share separately. */
 static int g_ragged = 0;
-static int g_layout = 0, g_refill = 0, g_replay = 0;
+static int g_layout = 0, g_refill = 0, g_replay = 0, g_setup = 0;
 
 static bulk_u128 U(u128 v)
 {
@@ -80,6 +80,7 @@ static void set_opts(int kernel, int mem, int devices)
     o.verify_layout = g_layout;
     o.refill_lanes = g_refill;
     o.verify_replay = g_replay;
+    o.verify_setup = g_setup;
     bulk_collatz_cuda_set_opts(&o);
 }
 
@@ -301,15 +302,18 @@ static int same_vr(const bulk_collatz_verify_result *a, const bulk_collatz_verif
 }
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    static const struct { const char *name; int layout, refill, replay, mem; } v[] = {
-        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, 0 },
-        { "batch 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, 0 },
-        { "batch 12 global", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL },
-        { "flat rec", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
-        { "batch 8 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
-        { "batch 12 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
-        { "batch 16 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0 },
-        { "batch 16 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_GLOBAL },
+    static const struct { const char *name; int layout, refill, replay, mem, inc; } v[] = {
+        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, 0, 0 },
+        { "batch 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, 0, 0 },
+        { "batch 12 global", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
+        { "flat rec", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 8 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 12 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 16 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 16 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
+        { "batch 12 inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, 0, 1 },
+        { "batch 12 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1 },
+        { "batch 16 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1 },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
     const int ks[] = { 32, 37 }, nk = kmax < 37 ? 1 : 2;
@@ -335,6 +339,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
+            g_setup = v[i].inc ? BULK_CZ_CUDA_SETUP_INCREMENTAL : BULK_CZ_CUDA_SETUP_MULTIPLY;
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
             struct vpoint p = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
             int sc = bulk_collatz_cuda_verify_chunk(e, U(c0), U(c1), i ? r : ref);
@@ -346,7 +351,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
                  p.status != BULK_OK || sc != BULK_OK ? bulk_status_string(p.status ? p.status : sc)
                  : i == 0 ? "reference" : same ? "identical" : "DIFFERENT");
         }
-        g_layout = g_refill = g_replay = 0;
+        g_layout = g_refill = g_replay = g_setup = 0;
         free(ref);
         free(r);
         bulk_collatz_engine_free(e);

@@ -46,6 +46,13 @@ static void test_arith(uint64_t *rs)
             u128 want = (u128)(x64 >> d) * B + C;
             CHECK(((u128)top << 64 | (u128)hi << 32 | lo) == want, "cg_step64, d=%u", d);
         }
+        /* the incremental prefix (FLAT kernels' INC setup) */
+        {
+            cg_u128 w = of_w(x);
+            uint64_t a64 = test_rand(rs) >> (test_rand(rs) % 64);
+            int c = cg_add64(&w, a64);
+            CHECK(c == (x + a64 < x) && to_w(w) == x + a64, "cg_add64");
+        }
         /* the three-limb step (delay kernels v4) */
         {
             u128 x96 = x & (((u128)1 << 96) - 1);
@@ -571,6 +578,33 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
     }
 }
 
+/* ---- the INC setup: a run's prefixes by additions equal cg_prefix row by row ------------- */
+static void test_prefix_chain(uint64_t *rs)
+{
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        u128 nH = rand_u128(rs, it) >> (1 + test_rand(rs) % 127); /* no wrap of nH + 70 */
+        int j = (int)(test_rand(rs) % 41);
+        uint64_t p3 = bulk_cz_pow3[j], c = test_rand(rs) % p3;
+        cg_u128 v, v0;
+        int have0 = 0;
+        for (int row = 0; row < 70; row++, nH++) {
+            cg_u128 w;
+            int ow = cg_prefix(&w, (uint64_t)nH, (uint64_t)(nH >> 64), p3, c), ov;
+            if (have0) {
+                v = v0;
+                ov = cg_add64(&v, p3);
+            } else {
+                ov = cg_prefix(&v, (uint64_t)nH, (uint64_t)(nH >> 64), p3, c);
+            }
+            v0 = v;
+            have0 = !ov;
+            if (ov != ow || (!ov && to_w(v) != to_w(w))) bad++;
+        }
+    }
+    CHECK(bad == 0, "incremental prefixes: %d rows differ from cg_prefix", bad);
+}
+
 /* ---- the v4 delay lane loop (cg_delays.cu lane_delays4) as a warp on the CPU --------------
  * 32 lanes x nl numbers per lane, u steps of cg_delay_iter96 per trip, a number that ends puts
  * its delay at the next trip's start (the deferred A load), an escape at once; numbers handed
@@ -737,6 +771,7 @@ int main(int argc, char **argv)
     }
     test_opts();
     test_arith(&rs);
+    test_prefix_chain(&rs);
     test_sieve_child();
     test_glide(&rs, small);
     test_planner(&rs);

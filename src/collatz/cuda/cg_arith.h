@@ -150,6 +150,32 @@ BULK_HD uint32_t cg_step96(uint32_t *x0, uint32_t *x1, uint32_t *x2, unsigned d,
 #endif
 }
 
+/* x <- x + a (a < 2^64); returns 1 when the exact sum is >= 2^128. The next row's prefix from
+ * this row's: 3^j (nH + 1) + c = (3^j nH + c) + 3^j (the FLAT kernels' incremental setup). */
+BULK_HD int cg_add64(cg_u128 *x, uint64_t a)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t y0, y1, y2, y3, y4;
+    asm("add.cc.u32  %0, %5, %9;\n\t"
+        "addc.cc.u32 %1, %6, %10;\n\t"
+        "addc.cc.u32 %2, %7, 0;\n\t"
+        "addc.cc.u32 %3, %8, 0;\n\t"
+        "addc.u32    %4, 0, 0;"
+        : "=&r"(y0), "=&r"(y1), "=&r"(y2), "=&r"(y3), "=r"(y4)
+        : "r"(x->x0), "r"(x->x1), "r"(x->x2), "r"(x->x3), "r"((uint32_t)a), "r"((uint32_t)(a >> 32)));
+    x->x0 = y0;
+    x->x1 = y1;
+    x->x2 = y2;
+    x->x3 = y3;
+    return y4 != 0;
+#else
+    unsigned __int128 v = (unsigned __int128)cg_hi64(*x) << 64 | cg_lo64(*x);
+    unsigned __int128 w = v + a;
+    *x = cg_make((uint64_t)w, (uint64_t)(w >> 64));
+    return w < v;
+#endif
+}
+
 /* x = Bk * h + Ck for a 64-bit Bk (the odd part 3^j of a residue's prefix, j <= 40) and
  * Ck < Bk. h is given as (hlo, hhi). Returns 1 when the result is >= 2^128. Once per number,
  * so written with 64-bit limbs (int_core.h style) rather than a hand-made chain. */

@@ -32,7 +32,8 @@ extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
         (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
         o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32 ||
         o->delay_loop < 0 || o->delay_loop > 3 || o->verify_replay < 0 || o->verify_replay > 2 ||
-        (o->delay_unroll != 0 && o->delay_unroll != 2 && o->delay_unroll != 4 && o->delay_unroll != 8))
+        (o->delay_unroll != 0 && o->delay_unroll != 2 && o->delay_unroll != 4 && o->delay_unroll != 8) ||
+        o->verify_setup < 0 || o->verify_setup > 2)
         return BULK_ERR_ARG;
     pthread_mutex_lock(&g_lock);
     g_opts = *o;
@@ -82,6 +83,13 @@ bulk_collatz_cuda_opts cg_opts(void)
     }
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO) o.delay_loop = CG_DEFAULT_DELAY_LOOP;
     if (!o.delay_unroll) o.delay_unroll = CG_DELAY_UNROLL;
+    const char *es = getenv("BULK_CZ_CUDA_SETUP");
+    if (o.verify_setup == BULK_CZ_CUDA_SETUP_AUTO && es && *es) {
+        if (!strcmp(es, "mul")) o.verify_setup = BULK_CZ_CUDA_SETUP_MULTIPLY;
+        else if (!strcmp(es, "inc")) o.verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_SETUP='%s' is not mul or inc: ignored\n", es);
+    }
+    if (o.verify_setup == BULK_CZ_CUDA_SETUP_AUTO) o.verify_setup = CG_DEFAULT_SETUP;
     return o;
 }
 

@@ -28,6 +28,9 @@ extern "C" {
  * until record replays measure faster (docs/collatz-gpu.md "Record replays"). */
 #define CG_DEFAULT_REPLAY BULK_CZ_CUDA_REPLAY_TSTEPS
 
+/* The FLAT layouts' setup that verify_setup = AUTO (and no BULK_CZ_CUDA_SETUP) resolves to. */
+#define CG_DEFAULT_SETUP BULK_CZ_CUDA_SETUP_MULTIPLY
+
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */
 #define CG_CHECK(call)                                                                             \

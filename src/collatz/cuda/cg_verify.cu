@@ -26,7 +26,7 @@
 namespace {
 
 enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4, MODE_FLAT_REC = 5,
-       MODE_FLAT_BATCH_REC = 6 };
+       MODE_FLAT_BATCH_REC = 6, MODE_FLAT_INC = 7 /* .. 10: FLAT .. FLAT_BATCH_REC + incremental setup */ };
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -148,7 +148,17 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
  * number ends starts its next one (next row, or next run) in the same trip, so a warp no longer
  * waits for its slowest lane on every number, nor serialises the table-step and replay
  * branches. The next run's entry is loaded one run ahead (its latency hides behind a run). */
-template <bool SH, bool BATCH, bool REC> __global__ void __launch_bounds__(CG_MAX_THREADS) k_flat(vparams p)
+/* INC kernels are compiled for blocks of at most CG_INC_THREADS threads and 4 blocks per SM,
+ * i.e. 64 registers (the incremental state took them from 63 to 71-83 registers, which would
+ * cost a third of the resident warps; at 64 a few bytes spill, in the setup path) */
+#define CG_INC_THREADS 256
+
+/* INC: a lane's next row of the same run takes its prefix as the previous row's plus 3^j
+ * (cg_add64, 4 adds) instead of the 128x64 multiply (cg_prefix), when the previous row's prefix
+ * did not overflow: the setup runs with the few lanes that need it, so its length counts
+ * (docs/collatz-gpu.md "Incremental setup"). Same v, same overflow: the same results. */
+template <bool SH, bool BATCH, bool REC, bool INC>
+__global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4 : 1) k_flat(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     cg_acc a;
@@ -169,7 +179,8 @@ template <bool SH, bool BATCH, bool REC> __global__ void __launch_bounds__(CG_MA
     }
     uint64_t r = 0, c = 0, pow3j = 0, hlo = 0, hhi = 0, left = 0;
     uint32_t done0 = 0;
-    int started = 0, busy = 0, live = 1;
+    int started = 0, busy = 0, live = 1, have0 = 0;
+    cg_u128 v0 = cg_make(0, 0); /* INC: the prefix of the lane's last row (valid when have0) */
     cg_lane s;
     /* Every lane runs every trip (a lane without work idles through it) and the trip ends in a
      * warp vote: the warp reconverges once per trip. Without it (first FLAT build, measured
@@ -198,6 +209,7 @@ template <bool SH, bool BATCH, bool REC> __global__ void __launch_bounds__(CG_MA
                     left = p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN;
                     hlo = p.nH0_lo + row0;
                     hhi = p.nH0_hi + (hlo < row0);
+                    have0 = 0;
                     const uint64_t q2 = q + T;
                     if (q2 < runs) {
                         const uint64_t e2 = nch == 1 ? q2 : q2 / nch;
@@ -210,7 +222,17 @@ template <bool SH, bool BATCH, bool REC> __global__ void __launch_bounds__(CG_MA
             if (live) {
                 const cg_u128 n = cg_form_n(hlo, hhi, p.k, r);
                 cg_u128 v;
-                const int ovf = cg_prefix(&v, hlo, hhi, pow3j, c);
+                int ovf;
+                if (INC && have0) {
+                    v = v0;
+                    ovf = cg_add64(&v, pow3j);
+                } else {
+                    ovf = cg_prefix(&v, hlo, hhi, pow3j, c);
+                }
+                if (INC) {
+                    v0 = v;
+                    have0 = !ovf;
+                }
                 hlo++;
                 hhi += hlo == 0;
                 left--;
@@ -245,10 +267,16 @@ typedef void (*kfn)(vparams);
 
 kfn pick(int kv, int sh, int mode)
 {
-    if (mode == MODE_FLAT) return sh ? k_flat<true, false, false> : k_flat<false, false, false>;
-    if (mode == MODE_FLAT_BATCH) return sh ? k_flat<true, true, false> : k_flat<false, true, false>;
-    if (mode == MODE_FLAT_REC) return sh ? k_flat<true, false, true> : k_flat<false, false, true>;
-    if (mode == MODE_FLAT_BATCH_REC) return sh ? k_flat<true, true, true> : k_flat<false, true, true>;
+    /* modes 7..10: the same four with the incremental setup (INC) */
+    const bool inc = mode >= MODE_FLAT_INC;
+    if (inc) mode -= MODE_FLAT_INC - MODE_FLAT;
+#define CG_KF(B, R) (inc ? (sh ? k_flat<true, B, R, true> : k_flat<false, B, R, true>)                  \
+                         : (sh ? k_flat<true, B, R, false> : k_flat<false, B, R, false>))
+    if (mode == MODE_FLAT) return CG_KF(false, false);
+    if (mode == MODE_FLAT_BATCH) return CG_KF(true, false);
+    if (mode == MODE_FLAT_REC) return CG_KF(false, true);
+    if (mode == MODE_FLAT_BATCH_REC) return CG_KF(true, true);
+#undef CG_KF
 #define CG_K(KV, SH)                                                                               \
     (mode == MODE_ROWS ? k_verify<KV, SH, MODE_ROWS>                                               \
                        : mode == MODE_ENTRY ? k_verify<KV, SH, MODE_ENTRY> : k_verify<KV, SH, MODE_WALK>)
@@ -287,8 +315,9 @@ struct vrun {
 int flat_mode(const vrun &r)
 {
     const int rec = r.o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS;
-    return r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ? (rec ? MODE_FLAT_BATCH_REC : MODE_FLAT_BATCH)
-                                                               : (rec ? MODE_FLAT_REC : MODE_FLAT);
+    const int m = r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ? (rec ? MODE_FLAT_BATCH_REC : MODE_FLAT_BATCH)
+                                                                      : (rec ? MODE_FLAT_REC : MODE_FLAT);
+    return r.o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL ? m + (MODE_FLAT_INC - MODE_FLAT) : m;
 }
 
 int run_init(vrun &r, const cg_dev *dv)
@@ -297,7 +326,7 @@ int run_init(vrun &r, const cg_dev *dv)
                              ? flat_mode(r) : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
-    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 7 : 3); m++)
+    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 11 : 3); m++)
         CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)r.smem));
     int per_sm = 0;
@@ -609,6 +638,8 @@ int verify_device(int g, void *arg)
         r.res = &job.res[g];
         r.o = o;
         r.threads = o.threads_per_block;
+        /* the INC kernels' launch bound */
+        if (o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL && r.threads > CG_INC_THREADS) r.threads = CG_INC_THREADS;
         bulk_collatz_verify_result_init(r.res);
         s = cg_choose(e, dv, &r.kv, &r.sh);
         if (s == BULK_OK) s = run_init(r, dv);

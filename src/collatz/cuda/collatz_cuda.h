@@ -52,10 +52,17 @@ enum {
     BULK_CZ_CUDA_REPLAY_TSTEPS = 1, /* one T step per trip through the operation */
     BULK_CZ_CUDA_REPLAY_RECORDS = 2 /* one test per trip of the operation's record lows */
 };
+/* How the FLAT layouts set up a lane's next number of a run (its sieve prefix 3^j nH + c). */
+enum {
+    BULK_CZ_CUDA_SETUP_AUTO = 0,       /* CG_DEFAULT_SETUP (cg_host.h) */
+    BULK_CZ_CUDA_SETUP_MULTIPLY = 1,   /* the 128x64 multiply for every number */
+    BULK_CZ_CUDA_SETUP_INCREMENTAL = 2 /* the previous row's prefix + 3^j (4 adds) */
+};
 /* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = flat | batch | number
  * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
  * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 sets delay_loop when that is 0;
- * BULK_CZ_CUDA_REPLAY = t | rec sets verify_replay when that is 0. */
+ * BULK_CZ_CUDA_REPLAY = t | rec sets verify_replay when that is 0; BULK_CZ_CUDA_SETUP = mul | inc
+ * sets verify_setup when that is 0. */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -71,6 +78,7 @@ typedef struct bulk_collatz_cuda_opts {
     int delay_loop;            /* fast delay kernels: BULK_CZ_CUDA_DELAY_* (0: auto) */
     int verify_replay;         /* FLAT / FLAT_BATCH replays: BULK_CZ_CUDA_REPLAY_* (0: auto) */
     int delay_unroll;          /* V4 delay loops: table steps per warp trip, 2, 4 or 8 (0: 4) */
+    int verify_setup;          /* FLAT / FLAT_BATCH next-number setup: BULK_CZ_CUDA_SETUP_* (0: auto) */
 } bulk_collatz_cuda_opts;
 
 void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
