@@ -77,4 +77,8 @@ if [ "${LAYOUTS:-}" != 0 ] && [ "${LAYOUTS:-}" != 1 ] && [ "$(el)" -lt 70 ]; the
     echo "layouts rc=$? ($(el) s)"
     cat "$R/layouts.txt"
 fi
+# keep the error logs small (progress lines)
+for f in "$R"/*.err; do
+    [ -f "$f" ] && [ "$(wc -c <"$f")" -gt 20000 ] && { tail -c 20000 "$f" >"$f.tail" && mv "$f.tail" "$f"; }
+done
 echo "total $(el) s"
