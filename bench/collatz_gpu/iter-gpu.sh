@@ -54,6 +54,15 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     grep -E "k_delays|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu point|Theoretical Occ" "$R/ncu-delays.txt" | grep -v "^==" | head -60
 fi
 
+# 3b. SASS of the kernels compared (v4 delays BATCH_WARP shared/global, FLAT_BATCH T / records)
+if command -v cuobjdump >/dev/null 2>&1; then
+    o="$B/CMakeFiles/bulk_obj.dir/src/collatz/cuda"
+    { cuobjdump -sass "$o/cg_delays.cu.o"; cuobjdump -sass "$o/cg_verify.cu.o"; } 2>/dev/null |
+        awk '/Function :/ { keep = ($0 ~ /k_delays4ILb[01]ELi3ELi1ELi4E/ || $0 ~ /k_delaysILi1ELb[01]ELi1E/ || $0 ~ /k_flatILb1ELb1ELb[01]ELb[01]E/) } keep' |
+        gzip >"$R/sass.txt.gz"
+    echo "sass: $(zcat "$R/sass.txt.gz" | grep -c 'Function :') functions, $(wc -c <"$R/sass.txt.gz") bytes"
+fi
+
 # 4. the CLI
 s0=$(date +%s.%N)
 "$CLI" collatz delays --from 2^64 --to 2^64+2^34 --stats 1048576 --backend cuda >"$R/cli-delays.out" 2>"$R/cli-delays.err"
