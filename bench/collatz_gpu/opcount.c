@@ -69,6 +69,12 @@ int main(int argc, char **argv)
             uint8_t *J = malloc((size_t)1 << d);
             bulk_cz_build_tables(d, B, C, J, MX);
             cg_pack_tables(d, B, C, BC, BM);
+            const uint64_t nrec = cg_rec_total(d);
+            uint32_t *ROFF = malloc((((size_t)1 << d) + 1) * sizeof *ROFF);
+            uint64_t *REC = malloc(nrec * sizeof *REC + 8);
+            uint8_t *RST = malloc(nrec + 1);
+            cg_rec_tables(d, ROFF, REC, RST);
+            uint64_t rec_it = 0;
             cnt_table_step = cnt_bm_check = cnt_single_step = cnt_t_step = 0;
             uint64_t numbers = 0, escapes = 0;
             /* warp model of the one-number-per-lane loop: 32 lanes (consecutive entries, as in
@@ -96,6 +102,16 @@ int main(int argc, char **argv)
                         }
                         uint64_t it = (cnt_table_step - t0) + (cnt_t_step - s0);
                         lane_tables += cnt_table_step - t0;
+                        /* the record-replay lane form: its iterations, counters restored */
+                        const uint64_t t1 = cnt_table_step, r1 = cnt_rec_test, s1 = cnt_t_step;
+                        if (cg_glide_lane_rec(v, n, (int64_t)k + e->Sj[i], (unsigned)d, BC, BM, J, ROFF, REC, RST) != g) {
+                            fprintf(stderr, "opcount: record lane form differs\n");
+                            return 1;
+                        }
+                        rec_it += (cnt_table_step - t1) + (cnt_rec_test - r1) + (cnt_t_step - s1);
+                        lane_tables += cnt_table_step - t1;
+                        cnt_t_step = s1;
+                        cnt_rec_test = r1;
                         cnt_bm_check = b0;
                         lane_it += it;
                         double c = (double)it; /* cost in lane iterations */
@@ -116,9 +132,13 @@ int main(int argc, char **argv)
             double frac = (double)e->s_k / (double)((uint64_t)1 << k);
             printf("%-3d %-3d %9.5f %8.2f %8.2f %8.2f %8.4f %10.1f %12.3g %12.3g\n", k, d, frac, ta, tb, ts,
                    100.0 * escapes / numbers, instr, INT_RATE / (instr * frac), 2 * INT_RATE / (instr * frac));
-            printf("    lane form: %.2f iterations / number; one-number-per-lane warps pay %.2fx the mean "
-                   "(max of 32 lanes)\n",
-                   (double)lane_it / numbers, lane_cost > 0 ? warp_cost / (lane_cost - 0) : 0.0);
+            printf("    lane form: %.2f iterations / number (record replays: %.2f); one-number-per-lane warps pay "
+                   "%.2fx the mean (max of 32 lanes)\n",
+                   (double)lane_it / numbers, (double)rec_it / numbers,
+                   lane_cost > 0 ? warp_cost / (lane_cost - 0) : 0.0);
+            free(ROFF);
+            free(REC);
+            free(RST);
             free(B);
             free(C);
             free(MX);
