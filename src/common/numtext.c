@@ -1,5 +1,7 @@
 #include "common/numtext.h"
 #include "bulk/bulk.h"
+#include "int/mpn_div.h"
+#include "int/radix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,17 @@ int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t
             return BULK_ERR_PARSE;
         }
     }
+    if (len > BULK_RADIX_DC_PARSE_LIMBS * 19) {
+        int st = bulk_mpn_set_dec(out, cap, s, len);
+        if (st != BULK_ERR_NOMEM) return st;
+        if (cap) memset(out, 0, cap * sizeof *out); /* out of memory: the quadratic loop below */
+    }
+    return bulk_parse_dec_basecase(out, cap, s, len);
+}
+
+int bulk_parse_dec_basecase(uint64_t *out, size_t cap, const char *s, size_t len)
+{
+    size_t used = 0;
     /* 19 decimal digits at a time: 10^19 < 2^64 */
     size_t i = 0;
     while (i < len) {
@@ -89,23 +102,6 @@ int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t
     }
     while (used && out[used - 1] == 0) used--;
     return (int)used;
-}
-
-/* (hi * 2^64 + lo) / d for hi < d, remainder to *rem. The hardware 128-by-64 division where
- * there is one: the compiler's generic 128-bit division routine costs several times more, and
- * this loop dominates printing wide decimal numbers. */
-static inline uint64_t div_2by1(uint64_t hi, uint64_t lo, uint64_t d, uint64_t *rem)
-{
-#if defined(__x86_64__) && !defined(__CUDACC__)
-    uint64_t q, r;
-    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
-    *rem = r;
-    return q;
-#else
-    unsigned __int128 cur = ((unsigned __int128)hi << 64) | lo;
-    *rem = (uint64_t)(cur % d);
-    return (uint64_t)(cur / d);
-#endif
 }
 
 size_t bulk_format_uint_size(size_t n, int hex)
@@ -156,6 +152,21 @@ size_t bulk_format_uint(char *buf, const uint64_t *a, size_t n, int hex)
         buf[k] = 0;
         return k;
     }
+    if (n > BULK_RADIX_DC_LIMBS) {
+        size_t len = bulk_mpn_get_dec(buf, a, n);
+        if (len) return len; /* 0: out of memory, the quadratic loop below needs less */
+    }
+    return bulk_format_dec_basecase(buf, a, n);
+}
+
+size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
+{
+    while (n && a[n - 1] == 0) n--;
+    if (n == 0) {
+        buf[0] = '0';
+        buf[1] = 0;
+        return 1;
+    }
     uint64_t stack_scratch[16];
     uint64_t *w = n <= 16 ? stack_scratch : malloc(n * sizeof *w);
     if (!w) { /* cannot happen in practice; keep the contract: print hex rather than nothing */
@@ -166,10 +177,10 @@ size_t bulk_format_uint(char *buf, const uint64_t *a, size_t n, int hex)
     size_t pos = bulk_format_uint_size(n, 0);
     char *end = buf + pos;
     char *p = end;
-    const uint64_t base = 10000000000000000000ull; /* 10^19 */
     while (n) {
-        uint64_t r = 0;
-        for (size_t i = n; i-- > 0;) w[i] = div_2by1(r, w[i], base, &r);
+        /* by the precomputed 2-by-1 reciprocal of 10^19 (int/mpn_div.h): no hardware division
+         * in this loop, which dominates printing below the divide-and-conquer sizes */
+        uint64_t r = bulk_mpn_divrem_1(w, w, n, 10000000000000000000ull);
         while (n && w[n - 1] == 0) n--;
         for (int d = 0; d < 19; d++) {
             *--p = (char)('0' + r % 10);

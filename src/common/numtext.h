@@ -18,7 +18,14 @@ size_t bulk_format_uint_size(size_t n, int hex);
 
 /* Writes the value a[0..n) as decimal (hex != 0: "0x" + lowercase hex) plus a NUL into buf,
  * which holds at least bulk_format_uint_size(n, hex) + 1 bytes. Returns the length.
- * Decimal conversion is quadratic in n; it uses a scratch copy and does not modify a. */
+ * Decimal conversion is divide and conquer above BULK_RADIX_DC_LIMBS limbs (int/radix.h),
+ * quadratic below; it uses scratch memory and does not modify a. Parsing likewise. */
 size_t bulk_format_uint(char *buf, const uint64_t *a, size_t n, int hex);
+
+/* The quadratic decimal loops (19 digits per pass), for int/radix.c's small cases. format: as
+ * bulk_format_uint with hex = 0. parse: len digits '0'..'9' only (not checked), out[0..cap)
+ * zeroed by the caller; returns significant limbs or BULK_ERR_OVERFLOW. */
+size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n);
+int bulk_parse_dec_basecase(uint64_t *out, size_t cap, const char *s, size_t len);
 
 #endif
