@@ -23,7 +23,7 @@ echo "build rc=$? ($(($(date +%s) - t0)) s)" >"$O/summary.txt"
 for a in "$@"; do
     mkdir -p "$O/$a"
     t1=$(date +%s)
-    B=$B R=$O/$a timeout "$SECS" sh "bench/$a/iter-gpu.sh" >"$O/$a/stdout.txt" 2>&1
+    CAP=$SECS B=$B R=$O/$a timeout "$SECS" sh "bench/$a/iter-gpu.sh" >"$O/$a/stdout.txt" 2>&1
     echo "$a rc=$? ($(($(date +%s) - t1)) s)" >>"$O/summary.txt"
 done
 cat "$O/summary.txt"
