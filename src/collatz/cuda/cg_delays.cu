@@ -159,7 +159,12 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
 
 /* V4 kernels (fast kernel only): OUT, BATCH_THREAD (NL = 1: its put counts in m order) and
  * BATCH_WARP. */
-template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays4(dparams p)
+/* One number per lane: compiled for 32 registers (blocks of at most CG_DELAY_THREADS, 8 per SM:
+ * 64 resident warps instead of 48 at the 40 registers ptxas chose; 0-8 bytes spill); two per
+ * lane need 52-54 registers and are left unbounded. */
+#define CG_DELAY_THREADS 256
+template <bool SH, int MODE, int NL, int U>
+__global__ void __launch_bounds__(NL == 1 ? CG_DELAY_THREADS : CG_MAX_THREADS, NL == 1 ? 8 : 1) k_delays4(dparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -523,6 +528,9 @@ int delays_device(int g, void *arg)
                      : v4     ? (j.batch >= 32 ? MODE_BATCH_WARP : MODE_BATCH_THREAD)
                               : (j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD);
     kfn f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
+    /* the one-number-per-lane v4 kernels' launch bound */
+    if (v4 && o.delay_loop != BULK_CZ_CUDA_DELAY_V4X2 && o.threads_per_block > CG_DELAY_THREADS)
+        o.threads_per_block = CG_DELAY_THREADS;
     const size_t smem = cg_smem_bytes(e->d, kv, sh);
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;
