@@ -186,7 +186,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             bulk_collatz_cuda_opts o = { 0 };
             if (v & 1) o.escape_capacity = 1, o.launch_numbers = 50000;
             if (v == 2) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
-            if (v == 3) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
+            if (v == 3) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2, o.threads_per_block = 512;
             bulk_collatz_cuda_set_opts(&o);
             memset(gs, 0xa5, nb * 8);
             st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);

@@ -529,7 +529,8 @@ int delays_device(int g, void *arg)
                               : (j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD);
     kfn f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
     /* the one-number-per-lane v4 kernels' launch bound */
-    if (v4 && o.delay_loop != BULK_CZ_CUDA_DELAY_V4X2 && o.threads_per_block > CG_DELAY_THREADS)
+    if (v4 && (o.delay_loop != BULK_CZ_CUDA_DELAY_V4X2 || mode == MODE_BATCH_THREAD) &&
+        o.threads_per_block > CG_DELAY_THREADS)
         o.threads_per_block = CG_DELAY_THREADS;
     const size_t smem = cg_smem_bytes(e->d, kv, sh);
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
