@@ -482,6 +482,29 @@ int main(int argc, char **argv)
         if (want(bits > 16384 ? "mulbig" : "mul"))
             bench_one(ctx, OP_MUL, bits, n, bits <= 4096 ? n : n / 4, threads);
     }
+    if (want("mulbig")) { /* Karatsuba over the batch with one, two, three levels at 65536 bits
+                           * (BULK_CUDA_KARA_MIN: the threshold, also for the half products) */
+        static const char *mins[] = {"1024", "512", "256"}, *labels[] = {"kara1", "kara2", "kara3"};
+        for (int k = 0; k < 3; k++) {
+            setenv("BULK_CUDA_KARA_MIN", mins[k], 1);
+            row_label = labels[k];
+            bench_one(ctx, OP_MUL, 65536, big / 64, big / 256, threads);
+        }
+        row_label = NULL;
+        unsetenv("BULK_CUDA_KARA_MIN");
+    }
+    if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows
+                        * against the plain 64-bit rows (bg_mul_rows_wide) */
+        static const char *kinds[] = {"thread", "twide"};
+        for (int k = 0; k < 2; k++)
+            for (size_t bits = 512; bits <= 1024; bits *= 2) {
+                setenv("BULK_CUDA_MUL", kinds[k], 1);
+                row_label = kinds[k];
+                bench_one(ctx, OP_MUL, bits, big, big / 8, threads);
+            }
+        row_label = NULL;
+        unsetenv("BULK_CUDA_MUL");
+    }
     if (want("sqr")) bench_one(ctx, OP_SQR, 1024, big, big, threads);
     if (want("mullo")) bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     if (want("add")) bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);

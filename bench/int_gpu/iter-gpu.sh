@@ -63,12 +63,12 @@ else
 fi
 
 if command -v ncu >/dev/null 2>&1; then
-    timeout 25 ncu --clock-control none -k regex:gcd_regs_kernel --launch-count 1 \
+    timeout 20 ncu --clock-control none -k regex:gcd_regs_kernel --launch-count 1 \
         --section SpeedOfLight --section WarpStateStats --section InstructionStats \
         --section ComputeWorkloadAnalysis --section Occupancy \
         "$BENCH" --quick --only gcd --out "$R/ncu-gcd-bench.txt" >"$R/ncu-gcd.txt" 2>&1
     stamp "ncu gcd rc $?"
-    timeout 25 ncu --clock-control none -k regex:mul_sr_kernel --launch-count 1 \
+    timeout 20 ncu --clock-control none -k regex:mul_sr_kernel --launch-count 1 \
         --section SpeedOfLight --section WarpStateStats --section InstructionStats \
         --section ComputeWorkloadAnalysis --section Occupancy \
         "$BENCH" --quick --only mul --out "$R/ncu-mul-bench.txt" >"$R/ncu-mul.txt" 2>&1

@@ -449,14 +449,14 @@ static void test_sr_shapes(void)
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"thread", "sr", "cols", "kara"};
+    static const char *kinds[] = {"thread", "sr", "cols", "kara", "twide"};
     /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
      * take Karatsuba, so every kind ends there) */
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
-            if (k == 0 && L > 16) continue;
+            if ((k == 0 || k == 4) && L > 16) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
             bulk_limb_t *r = xmalloc(n * 2 * L * 8), *rl = xmalloc(n * L * 8);
@@ -483,6 +483,34 @@ static void test_mul_kernels(void)
             free(a); free(b); free(r); free(rl);
         }
     unsetenv("BULK_CUDA_MUL");
+    /* Karatsuba over the batch at several levels (BULK_CUDA_KARA_MIN lowers the threshold for
+     * the half products too): 1024 limbs down to 32-limb products, odd halves at 200 limbs */
+    static const size_t ksz[] = {64, 200, 256, 1024};
+    setenv("BULK_CUDA_KARA_MIN", "32", 1);
+    for (int si = 0; si < 4; si++) {
+        size_t L = ksz[si], n = L >= 512 ? 67 : 301;
+        bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
+        fill(a, n, L, 4);
+        fill(b, n, L, 5);
+        for (size_t i = 0; i < n; i += 9) memset(a + i * L, 0xff, L * 8);
+        for (size_t i = 0; i < n; i += 10) memset(b + i * L, 0xff, L * 8);
+        int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+        CHECK(rc == BULK_OK, "multi-level Karatsuba limbs=%zu: rc %d", L, rc);
+        mpz_t x, y, z;
+        mpz_inits(x, y, z, NULL);
+        for (size_t i = 0; i < n; i++) {
+            to_mpz(x, a + i * L, L);
+            to_mpz(y, b + i * L, L);
+            mpz_mul(z, x, y);
+            if (!eq_mpz(r + i * 2 * L, 2 * L, z)) {
+                CHECK(0, "multi-level Karatsuba limbs=%zu instance %zu wrong", L, i);
+                break;
+            }
+        }
+        mpz_clears(x, y, z, NULL);
+        free(a); free(b); free(r);
+    }
+    unsetenv("BULK_CUDA_KARA_MIN");
     printf("forced multiplication kernels: done\n");
 }
 

@@ -52,7 +52,7 @@ __device__ __forceinline__ void stage_in(bg_word (&w)[2 * L], const bg_limb *src
     __syncthreads();
 }
 
-template <int L, bool LO, bool SQ = false>
+template <int L, bool LO, bool SQ = false, bool WIDE = false>
 __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, const bg_limb *a,
                                                                   const bg_limb *b, size_t n,
                                                                   int l)
@@ -69,6 +69,7 @@ __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, co
     } else {
         stage_in<L>(bw, b, first, cnt, l, sh);
         if (LO) bg_mullo_rows(rw, aw, bw, NW);
+        else if (WIDE) bg_mul_rows_wide(rw, aw, bw, NW);
         else bg_mul_rows(rw, aw, bw, NW);
     }
 
@@ -85,7 +86,7 @@ __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, co
     }
 }
 
-template <int L, bool LO, bool SQ>
+template <int L, bool LO, bool SQ, bool WIDE = false>
 int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                   cudaStream_t st)
 {
@@ -93,7 +94,7 @@ int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int 
     const int out_words = kThreadBlock * ((LO ? 2 * L : 4 * L) + 1);
     size_t smem = sizeof(bg_word) * (size_t)(in_words > out_words ? in_words : out_words);
     unsigned grid = (unsigned)((n + kThreadBlock - 1) / kThreadBlock);
-    mul_thread_kernel<L, LO, SQ><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
+    mul_thread_kernel<L, LO, SQ, WIDE><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -117,6 +118,28 @@ int dispatch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, in
     case 11:
     case 12: return launch_thread<12, LO, SQ>(r, a, b, n, l, st);
     default: return launch_thread<16, LO, SQ>(r, a, b, n, l, st);
+    }
+}
+
+/* Full products by bg_mul_rows_wide (BULK_CUDA_MUL=twide, up to 16 limbs; timed against the
+ * carry-flag rows before it can be chosen by size). */
+int dispatch_thread_wide(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+                         cudaStream_t st)
+{
+    switch (l) {
+    case 1: return launch_thread<1, false, false, true>(r, a, b, n, l, st);
+    case 2: return launch_thread<2, false, false, true>(r, a, b, n, l, st);
+    case 3:
+    case 4: return launch_thread<4, false, false, true>(r, a, b, n, l, st);
+    case 5:
+    case 6:
+    case 7:
+    case 8: return launch_thread<8, false, false, true>(r, a, b, n, l, st);
+    case 9:
+    case 10:
+    case 11:
+    case 12: return launch_thread<12, false, false, true>(r, a, b, n, l, st);
+    default: return launch_thread<16, false, false, true>(r, a, b, n, l, st);
     }
 }
 
@@ -421,7 +444,7 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* ---- choosing ----------------------------------------------------------------------------------- */
 
-enum kernel { K_THREAD, K_SR, K_COLS, K_KARA };
+enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE };
 
 /* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
  * run by `sh bench/int_gpu/gpu-run.sh` on an NVIDIA H200 (132 SMs), 2026-11-21,
@@ -443,25 +466,37 @@ const int kSrMinLimbs = 13;
  * warp-column products of at least 1024 limbs, the kernel that won at 1024. */
 const int kKaraMinLimbs = 2048;
 
+/* The Karatsuba threshold: kKaraMinLimbs, or BULK_CUDA_KARA_MIN (limbs, >= 32) for the
+ * benchmark's multi-level rows; it also applies to the half products, so 1024, 512, 256 at
+ * 65536 bits give one, two, three levels. */
+int kara_min()
+{
+    const char *e = getenv("BULK_CUDA_KARA_MIN");
+    int v = e ? atoi(e) : 0;
+    return v >= 32 ? v : kKaraMinLimbs;
+}
+
 enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 
 /* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS (full products only below kSrMinLimbs),
  * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
  * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env
- * is set, BULK_CUDA_MUL=thread|sr|cols|kara forces one at this level (tests and benchmarks;
+ * is set, BULK_CUDA_MUL=thread|twide|sr|cols|kara forces one at this level (tests and benchmarks;
  * thread only up to 16 limbs, sr up to 256, kara for even widths); Karatsuba's own half products
  * always choose by size. */
 kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
 {
     const char *env = env_ok ? getenv("BULK_CUDA_MUL") : NULL;
     if (env && strcmp(env, "thread") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
+    if (env && strcmp(env, "twide") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
+        return K_TWIDE;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
     if (limbs <= BG_MUL_THREAD_MAX_LIMBS && (mk != MK_FULL || limbs < kSrMinLimbs || !sr_p(limbs)))
         return K_THREAD;
     if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_SR;
-    if (limbs >= kKaraMinLimbs && limbs % 2 == 0) return K_KARA;
+    if (limbs >= kara_min() && limbs % 2 == 0) return K_KARA;
     int P, G;
     sr_shape(limbs, &P, &G);
     if (P && bg_cost_sr(P, G) < bg_cost_cols(2 * limbs)) return K_SR;
@@ -480,6 +515,7 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
         if (a == b) return dispatch_thread<false, true>(r, a, b, n, limbs, st); /* squaring */
         return dispatch_thread<false>(r, a, b, n, limbs, st);
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
+    case K_TWIDE: return dispatch_thread_wide(r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
@@ -487,26 +523,88 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
 
 /* ---- Karatsuba over the batch ----------------------------------------------------------------- */
 
+/* Karatsuba's glue, one warp per instance: every pass below adds or subtracts two long numbers
+ * 32 limbs at a time, lane l on limb 32 t + l (coalesced: an instance's limbs are contiguous),
+ * the carries between lanes by one lookahead addition over the warp's generate/propagate
+ * ballots (bg_warp_carries) and from round to round through cin. The first version ran one
+ * thread per instance serially over h limbs: a few thousand threads at the widths Karatsuba
+ * serves, each walking its own cache lines (measured: one Karatsuba level lost to the
+ * warp-column kernel at 65536 bits, 1.13e6/s against 1.26e6/s, though its three half products
+ * alone would take about 0.8 of the warp-column time). */
+
+/* dst[0 .. len) = x[0 .. len) + y or - y (y of ylen <= len limbs, zero-extended) + cin
+ * (a borrow when sub); returns the carry (borrow) out. All 32 lanes call it; dst may be x. */
+__device__ uint32_t warp_addsub(bg_limb *dst, const bg_limb *x, const bg_limb *y, int len,
+                                int ylen, bool sub, uint32_t cin)
+{
+    const int lane = threadIdx.x & 31;
+    __syncwarp(); /* the passes hand limbs between lanes through memory: order them */
+    for (int base = 0; base < len; base += 32) {
+        int j = base + lane;
+        bool act = j < len;
+        bg_limb xv = act ? x[j] : 0, yv = act && j < ylen ? y[j] : 0;
+        bg_limb sv = sub ? xv - yv : xv + yv;
+        bool g = act && (sub ? xv < yv : sv < xv);
+        bool p = act && sv == (sub ? (bg_limb)0 : ~(bg_limb)0);
+        uint32_t cout, mask = bg_warp_carries(__ballot_sync(0xffffffffu, g),
+                                              __ballot_sync(0xffffffffu, p), cin, &cout);
+        int nact = len - base < 32 ? len - base : 32;
+        if (nact < 32) cout = (mask >> nact) & 1; /* inactive lanes neither generate nor pass */
+        bg_limb c = (mask >> lane) & 1;
+        if (act) dst[j] = sub ? sv - c : sv + c;
+        cin = cout;
+    }
+    __syncwarp();
+    return cin;
+}
+
+/* dst[0 .. len) = x[0 .. len), by the warp. */
+__device__ void warp_copy(bg_limb *dst, const bg_limb *x, int len)
+{
+    __syncwarp();
+    for (int j = threadIdx.x & 31; j < len; j += 32) dst[j] = x[j];
+    __syncwarp();
+}
+
+/* SA = a0 + a1, SB = b0 + b1 (h limbs each, carries CA, CB), one warp per instance. */
 __global__ void kara_sums_kernel(bg_limb *SA, bg_limb *SB, uint8_t *CA, uint8_t *CB,
                                  const bg_limb *a, const bg_limb *b, size_t n, int limbs)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    if (i >= n) return; /* whole warps leave together: n counts warps */
     int h = limbs / 2;
     const bg_limb *x = a + i * limbs, *y = b + i * limbs;
-    CA[i] = (uint8_t)bg_add64_n(SA + i * h, x, x + h, h);
-    CB[i] = (uint8_t)bg_add64_n(SB + i * h, y, y + h, h);
+    uint32_t ca = warp_addsub(SA + i * h, x, x + h, h, h, false, 0);
+    uint32_t cb = warp_addsub(SB + i * h, y, y + h, h, h, false, 0);
+    if ((threadIdx.x & 31) == 0) {
+        CA[i] = (uint8_t)ca;
+        CB[i] = (uint8_t)cb;
+    }
 }
 
-__global__ void kara_combine_kernel(bg_limb *r, const bg_limb *Z0, const bg_limb *Z1,
+/* r = z0 + (z1' - z0 - z2) B^h + z2 B^2h with z1' = z1 + (ca sb + cb sa) B^h + ca cb B^2h
+ * (B = 2^64), one warp per instance; T (2h + 1 limbs per instance) holds the middle term,
+ * which is a0 b1 + a1 b0 >= 0 and fits. The addition into r is modulo B^4h (the product fits). */
+__global__ void kara_combine_kernel(bg_limb *r, bg_limb *T, const bg_limb *Z0, const bg_limb *Z1,
                                     const bg_limb *Z2, const bg_limb *SA, const bg_limb *SB,
                                     const uint8_t *CA, const uint8_t *CB, size_t n, int h)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     if (i >= n) return;
-    size_t H = (size_t)h;
-    bg_kara_combine(r + i * 4 * H, Z0 + i * 2 * H, Z1 + i * 2 * H, Z2 + i * 2 * H, SA + i * H,
-                    SB + i * H, CA[i], CB[i], h);
+    const size_t H = (size_t)h;
+    bg_limb *t = T + i * (2 * H + 1), *ri = r + i * 4 * H;
+    const bg_limb *z0 = Z0 + i * 2 * H, *z1 = Z1 + i * 2 * H, *z2 = Z2 + i * 2 * H;
+    warp_copy(t, z1, 2 * h);
+    if ((threadIdx.x & 31) == 0) t[2 * H] = CA[i] & CB[i];
+    __syncwarp();
+    if (CA[i]) warp_addsub(t + H, t + H, SB + i * H, h + 1, h, false, 0);
+    if (CB[i]) warp_addsub(t + H, t + H, SA + i * H, h + 1, h, false, 0);
+    warp_addsub(t, t, z0, 2 * h + 1, 2 * h, true, 0);
+    warp_addsub(t, t, z2, 2 * h + 1, 2 * h, true, 0);
+    warp_copy(ri, z0, 2 * h);
+    warp_copy(ri + 2 * H, z2, 2 * h);
+    __syncwarp();
+    warp_addsub(ri + H, ri + H, t, 3 * h, 2 * h + 1, false, 0);
 }
 
 /* One Karatsuba level over the whole batch (limbs even): the halves copied apart (strided 2D
@@ -516,7 +614,7 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
                 cudaStream_t st)
 {
     const size_t h = (size_t)limbs / 2, L = (size_t)limbs, hb = h * sizeof(bg_limb);
-    const size_t per = 12 * hb + 2; /* A0 A1 B0 B1 SA SB: 6h; Z0 Z1 Z2: 6h; CA CB */
+    const size_t per = 14 * hb + 8 + 2; /* A0 A1 B0 B1 SA SB: 6h; Z0 Z1 Z2: 6h; T: 2h + 1; CA CB */
     size_t batch = ((size_t)1 << 30) / per;
     if (batch == 0) batch = 1;
     if (batch > n) batch = n;
@@ -528,7 +626,8 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     bg_limb *A0 = (bg_limb *)s, *A1 = A0 + batch * h, *B0 = A1 + batch * h, *B1 = B0 + batch * h;
     bg_limb *SA = B1 + batch * h, *SB = SA + batch * h, *Z0 = SB + batch * h;
     bg_limb *Z1 = Z0 + batch * 2 * h, *Z2 = Z1 + batch * 2 * h;
-    uint8_t *CA = (uint8_t *)(Z2 + batch * 2 * h), *CB = CA + batch;
+    bg_limb *T = Z2 + batch * 2 * h;
+    uint8_t *CA = (uint8_t *)(T + batch * (2 * h + 1)), *CB = CA + batch;
     int hl = (int)h, rc = BULK_OK;
     kernel hk = choose(hl, false);
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
@@ -541,14 +640,14 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
             rc = BULK_ERR_CUDA;
             break;
         }
-        unsigned grid = (unsigned)((cnt + 127) / 128);
+        unsigned grid = (unsigned)((cnt + 3) / 4); /* 4 warps of 128 threads, one per instance */
         kara_sums_kernel<<<grid, 128, 0, st>>>(SA, SB, CA, CB, ad, bd, cnt, limbs);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         if (rc == BULK_OK) rc = launch_full(hk, Z0, A0, B0, cnt, hl, st);
         if (rc == BULK_OK) rc = launch_full(hk, Z2, A1, B1, cnt, hl, st);
         if (rc == BULK_OK) rc = launch_full(hk, Z1, SA, SB, cnt, hl, st);
         if (rc != BULK_OK) break;
-        kara_combine_kernel<<<grid, 128, 0, st>>>(r + done * 2 * L, Z0, Z1, Z2, SA, SB, CA, CB, cnt, hl);
+        kara_combine_kernel<<<grid, 128, 0, st>>>(r + done * 2 * L, T, Z0, Z1, Z2, SA, SB, CA, CB, cnt, hl);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
     }
     if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
@@ -561,7 +660,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : "cols";
+    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : "cols";
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,

@@ -202,6 +202,30 @@ BULK_HD void bg_mul_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
     }
 }
 
+/* bg_mul_rows written in plain 64-bit C (no carry flag): per word product t = a_j b_i + r + c,
+ * which cannot overflow ((2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1), r = low word, c = high word.
+ * The compiler's choice of instructions: one 32x32->64 multiply-add (IMAD.WIDE.U32 on sm_90)
+ * and a 64-bit add per product instead of a low and a high multiply-add; the high multiply
+ * runs at half the rate of the low one on the GPU, the wide one is timed against it
+ * (BULK_CUDA_MUL=twide). Same result as bg_mul_rows. */
+BULK_HD void bg_mul_rows_wide(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw; j++) r[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i < nw; i++) {
+        uint64_t c = 0;
+        bg_word bi = b[i];
+        BG_UNROLL
+        for (int j = 0; j < nw; j++) {
+            uint64_t t = (uint64_t)a[j] * bi + r[i + j] + c;
+            r[i + j] = (bg_word)t;
+            c = t >> 32;
+        }
+        r[i + nw] = (bg_word)c;
+    }
+}
+
 /* r[0 .. 2nw) = a^2: the products a_i a_j with i < j once (rows of the upper triangle, the same
  * two chains per row as bg_mul_rows), the sum doubled by a one-bit shift, then the squares
  * a_i^2 added on the diagonal in one chain: nw^2 + 3nw instructions instead of 2nw^2 + nw. */
