@@ -5,13 +5,14 @@
 #   ctest.log   ctest -R bpbc (the CPU tests and test_bpbc_gpu: every CUDA CKY kernel == CPU)
 #   bench.txt   bench_bpbc --gpu --skip-circuit: seed 001 Table 7.2 on the GPU (default kernel,
 #               no-early-exit kernel, first kernel on 64/8192, CPU all threads, LOP3/LDS limits)
-#               and Table 7.1; QUICK=1 (default) keeps to <= 128 non-terminals and 8192 rules
+#               and Table 7.1; the whole grid, the kernels without early exit on rows of at most
+#               FULL_MAX (default 8192) rules; QUICK=1 keeps to <= 128 non-terminals, 8192 rules
 #   ncu.txt     a short Nsight Compute profile of the block kernels on 64 nt / 8192 rules
 #   sass.txt    the block kernels' SASS (cuobjdump), to count instructions per rule
 set -u
 : "${B:?B (build dir) not set}" "${R:?R (results dir) not set}"
 CAP=${CAP:-150}
-QUICK=${QUICK:-1}
+QUICK=${QUICK:-0}
 t0=$(date +%s)
 left() { echo $((CAP - 8 - ($(date +%s) - t0))); }
 mkdir -p "$R"
@@ -30,7 +31,7 @@ q=""
     echo "# bench/bpbc/iter-gpu.sh: $(nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, $(date -u)"
     echo "# after ctest: $(($(date +%s) - t0)) s of the ${CAP} s cap used"
     s=$(left)
-    timeout "$s" "$BB" --gpu --skip-circuit $q ${BENCH_ARGS:-} --out "$R/table.txt" ||
+    timeout "$s" "$BB" --gpu --skip-circuit $q --gpu-full-max "${FULL_MAX:-8192}" ${BENCH_ARGS:-} --out "$R/table.txt" ||
         echo "# bench_bpbc stopped (exit $?, ${s} s allowed)"
 } >"$R/bench.txt" 2>&1
 cat "$R/bench.txt"

@@ -24,6 +24,9 @@
  * written once per split), then a barrier. The rule words are uniform across the warp (one
  * 16-byte load per 4 rules), so per rule and warp the cost is 2 shared loads and one LOP3.
  *
+ * A split whose operand cell is empty for every string of the group is skipped (a flag per cell,
+ * as the CPU parser does).
+ *
  * Early exit (template flag EARLY). W[A] only grows; once it is all ones for every string of
  * the group that exists, the remaining rules and splits of A cannot change it. A warp votes
  * (__all_sync) before each A and every 16 rules; when every A of the cell is full the block
@@ -59,6 +62,9 @@ __global__ static void __launch_bounds__(512)
     const size_t cells = (size_t)n * (n + 1) / 2, first = (size_t)blockIdx.x * CKY_GROUP;
     const uint32_t tw = (nnt + 31) / 32;
     uint32_t *Tg = T + (size_t)blockIdx.x * cells * cw;
+    /* live flags, one per cell of the group, after all tables (zeroed by the host): 1 once
+     * some string of the group has some non-terminal in the cell */
+    uint32_t *F = T + (size_t)gridDim.x * cells * cw + (size_t)blockIdx.x * cells;
     /* bits of this lane's word that belong to no string (the last group may be partial) */
     const size_t lf = first + (size_t)lane * 32;
     const uint32_t dead = lf >= nstr ? ~0u : nstr - lf >= 32 ? 0u : ~0u << (nstr - lf);
@@ -84,7 +90,10 @@ __global__ static void __launch_bounds__(512)
             }
         }
         __syncthreads();
-        for (size_t e = tid; e < cw; e += nt) Tg[i * cw + e] = W[e]; /* bulk_cky_cell(n, i, 1) == i */
+        for (size_t e = tid; e < cw; e += nt) {
+            Tg[i * cw + e] = W[e]; /* bulk_cky_cell(n, i, 1) == i */
+            if (W[e]) F[i] = 1;
+        }
         __syncthreads();
     }
     for (size_t e = tid; e < cw; e += nt) W[e] = 0;
@@ -95,10 +104,18 @@ __global__ static void __launch_bounds__(512)
     const uint4 *Tg4 = (const uint4 *)Tg;
     for (uint32_t len = 2; len <= n; len++) {
         for (uint32_t i = 0; i + len <= n; i++) {
-            for (uint32_t l = 1; l < len; l++) {
+            for (uint32_t j = 0, mid = len / 2; j + 1 < len; j++) {
+                /* splits from the middle outwards (mid, mid + 1, mid - 1, ...): long operands
+                 * have the fullest sets, so the early exit comes sooner (any order gives the
+                 * same OR) */
+                const uint32_t l = j <= 2 * (mid - 1) ? (j % 2 == 0 ? mid + j / 2 : mid - (j + 1) / 2) : j + 1;
+                const size_t cu = bulk_cky_cell(n, i, l), cv = bulk_cky_cell(n, i + l, len - l);
+                /* an empty operand for all strings of the group contributes nothing (the flags
+                 * were written before the last barrier: every thread sees the same) */
+                if (!F[cu] || !F[cv]) continue;
                 /* stage the operands; the barrier also orders the previous split's W updates
                  * and the zeroing of W before this split's reads */
-                const uint4 *Ug = Tg4 + bulk_cky_cell(n, i, l) * cw4, *Vg = Tg4 + bulk_cky_cell(n, i + l, len - l) * cw4;
+                const uint4 *Ug = Tg4 + cu * cw4, *Vg = Tg4 + cv * cw4;
                 for (size_t e = tid; e < cw4; e += nt) U4[e] = Ug[e], V4[e] = Vg[e];
                 __syncthreads();
                 int full = 1;
@@ -143,7 +160,11 @@ __global__ static void __launch_bounds__(512)
             }
             /* the cell is done (the barrier above ordered all its W updates) */
             const size_t c = bulk_cky_cell(n, i, len);
-            for (size_t e = tid; e < cw; e += nt) Tg[c * cw + e] = W[e], W[e] = 0;
+            for (size_t e = tid; e < cw; e += nt) {
+                Tg[c * cw + e] = W[e];
+                if (W[e]) F[c] = 1;
+                W[e] = 0;
+            }
         }
         /* the next length stages cells of this one, written by other threads */
         __syncthreads();
@@ -173,6 +194,10 @@ cudaError_t cky_block_launch(uint32_t *T, const void *str, int sym_bytes, uint8_
 {
     const unsigned groups = (unsigned)((nstr + CKY_GROUP - 1) / CKY_GROUP), threads = cky_block_threads(dg->nnt);
     const size_t smem = cky_block_smem(dg->nnt);
+    const size_t cells = (size_t)n * (n + 1) / 2;
+    cudaError_t e = cudaMemsetAsync(T + (size_t)groups * cells * dg->nnt * CKY_LANES, 0,
+                                    sizeof(uint32_t) * groups * cells, s);
+    if (e != cudaSuccess) return e;
     const uint4 *r = byb ? dg->rules_b : dg->rules;
     const uint32_t *rs = byb ? dg->rstart_b : dg->rstart;
     if (early && byb)

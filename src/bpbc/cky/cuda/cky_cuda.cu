@@ -169,7 +169,8 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
         size_t *bids = ids + bucket[n - 1], cnt = bucket[n] - bucket[n - 1];
         if (!cnt) continue;
         const size_t cells = n * (n + 1) / 2, unit = block ? CKY_GROUP : 64;
-        const size_t per_unit = block ? cells * nnt * CKY_LANES * sizeof(uint32_t) : cells * nnt * sizeof(uint64_t);
+        const size_t per_unit =
+            block ? cells * (nnt * CKY_LANES + 1) * sizeof(uint32_t) : cells * nnt * sizeof(uint64_t);
         const size_t units_all = (cnt + unit - 1) / unit, units_max = budget / per_unit;
         if (units_max == 0) {
             st = BULK_ERR_NOMEM;

@@ -40,7 +40,8 @@ cudaError_t cky_thread_launch(uint64_t *T, const int32_t *str, uint8_t *acc, uin
                               const cky_dev_grammar *dg, cudaStream_t s);
 
 /* One block per group of CKY_GROUP strings (32 lanes x 32-bit words); T has
- * ceil(nstr / CKY_GROUP) * cells * nnt * 32 words. early: stop applying the rules of a
+ * groups * cells * (nnt * 32 + 1) words, groups = ceil(nstr / CKY_GROUP): the tables, then one
+ * flag word per cell and group, which the launch zeroes. early: stop applying the rules of a
  * left-hand side A once A's word is all ones for every live string of the group. */
 enum { CKY_LANES = 32, CKY_GROUP = 32 * CKY_LANES };
 size_t cky_block_smem(uint32_t nnt);    /* bytes of shared memory one block needs */
