@@ -108,10 +108,12 @@ __global__ void powmod_kernel(bg_word *R, const bg_word *B, const bg_word *E, co
 
 /* divmod with divisor and dividend in registers (divisors up to 1024 bits, capacity NW = 4, 8,
  * 16 or 32 words): reads and writes the users' instance-major arrays directly (each thread its
- * own contiguous words; the warp's lines are reused from L1), no transposition. An instance
- * whose divisor's top word is zero (short divisors, zero) takes the general bg_divmod on its own
- * instance-major scratch: rare in bulk data, correct always. */
-template <int NW>
+ * own contiguous words; the warp's lines are reused from L1), no transposition. RECIP: the
+ * quotient loop of bg_divmod_regs_recip (qhat from the top divisor word's reciprocal,
+ * u -= qhat v as PTX carry chains), else bg_divmod_regs. An instance whose divisor's top word
+ * is zero (short divisors, zero) takes the general bg_divmod on its own instance-major
+ * scratch: rare in bulk data, correct always. */
+template <int NW, bool RECIP>
 __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
                                                               int nu, const bg_limb *d, int wa,
                                                               bg_word *UN, bg_word *VN, size_t n,
@@ -124,36 +126,15 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
     bg_word *qq = q ? (bg_word *)(q + i * (size_t)(nu / 2)) : NULL;
     bg_word *rr = r ? (bg_word *)(r + i * (size_t)(wa / 2)) : NULL;
     int e = 0;
-    if (bg_divmod_regs(qq, rr, u, nu, v, wa, 1, NW) < 0)
+    int st = RECIP ? bg_divmod_regs_recip(qq, rr, u, nu, v, wa, 1, NW)
+                   : bg_divmod_regs(qq, rr, u, nu, v, wa, 1, NW);
+    if (st < 0)
         e = bg_divmod(qq, rr, u, nu, v, wa, UN + i * (size_t)(nu + 1), VN + i * (size_t)wa, 1);
     if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
     if (e && bad) atomicExch(bad, 1);
 }
 
-/* divmod_regs_kernel with bg_divmod_regs_recip (BULK_CUDA_DIVMOD=recip, divisors up to 16
- * limbs): qhat from the top divisor word's reciprocal and u -= qhat v as PTX carry chains.
- * Opt-in until a GPU run measures it against divmod_regs_kernel (bench_int_gpu's "divrecip"
- * row; test_int_gpu checks it against the CPU backend). */
-template <int NW>
-__global__ void __launch_bounds__(kThreads) divmod_recip_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
-                                                               int nu, const bg_limb *d, int wa,
-                                                               bg_word *UN, bg_word *VN, size_t n,
-                                                               int8_t *err, int *bad)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const bg_word *u = (const bg_word *)(a + i * (size_t)(nu / 2));
-    const bg_word *v = (const bg_word *)(d + i * (size_t)(wa / 2));
-    bg_word *qq = q ? (bg_word *)(q + i * (size_t)(nu / 2)) : NULL;
-    bg_word *rr = r ? (bg_word *)(r + i * (size_t)(wa / 2)) : NULL;
-    int e = 0;
-    if (bg_divmod_regs_recip(qq, rr, u, nu, v, wa, 1, NW) < 0)
-        e = bg_divmod(qq, rr, u, nu, v, wa, UN + i * (size_t)(nu + 1), VN + i * (size_t)wa, 1);
-    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
-    if (e && bad) atomicExch(bad, 1);
-}
-
-/* divmod_recip_kernel serves divisors up to 16 limbs by default: measured faster on an H200
+/* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs by default: measured faster on an H200
  * (2026-11-21, bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: recip 3.68e8/s,
  * regs 3.06e8/s, results identical to regs and GMP; bench/results/2026-11-21-h200-int-gpu-run3.txt).
  * BULK_CUDA_DIVMOD=regs forces the old kernel, =recip the new one. */
@@ -212,6 +193,20 @@ __global__ void __launch_bounds__(kThreads) powmod_regs_kernel(bg_word *R, const
     int e = bg_powmod_regs(R + i, B + i, E + i, M + i, S + i, npad, NW);
     if (err) err[i] = (int8_t)(e ? BULK_ERR_EVEN_MODULUS : 0);
     if (e && bad) atomicExch(bad, 1);
+}
+
+/* divmod_regs_kernel<NW, RECIP> for the capacity NW (4, 8, 16, anything else: 32). */
+template <bool RECIP>
+void launch_divmod_regs(int NW, unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r,
+                        const bg_limb *a, int nu, const bg_limb *d, int nv, bg_word *UN,
+                        bg_word *VN, size_t n, int8_t *err, int *bad)
+{
+    switch (NW) {
+    case 4: divmod_regs_kernel<4, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
+    case 8: divmod_regs_kernel<8, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
+    case 16: divmod_regs_kernel<16, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
+    default: divmod_regs_kernel<32, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
+    }
 }
 
 /* Sub-batch size for `words` column words per instance: within the budget, a multiple of 32. */
@@ -331,19 +326,10 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
             bg_word *UN = s, *VN = s + (nu + 1) * batch;
             int8_t *er = err ? err + done : NULL;
             unsigned gr = grid_for(cnt);
-            if (divmod_recip_mode()) {
-                switch (NW) {
-                case 4: divmod_recip_kernel<4><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-                case 8: divmod_recip_kernel<8><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-                case 16: divmod_recip_kernel<16><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-                default: divmod_recip_kernel<32><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-                }
-            } else switch (NW) {
-            case 4: divmod_regs_kernel<4><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-            case 8: divmod_regs_kernel<8><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-            case 16: divmod_regs_kernel<16><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-            default: divmod_regs_kernel<32><<<gr, kThreads, 0, st>>>(qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad); break;
-            }
+            if (divmod_recip_mode())
+                launch_divmod_regs<true>(NW, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad);
+            else
+                launch_divmod_regs<false>(NW, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad);
             if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         }
         if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;

@@ -840,6 +840,58 @@ BULK_HD int bg_clz32(bg_word x)
 #endif
 }
 
+/* The normalisation shared by bg_divmod_regs and bg_divmod_regs_recip: vn (NW words) = v
+ * shifted left by 32 dw + sh bits, un (2 NW + 1 words) = u shifted the same. */
+BULK_HD void bg_divregs_load(bg_word *vn, bg_word *un, const bg_word *u, int nu, const bg_word *v,
+                             size_t s, int NW, int dw, int sh)
+{
+    BG_UNROLL
+    for (int k = 0; k < NW; k++) {
+        int src = k - dw; /* < wa */
+        bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
+        bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
+        vn[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+    BG_UNROLL
+    for (int k = 0; k <= 2 * NW; k++) {
+        int src = k - dw;
+        bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
+        bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
+        un[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+    }
+}
+
+/* un[j .. j + NW] += vn (the add-back after a quotient word one too large; the carry out of
+ * the top word cancels the borrow that signalled it). */
+BULK_HD void bg_divregs_addback(bg_word *un, const bg_word *vn, int j, int NW)
+{
+    uint64_t c = 0;
+    BG_UNROLL
+    for (int i = 0; i < NW; i++) {
+        uint64_t x = (uint64_t)un[i + j] + vn[i] + c;
+        un[i + j] = (bg_word)x;
+        c = x >> 32;
+    }
+    un[j + NW] += (bg_word)c;
+}
+
+/* The quotient's zero words above NW and the remainder un >> (32 dw + sh) into r (wa = NW - dw
+ * words). */
+BULK_HD void bg_divregs_store(bg_word *q, bg_word *r, const bg_word *un, int nu, size_t s, int NW,
+                              int dw, int sh)
+{
+    if (q)
+        for (int j = NW + 1; j < nu; j++) BG_AT(q, s, j) = 0;
+    if (r) {
+        BG_UNROLL
+        for (int k = 0; k < NW; k++) {
+            int dst = k - dw;
+            bg_word val = sh ? (un[k] >> sh) | (un[k + 1] << (32 - sh)) : un[k];
+            if (dst >= 0) BG_AT(r, s, dst) = val;
+        }
+    }
+}
+
 /* q (nu words) = floor(u / v), r (wa words) = u mod v, for u of nu <= 2 wa words and v of wa
  * words whose top word v[wa - 1] is nonzero; returns -1 (nothing written) when it is zero, for
  * the caller to take the general path (bg_divmod). NW >= wa, NW >= 4, is the register capacity:
@@ -855,20 +907,7 @@ BULK_HD int bg_divmod_regs(bg_word *q, bg_word *r, const bg_word *u, int nu, con
     if (vtop == 0) return -1;
     const int dw = NW - wa, sh = bg_clz32(vtop);
     bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1];
-    BG_UNROLL
-    for (int k = 0; k < NW; k++) {
-        int src = k - dw; /* < wa */
-        bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
-        bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
-        vn[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
-    }
-    BG_UNROLL
-    for (int k = 0; k <= 2 * NW; k++) {
-        int src = k - dw;
-        bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
-        bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
-        un[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
-    }
+    bg_divregs_load(vn, un, u, nu, v, s, NW, dw, sh);
     const uint64_t vt = vn[NW - 1], vs = vn[NW - 2];
     BG_UNROLL
     for (int j = NW; j >= 0; j--) {
@@ -891,27 +930,11 @@ BULK_HD int bg_divmod_regs(bg_word *q, bg_word *r, const bg_word *u, int nu, con
         un[j + NW] = (bg_word)t;
         if (t < 0) { /* rare: add v back */
             qhat--;
-            uint64_t c = 0;
-            BG_UNROLL
-            for (int i = 0; i < NW; i++) {
-                uint64_t x = (uint64_t)un[i + j] + vn[i] + c;
-                un[i + j] = (bg_word)x;
-                c = x >> 32;
-            }
-            un[j + NW] += (bg_word)c;
+            bg_divregs_addback(un, vn, j, NW);
         }
         if (q && j < nu) BG_AT(q, s, j) = (bg_word)qhat;
     }
-    if (q)
-        for (int j = NW + 1; j < nu; j++) BG_AT(q, s, j) = 0;
-    if (r) {
-        BG_UNROLL
-        for (int k = 0; k < NW; k++) {
-            int dst = k - dw;
-            bg_word val = sh ? (un[k] >> sh) | (un[k + 1] << (32 - sh)) : un[k];
-            if (dst >= 0) BG_AT(r, s, dst) = val;
-        }
-    }
+    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
     return 0;
 }
 
@@ -951,20 +974,7 @@ BULK_HD int bg_divmod_regs_recip(bg_word *q, bg_word *r, const bg_word *u, int n
     if (vtop == 0) return -1;
     const int dw = NW - wa, sh = bg_clz32(vtop);
     bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1], p[BG_DIV_MAXW + 1];
-    BG_UNROLL
-    for (int k = 0; k < NW; k++) {
-        int src = k - dw; /* < wa */
-        bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
-        bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
-        vn[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
-    }
-    BG_UNROLL
-    for (int k = 0; k <= 2 * NW; k++) {
-        int src = k - dw;
-        bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
-        bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
-        un[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
-    }
+    bg_divregs_load(vn, un, u, nu, v, s, NW, dw, sh);
     const bg_word vt = vn[NW - 1], vs = vn[NW - 2], vinv = bg_recip32(vt);
     BG_UNROLL
     for (int j = NW; j >= 0; j--) {
@@ -997,29 +1007,13 @@ BULK_HD int bg_divmod_regs_recip(bg_word *q, bg_word *r, const bg_word *u, int n
         bg_word borrow = bg_subc(0, 0, &f); /* 0 or all ones */
         if (borrow) { /* rare: qhat was one too large, add v back */
             qw = qq - 1;
-            uint64_t c = 0;
-            BG_UNROLL
-            for (int i = 0; i < NW; i++) {
-                uint64_t x = (uint64_t)un[i + j] + vn[i] + c;
-                un[i + j] = (bg_word)x;
-                c = x >> 32;
-            }
-            un[j + NW] += (bg_word)c;
+            bg_divregs_addback(un, vn, j, NW);
         } else {
             qw = qq;
         }
         if (q && j < nu) BG_AT(q, s, j) = qw;
     }
-    if (q)
-        for (int j = NW + 1; j < nu; j++) BG_AT(q, s, j) = 0;
-    if (r) {
-        BG_UNROLL
-        for (int k = 0; k < NW; k++) {
-            int dst = k - dw;
-            bg_word val = sh ? (un[k] >> sh) | (un[k + 1] << (32 - sh)) : un[k];
-            if (dst >= 0) BG_AT(r, s, dst) = val;
-        }
-    }
+    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
     return 0;
 }
 
