@@ -40,11 +40,6 @@ timeout 60 "$BENCH" --delays --seconds 0.25 --out "$R/delays.txt" >/dev/null 2>"
 echo "delays bench rc=$? ($(el) s)"
 cat "$R/delays.txt"
 
-# 2b. verify layouts and replays at k = 32 (T-step vs record replays)
-timeout 40 "$BENCH" --layouts --kmax 32 --seconds 0.3 --out "$R/layouts32.txt" >/dev/null 2>"$R/layouts32.err"
-echo "layouts k=32 rc=$? ($(el) s)"
-cat "$R/layouts32.txt"
-
 # 3. ncu on a full-size launch of each delay loop
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     timeout 60 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
@@ -53,6 +48,11 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     echo "ncu rc=$? ($(el) s)"
     grep -E "k_delays|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu point|Theoretical Occ" "$R/ncu-delays.txt" | grep -v "^==" | head -60
 fi
+
+# 2b. verify layouts and replays at k = 32 (T-step vs record replays)
+timeout 40 "$BENCH" --layouts --kmax 32 --seconds 0.3 --out "$R/layouts32.txt" >/dev/null 2>"$R/layouts32.err"
+echo "layouts k=32 rc=$? ($(el) s)"
+cat "$R/layouts32.txt"
 
 # 3b. SASS of the kernels compared (v4 delays BATCH_WARP shared/global, FLAT_BATCH T / records)
 if command -v cuobjdump >/dev/null 2>&1; then
