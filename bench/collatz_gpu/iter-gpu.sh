@@ -8,10 +8,11 @@
 #      (call rate and kernel rate, results checked identical to v3's);
 #   3. ncu on one full-size launch (2^27 numbers, d=12 a=24) of each delay loop: stall reasons,
 #      occupancy, scheduler, launch (bench_collatz_gpu --ncu);
+#   3a. bench_collatz_gpu --layouts --kmax 32: verify FLAT / FLAT_BATCH with T-step and record
+#      replays, incremental setup, side by side at k = 32 (results checked identical to FLAT's);
+#   3b. the SASS of the compared kernels (gzip);
 #   4. the CLI: delays 2^64..2^64+2^34 --stats 2^20 (default loop, then v3), and verify
 #      2^68..2^68+2^44 --json;
-#   2b. bench_collatz_gpu --layouts --kmax 32: verify FLAT / FLAT_BATCH with T-step and record
-#      replays side by side at k = 32 (results checked identical to FLAT's);
 #   5. bench_collatz_gpu --layouts (k = 32 and 37) when time is left
 #      (LAYOUTS=1 forces it first, LAYOUTS=0 skips it).
 set -u
@@ -49,7 +50,7 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     grep -E "k_delays|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu point|Theoretical Occ" "$R/ncu-delays.txt" | grep -v "^==" | head -60
 fi
 
-# 2b. verify layouts and replays at k = 32 (T-step vs record replays)
+# 3a. verify layouts and replays at k = 32 (T-step vs record replays)
 timeout 40 "$BENCH" --layouts --kmax 32 --seconds 0.3 --out "$R/layouts32.txt" >/dev/null 2>"$R/layouts32.err"
 echo "layouts k=32 rc=$? ($(el) s)"
 cat "$R/layouts32.txt"
