@@ -42,15 +42,18 @@ size_t cky_block_smem(uint32_t nnt)
     return (size_t)(3 * (size_t)nnt + 2) * CKY_LANES * sizeof(uint32_t);
 }
 
+/* 8 warps for small grammars (8 blocks of 25 KB fill an SM at 64 non-terminals), more where
+ * shared memory allows fewer blocks per SM: 4 x 512 threads at 128, 2 x 1024 at 256, 1 x 1024
+ * at 512 non-terminals. */
 unsigned cky_block_threads(uint32_t nnt)
 {
-    return nnt <= 128 ? 256 : 512;
+    return nnt <= 64 ? 256 : nnt <= 128 ? 512 : 1024;
 }
 
 /* str: sym_bytes == 1: uint8_t symbols, else int32_t. tmask: nterm x tw words, bit a of
  * tmask[t * tw + a / 32] says whether non-terminal a produces terminal t. */
 template <bool EARLY, bool BYB>
-__global__ static void __launch_bounds__(512)
+__global__ static void __launch_bounds__(1024)
     cky_block_kernel(uint32_t *T, const void *__restrict__ str, int sym_bytes, uint8_t *acc, uint32_t n, uint32_t nnt,
                      size_t nstr, const uint4 *__restrict__ rules, const uint32_t *__restrict__ rstart,
                      const uint32_t *__restrict__ tmask)
