@@ -61,6 +61,11 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
 int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
                      size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
 
+/* *p = bytes of device scratch from the stream-ordered pool on st (free with cudaFreeAsync on
+ * st); BULK_ERR_NOMEM and *p = NULL when there is none. The pool keeps freed memory for the
+ * next call (int_cuda_scratch.cu). */
+int bg_scratch_alloc(void **p, size_t bytes, cudaStream_t st);
+
 /* Device scratch bytes per instance a launcher of this op may take on top of its operands (the
  * host driver sizes its chunks with it). */
 size_t bg_scratch_bytes(int op, size_t limbs);

@@ -619,10 +619,7 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     if (batch == 0) batch = 1;
     if (batch > n) batch = n;
     char *s = NULL;
-    if (cudaMallocAsync((void **)&s, batch * per, st) != cudaSuccess) {
-        cudaGetLastError();
-        return BULK_ERR_NOMEM;
-    }
+    if (bg_scratch_alloc((void **)&s, batch * per, st) != BULK_OK) return BULK_ERR_NOMEM;
     bg_limb *A0 = (bg_limb *)s, *A1 = A0 + batch * h, *B0 = A1 + batch * h, *B1 = B0 + batch * h;
     bg_limb *SA = B1 + batch * h, *SB = SA + batch * h, *Z0 = SB + batch * h;
     bg_limb *Z1 = Z0 + batch * 2 * h, *Z2 = Z1 + batch * 2 * h;
@@ -679,10 +676,7 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     if (batch == 0) batch = 1;
     if (batch > n) batch = n;
     bg_limb *tmp = NULL;
-    if (cudaMallocAsync((void **)&tmp, batch * per, st) != cudaSuccess) {
-        cudaGetLastError();
-        return BULK_ERR_NOMEM;
-    }
+    if (bg_scratch_alloc((void **)&tmp, batch * per, st) != BULK_OK) return BULK_ERR_NOMEM;
     int rc = BULK_OK;
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;

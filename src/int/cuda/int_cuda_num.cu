@@ -223,11 +223,7 @@ size_t pad32(size_t n) { return (n + 31) / 32 * 32; }
 /* Scratch from the stream-ordered pool; freed with cudaFreeAsync on the same stream. */
 int scratch_alloc(bg_word **p, size_t words, cudaStream_t st)
 {
-    if (cudaMallocAsync((void **)p, words * sizeof(bg_word), st) != cudaSuccess) {
-        cudaGetLastError();
-        return BULK_ERR_NOMEM;
-    }
-    return BULK_OK;
+    return bg_scratch_alloc((void **)p, words * sizeof(bg_word), st);
 }
 
 int to_cols(bg_word *col, const bg_limb *src, size_t n, size_t npad, size_t limbs, cudaStream_t st,
