@@ -55,6 +55,26 @@ static int eq_mpz(const bulk_limb_t *p, size_t limbs, const mpz_t z)
     return ok;
 }
 
+/* The first instance i < n whose r (2 L limbs) differs from a * b by GMP (and, when rl is not
+ * NULL, whose rl (L limbs) differs from a * b mod 2^(64 L)); n when none. */
+static size_t first_wrong_product(const bulk_limb_t *r, const bulk_limb_t *rl, const bulk_limb_t *a,
+                                  const bulk_limb_t *b, size_t n, size_t L)
+{
+    mpz_t x, y, z;
+    mpz_inits(x, y, z, NULL);
+    size_t i = 0;
+    for (; i < n; i++) {
+        to_mpz(x, a + i * L, L);
+        to_mpz(y, b + i * L, L);
+        mpz_mul(z, x, y);
+        int ok = eq_mpz(r + i * 2 * L, 2 * L, z);
+        mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
+        if (!ok || (rl && !eq_mpz(rl + i * L, L, z))) break;
+    }
+    mpz_clears(x, y, z, NULL);
+    return i;
+}
+
 /* The instances GMP checks: all of them for small batches, else a spread sample (the CPU
  * backend comparison covers every instance). */
 static int sampled(size_t i, size_t n) { return n <= 3000 || i % 7 == 0 || i + 1 == n; }
@@ -465,21 +485,8 @@ static void test_mul_kernels(void)
             int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
             int rc2 = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
             CHECK(rc == BULK_OK && rc2 == BULK_OK, "mul kernel %s limbs=%zu: rc %d %d", kinds[k], L, rc, rc2);
-            mpz_t x, y, z;
-            mpz_inits(x, y, z, NULL);
-            for (size_t i = 0; i < n; i++) {
-                to_mpz(x, a + i * L, L);
-                to_mpz(y, b + i * L, L);
-                mpz_mul(z, x, y);
-                int ok = eq_mpz(r + i * 2 * L, 2 * L, z);
-                mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
-                ok = ok && eq_mpz(rl + i * L, L, z);
-                if (!ok) {
-                    CHECK(0, "mul kernel %s limbs=%zu instance %zu wrong", kinds[k], L, i);
-                    break;
-                }
-            }
-            mpz_clears(x, y, z, NULL);
+            size_t bad = first_wrong_product(r, rl, a, b, n, L);
+            CHECK(bad == n, "mul kernel %s limbs=%zu instance %zu wrong", kinds[k], L, bad);
             free(a); free(b); free(r); free(rl);
         }
     unsetenv("BULK_CUDA_MUL");
@@ -496,18 +503,8 @@ static void test_mul_kernels(void)
         for (size_t i = 0; i < n; i += 10) memset(b + i * L, 0xff, L * 8);
         int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
         CHECK(rc == BULK_OK, "multi-level Karatsuba limbs=%zu: rc %d", L, rc);
-        mpz_t x, y, z;
-        mpz_inits(x, y, z, NULL);
-        for (size_t i = 0; i < n; i++) {
-            to_mpz(x, a + i * L, L);
-            to_mpz(y, b + i * L, L);
-            mpz_mul(z, x, y);
-            if (!eq_mpz(r + i * 2 * L, 2 * L, z)) {
-                CHECK(0, "multi-level Karatsuba limbs=%zu instance %zu wrong", L, i);
-                break;
-            }
-        }
-        mpz_clears(x, y, z, NULL);
+        size_t bad = first_wrong_product(r, NULL, a, b, n, L);
+        CHECK(bad == n, "multi-level Karatsuba limbs=%zu instance %zu wrong", L, bad);
         free(a); free(b); free(r);
     }
     unsetenv("BULK_CUDA_KARA_MIN");

@@ -35,6 +35,16 @@ static void to_mpz(mpz_t z, const bg_word *p, size_t s, int n)
     free(t);
 }
 
+/* p (n words at stride s) = z mod 2^(32 n), z >= 0. */
+static void from_mpz(bg_word *p, size_t s, int n, const mpz_t z)
+{
+    bg_word *t = calloc((size_t)(n ? n : 1) + 2 * mpz_size(z) + 2, sizeof(bg_word));
+    size_t cnt;
+    mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, z);
+    for (int j = 0; j < n; j++) BG_AT(p, s, j) = t[j];
+    free(t);
+}
+
 /* 1 when p (n words at stride s) equals z (which must fit). */
 static int eq_mpz(const bg_word *p, size_t s, int n, const mpz_t z)
 {
@@ -446,14 +456,8 @@ static void test_gcd(void)
                 mpz_mul_2exp(B, B, 3);
                 mpz_fdiv_r_2exp(A, A, (mp_bitcnt_t)(32 * nw));
                 mpz_fdiv_r_2exp(B, B, (mp_bitcnt_t)(32 * nw));
-                size_t cnt;
-                bg_word *t = calloc((size_t)nw, sizeof(bg_word));
-                mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, A);
-                for (int j = 0; j < nw; j++) BG_AT(a, s, j) = t[j];
-                memset(t, 0, sizeof(bg_word) * (size_t)nw);
-                mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, B);
-                for (int j = 0; j < nw; j++) BG_AT(b, s, j) = t[j];
-                free(t);
+                from_mpz(a, s, nw, A);
+                from_mpz(b, s, nw, B);
                 mpz_clear(x);
             }
             bg_gcd(g, a, b, X, Y, s, nw);
@@ -540,14 +544,8 @@ static void test_gcd_divsteps(void)
             if (rebuilt) {
                 mpz_fdiv_r_2exp(A, A, (mp_bitcnt_t)(32 * nw));
                 mpz_fdiv_r_2exp(B, B, (mp_bitcnt_t)(32 * nw));
-                bg_word *t = calloc((size_t)nw, sizeof(bg_word));
-                size_t cnt;
-                mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, A);
-                for (int j = 0; j < nw; j++) BG_AT(a, s, j) = t[j];
-                memset(t, 0, sizeof(bg_word) * (size_t)nw);
-                mpz_export(t, &cnt, -1, sizeof(bg_word), 0, 0, B);
-                for (int j = 0; j < nw; j++) BG_AT(b, s, j) = t[j];
-                free(t);
+                from_mpz(a, s, nw, A);
+                from_mpz(b, s, nw, B);
             }
             for (int j = 0; j < nw; j++) BG_AT(g, s, j) = 0x5a5a5a5au;
             bg_gcd_divsteps(g, a, b, s, nw, cap);
