@@ -13,8 +13,8 @@
  *    remainder tree). Quasi-linear: O(M(N) log n) for N the total size. Equal inputs x_i = x_j
  *    give g_i = x_i. Memory-bounded: the product-tree levels that do not fit a memory budget
  *    (default half the physical memory) go to spill files and are read back (checked) for the
- *    remainder tree; the budget cannot go below a floor of about 10x the input size (the top
- *    of the trees works on numbers as large as the whole input).
+ *    remainder tree; the budget cannot go below a floor of about 35-60x the input size (the
+ *    NTT buffers at the top of the trees, where numbers are as large as the whole input).
  *
  * Results never depend on the backend, the thread count, the tile size or spilling. */
 #ifndef BULK_GCD_H

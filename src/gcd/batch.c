@@ -28,13 +28,14 @@ uint64_t gcd_default_budget(void)
 }
 
 void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
-                   size_t max_memory, int force_spill)
+                   int threads, size_t max_memory, int force_spill)
 {
     memset(p, 0, sizeof *p);
     size_t spillable = levels > 2 ? levels - 2 : 0;
     p->levels = levels;
     p->level_bytes = level_bytes;
-    p->floor = 3 * in_bytes + 9 * level_bytes;
+    uint64_t inflight = threads < 1 ? 1 : threads > 4 ? 4 : (uint64_t)threads;
+    p->floor = 3 * in_bytes + (10 + 12 * inflight) * level_bytes;
     p->need = p->floor + (uint64_t)spillable * level_bytes;
     p->budget = max_memory == 0 ? gcd_default_budget() : (uint64_t)max_memory;
     if (force_spill) p->keep = 0;
@@ -68,9 +69,10 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     size_t levels = 1;
     for (size_t c = n; c > 1; c = (c + 1) / 2) levels++;
     const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL };
+    int threads = bulk_ctx_threads(ctx);
     gcd_plan plan;
     gcd_plan_make(&plan, levels, (uint64_t)n * limbs * sizeof *x, (uint64_t)total * sizeof *x,
-                  o.max_memory, o.force_spill);
+                  threads, o.max_memory, o.force_spill);
     if (stats) {
         stats->levels = levels;
         stats->memory_budget = plan.budget;
@@ -78,7 +80,6 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         stats->memory_floor = plan.floor;
         stats->over_budget = plan.over_budget;
     }
-    int threads = bulk_ctx_threads(ctx);
     gcd_spill sp = { o.spill_dir, 0, 0, 0 };
 
     gcd_tree T;

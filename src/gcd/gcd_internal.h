@@ -86,13 +86,16 @@ uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
 /* ---- memory budget (batch.c) --------------------------------------------------------------- */
 
 /* The plan of a batch run: which product levels stay in memory. Estimates in bytes for inputs
- * of in_bytes (n * limbs * 8) and a tree whose levels hold level_bytes each (the sum of the
+ * of in_bytes (n * limbs * 8) and a tree whose levels hold level_bytes (S) each (the sum of the
  * inputs' significant limbs: a product has as many limbs as its factors together):
- *   floor = in_bytes * 3 + level_bytes * 9: the inputs, the final arrays (q, g), and the
- *           remainder tree's working set (a product level, two remainder levels of twice the
- *           size, and the squares, reciprocals and NTT buffers of the top nodes, which are
- *           as large as the whole input);
- *   need  = floor + (levels - 2) * level_bytes: every product level resident.
+ *   floor = 3 in_bytes + (10 + 12 min(threads, 4)) S: the inputs and the final arrays (q, g),
+ *           a product level and two remainder levels of 2 S each, and the scratch of the nodes
+ *           in flight near the top of the remainder tree, where one node is S / c for c nodes
+ *           and its square, reciprocal and Barrett products need NTT buffers of up to about
+ *           48 S / c each (min(threads, c) nodes at once). Calibrated on 1e5 moduli, 2
+ *           threads: peak RSS 499 MB with every level spilled, about 35 S
+ *           (bench/results/2026-11-21-cpu-gcd-spill.txt);
+ *   need  = floor + (levels - 2) S: every product level resident.
  * keep = how many of the spillable levels (1 .. levels - 2) stay resident: the top `keep`
  * ones (the remainder tree meets them first and frees them early). */
 typedef struct gcd_plan {
@@ -101,7 +104,7 @@ typedef struct gcd_plan {
     int over_budget;
 } gcd_plan;
 void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
-                   size_t max_memory, int force_spill);
+                   int threads, size_t max_memory, int force_spill);
 /* Half the physical memory (the default budget); 4 GiB when the system does not say. */
 uint64_t gcd_default_budget(void);
 
