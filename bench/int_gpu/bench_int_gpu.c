@@ -9,7 +9,8 @@
  *
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
  * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
- * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes).
+ * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
+ * prof (each kernel under work launched once, for a profiler).
  *
  * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
 #include <gmp.h>
@@ -170,7 +171,7 @@ static double imad_peak, bw_peak;
 static const char *only;
 static int want(const char *part)
 {
-    if (!only) return 1;
+    if (!only) return strcmp(part, "prof") != 0;
     size_t n = strlen(part);
     for (const char *p = only; *p;) {
         const char *e = strchr(p, ',');
@@ -255,6 +256,49 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
         im > 0 ? 100.0 * dev_rate * im / imad_peak : 0.0, 100.0 * dev_rate * by / bw_peak);
     if (rc != BULK_OK) OUT("  (end-to-end run failed: %s)\n", bulk_status_string(rc));
     free(a); free(b); free(c); free(r); free(q);
+}
+
+/* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
+ * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, sum-rotate
+ * by the automatic shape, gcd by divsteps, divmod 2048/1024), in that order, no timing. */
+static void profile_once(bulk_ctx *ctx)
+{
+    const size_t n = (size_t)1 << 18, L = 16;
+    bulk_limb_t *h = malloc(n * 2 * L * 8);
+    struct dev d = {0};
+    int rc = h ? BULK_OK : BULK_ERR_NOMEM;
+    if (rc == BULK_OK) {
+        for (size_t k = 0; k < n * 2 * L; k++) h[k] = rnd();
+        for (size_t i = 0; i < n; i++) h[i * L + L - 1] |= 1ull << 63; /* full-size divisors (C) */
+        rc = bulk_int_dev_alloc(ctx, &d.A, n, 2 * L);
+    }
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.B, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.C, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.R, n, 2 * L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &d.Q, n, 2 * L);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, d.A, h);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, d.B, h);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, d.C, h);
+    bulk_int_dev *A1 = NULL;
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &A1, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A1, h + n * L);
+    static const char *kinds[] = {"thread", "twide", NULL};
+    for (int k = 0; k < 3 && rc == BULK_OK; k++) {
+        if (kinds[k]) setenv("BULK_CUDA_MUL", kinds[k], 1);
+        rc = bulk_int_dev_mul(ctx, d.R, A1, d.B);
+        unsetenv("BULK_CUDA_MUL");
+    }
+    bulk_int_dev *G = NULL; /* L limbs: gcd, then the remainder */
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &G, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_gcd(ctx, G, A1, d.B);
+    if (rc == BULK_OK) rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
+    bulk_int_dev_free(G);
+    if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+    OUT("# profile_once: %s\n", bulk_status_string(rc));
+    bulk_int_dev_free(A1);
+    bulk_int_dev_free(d.A); bulk_int_dev_free(d.B); bulk_int_dev_free(d.C);
+    bulk_int_dev_free(d.R); bulk_int_dev_free(d.Q);
+    free(h);
 }
 
 /* The divmod kernels timed side by side ("divrecip", "divregs" rows) must agree: 2048/1024-bit
@@ -439,7 +483,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
                    "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
-                   "  gcd, powmod, kernels, shapes (default: all)\n");
+                   "  gcd, powmod, kernels, shapes, prof (default: all but prof)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -475,6 +519,7 @@ int main(int argc, char **argv)
     OUT("%-7s %6s %9s %11s %11s %11s %8s %8s %8s\n", "op", "bits", "count", "dev/s", "e2e/s",
         "GMP/s", "xGMP", "IMAD%", "BW%");
     size_t big = quick ? (1u << 18) : (1u << 20);
+    if (want("prof")) profile_once(ctx);
     static const size_t mul_bits[] = {256, 1024, 2048, 4096, 8192, 16384, 65536};
     for (int k = 0; k < 7; k++) {
         size_t bits = mul_bits[k];

@@ -10,8 +10,8 @@
 #    gcd default and approx) -> $R/bench.txt, then the sum-rotate shape table on 2^18 instances
 #    -> $R/shapes.txt;
 # 3. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-*.txt;
-# 4. short Nsight Compute profiles of the gcd and sum-rotate kernels -> $R/ncu-*.txt (skipped
-#    when ncu is missing; bounded by timeouts so that the round's cap holds).
+# 4. one Nsight Compute profile of each kernel under work (bench --only prof launches each once)
+#    -> $R/ncu.txt (skipped when ncu is missing; bounded by a timeout so the round's cap holds).
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
 # the later ones; the exit status is that of the tests.
 set -u
@@ -51,9 +51,9 @@ if command -v cuobjdump >/dev/null 2>&1; then
         o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/$f.cu.o"
         [ -f "$o" ] || continue
         cuobjdump -sass "$o" 2>/dev/null | awk '
-            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0E/) }
+            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0E|divmod_regs_kernelILi32ELb1E/) }
             keep && /^ +\/\*[0-9a-f]+\*\// {
-                op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); split(op, p, "."); c[fn " " p[1]]++; n[fn]++ }
+                op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); c[fn " " op]++; n[fn]++ }
             END { for (k in c) print k, c[k]; for (f in n) print f, "TOTAL", n[f] }' |
             sort -k1,1 -k3,3nr >"$R/sass-$f.txt"
     done
@@ -63,16 +63,14 @@ else
 fi
 
 if command -v ncu >/dev/null 2>&1; then
-    timeout 20 ncu --clock-control none -k regex:gcd_regs_kernel --launch-count 1 \
+    # every kernel under work once (bench --only prof): per-thread mul (carry-flag rows, 64-bit
+    # rows), sum-rotate, divsteps gcd, recip divmod
+    timeout 40 ncu --clock-control none \
+        -k regex:'mul_thread_kernel|mul_sr_kernel|gcd_regs_kernel|divmod_regs_kernel' \
         --section SpeedOfLight --section WarpStateStats --section InstructionStats \
-        --section ComputeWorkloadAnalysis --section Occupancy \
-        "$BENCH" --quick --only gcd --out "$R/ncu-gcd-bench.txt" >"$R/ncu-gcd.txt" 2>&1
-    stamp "ncu gcd rc $?"
-    timeout 20 ncu --clock-control none -k regex:mul_sr_kernel --launch-count 1 \
-        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
-        --section ComputeWorkloadAnalysis --section Occupancy \
-        "$BENCH" --quick --only mul --out "$R/ncu-mul-bench.txt" >"$R/ncu-mul.txt" 2>&1
-    stamp "ncu mul rc $?"
+        --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
+        "$BENCH" --only prof --out "$R/prof-bench.txt" >"$R/ncu.txt" 2>&1
+    stamp "ncu rc $?"
 else
     stamp "no ncu"
 fi
