@@ -209,6 +209,7 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
     out("%5s %7s %8s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s %8s\n", "nnt", "p2", "M", "cpu_us", "gpu_us", "copy_us",
         "kern_us", "kernb_us", "full_us", "fullb_us", "thread_us", "lop3_us", "lds_us", "full%", "cpu/gpu");
     const size_t mcpu = 4096;
+    const int hthreads = bulk_ctx_threads(cctx); /* host side of the GPU parse */
     for (size_t a = 0; a < sizeof nnts / sizeof nnts[0]; a++) {
         unsigned nnt = nnts[a];
         if (quick && nnt > 128) break;
@@ -228,20 +229,20 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
             int st = bulk_grammar_random(&g, nnt, p2, NTERM, BULK_CKY_TOKENS, 1000 * nnt + p2);
             if (st) die("random grammar", st);
             bulk_cky_gpu_stats sd, sb, sf, sfb, sth;
-            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, 1024, BULK_CKY_GPU_AUTO, &sd))) die("gpu warm-up", st);
-            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, m, BULK_CKY_GPU_AUTO, &sd))) die("gpu parse", st);
-            if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BYB, &sb))) die("gpu by-b", st);
+            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, 1024, BULK_CKY_GPU_AUTO, hthreads, &sd))) die("gpu warm-up", st);
+            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, m, BULK_CKY_GPU_AUTO, hthreads, &sd))) die("gpu parse", st);
+            if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BYB, hthreads, &sb))) die("gpu by-b", st);
             if (memcmp(acc, full, m)) die("default and by-B GPU kernels disagree", BULK_ERR_INTERNAL);
             double thread_us = -1, cpu_us = -1, full_us = -1, fullb_us = -1;
             if (p2 <= full_max) {
-                if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BLOCK_FULL, &sf))) die("gpu full", st);
+                if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BLOCK_FULL, hthreads, &sf))) die("gpu full", st);
                 if (memcmp(acc, full, m)) die("default and full GPU kernels disagree", BULK_ERR_INTERNAL);
-                if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BYB_FULL, &sfb))) die("gpu full", st);
+                if ((st = bulk_cuda_cky_parse_ex(g, full, syms, off, m, BULK_CKY_GPU_BYB_FULL, hthreads, &sfb))) die("gpu full", st);
                 if (memcmp(acc, full, m)) die("default and by-B full GPU kernels disagree", BULK_ERR_INTERNAL);
                 full_us = sf.kernel_ms * 1e3 / (double)m, fullb_us = sfb.kernel_ms * 1e3 / (double)m;
             }
             if ((nnt == 64 && p2 == 8192) || (thread_all && p2 <= 8192)) {
-                if ((st = bulk_cuda_cky_parse_ex(g, thr, syms, off, m, BULK_CKY_GPU_THREAD, &sth))) die("gpu thread", st);
+                if ((st = bulk_cuda_cky_parse_ex(g, thr, syms, off, m, BULK_CKY_GPU_THREAD, hthreads, &sth))) die("gpu thread", st);
                 if (memcmp(acc, thr, m)) die("block and thread GPU kernels disagree", BULK_ERR_INTERNAL);
                 thread_us = sth.kernel_ms * 1e3 / (double)m;
             }

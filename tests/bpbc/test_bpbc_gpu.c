@@ -70,7 +70,7 @@ static size_t compare_cky(bulk_ctx *cpu, const bulk_grammar *g, const int32_t *s
         if (v == BULK_CKY_GPU_THREAD && !thread_too) continue;
         bulk_cky_gpu_stats stt;
         memset(y, 2, m);
-        int st = bulk_cuda_cky_parse_ex(g, y, sy, off, m, v, &stt);
+        int st = bulk_cuda_cky_parse_ex(g, y, sy, off, m, v, 4, &stt);
         CHECK(st == BULK_OK, "%s: gpu parse (%s): %s", what, variant_name[v], bulk_status_string(st));
         size_t bad = 0, first = m;
         for (size_t i = 0; i < m; i++)
@@ -112,7 +112,7 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
         if (nnt == 600) {
             bulk_cky_gpu_stats stt;
             uint8_t *y = malloc(m);
-            CHECK(bulk_cuda_cky_parse_ex(g, y, sy, off, m, BULK_CKY_GPU_BLOCK, &stt) == BULK_OK, "600 block");
+            CHECK(bulk_cuda_cky_parse_ex(g, y, sy, off, m, BULK_CKY_GPU_BLOCK, 4, &stt) == BULK_OK, "600 block");
             CHECK(stt.variant == BULK_CKY_GPU_THREAD, "nnt 600: expected the thread kernel, ran %s",
                   variant_name[stt.variant]);
             free(y);
@@ -150,24 +150,44 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
         free(off), free(sy);
         bulk_grammar_free(g);
     }
-    /* one length, strings contiguous (the driver copies them straight from syms), a count
-     * that is no multiple of 32: bulk_cky_parse on the CUDA context */
+    /* one length, strings contiguous with 4-byte symbols (300 terminals: the driver copies
+     * them straight from syms), a count that is no multiple of 32: bulk_cky_parse on the CUDA
+     * context */
     {
         bulk_grammar *g = NULL;
-        CHECK(bulk_grammar_random(&g, 48, 1500, 4, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK, "grammar");
+        CHECK(bulk_grammar_random(&g, 48, 1500, 300, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK, "grammar");
         const size_t m = 5 * 1024 + 13, n = 23;
         size_t *off = malloc(sizeof(size_t) * (m + 1));
         int32_t *sy = malloc(sizeof(int32_t) * m * n);
         for (size_t i = 0; i <= m; i++) off[i] = i * n;
-        for (size_t i = 0; i < m * n; i++) sy[i] = (int32_t)(test_rand(s) % 4);
+        for (size_t i = 0; i < m * n; i++) sy[i] = (int32_t)(test_rand(s) % 300);
         uint8_t *x = malloc(m), *y = malloc(m);
         CHECK(bulk_cky_parse(cpu, g, x, sy, off, m) == BULK_OK, "cpu parse");
         CHECK(bulk_cky_parse(gpu, g, y, sy, off, m) == BULK_OK, "gpu parse");
         CHECK(memcmp(x, y, m) == 0, "contiguous strings of length %zu: CUDA and CPU answers differ", n);
         size_t acc = 0;
         for (size_t i = 0; i < m; i++) acc += x[i];
-        printf("cky nnt 48, p2 1500: %zu contiguous strings of length %zu, %zu accepted\n", m, n, acc);
+        printf("cky nnt 48, p2 1500, 300 terminals: %zu contiguous strings of length %zu, %zu accepted\n", m, n, acc);
         free(off), free(sy), free(x), free(y);
+        bulk_grammar_free(g);
+    }
+    /* more than 2^20 symbols in one length bucket and more than 65536 strings: the host
+     * checks and the gathering run on several threads; lengths 13, 14, 15 interleaved */
+    {
+        bulk_grammar *g = NULL;
+        CHECK(bulk_grammar_random(&g, 16, 100, 3, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK, "grammar");
+        const size_t m = 240007;
+        size_t *off = malloc(sizeof(size_t) * (m + 1)), total = 0;
+        int32_t *sy = malloc(sizeof(int32_t) * m * 15);
+        for (size_t i = 0; i < m; i++) {
+            off[i] = total;
+            size_t n = 13 + (size_t)(test_rand(s) % 3);
+            for (size_t k = 0; k < n; k++) sy[total++] = (int32_t)(test_rand(s) % 3);
+        }
+        off[m] = total;
+        size_t acc = compare_cky(cpu, g, sy, off, m, 1, "nnt 16, p2 100, 240007 strings");
+        printf("cky nnt 16, p2 100: %zu strings of lengths 13..15, %zu accepted\n", m, acc);
+        free(off), free(sy);
         bulk_grammar_free(g);
     }
 }

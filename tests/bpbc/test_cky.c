@@ -456,6 +456,39 @@ static void test_random_non_cnf(bulk_ctx *ctx, uint64_t seed, int rounds, size_t
     words_free(&w);
 }
 
+/* Many short strings (more than the 65536 from which the string checks run on several
+ * threads), about 1% with a foreign symbol and some empty: the parser on 1 and on 4 threads
+ * against the plain reference on every 97th string and against each other on all. */
+static void test_many_strings(uint64_t seed)
+{
+    uint64_t s = seed;
+    bulk_ctx *c1 = NULL, *c4 = NULL;
+    CHECK(bulk_ctx_open(&c1, BULK_BACKEND_CPU, 1) == BULK_OK && bulk_ctx_open(&c4, BULK_BACKEND_CPU, 4) == BULK_OK,
+          "contexts");
+    bulk_grammar *g = NULL;
+    CHECK(bulk_grammar_random(&g, 12, 60, 3, BULK_CKY_TOKENS, test_rand(&s)) == BULK_OK, "grammar");
+    const size_t m = 70001;
+    size_t *off = malloc(sizeof(size_t) * (m + 1)), total = 0;
+    int32_t *sy = malloc(sizeof(int32_t) * m * 9);
+    for (size_t i = 0; i < m; i++) {
+        off[i] = total;
+        size_t n = (size_t)(test_rand(&s) % 9);
+        for (size_t k = 0; k < n; k++) sy[total++] = test_rand(&s) % 100 == 0 ? 7 : (int32_t)(test_rand(&s) % 3);
+    }
+    off[m] = total;
+    uint8_t *a1 = malloc(m), *a4 = malloc(m), *ref = malloc(1);
+    CHECK(bulk_cky_parse(c1, g, a1, sy, off, m) == BULK_OK, "parse, 1 thread");
+    CHECK(bulk_cky_parse(c4, g, a4, sy, off, m) == BULK_OK, "parse, 4 threads");
+    CHECK(memcmp(a1, a4, m) == 0, "many strings: 1 and 4 threads differ (seed %llu)", (unsigned long long)seed);
+    for (size_t i = 0; i < m; i += 97) {
+        CHECK(bulk_cky_parse_plain(g, ref, sy, off + i, 1) == BULK_OK, "plain");
+        CHECK(ref[0] == a1[i], "many strings: string %zu: plain %d, bit-parallel %d", i, ref[0], a1[i]);
+    }
+    free(off), free(sy), free(a1), free(a4), free(ref);
+    bulk_grammar_free(g);
+    bulk_ctx_close(c1), bulk_ctx_close(c4);
+}
+
 static void expect_bad(const char *text, const char *want, const char *what)
 {
     bulk_grammar *g = NULL;
@@ -504,6 +537,7 @@ int main(int argc, char **argv)
     test_random_cnf(ctx, ctx1, seed, small ? 40 : 150);
     test_random_non_cnf(ctx, seed ^ 0xabcdef, small ? 40 : 200, 7);
     test_gpu_thread_emulation(ctx, seed ^ 0x1234, small ? 30 : 120);
+    test_many_strings(seed ^ 0x5678);
     bulk_ctx_close(ctx);
     bulk_ctx_close(ctx1);
     return test_finish();

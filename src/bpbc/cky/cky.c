@@ -122,23 +122,48 @@ static void parse_range(void *arg, size_t begin, size_t end, int worker)
     for (size_t k = begin; k < end; k++) parse_group(j, &j->groups[k], worker);
 }
 
-/* Validates the strings: accept[i] = 0 for a string with an unknown symbol, accepts_empty for
- * the empty string; the others get ok[i] = 1. Returns the longest length among them. */
-size_t bulk_cky_prepare(const bulk_grammar *g, uint8_t *accept, uint8_t *ok, const int32_t *syms,
-                        const size_t *offsets, size_t nstrings)
+typedef struct prep_job {
+    const bulk_grammar *g;
+    uint8_t *accept, *ok;
+    const int32_t *syms;
+    const size_t *offsets;
+    size_t *maxlen; /* per worker */
+} prep_job;
+
+static void prepare_range(void *arg, size_t begin, size_t end, int worker)
 {
-    size_t maxlen = 0;
-    for (size_t i = 0; i < nstrings; i++) {
-        size_t n = offsets[i + 1] - offsets[i];
+    const prep_job *j = arg;
+    const bulk_grammar *g = j->g;
+    size_t maxlen = j->maxlen[worker];
+    for (size_t i = begin; i < end; i++) {
+        size_t n = j->offsets[i + 1] - j->offsets[i];
         int good = 1;
         for (size_t k = 0; k < n && good; k++) {
-            int32_t t = syms[offsets[i] + k];
+            int32_t t = j->syms[j->offsets[i] + k];
             good = t >= 0 && (uint32_t)t < g->nterm && g->ustart[t] < g->ustart[t + 1];
         }
-        ok[i] = (uint8_t)(good && n > 0);
-        accept[i] = (uint8_t)(good && n == 0 && g->accepts_empty);
-        if (ok[i] && n > maxlen) maxlen = n;
+        j->ok[i] = (uint8_t)(good && n > 0);
+        j->accept[i] = (uint8_t)(good && n == 0 && g->accepts_empty);
+        if (j->ok[i] && n > maxlen) maxlen = n;
     }
+    j->maxlen[worker] = maxlen;
+}
+
+/* Validates the strings: accept[i] = 0 for a string with an unknown symbol, accepts_empty for
+ * the empty string; the others get ok[i] = 1. Returns the longest length among them. Runs on
+ * up to `threads` threads (a GPU parse spends a good part of its host time here). */
+size_t bulk_cky_prepare(const bulk_grammar *g, uint8_t *accept, uint8_t *ok, const int32_t *syms,
+                        const size_t *offsets, size_t nstrings, int threads)
+{
+    size_t one = 0, *per = NULL, maxlen = 0;
+    if (threads < 1 || nstrings < 65536) threads = 1;
+    if (threads > 1) per = calloc((size_t)threads, sizeof *per);
+    if (!per) threads = 1, per = &one;
+    prep_job j = { g, accept, ok, syms, offsets, per };
+    if (threads == 1) prepare_range(&j, 0, nstrings, 0);
+    else bulk_parallel_for(threads, nstrings, 16384, prepare_range, &j);
+    for (int t = 0; t < threads; t++) maxlen = per[t] > maxlen ? per[t] : maxlen;
+    if (per != &one) free(per);
     return maxlen;
 }
 
@@ -151,7 +176,7 @@ int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const 
     if (nstrings == 0) return BULK_OK;
     if (ctx->backend == BULK_BACKEND_CUDA) {
 #ifdef BULK_HAVE_CUDA
-        return bulk_cuda_cky_parse(g, accept, syms, offsets, nstrings);
+        return bulk_cuda_cky_parse(g, accept, syms, offsets, nstrings, ctx->threads);
 #else
         return BULK_ERR_NO_BACKEND;
 #endif
@@ -162,7 +187,7 @@ int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const 
     cky_group *groups = NULL;
     cky_job j = { 0 };
     if (!ok) goto done;
-    size_t maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings);
+    size_t maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings, ctx->threads);
     /* bucket by length (counting sort), then groups */
     count = calloc(maxlen + 2, sizeof *count);
     ids = malloc(sizeof *ids * nstrings);

@@ -12,9 +12,10 @@ extern "C" {
 #endif
 
 /* cky.c: accept[i] = 0 for strings with a symbol no rule produces, accepts_empty for empty
- * strings; ok[i] = 1 for the strings still to parse. Returns their greatest length. */
+ * strings; ok[i] = 1 for the strings still to parse. Returns their greatest length. Uses up
+ * to `threads` CPU threads. */
 size_t bulk_cky_prepare(const bulk_grammar *g, uint8_t *accept, uint8_t *ok, const int32_t *syms,
-                        const size_t *offsets, size_t nstrings);
+                        const size_t *offsets, size_t nstrings, int threads);
 
 /* The GPU kernels (all give the same answers):
  *   BLOCK       one thread block per 1024 strings, 32 per 32-bit word, one word per lane; the
@@ -48,13 +49,14 @@ typedef struct bulk_cky_gpu_stats {
 } bulk_cky_gpu_stats;
 
 /* Same contract as bulk_cky_parse, with the kernel chosen by `variant` (BULK_CKY_GPU_*; a
- * BLOCK variant whose staging area does not fit runs THREAD instead). */
+ * BLOCK variant whose staging area does not fit runs THREAD instead); the host work (checks,
+ * gathering strings) on up to `threads` CPU threads. */
 int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                           size_t nstrings, int variant, bulk_cky_gpu_stats *stats);
+                           size_t nstrings, int variant, int threads, bulk_cky_gpu_stats *stats);
 
 /* Same contract as bulk_cky_parse: bulk_cuda_cky_parse_ex with AUTO. */
 int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                        size_t nstrings);
+                        size_t nstrings, int threads);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,9 @@
 #include "bpbc/cky/cky_cuda.h"
 #include "bpbc/cky/cuda/cky_gpu.cuh"
 #include "bpbc/cky/grammar.h"
+extern "C" {
+#include "common/parallel.h" /* a C header without C++ guards */
+}
 
 static double now_ms(void)
 {
@@ -63,8 +66,32 @@ static uint32_t *block_rules_byb(const bulk_grammar *g, uint32_t *rstart)
     return w;
 }
 
+/* Copies strings ids[b .. e) (all of length n) into out, one after the other, as sym_bytes-byte
+ * symbols. */
+struct gather_job {
+    const int32_t *syms;
+    const size_t *offsets, *ids;
+    size_t n;
+    int sym_bytes;
+    uint8_t *out;
+};
+
+static void gather_range(void *arg, size_t b, size_t e, int worker)
+{
+    const gather_job *j = (const gather_job *)arg;
+    (void)worker;
+    for (size_t s = b; s < e; s++) {
+        const int32_t *x = j->syms + j->offsets[j->ids[s]];
+        if (j->sym_bytes == 1)
+            for (size_t k = 0; k < j->n; k++) j->out[s * j->n + k] = (uint8_t)x[k];
+        else
+            memcpy(j->out + s * j->n * sizeof(int32_t), x, j->n * sizeof(int32_t));
+    }
+}
+
 extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
-                                      const size_t *offsets, size_t nstrings, int variant, bulk_cky_gpu_stats *stats)
+                                      const size_t *offsets, size_t nstrings, int variant, int threads,
+                                      bulk_cky_gpu_stats *stats)
 {
     const double t_start = now_ms();
     int st = BULK_OK;
@@ -83,7 +110,7 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
     cky_dev_grammar dg;
     memset(&dg, 0, sizeof dg);
     if (!ok) return BULK_ERR_NOMEM;
-    maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings);
+    maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings, threads);
     for (size_t i = 0; i < nstrings; i++) nok += ok[i];
     if (nok == 0) goto fail; /* nothing to parse: st is BULK_OK */
     ids = (size_t *)malloc(sizeof(size_t) * nstrings);
@@ -191,22 +218,18 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
         BPBC_CUDA(cudaMalloc(&d_acc, chunk));
         for (size_t f = 0; f < cnt; f += chunk) {
             const size_t m = cnt - f < chunk ? cnt - f : chunk;
-            /* the strings of the chunk, one after the other: straight from syms when they
-             * already are, else gathered (as bytes when the kernel takes them) */
+            /* the strings of the chunk, one after the other: gathered (as bytes when the kernel
+             * takes them), on all threads; int32 symbols that already lie one after the other
+             * go straight from syms */
             const int32_t *src = syms + offsets[bids[f]];
-            int sym_bytes = 4;
-            bool contiguous = true;
+            int sym_bytes = gather_bytes;
+            bool contiguous = gather_bytes == 4;
             for (size_t s = 1; s < m && contiguous; s++) contiguous = offsets[bids[f + s]] == offsets[bids[f]] + s * n;
             if (!contiguous) {
+                gather_job gj = { syms, offsets, bids + f, n, sym_bytes, hstr };
                 src = (const int32_t *)hstr;
-                sym_bytes = gather_bytes;
-                for (size_t s = 0; s < m; s++) {
-                    const int32_t *x = syms + offsets[bids[f + s]];
-                    if (sym_bytes == 1)
-                        for (size_t k = 0; k < n; k++) hstr[s * n + k] = (uint8_t)x[k];
-                    else
-                        memcpy(hstr + s * n * sizeof(int32_t), x, n * sizeof(int32_t));
-                }
+                if (threads > 1 && m * n >= ((size_t)1 << 20)) bulk_parallel_for(threads, m, 4096, gather_range, &gj);
+                else gather_range(&gj, 0, m, 0);
             }
             double t0 = now_ms();
             BPBC_CUDA(cudaMemcpy(d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice));
@@ -247,7 +270,7 @@ fail:
 }
 
 extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                                   size_t nstrings)
+                                   size_t nstrings, int threads)
 {
-    return bulk_cuda_cky_parse_ex(g, accept, syms, offsets, nstrings, BULK_CKY_GPU_AUTO, NULL);
+    return bulk_cuda_cky_parse_ex(g, accept, syms, offsets, nstrings, BULK_CKY_GPU_AUTO, threads, NULL);
 }
