@@ -17,7 +17,10 @@ static const char verify_usage[] =
     "\n"
     "  --d D               base bits of tables B, C, J (1..24, default 10; d = 8..11 are within\n"
     "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
-    "  --k K               sieve bits (0..39; default min(32, log2(B-A) - 6), at least 0)\n"
+    "  --k K               sieve bits (0..39; default min(37, log2(B-A) - 6), at least 0;\n"
+    "                      with --backend cuda min(32, log2(B-A) - 6))\n"
+    "  --k-stored S        bits of the sieve kept in memory (default min(K, 28); on a GPU K);\n"
+    "                      the CPU generates levels S+1..K on the fly (at most 12 of them)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
@@ -84,7 +87,7 @@ int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
     const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *v;
-    int d = 10, k = -1, json = 0, threads = 0;
+    int d = 10, k = -1, ks = -1, json = 0, threads = 0;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -92,6 +95,7 @@ int cmd_collatz_verify(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--to"))) to = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
         else if ((v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_COLLATZ_MAX_K);
+        else if ((v = cli_opt_value(argc, argv, &i, "--k-stored"))) ks = (int)cli_parse_ll("--k-stored", v, 0, BULK_COLLATZ_MAX_K);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
@@ -104,19 +108,28 @@ int cmd_collatz_verify(int argc, char **argv)
     czcli_range(from, to, &first, &last);
     unsigned long long pi = 1, pn = 1;
     if (part) czcli_part(part, &first, &last, &pi, &pn);
+    bulk_ctx *ctx = cli_open_ctx(backend, threads);
+    const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
     if (k < 0) {
+        /* deeper sieves are faster on the CPU (bench/results/ *-cpu-collatz.txt); the GPU keeps
+         * its whole sieve in memory */
         k = floor_log2_range(first, last) - 6;
-        if (k > 32) k = 32;
+        if (k > (gpu ? 32 : 37)) k = gpu ? 32 : 37;
         if (k < 0) k = 0;
     }
+    /* the stored part: the extension above it is as fast and needs far less memory (k = 28:
+     * 60 MB), but only the CPU generates it */
+    if (ks < 0) ks = gpu ? k : (k < 28 ? k : 28);
+    if (ks > k) cli_die(CLI_EXIT_USAGE, "collatz verify: --k-stored %d is larger than --k %d", ks, k);
     char identity[512];
     snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d",
              from, to, pi, pn, d, k);
     if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
         cli_die(CLI_EXIT_USAGE, "collatz verify: bounds too long");
-    bulk_ctx *ctx = cli_open_ctx(backend, threads);
     double t0 = bulk_now();
-    bulk_collatz_engine *e = czcli_engine(ctx, d, k, 0);
+    bulk_collatz_engine *e = czcli_engine(ctx, d, ks, 0);
+    if (ks < k && bulk_cz_build_extension(e, k - ks) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
     bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 1 };
     bulk_collatz_verify_result *r = malloc(sizeof *r);
     if (!r) cli_die(CLI_EXIT_FAIL, "out of memory");

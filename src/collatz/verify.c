@@ -241,12 +241,13 @@ int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bul
             a.covered++;
             note_glide(out, from128(1), 0);
         } else {
-            /* the largest aligned block that fits: level k + kx (extension), else at most k */
+            /* the largest aligned block that fits, up to level K = k + kx (with an extension;
+             * levels between k and K walk their sieve like those below k, so the iterated
+             * numbers are those of a stored sieve of K bits) */
             const int K = e->k + e->kx;
             int L = ctz128(from128(cur));
             if (L > K) L = K;
             while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
-            if (L > e->k && L < K) L = e->k;
             cz_u128 nH = from128(cur >> L);
             if (L == K && e->kx > 0) {
                 block_extended(&a, nH);

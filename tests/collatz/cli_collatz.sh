@@ -99,6 +99,18 @@ grep -q "\"checksum\":\"$want\"" "$T/v1.json" || fail "verify checksum, want $wa
 fields "$T/a.json" >"$T/a.f"
 fields "$T/b.json" >"$T/b.f"
 cmp -s "$T/a.f" "$T/b.f" || fail "verify results differ between d/k/threads"
+# a sieve of --k bits with only --k-stored of them in memory (the rest generated on the fly):
+# the totals and the iterated count of the stored sieve of --k bits
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 20 --d 10 --threads 1 --json >"$T/s20.json" || fail "verify --k-stored 20"
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 11 --d 10 --threads 2 --json >"$T/x20.json" || fail "verify --k-stored 11"
+tr ',' '\n' <"$T/s20.json" | grep -E '"(iterated|k)"' >>"$T/s20.f"
+tr ',' '\n' <"$T/x20.json" | grep -E '"(iterated|k)"' >>"$T/x20.f"
+fields "$T/s20.json" >>"$T/s20.f"
+fields "$T/x20.json" >>"$T/x20.f"
+cmp -s "$T/s20.f" "$T/x20.f" || fail "--k-stored 11 differs from a stored sieve of 20 bits"
+cmp -s "$T/a.f" "$(fields "$T/s20.json" >"$T/s20.g"; echo "$T/s20.g")" && fail "different ranges gave equal totals"
+expect_exit 2 "$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 20 --k-stored 21
+expect_exit 2 "$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 30 --k-stored 10
 "$BULK" collatz verify --from 2^64 --to "2^64+2^24" >"$T/v.txt" || fail "verify text"
 grep -q "^checksum *$(tr ',' '\n' <"$T/a.json" | sed -n 's/"checksum":"\(.*\)"/\1/p')\$" "$T/v.txt" || fail "text checksum"
 

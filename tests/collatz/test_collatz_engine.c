@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "collatz/checkpoint.h"
+#include "collatz/cpu/glide_fast.h"
 #include "collatz/collatz_internal.h"
 #include "collatz/naive.h"
 #include "common/parallel.h"
@@ -543,6 +544,125 @@ static void test_checkpoint(void)
     bulk_ctx_close(c);
 }
 
+
+/* ---- the CPU glide kernel and the sieve extension -------------------------------------------- */
+
+/* cz_fast_glide (collatz/cpu/glide_fast.h) against the reference cz_glide_from_mb from the same
+ * state: random states, and states built so that n / vH is exactly an inside coefficient b_t
+ * with the remainder next to c_t (the "b_t == q" branch of the dip test), near the one-word /
+ * two-word boundary v = 2^(64+d), and numbers whose own glide is compared with the oracle. */
+static void test_fast_kernel(uint64_t *rng)
+{
+    bulk_ctx *c = ctx_threads(1);
+    int rounds = sanitized ? 6 : 24, ties = 0, compared = 0;
+    for (int round = 0; round < rounds; round++) {
+        int d = 1 + (int)(test_rand(rng) % 16);
+        bulk_collatz_engine *e = engine(c, d, 0, 0);
+        const uint64_t size = (uint64_t)1 << d;
+        for (int t = 0; t < (sanitized ? 300 : 2000); t++) {
+            nv_u128 n, v;
+            uint64_t L = test_rand(rng) & (size - 1);
+            int kind = t % 4;
+            if (kind == 0) {
+                /* the tie: n = b_s vH + rem with rem in c_s - 1 .. c_s + 1 */
+                int s = (int)(test_rand(rng) % (uint64_t)d);
+                uint64_t b = (uint64_t)e->Tb[16 * L + s], cc = e->Tc[16 * L + s];
+                if (b > size) continue; /* v >= n needs b_s <= 2^d */
+                nv_u128 vH = ((nv_u128)1 << (34 + test_rand(rng) % 40)) + (test_rand(rng) >> 8);
+                uint64_t rem = cc + (test_rand(rng) % 3) - 1;
+                if (cc == 0 && rem > cc + 1) rem = 0;
+                n = (nv_u128)b * vH + rem;
+                v = (vH << d) | L;
+            } else {
+                /* random n; v = n (a glide from the start) or v a little above n */
+                int bits = d + CZ_FAST_MIN_EXTRA + (int)(test_rand(rng) % (uint64_t)(90 - d - CZ_FAST_MIN_EXTRA + 1));
+                if (kind == 3) bits = 64 + d + (int)(test_rand(rng) % 3) - 1; /* word boundary */
+                n = ((nv_u128)test_rand(rng) << 64 | test_rand(rng)) >> (128 - bits);
+                n |= (nv_u128)1 << (bits - 1);
+                v = kind == 1 ? n : n + (test_rand(rng) % 1000) * (n >> 12);
+                if (kind == 1 && n < ((nv_u128)1 << 126)) {
+                    int64_t g = cz_fast_glide(e, v, n, 0);
+                    CHECK(g < 0 || (nv_u128)g == oracle_glide(n), "fast glide(%s) d=%d: %lld, oracle %llu",
+                          S(n), d, (long long)g, (unsigned long long)oracle_glide(n));
+                }
+            }
+            if (v < n || !cz_fast_usable(e, n)) continue;
+            int64_t ref = cz_glide_from_mb(U(v), U(n), 0, d, e->B, e->C, e->J, e->MB);
+            int64_t got = cz_fast_glide(e, v, n, 0);
+            /* -1 (hand back) only for states near 2^128 */
+            CHECK(got == ref || (got < 0 && (n >> (128 - CZ_FAST_HEADROOM - 20)) != 0),
+                  "fast kernel d=%d L=%llu v=%s n=%s: %lld, reference %lld", d,
+                  (unsigned long long)L, S(v), S(n), (long long)got, (long long)ref);
+            compared++;
+            if (kind == 0) ties++;
+        }
+        bulk_collatz_engine_free(e);
+    }
+    CHECK(ties > 100 && compared > rounds * 500, "only %d tie states, %d states compared", ties,
+          compared);
+    bulk_ctx_close(c);
+}
+
+/* A stored sieve of k bits with an extension of x bits gives the totals (checksum, covered,
+ * largest glide, overflows and their values) of the stored sieve of k bits alone, iterates
+ * exactly s_(k+x) numbers per aligned block of 2^(k+x), and matches the naive glide sum; near
+ * 2^64, below the fast kernel's range, and around 2^90 where numbers overflow 128 bits. */
+static void test_verify_extension(uint64_t *rng)
+{
+    bulk_ctx *c = ctx_threads(1);
+    static const int cs[][3] = { { 10, 9, 7 }, { 8, 14, 4 }, { 12, 0, 12 }, { 4, 12, 3 },
+                                 { 16, 11, 5 }, { 19, 10, 6 } };
+    bulk_collatz_verify_result *r0 = malloc(sizeof *r0), *r1 = malloc(sizeof *r1);
+    for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
+        const int d = cs[ci][0], k = cs[ci][1], x = cs[ci][2], K = k + x;
+        if (sanitized && K > 16) continue;
+        bulk_collatz_engine *e0 = engine(c, d, k, 0), *e1 = engine(c, d, k, 0);
+        CHECK(bulk_cz_build_extension(e1, x) == BULK_OK, "extension d=%d k=%d x=%d", d, k, x);
+        uint64_t counts[BULK_COLLATZ_MAX_K + 1];
+        CHECK(bulk_collatz_sieve_count(c, K, counts) == BULK_OK && counts[K] == e1->s_kx,
+              "s_%d = %llu, extension %llu", K, (unsigned long long)counts[K],
+              (unsigned long long)e1->s_kx);
+        for (int where = 0; where < 3; where++) {
+            nv_u128 block = (nv_u128)1 << K, a;
+            if (where == 0) a = ((nv_u128)1 << 64) + (nv_u128)(test_rand(rng) % 1000) * block;
+            else if (where == 1) a = ((nv_u128)1 << 40) + (nv_u128)(test_rand(rng) % 1000) * block;
+            else a = ((nv_u128)1 << 90) - 2 * block;
+            /* 2 whole blocks and two ragged ends */
+            nv_u128 lo = a - 1 - test_rand(rng) % 5000, hi = a + 2 * block + test_rand(rng) % 5000;
+            CHECK(bulk_collatz_verify_chunk(e0, U(lo), U(hi), r0) == BULK_OK &&
+                      bulk_collatz_verify_chunk(e1, U(lo), U(hi), r1) == BULK_OK,
+                  "verify d=%d k=%d x=%d", d, k, x);
+            int same = N(r0->checksum) == N(r1->checksum) && N(r0->covered) == N(r1->covered) &&
+                       r0->max_glide == r1->max_glide &&
+                       N(r0->max_glide_n) == N(r1->max_glide_n) &&
+                       r0->overflows == r1->overflows &&
+                       r0->n_overflow_values == r1->n_overflow_values;
+            for (uint32_t i = 0; same && i < r0->n_overflow_values; i++)
+                same = cz_eq(r0->overflow_values[i], r1->overflow_values[i]);
+            CHECK(same, "d=%d k=%d+%d [%s, %s]: checksum %s / %s, overflows %llu / %llu", d, k, x,
+                  S(lo), S(hi), S(N(r1->checksum)), S(N(r0->checksum)),
+                  (unsigned long long)r1->overflows, (unsigned long long)r0->overflows);
+            if (where == 2) CHECK(r1->overflows > 0, "no overflow near 2^90 (d=%d k=%d+%d)", d, k, x);
+            /* the whole blocks alone iterate s_K each */
+            CHECK(bulk_collatz_verify_chunk(e1, U(a), U(a + 2 * block - 1), r1) == BULK_OK &&
+                      N(r1->iterated) == 2 * (nv_u128)e1->s_kx,
+                  "iterated %s, 2 s_%d = %llu", S(N(r1->iterated)), K,
+                  (unsigned long long)(2 * e1->s_kx));
+            if (where < 2 && K <= 16) check_verify_range(e1, lo, hi, "extension");
+        }
+        bulk_collatz_engine_free(e0);
+        bulk_collatz_engine_free(e1);
+    }
+    /* bad extensions */
+    bulk_collatz_engine *e = engine(c, 8, 30, 0);
+    CHECK(bulk_cz_build_extension(e, 10) == BULK_ERR_ARG, "k + x = 40 accepted");
+    CHECK(bulk_cz_build_extension(e, 13) == BULK_ERR_ARG, "x = 13 accepted");
+    bulk_collatz_engine_free(e);
+    free(r0);
+    free(r1);
+    bulk_ctx_close(c);
+}
+
 static double t_last;
 static void lap(const char *what)
 {
@@ -569,6 +689,10 @@ int main(int argc, char **argv)
     lap("verify_random");
     test_verify_invariance();
     lap("verify_invariance");
+    test_fast_kernel(&rng);
+    lap("fast_kernel");
+    test_verify_extension(&rng);
+    lap("verify_extension");
     test_overflow(&rng);
     lap("overflow");
     test_delay_blocks(&rng);
