@@ -26,6 +26,11 @@ for a in "$@"; do
     CAP=$SECS B=$B R=$O/$a timeout "$SECS" sh "bench/$a/iter-gpu.sh" >"$O/$a/stdout.txt" 2>&1
     echo "$a rc=$? ($(($(date +%s) - t1)) s)" >>"$O/summary.txt"
 done
+if [ -n "${EXTRA_TESTS:-}" ]; then # GPU tests of areas that did not take part (e.g. life)
+    t1=$(date +%s)
+    (cd "$B" && ctest -L gpu -R "$EXTRA_TESTS" --output-on-failure -V) >"$O/extra-gpu-tests.log" 2>&1
+    echo "ctest -L gpu -R $EXTRA_TESTS rc=$? ($(($(date +%s) - t1)) s)" >>"$O/summary.txt"
+fi
 cat "$O/summary.txt"
 [ -n "${OUT:-}" ] && tar czf "$OUT/round.tgz" -C "$(dirname "$O")" round
 exit 0
