@@ -188,6 +188,55 @@ static void resume_finish(struct resume *r)
         cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s", r->partial, r->outp);
 }
 
+/* The average of a batch as the plot draws it: the value of its "%.6f" text, so that a plot
+ * made from the numbers of one run and a plot made from a resumed run's stats file (the batches
+ * done before the resume are only there) are the same picture, byte for byte. */
+static double avg6(uint64_t sum, uint64_t batch)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.6f", (double)sum / (double)batch);
+    return strtod(buf, NULL);
+}
+
+/* --png: the three curves of nb batches into png (exit 2 when it cannot be written). */
+static void plot_or_die(const char *png, double *const ys[3], uint64_t nb)
+{
+    if (bulk_cz_plot(png, 1024, 600, NULL, (const double *const *)ys, 3, nb) != 0)
+        cli_die(CLI_EXIT_USAGE, "cannot write %s", png);
+}
+
+/* --png with --checkpoint: the batches of a resumed run are partly in the stats file only, so
+ * the plot is drawn from the complete file (nb lines "first_n average minimum maximum"). */
+static void plot_from_stats_file(const char *path, const char *png, uint64_t nb)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) cli_die(CLI_EXIT_FAIL, "cannot read %s", path);
+    double *ys[3];
+    for (int s = 0; s < 3; s++) {
+        ys[s] = malloc((nb ? nb : 1) * sizeof(double));
+        if (!ys[s]) cli_die(CLI_EXIT_FAIL, "out of memory");
+    }
+    char line[256];
+    uint64_t b = 0;
+    while (b < nb && fgets(line, sizeof line, fp)) {
+        char *sp = strchr(line, ' ');
+        unsigned mn, mx;
+        double av;
+        if (!sp || sscanf(sp, "%lf %u %u", &av, &mn, &mx) != 3)
+            cli_die(CLI_EXIT_FAIL, "%s:%llu: not a stats line", path, (unsigned long long)b + 1);
+        ys[0][b] = av;
+        ys[1][b] = mn;
+        ys[2][b] = mx;
+        b++;
+    }
+    fclose(fp);
+    if (b != nb)
+        cli_die(CLI_EXIT_FAIL, "%s: %llu stats lines, expected %llu", path, (unsigned long long)b,
+                (unsigned long long)nb);
+    plot_or_die(png, ys, nb);
+    for (int s = 0; s < 3; s++) free(ys[s]);
+}
+
 int cmd_collatz_delays(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, delays_usage);
@@ -220,8 +269,6 @@ int cmd_collatz_delays(int argc, char **argv)
     if (batch && width) cli_die(CLI_EXIT_USAGE, "--stats writes text; --format %s applies to raw delays only", fmt);
     if (a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
     if (ckpt && !outp) cli_die(CLI_EXIT_USAGE, "--checkpoint needs --out FILE");
-    if (ckpt && png)
-        cli_die(CLI_EXIT_USAGE, "--png cannot be combined with --checkpoint (the plot needs every batch in one run)");
     bulk_u128 first, last;
     czcli_range(from, to, &first, &last);
     unsigned __int128 F = ((unsigned __int128)first.hi << 64) | first.lo;
@@ -321,14 +368,18 @@ int cmd_collatz_delays(int argc, char **argv)
             if (ckpt) resume_note(&rs, (b0 + m) * batch);
             bulk_progress_update(&prog, (double)((b0 + m) * batch));
         }
-        if (png) {
+        if (png && ckpt) {
+            /* before the final state: a kill in between redoes the tail and the plot */
+            if (fflush(rs.fp) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", rs.partial);
+            plot_from_stats_file(rs.partial, png, nb);
+        } else if (png) {
             double *ys[3];
             for (int s = 0; s < 3; s++) {
                 ys[s] = malloc(nb * sizeof(double));
                 if (!ys[s]) cli_die(CLI_EXIT_FAIL, "out of memory");
             }
             for (uint64_t b = 0; b < nb; b++) {
-                ys[0][b] = (double)sum[b] / (double)batch;
+                ys[0][b] = avg6(sum[b], batch);
                 ys[1][b] = mn[b];
                 ys[2][b] = mx[b];
             }
