@@ -37,8 +37,9 @@ q=""
 cat "$R/bench.txt"
 s=$(left)
 if [ "$s" -gt 20 ] && command -v ncu >/dev/null 2>&1; then
-    # block-kernel launches of the one row: warm-up (1 block), default, by-B, full, by-B full
-    timeout "$s" ncu --clock-control none -k regex:cky_block_kernel --launch-skip 1 --launch-count 4 \
+    # block-kernel launches of the one row: warm-up (1 block), default, by-B, full, by-B full,
+    # by-B two splits per pass
+    timeout "$s" ncu --clock-control none -k regex:cky_block_kernel --launch-skip 1 --launch-count 5 \
         --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
         --section Occupancy --section WarpStateStats --section LaunchStats \
         "$BB" --gpu --skip-circuit --gpu-row 64:8192 --gpu-scale 2 >"$R/ncu.txt" 2>&1 ||

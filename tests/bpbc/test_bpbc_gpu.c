@@ -1,6 +1,6 @@
 /* GPU tests of the bpbc area: the CUDA circuit evaluator, bit-sliced adder and CKY parser
  * against the CPU backend on the same inputs (random circuits, the adder; for CKY every
- * kernel — block with and without the early exit, thread — on random grammars of 1 to 600
+ * kernel — block with and without the early exit, by-B, two splits a pass, thread — on random grammars of 1 to 600
  * non-terminals, strings of many lengths and counts that are no multiple of 32 or 64).
  * Without a CUDA device the test reports SKIP and exits 77 (CTest SKIP_RETURN_CODE). */
 #include <stdio.h>
@@ -58,7 +58,7 @@ static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 }
 
 #ifdef BULK_HAVE_CUDA
-static const char *const variant_name[] = { "auto", "block", "block-full", "thread", "by-b", "by-b-full" };
+static const char *const variant_name[] = { "auto", "block", "block-full", "thread", "by-b", "by-b-full", "by-b2-full" };
 
 /* CPU backend vs every CUDA kernel on the same strings; returns the number accepted. */
 static size_t compare_cky(bulk_ctx *cpu, const bulk_grammar *g, const int32_t *sy, const size_t *off, size_t m,

@@ -11,10 +11,12 @@
  * Layout. The table of group g is in global memory, cell-major: the word of non-terminal a in
  * cell c for lane (word) l at T[((g * cells + c) * nnt + a) * 32 + l]; bit s of that word is
  * string g * 1024 + 32 l + s. Cells are stored by increasing length (bulk_cky_cell).
- * Shared memory holds three sets of one cell each, 32 words per non-terminal:
+ * Shared memory holds sets of one cell each, 32 words per non-terminal:
  *     U[0 .. nnt] and V[0 .. nnt]  the two operands of the current split, staged from global
  *                                  memory; row nnt of each is all zeros (the padding rules
- *                                  read it);
+ *                                  read it); with P = 2 a second pair (U2, V2) for a second
+ *                                  split follows, so that each rule word is decoded once for
+ *                                  both (the same offsets plus a constant);
  *     W[0 .. nnt)                  the cell being computed (the OR over its splits so far).
  * A warp reads row r of a set as 32 consecutive words: no bank conflicts.
  *
@@ -37,9 +39,10 @@
 
 #define FULL_MASK 0xffffffffu
 
-size_t cky_block_smem(uint32_t nnt)
+size_t cky_block_smem(uint32_t nnt, int pair)
 {
-    return (size_t)(3 * (size_t)nnt + 2) * CKY_LANES * sizeof(uint32_t);
+    const size_t sets = pair ? 2 : 1; /* operand pairs (U, V) staged at once */
+    return ((2 * sets + 1) * (size_t)nnt + 2 * sets) * CKY_LANES * sizeof(uint32_t);
 }
 
 /* 8 warps for small grammars (8 blocks of 25 KB fill an SM at 64 non-terminals), more where
@@ -52,14 +55,16 @@ unsigned cky_block_threads(uint32_t nnt)
 
 /* str: sym_bytes == 1: uint8_t symbols, else int32_t. tmask: nterm x tw words, bit a of
  * tmask[t * tw + a / 32] says whether non-terminal a produces terminal t. */
-template <bool EARLY, bool BYB>
+template <bool EARLY, bool BYB, int P>
 __global__ static void __launch_bounds__(1024)
     cky_block_kernel(uint32_t *T, const void *__restrict__ str, int sym_bytes, uint8_t *acc, uint32_t n, uint32_t nnt,
                      size_t nstr, const uint4 *__restrict__ rules, const uint32_t *__restrict__ rstart,
                      const uint32_t *__restrict__ tmask)
 {
     extern __shared__ uint4 sh4[];
-    uint32_t *U = (uint32_t *)sh4, *V = U + (size_t)(nnt + 1) * CKY_LANES, *W = V + (size_t)(nnt + 1) * CKY_LANES;
+    /* P operand pairs: U_p at U + 2 p (nnt + 1) * 32 words, V_p (nnt + 1) * 32 words after it */
+    const size_t set = (size_t)(nnt + 1) * CKY_LANES; /* words of one staged operand */
+    uint32_t *U = (uint32_t *)sh4, *W = U + 2 * P * set;
     const unsigned tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, warp = tid >> 5, nw = nt >> 5;
     const size_t cw = (size_t)nnt * CKY_LANES, cw4 = cw / 4; /* words (uint4s) of one cell */
     const size_t cells = (size_t)n * (n + 1) / 2, first = (size_t)blockIdx.x * CKY_GROUP;
@@ -72,7 +77,8 @@ __global__ static void __launch_bounds__(1024)
     const size_t lf = first + (size_t)lane * 32;
     const uint32_t dead = lf >= nstr ? ~0u : nstr - lf >= 32 ? 0u : ~0u << (nstr - lf);
 
-    if (tid < CKY_LANES) U[(size_t)nnt * CKY_LANES + tid] = 0, V[(size_t)nnt * CKY_LANES + tid] = 0;
+    if (tid < CKY_LANES)
+        for (int p = 0; p < 2 * P; p++) U[p * set + (size_t)nnt * CKY_LANES + tid] = 0; /* the zero rows */
 
     /* Row 1: warp k builds the words l = k, k + nw, ... of each cell: lane s looks up string
      * 32 l + s's terminal; for each non-terminal a the word is a ballot of "a produces it". */
@@ -102,24 +108,42 @@ __global__ static void __launch_bounds__(1024)
     for (size_t e = tid; e < cw; e += nt) W[e] = 0;
 
     const uint32_t *Sl = U + lane; /* the rule words are offsets from U of this lane's word */
+    const uint32_t *Sl2 = Sl + 2 * set; /* the same offsets into the second pair (P == 2) */
     const uint32_t vstart = (nnt + 1) * CKY_LANES * sizeof(uint32_t); /* BYB: byte offset of V */
-    uint4 *U4 = sh4, *V4 = sh4 + (size_t)(nnt + 1) * CKY_LANES / 4;
+    uint4 *U4 = sh4, *V4 = sh4 + set / 4;
     const uint4 *Tg4 = (const uint4 *)Tg;
     for (uint32_t len = 2; len <= n; len++) {
         for (uint32_t i = 0; i + len <= n; i++) {
-            for (uint32_t j = 0, mid = len / 2; j + 1 < len; j++) {
-                /* splits from the middle outwards (mid, mid + 1, mid - 1, ...): long operands
-                 * have the fullest sets, so the early exit comes sooner (any order gives the
-                 * same OR) */
-                const uint32_t l = j <= 2 * (mid - 1) ? (j % 2 == 0 ? mid + j / 2 : mid - (j + 1) / 2) : j + 1;
-                const size_t cu = bulk_cky_cell(n, i, l), cv = bulk_cky_cell(n, i + l, len - l);
-                /* an empty operand for all strings of the group contributes nothing (the flags
-                 * were written before the last barrier: every thread sees the same) */
-                if (!F[cu] || !F[cv]) continue;
-                /* stage the operands; the barrier also orders the previous split's W updates
-                 * and the zeroing of W before this split's reads */
-                const uint4 *Ug = Tg4 + cu * cw4, *Vg = Tg4 + cv * cw4;
-                for (size_t e = tid; e < cw4; e += nt) U4[e] = Ug[e], V4[e] = Vg[e];
+            for (uint32_t j = 0, mid = len / 2;;) {
+                /* the next P splits whose operands are not empty for all strings of the group
+                 * (the flags were written before the last barrier: every thread sees the same),
+                 * from the middle outwards (mid, mid + 1, mid - 1, ...): long operands have the
+                 * fullest sets, so the early exit comes sooner (any order gives the same OR) */
+                size_t cu0 = 0, cv0 = 0, cu1 = 0, cv1 = 0;
+                int k = 0;
+                for (; j + 1 < len && k < P; j++) {
+                    const uint32_t l = j <= 2 * (mid - 1) ? (j % 2 == 0 ? mid + j / 2 : mid - (j + 1) / 2) : j + 1;
+                    const size_t cu = bulk_cky_cell(n, i, l), cv = bulk_cky_cell(n, i + l, len - l);
+                    if (!F[cu] || !F[cv]) continue;
+                    if (k == 0) cu0 = cu, cv0 = cv;
+                    else cu1 = cu, cv1 = cv;
+                    k++;
+                }
+                if (k == 0) break;
+                /* stage the operands (a missing second pair: U zero, so it adds nothing); the
+                 * barrier also orders the previous pass's W updates and the zeroing of W
+                 * before this pass's reads */
+                {
+                    const uint4 *Ug = Tg4 + cu0 * cw4, *Vg = Tg4 + cv0 * cw4;
+                    for (size_t e = tid; e < cw4; e += nt) U4[e] = Ug[e], V4[e] = Vg[e];
+                }
+                if (P == 2) {
+                    const uint4 *Ug = Tg4 + cu1 * cw4, *Vg = Tg4 + cv1 * cw4;
+                    for (size_t e = tid; e < cw4; e += nt) {
+                        U4[2 * set / 4 + e] = k == 2 ? Ug[e] : make_uint4(0, 0, 0, 0);
+                        V4[2 * set / 4 + e] = k == 2 ? Vg[e] : make_uint4(0, 0, 0, 0);
+                    }
+                }
                 __syncthreads();
                 int full = 1;
                 for (uint32_t a = warp; a < nnt; a += nw) {
@@ -130,28 +154,34 @@ __global__ static void __launch_bounds__(1024)
                     if (!BYB) {
                         for (uint32_t q = rstart[a]; q < q1; q++) {
                             const uint4 r = rules[q];
-                            acc0 |= Sl[r.x & 0xffff] & Sl[r.x >> 16];
-                            acc1 |= Sl[r.y & 0xffff] & Sl[r.y >> 16];
-                            acc0 |= Sl[r.z & 0xffff] & Sl[r.z >> 16];
-                            acc1 |= Sl[r.w & 0xffff] & Sl[r.w >> 16];
+                            if (P == 1) {
+                                acc0 |= Sl[r.x & 0xffff] & Sl[r.x >> 16];
+                                acc1 |= Sl[r.y & 0xffff] & Sl[r.y >> 16];
+                                acc0 |= Sl[r.z & 0xffff] & Sl[r.z >> 16];
+                                acc1 |= Sl[r.w & 0xffff] & Sl[r.w >> 16];
+                            } else {
+                                acc0 |= (Sl[r.x & 0xffff] & Sl[r.x >> 16]) | (Sl2[r.x & 0xffff] & Sl2[r.x >> 16]);
+                                acc1 |= (Sl[r.y & 0xffff] & Sl[r.y >> 16]) | (Sl2[r.y & 0xffff] & Sl2[r.y >> 16]);
+                                acc0 |= (Sl[r.z & 0xffff] & Sl[r.z >> 16]) | (Sl2[r.z & 0xffff] & Sl2[r.z >> 16]);
+                                acc1 |= (Sl[r.w & 0xffff] & Sl[r.w >> 16]) | (Sl2[r.w & 0xffff] & Sl2[r.w >> 16]);
+                            }
                             if (EARLY && (q & 3) == 3 && __all_sync(FULL_MASK, (w | acc0 | acc1 | dead) == ~0u)) break;
                         }
                     } else {
                         /* words below vstart load u = U[B], the others OR u & V[C] in */
-                        const char *Sb = (const char *)Sl;
-                        uint32_t u = 0;
+                        const char *Sb = (const char *)Sl, *Sb2 = (const char *)Sl2;
+                        uint32_t u0 = 0, u1 = 0;
                         for (uint32_t q = rstart[a]; q < q1; q++) {
                             const uint4 r = rules[q];
-                            uint32_t x;
-                            x = *(const uint32_t *)(Sb + r.x);
-                            if (r.x < vstart) u = x; else acc0 |= u & x;
-                            x = *(const uint32_t *)(Sb + r.y);
-                            if (r.y < vstart) u = x; else acc0 |= u & x;
-                            x = *(const uint32_t *)(Sb + r.z);
-                            if (r.z < vstart) u = x; else acc0 |= u & x;
-                            x = *(const uint32_t *)(Sb + r.w);
-                            if (r.w < vstart) u = x; else acc0 |= u & x;
-                            if (EARLY && (q & 3) == 3 && __all_sync(FULL_MASK, (w | acc0 | dead) == ~0u)) break;
+                            const uint32_t rw[4] = { r.x, r.y, r.z, r.w };
+#pragma unroll
+                            for (int h = 0; h < 4; h++) {
+                                const uint32_t x0 = *(const uint32_t *)(Sb + rw[h]);
+                                const uint32_t x1 = P == 2 ? *(const uint32_t *)(Sb2 + rw[h]) : 0;
+                                if (rw[h] < vstart) u0 = x0, u1 = x1;
+                                else acc0 |= u0 & x0, acc1 |= u1 & x1;
+                            }
+                            if (EARLY && (q & 3) == 3 && __all_sync(FULL_MASK, (w | acc0 | acc1 | dead) == ~0u)) break;
                         }
                     }
                     w |= acc0 | acc1;
@@ -181,35 +211,38 @@ __global__ static void __launch_bounds__(1024)
     }
 }
 
-template <bool EARLY, bool BYB> static cudaError_t prepare_one(size_t smem)
+template <bool EARLY, bool BYB, int P> static cudaError_t prepare_one(size_t smem)
 {
-    return cudaFuncSetAttribute(cky_block_kernel<EARLY, BYB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return cudaFuncSetAttribute(cky_block_kernel<EARLY, BYB, P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)smem);
 }
 
-cudaError_t cky_block_prepare(int early, int byb, size_t smem)
+/* the instantiated kernels: early exit with either rule form; without early exit with either
+ * form, one split per pass, and by-B two splits per pass */
+cudaError_t cky_block_prepare(int early, int byb, int pair, size_t smem)
 {
-    return early ? (byb ? prepare_one<true, true>(smem) : prepare_one<true, false>(smem))
-                 : (byb ? prepare_one<false, true>(smem) : prepare_one<false, false>(smem));
+    if (early) return byb ? prepare_one<true, true, 1>(smem) : prepare_one<true, false, 1>(smem);
+    if (pair) return prepare_one<false, true, 2>(smem);
+    return byb ? prepare_one<false, true, 1>(smem) : prepare_one<false, false, 1>(smem);
 }
 
 cudaError_t cky_block_launch(uint32_t *T, const void *str, int sym_bytes, uint8_t *acc, uint32_t n, size_t nstr,
-                             int early, int byb, const cky_dev_grammar *dg, cudaStream_t s)
+                             int early, int byb, int pair, const cky_dev_grammar *dg, cudaStream_t s)
 {
     const unsigned groups = (unsigned)((nstr + CKY_GROUP - 1) / CKY_GROUP), threads = cky_block_threads(dg->nnt);
-    const size_t smem = cky_block_smem(dg->nnt);
-    const size_t cells = (size_t)n * (n + 1) / 2;
+    const size_t smem = cky_block_smem(dg->nnt, pair), cells = (size_t)n * (n + 1) / 2;
     cudaError_t e = cudaMemsetAsync(T + (size_t)groups * cells * dg->nnt * CKY_LANES, 0,
                                     sizeof(uint32_t) * groups * cells, s);
     if (e != cudaSuccess) return e;
     const uint4 *r = byb ? dg->rules_b : dg->rules;
     const uint32_t *rs = byb ? dg->rstart_b : dg->rstart;
-    if (early && byb)
-        cky_block_kernel<true, true><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
-    else if (early)
-        cky_block_kernel<true, false><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
-    else if (byb)
-        cky_block_kernel<false, true><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
-    else
-        cky_block_kernel<false, false><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask);
+#define CKY_LAUNCH(E, B, P)                                                                                            \
+    cky_block_kernel<E, B, P><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask)
+    if (early && byb) CKY_LAUNCH(true, true, 1);
+    else if (early) CKY_LAUNCH(true, false, 1);
+    else if (pair) CKY_LAUNCH(false, true, 2);
+    else if (byb) CKY_LAUNCH(false, true, 1);
+    else CKY_LAUNCH(false, false, 1);
+#undef CKY_LAUNCH
     return cudaGetLastError();
 }

@@ -106,7 +106,7 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
     void *d_T = NULL, *d_str = NULL;
     uint8_t *d_acc = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
-    int dev = 0, smem_max = 0, clock_khz = 0, block, early = 0, byb = 0, gather_bytes = 4;
+    int dev = 0, smem_max = 0, clock_khz = 0, block, early = 0, byb = 0, pair = 0, gather_bytes = 4;
     cky_dev_grammar dg;
     memset(&dg, 0, sizeof dg);
     if (!ok) return BULK_ERR_NOMEM;
@@ -127,18 +127,21 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
     sx.clock_ghz = clock_khz * 1e-6;
     {
         /* the rule words hold (2 nnt + 1) * 32 in 16 bits */
-        const bool fits = nnt <= 1023 && cky_block_smem((uint32_t)nnt) <= (size_t)smem_max;
+        const bool fits = nnt <= 1023 && cky_block_smem((uint32_t)nnt, 0) <= (size_t)smem_max;
         if (variant == BULK_CKY_GPU_AUTO) variant = BULK_CKY_GPU_BLOCK;
         if (variant <= BULK_CKY_GPU_AUTO || variant >= BULK_CKY_GPU_VARIANTS) {
             st = BULK_ERR_ARG;
             goto fail;
         }
         if (variant != BULK_CKY_GPU_THREAD && !fits) variant = BULK_CKY_GPU_THREAD;
+        if (variant == BULK_CKY_GPU_BYB2_FULL && cky_block_smem((uint32_t)nnt, 1) > (size_t)smem_max)
+            variant = BULK_CKY_GPU_BYB_FULL;
     }
     sx.variant = variant;
     block = variant != BULK_CKY_GPU_THREAD;
     early = variant == BULK_CKY_GPU_BLOCK || variant == BULK_CKY_GPU_BYB;
-    byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL;
+    byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL || variant == BULK_CKY_GPU_BYB2_FULL;
+    pair = variant == BULK_CKY_GPU_BYB2_FULL;
     dg.nnt = (uint32_t)nnt;
 
     /* the grammar, in the form the kernel reads */
@@ -166,7 +169,7 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
         BPBC_CUDA(cudaMemcpy(d_rules_b, h_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1),
                              cudaMemcpyHostToDevice));
         BPBC_CUDA(cudaMemcpy(d_rstart_b, h_rstart_b, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice));
-        BPBC_CUDA(cky_block_prepare(early, byb, cky_block_smem((uint32_t)nnt)));
+        BPBC_CUDA(cky_block_prepare(early, byb, pair, cky_block_smem((uint32_t)nnt, pair)));
         dg.rules = (const uint4 *)d_rules, dg.rstart = d_rstart, dg.tmask = d_tmask;
         dg.rules_b = (const uint4 *)d_rules_b, dg.rstart_b = d_rstart_b;
         gather_bytes = g->nterm <= 256 ? 1 : 4; /* the block kernel also reads 1-byte symbols */
@@ -236,7 +239,7 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
             sx.copy_ms += now_ms() - t0;
             BPBC_CUDA(cudaEventRecord(e0));
             if (block)
-                BPBC_CUDA(cky_block_launch((uint32_t *)d_T, d_str, sym_bytes, d_acc, (uint32_t)n, m, early, byb, &dg, 0));
+                BPBC_CUDA(cky_block_launch((uint32_t *)d_T, d_str, sym_bytes, d_acc, (uint32_t)n, m, early, byb, pair, &dg, 0));
             else {
                 const int use_shared =
                     2 * nnt * CKY_THREAD_SH_BLOCK * sizeof(uint64_t) <= (size_t)smem_max;
