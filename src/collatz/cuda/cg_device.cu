@@ -235,9 +235,10 @@ extern "C" void bulk_collatz_cuda_release(void)
     pthread_mutex_lock(&g_run_lock);
     int n = bulk_cuda_device_count();
     for (int i = 0; i < n && i < CG_MAX_DEVICES; i++) {
-        if (!g_dev[i].valid && !cg_delays_cached(i)) continue; /* no context made for nothing */
+        if (!g_dev[i].valid && !cg_delays_cached(i) && !cg_verify_cached(i)) continue; /* no context made for nothing */
         if (cudaSetDevice(i) != cudaSuccess) continue;
         cg_delays_release(i);
+        cg_verify_release(i);
         if (g_dev[i].valid) dev_free(&g_dev[i]);
     }
     pthread_mutex_unlock(&g_run_lock);

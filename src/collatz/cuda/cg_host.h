@@ -88,6 +88,9 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg);
 /* Frees the delay driver's buffers cached for device dev (cg_delays.cu; dev current). */
 void cg_delays_release(int dev);
 int cg_delays_cached(int dev);
+/* The same for the verify driver (cg_verify.cu). */
+void cg_verify_release(int dev);
+int cg_verify_cached(int dev);
 
 /* Host wall clock, seconds. */
 double cg_now(void);

@@ -293,8 +293,42 @@ struct vjob {
     bulk_collatz_verify_result *res; /* G results, one per device */
 };
 
+/* A device's streams, events and buffers, kept between calls (g_vc; grown on demand, freed by
+ * bulk_collatz_cuda_release or after a failed run). */
+struct vcache {
+    cudaStream_t s, s2;
+    cudaEvent_t done_ev[2], reset_ev[2];
+    unsigned long long *d_esc[2], *h_esc;
+    unsigned int *d_cnt[2], *h_cnt;
+    cg_acc *d_acc, *h_acc;
+    uint32_t esc_cap; /* escapes each d_esc holds */
+    int acc_cap;      /* accumulator slots (grid) */
+};
+#define CG_MAX_VDEV 64
+vcache g_vc[CG_MAX_VDEV];
+
+void vcache_free(vcache *c)
+{
+    if (c->s) cudaStreamSynchronize(c->s);
+    if (c->s2) cudaStreamSynchronize(c->s2);
+    for (int i = 0; i < 2; i++) {
+        cudaFree(c->d_esc[i]);
+        cudaFree(c->d_cnt[i]);
+        if (c->done_ev[i]) cudaEventDestroy(c->done_ev[i]);
+        if (c->reset_ev[i]) cudaEventDestroy(c->reset_ev[i]);
+    }
+    cudaFree(c->d_acc);
+    cudaFreeHost(c->h_acc);
+    cudaFreeHost(c->h_esc);
+    cudaFreeHost(c->h_cnt);
+    if (c->s) cudaStreamDestroy(c->s);
+    if (c->s2) cudaStreamDestroy(c->s2);
+    memset(c, 0, sizeof *c);
+}
+
 /* Per-device run state: buffers, streams, the wave being filled and the one being drained. */
 struct vrun {
+    vcache *cache;
     const bulk_collatz_engine *e;
     bulk_collatz_verify_result *res;
     bulk_collatz_cuda_opts o;
@@ -333,39 +367,68 @@ int run_init(vrun &r, const cg_dev *dv)
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, r.threads, r.smem));
     if (per_sm < 1) per_sm = 1;
     r.grid = dv->sms * per_sm;
-    CG_CHECK(cudaStreamCreateWithFlags(&r.s, cudaStreamNonBlocking));
-    CG_CHECK(cudaStreamCreateWithFlags(&r.s2, cudaStreamNonBlocking));
-    for (int i = 0; i < 2; i++) {
-        CG_CHECK(cudaEventCreateWithFlags(&r.done_ev[i], cudaEventDisableTiming));
-        CG_CHECK(cudaEventCreateWithFlags(&r.reset_ev[i], cudaEventDisableTiming));
-        CG_CHECK(cudaMalloc(&r.d_esc[i], (size_t)r.o.escape_capacity * 24));
-        CG_CHECK(cudaMalloc(&r.d_cnt[i], 64));
-        CG_CHECK(cudaMemset(r.d_cnt[i], 0, 64));
+    /* streams, events and buffers come from the device's cache (kept between calls: creating
+     * them, the pinned buffers above all, cost ~25 ms per call, measured by the lead with
+     * `bulk dist collatz verify` on 2^37-number chunks) */
+    if (dv->dev < 0 || dv->dev >= CG_MAX_VDEV) return BULK_ERR_ARG;
+    vcache &c = g_vc[dv->dev];
+    r.cache = &c;
+    if (!c.s) {
+        CG_CHECK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
+        CG_CHECK(cudaStreamCreateWithFlags(&c.s2, cudaStreamNonBlocking));
+        for (int i = 0; i < 2; i++) {
+            CG_CHECK(cudaEventCreateWithFlags(&c.done_ev[i], cudaEventDisableTiming));
+            CG_CHECK(cudaEventCreateWithFlags(&c.reset_ev[i], cudaEventDisableTiming));
+            CG_CHECK(cudaMalloc(&c.d_cnt[i], 64));
+        }
+        CG_CHECK(cudaMallocHost(&c.h_cnt, 2 * 64));
     }
-    CG_CHECK(cudaMalloc(&r.d_acc, (size_t)r.grid * sizeof(cg_acc)));
-    CG_CHECK(cudaMemset(r.d_acc, 0, (size_t)r.grid * sizeof(cg_acc)));
-    CG_CHECK(cudaMallocHost(&r.h_acc, (size_t)r.grid * sizeof(cg_acc)));
-    CG_CHECK(cudaMallocHost(&r.h_esc, (size_t)r.o.escape_capacity * 24));
-    CG_CHECK(cudaMallocHost(&r.h_cnt, 2 * 64));
+    if (c.esc_cap < r.o.escape_capacity) {
+        for (int i = 0; i < 2; i++) {
+            cudaFree(c.d_esc[i]);
+            c.d_esc[i] = NULL;
+        }
+        cudaFreeHost(c.h_esc);
+        c.h_esc = NULL;
+        c.esc_cap = 0;
+        for (int i = 0; i < 2; i++) CG_CHECK(cudaMalloc(&c.d_esc[i], (size_t)r.o.escape_capacity * 24));
+        CG_CHECK(cudaMallocHost(&c.h_esc, (size_t)r.o.escape_capacity * 24));
+        c.esc_cap = r.o.escape_capacity;
+    }
+    if (c.acc_cap < r.grid) {
+        cudaFree(c.d_acc);
+        cudaFreeHost(c.h_acc);
+        c.d_acc = NULL;
+        c.h_acc = NULL;
+        c.acc_cap = 0;
+        CG_CHECK(cudaMalloc(&c.d_acc, (size_t)r.grid * sizeof(cg_acc)));
+        CG_CHECK(cudaMallocHost(&c.h_acc, (size_t)r.grid * sizeof(cg_acc)));
+        c.acc_cap = r.grid;
+    }
+    r.s = c.s;
+    r.s2 = c.s2;
+    for (int i = 0; i < 2; i++) {
+        r.done_ev[i] = c.done_ev[i];
+        r.reset_ev[i] = c.reset_ev[i];
+        r.d_esc[i] = c.d_esc[i];
+        r.d_cnt[i] = c.d_cnt[i];
+        CG_CHECK(cudaMemsetAsync(r.d_cnt[i], 0, 64, r.s));
+    }
+    r.h_cnt = c.h_cnt;
+    r.h_esc = c.h_esc;
+    r.d_acc = c.d_acc;
+    r.h_acc = c.h_acc;
+    CG_CHECK(cudaMemsetAsync(r.d_acc, 0, (size_t)r.grid * sizeof(cg_acc), r.s));
     return BULK_OK;
 }
 
-void run_free(vrun &r)
+/* The end of a device's run: its streams drained; the cached resources stay for the next call,
+ * unless the run failed (then they are freed: nothing about them is trusted). */
+void run_free(vrun &r, int failed)
 {
     if (r.s) cudaStreamSynchronize(r.s);
     if (r.s2) cudaStreamSynchronize(r.s2);
-    for (int i = 0; i < 2; i++) {
-        cudaFree(r.d_esc[i]);
-        cudaFree(r.d_cnt[i]);
-        if (r.done_ev[i]) cudaEventDestroy(r.done_ev[i]);
-        if (r.reset_ev[i]) cudaEventDestroy(r.reset_ev[i]);
-    }
-    cudaFree(r.d_acc);
-    cudaFreeHost(r.h_acc);
-    cudaFreeHost(r.h_esc);
-    cudaFreeHost(r.h_cnt);
-    if (r.s) cudaStreamDestroy(r.s);
-    if (r.s2) cudaStreamDestroy(r.s2);
+    if (failed && r.cache) vcache_free(r.cache);
 }
 
 /* Ends the wave being filled (its accumulators and escape count go to the host side of the
@@ -665,7 +728,7 @@ int verify_device(int g, void *arg)
                 cg_fold(r.res, sum, iter, m.maxg, m.maxn);
             }
         }
-        run_free(r);
+        run_free(r, s != BULK_OK);
         if (s != BULK_OK || !r.overflowed) return s;
         /* an escape buffer overflowed: redo this device's share with room for more */
         st->reruns++;
@@ -679,6 +742,13 @@ int verify_device(int g, void *arg)
 }
 
 } // namespace
+
+/* The verify driver's cached resources of device dev (current on the calling thread). */
+void cg_verify_release(int dev)
+{
+    if (dev >= 0 && dev < CG_MAX_VDEV) vcache_free(&g_vc[dev]);
+}
+int cg_verify_cached(int dev) { return dev >= 0 && dev < CG_MAX_VDEV && g_vc[dev].s != NULL; }
 
 /* One call of the devices on [first, last]. */
 static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int G,
