@@ -445,7 +445,32 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
     bulk_collatz_cuda_opts none;
     memset(&none, 0, sizeof none);
     bulk_collatz_cuda_set_opts(&none);
-    if (!ncu) emit("# delays: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all results identical");
+    if (!ncu) {
+        /* the fixed cost of a call: tiny calls (one batch of 1024; one row of 2^20 numbers),
+         * tables and buffers warm */
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, cpu, 12, 20, 16) == BULK_OK) {
+            uint64_t s1;
+            uint32_t m1[2];
+            bulk_collatz_verify_result *vr = malloc(sizeof *vr);
+            const u128 f68 = ((u128)1 << 68) + ((u128)77 << 20);
+            int st1 = bulk_collatz_cuda_delay_stats(e, U(two64), 1024, 1, &s1, m1, m1 + 1);
+            int st2 = bulk_collatz_cuda_verify_chunk(e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
+            double t0 = now();
+            for (int i = 0; i < 20 && st1 == BULK_OK; i++)
+                st1 = bulk_collatz_cuda_delay_stats(e, U(two64), 1024, 1, &s1, m1, m1 + 1);
+            double t1 = now();
+            for (int i = 0; i < 20 && st2 == BULK_OK; i++)
+                st2 = bulk_collatz_cuda_verify_chunk(e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
+            double t2 = now();
+            emit("# call cost (tiny calls, warm): delay_stats of 1024 numbers %.3f ms (%s), verify_chunk of one "
+                 "k=20 row %.3f ms (%s)\n", (t1 - t0) / 20 * 1e3, bulk_status_string(st1), (t2 - t1) / 20 * 1e3,
+                 bulk_status_string(st2));
+            free(vr);
+            bulk_collatz_engine_free(e);
+        }
+        emit("# delays: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all results identical");
+    }
     return bad ? 1 : 0;
 }
 
