@@ -259,7 +259,8 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
 }
 
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
- * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, sum-rotate
+ * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, with
+ * Karatsuba over 64-bit rows, sum-rotate
  * by the automatic shape, gcd by divsteps, divmod 2048/1024), in that order, no timing. */
 static void profile_once(bulk_ctx *ctx)
 {
@@ -282,8 +283,8 @@ static void profile_once(bulk_ctx *ctx)
     bulk_int_dev *A1 = NULL;
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &A1, n, L);
     if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A1, h + n * L);
-    static const char *kinds[] = {"thread", "twide", NULL};
-    for (int k = 0; k < 3 && rc == BULK_OK; k++) {
+    static const char *kinds[] = {"thread", "twide", "tkara", NULL};
+    for (int k = 0; k < 4 && rc == BULK_OK; k++) {
         if (kinds[k]) setenv("BULK_CUDA_MUL", kinds[k], 1);
         rc = bulk_int_dev_mul(ctx, d.R, A1, d.B);
         unsetenv("BULK_CUDA_MUL");
@@ -538,10 +539,10 @@ int main(int argc, char **argv)
         row_label = NULL;
         unsetenv("BULK_CUDA_KARA_MIN");
     }
-    if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows
-                        * against the plain 64-bit rows (bg_mul_rows_wide) */
-        static const char *kinds[] = {"thread", "twide"};
-        for (int k = 0; k < 2; k++)
+    if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows,
+                        * plain 64-bit rows (bg_mul_rows_wide), Karatsuba over them */
+        static const char *kinds[] = {"thread", "twide", "tkara"};
+        for (int k = 0; k < 3; k++)
             for (size_t bits = 512; bits <= 1024; bits *= 2) {
                 setenv("BULK_CUDA_MUL", kinds[k], 1);
                 row_label = kinds[k];

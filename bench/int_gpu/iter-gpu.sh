@@ -51,7 +51,7 @@ if command -v cuobjdump >/dev/null 2>&1; then
         o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/$f.cu.o"
         [ -f "$o" ] || continue
         cuobjdump -sass "$o" 2>/dev/null | awk '
-            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0E|divmod_regs_kernelILi32ELb1E/) }
+            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0ELi|divmod_regs_kernelILi32ELb1E/) }
             keep && /^ +\/\*[0-9a-f]+\*\// {
                 op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); c[fn " " op]++; n[fn]++ }
             END { for (k in c) print k, c[k]; for (f in n) print f, "TOTAL", n[f] }' |

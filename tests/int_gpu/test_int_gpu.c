@@ -469,14 +469,14 @@ static void test_sr_shapes(void)
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"thread", "sr", "cols", "kara", "twide"};
+    static const char *kinds[] = {"thread", "sr", "cols", "kara", "twide", "tkara"};
     /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
      * take Karatsuba, so every kind ends there) */
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
-            if ((k == 0 || k == 4) && L > 16) continue;
+            if ((k == 0 || k >= 4) && L > 16) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
             bulk_limb_t *r = xmalloc(n * 2 * L * 8), *rl = xmalloc(n * L * 8);

@@ -61,14 +61,15 @@ static int eq_mpz(const bg_word *p, size_t s, int n, const mpz_t z)
 static void test_rows(void)
 {
     for (int nw = 1; nw <= 32; nw++) {
-        for (int rep = 0; rep < 24; rep++) {
+        for (int rep = 0; rep < 64; rep++) {
             bg_word a[32], b[32], r[64], rl[32];
             fill(a, 1, nw, rep);
             fill(b, 1, nw, rep / 3 + 1);
             if (rep == 5) memcpy(b, a, sizeof(bg_word) * (size_t)nw); /* square */
-            bg_word rs[64], rw[64];
+            bg_word rs[64], rw[64], rk[64];
             bg_mul_rows(r, a, b, nw);
             bg_mul_rows_wide(rw, a, b, nw);
+            if (nw % 2 == 0) bg_mul_kara_rows(rk, a, b, nw);
             bg_mullo_rows(rl, a, b, nw);
             bg_sqr_rows(rs, a, nw);
             mpz_t x, y, p;
@@ -78,6 +79,7 @@ static void test_rows(void)
             mpz_mul(p, x, y);
             CHECK(eq_mpz(r, 1, 2 * nw, p), "bg_mul_rows nw=%d rep=%d", nw, rep);
             CHECK(eq_mpz(rw, 1, 2 * nw, p), "bg_mul_rows_wide nw=%d rep=%d", nw, rep);
+            if (nw % 2 == 0) CHECK(eq_mpz(rk, 1, 2 * nw, p), "bg_mul_kara_rows nw=%d rep=%d", nw, rep);
             mpz_t sq;
             mpz_init(sq);
             mpz_mul(sq, x, x);

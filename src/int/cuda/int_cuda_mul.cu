@@ -52,7 +52,9 @@ __device__ __forceinline__ void stage_in(bg_word (&w)[2 * L], const bg_limb *src
     __syncthreads();
 }
 
-template <int L, bool LO, bool SQ = false, bool WIDE = false>
+/* ROWS (full products only): 0 the carry-flag rows (bg_mul_rows), 1 plain 64-bit rows
+ * (bg_mul_rows_wide), 2 one Karatsuba step over them (bg_mul_kara_rows). */
+template <int L, bool LO, bool SQ = false, int ROWS = 0>
 __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, const bg_limb *a,
                                                                   const bg_limb *b, size_t n,
                                                                   int l)
@@ -69,7 +71,8 @@ __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, co
     } else {
         stage_in<L>(bw, b, first, cnt, l, sh);
         if (LO) bg_mullo_rows(rw, aw, bw, NW);
-        else if (WIDE) bg_mul_rows_wide(rw, aw, bw, NW);
+        else if (ROWS == 1) bg_mul_rows_wide(rw, aw, bw, NW);
+        else if (ROWS == 2) bg_mul_kara_rows(rw, aw, bw, NW);
         else bg_mul_rows(rw, aw, bw, NW);
     }
 
@@ -86,7 +89,7 @@ __global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, co
     }
 }
 
-template <int L, bool LO, bool SQ, bool WIDE = false>
+template <int L, bool LO, bool SQ, int ROWS = 0>
 int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                   cudaStream_t st)
 {
@@ -94,7 +97,7 @@ int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int 
     const int out_words = kThreadBlock * ((LO ? 2 * L : 4 * L) + 1);
     size_t smem = sizeof(bg_word) * (size_t)(in_words > out_words ? in_words : out_words);
     unsigned grid = (unsigned)((n + kThreadBlock - 1) / kThreadBlock);
-    mul_thread_kernel<L, LO, SQ, WIDE><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
+    mul_thread_kernel<L, LO, SQ, ROWS><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -121,25 +124,27 @@ int dispatch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, in
     }
 }
 
-/* Full products by bg_mul_rows_wide (BULK_CUDA_MUL=twide, up to 16 limbs; timed against the
- * carry-flag rows before it can be chosen by size). */
-int dispatch_thread_wide(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+/* Full products by bg_mul_rows_wide (ROWS = 1, BULK_CUDA_MUL=twide) or bg_mul_kara_rows
+ * (ROWS = 2, tkara), up to 16 limbs; timed against the carry-flag rows before either can be
+ * chosen by size. */
+template <int ROWS>
+int dispatch_thread_rows(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                          cudaStream_t st)
 {
     switch (l) {
-    case 1: return launch_thread<1, false, false, true>(r, a, b, n, l, st);
-    case 2: return launch_thread<2, false, false, true>(r, a, b, n, l, st);
+    case 1: return launch_thread<1, false, false, ROWS>(r, a, b, n, l, st);
+    case 2: return launch_thread<2, false, false, ROWS>(r, a, b, n, l, st);
     case 3:
-    case 4: return launch_thread<4, false, false, true>(r, a, b, n, l, st);
+    case 4: return launch_thread<4, false, false, ROWS>(r, a, b, n, l, st);
     case 5:
     case 6:
     case 7:
-    case 8: return launch_thread<8, false, false, true>(r, a, b, n, l, st);
+    case 8: return launch_thread<8, false, false, ROWS>(r, a, b, n, l, st);
     case 9:
     case 10:
     case 11:
-    case 12: return launch_thread<12, false, false, true>(r, a, b, n, l, st);
-    default: return launch_thread<16, false, false, true>(r, a, b, n, l, st);
+    case 12: return launch_thread<12, false, false, ROWS>(r, a, b, n, l, st);
+    default: return launch_thread<16, false, false, ROWS>(r, a, b, n, l, st);
     }
 }
 
@@ -444,7 +449,7 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* ---- choosing ----------------------------------------------------------------------------------- */
 
-enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE };
+enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA };
 
 /* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
  * run by `sh bench/int_gpu/gpu-run.sh` on an NVIDIA H200 (132 SMs), 2026-11-21,
@@ -481,7 +486,7 @@ enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 /* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS (full products only below kSrMinLimbs),
  * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
  * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env
- * is set, BULK_CUDA_MUL=thread|twide|sr|cols|kara forces one at this level (tests and benchmarks;
+ * is set, BULK_CUDA_MUL=thread|twide|tkara|sr|cols|kara forces one at this level (tests and benchmarks;
  * thread only up to 16 limbs, sr up to 256, kara for even widths); Karatsuba's own half products
  * always choose by size. */
 kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
@@ -490,6 +495,8 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
     if (env && strcmp(env, "thread") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
     if (env && strcmp(env, "twide") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TWIDE;
+    if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
+        return K_TKARA;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
@@ -515,7 +522,8 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
         if (a == b) return dispatch_thread<false, true>(r, a, b, n, limbs, st); /* squaring */
         return dispatch_thread<false>(r, a, b, n, limbs, st);
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
-    case K_TWIDE: return dispatch_thread_wide(r, a, b, n, limbs, st);
+    case K_TWIDE: return dispatch_thread_rows<1>(r, a, b, n, limbs, st);
+    case K_TKARA: return dispatch_thread_rows<2>(r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
@@ -657,7 +665,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : "cols";
+    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : k == K_TKARA ? "tkara" : "cols";
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,

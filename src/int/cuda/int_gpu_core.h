@@ -202,27 +202,107 @@ BULK_HD void bg_mul_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
     }
 }
 
-/* bg_mul_rows written in plain 64-bit C (no carry flag): per word product t = a_j b_i + r + c,
- * which cannot overflow ((2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1), r = low word, c = high word.
- * The compiler's choice of instructions: one 32x32->64 multiply-add (IMAD.WIDE.U32 on sm_90)
- * and a 64-bit add per product instead of a low and a high multiply-add; the high multiply
- * runs at half the rate of the low one on the GPU, the wide one is timed against it
- * (BULK_CUDA_MUL=twide). Same result as bg_mul_rows. */
+/* a * b + c as a 64-bit number (PTX mad.wide.u32: one IMAD.WIDE.U32 on sm_90). */
+BULK_HD uint64_t bg_mad_wide(bg_word a, bg_word b, uint64_t c)
+{
+#if BG_DEVICE
+    uint64_t d;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(d) : "r"(a), "r"(b), "l"(c));
+    return d;
+#else
+    return (uint64_t)a * b + c;
+#endif
+}
+
+/* a + b, sets the flag (PTX add.cc). */
+BULK_HD bg_word bg_add_cc(bg_word a, bg_word b, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t t = (uint64_t)a + b;
+    f->c = (uint32_t)(t >> 32);
+    return (bg_word)t;
+#endif
+}
+
+/* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
+ * then r = lo(t) + c and c = hi(t) + carry (add.cc, addc) - which cannot overflow:
+ * (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1. Per product one 32x32->64 multiply-add on the FMA
+ * pipe and two adds on the ALU pipe, against a low and a high multiply-add (the high one at
+ * half rate) in bg_mul_rows; timed against it as BULK_CUDA_MUL=twide. The carry chain is the
+ * flag, as in bg_mul_rows, so the rows keep their order (plain 64-bit C let nvcc interleave
+ * rows and took 208 registers at nw = 32). Same result as bg_mul_rows. */
 BULK_HD void bg_mul_rows_wide(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
     BG_UNROLL
     for (int j = 0; j < 2 * nw; j++) r[j] = 0;
     BG_UNROLL
     for (int i = 0; i < nw; i++) {
-        uint64_t c = 0;
-        bg_word bi = b[i];
+        bg_word c = 0, bi = b[i];
+        bg_cc f = {0};
         BG_UNROLL
         for (int j = 0; j < nw; j++) {
-            uint64_t t = (uint64_t)a[j] * bi + r[i + j] + c;
-            r[i + j] = (bg_word)t;
-            c = t >> 32;
+            uint64_t t = bg_mad_wide(a[j], bi, r[i + j]);
+            r[i + j] = bg_add_cc((bg_word)t, c, &f);
+            c = bg_addc((bg_word)(t >> 32), 0, &f);
         }
-        r[i + nw] = (bg_word)c;
+        r[i + nw] = c;
+    }
+}
+
+/* r[0 .. 2nw) = a * b for even nw <= 32 by one Karatsuba step over bg_mul_rows_wide: with
+ * h = nw / 2, a = a1 D^h + a0, b = b1 D^h + b0 (D = 2^32), sa = a0 + a1 = ca D^h + (h words),
+ * likewise sb: z0 = a0 b0, z2 = a1 b1 straight into r, z1 = sa sb + (ca sb + cb sa) D^h +
+ * ca cb D^2h (2h + 1 words), then r += (z1 - z0 - z2) D^h. 3 h^2 = 0.75 nw^2 word products
+ * instead of nw^2, plus about 12 h word additions; branch-free (the carries select by masks),
+ * so under nvcc every index is a compile-time constant. Same result as bg_mul_rows. */
+BULK_HD void bg_mul_kara_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    const int h = nw / 2;
+    bg_word sa[16], sb[16], z1[34];
+    uint64_t c = 0, d = 0;
+    BG_UNROLL
+    for (int j = 0; j < h; j++) {
+        c += (uint64_t)a[j] + a[h + j];
+        d += (uint64_t)b[j] + b[h + j];
+        sa[j] = (bg_word)c;
+        sb[j] = (bg_word)d;
+        c >>= 32;
+        d >>= 32;
+    }
+    const bg_word ma = (bg_word)0 - (bg_word)c, mb = (bg_word)0 - (bg_word)d; /* all ones if ca, cb */
+    bg_mul_rows_wide(r, a, b, h);
+    bg_mul_rows_wide(r + 2 * h, a + h, b + h, h);
+    bg_mul_rows_wide(z1, sa, sb, h);
+    /* z1 += (ca sb + cb sa) D^h + ca cb D^2h, z1[2h] the top word (< 4) */
+    uint64_t t = 0;
+    BG_UNROLL
+    for (int j = 0; j < h; j++) {
+        t += (uint64_t)z1[h + j] + (sb[j] & ma) + (sa[j] & mb);
+        z1[h + j] = (bg_word)t;
+        t >>= 32;
+    }
+    z1[2 * h] = (bg_word)t + (ma & mb & 1);
+    /* z1 -= z0 + z2 (the difference a0 b1 + a1 b0 is >= 0 and fits 2h + 1 words) */
+    int64_t br = 0;
+    BG_UNROLL
+    for (int j = 0; j < 2 * h; j++) {
+        int64_t x = (int64_t)z1[j] - r[j] - r[2 * h + j] + br;
+        z1[j] = (bg_word)x;
+        br = x >> 32; /* arithmetic: -2, -1 or 0 */
+    }
+    z1[2 * h] += (bg_word)br;
+    /* r += z1 D^h */
+    t = 0;
+    BG_UNROLL
+    for (int j = 0; j < 3 * h; j++) {
+        t += (uint64_t)r[h + j] + (j <= 2 * h ? z1[j] : 0);
+        r[h + j] = (bg_word)t;
+        t >>= 32;
     }
 }
 
