@@ -50,10 +50,10 @@ static const char gcd_usage[] =
     "  --memory B        batch: memory budget; the product-tree levels that do not fit are\n"
     "                    written to spill files and read back (checksummed) for the remainder\n"
     "                    tree. B in bytes (suffix k, M, G, T) or a share of the physical\n"
-    "                    memory ('25%'); default 50%. The budget cannot go below a floor of\n"
-    "                    about 35-60x the input (the NTT buffers at the top of the trees); below\n"
-    "                    it, every level that can be spilled is, and a note says so\n"
-    "                    (--max-memory: the same)\n"
+    "                    memory ('25%'); default 50%. Below the floor of one tree (about\n"
+    "                    35-60x the input: the NTT buffers at the top of the trees) the moduli\n"
+    "                    go in k groups whose trees fit (about k times the work, k <= 64); a\n"
+    "                    note says when even that does not fit (--max-memory: the same)\n"
     "  --spill DIR       batch: where spill files go (default $TMPDIR or /tmp). They are\n"
     "                    unlinked at once, so nothing is left behind on any exit; a full\n"
     "                    disk stops the run with exit 1 and no output (--spill-dir: the same)\n"
@@ -325,9 +325,13 @@ int cmd_gcd(int argc, char **argv)
                 o.found, secs, t1 - t0, secs > 0 ? pairs / secs : 0.0,
                 bulk_backend_name(bulk_ctx_backend(ctx)));
     } else {
-        char spill[256] = "", h1[32], h2[32], h3[32];
+        char spill[320] = "", h1[32], h2[32], h3[32];
+        size_t sl = 0;
+        if (bs.groups > 1)
+            sl = (size_t)snprintf(spill, sizeof spill, ", in %zu groups (the whole tree does not fit "
+                                  "the memory budget)", bs.groups);
         if (bs.spilled)
-            snprintf(spill, sizeof spill, ", %zu levels spilled to disk (%s; memory budget %s, "
+            snprintf(spill + sl, sizeof spill - sl, ", %zu levels spilled to disk (%s; memory budget %s, "
                      "estimated need %s)", bs.spilled_levels, human(h1, bs.spill_bytes),
                      human(h2, bs.memory_budget), human(h3, bs.memory_need));
         fprintf(stderr, "gcd batch: %zu moduli (%zu duplicates), %zu bits, %zu with a shared factor; "
@@ -335,9 +339,9 @@ int cmd_gcd(int argc, char **argv)
                 secs, t1 - t0, bs.levels, spill, bulk_backend_name(bulk_ctx_backend(ctx)));
         if (bs.over_budget)
             fprintf(stderr, "gcd batch: note: the memory budget (%s) is below the estimated floor "
-                    "for this input (%s: the top of the trees works on numbers as large as all "
-                    "the moduli together); every level that can be spilled was spilled\n",
-                    human(h1, bs.memory_budget), human(h2, bs.memory_floor));
+                    "even with %zu groups of moduli (one tree needs %s: the top of the trees works on "
+                    "numbers as large as all the moduli together); the run used more\n",
+                    human(h1, bs.memory_budget), bs.groups, human(h2, bs.memory_floor));
     }
     bulk_ctx_close(ctx);
     free(o.buf);

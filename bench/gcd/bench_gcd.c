@@ -265,10 +265,10 @@ int main(int argc, char **argv)
         size_t bh = 0;
         for (size_t i = 0; i < n; i++) bh += !(g[i * limbs] == 1 && is_zero_tail(g + i * limbs, limbs));
         printf("batch backend %s threads %d status %d moduli %zu wall_s %.3f cpu_s %.3f hits %zu levels %zu "
-               "memory_budget %llu floor_est %llu need_est %llu spilled_levels %zu spill_bytes %llu "
-               "peak_rss_mb %.0f\n",
+               "memory_budget %llu floor_est %llu need_est %llu groups %zu spilled_levels %zu "
+               "spill_bytes %llu peak_rss_mb %.0f\n",
                bname, th, r, n, tb, tcb, bh, st.levels, (unsigned long long)st.memory_budget,
-               (unsigned long long)st.memory_floor, (unsigned long long)st.memory_need,
+               (unsigned long long)st.memory_floor, (unsigned long long)st.memory_need, st.groups,
                st.spilled_levels, (unsigned long long)st.spill_bytes, peak_rss_mb());
         if (do_gmp && n <= 100000) {
             a = cpu();

@@ -1,8 +1,9 @@
 #!/bin/sh
 # CPU benchmark of the batch GCD's memory budget (issue 6), from the repository root after
 # building BUILD_DIR (default build): bench_gcd on N (default 100000) random 1024-bit moduli
-# with no budget limit, a budget that keeps about half of the spillable product levels, and a
-# 1-byte budget (every spillable level spilled). Each row is a separate process, so its
+# with no budget limit, a budget that keeps about half of the spillable product levels, a
+# budget equal to the estimated floor (every spillable level spilled), and half the floor (the
+# grouped method: k groups, about k times the work). Each row is a separate process, so its
 # peak_rss_mb is that run's peak (generated moduli included). Writes
 # bench/results/DATE-cpu-gcd-spill.txt (atomically: a temporary file, then mv).
 B=${BUILD_DIR:-build}
@@ -21,6 +22,7 @@ row() { "$BG" --n "$N" --no-pairs --no-gmp --backend cpu "$@" | grep '^batch '; 
     need=$(echo "$first" | sed 's/.*need_est \([0-9]*\).*/\1/')
     half=$(( floor + (need - floor) / 2 ))
     echo "$(row --memory "$half")  # floor + half the spillable levels"
-    echo "$(row --memory 1)  # 1 byte: below the floor, every spillable level spilled"
+    echo "$(row --memory "$floor")  # the floor: every spillable level spilled"
+    echo "$(row --memory $((floor / 2)))  # half the floor: grouped method"
 } 2>&1 | tee "$tmp"
 mv "$tmp" "$out"

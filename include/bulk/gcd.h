@@ -13,8 +13,9 @@
  *    remainder tree). Quasi-linear: O(M(N) log n) for N the total size. Equal inputs x_i = x_j
  *    give g_i = x_i. Memory-bounded: the product-tree levels that do not fit a memory budget
  *    (default half the physical memory) go to spill files and are read back (checked) for the
- *    remainder tree; the budget cannot go below a floor of about 35-60x the input size (the
- *    NTT buffers at the top of the trees, where numbers are as large as the whole input).
+ *    remainder tree. Below the floor of one tree (about 35-60x the input size: the NTT
+ *    buffers at the top, where numbers are as large as the whole input), the inputs go in k
+ *    groups whose trees fit, combined through the group products (about k times the work).
  *
  * Results never depend on the backend, the thread count, the tile size or spilling. */
 #ifndef BULK_GCD_H
@@ -64,7 +65,11 @@ typedef struct bulk_gcd_batch_stats {
     uint64_t memory_budget;/* the budget applied (bytes; the default resolved) */
     uint64_t memory_need;  /* estimated peak without spilling (bytes) */
     uint64_t memory_floor; /* estimated peak with every spillable level spilled (bytes) */
-    int over_budget;       /* the budget is below memory_floor: everything spillable was spilled */
+    size_t groups;         /* 1, or k >= 2 when the budget is below memory_floor: the inputs
+                            * went through the grouped method (k groups of consecutive inputs,
+                            * every tree fitting the budget; about k times the work) */
+    int over_budget;       /* even the grouped method at its most groups (64, or n / 2) does not
+                            * fit the budget: it ran anyway, with every spillable level spilled */
     int spill_errno;       /* on BULK_ERR_IO: the errno of the failed spill (EIO: a level read
                             * back short or with a wrong checksum) */
 } bulk_gcd_batch_stats;

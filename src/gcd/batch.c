@@ -27,7 +27,7 @@ uint64_t gcd_default_budget(void)
     return (uint64_t)pages * (uint64_t)psize / 2;
 }
 
-void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
+void gcd_plan_make(gcd_plan *p, size_t n, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
                    int threads, size_t max_memory, int force_spill)
 {
     memset(p, 0, sizeof *p);
@@ -38,10 +38,23 @@ void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level
     p->floor = 3 * in_bytes + (10 + 12 * inflight) * level_bytes;
     p->need = p->floor + (uint64_t)spillable * level_bytes;
     p->budget = max_memory == 0 ? gcd_default_budget() : (uint64_t)max_memory;
+    p->groups = 1;
     if (force_spill) p->keep = 0;
     else if (p->budget >= p->need) p->keep = spillable;
-    else if (p->budget < p->floor) p->keep = 0, p->over_budget = 1;
-    else p->keep = (size_t)((p->budget - p->floor) / (level_bytes ? level_bytes : 1));
+    else if (p->budget >= p->floor) p->keep = (size_t)((p->budget - p->floor) / (level_bytes ? level_bytes : 1));
+    else {
+        size_t kmax = n / 2 < GCD_MAX_GROUPS ? n / 2 : GCD_MAX_GROUPS;
+        p->keep = 0;
+        p->over_budget = 1;
+        for (size_t k = 2; k <= kmax; k++) {
+            p->groups = k;
+            uint64_t sk = level_bytes / n * ((n + k - 1) / k) + level_bytes % n + 1;
+            if (3 * in_bytes + (14 + 12 * inflight) * sk <= p->budget) {
+                p->over_budget = 0;
+                break;
+            }
+        }
+    }
     if (p->keep > spillable) p->keep = spillable;
 }
 
@@ -71,7 +84,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL };
     int threads = bulk_ctx_threads(ctx);
     gcd_plan plan;
-    gcd_plan_make(&plan, levels, (uint64_t)n * limbs * sizeof *x, (uint64_t)total * sizeof *x,
+    gcd_plan_make(&plan, n, levels, (uint64_t)n * limbs * sizeof *x, (uint64_t)total * sizeof *x,
                   threads, o.max_memory, o.force_spill);
     if (stats) {
         stats->levels = levels;
@@ -79,14 +92,27 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         stats->memory_need = plan.need;
         stats->memory_floor = plan.floor;
         stats->over_budget = plan.over_budget;
+        stats->groups = plan.groups;
     }
     gcd_spill sp = { o.spill_dir, 0, 0, 0 };
 
+    if (plan.groups > 1) { /* the whole tree does not fit: groups of inputs (grouped.c) */
+        gcd_level_free(&leaves);
+        st = gcd_batch_grouped(ctx, g, x, n, limbs, plan.groups, &sp, &o);
+        if (stats) {
+            stats->spilled = sp.levels > 0;
+            stats->spilled_levels = sp.levels;
+            stats->spill_bytes = sp.bytes;
+            stats->spill_errno = st == BULK_ERR_IO ? sp.err : 0;
+        }
+        if (st == BULK_OK) gcd_tree_progress(&o, 2 * (levels - 1) + 1, levels);
+        return st;
+    }
     gcd_tree T;
     bulk_limb_t *R = NULL, *q = NULL;
     st = gcd_product_tree(&T, &leaves, threads, plan.keep, &sp, &o);
     if (st == BULK_OK) {
-        st = gcd_remainder_tree(&R, limbs, &T, threads, &sp, &o);
+        st = gcd_remainder_tree(&R, limbs, &T, NULL, threads, &sp, &o);
         gcd_tree_free(&T);
     }
     gcd_level_free(&leaves); /* after the trees, whose level 0 is a view of it; borrowed: frees

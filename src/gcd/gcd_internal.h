@@ -97,13 +97,18 @@ uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
  *           (bench/results/2026-11-21-cpu-gcd-spill.txt);
  *   need  = floor + (levels - 2) S: every product level resident.
  * keep = how many of the spillable levels (1 .. levels - 2) stay resident: the top `keep`
- * ones (the remainder tree meets them first and frees them early). */
+ * ones (the remainder tree meets them first and frees them early).
+ * Below the floor (and with n >= 4), groups = the least k in 2 .. GCD_MAX_GROUPS (and
+ * <= n / 2) for which the grouped method's floor, 3 in_bytes + (14 + 12 min(threads, 4)) S_k
+ * with S_k the level size of a group of ceil(n / k) inputs, fits the budget (gcd_batch_grouped);
+ * when none does, groups = the largest allowed and over_budget is set. Otherwise groups = 1. */
+#define GCD_MAX_GROUPS 64
 typedef struct gcd_plan {
     uint64_t budget, floor, need, level_bytes;
-    size_t levels, keep;
+    size_t levels, keep, groups;
     int over_budget;
 } gcd_plan;
-void gcd_plan_make(gcd_plan *p, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
+void gcd_plan_make(gcd_plan *p, size_t n, size_t levels, uint64_t in_bytes, uint64_t level_bytes,
                    int threads, size_t max_memory, int force_spill);
 /* Half the physical memory (the default budget); 4 GiB when the system does not say. */
 uint64_t gcd_default_budget(void);
@@ -125,12 +130,27 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, size_t k
                      gcd_spill *sp, const bulk_gcd_batch_opts *o);
 void gcd_tree_free(gcd_tree *T);
 
-/* *out (allocated here: count = leaves, 2 * limbs limbs each, zero-padded) = P mod x_i^2 for
- * every leaf, P the top of T, descending level by level (loading spilled levels one at a time,
- * freeing each product level and each remainder level as soon as the next is done: T is
- * consumed). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
-int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, int threads, gcd_spill *sp,
-                       const bulk_gcd_batch_opts *o);
+/* *out (allocated here: count = leaves, 2 * limbs limbs each, zero-padded) = R mod x_i^2 for
+ * every leaf, descending level by level (loading spilled levels one at a time, freeing each
+ * product level and each remainder level as soon as the next is done: T is consumed). R is P,
+ * the top of T, when start is NULL, else start's one number, which must be below P^2 (then
+ * R mod y^2 = start mod y^2 for every node y, since y^2 divides P^2). Returns BULK_OK,
+ * BULK_ERR_NOMEM or BULK_ERR_IO. */
+int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
+                       int threads, gcd_spill *sp, const bulk_gcd_batch_opts *o);
+
+/* ---- grouped batch GCD (grouped.c) ---------------------------------------------------------- */
+
+/* bulk_gcd_batch for inputs whose whole tree exceeds the memory budget: the n inputs in k
+ * groups (k >= 2) of consecutive inputs, g_i = gcd(x_i, a_i * prod_{j != G(i)} (P_j mod x_i)
+ * mod x_i) with a_i = (P_G(i) mod x_i^2) / x_i and P_j the product of group j: equal to
+ * gcd(x_i, (P / x_i) mod x_i), P the product of all inputs. The group products go to spill
+ * files; every (group, group) pair rebuilds the group's tree (every spillable level spilled)
+ * and runs one remainder tree: about k times the work of the plain method, for trees of n / k
+ * leaves. Statistics go to sp. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; g is written
+ * only on success. */
+int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n,
+                      size_t limbs, size_t k, gcd_spill *sp, const bulk_gcd_batch_opts *o);
 /* Progress of the two trees: o->progress (when set) with done levels of 2 (levels - 1). */
 static inline void gcd_tree_progress(const bulk_gcd_batch_opts *o, size_t done, size_t levels)
 {

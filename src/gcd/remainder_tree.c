@@ -47,12 +47,13 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
-int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, int threads, gcd_spill *sp,
-                       const bulk_gcd_batch_opts *o)
+int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
+                       int threads, gcd_spill *sp, const bulk_gcd_batch_opts *o)
 {
     *out = NULL;
     size_t top = T->levels - 1;
-    gcd_level up = gcd_level_view(&T->lv[top]); /* R_top = P: a view of the top node */
+    /* R_top = P (a view of the top node) or the caller's start value (a view too) */
+    gcd_level up = gcd_level_view(start ? start : &T->lv[top]);
     int st = BULK_OK;
     for (size_t k = top; k-- > 0;) {
         gcd_level *node = &T->lv[k], rem;
@@ -76,7 +77,7 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, int threads
         gcd_tree_progress(o, 2 * top - k, top + 1);
     }
     if (st == BULK_OK) {
-        /* up is now R_0 (or, for a single leaf, P itself = x_0 < x_0^2); the output is
+        /* up is now R_0 (or, for a single leaf, R_top itself, < x_0^2); the output is
          * allocated only now, when the product levels are gone */
         bulk_limb_t *r = malloc(up.count * 2 * limbs * sizeof *r);
         if (!r) st = BULK_ERR_NOMEM;

@@ -2,7 +2,8 @@
  * mpz_tdiv; bulk_gcd_pairs against mpz_gcd on every pair, and bulk_gcd_batch against
  * gcd(x_i, prod_{j != i} x_j) computed with mpz, on generated sets of 1024- and 2048-bit
  * semiprimes with planted shared primes (one prime in three moduli) and duplicates; batch ==
- * lcm of the pairwise gcds on semiprimes; every memory budget (spilled levels) == in memory;
+ * lcm of the pairwise gcds on semiprimes; every memory budget (spilled levels, grouped method
+ * below the floor) == in memory;
  * spill files: round trip, damage detected, I/O failures reported; 1 and 2 threads. */
 #include <dirent.h>
 #include <errno.h>
@@ -216,10 +217,11 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
          * leaves no file in the spill directory. */
         bulk_gcd_batch_stats st0;
         memset(&st0, 0, sizeof st0);
-        for (int mode = 0; mode < 5; mode++) {
+        for (int mode = 0; mode < 6; mode++) {
             prog_seen pg = { 0, 0, 0 };
             size_t spillable = st0.levels > 2 ? st0.levels - 2 : 0, keep = spillable / 2;
-            size_t budget = mode == 2 ? 1 : mode == 4 ? SIZE_MAX : 0;
+            size_t kmax = n / 2 < 64 ? n / 2 : 64;
+            size_t budget = mode == 2 ? 1 : mode == 4 ? SIZE_MAX : mode == 5 ? (size_t)st0.memory_floor / 2 : 0;
             if (mode == 3) /* floor + keep levels: need - floor is spillable levels' worth */
                 budget = (size_t)(st0.memory_floor +
                                   (spillable ? (st0.memory_need - st0.memory_floor) / spillable * keep : 0));
@@ -231,18 +233,27 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
             CHECK(memcmp(g, eg, n * limbs * 8) == 0, "batch differs (n %zu, bits %u, mode %d, threads %d)",
                   n, bits, mode, threads);
             if (mode == 0) st0 = stt;
-            size_t want = mode == 0 || mode == 4 ? 0 : mode == 3 ? spillable - keep : spillable;
-            CHECK(stt.spilled_levels == want && stt.spilled == (want > 0),
-                  "mode %d (budget %zu): %zu of %zu levels spilled, %zu expected", mode, budget,
-                  stt.spilled_levels, stt.levels, want);
-            CHECK(stt.over_budget == (mode == 2 && stt.levels > 1), "mode %d: over_budget %d", mode,
-                  stt.over_budget);
+            if (mode == 2 || mode == 5) { /* below the floor: the grouped method */
+                CHECK(n < 4 || (stt.groups >= 2 && stt.groups <= kmax && stt.spilled_levels > 0),
+                      "mode %d (budget %zu): %zu groups (at most %zu), %zu levels spilled", mode, budget,
+                      stt.groups, kmax, stt.spilled_levels);
+                CHECK(mode == 5 || stt.groups == (n < 4 ? 1 : kmax), "budget 1: %zu groups", stt.groups);
+                CHECK(mode == 5 ? (n < 40 || (stt.groups < kmax && !stt.over_budget)) : stt.over_budget,
+                      "mode %d: over_budget %d with %zu groups", mode, stt.over_budget, stt.groups);
+            } else {
+                size_t want = mode == 0 || mode == 4 ? 0 : mode == 3 ? spillable - keep : spillable;
+                CHECK(stt.spilled_levels == want && stt.spilled == (want > 0) && stt.groups == 1,
+                      "mode %d (budget %zu): %zu of %zu levels spilled, %zu expected, %zu groups", mode,
+                      budget, stt.spilled_levels, stt.levels, want, stt.groups);
+                CHECK(!stt.over_budget, "mode %d: over_budget", mode);
+            }
             CHECK(stt.memory_floor <= stt.memory_need && (mode != 0 || stt.memory_budget > stt.memory_need),
                   "mode %d: budget %llu floor %llu need %llu", mode, (unsigned long long)stt.memory_budget,
                   (unsigned long long)stt.memory_floor, (unsigned long long)stt.memory_need);
             CHECK(pg.calls >= 1 && pg.last == pg.total && pg.total == 2.0 * (double)(stt.levels - 1) + 1,
                   "batch progress: %d calls, last %.0f of %.0f", pg.calls, pg.last, pg.total);
-            CHECK(want == 0 || stt.spill_bytes > 0, "nothing spilled");
+            CHECK((stt.spilled_levels == 0) == (stt.spill_bytes == 0), "spill bytes %llu for %zu levels",
+                  (unsigned long long)stt.spill_bytes, stt.spilled_levels);
             CHECK(dir_entries(dir) == 0, "mode %d left files in %s", mode, dir);
         }
         free(g);
@@ -327,6 +338,8 @@ static void test_spill_io(void)
     signal(SIGXFSZ, SIG_IGN);
     CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
     o.spill_dir = test_scratch_dir("gcd");
+    o.max_memory = 0;
+    o.force_spill = 1; /* whole levels (budget 1 would take the grouped method: small files) */
     int st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
     CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit back");
     signal(SIGXFSZ, SIG_DFL);
