@@ -8,7 +8,10 @@
  * starts from its state after L halvings, 3^j nH + c, and is iterated with table steps until
  * its value drops below n (collatz_core.h, cz_glide_from), exactly, so the glide is exact. A
  * value that would leave 128 bits sends n to the exact path. Level-k blocks use the stored
- * sieve and its precomputed glide sum G_k; smaller blocks walk their sieve on the fly. */
+ * sieve and its precomputed glide sum G_k; with a sieve extension (sieve_ext.c) blocks of level
+ * k + kx use the stored entries and the survivor lists; other blocks walk their sieve on the
+ * fly. Near 2^64 the glides come from the CPU kernel (cpu/glide_fast.h), elsewhere and for the
+ * states it hands back from the reference path (cz_glide_from_mb); the results are identical. */
 #include <string.h>
 
 #include "collatz/collatz_internal.h"

@@ -554,12 +554,13 @@ static void test_checkpoint(void)
 static void test_fast_kernel(uint64_t *rng)
 {
     bulk_ctx *c = ctx_threads(1);
-    int rounds = sanitized ? 6 : 24, ties = 0, compared = 0;
+    const int rounds = sanitized ? 6 : 24, per = sanitized ? 300 : 2000;
+    int ties = 0, compared = 0;
     for (int round = 0; round < rounds; round++) {
         int d = 1 + (int)(test_rand(rng) % 16);
         bulk_collatz_engine *e = engine(c, d, 0, 0);
         const uint64_t size = (uint64_t)1 << d;
-        for (int t = 0; t < (sanitized ? 300 : 2000); t++) {
+        for (int t = 0; t < per; t++) {
             nv_u128 n, v;
             uint64_t L = test_rand(rng) & (size - 1);
             int kind = t % 4;
@@ -598,8 +599,8 @@ static void test_fast_kernel(uint64_t *rng)
         }
         bulk_collatz_engine_free(e);
     }
-    CHECK(ties > 100 && compared > rounds * 500, "only %d tie states, %d states compared", ties,
-          compared);
+    CHECK(ties > rounds * per / 40 && compared > rounds * per / 2,
+          "only %d tie states, %d states compared", ties, compared);
     bulk_ctx_close(c);
 }
 
