@@ -73,8 +73,12 @@ static int cross_start(gcd_level *start, gcd_level *Pj, const gcd_level *Pi, int
             start->off[1] = sn;
             if ((st = gcd_level_alloc_data(start)) == BULK_OK)
                 st = gcd_mod(start->data, gcd_level_num(Pj, 0), Pj->len[0], sq, sn, threads);
-            size_t rn = bulk_mpn_normalized_size(start->data, sn);
-            if (st == BULK_OK) start->len[0] = rn ? rn : 1;
+            if (st == BULK_OK) {
+                size_t rn = bulk_mpn_normalized_size(start->data, sn);
+                start->len[0] = rn ? rn : 1;
+            } else {
+                gcd_level_free(start); /* the caller frees start only on success */
+            }
         }
     }
     free(sq);
@@ -120,15 +124,15 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
             bulk_limb_t *R = NULL;
             int have_start = 0;
             if ((st = group_leaves(&leaves, xi, ni, limbs)) != BULK_OK) break;
-            st = gcd_product_tree(&T, &leaves, threads, 0, sp, NULL);
+            st = gcd_product_tree(&T, &leaves, threads, 0, sp, NULL); /* freed by it on error */
+            int have_tree = st == BULK_OK;
             if (st == BULK_OK && j != i) {
                 st = cross_start(&start, &P[j], &T.lv[T.levels - 1], threads, sp);
                 have_start = st == BULK_OK;
             }
-            if (st == BULK_OK) {
+            if (st == BULK_OK)
                 st = gcd_remainder_tree(&R, limbs, &T, have_start ? &start : NULL, threads, sp, NULL);
-                gcd_tree_free(&T);
-            }
+            if (have_tree) gcd_tree_free(&T);
             if (have_start) gcd_level_free(&start);
             gcd_level_free(&leaves);
             if (st == BULK_OK && j == i) { /* a = (P_i mod x^2) / x, below x */
