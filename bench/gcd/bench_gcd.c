@@ -3,8 +3,8 @@
  * RSA moduli; a few shared primes are planted), with GMP as the peer in the same run.
  *
  *   bench_gcd --n N [--backend cpu|cuda|auto] [--threads T] [--pairs-seconds S]
- *             [--pairs-sample M] [--no-pairs] [--no-batch] [--no-gmp] [--memory BYTES]
- *             [--levels] [--seed X]
+ *             [--pairs-sample M] [--tile T] [--no-pairs] [--no-batch] [--no-gmp]
+ *             [--memory BYTES] [--levels] [--seed X]
  *
  * all pairs: bulk_gcd_pairs on the first m moduli, m grown until one run takes about S seconds
  *   (default 10) or m = n; wall and process CPU time (all threads); pairs/s = m(m-1)/2 / time, extrapolated to n(n-1)/2 pairs when m < n
@@ -12,7 +12,8 @@
  *   pairs of the first tile, one thread.
  * --pairs-sample M: instead, all pairs of M moduli spread over the whole set (every (n/M)-th:
  *   one large tile's worth of work drawn from all of it), extrapolated to n(n-1)/2 pairs and
- *   labelled so (for n = 1e6 the 5e11 pairs are far too many to run).
+ *   labelled so (for n = 1e6 the 5e11 pairs are far too many to run). --tile: moduli per tile
+ *   side (0: the library's default, 1024 on the GPU, 256 on the CPU).
  * batch: bulk_gcd_batch on all n (wall time); --memory passes a memory budget (spill rows);
  *   --levels prints the elapsed time after every tree level (a profile that survives a time
  *   cap: the per-level times of a run killed midway still predict the whole). GMP peer: a product tree and remainder tree with
@@ -149,7 +150,7 @@ int main(int argc, char **argv)
 {
     size_t n = 10000;
     int threads = 0, do_batch = 1, do_gmp = 1, do_pairs = 1, levels = 0;
-    size_t sample = 0, memory = 0;
+    size_t sample = 0, memory = 0, tile = 0;
     double pair_s = 10;
     bulk_backend be = BULK_BACKEND_AUTO;
     rs = 20261121;
@@ -166,9 +167,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--levels")) levels = 1;
         else if (!strcmp(argv[i], "--pairs-sample") && i + 1 < argc) sample = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--memory") && i + 1 < argc) memory = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--tile") && i + 1 < argc) tile = strtoull(argv[++i], NULL, 0);
         else {
             fprintf(stderr, "usage: bench_gcd --n N [--backend B] [--threads T] [--pairs-seconds S] "
-                            "[--pairs-sample M] [--no-pairs] [--no-batch] [--no-gmp] [--memory BYTES] "
+                            "[--pairs-sample M] [--tile T] [--no-pairs] [--no-batch] [--no-gmp] [--memory BYTES] "
                             "[--levels] [--seed X]\n");
             return 2;
         }
@@ -208,14 +210,14 @@ int main(int argc, char **argv)
         bulk_limb_t *xs = malloc(sample * limbs * 8);
         for (size_t i = 0; i < sample; i++) memcpy(xs + i * limbs, x + i * stride * limbs, limbs * 8);
         double a = wall(), c = cpu();
-        if (bulk_gcd_pairs(ctx, xs, sample, limbs, 0, count_hit, &hits) != BULK_OK) return 1;
+        if (bulk_gcd_pairs(ctx, xs, sample, limbs, tile, count_hit, &hits) != BULK_OK) return 1;
         double ts = wall() - a, tc = cpu() - c;
         double pairs = (double)sample * (double)(sample - 1) / 2, rate = pairs / ts;
         double full = (double)n * (double)(n - 1) / 2;
-        printf("pairs_sample backend %s threads %d sample_moduli %zu stride %zu pairs %.0f wall_s %.3f "
+        printf("pairs_sample backend %s threads %d tile %zu sample_moduli %zu stride %zu pairs %.0f wall_s %.3f "
                "cpu_s %.3f pairs_per_wall_s %.4g hits %zu full_pairs %.4g extrapolated_wall_s %.4g "
                "(extrapolated: %.4g pairs at the sampled rate)\n",
-               bname, th, sample, stride, pairs, ts, tc, rate, hits, full, full / rate, full);
+               bname, th, tile, sample, stride, pairs, ts, tc, rate, hits, full, full / rate, full);
         free(xs);
         do_pairs = 0;
     }
@@ -225,7 +227,7 @@ int main(int argc, char **argv)
     for (; do_pairs;) {
         hits = 0;
         double a = wall(), c = cpu();
-        if (bulk_gcd_pairs(ctx, x, m, limbs, 0, count_hit, &hits) != BULK_OK) return 1;
+        if (bulk_gcd_pairs(ctx, x, m, limbs, tile, count_hit, &hits) != BULK_OK) return 1;
         ts = wall() - a;
         tc = cpu() - c;
         if (m == n || ts >= pair_s) break;
