@@ -85,78 +85,86 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
     return BULK_OK;
 }
 
-/* Class trajectories run at a time, interleaved (5 measured 7.6e7 numbers/s against 7.0e7 for 4
- * and 7.3e7 for 6 with the one-word loop below, d = 14, a = 20, near 2^64). */
-#define LANES 5
+/* Lanes of the one-word class loop, and of the two-word loop (n >= 2^80). */
+#define RLN 5
+#define LANES 4
 
-/* The class delays D[q] for a block with nH < 2^64 (n < 2^80): the states 3^j nH + c are
- * products of one word, and while a value is below 2^(64+d) (vH < 2^64) a table operation is
- * one 64x64 -> 128 multiply on unsigned __int128 (about 1.1x the two-word cz_table_step loop
- * near 2^64, same lanes). A lane whose value reaches 2^(64+d) hands its class to delay_of. */
-static int delays_classes_word(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D)
+/* The class delays D[q] for a block with nH < 2^64 (n < 2^80). The states 3^j nH + c are
+ * products of one word, and while a value is below 2^(64+d) (vH < 2^64) a table operation is one
+ * 64x64 -> 128 multiply (unsigned __int128, vH formed by two word shifts: d is not a constant,
+ * and the compiler's general 128-bit shift costs a test and selects). RLN trajectories run
+ * interleaved in named variables, so that they stay in registers; a lane whose value drops
+ * below 2^a takes the next class inside that (rare) branch, so no lane idles until the last
+ * classes. A value reaching 2^(64+d) hands its class to delay_of (two words, exact path).
+ * Measured near 2^64, d = 15, a = 20, one thread: 8.3-8.6e7 numbers/s against 7.1-7.6e7 for
+ * the 5 lanes of fixed groups in arrays (bench/results/2026-11-21-cpu-collatz-fastkernel.txt). */
+static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D)
 {
     typedef unsigned __int128 u128;
     const int d = e->d, a = e->a;
+    const uint32_t ncls = e->ncls, M = (uint32_t)e->M;
     const uint64_t mask = ((uint64_t)1 << d) - 1, whi = (uint64_t)1 << d;
-    const uint64_t *B = e->B, *C = e->C;
-    const uint8_t *J = e->J;
-    for (uint32_t q0 = 0; q0 < e->ncls; q0 += LANES) {
-        u128 v[LANES];
-        uint32_t steps[LANES];
-        int live[LANES], nl = 0; /* live: 1 running, 0 done, -1 the value reached 2^(64+d) */
-        for (int i = 0; i < LANES; i++) {
-            uint32_t q = q0 + (uint32_t)i;
-            live[i] = 0;
-            steps[i] = 0;
-            v[i] = 0;
-            if (q >= e->ncls) continue;
-            v[i] = (u128)bulk_cz_pow3[e->cls_j[q]] * nH + e->cls_c[q];
-            live[i] = 1;
-            nl++;
-        }
-        while (nl) {
-            for (int i = 0; i < LANES; i++) {
-                if (live[i] != 1) continue;
-                const uint64_t hi = (uint64_t)(v[i] >> 64), lo = (uint64_t)v[i];
-                if (hi == 0 && (lo >> a) == 0) {
-                    live[i] = 0;
-                    nl--;
-                    continue;
-                }
-                if (hi >= whi) {
-                    live[i] = -1;
-                    nl--;
-                    continue;
-                }
-                const uint64_t L = lo & mask;
-                v[i] = (u128)B[L] * (uint64_t)(v[i] >> d) + C[L];
-                steps[i] += J[L];
-            }
-        }
-        for (int i = 0; i < LANES; i++) {
-            uint32_t q = q0 + (uint32_t)i;
-            if (q >= e->ncls) continue;
-            int64_t dl;
-            if (live[i] == 0) {
-                dl = (int64_t)steps[i] + e->A[(uint64_t)v[i]];
-            } else {
-                u128 st = (u128)bulk_cz_pow3[e->cls_j[q]] * nH + e->cls_c[q];
-                dl = delay_of(e, cz_make((uint64_t)st, (uint64_t)(st >> 64)));
-                if (dl < 0) return (int)dl;
-            }
-            dl += e->M + e->cls_j[q];
-            if (dl >= UINT32_MAX) return BULK_ERR_OVERFLOW;
-            D[q] = (uint32_t)dl;
-        }
+    const uint64_t *B = e->B, *C = e->C, *cc = e->cls_c;
+    const uint8_t *J = e->J, *cj = e->cls_j;
+    const uint16_t *A = e->A;
+    uint32_t next = 0, live = RLN;
+#define RL_START(v, s, q)                                                                          \
+    do {                                                                                           \
+        if (next < ncls) {                                                                         \
+            q = next++;                                                                            \
+            v = (u128)bulk_cz_pow3[cj[q]] * nH + cc[q];                                            \
+            s = M + cj[q];                                                                         \
+        } else {                                                                                   \
+            q = UINT32_MAX;                                                                        \
+            v = 1;                                                                                 \
+            s = 0;                                                                                 \
+            live--;                                                                                \
+        }                                                                                          \
+    } while (0)
+#define RL_STEP(v, s, q)                                                                           \
+    do {                                                                                           \
+        const uint64_t hi_ = (uint64_t)(v >> 64), lo_ = (uint64_t)v;                              \
+        if (__builtin_expect(hi_ == 0 && (lo_ >> a) == 0, 0)) {                                    \
+            if (q != UINT32_MAX) {                                                                 \
+                D[q] = s + A[lo_];                                                                 \
+                RL_START(v, s, q);                                                                 \
+            }                                                                                      \
+        } else if (__builtin_expect(hi_ >= whi, 0)) {                                              \
+            int64_t dl_ = delay_of(e, cz_make(lo_, hi_));                                          \
+            if (dl_ < 0) return (int)dl_;                                                          \
+            if (dl_ + s >= UINT32_MAX) return BULK_ERR_OVERFLOW;                                  \
+            D[q] = (uint32_t)(dl_ + s);                                                            \
+            RL_START(v, s, q);                                                                     \
+        } else {                                                                                   \
+            const uint64_t L_ = lo_ & mask;                                                        \
+            v = (u128)B[L_] * ((lo_ >> d) | (hi_ << (64 - d))) + C[L_];                            \
+            s += J[L_];                                                                            \
+        }                                                                                          \
+    } while (0)
+    u128 v0, v1, v2, v3, v4;
+    uint32_t s0, s1, s2, s3, s4, q0, q1, q2, q3, q4;
+    RL_START(v0, s0, q0);
+    RL_START(v1, s1, q1);
+    RL_START(v2, s2, q2);
+    RL_START(v3, s3, q3);
+    RL_START(v4, s4, q4);
+    while (live) {
+        RL_STEP(v0, s0, q0);
+        RL_STEP(v1, s1, q1);
+        RL_STEP(v2, s2, q2);
+        RL_STEP(v3, s3, q3);
+        RL_STEP(v4, s4, q4);
     }
+#undef RL_STEP
+#undef RL_START
     return BULK_OK;
 }
 
 /* Delays of the whole block n = 2^M nH + r, r = 0..2^M-1, into out[r]; D is scratch of
- * ncls entries. The classes are run LANES at a time, interleaved, so that the multiply and
- * load latencies of one trajectory overlap with the others' (cz_delay's loop, unrolled across
- * independent numbers): the one-word loop above for nH < 2^64, the two-word loop below
- * otherwise. 0 or a negative status. */
+ * ncls entries: the one-word loop above for nH < 2^64; otherwise the classes run LANES at a
+ * time, interleaved, so that the multiply and load latencies of one trajectory overlap with
+ * the others' (cz_delay's loop, unrolled across independent numbers), on two-word values.
+ * 0 or a negative status. */
 static int delays_block(const bulk_collatz_engine *e, cz_u128 nH, uint32_t *out, uint32_t *D)
 {
     const int d = e->d, a = e->a;
@@ -164,7 +172,7 @@ static int delays_block(const bulk_collatz_engine *e, cz_u128 nH, uint32_t *out,
     const uint64_t *B = e->B, *C = e->C;
     const uint8_t *J = e->J;
     if (nH.hi == 0) {
-        int st = delays_classes_word(e, nH.lo, D);
+        int st = delays_classes_reg(e, nH.lo, D);
         if (st) return st;
     }
     for (uint32_t q0 = 0; nH.hi != 0 && q0 < e->ncls; q0 += LANES) {
@@ -342,11 +350,16 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
         uint64_t m = (uint64_t)count - off < piece ? (uint64_t)count - off : piece;
         st = bulk_collatz_delays(ctx, e, cz_add64(first, off), m, buf);
         if (st) break;
+        /* batch b and position in it carried along (no division per number) */
+        uint64_t b = off / batch, pos = off % batch;
         for (uint64_t i = 0; i < m; i++) {
-            uint64_t b = (off + i) / batch;
             sum[b] += buf[i];
             if (buf[i] < min[b]) min[b] = buf[i];
             if (buf[i] > max[b]) max[b] = buf[i];
+            if (++pos == batch) {
+                pos = 0;
+                b++;
+            }
         }
     }
     free(buf);
