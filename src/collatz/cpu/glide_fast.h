@@ -127,10 +127,12 @@ static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, cz_fast_u128 v
     const uint64_t *B = e->B, *C = e->C, *MB = e->MB;
     const uint8_t *J = e->J;
     for (;;) {
-        const uint64_t L = (uint64_t)v & mask;
-        if (__builtin_expect((uint64_t)(v >> 64) < ((uint64_t)1 << d), 1)) {
-            /* vH < 2^64: one-word products, every value < 2^(64 + 1.6 d + 2) */
-            const uint64_t l = (uint64_t)(v >> d);
+        const uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
+        const uint64_t L = lo & mask;
+        if (__builtin_expect(hi < ((uint64_t)1 << d), 1)) {
+            /* vH < 2^64: one-word products, every value < 2^(64 + 1.6 d + 2); vH by two word
+             * shifts (1 <= d <= 16; the general 128-bit shift by a variable costs more) */
+            const uint64_t l = (lo >> d) | (hi << (64 - d));
             if ((cz_fast_u128)MB[L] * l < n) {
                 int t = cz_fast_first_dip(e, L, l, n);
                 if (t >= 0) return done + e->Ts[16 * L + t];
