@@ -457,7 +457,7 @@ static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {1024, 2048, 4096};
     OUT("# sum-rotate shapes (device-resident mul/s, BULK_CUDA_SR_SHAPE=G,P; the automatic\n"
         "# choice takes the shape of least bg_cost_sr)\n");
-    OUT("%-7s %4s %4s %12s\n", "bits", "G", "P", "mul/s");
+    OUT("%-7s %4s %4s %12s %12s\n", "bits", "G", "P", "mul/s", "wide rows");
     for (int bi = 0; bi < 3; bi++) {
         size_t bits = bits_list[bi], L = bits / 64, n = bits <= 1024 ? big : big / 4;
         for (int gi = 0; gi < 5; gi++)
@@ -466,9 +466,20 @@ static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
                 if (w < 2 * L || w > 4 * L) continue;
                 char shape[32];
                 snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
-                double rate = forced_rate(ctx, n, L, "sr", shape);
-                if (rate > 0) OUT("%-7zu %4d %4d %12.3e\n", bits, Gs[gi], Ps[pi], rate);
-                else OUT("%-7zu %4d %4d %12s\n", bits, Gs[gi], Ps[pi], "failed");
+                double rate = forced_rate(ctx, n, L, "sr", shape), wrate = 0;
+                int g = Gs[gi], p = Ps[pi];
+                int wide = (g == 8 && p == 4) || (g == 4 && p == 8) || (g == 2 && p == 16) ||
+                           (g == 8 && p == 8) || (g == 16 && p == 4);
+                if (wide) { /* the shapes compiled with bg_sr_row_wide too */
+                    setenv("BULK_CUDA_SR_WIDE", "1", 1);
+                    wrate = forced_rate(ctx, n, L, "sr", shape);
+                    unsetenv("BULK_CUDA_SR_WIDE");
+                }
+                char wc[32] = "-";
+                if (wide && wrate > 0) snprintf(wc, sizeof wc, "%.3e", wrate);
+                else if (wide) snprintf(wc, sizeof wc, "failed");
+                if (rate > 0) OUT("%-7zu %4d %4d %12.3e %12s\n", bits, g, p, rate, wc);
+                else OUT("%-7zu %4d %4d %12s %12s\n", bits, g, p, "failed", wc);
             }
     }
 }

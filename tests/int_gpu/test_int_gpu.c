@@ -452,11 +452,15 @@ static void test_sr_shapes(void)
                 char shape[32];
                 snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
                 setenv("BULK_CUDA_SR_SHAPE", shape, 1);
-                memset(r, 0x5a, n * 2 * L * 8);
-                int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
-                CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
-                      "sum-rotate shape G=%d P=%d limbs=%zu differs from CPU (rc %d)", Gs[gi],
-                      Ps[pi], L, rc);
+                for (int wide = 0; wide <= 1; wide++) { /* wide: bg_sr_row_wide where compiled */
+                    if (wide) setenv("BULK_CUDA_SR_WIDE", "1", 1);
+                    memset(r, 0x5a, n * 2 * L * 8);
+                    int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+                    CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
+                          "sum-rotate shape G=%d P=%d%s limbs=%zu differs from CPU (rc %d)",
+                          Gs[gi], Ps[pi], wide ? " wide" : "", L, rc);
+                    unsetenv("BULK_CUDA_SR_WIDE");
+                }
             }
         unsetenv("BULK_CUDA_SR_SHAPE");
         free(a); free(b); free(r); free(r2);

@@ -214,7 +214,8 @@ static void test_cols(void)
 /* out (4 limbs words) = a * b by sum-rotate with G lanes of P words, following mul_sr_kernel:
  * rows in groups of P with rotating slots, lane 0 emitting finished columns, then the columns
  * turned into words one 4G-column task at a time with the lane lookahead. */
-static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, int P, int G)
+static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, int P, int G,
+                   int wide)
 {
     const int N = 2 * limbs, NP = G * P, C = 2 * N;
     bg_word *sb = calloc((size_t)NP, sizeof(bg_word));
@@ -229,7 +230,10 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
     for (int i0 = 0; i0 < NP; i0 += P)
         for (int u = 0; u < P; u++) {
             bg_word bi = sb[i0 + u];
-            for (int l = 0; l < G; l++) bg_sr_row(acc[l], av[l], bi, u, P);
+            for (int l = 0; l < G; l++) {
+                if (wide) bg_sr_row_wide(acc[l], av[l], bi, u, P);
+                else bg_sr_row(acc[l], av[l], bi, u, P);
+            }
             int ph = u % P;
             c0[i0 + u] = acc[0][3 * ph];
             c1[i0 + u] = acc[0][3 * ph + 1];
@@ -298,14 +302,14 @@ static void test_sr(void)
                 int PP = P + extra; /* also with more padding than needed */
                 bg_word *a = malloc(sizeof(bg_word) * (size_t)N), *b = malloc(sizeof(bg_word) * (size_t)N);
                 bg_word *r = malloc(sizeof(bg_word) * (size_t)2 * N);
-                for (int rep = 0; rep < 4; rep++) {
+                for (int rep = 0; rep < 8; rep++) { /* rep >= 4: the wide rows */
                     fill(a, 1, N, rep + 1);
                     fill(b, 1, N, rep + 4);
-                    if (rep == 0) {
+                    if (rep % 4 == 0) {
                         memset(a, 0xff, sizeof(bg_word) * (size_t)N);
                         memset(b, 0xff, sizeof(bg_word) * (size_t)N);
                     }
-                    sim_sr(r, a, b, limbs, PP, G);
+                    sim_sr(r, a, b, limbs, PP, G, rep >= 4);
                     mpz_t x, y, z;
                     mpz_inits(x, y, z, NULL);
                     to_mpz(x, a, 1, N);

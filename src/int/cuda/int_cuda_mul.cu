@@ -271,7 +271,7 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
  * warp; a group's shared memory: b padded to G P words, then the 2 G P finished columns as
  * three word arrays (low, middle, high), and one word of padding. The groups of a warp past n still run (their shuffles
  * and ballots need every lane) but load and store nothing. No block-wide barrier. */
-template <int P, int G>
+template <int P, int G, bool W = false>
 __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b,
                                                      size_t n, int limbs)
 {
@@ -296,7 +296,8 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
     for (int i0 = 0; i0 < NP; i0 += P) {
 #pragma unroll
         for (int u = 0; u < P; u++) {
-            bg_sr_row(acc, av, sb[i0 + u], u, P);
+            if (W) bg_sr_row_wide(acc, av, sb[i0 + u], u, P);
+            else bg_sr_row(acc, av, sb[i0 + u], u, P);
             const int ph = u % P; /* the slot of the finished column */
             if (gl == 0) {
                 c0[i0 + u] = acc[3 * ph];
@@ -352,16 +353,16 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
 
 const int kSrWarps = 4;
 
-template <int P, int G>
+template <int P, int G, bool W = false>
 int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
     size_t smem = sizeof(bg_word) * (7 * G * P + 1) * (32 / G) * kSrWarps; /* per group 7 G P + 1 */
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)smem));
     size_t per_block = (size_t)kSrWarps * (32 / G);
     size_t blocks = (n + per_block - 1) / per_block;
-    mul_sr_kernel<P, G><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
+    mul_sr_kernel<P, G, W><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -432,11 +433,29 @@ void sr_shape_env(int limbs, int *P, int *G)
     }
 }
 
+/* BULK_CUDA_SR_WIDE=1: the wide-row variant (bg_sr_row_wide) where it is compiled: the
+ * shapes that hold 1024 bits exactly (G P = 32: 8x4, 4x8, 2x16) and 8x8, 16x4 (2048 bits);
+ * other shapes ignore it. */
+int launch_sr_wide(int P, int G, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
+                   int limbs, cudaStream_t st)
+{
+    const char *e = getenv("BULK_CUDA_SR_WIDE");
+    if (!e || strcmp(e, "1") != 0) return -1;
+    if (G == 8 && P == 4) return launch_sr_pg<4, 8, true>(r, a, b, n, limbs, st);
+    if (G == 4 && P == 8) return launch_sr_pg<8, 4, true>(r, a, b, n, limbs, st);
+    if (G == 2 && P == 16) return launch_sr_pg<16, 2, true>(r, a, b, n, limbs, st);
+    if (G == 8 && P == 8) return launch_sr_pg<8, 8, true>(r, a, b, n, limbs, st);
+    if (G == 16 && P == 4) return launch_sr_pg<4, 16, true>(r, a, b, n, limbs, st);
+    return -1;
+}
+
 int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
     int P, G;
     sr_shape(limbs, &P, &G);
     sr_shape_env(limbs, &P, &G);
+    int wr = launch_sr_wide(P, G, r, a, b, n, limbs, st);
+    if (wr >= 0) return wr;
     switch (G) {
     case 2: return launch_sr_g<2>(P, r, a, b, n, limbs, st);
     case 4: return launch_sr_g<4>(P, r, a, b, n, limbs, st);

@@ -556,6 +556,22 @@ BULK_HD void bg_sr_row(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
     }
 }
 
+/* bg_sr_row with one wide multiply-add per product: t = a[q] bi + acc_lo (mad.wide.u32), then
+ * acc_lo = lo(t), (acc_mid, acc_hi) += hi(t) (add.cc, addc): one FMA-pipe instruction and two
+ * ALU ones instead of a low and a high multiply-add and one add (BULK_CUDA_SR_WIDE=1). */
+BULK_HD void bg_sr_row_wide(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
+{
+    bg_cc f = {0};
+    BG_UNROLL
+    for (int q = 0; q < P; q++) {
+        int ph = (q + u) % P;
+        uint64_t t = bg_mad_wide(a[q], bi, acc[3 * ph]);
+        acc[3 * ph] = (bg_word)t;
+        acc[3 * ph + 1] = bg_add_cc(acc[3 * ph + 1], (bg_word)(t >> 32), &f);
+        acc[3 * ph + 2] = bg_addc(acc[3 * ph + 2], 0, &f);
+    }
+}
+
 /* Predicted issue cost (lane instruction slots per instance) of the large-W kernels, for
  * choosing between them until measured thresholds replace it: the warp-column kernel computes
  * the parallelogram of each 128-column task (3.5 slots per product); sum-rotate with G lanes of
