@@ -576,6 +576,9 @@ int main(int argc, char **argv)
     setenv("BULK_CUDA_DIVMOD", "recip", 1);
     row_label = "divrecip";
     bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
+    setenv("BULK_CUDA_DIVMOD", "stage", 1);
+    row_label = "divstage";
+    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
     setenv("BULK_CUDA_DIVMOD", "regs", 1);
     row_label = "divregs";
     bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);

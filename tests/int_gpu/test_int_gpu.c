@@ -581,6 +581,7 @@ int main(int argc, char **argv)
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};
     for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
+    for (int k = 0; k < 9; k++) test_divmod_mode("stage", dcols[k], 4099);
     /* gcd: the register kernel's capacities 4, 8, 16, 32 words and widths between them */
     static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17};
     for (int k = 0; k < 12; k++) test_gcd_mode("", gl[k], 5001 + 13 * (size_t)k);

@@ -134,6 +134,86 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
     if (e && bad) atomicExch(bad, 1);
 }
 
+/* divmod_regs_kernel<NW, true> with the block's operands and results staged through shared
+ * memory (BULK_CUDA_DIVMOD=stage): the global loads and stores of a block are consecutive
+ * words (the instance-major kernel has each thread walk its own 768 bytes: 32 cache lines per
+ * warp access, and every 4-byte store of q and r a separate L2 sector write). Thread t's words
+ * sit at t S .. t S + S - 1 of shared memory, S = nu + wa + 1 odd, so the per-thread accesses
+ * at equal offsets fall in distinct banks; q and r overwrite u and v in place (the register
+ * code reads all of both first). The fallback (divisor's top word zero) copies u and v to its
+ * global scratch first (bg_divmod zeroes q before reading u). */
+template <int NW>
+__global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
+                                                               int nu, const bg_limb *d, int wa,
+                                                               bg_word *SC, size_t n, int8_t *err,
+                                                               int *bad)
+{
+    extern __shared__ bg_word dsh[];
+    const int S = nu + wa + 1;
+    const size_t first = (size_t)blockIdx.x * kThreads;
+    const int cnt = n - first < (size_t)kThreads ? (int)(n - first) : kThreads;
+    const bg_word *ga = (const bg_word *)(a + first * (size_t)(nu / 2));
+    const bg_word *gd = (const bg_word *)(d + first * (size_t)(wa / 2));
+    for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
+        int inst = k / nu;
+        dsh[inst * S + (k - inst * nu)] = ga[k];
+    }
+    for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
+        int inst = k / wa;
+        dsh[inst * S + nu + (k - inst * wa)] = gd[k];
+    }
+    __syncthreads();
+    const int t = threadIdx.x;
+    if (t < cnt) {
+        bg_word *u = dsh + t * S, *v = u + nu;
+        int e = 0;
+        if (bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW) < 0) {
+            const size_t i = first + (size_t)t, per = 2 * (size_t)(nu + wa) + 1;
+            bg_word *un = SC + i * per, *vn = un + nu + 1, *uc = vn + wa, *vc = uc + nu;
+            bg_copy(uc, 1, u, 1, nu);
+            bg_copy(vc, 1, v, 1, wa);
+            e = bg_divmod(u, v, uc, nu, vc, wa, un, vn, 1);
+        }
+        if (err) err[first + t] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
+        if (e && bad) atomicExch(bad, 1);
+    }
+    __syncthreads();
+    if (q) {
+        bg_word *gq = (bg_word *)(q + first * (size_t)(nu / 2));
+        for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
+            int inst = k / nu;
+            gq[k] = dsh[inst * S + (k - inst * nu)];
+        }
+    }
+    if (r) {
+        bg_word *gr = (bg_word *)(r + first * (size_t)(wa / 2));
+        for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
+            int inst = k / wa;
+            gr[k] = dsh[inst * S + nu + (k - inst * wa)];
+        }
+    }
+}
+
+template <int NW>
+int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a,
+                        int nu, const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err,
+                        int *bad)
+{
+    size_t smem = sizeof(bg_word) * (size_t)kThreads * (size_t)(nu + nv + 1);
+    if (smem > 48 * 1024)
+        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    divmod_stage_kernel<NW><<<gr, kThreads, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+bool divmod_stage_mode()
+{
+    const char *e = getenv("BULK_CUDA_DIVMOD");
+    return e && strcmp(e, "stage") == 0;
+}
+
 /* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs by default: measured faster on an H200
  * (2026-11-21, bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: recip 3.68e8/s,
  * regs 3.06e8/s, results identical to regs and GMP; bench/results/2026-11-21-h200-int-gpu-run3.txt).
@@ -251,6 +331,7 @@ size_t bg_scratch_bytes(int op, size_t limbs)
     case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
     case BULK_INT_CUDA_GCD: return limbs <= 16 && !gcd_approx_mode() ? 0 : 5 * nw * 4;
     case BULK_INT_CUDA_DIVMOD:
+        if (limbs <= 16 && divmod_stage_mode()) return (6 * nw + 1) * 4 + 1;
         return limbs <= 16 && !divmod_cols_mode() ? (3 * nw + 1) * 4 + 1
                                                   : (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
     case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
@@ -309,6 +390,25 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
     if (n == 0) return BULK_OK;
     if (a_limbs > 2 * BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     size_t nu = 2 * a_limbs, nv = 2 * limbs;
+    if (limbs <= 16 && divmod_stage_mode()) { /* staged; scratch only for the fallbacks */
+        size_t words = 2 * (nu + nv) + 1, batch = sub_batch(n, words);
+        bg_word *s;
+        int rc = scratch_alloc(&s, words * batch, st);
+        if (rc != BULK_OK) return rc;
+        for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
+            size_t cnt = n - done < batch ? n - done : batch;
+            bg_limb *qd = q ? q + done * a_limbs : NULL, *rd = r ? r + done * limbs : NULL;
+            const bg_limb *ad = a + done * a_limbs, *dd = d + done * limbs;
+            int8_t *er = err ? err + done : NULL;
+            unsigned gr = grid_for(cnt);
+            if (limbs <= 2) rc = launch_divmod_stage<4>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
+            else if (limbs <= 4) rc = launch_divmod_stage<8>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
+            else if (limbs <= 8) rc = launch_divmod_stage<16>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
+            else rc = launch_divmod_stage<32>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
+        }
+        if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
+        return rc;
+    }
     if (limbs <= 16 && !divmod_cols_mode()) { /* registers; scratch only for the fallbacks */
         size_t words = nu + 1 + nv, batch = sub_batch(n, words);
         bg_word *s;
