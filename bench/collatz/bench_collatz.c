@@ -5,7 +5,8 @@
  * (tables built beforehand, not timed) and reports both the thread's CPU time rate and the
  * wall-clock rate: on a shared machine the CPU-time rate is the one-core figure. Prints a table,
  * writes <out-dir>/<date>-cpu-collatz.txt and <date>-cpu-collatz.png (four panels).
- * Options: --out-dir DIR, --kmax K (largest sieve, default 34), --quick (small ranges);
+ * Options: --out-dir DIR, --kmax K (largest sieve, default 37), --kstore S (bits of it stored,
+ * default 28; the levels above are generated per block), --quick (small ranges);
  * --replot TXT PNG redraws the figure of an earlier results file. */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -47,13 +48,15 @@ struct point {
     char checksum[48];
 };
 
-/* verify of [2^64 + off, 2^64 + off + len) with tables d, k on this thread */
-static struct point verify_point(bulk_ctx *ctx, int d, int k, uint64_t len)
+/* verify of [2^64, 2^64 + len) with tables d and a sieve of k bits, ks of them stored (the
+ * rest generated per block, collatz/sieve_ext.c), on this thread */
+static struct point verify_point(bulk_ctx *ctx, int d, int k, int ks, uint64_t len)
 {
     bulk_collatz_engine *e;
     struct point p = { 0 };
-    if (bulk_collatz_engine_new(&e, ctx, d, k, 0) != BULK_OK) {
-        fprintf(stderr, "engine d=%d k=%d failed\n", d, k);
+    if (bulk_collatz_engine_new(&e, ctx, d, ks, 0) != BULK_OK ||
+        bulk_cz_build_extension(e, k - ks) != BULK_OK) {
+        fprintf(stderr, "engine d=%d k=%d stored %d failed\n", d, k, ks);
         exit(1);
     }
     bulk_u128 first = { 0, 1 }, last = { len - 1, 1 };
@@ -143,10 +146,12 @@ static int replot(const char *txt, const char *png)
         else if (!strncmp(line, "delays, rate against d", 22)) sec = 2;
         else if (!strncmp(line, "delays, rate against a", 22)) sec = 3;
         else if (sec >= 0 && line[0] == ' ') {
-            double x, c1, c2;
-            if (sscanf(line, "%lf %lf %lf", &x, &c1, &c2) != 3 || s[sec].n >= 48) continue;
+            /* columns: x cpu_rate ...; the k table: k stored s_k cpu_rate ... */
+            double x, c1, c2, c3;
+            int got = sscanf(line, "%lf %lf %lf %lf", &x, &c1, &c2, &c3);
+            if (got < 2 || (sec == 1 && got < 4) || s[sec].n >= 48) continue;
             s[sec].x[s[sec].n] = x;
-            s[sec].y[s[sec].n++] = (sec == 1 ? c2 : c1) / (sec < 2 ? 1e9 : 1e6);
+            s[sec].y[s[sec].n++] = (sec == 1 ? c3 : c1) / (sec < 2 ? 1e9 : 1e6);
         }
     }
     fclose(f);
@@ -161,14 +166,15 @@ static int replot(const char *txt, const char *png)
 int main(int argc, char **argv)
 {
     const char *dir = "bench/results";
-    int kmax = 34, quick = 0;
+    int kmax = 37, kstore = 28, quick = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out-dir") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) kmax = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--kstore") && i + 1 < argc) kstore = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--replot") && i + 2 < argc) return replot(argv[i + 1], argv[i + 2]);
         else {
-            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--quick]\n"
+            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--kstore S] [--quick]\n"
                             "       bench_collatz --replot RESULTS.txt FIGURE.png\n");
             return 2;
         }
@@ -204,7 +210,8 @@ int main(int argc, char **argv)
     out("# machine: %s, load average at start %.2f (shared machine: cpu_rate = numbers per second\n"
         "# of this thread's CPU time, the one-core figure; wall_rate includes waiting for the CPU)\n",
         cpu, load);
-    out("# command: bench_collatz%s --kmax %d\n\n", quick ? " --quick" : "", kmax);
+    out("# command: bench_collatz%s --kmax %d --kstore %d\n\n", quick ? " --quick" : "", kmax,
+        kstore);
 
     /* ---- verify against d (seed 004 Table 4: k = 32 there) ---- */
     int kfix = quick ? 24 : 32;
@@ -215,7 +222,7 @@ int main(int argc, char **argv)
     out("verify, rate against d (k = %d, %llu numbers from 2^64)\n", kfix, (unsigned long long)vlen);
     out("%4s %14s %14s %8s %s\n", "d", "cpu_rate", "wall_rate", "secs", "checksum");
     for (int d = 8; d <= 20; d++) {
-        struct point p = verify_point(ctx1, d, kfix, vlen);
+        struct point p = verify_point(ctx1, d, kfix, kfix, vlen);
         out("%4d %14.4g %14.4g %8.2f %s\n", d, p.cpu_rate, p.wall_rate, p.secs, p.checksum);
         dv[nd] = d;
         dr[nd++] = p.cpu_rate / 1e9;
@@ -227,18 +234,19 @@ int main(int argc, char **argv)
     /* ---- verify against k (Figure 6) ---- */
     double kv[48], kr[48];
     int nk = 0;
-    out("\nverify, rate against k (d = %d; max(2^32, 2^k) numbers from 2^64, %s)\n", best_d,
-        quick ? "quick: 2^28" : "whole sieve blocks");
-    out("%4s %12s %14s %14s %8s %s\n", "k", "s_k", "cpu_rate", "wall_rate", "secs", "checksum");
+    out("\nverify, rate against k (d = %d; max(2^32, 2^k) numbers from 2^64, %s; the sieve of k\n"
+        "bits with min(k, %d) of them stored and the levels above generated per block, the CLI default)\n",
+        best_d, quick ? "quick: 2^28" : "whole sieve blocks", kstore);
+    out("%4s %7s %12s %14s %14s %8s %s\n", "k", "stored", "s_k", "cpu_rate", "wall_rate", "secs",
+        "checksum");
     for (int k = 16; k <= kmax; k += (k < 28 ? 4 : 1)) {
         uint64_t len = quick ? (1ull << 28) : (k > 32 ? (1ull << k) : (1ull << 32));
-        bulk_collatz_engine *e;
-        if (bulk_collatz_engine_new(&e, ctx1, 4, k, 0) != BULK_OK) break; /* s_k only */
-        uint64_t sk = bulk_collatz_engine_sieve_size(e);
-        bulk_collatz_engine_free(e);
-        struct point p = verify_point(ctx1, best_d, k, len);
-        out("%4d %12llu %14.4g %14.4g %8.2f %s\n", k, (unsigned long long)sk, p.cpu_rate,
-            p.wall_rate, p.secs, p.checksum);
+        uint64_t counts[BULK_COLLATZ_MAX_K + 1];
+        if (bulk_collatz_sieve_count(ctx1, k, counts) != BULK_OK) break;
+        int ks = k < kstore ? k : kstore;
+        struct point p = verify_point(ctx1, best_d, k, ks, len);
+        out("%4d %7d %12llu %14.4g %14.4g %8.2f %s\n", k, ks, (unsigned long long)counts[k],
+            p.cpu_rate, p.wall_rate, p.secs, p.checksum);
         kv[nk] = k;
         kr[nk++] = p.cpu_rate / 1e9;
     }

@@ -231,6 +231,12 @@ static int delays_block(const bulk_collatz_engine *e, cz_u128 nH, uint32_t *out,
         }
     }
     const uint32_t size = 1u << e->M;
+    if (nH.hi == 0) {
+        /* the one-word loop never leaves a class to its members */
+        const uint32_t *cls = e->cls;
+        for (uint32_t r = 0; r < size; r++) out[r] = D[cls[r]];
+        return BULK_OK;
+    }
     for (uint32_t r = 0; r < size; r++) {
         uint32_t dl = D[e->cls[r]];
         if (dl == UINT32_MAX) {
