@@ -31,57 +31,80 @@ int64_t bulk_cz_delay_of(const bulk_collatz_engine *e, cz_u128 n) { return delay
 
 /* ---- merge classes ---------------------------------------------------------------------------- */
 
-struct clsent {
-    uint64_t c;
-    uint32_t r;
-    uint8_t j;
-};
-
-static int cmp_cls(const void *a, const void *b)
-{
-    const struct clsent *x = a, *y = b;
-    if (x->j != y->j) return x->j < y->j ? -1 : 1;
-    if (x->c != y->c) return x->c < y->c ? -1 : 1;
-    return x->r < y->r ? -1 : x->r > y->r;
-}
+/* The classes of M bits: every residue r < 2^M gets its state (j, c) after M halvings, by
+ * the sieve's one-bit step (cz_sieve_child) level by level in place (2^(M+1) steps, no
+ * data-dependent branch), then the residues are sorted by the key (j, c, r) packed in one word
+ * (j: 6 bits, c < 3^M: 32 bits for M <= 20, r: M bits) with an LSD radix sort, and equal (j, c)
+ * runs become one class. Classes are numbered in (j, c) order, members in r order (the order
+ * the former qsort of structures gave). */
+_Static_assert(BULK_CZ_MERGE_BITS <= 20, "the class keys pack j, c < 3^M and r into 64 bits");
 
 int bulk_cz_build_classes(struct bulk_collatz_engine *e)
 {
-    uint32_t size = 1u << e->M;
-    struct clsent *t = malloc(size * sizeof *t);
+    const int M = e->M;
+    const uint32_t size = 1u << M;
+    const int cbits = 32, kbits = 6 + cbits + M;
+    uint64_t *key = malloc(size * sizeof *key), *tmp = malloc(size * sizeof *tmp);
+    uint64_t *c = malloc(size * sizeof *c);
+    uint8_t *j = malloc(size);
     e->cls = malloc(size * sizeof *e->cls);
     e->cls_c = malloc(size * sizeof *e->cls_c);
     e->cls_j = malloc(size);
-    if (!t || !e->cls || !e->cls_c || !e->cls_j) {
-        free(t);
+    if (!key || !tmp || !c || !j || !e->cls || !e->cls_c || !e->cls_j) {
+        free(key);
+        free(tmp);
+        free(c);
+        free(j);
         return BULK_ERR_NOMEM;
     }
-    for (uint32_t r = 0; r < size; r++) {
-        /* the b/c rules of tables.c with b = 2^M: c after M halvings, j odd steps */
-        uint64_t b = size, c = r;
-        int j = 0;
-        while (!(b & 1)) {
-            if (c & 1) {
-                b *= 3;
-                c = 3 * c + 1;
-                j++;
-            } else {
-                b >>= 1;
-                c >>= 1;
+    /* depth i holds the states of the residues r < 2^i; bit i gives r and r + 2^i */
+    c[0] = 0;
+    j[0] = 0;
+    for (int i = 0; i < M; i++) {
+        const uint32_t half = 1u << i;
+        for (uint32_t r = 0; r < half; r++) {
+            for (int bit = 1; bit >= 0; bit--) { /* bit 1 first: the parent is still in r */
+                uint64_t c1 = c[r] + (bit ? bulk_cz_pow3[j[r]] : 0);
+                uint64_t odd = c1 & 1;
+                c1 = odd ? 3 * c1 + 1 : c1;
+                c[r + (bit ? half : 0)] = c1 >> 1;
+                j[r + (bit ? half : 0)] = (uint8_t)(j[r] + odd);
             }
         }
-        t[r] = (struct clsent){ c, r, (uint8_t)j };
     }
-    qsort(t, size, sizeof *t, cmp_cls);
+    for (uint32_t r = 0; r < size; r++)
+        key[r] = ((((uint64_t)j[r] << cbits) | c[r]) << M) | r;
+    /* LSD radix sort, 11-bit digits */
+    enum { DB = 11 };
+    uint32_t cnt[1u << DB];
+    for (int sh = 0; sh < kbits; sh += DB) {
+        memset(cnt, 0, sizeof cnt);
+        for (uint32_t i = 0; i < size; i++) cnt[(key[i] >> sh) & ((1u << DB) - 1)]++;
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d < (1u << DB); d++) {
+            uint32_t x = cnt[d];
+            cnt[d] = sum;
+            sum += x;
+        }
+        for (uint32_t i = 0; i < size; i++) tmp[cnt[(key[i] >> sh) & ((1u << DB) - 1)]++] = key[i];
+        uint64_t *sw = key;
+        key = tmp;
+        tmp = sw;
+    }
     uint32_t q = 0;
+    const uint64_t rmask = size - 1;
     for (uint32_t i = 0; i < size; i++) {
-        if (i && (t[i].j != t[i - 1].j || t[i].c != t[i - 1].c)) q++;
-        e->cls[t[i].r] = q;
-        e->cls_c[q] = t[i].c;
-        e->cls_j[q] = t[i].j;
+        if (i && (key[i] >> M) != (key[i - 1] >> M)) q++;
+        uint32_t r = (uint32_t)(key[i] & rmask);
+        e->cls[r] = q;
+        e->cls_c[q] = c[r];
+        e->cls_j[q] = j[r];
     }
     e->ncls = q + 1;
-    free(t);
+    free(key);
+    free(tmp);
+    free(c);
+    free(j);
     return BULK_OK;
 }
 
@@ -260,36 +283,67 @@ struct djob {
     uint64_t count;
     uint64_t head;    /* numbers before the first whole block */
     uint64_t nblocks; /* whole blocks after the head */
+    int head_block;   /* the head (a part of one block) is done as its whole block */
+    int tail_block;   /* the same for the numbers after the whole blocks */
     uint32_t *out;
     int status; /* written only on failure */
 };
 
-/* Work item i: i < nblocks is a whole block, then singles in groups of 4096 (head and tail). */
+/* A part [lo, hi) of the out indices inside one block of 2^M: the whole block's delays into a
+ * scratch buffer (its classes cost about a quarter of the members' trajectories one by one),
+ * the part copied. */
+static int delays_part_block(const struct djob *j, uint64_t lo, uint64_t hi, uint32_t *D)
+{
+    const bulk_collatz_engine *e = j->e;
+    const uint64_t bsize = (uint64_t)1 << e->M;
+    cz_u128 n0 = cz_add64(j->first, lo);
+    uint64_t r0 = n0.lo & (bsize - 1);
+    uint32_t *tmp = malloc(bsize * sizeof *tmp);
+    if (!tmp) return BULK_ERR_NOMEM;
+    int st = delays_block(e, cz_shr(n0, e->M), tmp, D);
+    if (st == BULK_OK) memcpy(j->out + lo, tmp + r0, (hi - lo) * sizeof *tmp);
+    free(tmp);
+    return st;
+}
+
+/* Work item i: i < nblocks is a whole block; then the head and the tail as whole blocks where
+ * chosen (head_block, tail_block); then the other numbers outside the blocks one by one, in
+ * groups of 4096. */
 static void delays_items(void *arg, size_t begin, size_t end, int worker)
 {
     (void)worker;
     struct djob *j = arg;
     const bulk_collatz_engine *e = j->e;
+    const uint64_t tail0 = j->head + (j->nblocks << e->M);
+    const size_t nparts = (size_t)(j->head_block + j->tail_block);
+    const uint64_t hs = j->head_block ? 0 : j->head; /* head numbers done one by one */
     uint32_t *D = NULL;
     for (size_t it = begin; it < end; it++) {
-        if (it < j->nblocks) {
+        if (it < j->nblocks + nparts) {
             if (!D) D = malloc(e->ncls * sizeof *D);
             if (!D) {
                 j->status = BULK_ERR_NOMEM;
                 return;
             }
-            uint64_t off = j->head + ((uint64_t)it << e->M);
-            cz_u128 n0 = cz_add64(j->first, off);
-            int st = delays_block(e, cz_shr(n0, e->M), j->out + off, D);
+            int st;
+            if (it < j->nblocks) {
+                uint64_t off = j->head + ((uint64_t)it << e->M);
+                cz_u128 n0 = cz_add64(j->first, off);
+                st = delays_block(e, cz_shr(n0, e->M), j->out + off, D);
+            } else if (it == j->nblocks && j->head_block) {
+                st = delays_part_block(j, 0, j->head, D);
+            } else {
+                st = delays_part_block(j, tail0, j->count, D);
+            }
             if (st) j->status = st;
             continue;
         }
-        /* singles: indices outside the blocks */
-        uint64_t g = (uint64_t)(it - j->nblocks) * 4096;
-        uint64_t tail0 = j->head + (j->nblocks << e->M);
+        /* singles: indices outside the blocks and the parts */
+        uint64_t g = (uint64_t)(it - j->nblocks - nparts) * 4096;
+        uint64_t tend = j->tail_block ? tail0 : j->count;
         for (uint64_t s = g; s < g + 4096; s++) {
-            uint64_t idx = s < j->head ? s : tail0 + (s - j->head);
-            if (idx >= j->count || (s >= j->head && idx < tail0)) break;
+            uint64_t idx = s < hs ? s : tail0 + (s - hs);
+            if (s >= hs && idx >= tend) break;
             int64_t dl = delay_of(e, cz_add64(j->first, idx));
             if (dl < 0 || dl >= UINT32_MAX) {
                 j->status = dl < 0 ? (int)dl : BULK_ERR_OVERFLOW;
@@ -325,9 +379,14 @@ int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     if (first.hi == 0 && first.lo < bsize) head = bsize - first.lo; /* start at n = 2^M */
     if (head > count) head = count;
     uint64_t nblocks = (count - head) >> e->M;
-    uint64_t singles = count - (nblocks << e->M);
-    struct djob j = { e, first, count, head, nblocks, out, BULK_OK };
-    size_t items = (size_t)(nblocks + (singles + 4095) / 4096);
+    uint64_t tail = count - head - (nblocks << e->M);
+    /* a head or tail of at least a quarter block (and n >= 2^M) is done as its whole block */
+    int head_block = head >= bsize / 4 && !(first.hi == 0 && first.lo < bsize);
+    int tail_block = tail >= bsize / 4;
+    uint64_t singles = (head_block ? 0 : head) + (tail_block ? 0 : tail);
+    struct djob j = { e, first, count, head, nblocks, head_block, tail_block, out, BULK_OK };
+    size_t items = (size_t)(nblocks + (uint64_t)head_block + (uint64_t)tail_block +
+                            (singles + 4095) / 4096);
     bulk_parallel_for(bulk_ctx_threads(ctx), items, 1, delays_items, &j);
     return j.status;
 }

@@ -437,15 +437,22 @@ static void test_delay_blocks(uint64_t *rng)
 {
     bulk_ctx *c = ctx_threads(2);
     bulk_collatz_engine *e = engine(c, 11, 0, 18);
-    nv_u128 starts[2] = { ((nv_u128)1 << 64) - 70001, ((nv_u128)1 << 126) - 1001 };
-    uint64_t counts[2] = { 140003, sanitized ? 66000 : 132000 };
+    /* blocks of 2^M: small head and tail (one by one), then a whole block with a head and a
+     * tail of more than a quarter block (done as whole blocks, the part copied), near 2^64 and
+     * near 2^126 (two-word class loop) */
+    const uint64_t bs = (uint64_t)1 << e->M, part = bs / 4 + 12345;
+    nv_u128 starts[4] = { ((nv_u128)1 << 64) - 70001, ((nv_u128)1 << 126) - 1001,
+                          ((nv_u128)1 << 64) - part, ((nv_u128)1 << 126) - part };
+    uint64_t counts[4] = { 140003, sanitized ? 66000 : 132000, bs + 2 * part + 17,
+                           bs + 2 * part + 17 };
     mpz_t z;
     mpz_init(z);
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < 4; t++) {
         uint32_t *out = malloc(counts[t] * sizeof *out);
         CHECK(bulk_collatz_delays(c, e, U(starts[t]), counts[t], out) == BULK_OK, "delays");
         uint64_t bad = 0;
-        for (uint64_t i = 0; i < counts[t]; i += (t ? 7 : 1)) {
+        const uint64_t stride = t == 0 ? 1 : t == 2 ? (sanitized ? 5 : 1) : (sanitized ? 29 : 7);
+        for (uint64_t i = 0; i < counts[t]; i += stride) {
             int64_t one = bulk_cz_delay_of(e, U(starts[t] + i));
             if (one != (int64_t)out[i] && bad++ < 5)
                 CHECK(0, "delay(%s): block %u, one by one %lld", S(starts[t] + i), out[i],
