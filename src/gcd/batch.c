@@ -49,7 +49,7 @@ void gcd_plan_make(gcd_plan *p, size_t n, size_t levels, uint64_t in_bytes, uint
         for (size_t k = 2; k <= kmax; k++) {
             p->groups = k;
             uint64_t sk = level_bytes / n * ((n + k - 1) / k) + level_bytes % n + 1;
-            if (3 * in_bytes + (14 + 12 * inflight) * sk <= p->budget) {
+            if (3 * in_bytes + (44 + 12 * inflight) * sk <= p->budget) {
                 p->over_budget = 0;
                 break;
             }
