@@ -251,7 +251,7 @@ int main(int argc, char **argv)
         kr[nk++] = p.cpu_rate / 1e9;
     }
     /* ---- delays against d (Table 5: a = 25 there) and against a (Figure 8) ---- */
-    uint64_t dlen = quick ? (1ull << 20) : (1ull << 24);
+    uint64_t dlen = quick ? (1ull << 20) : (1ull << 26); /* 64 blocks of the 2^20 merge classes */
     double ddv[32], ddr[32], av[32], ar[32];
     int ndd = 0, na = 0, best_dd = 11;
     best = 0;

@@ -4,9 +4,10 @@
  * Merging: in an aligned block of 2^M numbers n = 2^M nH + r (nH >= 1) the first M halvings
  * depend only on r and take n to 3^j nH + c (j odd steps on the way, none of the values is 1
  * before the end since nH >= 1). Residues with the same (j, c) have the same trajectory from
- * there, so delay(n) = M + j + delay(3^j nH + c) is computed once per class: 19275 classes
- * for the 65536 residues of M = 16 (seed 004's "several operations in one step", taken across
- * numbers). Numbers outside whole blocks (the range's ends, n < 2^M) are done one by one. The
+ * there, so delay(n) = M + j + delay(3^j nH + c) is computed once per class: 246912 classes
+ * for the 2^20 residues of M = 20 (19275 for M = 16; seed 004's "several operations in one
+ * step", taken across numbers). A part of a block at the range's ends is done as its whole
+ * block when it holds at least a quarter of it, else one by one (and so is n < 2^M). The
  * results are per-index, so they do not depend on the thread count. */
 #include <stdlib.h>
 #include <string.h>
