@@ -19,9 +19,9 @@
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x)
 {
     if (x == 0) return BULK_OK;
-    if (x < 0 || x > BULK_CZ_MAX_EXT || e->k + x > BULK_COLLATZ_MAX_K || !e->Sr) {
+    if (x < 0 || x > BULK_CZ_MAX_EXT || e->k + x > BULK_COLLATZ_MAX_K || !e->Sr || e->kx) {
         bulk_cz_set_error("sieve extension of %d bits on a stored sieve of k = %d is out of range "
-                          "(at most %d bits, k + bits <= %d)",
+                          "(at most %d bits, k + bits <= %d, once per engine)",
                           x, e->k, BULK_CZ_MAX_EXT, BULK_COLLATZ_MAX_K);
         return BULK_ERR_ARG;
     }

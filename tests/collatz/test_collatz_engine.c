@@ -662,9 +662,11 @@ static void test_verify_extension(uint64_t *rng)
         bulk_collatz_engine_free(e1);
     }
     /* bad extensions */
-    bulk_collatz_engine *e = engine(c, 8, 30, 0);
-    CHECK(bulk_cz_build_extension(e, 10) == BULK_ERR_ARG, "k + x = 40 accepted");
+    bulk_collatz_engine *e = engine(c, 8, 28, 0);
+    CHECK(bulk_cz_build_extension(e, 12) == BULK_ERR_ARG, "k + x = 40 accepted");
     CHECK(bulk_cz_build_extension(e, 13) == BULK_ERR_ARG, "x = 13 accepted");
+    CHECK(bulk_cz_build_extension(e, 3) == BULK_OK && bulk_cz_build_extension(e, 3) == BULK_ERR_ARG,
+          "a second extension accepted");
     bulk_collatz_engine_free(e);
     free(r0);
     free(r1);
