@@ -311,8 +311,10 @@ int cmd_collatz_delays(int argc, char **argv)
         uint32_t *buf = malloc(piece * sizeof *buf);
         uint8_t *bin = malloc(piece * 4);
         if (!buf || !bin) cli_die(CLI_EXIT_FAIL, "out of memory");
-        for (uint64_t off = start; off < total; off += piece) {
-            uint64_t m = total - off < piece ? total - off : piece;
+        /* pieces end on multiples of `piece` of n (whole merge-class blocks on the CPU) */
+        for (uint64_t off = start, m; off < total; off += m) {
+            m = piece - (uint64_t)((F + off) & (piece - 1));
+            if (m > total - off) m = total - off;
             unsigned __int128 s = F + off;
             bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
             int st = bulk_collatz_delays(ctx, e, sv, m, buf);
@@ -346,13 +348,22 @@ int cmd_collatz_delays(int argc, char **argv)
         /* numbers per engine call: on GPUs about a second of work (2^34), because each call
          * pays a set-up (host threads, buffers) that 2^30 did not amortise (measured on 4 H200s:
          * ~0.2 s per call) */
-        uint64_t nb = total / batch, piece = ((uint64_t)1 << (gpu ? 34 : 22)) / batch + 1;
+        uint64_t nb = total / batch, piece = ((uint64_t)1 << 34) / batch + 1;
         uint64_t *sum = malloc(nb * sizeof *sum);
         uint32_t *mn = malloc(nb * sizeof *mn), *mx = malloc(nb * sizeof *mx);
         if (!sum || !mn || !mx) cli_die(CLI_EXIT_FAIL, "out of memory (%llu batches)", (unsigned long long)nb);
-        for (uint64_t b0 = start / batch; b0 < nb; b0 += piece) {
-            uint64_t m = nb - b0 < piece ? nb - b0 : piece;
+        for (uint64_t b0 = start / batch, m; b0 < nb; b0 += m) {
             unsigned __int128 s = F + (unsigned __int128)b0 * batch;
+            m = piece;
+            if (!gpu) {
+                /* on the CPU calls of about 2^24 numbers that end on a multiple of 2^24 of n
+                 * where the batch allows (a cut merge-class block costs a whole block) */
+                const unsigned __int128 step = (unsigned __int128)1 << 24;
+                unsigned __int128 gap = ((s >> 24) + 1) * step - s;
+                if (gap < batch) gap += step;
+                m = (uint64_t)(gap / batch);
+            }
+            if (m > nb - b0) m = nb - b0;
             bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
             int st = bulk_collatz_delay_stats(ctx, e, sv, batch, m, sum + b0, mn + b0, mx + b0);
             if (st) {

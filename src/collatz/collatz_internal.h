@@ -65,9 +65,9 @@ struct bulk_collatz_engine {
  * at most BULK_COLLATZ_MAX_K. BULK_ERR_ARG (message set) or BULK_ERR_NOMEM. */
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x);
 
-/* Bits of the delay merge classes (246912 classes of 2^20 residues, 23.5%; 16 bits: 29.4%,
- * measured 1.15x slower with the one-word class loop, d = 15, a = 20, near 2^64). */
-#define BULK_CZ_MERGE_BITS 20
+/* Bits of the delay merge classes (889180 classes of 2^22 residues, 21.2%; 20 bits: 23.5%,
+ * measured 1.1x slower, 16 bits: 29.4%, 1.3x slower; one-word class loop near 2^64). */
+#define BULK_CZ_MERGE_BITS 22
 
 /* Builds the merge classes of e->M bits (collatz/delays.c). */
 int bulk_cz_build_classes(struct bulk_collatz_engine *e);

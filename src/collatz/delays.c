@@ -4,8 +4,8 @@
  * Merging: in an aligned block of 2^M numbers n = 2^M nH + r (nH >= 1) the first M halvings
  * depend only on r and take n to 3^j nH + c (j odd steps on the way, none of the values is 1
  * before the end since nH >= 1). Residues with the same (j, c) have the same trajectory from
- * there, so delay(n) = M + j + delay(3^j nH + c) is computed once per class: 246912 classes
- * for the 2^20 residues of M = 20 (19275 for M = 16; seed 004's "several operations in one
+ * there, so delay(n) = M + j + delay(3^j nH + c) is computed once per class: 889180 classes
+ * for the 2^22 residues of M = 22 (19275 for M = 16; seed 004's "several operations in one
  * step", taken across numbers). A part of a block at the range's ends is done as its whole
  * block when it holds at least a quarter of it, else one by one (and so is n < 2^M). The
  * results are per-index, so they do not depend on the thread count. */
@@ -35,16 +35,16 @@ int64_t bulk_cz_delay_of(const bulk_collatz_engine *e, cz_u128 n) { return delay
 /* The classes of M bits: every residue r < 2^M gets its state (j, c) after M halvings, by
  * the sieve's one-bit step (cz_sieve_child) level by level in place (2^(M+1) steps, no
  * data-dependent branch), then the residues are sorted by the key (j, c, r) packed in one word
- * (j: 6 bits, c < 3^M: 32 bits for M <= 20, r: M bits) with an LSD radix sort, and equal (j, c)
+ * (j: 6 bits, c < 3^M: 32 bits for M <= 20, 36 up to 22, r: M bits) with an LSD radix sort, and equal (j, c)
  * runs become one class. Classes are numbered in (j, c) order, members in r order (the order
  * the former qsort of structures gave). */
-_Static_assert(BULK_CZ_MERGE_BITS <= 20, "the class keys pack j, c < 3^M and r into 64 bits");
+_Static_assert(BULK_CZ_MERGE_BITS <= 22, "the class keys pack j, c < 3^M and r into 64 bits");
 
 int bulk_cz_build_classes(struct bulk_collatz_engine *e)
 {
     const int M = e->M;
     const uint32_t size = 1u << M;
-    const int cbits = 32, kbits = 6 + cbits + M;
+    const int cbits = M <= 20 ? 32 : 36, kbits = 6 + cbits + M;
     uint64_t *key = malloc(size * sizeof *key), *tmp = malloc(size * sizeof *tmp);
     uint64_t *c = malloc(size * sizeof *c);
     uint8_t *j = malloc(size);
@@ -75,11 +75,19 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
     }
     for (uint32_t r = 0; r < size; r++)
         key[r] = ((((uint64_t)j[r] << cbits) | c[r]) << M) | r;
-    /* LSD radix sort, 11-bit digits */
-    enum { DB = 11 };
-    uint32_t cnt[1u << DB];
-    for (int sh = 0; sh < kbits; sh += DB) {
-        memset(cnt, 0, sizeof cnt);
+    /* LSD radix sort on the (j, c) bits only, 14-bit digits: stable, so equal (j, c) keep
+     * ascending r (the keys start in r order) */
+    enum { DB = 14 };
+    uint32_t *cnt = malloc((1u << DB) * sizeof *cnt);
+    if (!cnt) {
+        free(key);
+        free(tmp);
+        free(c);
+        free(j);
+        return BULK_ERR_NOMEM;
+    }
+    for (int sh = M; sh < kbits; sh += DB) {
+        memset(cnt, 0, (1u << DB) * sizeof *cnt);
         for (uint32_t i = 0; i < size; i++) cnt[(key[i] >> sh) & ((1u << DB) - 1)]++;
         uint32_t sum = 0;
         for (uint32_t d = 0; d < (1u << DB); d++) {
@@ -92,14 +100,14 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
         key = tmp;
         tmp = sw;
     }
+    free(cnt);
     uint32_t q = 0;
-    const uint64_t rmask = size - 1;
+    const uint64_t rmask = size - 1, cmask = ((uint64_t)1 << cbits) - 1;
     for (uint32_t i = 0; i < size; i++) {
         if (i && (key[i] >> M) != (key[i - 1] >> M)) q++;
-        uint32_t r = (uint32_t)(key[i] & rmask);
-        e->cls[r] = q;
-        e->cls_c[q] = c[r];
-        e->cls_j[q] = j[r];
+        e->cls[key[i] & rmask] = q;
+        e->cls_c[q] = (key[i] >> M) & cmask;
+        e->cls_j[q] = (uint8_t)(key[i] >> (M + cbits));
     }
     e->ncls = q + 1;
     free(key);
@@ -404,7 +412,8 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
     if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA)
         return bulk_collatz_cuda_delay_stats(e, first, batch, nbatches, sum, min, max);
     /* delays in pieces (whole blocks where possible), reduced per batch in order */
-    const uint64_t piece = (uint64_t)1 << 22;
+    /* pieces end on multiples of 2^max(22, M) of n, so that they hold whole class blocks */
+    const uint64_t piece = (uint64_t)1 << (e->M > 22 ? e->M : 22);
     uint32_t *buf = malloc(piece * sizeof *buf);
     if (!buf) return BULK_ERR_NOMEM;
     for (uint64_t b = 0; b < nbatches; b++) {
@@ -412,8 +421,9 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
         min[b] = UINT32_MAX;
         max[b] = 0;
     }
-    for (uint64_t off = 0; off < (uint64_t)count; off += piece) {
-        uint64_t m = (uint64_t)count - off < piece ? (uint64_t)count - off : piece;
+    for (uint64_t off = 0, m; off < (uint64_t)count; off += m) {
+        m = piece - ((first.lo + off) & (piece - 1));
+        if (m > (uint64_t)count - off) m = (uint64_t)count - off;
         st = bulk_collatz_delays(ctx, e, cz_add64(first, off), m, buf);
         if (st) break;
         /* batch b and position in it carried along (no division per number) */

@@ -93,7 +93,9 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     /* chunks hold whole blocks of the largest level (k + kx with a sieve extension) */
     const int K = e->k + e->kx;
     int shift = K > 22 ? K : 22;
-    size_t per_wave = (size_t)threads * 4;
+    /* 4 chunks per thread and wave, 1 when a chunk is 2^34 or more (a few seconds of one
+     * thread: waves, progress and checkpoints stay a few tens of seconds apart at k = 37) */
+    size_t per_wave = (size_t)threads * (shift >= 34 ? 1 : 4);
     if (gpu) {
         /* one GPU call per wave: large enough to keep the GPUs busy for a second or more */
         shift = e->k + 12 > 44 ? e->k + 12 : 44;
