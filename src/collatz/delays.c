@@ -117,19 +117,20 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
     return BULK_OK;
 }
 
-/* Lanes of the one-word class loop, and of the two-word loop (n >= 2^80). */
+/* Lanes of the one-word class loop, and of the two-word loop (n >= 2^(64+M)). */
 #define RLN 5
 #define LANES 4
 
-/* The class delays D[q] for a block with nH < 2^64 (n < 2^80). The states 3^j nH + c are
+/* The class delays D[q] for a block with nH < 2^64 (n < 2^(64+M)). The states 3^j nH + c are
  * products of one word, and while a value is below 2^(64+d) (vH < 2^64) a table operation is one
  * 64x64 -> 128 multiply (unsigned __int128, vH formed by two word shifts: d is not a constant,
  * and the compiler's general 128-bit shift costs a test and selects). RLN trajectories run
  * interleaved in named variables, so that they stay in registers; a lane whose value drops
  * below 2^a takes the next class inside that (rare) branch, so no lane idles until the last
  * classes. A value reaching 2^(64+d) hands its class to delay_of (two words, exact path).
- * Measured near 2^64, d = 15, a = 20, one thread: 8.3-8.6e7 numbers/s against 7.1-7.6e7 for
- * the 5 lanes of fixed groups in arrays (bench/results/2026-11-21-cpu-collatz-fastkernel.txt). */
+ * Measured near 2^64, d = 15, a = 20, one thread, classes of 16 bits: 8.3-8.6e7 numbers/s
+ * against 7.1-7.6e7 for the 5 lanes of fixed groups in arrays
+ * (bench/results/2026-11-21-cpu-collatz-fastkernel-experiments.txt). */
 static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D)
 {
     typedef unsigned __int128 u128;
