@@ -4,6 +4,7 @@
  * the GPU batch with every spillable level spilled (1-byte budget) too.
  * Label gpu: prints "SKIP: no CUDA device" and passes where there is none. */
 #include <gmp.h>
+#include <time.h>
 
 #include "bulk/gcd.h"
 #include "test_util.h"
@@ -32,18 +33,30 @@ static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t g
     return 0;
 }
 
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n, size_t limbs,
                     const char *what)
 {
     hits a = { 0, 0, limbs, NULL, NULL }, b = { 0, 0, limbs, NULL, NULL };
+    double t0 = wall();
     CHECK(bulk_gcd_pairs(cpu, x, n, limbs, 0, on_pair, &a) == BULK_OK, "cpu pairs");
+    double t1 = wall();
     CHECK(bulk_gcd_pairs(gpu, x, n, limbs, 0, on_pair, &b) == BULK_OK, "gpu pairs");
+    double t2 = wall();
     CHECK(a.n == b.n && (a.n == 0 || (memcmp(a.ij, b.ij, 2 * a.n * sizeof *a.ij) == 0 &&
                                       memcmp(a.g, b.g, a.n * limbs * sizeof *a.g) == 0)),
           "%s: pairs differ (cpu %zu hits, gpu %zu)", what, a.n, b.n);
     bulk_limb_t *ga = malloc(n * limbs * 8), *gb = malloc(n * limbs * 8);
     CHECK(bulk_gcd_batch(cpu, ga, x, n, limbs, NULL, NULL) == BULK_OK, "cpu batch");
+    double t3 = wall();
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch");
+    double t4 = wall();
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch differs", what);
     /* and with a 1-byte memory budget (every spillable product level through a spill file) */
     bulk_gcd_batch_opts tiny = { 1, test_scratch_dir("gcd_gpu"), 0, NULL, NULL };
@@ -52,7 +65,10 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, &tiny, &st) == BULK_OK && st.spilled_levels + 2 == st.levels,
           "gpu batch, spilled: %zu of %zu levels", st.spilled_levels, st.levels);
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: spilled batch differs", what);
-    printf("%s: %zu moduli, %zu pairs with a shared factor, identical on cpu and gpu\n", what, n, a.n);
+    printf("%s: %zu moduli, %zu pairs with a shared factor, identical on cpu and gpu (seconds: "
+           "cpu pairs %.2f, gpu pairs %.2f, cpu batch %.2f, gpu batch %.2f, gpu spilled batch %.2f)\n",
+           what, n, a.n, t1 - t0, t2 - t1, t3 - t2, t4 - t3, wall() - t4);
+    fflush(stdout);
     free(ga); free(gb); free(a.ij); free(a.g); free(b.ij); free(b.g);
 }
 
