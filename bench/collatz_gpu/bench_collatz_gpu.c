@@ -303,16 +303,15 @@ static int same_vr(const bulk_collatz_verify_result *a, const bulk_collatz_verif
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
     static const struct { const char *name; int layout, refill, replay, mem, inc; } v[] = {
-        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, 0, 0 },
-        { "batch 12", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, 0, 0 },
-        { "batch 12 global", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
-        { "flat rec", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 8 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 8, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 12 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 16 rec", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 16 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
-        { "batch 12 inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, 0, 1 },
-        { "batch 12 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1 },
+        /* round 2 (2026-11-21): the old default first, then the new default (records, refill 16,
+         * global tables: mem 0 = AUTO resolves to global with records) and its neighbours */
+        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_SHARED, 0 },
+        { "batch 12 (old)", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_SHARED, 0 },
+        { "batch 16 rec (new)", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 12 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 20 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 20, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
+        { "batch 16 rec shared", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_SHARED, 0 },
+        { "batch 12 T glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
         { "batch 16 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1 },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
@@ -368,13 +367,12 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
  * (d = 12, a = 24), nothing else, for `ncu -k regex:delays`. */
 static int bench_delays(bulk_ctx *cpu, int ncu)
 {
-    static const struct { const char *name; int loop, unroll; } v[] = {
-        { "v3", BULK_CZ_CUDA_DELAY_V3, 0 },   { "v4", BULK_CZ_CUDA_DELAY_V4, 4 },
-        { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 4 }, { "v4u2", BULK_CZ_CUDA_DELAY_V4, 2 },
-        { "v4u8", BULK_CZ_CUDA_DELAY_V4, 8 },
+    static const struct { const char *name; int loop, unroll, mem; } v[] = {
+        { "v3", BULK_CZ_CUDA_DELAY_V3, 0, 0 },       { "v4", BULK_CZ_CUDA_DELAY_V4, 8, 0 },
+        { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0 },   { "v4u4", BULK_CZ_CUDA_DELAY_V4, 4, 0 },
+        { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0 }, { "v4glob", BULK_CZ_CUDA_DELAY_V4, 8, BULK_CZ_CUDA_MEM_GLOBAL },
     };
-    static const int da[][3] = { { 12, 24, 1024 }, { 16, 24, 1024 }, { 20, 24, 1024 }, { 14, 20, 1024 },
-                                 { 14, 20, 1 << 20 }, { 16, 28, 1024 }, { 20, 28, 1024 } };
+    static const int da[][3] = { { 12, 24, 1024 }, { 20, 24, 1024 }, { 14, 20, 1 << 20 }, { 20, 28, 1024 } };
     const int nda = ncu ? 1 : (int)(sizeof da / sizeof da[0]);
     const u128 two64 = (u128)1 << 64;
     int bad = 0;
@@ -398,13 +396,14 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
         uint64_t *s0 = calloc(cnb, 8), *s1 = calloc(cnb, 8);
         uint32_t *m0 = calloc(2 * cnb, 4), *m1 = calloc(2 * cnb, 4);
         double v3rate = 0;
-        /* unroll 2 and 8 only at two points (d = 12 and 20, a = 24), and not under ncu */
-        const int nv = ncu || (t != 0 && t != 2) ? 3 : 5;
+        /* all rows at d = 12, a = 24 (shared vs global tables there); three elsewhere and under ncu */
+        const int nv = ncu || t != 0 ? 3 : 6;
         for (int i = 0; i < nv; i++) {
             bulk_collatz_cuda_opts o;
             memset(&o, 0, sizeof o);
             o.delay_loop = v[i].loop;
             o.delay_unroll = v[i].unroll;
+            o.table_mem = v[i].mem;
             bulk_collatz_cuda_set_opts(&o);
             if (ncu) {
                 /* exactly one launch of 2^27 numbers per loop (tables uploaded by the first) */

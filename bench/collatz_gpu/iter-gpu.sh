@@ -82,8 +82,8 @@ echo "cli verify rc=$? ($(el) s)"
 cat "$R/cli-verify.json"
 
 # 5. verify layouts when time is left
-if [ "${LAYOUTS:-}" != 0 ] && [ "${LAYOUTS:-}" != 1 ] && [ "$(el)" -lt 70 ]; then
-    timeout $((140 - $(el))) "$BENCH" --layouts --seconds 0.3 --out "$R/layouts.txt" >/dev/null 2>"$R/layouts.err"
+if [ "${LAYOUTS:-}" != 0 ] && [ "${LAYOUTS:-}" != 1 ] && [ "$(el)" -lt 110 ]; then
+    timeout $((170 - $(el))) "$BENCH" --layouts --seconds 0.3 --out "$R/layouts.txt" >/dev/null 2>"$R/layouts.err"
     echo "layouts rc=$? ($(el) s)"
     cat "$R/layouts.txt"
 fi

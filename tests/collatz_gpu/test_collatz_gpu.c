@@ -150,6 +150,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         { "tiny escape buffer", { .escape_capacity = 1 } },
         { "delay loop v3", { .delay_loop = BULK_CZ_CUDA_DELAY_V3 } },
         { "v4, 2 steps per trip", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .delay_unroll = 2 } },
+        { "v4, 4 steps, shared tables", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .delay_unroll = 4, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
         { "v4, 512 threads (capped)", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .threads_per_block = 512 } },
         { "v4x2, 512 threads, 8 steps", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .threads_per_block = 512, .delay_unroll = 8 } },
         { "v4, 8 steps per trip", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .delay_unroll = 8, .launch_numbers = 300000 } },

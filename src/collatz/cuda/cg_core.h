@@ -516,11 +516,12 @@ BULK_HD int64_t cg_delay_lane96(cg_u128 v, unsigned d, unsigned a, const uint64_
     }
 }
 
-/* Steps per warp trip of the v4 delay loop: a lane whose number ends mid-trip idles for the
- * rest of it (~(U-1)/2 steps per number, of ~10-17), while the trip's fixed work (warp vote,
- * the deferred results, the next numbers' setup) is paid once per U steps instead of once per
- * step. */
-#define CG_DELAY_UNROLL 4
+/* Steps per warp trip of the v4 delay loop (default of delay_unroll; 2, 4 or 8): a lane whose
+ * number ends mid-trip idles for the rest of it (~(U-1)/2 steps per number, of ~10-17), while
+ * the trip's fixed work (warp vote, the deferred results, the next numbers' setup) is paid once
+ * per U steps instead of once per step. Measured on an H200 (2026-11-21, round 1): 8 beat 4 by
+ * 5-6% at d = 12 and d = 20 (a = 24), 2 lost 14%. */
+#define CG_DELAY_UNROLL 8
 
 /* n = nH * 2^k + r (r < 2^k, 0 <= k <= 63; the caller guarantees n < 2^128). */
 BULK_HD cg_u128 cg_form_n(uint64_t nH_lo, uint64_t nH_hi, int k, uint64_t r)

@@ -106,29 +106,29 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
     cg_u128 v[NL];
     uint32_t steps[NL], pa[NL], pst[NL];
     uint64_t cm[NL], co[NL], pm[NL], po[NL];
-    bool busy[NL], pend[NL];
+    uint32_t busy[NL], pend[NL]; /* 0/1 (32-bit: bools became byte moves in the SASS) */
 #pragma unroll
     for (int q = 0; q < NL; q++) {
         v[q] = cg_make(0, 0);
         steps[q] = pa[q] = pst[q] = 0;
         cm[q] = co[q] = pm[q] = po[q] = 0;
-        busy[q] = pend[q] = false;
+        busy[q] = pend[q] = 0;
     }
     uint64_t m = 0;
     for (;;) {
-        bool any = false;
+        uint32_t any = 0;
 #pragma unroll
         for (int q = 0; q < NL; q++) {
             if (pend[q]) {
                 put(pm[q], po[q], (int64_t)pst[q] + pa[q]);
-                pend[q] = false;
+                pend[q] = 0;
             }
             if (!busy[q] && m < M) {
                 cm[q] = m;
                 co[q] = off(m);
                 v[q] = nth(p, co[q]);
                 steps[q] = 0;
-                busy[q] = true;
+                busy[q] = 1;
                 m++;
             }
             any |= busy[q];
@@ -145,11 +145,11 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
                         pst[q] = steps[q];
                         pm[q] = cm[q];
                         po[q] = co[q];
-                        pend[q] = true;
-                        busy[q] = false;
+                        pend[q] = 1;
+                        busy[q] = 0;
                     } else if (rc == 2) {
                         put(cm[q], co[q], (int64_t)-1);
-                        busy[q] = false;
+                        busy[q] = 0;
                     }
                 }
             }
@@ -159,14 +159,13 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
 
 /* V4 kernels (fast kernel only): OUT, BATCH_THREAD (NL = 1: its put counts in m order) and
  * BATCH_WARP. */
-/* One number per lane: compiled for 32 registers (blocks of at most CG_DELAY_THREADS, 8 per SM:
- * 64 resident warps instead of 48 at the 40 registers ptxas chose; 0-8 bytes spill); two per
- * lane need 52-54 registers and are left unbounded. */
-#define CG_DELAY_THREADS 256
-template <bool SH, int MODE, int NL, int U>
-__global__ void __launch_bounds__(NL == 1 ? CG_DELAY_THREADS : CG_MAX_THREADS, NL == 1 ? 8 : 1) k_delays4(dparams p)
+/* Not register-bounded: the first H200 round compiled the one-number-per-lane kernels for 32
+ * registers (64 resident warps), and ptxas then recomputed the shared table addresses in every
+ * step (~12 of ~37 instructions per step, SASS); at d <= 12 the shared tables allowed only 24
+ * warps anyway. Now 40 registers (48 warps) and BC + J only in shared memory. */
+template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays4(dparams p)
 {
-    const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
+    const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH, false>(p.tb);
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     if (MODE == MODE_OUT) {
@@ -404,7 +403,7 @@ kfn pick(int kv, int sh, int mode, int loop, int unroll)
     (mode == MODE_OUT ? k_delays4<SH, MODE_OUT, NL, U>                                             \
                       : mode == MODE_BATCH_WARP ? k_delays4<SH, MODE_BATCH_WARP, NL, U>            \
                                                 : k_delays4<SH, MODE_BATCH_THREAD, 1, U>)
-#define CG_K4U(SH, NL) (unroll == 2 ? CG_K4(SH, NL, 2) : unroll == 8 ? CG_K4(SH, NL, 8) : CG_K4(SH, NL, CG_DELAY_UNROLL))
+#define CG_K4U(SH, NL) (unroll == 2 ? CG_K4(SH, NL, 2) : unroll == 4 ? CG_K4(SH, NL, 4) : CG_K4(SH, NL, 8))
         if (loop == BULK_CZ_CUDA_DELAY_V4X2) return sh ? CG_K4U(true, 2) : CG_K4U(false, 2);
         return sh ? CG_K4U(true, 1) : CG_K4U(false, 1);
 #undef CG_K4U
@@ -528,11 +527,15 @@ int delays_device(int g, void *arg)
                      : v4     ? (j.batch >= 32 ? MODE_BATCH_WARP : MODE_BATCH_THREAD)
                               : (j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD);
     kfn f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
-    /* the one-number-per-lane v4 kernels' launch bound */
-    if (v4 && (o.delay_loop != BULK_CZ_CUDA_DELAY_V4X2 || mode == MODE_BATCH_THREAD) &&
-        o.threads_per_block > CG_DELAY_THREADS)
-        o.threads_per_block = CG_DELAY_THREADS;
-    const size_t smem = cg_smem_bytes(e->d, kv, sh);
+    /* v4: BC + J in shared memory (no BM), and AUTO takes shared only while 4 blocks fit
+     * (d <= 12 on an H200); else the tables stay in global memory (L1/L2), which keeps all
+     * resident warps (measured 2026-11-21: d = 12 shared with BM, 24 warps per SM, the delay
+     * kernels' issue rate was bound by the step's dependent chain) */
+    if (v4 && o.table_mem == BULK_CZ_CUDA_MEM_AUTO)
+        sh = cg_smem_bytes_nobm(e->d, 1) + 2048 <= (size_t)dv->smem_optin / 4;
+    if (v4) st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
+    if (v4) f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
+    const size_t smem = v4 ? cg_smem_bytes_nobm(e->d, sh) : cg_smem_bytes(e->d, kv, sh);
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));

@@ -66,7 +66,6 @@ bulk_collatz_cuda_opts cg_opts(void)
         if (v >= 1 && v <= 32) o.refill_lanes = v;
         else fprintf(stderr, "bulk: BULK_CZ_CUDA_REFILL='%s' is not in 1..32: ignored\n", er);
     }
-    if (!o.refill_lanes) o.refill_lanes = CG_REFILL_LANES;
     const char *erp = getenv("BULK_CZ_CUDA_REPLAY");
     if (o.verify_replay == BULK_CZ_CUDA_REPLAY_AUTO && erp && *erp) {
         if (!strcmp(erp, "t")) o.verify_replay = BULK_CZ_CUDA_REPLAY_TSTEPS;
@@ -74,6 +73,9 @@ bulk_collatz_cuda_opts cg_opts(void)
         else fprintf(stderr, "bulk: BULK_CZ_CUDA_REPLAY='%s' is not t or rec: ignored\n", erp);
     }
     if (o.verify_replay == BULK_CZ_CUDA_REPLAY_AUTO) o.verify_replay = CG_DEFAULT_REPLAY;
+    /* numbers end sooner with record replays: more lanes wait for a shared refill */
+    if (!o.refill_lanes)
+        o.refill_lanes = o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS ? CG_REFILL_LANES_REC : CG_REFILL_LANES;
     const char *ed = getenv("BULK_CZ_CUDA_DELAY");
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO && ed && *ed) {
         if (!strcmp(ed, "v3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;

@@ -24,9 +24,12 @@ extern "C" {
  * measured against V3 when set; docs/collatz-gpu.md "Delays v4" has the numbers). */
 #define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V4
 
-/* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: T steps
- * until record replays measure faster (docs/collatz-gpu.md "Record replays"). */
-#define CG_DEFAULT_REPLAY BULK_CZ_CUDA_REPLAY_TSTEPS
+/* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: record
+ * replays, with refill_lanes CG_REFILL_LANES_REC and the tables in global memory (AUTO): H200
+ * round 1, k = 32, d = 12: 1.594e12 numbers/s against FLAT_BATCH refill 12 with T steps
+ * 1.421e12 (docs/collatz-gpu.md "Record replays"). */
+#define CG_DEFAULT_REPLAY BULK_CZ_CUDA_REPLAY_RECORDS
+#define CG_REFILL_LANES_REC 16
 
 /* The FLAT layouts' setup that verify_setup = AUTO (and no BULK_CZ_CUDA_SETUP) resolves to. */
 #define CG_DEFAULT_SETUP BULK_CZ_CUDA_SETUP_MULTIPLY

@@ -52,9 +52,17 @@ static inline size_t cg_smem_bytes(int d, int kernel, int sh)
     return 41 * sizeof(uint64_t) + (sh ? cg_smem_tables(d, kernel) : 0);
 }
 
+/* Shared bytes of the v4 delay kernels: 3^j, and BC and J without BM (9 bytes per entry
+ * instead of 17: at d = 12 37 KB, 6 blocks of 256 threads per SM instead of 3). */
+static inline size_t cg_smem_bytes_nobm(int d, int sh)
+{
+    return 41 * sizeof(uint64_t) + (sh ? ((size_t)9 << d) : 0);
+}
+
 /* Copies the tables into shared memory (when SH); every thread must call it. Layout: pow3[41],
- * then BC[2^d] BM[2^d] J[2^d] (fast kernel) or B[2^d] C[2^d] J[2^d] (core kernel). */
-template <int KV, bool SH> __device__ cg_tabs cg_setup_tables(const cg_ktables &p)
+ * then BC[2^d] BM[2^d] J[2^d] (fast kernel) or B[2^d] C[2^d] J[2^d] (core kernel); WITH_BM =
+ * false (fast kernel, delays): BC[2^d] J[2^d], BM left in global memory (unused). */
+template <int KV, bool SH, bool WITH_BM = true> __device__ cg_tabs cg_setup_tables(const cg_ktables &p)
 {
     extern __shared__ __align__(16) unsigned char cg_smem[];
     uint64_t *pw = (uint64_t *)cg_smem;
@@ -71,14 +79,14 @@ template <int KV, bool SH> __device__ cg_tabs cg_setup_tables(const cg_ktables &
         uint64_t *w = pw + 41;
         if (KV == BULK_CZ_CUDA_KERNEL_FAST) {
             uint64_t *bc = w, *bm = w + n;
-            uint8_t *j = (uint8_t *)(bm + n);
+            uint8_t *j = (uint8_t *)(WITH_BM ? bm + n : bm);
             for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
                 bc[i] = p.BC[i];
-                bm[i] = p.BM[i];
+                if (WITH_BM) bm[i] = p.BM[i];
                 j[i] = p.J[i];
             }
             t.BC = bc;
-            t.BM = bm;
+            if (WITH_BM) t.BM = bm;
             t.J = j;
         } else {
             uint64_t *b = w, *c = w + n;

@@ -705,6 +705,13 @@ int verify_device(int g, void *arg)
         if (o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL && r.threads > CG_INC_THREADS) r.threads = CG_INC_THREADS;
         bulk_collatz_verify_result_init(r.res);
         s = cg_choose(e, dv, &r.kv, &r.sh);
+        /* record replays read REC from global memory anyway; with BC, BM, J in shared memory
+         * (d = 12: 70 KB, 3 blocks = 24 warps per SM) the replays' load latency was not hidden:
+         * H200 round 1, k = 32, FLAT_BATCH refill 16 with records: shared 1.352e12, global
+         * 1.594e12 numbers/s (T-step replays: 1.421e12 vs 1.417e12) */
+        if (s == BULK_OK && o.table_mem == BULK_CZ_CUDA_MEM_AUTO && r.kv == BULK_CZ_CUDA_KERNEL_FAST &&
+            o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER && o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS)
+            r.sh = 0;
         if (s == BULK_OK) s = run_init(r, dv);
         st->kernel = r.kv;
         st->table_mem = r.sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;

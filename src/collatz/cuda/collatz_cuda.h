@@ -77,7 +77,7 @@ typedef struct bulk_collatz_cuda_opts {
     int refill_lanes;          /* FLAT_BATCH: idle lanes that trigger a refill (0: 12; 1..32) */
     int delay_loop;            /* fast delay kernels: BULK_CZ_CUDA_DELAY_* (0: auto) */
     int verify_replay;         /* FLAT / FLAT_BATCH replays: BULK_CZ_CUDA_REPLAY_* (0: auto) */
-    int delay_unroll;          /* V4 delay loops: table steps per warp trip, 2, 4 or 8 (0: 4) */
+    int delay_unroll;          /* V4 delay loops: table steps per warp trip, 2, 4 or 8 (0: 8) */
     int verify_setup;          /* FLAT / FLAT_BATCH next-number setup: BULK_CZ_CUDA_SETUP_* (0: auto) */
 } bulk_collatz_cuda_opts;
 
