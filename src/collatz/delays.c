@@ -6,9 +6,10 @@
  * before the end since nH >= 1). Residues with the same (j, c) have the same trajectory from
  * there, so delay(n) = M + j + delay(3^j nH + c) is computed once per class: 889180 classes
  * for the 2^22 residues of M = 22 (19275 for M = 16; seed 004's "several operations in one
- * step", taken across numbers). A part of a block at the range's ends is done as its whole
- * block when it holds at least a quarter of it, else one by one (and so is n < 2^M). The
- * results are per-index, so they do not depend on the thread count. */
+ * step", taken across numbers). A part of a block at the range's ends runs the classes of its
+ * residues only (near 2^64; far above, its whole block when it holds at least a quarter of it,
+ * else one by one, as are n < 2^M). The results are per-index, so they do not depend on the
+ * thread count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,11 +132,12 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
  * Measured near 2^64, d = 15, a = 20, one thread, classes of 16 bits: 8.3-8.6e7 numbers/s
  * against 7.1-7.6e7 for the 5 lanes of fixed groups in arrays
  * (bench/results/2026-11-21-cpu-collatz-fastkernel-experiments.txt). */
-static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D)
+static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D,
+                              const uint32_t *list, uint32_t nlist)
 {
     typedef unsigned __int128 u128;
     const int d = e->d, a = e->a;
-    const uint32_t ncls = e->ncls, M = (uint32_t)e->M;
+    const uint32_t M = (uint32_t)e->M;
     const uint64_t mask = ((uint64_t)1 << d) - 1, whi = (uint64_t)1 << d;
     const uint64_t *B = e->B, *C = e->C, *cc = e->cls_c;
     const uint8_t *J = e->J, *cj = e->cls_j;
@@ -143,8 +145,9 @@ static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_
     uint32_t next = 0, live = RLN;
 #define RL_START(v, s, q)                                                                          \
     do {                                                                                           \
-        if (next < ncls) {                                                                         \
-            q = next++;                                                                            \
+        if (next < nlist) {                                                                        \
+            q = list ? list[next] : next;                                                          \
+            next++;                                                                                \
             v = (u128)bulk_cz_pow3[cj[q]] * nH + cc[q];                                            \
             s = M + cj[q];                                                                         \
         } else {                                                                                   \
@@ -205,7 +208,7 @@ static int delays_block(const bulk_collatz_engine *e, cz_u128 nH, uint32_t *out,
     const uint64_t *B = e->B, *C = e->C;
     const uint8_t *J = e->J;
     if (nH.hi == 0) {
-        int st = delays_classes_reg(e, nH.lo, D);
+        int st = delays_classes_reg(e, nH.lo, D, NULL, e->ncls);
         if (st) return st;
     }
     for (uint32_t q0 = 0; nH.hi != 0 && q0 < e->ncls; q0 += LANES) {
@@ -299,24 +302,49 @@ struct djob {
     int status; /* written only on failure */
 };
 
-/* A part [lo, hi) of the out indices inside one block of 2^M: the whole block's delays into a
- * scratch buffer (its classes cost about a quarter of the members' trajectories one by one),
- * the part copied. */
+/* A part [lo, hi) of the out indices inside one block of 2^M (n >= 2^M). Below 2^(64+M) only
+ * the classes its residues belong to run (listed once each, a bitmap of the classes marks
+ * them), so a part costs about what its share of a whole block costs; above, the whole block
+ * into a scratch buffer and the part copied (used for parts of at least a quarter block). */
 static int delays_part_block(const struct djob *j, uint64_t lo, uint64_t hi, uint32_t *D)
 {
     const bulk_collatz_engine *e = j->e;
-    const uint64_t bsize = (uint64_t)1 << e->M;
+    const uint64_t bsize = (uint64_t)1 << e->M, cnt = hi - lo;
     cz_u128 n0 = cz_add64(j->first, lo);
+    cz_u128 nH = cz_shr(n0, e->M);
     uint64_t r0 = n0.lo & (bsize - 1);
+    if (nH.hi == 0) {
+        uint64_t *seen = calloc((e->ncls + 63) / 64, sizeof *seen);
+        uint32_t *list = calloc(cnt < e->ncls ? cnt : e->ncls, sizeof *list);
+        if (!seen || !list) {
+            free(seen);
+            free(list);
+            return BULK_ERR_NOMEM;
+        }
+        uint32_t nl = 0;
+        for (uint64_t i = 0; i < cnt; i++) {
+            uint32_t q = e->cls[r0 + i];
+            if (!((seen[q / 64] >> (q % 64)) & 1)) {
+                seen[q / 64] |= (uint64_t)1 << (q % 64);
+                list[nl++] = q;
+            }
+        }
+        int st = delays_classes_reg(e, nH.lo, D, list, nl);
+        if (st == BULK_OK)
+            for (uint64_t i = 0; i < cnt; i++) j->out[lo + i] = D[e->cls[r0 + i]];
+        free(seen);
+        free(list);
+        return st;
+    }
     uint32_t *tmp = malloc(bsize * sizeof *tmp);
     if (!tmp) return BULK_ERR_NOMEM;
-    int st = delays_block(e, cz_shr(n0, e->M), tmp, D);
-    if (st == BULK_OK) memcpy(j->out + lo, tmp + r0, (hi - lo) * sizeof *tmp);
+    int st = delays_block(e, nH, tmp, D);
+    if (st == BULK_OK) memcpy(j->out + lo, tmp + r0, cnt * sizeof *tmp);
     free(tmp);
     return st;
 }
 
-/* Work item i: i < nblocks is a whole block; then the head and the tail as whole blocks where
+/* Work item i: i < nblocks is a whole block; then the head and the tail as block parts where
  * chosen (head_block, tail_block); then the other numbers outside the blocks one by one, in
  * groups of 4096. */
 static void delays_items(void *arg, size_t begin, size_t end, int worker)
@@ -390,9 +418,12 @@ int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     if (head > count) head = count;
     uint64_t nblocks = (count - head) >> e->M;
     uint64_t tail = count - head - (nblocks << e->M);
-    /* a head or tail of at least a quarter block (and n >= 2^M) is done as its whole block */
-    int head_block = head >= bsize / 4 && !(first.hi == 0 && first.lo < bsize);
-    int tail_block = tail >= bsize / 4;
+    /* a head or tail (n >= 2^M) by its classes below 2^(64+M), above when it holds at least a
+     * quarter block by its whole block (delays_part_block); otherwise one by one */
+    cz_u128 tail_n = cz_add64(first, head + (nblocks << e->M));
+    int head_block = head > 0 && !(first.hi == 0 && first.lo < bsize) &&
+                     ((first.hi >> e->M) == 0 || head >= bsize / 4);
+    int tail_block = tail > 0 && ((tail_n.hi >> e->M) == 0 || tail >= bsize / 4);
     uint64_t singles = (head_block ? 0 : head) + (tail_block ? 0 : tail);
     struct djob j = { e, first, count, head, nblocks, head_block, tail_block, out, BULK_OK };
     size_t items = (size_t)(nblocks + (uint64_t)head_block + (uint64_t)tail_block +
