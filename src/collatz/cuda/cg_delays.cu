@@ -140,15 +140,17 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
             for (int q = 0; q < NL; q++) {
                 if (busy[q]) {
                     const int rc = cg_delay_iter96(&v[q], &steps[q], d, a, lim, mask, t.BC, t.J);
-                    if (rc == 1) {
-                        pa[q] = A[v[q].x0];
-                        pst[q] = steps[q];
-                        pm[q] = cm[q];
-                        po[q] = co[q];
-                        pend[q] = 1;
-                        busy[q] = 0;
-                    } else if (rc == 2) {
-                        put(cm[q], co[q], (int64_t)-1);
+                    /* one test in the common case (a step taken), the two ends behind it */
+                    if (__builtin_expect(rc != 0, 0)) {
+                        if (rc == 1) {
+                            pa[q] = A[v[q].x0];
+                            pst[q] = steps[q];
+                            pm[q] = cm[q];
+                            po[q] = co[q];
+                            pend[q] = 1;
+                        } else {
+                            put(cm[q], co[q], (int64_t)-1);
+                        }
                         busy[q] = 0;
                     }
                 }
