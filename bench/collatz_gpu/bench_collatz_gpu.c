@@ -10,7 +10,7 @@
  * after a warm-up (tables uploaded), with the range doubled until it runs >= --seconds.
  *
  * Usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K] [--seconds S] [--quick] [--layouts]
- *        [--delays] [--ncu]
+ *        [--delays] [--ncu] [--ncu-verify]
  * --layouts: only the verify layouts side by side (FLAT vs FLAT_BATCH at several refill
  * thresholds; k = 32 and 37, d = 12, near 2^68), results checked identical; < 90 s on an H200.
  * Without a CUDA device it says so and exits 0. */
@@ -473,6 +473,25 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
     return bad ? 1 : 0;
 }
 
+/* --ncu-verify: a few verify launches with the default options (k = 32, d = 12, near 2^68), for
+ * `ncu -k regex:k_flat --launch-skip 2 -c 1`. */
+static int bench_ncu_verify(bulk_ctx *cpu)
+{
+    bulk_collatz_engine *e;
+    int st = bulk_collatz_engine_new(&e, cpu, 12, 32, 0);
+    if (st != BULK_OK) return 1;
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    const u128 f = ((u128)1 << 68) + ((u128)4242 << 32);
+    st = bulk_collatz_cuda_verify_chunk(e, U(f), U(f + ((u128)64 << 32) - 1), r);
+    bulk_collatz_cuda_stats cs;
+    bulk_collatz_cuda_last_stats(&cs);
+    emit("# ncu-verify: %s, %llu launches, %.3f s\n", bulk_status_string(st), (unsigned long long)cs.launches,
+         cs.seconds);
+    free(r);
+    bulk_collatz_engine_free(e);
+    return st == BULK_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL, *png = NULL;
@@ -486,6 +505,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--layouts")) layouts = 1;
         else if (!strcmp(argv[i], "--delays")) delays = 1;
         else if (!strcmp(argv[i], "--ncu")) delays = ncu = 1;
+        else if (!strcmp(argv[i], "--ncu-verify")) ncu = 2;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
                    "                         [--seconds S per point, default 0.5] [--quick] [--layouts]\n"
@@ -493,6 +513,7 @@ int main(int argc, char **argv)
                    "           only 32 with --kmax < 37; d=12; near 2^68), checked identical to FLAT's.\n"
                    "--delays: only the delay loops v3 / v4 / v4x2 side by side (from 2^64), checked identical.\n"
                    "--ncu: one delay launch of 2^27 numbers per loop (d=12, a=24), for ncu -k regex:delays.\n"
+                   "--ncu-verify: verify launches with the default options (k=32, d=12), for ncu -k regex:k_flat.\n"
                    "Rates of the CUDA Collatz backend against d, k, a; overflow share; CPU speed-up.\n");
             return 0;
         } else {
@@ -519,8 +540,8 @@ int main(int argc, char **argv)
     gethostname(host, sizeof host);
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
          ncu ? "ncu" : delays ? "delays" : layouts ? "layouts" : quick ? "quick" : "full");
-    if (layouts || delays) {
-        int rc = delays ? bench_delays(cpu, ncu) : bench_layouts(cpu, kmax);
+    if (layouts || delays || ncu == 2) {
+        int rc = ncu == 2 ? bench_ncu_verify(cpu) : delays ? bench_delays(cpu, ncu) : bench_layouts(cpu, kmax);
         bulk_collatz_cuda_release();
         bulk_ctx_close(cpu);
         if (g_out) fclose(g_out);

@@ -50,6 +50,15 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     grep -E "k_delays|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu point|Theoretical Occ" "$R/ncu-delays.txt" | grep -v "^==" | head -60
 fi
 
+# 3'. ncu on one launch of the default verify kernel (k = 32, d = 12)
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+    timeout 40 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
+        --section LaunchStats --section InstructionStats -k regex:k_flat --launch-skip 2 -c 1 \
+        "$BENCH" --ncu-verify >"$R/ncu-verify.txt" 2>&1
+    echo "ncu verify rc=$? ($(el) s)"
+    grep -E "k_flat|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu-verify|Theoretical Occ" "$R/ncu-verify.txt" | grep -v "^==" | head -20
+fi
+
 # 3a. verify layouts and replays at k = 32 (T-step vs record replays)
 timeout 40 "$BENCH" --layouts --kmax 32 --seconds 0.3 --out "$R/layouts32.txt" >/dev/null 2>"$R/layouts32.err"
 echo "layouts k=32 rc=$? ($(el) s)"
