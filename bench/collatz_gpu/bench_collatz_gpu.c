@@ -38,6 +38,7 @@ static double g_seconds = 0.5;
  * g_ragged = 1 keeps the count as given, to measure that share separately. */
 static int g_ragged = 0;
 static int g_layout = 0, g_refill = 0, g_replay = 0, g_setup = 0;
+static int g_only37 = 0; /* --layouts --k37: only k = 37 */
 
 static bulk_u128 U(u128 v)
 {
@@ -315,13 +316,13 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         { "batch 16 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1 },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
-    const int ks[] = { 32, 37 }, nk = kmax < 37 ? 1 : 2;
+    const int ks[] = { 32, 37 }, nk = kmax < 37 ? 1 : 2, k0 = g_only37 ? 1 : 0;
     const u128 two68 = (u128)1 << 68;
     int bad = 0;
     emit("\n## verify layouts side by side (d=12, n near 2^68, tables auto)\n");
     emit("%-4s %-18s %14s %14s %8s %8s %s\n", "k", "layout", "numbers/s", "iterated/s", "seconds",
          "vs flat", "result");
-    for (int ki = 0; ki < nk; ki++) {
+    for (int ki = k0; ki < nk; ki++) {
         const int k = ks[ki];
         bulk_collatz_engine *e;
         double t0 = now();
@@ -506,11 +507,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--delays")) delays = 1;
         else if (!strcmp(argv[i], "--ncu")) delays = ncu = 1;
         else if (!strcmp(argv[i], "--ncu-verify")) ncu = 2;
+        else if (!strcmp(argv[i], "--k37")) g_only37 = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
                    "                         [--seconds S per point, default 0.5] [--quick] [--layouts]\n"
                    "--layouts: only the verify layouts (FLAT, FLAT_BATCH; T-step or record replays; k=32, 37,\n"
-                   "           only 32 with --kmax < 37; d=12; near 2^68), checked identical to FLAT's.\n"
+                   "           only 32 with --kmax < 37, only 37 with --k37; d=12; near 2^68), checked identical\n"
+                   "           to FLAT's.\n"
                    "--delays: only the delay loops v3 / v4 / v4x2 side by side (from 2^64), checked identical.\n"
                    "--ncu: one delay launch of 2^27 numbers per loop (d=12, a=24), for ncu -k regex:delays.\n"
                    "--ncu-verify: verify launches with the default options (k=32, d=12), for ncu -k regex:k_flat.\n"

@@ -13,8 +13,8 @@
 #   3b. the SASS of the compared kernels (gzip);
 #   4. the CLI: delays 2^64..2^64+2^34 --stats 2^20 (default loop, then v3), and verify
 #      2^68..2^68+2^44 --json;
-#   5. bench_collatz_gpu --layouts (k = 32 and 37) when time is left
-#      (LAYOUTS=1 forces it first, LAYOUTS=0 skips it).
+#   (2c. before the ncu: bench_collatz_gpu --layouts --k37, the same rows at k = 37;
+#    LAYOUTS=1 runs the whole --layouts table first.)
 set -u
 B=${B:-build-gpu}
 R=${R:-iter-out}
@@ -40,6 +40,11 @@ fi
 timeout 60 "$BENCH" --delays --seconds 0.25 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
 echo "delays bench rc=$? ($(el) s)"
 cat "$R/delays.txt"
+
+# 2c. verify layouts and replays at k = 37 (the sieve of the target rate)
+timeout 60 "$BENCH" --layouts --k37 --seconds 0.3 --out "$R/layouts37.txt" >/dev/null 2>"$R/layouts37.err"
+echo "layouts k=37 rc=$? ($(el) s)"
+cat "$R/layouts37.txt"
 
 # 3. ncu on a full-size launch of each delay loop
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
@@ -68,7 +73,7 @@ cat "$R/layouts32.txt"
 if command -v cuobjdump >/dev/null 2>&1; then
     o="$B/CMakeFiles/bulk_obj.dir/src/collatz/cuda"
     { cuobjdump -sass "$o/cg_delays.cu.o"; cuobjdump -sass "$o/cg_verify.cu.o"; } 2>/dev/null |
-        awk '/Function :/ { keep = ($0 ~ /k_delays4ILb[01]ELi3ELi1ELi4E/ || $0 ~ /k_delaysILi1ELb[01]ELi1E/ || $0 ~ /k_flatILb1ELb1ELb[01]ELb[01]E/) } keep' |
+        awk '/Function :/ { keep = ($0 ~ /k_delays4ILb[01]ELi3ELi1ELi8E/ || $0 ~ /k_delaysILi1ELb[01]ELi1E/ || $0 ~ /k_flatILb[01]ELb1ELb[01]ELb0E/) } keep' |
         gzip >"$R/sass.txt.gz"
     echo "sass: $(zcat "$R/sass.txt.gz" | grep -c 'Function :') functions, $(wc -c <"$R/sass.txt.gz") bytes"
 fi
@@ -90,12 +95,6 @@ rm -f "$R/cli-delays-v3.out"
 echo "cli verify rc=$? ($(el) s)"
 cat "$R/cli-verify.json"
 
-# 5. verify layouts when time is left
-if [ "${LAYOUTS:-}" != 0 ] && [ "${LAYOUTS:-}" != 1 ] && [ "$(el)" -lt 110 ]; then
-    timeout $((170 - $(el))) "$BENCH" --layouts --seconds 0.3 --out "$R/layouts.txt" >/dev/null 2>"$R/layouts.err"
-    echo "layouts rc=$? ($(el) s)"
-    cat "$R/layouts.txt"
-fi
 # keep the error logs small (progress lines)
 for f in "$R"/*.err; do
     [ -f "$f" ] && [ "$(wc -c <"$f")" -gt 20000 ] && { tail -c 20000 "$f" >"$f.tail" && mv "$f.tail" "$f"; }
