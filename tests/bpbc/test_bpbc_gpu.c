@@ -58,7 +58,7 @@ static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 }
 
 #ifdef BULK_HAVE_CUDA
-static const char *const variant_name[] = { "auto", "block", "block-full", "thread", "by-b", "by-b-full", "by-b2-full" };
+static const char *const variant_name[] = { "auto", "block", "block-full", "thread", "by-b", "by-b-full", "by-b2-full", "by-b2" };
 
 /* CPU backend vs every CUDA kernel on the same strings; returns the number accepted. */
 static size_t compare_cky(bulk_ctx *cpu, const bulk_grammar *g, const int32_t *sy, const size_t *off, size_t m,
@@ -86,10 +86,11 @@ static size_t compare_cky(bulk_ctx *cpu, const bulk_grammar *g, const int32_t *s
 
 static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 {
-    /* random grammars of many sizes (600: beyond the block kernel's shared memory, so AUTO
-     * falls back to the thread kernel), strings of random lengths 0..39 (each length bucket
-     * ends in a partial group), about 1% with a symbol outside the grammar */
-    const unsigned nnts[] = { 1, 5, 32, 64, 200, 600 };
+    /* random grammars of many sizes (600: the block kernel at almost all of a block's shared
+     * memory; 700: beyond it, so every variant falls back to the thread kernel), strings of
+     * random lengths 0..39 (each length bucket ends in a partial group), about 1% with a
+     * symbol outside the grammar */
+    const unsigned nnts[] = { 1, 5, 32, 64, 200, 600, 700 };
     for (size_t a = 0; a < sizeof nnts / sizeof nnts[0]; a++) {
         unsigned nnt = nnts[a];
         size_t p2 = nnt * (1 + test_rand(s) % 8);
@@ -109,11 +110,11 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
         char what[64];
         snprintf(what, sizeof what, "nnt %u, p2 %zu", nnt, p2);
         size_t acc = compare_cky(cpu, g, sy, off, m, nnt < 600, what);
-        if (nnt == 600) {
+        if (nnt == 700) {
             bulk_cky_gpu_stats stt;
             uint8_t *y = malloc(m);
-            CHECK(bulk_cuda_cky_parse_ex(g, y, sy, off, m, BULK_CKY_GPU_BLOCK, 4, &stt) == BULK_OK, "600 block");
-            CHECK(stt.variant == BULK_CKY_GPU_THREAD, "nnt 600: expected the thread kernel, ran %s",
+            CHECK(bulk_cuda_cky_parse_ex(g, y, sy, off, m, BULK_CKY_GPU_BLOCK, 4, &stt) == BULK_OK, "700 block");
+            CHECK(stt.variant == BULK_CKY_GPU_THREAD, "nnt 700: expected the thread kernel, ran %s",
                   variant_name[stt.variant]);
             free(y);
         }
@@ -123,12 +124,14 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
     }
     /* many strings of a few lengths (several 1024-string groups and a partial one; the
      * strings lie interleaved, so the driver gathers them), dense grammars whose sets fill up
-     * (the early exit) and sparse ones with mixed answers; 200 terminals: 1-byte symbols */
+     * (the early exit) and sparse ones (40/60, 32/48, 24/30 with 2 terminals often accept
+     * part of the strings, 64/64 few); 200 terminals: 1-byte symbols, 300: 4-byte */
     struct {
         unsigned nnt;
         size_t p2;
         unsigned nterm;
-    } big[] = { { 64, 8192, 4 }, { 64, 256, 4 }, { 32, 96, 3 }, { 130, 2000, 200 }, { 20, 300, 300 } };
+    } big[] = { { 64, 8192, 4 }, { 64, 64, 4 },  { 40, 60, 2 },     { 32, 48, 2 },
+                { 24, 30, 2 },   { 130, 2000, 200 }, { 20, 300, 300 } };
     for (size_t a = 0; a < sizeof big / sizeof big[0]; a++) {
         bulk_grammar *g = NULL;
         CHECK(bulk_grammar_random(&g, big[a].nnt, big[a].p2, big[a].nterm, BULK_CKY_TOKENS, test_rand(s)) == BULK_OK,

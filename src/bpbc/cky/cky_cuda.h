@@ -27,9 +27,9 @@ size_t bulk_cky_prepare(const bulk_grammar *g, uint8_t *accept, uint8_t *ok, con
  *               also used when the grammar's staging area does not fit in shared memory);
  *   BYB, BYB_FULL  BLOCK and BLOCK_FULL with the rules of each A grouped by B, so that U[B]
  *               is loaded once per (A, B) instead of once per rule;
- *   BYB2_FULL   BYB_FULL with two splits staged at once (each rule word decoded once for both;
- *               BYB_FULL when the two do not fit in shared memory);
- *   AUTO        BLOCK when it fits, else THREAD: what bulk_cky_parse runs. */
+ *   BYB2, BYB2_FULL  BYB and BYB_FULL with two splits staged at once (each rule word decoded
+ *               once for both; BYB, BYB_FULL when the two do not fit in shared memory);
+ *   AUTO        BYB2 when it fits, else THREAD: what bulk_cky_parse runs. */
 enum {
     BULK_CKY_GPU_AUTO = 0,
     BULK_CKY_GPU_BLOCK = 1,
@@ -38,7 +38,8 @@ enum {
     BULK_CKY_GPU_BYB = 4,
     BULK_CKY_GPU_BYB_FULL = 5,
     BULK_CKY_GPU_BYB2_FULL = 6,
-    BULK_CKY_GPU_VARIANTS = 7
+    BULK_CKY_GPU_BYB2 = 7,
+    BULK_CKY_GPU_VARIANTS = 8
 };
 
 /* What one call did and cost (filled by bulk_cuda_cky_parse_ex when non-NULL). */

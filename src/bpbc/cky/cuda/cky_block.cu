@@ -217,12 +217,12 @@ template <bool EARLY, bool BYB, int P> static cudaError_t prepare_one(size_t sme
                                 (int)smem);
 }
 
-/* the instantiated kernels: early exit with either rule form; without early exit with either
- * form, one split per pass, and by-B two splits per pass */
+/* the instantiated kernels: with and without early exit, either rule form one split per pass,
+ * and by-B two splits per pass (pair implies byb) */
 cudaError_t cky_block_prepare(int early, int byb, int pair, size_t smem)
 {
+    if (pair) return early ? prepare_one<true, true, 2>(smem) : prepare_one<false, true, 2>(smem);
     if (early) return byb ? prepare_one<true, true, 1>(smem) : prepare_one<true, false, 1>(smem);
-    if (pair) return prepare_one<false, true, 2>(smem);
     return byb ? prepare_one<false, true, 1>(smem) : prepare_one<false, false, 1>(smem);
 }
 
@@ -238,9 +238,10 @@ cudaError_t cky_block_launch(uint32_t *T, const void *str, int sym_bytes, uint8_
     const uint32_t *rs = byb ? dg->rstart_b : dg->rstart;
 #define CKY_LAUNCH(E, B, P)                                                                                            \
     cky_block_kernel<E, B, P><<<groups, threads, smem, s>>>(T, str, sym_bytes, acc, n, dg->nnt, nstr, r, rs, dg->tmask)
-    if (early && byb) CKY_LAUNCH(true, true, 1);
-    else if (early) CKY_LAUNCH(true, false, 1);
+    if (pair && early) CKY_LAUNCH(true, true, 2);
     else if (pair) CKY_LAUNCH(false, true, 2);
+    else if (early && byb) CKY_LAUNCH(true, true, 1);
+    else if (early) CKY_LAUNCH(true, false, 1);
     else if (byb) CKY_LAUNCH(false, true, 1);
     else CKY_LAUNCH(false, false, 1);
 #undef CKY_LAUNCH

@@ -128,20 +128,21 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
     {
         /* the rule words hold (2 nnt + 1) * 32 in 16 bits */
         const bool fits = nnt <= 1023 && cky_block_smem((uint32_t)nnt, 0) <= (size_t)smem_max;
-        if (variant == BULK_CKY_GPU_AUTO) variant = BULK_CKY_GPU_BLOCK;
+        if (variant == BULK_CKY_GPU_AUTO) variant = BULK_CKY_GPU_BYB2;
         if (variant <= BULK_CKY_GPU_AUTO || variant >= BULK_CKY_GPU_VARIANTS) {
             st = BULK_ERR_ARG;
             goto fail;
         }
         if (variant != BULK_CKY_GPU_THREAD && !fits) variant = BULK_CKY_GPU_THREAD;
-        if (variant == BULK_CKY_GPU_BYB2_FULL && cky_block_smem((uint32_t)nnt, 1) > (size_t)smem_max)
-            variant = BULK_CKY_GPU_BYB_FULL;
+        if ((variant == BULK_CKY_GPU_BYB2_FULL || variant == BULK_CKY_GPU_BYB2) &&
+            cky_block_smem((uint32_t)nnt, 1) > (size_t)smem_max)
+            variant = variant == BULK_CKY_GPU_BYB2 ? BULK_CKY_GPU_BYB : BULK_CKY_GPU_BYB_FULL;
     }
     sx.variant = variant;
     block = variant != BULK_CKY_GPU_THREAD;
-    early = variant == BULK_CKY_GPU_BLOCK || variant == BULK_CKY_GPU_BYB;
-    byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL || variant == BULK_CKY_GPU_BYB2_FULL;
-    pair = variant == BULK_CKY_GPU_BYB2_FULL;
+    early = variant == BULK_CKY_GPU_BLOCK || variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB2;
+    pair = variant == BULK_CKY_GPU_BYB2_FULL || variant == BULK_CKY_GPU_BYB2;
+    byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL || pair;
     dg.nnt = (uint32_t)nnt;
 
     /* the grammar, in the form the kernel reads */

@@ -46,8 +46,8 @@ cudaError_t cky_thread_launch(uint64_t *T, const int32_t *str, uint8_t *acc, uin
 enum { CKY_LANES = 32, CKY_GROUP = 32 * CKY_LANES };
 size_t cky_block_smem(uint32_t nnt, int pair); /* bytes of shared memory one block needs */
 unsigned cky_block_threads(uint32_t nnt); /* threads per block */
-/* byb: read the rules in the by-B form (rules_b); pair (only with byb, without early): stage
- * two splits at once, so that each rule word is decoded once for both */
+/* byb: read the rules in the by-B form (rules_b); pair (only with byb): stage two splits at
+ * once, so that each rule word is decoded once for both */
 cudaError_t cky_block_prepare(int early, int byb, int pair, size_t smem); /* once per call: allows that much shared memory */
 cudaError_t cky_block_launch(uint32_t *T, const void *str, int sym_bytes, uint8_t *acc, uint32_t n, size_t nstr,
                              int early, int byb, int pair, const cky_dev_grammar *dg, cudaStream_t s);
