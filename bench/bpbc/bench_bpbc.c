@@ -281,6 +281,11 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
                 lop3, lds, pbuf, rbuf,
                 sd.variant == BULK_CKY_GPU_THREAD ? " (thread kernel: block does not fit)"
                 : sd.variant != BULK_CKY_GPU_BYB2 ? " (default ran by-B one split a pass)" : "");
+            if (p2 == 8192)
+                out("# nnt %u p2 %zu, default call of %zu strings: total %.1f ms = checks+sort %.1f, setup %.1f, gather "
+                    "%.1f, copies %.1f, kernels %.1f, other %.1f\n",
+                    nnt, p2, m, sd.total_ms, sd.prep_ms, sd.setup_ms, sd.gather_ms, sd.copy_ms, sd.kernel_ms,
+                    sd.total_ms - sd.prep_ms - sd.setup_ms - sd.gather_ms - sd.copy_ms - sd.kernel_ms);
             bulk_grammar_free(g);
         }
         free(syms), free(off), free(acc), free(other), free(ref);

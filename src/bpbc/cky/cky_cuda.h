@@ -47,7 +47,10 @@ typedef struct bulk_cky_gpu_stats {
     int variant;      /* the kernel that ran (never AUTO; 0 when nothing needed parsing) */
     double kernel_ms; /* the kernels alone (CUDA events) */
     double copy_ms;   /* strings to the device and answers back */
-    double total_ms;  /* the whole call, host work included */
+    double prep_ms;   /* host: string checks and the sort by length */
+    double setup_ms;  /* host: device queries, the grammar to the device */
+    double gather_ms; /* host: strings gathered into the transfer buffer */
+    double total_ms;  /* the whole call (the rest: allocations, answers scattered back) */
     int sms;          /* the device's SM count and peak SM clock, for the benchmark's limits */
     double clock_ghz;
 } bulk_cky_gpu_stats;

@@ -110,6 +110,7 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
     cky_dev_grammar dg;
     memset(&dg, 0, sizeof dg);
     if (!ok) return BULK_ERR_NOMEM;
+    double t_mark = now_ms();
     maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings, threads);
     for (size_t i = 0; i < nstrings; i++) nok += ok[i];
     if (nok == 0) goto fail; /* nothing to parse: st is BULK_OK */
@@ -120,6 +121,8 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
         goto fail;
     }
 
+    sx.prep_ms = now_ms() - t_mark;
+    t_mark = now_ms();
     BPBC_CUDA(cudaGetDevice(&dev));
     BPBC_CUDA(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     BPBC_CUDA(cudaDeviceGetAttribute(&sx.sms, cudaDevAttrMultiProcessorCount, dev));
@@ -190,12 +193,15 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
     BPBC_CUDA(cudaMemGetInfo(&free_b, &total_b));
     budget = free_b / 2; /* the tables of one launch; strings and results are small beside them */
 
+    sx.setup_ms = now_ms() - t_mark;
+    t_mark = now_ms();
     /* counting sort by length: afterwards bucket[n] is the end of length n's ids */
     for (size_t i = 0; i < nstrings; i++)
         if (ok[i]) bucket[offsets[i + 1] - offsets[i] + 1]++;
     for (size_t n = 1; n <= maxlen + 1; n++) bucket[n] += bucket[n - 1];
     for (size_t i = 0; i < nstrings; i++)
         if (ok[i]) ids[bucket[offsets[i + 1] - offsets[i]]++] = i;
+    sx.prep_ms += now_ms() - t_mark;
     for (size_t n = 1; n <= maxlen; n++) {
         size_t *bids = ids + bucket[n - 1], cnt = bucket[n] - bucket[n - 1];
         if (!cnt) continue;
@@ -225,6 +231,7 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
             /* the strings of the chunk, one after the other: gathered (as bytes when the kernel
              * takes them), on all threads; int32 symbols that already lie one after the other
              * go straight from syms */
+            double t0 = now_ms();
             const int32_t *src = syms + offsets[bids[f]];
             int sym_bytes = gather_bytes;
             bool contiguous = gather_bytes == 4;
@@ -235,7 +242,8 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
                 if (threads > 1 && m * n >= ((size_t)1 << 20)) bulk_parallel_for(threads, m, 4096, gather_range, &gj);
                 else gather_range(&gj, 0, m, 0);
             }
-            double t0 = now_ms();
+            sx.gather_ms += now_ms() - t0;
+            t0 = now_ms();
             BPBC_CUDA(cudaMemcpy(d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice));
             sx.copy_ms += now_ms() - t0;
             BPBC_CUDA(cudaEventRecord(e0));
