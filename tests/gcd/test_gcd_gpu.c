@@ -1,7 +1,8 @@
 /* bulk_gcd_pairs and bulk_gcd_batch on a CUDA context (bulk_int_gcd / bulk_int_divmod on the
- * device) give exactly the CPU context's results, on 1024- and 2048-bit semiprime sets with
- * planted shared primes and duplicates, and on random odd numbers (many small shared factors);
- * the GPU batch with every spillable level spilled (1-byte budget) too.
+ * device) give exactly the CPU context's results, on 1024-bit semiprimes and 2048-bit products
+ * of two of them, with planted shared primes and duplicates, and on random odd numbers (many small shared factors);
+ * the GPU batch with every spillable level spilled and with the grouped method (half the
+ * memory floor as the budget) too.
  * Label gpu: prints "SKIP: no CUDA device" and passes where there is none. */
 #include <gmp.h>
 #include <time.h>
@@ -55,19 +56,27 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     bulk_limb_t *ga = malloc(n * limbs * 8), *gb = malloc(n * limbs * 8);
     CHECK(bulk_gcd_batch(cpu, ga, x, n, limbs, NULL, NULL) == BULK_OK, "cpu batch");
     double t3 = wall();
-    CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch");
+    bulk_gcd_batch_stats st;
+    CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, &st) == BULK_OK, "gpu batch");
     double t4 = wall();
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch differs", what);
-    /* and with a 1-byte memory budget (every spillable product level through a spill file) */
-    bulk_gcd_batch_opts tiny = { 1, test_scratch_dir("gcd_gpu"), 0, NULL, NULL };
-    bulk_gcd_batch_stats st;
+    /* and with every spillable product level through a spill file, and with half the floor
+     * as the memory budget (the grouped method, whose per-input steps run on the device) */
+    bulk_gcd_batch_opts spill = { 0, test_scratch_dir("gcd_gpu"), 1, NULL, NULL };
+    bulk_gcd_batch_opts half = { (size_t)st.memory_floor / 2, test_scratch_dir("gcd_gpu"), 0, NULL, NULL };
+    size_t levels = st.levels;
     memset(gb, 0, n * limbs * 8);
-    CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, &tiny, &st) == BULK_OK && st.spilled_levels + 2 == st.levels,
-          "gpu batch, spilled: %zu of %zu levels", st.spilled_levels, st.levels);
+    CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, &spill, &st) == BULK_OK && st.spilled_levels + 2 == levels,
+          "gpu batch, spilled: %zu of %zu levels", st.spilled_levels, levels);
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: spilled batch differs", what);
+    double t5 = wall();
+    memset(gb, 0, n * limbs * 8);
+    CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, &half, &st) == BULK_OK && st.groups >= 2,
+          "gpu batch, grouped: %zu groups", st.groups);
+    CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: grouped batch (%zu groups) differs", what, st.groups);
     printf("%s: %zu moduli, %zu pairs with a shared factor, identical on cpu and gpu (seconds: "
-           "cpu pairs %.2f, gpu pairs %.2f, cpu batch %.2f, gpu batch %.2f, gpu spilled batch %.2f)\n",
-           what, n, a.n, t1 - t0, t2 - t1, t3 - t2, t4 - t3, wall() - t4);
+           "cpu pairs %.2f, gpu pairs %.2f, cpu batch %.2f, gpu batch %.2f, spilled %.2f, %zu groups %.2f)\n",
+           what, n, a.n, t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, st.groups, wall() - t5);
     fflush(stdout);
     free(ga); free(gb); free(a.ij); free(a.g); free(b.ij); free(b.g);
 }
@@ -90,27 +99,41 @@ int main(int argc, char **argv)
     gmp_randseed_ui(rs, (unsigned long)test_rand(&rng));
     mpz_t p[2], q, N;
     mpz_init(p[0]); mpz_init(p[1]); mpz_init(q); mpz_init(N);
-    unsigned bitsv[2] = { 1024, 2048 };
-    for (int bi = 0; bi < 2; bi++) {
-        unsigned bits = bitsv[bi];
-        size_t limbs = bits / 64, n = 1500;
-        bulk_limb_t *x = calloc(n * limbs, 8);
-        for (size_t i = 0; i < n; i++) {
-            for (int k = 0; k < 2; k++) {
-                if (k == 0 && i % 50 == 1) continue; /* keeps the previous p[0]: shared */
-                mpz_urandomb(q, rs, bits / 2);
-                mpz_setbit(q, bits / 2 - 1);
-                mpz_nextprime(p[k], q);
-            }
-            mpz_mul(N, p[0], p[1]);
-            mpz_export(x + i * limbs, NULL, -1, 8, 0, 0, N);
-            if (i % 97 == 5) memcpy(x + i * limbs, x + (i - 3) * limbs, limbs * 8);
+    /* 1024-bit semiprimes of fresh 512-bit primes (one prime shared every 50 moduli, a copy
+     * every 97); the 2048-bit set multiplies semiprimes i and i + 701 of it (each shares its
+     * primes with two others) instead of drawing 1024-bit primes: mpz_nextprime at 1024 bits
+     * took most of this test's 55-75 s on the GPU machine. */
+    size_t n = 1500, l1 = 16;
+    bulk_limb_t *x1 = calloc(n * l1, 8), *x2 = calloc(n * 2 * l1, 8);
+    mpz_t *X = malloc(n * sizeof *X);
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 2; k++) {
+            if (k == 0 && i % 50 == 1) continue; /* keeps the previous p[0]: shared */
+            mpz_urandomb(q, rs, 512);
+            mpz_setbit(q, 511);
+            mpz_nextprime(p[k], q);
         }
-        run_set(cpu, gpu, x, n, limbs, bits == 1024 ? "1024-bit semiprimes" : "2048-bit semiprimes");
-        for (size_t i = 0; i < n * limbs; i++) x[i] = test_rand(&rng) | 1;
-        run_set(cpu, gpu, x, 600, limbs, "random odd numbers");
-        free(x);
+        mpz_init(X[i]);
+        mpz_mul(X[i], p[0], p[1]);
+        if (i % 97 == 5) mpz_set(X[i], X[i - 3]);
+        mpz_export(x1 + i * l1, NULL, -1, 8, 0, 0, X[i]);
     }
+    for (size_t i = 0; i < n; i++) {
+        mpz_mul(N, X[i], X[(i + 701) % n]);
+        mpz_export(x2 + i * 2 * l1, NULL, -1, 8, 0, 0, N);
+    }
+    for (int bi = 0; bi < 2; bi++) {
+        size_t limbs = l1 << bi;
+        bulk_limb_t *x = bi ? x2 : x1;
+        run_set(cpu, gpu, x, n, limbs, bi ? "2048-bit products of two semiprimes" : "1024-bit semiprimes");
+        size_t nr = n < 600 ? n : 600; /* reuses the first nr numbers of x */
+        for (size_t i = 0; i < nr * limbs; i++) x[i] = test_rand(&rng) | 1;
+        run_set(cpu, gpu, x, nr, limbs, "random odd numbers");
+    }
+    for (size_t i = 0; i < n; i++) mpz_clear(X[i]);
+    free(X);
+    free(x1);
+    free(x2);
     mpz_clear(p[0]); mpz_clear(p[1]); mpz_clear(q); mpz_clear(N);
     gmp_randclear(rs);
     bulk_ctx_close(gpu);
