@@ -11,6 +11,7 @@
 #                      batch does not fit the cap (bench/results/2026-11-21-h200-gcd-batch-1e6-prediction.txt)
 #   ctest-gpu.log    ctest -R test_gcd_gpu -V (CUDA context == CPU context; per-phase seconds)
 #   ctest-cpu.log    ctest -R 'test_gcd$|cli_gcd' when time is left (the CPU tests, run in CI too)
+#   bench-1e6-partial.txt  the 1e6 batch with --levels for whatever time is left (cut by the cap)
 set -u
 : "${B:?B (build dir) not set}" "${R:?R (results dir) not set}"
 CAP=${CAP:-180}
@@ -36,4 +37,11 @@ s=$(left)
 echo "== ctest -R 'test_gcd\$|cli_gcd' ($(date -u +%H:%M:%S), ${s} s left)"
 [ "$s" -gt 20 ] && (cd "$B" && BULK_PROGRESS=0 ctest -R 'test_gcd$|cli_gcd' -j2 --timeout "$s" --output-on-failure) >"$R/ctest-cpu.log" 2>&1
 tail -6 "$R/ctest-cpu.log" 2>/dev/null
+s=$(left)
+echo "== 1e6 batch with the ${s} s left (a per-level profile of the part it completes)"
+if [ "$s" -gt 30 ]; then
+    timeout "$s" "$BG" --backend cuda --n 1000000 --no-pairs --no-gmp --levels >"$R/bench-1e6-partial.txt" 2>&1 ||
+        echo "# stopped by the time cap after ${s} s (exit $?): partial" >>"$R/bench-1e6-partial.txt"
+    tail -4 "$R/bench-1e6-partial.txt"
+fi
 exit 0
