@@ -194,10 +194,76 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
         bulk_grammar_free(g);
     }
 }
+
+/* The grammars of tests/data/cky (Dyck, a^n b^n, palindromes, arithmetic expressions: mixed
+ * answers at every length, unlike most random grammars) on 30000 strings each of lengths 0..40:
+ * half random over the alphabet (about 1 in 200 symbols foreign), half built to be in the
+ * language and then mutated in one place with probability 1/2. */
+static void test_cky_data(bulk_ctx *cpu, const char *dir, uint64_t *s)
+{
+    static const struct {
+        const char *file, *alpha;
+    } gs[] = { { "dyck.cfg", "()" }, { "anbn.cfg", "ab" }, { "palindromes.cfg", "ab" }, { "arith.cfg", "x+*()" } };
+    for (size_t k = 0; k < sizeof gs / sizeof gs[0]; k++) {
+        char path[4096], err[256];
+        snprintf(path, sizeof path, "%s/%s", dir, gs[k].file);
+        bulk_grammar *g = NULL;
+        CHECK(bulk_grammar_read(&g, path, BULK_CKY_CHARS, err, sizeof err) == BULK_OK, "%s: %s", path, err);
+        if (!g) continue;
+        const size_t m = 30000, maxn = 41, na = strlen(gs[k].alpha);
+        size_t *off = malloc(sizeof(size_t) * (m + 1)), total = 0;
+        int32_t *sy = malloc(sizeof(int32_t) * m * maxn);
+        char w[64];
+        for (size_t i = 0; i < m; i++) {
+            size_t n = (size_t)(test_rand(s) % maxn), h = n / 2;
+            for (size_t j = 0; j < n; j++) w[j] = gs[k].alpha[test_rand(s) % na];
+            if (i % 2) { /* a member (or nearly) */
+                if (k == 0) { /* balanced parentheses: a random walk that closes at the end */
+                    size_t depth = 0;
+                    n -= n % 2;
+                    for (size_t j = 0; j < n; j++) {
+                        int open = depth == 0 || (depth < n - j && test_rand(s) % 2);
+                        w[j] = open ? '(' : ')';
+                        depth += open ? 1 : (size_t)-1;
+                    }
+                } else if (k == 1) { /* a^h b^h */
+                    n = 2 * h;
+                    for (size_t j = 0; j < n; j++) w[j] = j < h ? 'a' : 'b';
+                } else if (k == 2) { /* mirror the first half */
+                    for (size_t j = 0; j < h; j++) w[n - 1 - j] = w[j];
+                } else { /* x (op x)* with some parenthesised operands, at most max(n, 1) long */
+                    size_t j = 0;
+                    for (;;) {
+                        if (j + 5 <= n && test_rand(s) % 4 == 0) memcpy(w + j, "(x+x)", 5), j += 5;
+                        else w[j++] = 'x';
+                        if (j + 2 > n) break; /* an operator only with room for an operand after it */
+                        w[j++] = test_rand(s) % 2 ? '+' : '*';
+                    }
+                    n = j;
+                }
+                if (n && test_rand(s) % 2) w[test_rand(s) % n] = gs[k].alpha[test_rand(s) % na];
+            }
+            off[i] = total;
+            for (size_t j = 0; j < n; j++)
+                sy[total++] = test_rand(s) % 200 == 0 ? bulk_grammar_terminal(g, "#", 1) : bulk_grammar_terminal(g, w + j, 1);
+        }
+        off[m] = total;
+        size_t acc = compare_cky(cpu, g, sy, off, m, 1, gs[k].file);
+        printf("cky %s: %zu strings of lengths 0..%zu, %zu accepted\n", gs[k].file, m, maxn - 1, acc);
+        CHECK(acc > m / 50 && acc < m - m / 50, "%s: %zu of %zu accepted: the strings do not mix members and non-members",
+              gs[k].file, acc, m);
+        free(off), free(sy);
+        bulk_grammar_free(g);
+    }
+}
 #else
 static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 {
     (void)cpu, (void)gpu, (void)s; /* not reached: main skips without a device */
+}
+static void test_cky_data(bulk_ctx *cpu, const char *dir, uint64_t *s)
+{
+    (void)cpu, (void)dir, (void)s;
 }
 #endif
 
@@ -213,8 +279,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open the CPU and CUDA contexts\n");
         return 1;
     }
+    const char *dir = "tests/data/cky";
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--data") == 0) dir = argv[i + 1];
     test_circuits(cpu, gpu, &s);
     test_cky(cpu, gpu, &s);
+    test_cky_data(cpu, dir, &s);
     bulk_ctx_close(cpu);
     bulk_ctx_close(gpu);
     return test_finish();
