@@ -457,7 +457,7 @@ static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {1024, 2048, 4096};
     OUT("# sum-rotate shapes (device-resident mul/s, BULK_CUDA_SR_SHAPE=G,P; the automatic\n"
         "# choice takes the shape of least bg_cost_sr)\n");
-    OUT("%-7s %4s %4s %12s %12s\n", "bits", "G", "P", "mul/s", "wide rows");
+    OUT("%-7s %4s %4s %12s %12s %12s\n", "bits", "G", "P", "mul/s", "wide rows", "vector smem");
     for (int bi = 0; bi < 3; bi++) {
         size_t bits = bits_list[bi], L = bits / 64, n = bits <= 1024 ? big : big / 4;
         for (int gi = 0; gi < 5; gi++)
@@ -475,11 +475,19 @@ static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
                     wrate = forced_rate(ctx, n, L, "sr", shape);
                     unsetenv("BULK_CUDA_SR_WIDE");
                 }
-                char wc[32] = "-";
+                char wc[32] = "-", vc[32] = "-";
                 if (wide && wrate > 0) snprintf(wc, sizeof wc, "%.3e", wrate);
                 else if (wide) snprintf(wc, sizeof wc, "failed");
-                if (rate > 0) OUT("%-7zu %4d %4d %12.3e %12s\n", bits, g, p, rate, wc);
-                else OUT("%-7zu %4d %4d %12s %12s\n", bits, g, p, "failed", wc);
+                int vec = wide || (g == 8 && p == 16) || (g == 16 && p == 8);
+                if (vec) { /* the shapes compiled with vector shared-memory access */
+                    setenv("BULK_CUDA_SR_VEC", "1", 1);
+                    double vrate = forced_rate(ctx, n, L, "sr", shape);
+                    unsetenv("BULK_CUDA_SR_VEC");
+                    if (vrate > 0) snprintf(vc, sizeof vc, "%.3e", vrate);
+                    else snprintf(vc, sizeof vc, "failed");
+                }
+                if (rate > 0) OUT("%-7zu %4d %4d %12.3e %12s %12s\n", bits, g, p, rate, wc, vc);
+                else OUT("%-7zu %4d %4d %12s %12s %12s\n", bits, g, p, "failed", wc, vc);
             }
     }
 }

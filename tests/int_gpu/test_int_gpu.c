@@ -437,9 +437,9 @@ static void test_gcd_mode(const char *mode, size_t L, size_t n)
 static void test_sr_shapes(void)
 {
     static const int Gs[] = {2, 4, 8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
-    static const size_t sizes[] = {5, 8, 13, 16, 32};
+    static const size_t sizes[] = {5, 8, 13, 16, 32, 64};
     setenv("BULK_CUDA_MUL", "sr", 1);
-    for (int si = 0; si < 5; si++) {
+    for (int si = 0; si < 6; si++) {
         size_t L = sizes[si], n = 1001;
         bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
         bulk_limb_t *r = xmalloc(n * 2 * L * 8), *r2 = xmalloc(n * 2 * L * 8);
@@ -452,14 +452,16 @@ static void test_sr_shapes(void)
                 char shape[32];
                 snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
                 setenv("BULK_CUDA_SR_SHAPE", shape, 1);
-                for (int wide = 0; wide <= 1; wide++) { /* wide: bg_sr_row_wide where compiled */
-                    if (wide) setenv("BULK_CUDA_SR_WIDE", "1", 1);
+                /* variant 1: bg_sr_row_wide, 2: vector shared-memory access, where compiled */
+                static const char *vars[] = {"", "BULK_CUDA_SR_WIDE", "BULK_CUDA_SR_VEC"};
+                for (int var = 0; var < 3; var++) {
+                    if (var) setenv(vars[var], "1", 1);
                     memset(r, 0x5a, n * 2 * L * 8);
                     int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
                     CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
-                          "sum-rotate shape G=%d P=%d%s limbs=%zu differs from CPU (rc %d)",
-                          Gs[gi], Ps[pi], wide ? " wide" : "", L, rc);
-                    unsetenv("BULK_CUDA_SR_WIDE");
+                          "sum-rotate shape G=%d P=%d %s limbs=%zu differs from CPU (rc %d)",
+                          Gs[gi], Ps[pi], vars[var], L, rc);
+                    if (var) unsetenv(vars[var]);
                 }
             }
         unsetenv("BULK_CUDA_SR_SHAPE");

@@ -270,8 +270,16 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
 /* r (2 limbs per instance) = a * b, G P >= 2 limbs. Blocks of 4 warps, 32 / G instances per
  * warp; a group's shared memory: b padded to G P words, then the 2 G P finished columns as
  * three word arrays (low, middle, high), and one word of padding. The groups of a warp past n still run (their shuffles
- * and ballots need every lane) but load and store nothing. No block-wide barrier. */
-template <int P, int G, bool W = false>
+ * and ballots need every lane) but load and store nothing. No block-wide barrier.
+ * V (P a multiple of 4; BULK_CUDA_SR_VEC=1): fewer shared-memory instructions - the H200
+ * profile of the 1024-bit kernel (G = 8, P = 4) showed the L1/shared-memory pipe at 96 % with
+ * the FMA pipe at 32 %: per row one b load, three column stores and three shuffles for 4
+ * products. With V each group of P rows loads its b words as 16-byte vectors and the first
+ * lane keeps the P finished columns in registers and stores them as 16-byte vectors after the
+ * group: per row 1/4 + 3/4 shared-memory instructions instead of 4. Group regions are then
+ * 7 NP + 4 words apart (16-byte aligned; 4 mod 32 words, so the groups' vectors of a warp
+ * fall in distinct banks). W: the rows of bg_sr_row_wide (measured slower: forced only). */
+template <int P, int G, bool W = false, bool V = false>
 __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b,
                                                      size_t n, int limbs)
 {
@@ -282,7 +290,8 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
     const bool active = inst < n;
     /* group regions 7 NP + 1 words apart: the groups of a warp read b_i and store columns at
      * the same offsets, which an odd stride puts in different banks */
-    bg_word *sb = sm + (size_t)(warp * IPW + grp) * (7 * NP + 1), *c0 = sb + NP, *c1 = c0 + 2 * NP;
+    const int RS = V ? 7 * NP + 4 : 7 * NP + 1;
+    bg_word *sb = sm + (size_t)(warp * IPW + grp) * RS, *c0 = sb + NP, *c1 = c0 + 2 * NP;
     bg_word *c2 = c1 + 2 * NP;
     const bg_word *ga = (const bg_word *)(a + (active ? inst : 0) * limbs);
     const bg_word *gb = (const bg_word *)(b + (active ? inst : 0) * limbs);
@@ -294,12 +303,28 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
     for (int q = 0; q < 3 * P; q++) acc[q] = 0;
     __syncwarp();
     for (int i0 = 0; i0 < NP; i0 += P) {
+        bg_word bq[P], f0[P], f1[P], f2[P];
+        if (V) {
+#pragma unroll
+            for (int k = 0; k < P / 4; k++) {
+                uint4 v = reinterpret_cast<const uint4 *>(sb + i0)[k];
+                bq[4 * k] = v.x;
+                bq[4 * k + 1] = v.y;
+                bq[4 * k + 2] = v.z;
+                bq[4 * k + 3] = v.w;
+            }
+        }
 #pragma unroll
         for (int u = 0; u < P; u++) {
-            if (W) bg_sr_row_wide(acc, av, sb[i0 + u], u, P);
-            else bg_sr_row(acc, av, sb[i0 + u], u, P);
+            const bg_word bi = V ? bq[u] : sb[i0 + u];
+            if (W) bg_sr_row_wide(acc, av, bi, u, P);
+            else bg_sr_row(acc, av, bi, u, P);
             const int ph = u % P; /* the slot of the finished column */
-            if (gl == 0) {
+            if (V) {
+                f0[u] = acc[3 * ph];
+                f1[u] = acc[3 * ph + 1];
+                f2[u] = acc[3 * ph + 2];
+            } else if (gl == 0) {
                 c0[i0 + u] = acc[3 * ph];
                 c1[i0 + u] = acc[3 * ph + 1];
                 c2[i0 + u] = acc[3 * ph + 2];
@@ -308,6 +333,14 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
             for (int e = 0; e < 3; e++) {
                 bg_word t = __shfl_down_sync(0xffffffffu, acc[3 * ph + e], 1, G);
                 acc[3 * ph + e] = gl < G - 1 ? t : 0;
+            }
+        }
+        if (V && gl == 0) {
+#pragma unroll
+            for (int k = 0; k < P / 4; k++) {
+                reinterpret_cast<uint4 *>(c0 + i0)[k] = make_uint4(f0[4 * k], f0[4 * k + 1], f0[4 * k + 2], f0[4 * k + 3]);
+                reinterpret_cast<uint4 *>(c1 + i0)[k] = make_uint4(f1[4 * k], f1[4 * k + 1], f1[4 * k + 2], f1[4 * k + 3]);
+                reinterpret_cast<uint4 *>(c2 + i0)[k] = make_uint4(f2[4 * k], f2[4 * k + 1], f2[4 * k + 2], f2[4 * k + 3]);
             }
         }
     }
@@ -353,16 +386,17 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
 
 const int kSrWarps = 4;
 
-template <int P, int G, bool W = false>
+template <int P, int G, bool W = false, bool V = false>
 int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
-    size_t smem = sizeof(bg_word) * (7 * G * P + 1) * (32 / G) * kSrWarps; /* per group 7 G P + 1 */
+    const int rs = V ? 7 * G * P + 4 : 7 * G * P + 1; /* words per group region */
+    size_t smem = sizeof(bg_word) * rs * (32 / G) * kSrWarps;
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)smem));
+        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G, W, V>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     size_t per_block = (size_t)kSrWarps * (32 / G);
     size_t blocks = (n + per_block - 1) / per_block;
-    mul_sr_kernel<P, G, W><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
+    mul_sr_kernel<P, G, W, V><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -433,12 +467,23 @@ void sr_shape_env(int limbs, int *P, int *G)
     }
 }
 
-/* BULK_CUDA_SR_WIDE=1: the wide-row variant (bg_sr_row_wide) where it is compiled: the
+/* BULK_CUDA_SR_VEC=1: the vector variant (V) where compiled (8x4, 4x8, 2x16, 8x8, 16x4, 8x16,
+ * 16x8); else BULK_CUDA_SR_WIDE=1: the wide-row variant (bg_sr_row_wide) where compiled: the
  * shapes that hold 1024 bits exactly (G P = 32: 8x4, 4x8, 2x16) and 8x8, 16x4 (2048 bits);
- * other shapes ignore it. */
+ * other shapes ignore both; -1 when neither applies. */
 int launch_sr_wide(int P, int G, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
                    int limbs, cudaStream_t st)
 {
+    const char *v = getenv("BULK_CUDA_SR_VEC");
+    if (v && strcmp(v, "1") == 0) { /* the vector variant (V) where compiled */
+        if (G == 8 && P == 4) return launch_sr_pg<4, 8, false, true>(r, a, b, n, limbs, st);
+        if (G == 4 && P == 8) return launch_sr_pg<8, 4, false, true>(r, a, b, n, limbs, st);
+        if (G == 2 && P == 16) return launch_sr_pg<16, 2, false, true>(r, a, b, n, limbs, st);
+        if (G == 8 && P == 8) return launch_sr_pg<8, 8, false, true>(r, a, b, n, limbs, st);
+        if (G == 16 && P == 4) return launch_sr_pg<4, 16, false, true>(r, a, b, n, limbs, st);
+        if (G == 8 && P == 16) return launch_sr_pg<16, 8, false, true>(r, a, b, n, limbs, st);
+        if (G == 16 && P == 8) return launch_sr_pg<8, 16, false, true>(r, a, b, n, limbs, st);
+    }
     const char *e = getenv("BULK_CUDA_SR_WIDE");
     if (!e || strcmp(e, "1") != 0) return -1;
     if (G == 8 && P == 4) return launch_sr_pg<4, 8, true>(r, a, b, n, limbs, st);
@@ -483,12 +528,13 @@ enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA };
  * per-thread square ran 3.23e9/s and the per-thread mul_lo 2.58e9/s, both above sum-rotate's
  * full product (2.52e9/s, which a low half would still have to copy out). */
 const int kSrMinLimbs = 13;
-/* Karatsuba over the batch from this width up (limbs even): it lost to the warp-column kernel
- * at both measured widths, 2.18e6/s against 4.51e6/s at 512 limbs (32768 bits) and 5.56e5/s
- * against 1.22e6/s at 1024 limbs (65536 bits; it was picked there before, from 512 limbs, by
- * the cost model). Above 1024 limbs nothing was measured: from 2048 limbs its half products are
- * warp-column products of at least 1024 limbs, the kernel that won at 1024. */
-const int kKaraMinLimbs = 2048;
+/* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
+ * H200 (2026-11-21 12:40 UTC round, bench_int_gpu, 65536 bits, 16384 instances
+ * device-resident) with the warp-per-instance glue: warp-column 1.256e6/s; one Karatsuba
+ * level (threshold 1024) 1.377e6/s, two levels (512: half products of 256 limbs by
+ * sum-rotate) 1.484e6/s, three (256) 1.406e6/s. With the first, one-thread-per-instance glue
+ * Karatsuba had lost to the warp-column kernel (2.18e6/s against 4.51e6/s at 512 limbs). */
+const int kKaraMinLimbs = 512;
 
 /* The Karatsuba threshold: kKaraMinLimbs, or BULK_CUDA_KARA_MIN (limbs, >= 32) for the
  * benchmark's multi-level rows; it also applies to the half products, so 1024, 512, 256 at

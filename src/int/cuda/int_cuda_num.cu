@@ -208,13 +208,19 @@ int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, co
     return BULK_OK;
 }
 
+/* The default for divisors up to 16 limbs since the H200 round of 2026-11-21 12:40 UTC
+ * (bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: stage 8.26e8/s, recip
+ * 5.03e8/s, regs 3.92e8/s, cols 2.76e8/s; test_int_gpu's stage checks against the CPU backend
+ * passed at 1, 2, 3, 4, 5, 8, 12, 13, 16 limbs). BULK_CUDA_DIVMOD=recip|regs|cols forces the
+ * others. */
 bool divmod_stage_mode()
 {
     const char *e = getenv("BULK_CUDA_DIVMOD");
-    return e && strcmp(e, "stage") == 0;
+    return !e || !*e || strcmp(e, "stage") == 0;
 }
 
-/* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs by default: measured faster on an H200
+/* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs under
+ * BULK_CUDA_DIVMOD=recip (the default before divmod_stage_kernel): measured faster on an H200
  * (2026-11-21, bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: recip 3.68e8/s,
  * regs 3.06e8/s, results identical to regs and GMP; bench/results/2026-11-21-h200-int-gpu-run3.txt).
  * BULK_CUDA_DIVMOD=regs forces the old kernel, =recip the new one. */
