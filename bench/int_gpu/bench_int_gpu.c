@@ -569,6 +569,18 @@ int main(int argc, char **argv)
             }
         row_label = NULL;
         unsetenv("BULK_CUDA_MUL");
+        /* sum-rotate with vector shared-memory access (BULK_CUDA_SR_VEC=1): the automatic shape
+         * (G = 8, P = 4 at 1024 bits, 8 x 8 at 2048) and G = 4, P = 8 at 1024 bits */
+        setenv("BULK_CUDA_SR_VEC", "1", 1);
+        row_label = "srvec";
+        bench_one(ctx, OP_MUL, 1024, big, big / 8, threads);
+        bench_one(ctx, OP_MUL, 2048, big / 4, big / 32, threads);
+        setenv("BULK_CUDA_SR_SHAPE", "4,8", 1);
+        row_label = "srvec4x8";
+        bench_one(ctx, OP_MUL, 1024, big, big / 8, threads);
+        row_label = NULL;
+        unsetenv("BULK_CUDA_SR_SHAPE");
+        unsetenv("BULK_CUDA_SR_VEC");
     }
     if (want("sqr")) bench_one(ctx, OP_SQR, 1024, big, big, threads);
     if (want("mullo")) bench_one(ctx, OP_MULLO, 1024, big, big, threads);

@@ -2,16 +2,18 @@
 # One GPU round of the CUDA integer backend (/work/notes/gpu-rounds.md): run by the lead from the
 # repository root on the GPU machine after the whole tree was built with CUDA into $B:
 #
-#   B=build-gpu R=<results dir> timeout 150 sh bench/int_gpu/iter-gpu.sh
+#   B=build-gpu R=<results dir> timeout 180 sh bench/int_gpu/iter-gpu.sh
 #
 # 1. ctest -R int_gpu (test_int_gpu on the device against GMP and the CPU backend, and
 #    test_int_gpu_core) -> $R/ctest.log;
-# 2. bench_int_gpu on 2^20 instances for the rows under work (mul 256 .. 65536, sqr, divmod,
-#    gcd default and approx) -> $R/bench.txt, then the sum-rotate shape table on 2^18 instances
-#    -> $R/shapes.txt;
+# 2. bench_int_gpu on 2^20 instances, the main table (mul 256 .. 65536 and the forced variants,
+#    sqr, mul_lo, add, divmod variants, gcd default and approx, powmod) -> $R/bench.txt, then
+#    the sum-rotate shape table and the kernel-choice table on 2^18 instances -> $R/shapes.txt,
+#    $R/kernels.txt;
 # 3. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-*.txt;
-# 4. one Nsight Compute profile of each kernel under work (bench --only prof launches each once)
-#    -> $R/ncu.txt (skipped when ncu is missing; bounded by a timeout so the round's cap holds).
+# 4. one Nsight Compute profile of each kernel under work (bench --only prof launches each once;
+#    sum-rotate with BULK_CUDA_SR_VEC=1) -> $R/ncu.txt (skipped when ncu is missing; bounded by
+#    a timeout so the round's cap holds).
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
 # the later ones; the exit status is that of the tests.
 set -u
@@ -38,12 +40,16 @@ grep -E "SKIP|Passed|Failed|FAIL|tests passed|seed|gcd .*done|Test time" "$R/cte
 stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 
 BENCH="$B/bench/int_gpu/bench_int_gpu"
-timeout 50 "$BENCH" --only mul,mulbig,sqr,divmod,gcd --out "$R/bench.txt" >"$R/bench.log" 2>&1
+timeout 60 "$BENCH" --only mul,mulbig,sqr,mullo,add,divmod,gcd,powmod --out "$R/bench.txt" \
+    >"$R/bench.log" 2>&1
 stamp "bench rc $?"
-cat "$R/bench.txt" 2>/dev/null || tail -20 "$R/bench.log"
-timeout 25 "$BENCH" --quick --only shapes --out "$R/shapes.txt" >"$R/shapes.log" 2>&1
+cat "$R/bench.txt" 2>/dev/null || tail -40 "$R/bench.log"
+timeout 30 "$BENCH" --quick --only shapes --out "$R/shapes.txt" >"$R/shapes.log" 2>&1
 stamp "shapes rc $?"
 sed -n '/^# sum-rotate/,$p' "$R/shapes.txt" 2>/dev/null || tail -20 "$R/shapes.log"
+timeout 30 "$BENCH" --quick --only kernels --out "$R/kernels.txt" >"$R/kernels.log" 2>&1
+stamp "kernels rc $?"
+sed -n '/^# kernel choice/,$p' "$R/kernels.txt" 2>/dev/null || tail -20 "$R/kernels.log"
 
 # SASS opcode mix per kernel of interest (counts only; the listings stay on the machine)
 if command -v cuobjdump >/dev/null 2>&1; then
@@ -51,7 +57,7 @@ if command -v cuobjdump >/dev/null 2>&1; then
         o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/$f.cu.o"
         [ -f "$o" ] || continue
         cuobjdump -sass "$o" 2>/dev/null | awk '
-            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0ELi|divmod_regs_kernelILi32ELb1E/) }
+            /Function :/ { fn = $3; keep = (fn ~ /gcd_regs_kernelILi32|mul_sr_kernelILi4ELi8E|mul_sr_kernelILi8ELi4E|mul_sr_kernelILi16ELi2E|mul_thread_kernelILi16ELb0ELb0ELi|divmod_regs_kernelILi32ELb1E|divmod_stage_kernelILi32E/) }
             keep && /^ +\/\*[0-9a-f]+\*\// {
                 op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); c[fn " " op]++; n[fn]++ }
             END { for (k in c) print k, c[k]; for (f in n) print f, "TOTAL", n[f] }' |
@@ -65,8 +71,8 @@ fi
 if command -v ncu >/dev/null 2>&1; then
     # every kernel under work once (bench --only prof): per-thread mul (carry-flag rows, 64-bit
     # rows), sum-rotate, divsteps gcd, recip divmod
-    timeout 40 ncu --clock-control none \
-        -k regex:'mul_thread_kernel|mul_sr_kernel|gcd_regs_kernel|divmod_regs_kernel' \
+    BULK_CUDA_SR_VEC=1 timeout 25 ncu --clock-control none \
+        -k regex:'mul_sr_kernel|divmod_stage_kernel|gcd_regs_kernel' \
         --section SpeedOfLight --section WarpStateStats --section InstructionStats \
         --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
         "$BENCH" --only prof --out "$R/prof-bench.txt" >"$R/ncu.txt" 2>&1
