@@ -258,6 +258,18 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
     free(a); free(b); free(c); free(r); free(q);
 }
 
+/* bench_one with the environment variable var = val (a kernel variant forced) and the row
+ * named label; var is unset afterwards. */
+static void bench_forced(bulk_ctx *ctx, const char *label, const char *var, const char *val,
+                         enum op op, size_t bits, size_t n, size_t gmp_n, int threads)
+{
+    setenv(var, val, 1);
+    row_label = label;
+    bench_one(ctx, op, bits, n, gmp_n, threads);
+    row_label = NULL;
+    unsetenv(var);
+}
+
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
  * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, with
  * Karatsuba over 64-bit rows, sum-rotate
@@ -550,72 +562,48 @@ int main(int argc, char **argv)
     if (want("mulbig")) { /* Karatsuba over the batch with one, two, three levels at 65536 bits
                            * (BULK_CUDA_KARA_MIN: the threshold, also for the half products) */
         static const char *mins[] = {"1024", "512", "256"}, *labels[] = {"kara1", "kara2", "kara3"};
-        for (int k = 0; k < 3; k++) {
-            setenv("BULK_CUDA_KARA_MIN", mins[k], 1);
-            row_label = labels[k];
-            bench_one(ctx, OP_MUL, 65536, big / 64, big / 256, threads);
-        }
-        row_label = NULL;
-        unsetenv("BULK_CUDA_KARA_MIN");
+        for (int k = 0; k < 3; k++)
+            bench_forced(ctx, labels[k], "BULK_CUDA_KARA_MIN", mins[k], OP_MUL, 65536, big / 64,
+                         big / 256, threads);
     }
     if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows,
                         * plain 64-bit rows (bg_mul_rows_wide), Karatsuba over them */
         static const char *kinds[] = {"thread", "twide", "tkara"};
         for (int k = 0; k < 3; k++)
-            for (size_t bits = 512; bits <= 1024; bits *= 2) {
-                setenv("BULK_CUDA_MUL", kinds[k], 1);
-                row_label = kinds[k];
-                bench_one(ctx, OP_MUL, bits, big, big / 8, threads);
-            }
-        row_label = NULL;
-        unsetenv("BULK_CUDA_MUL");
+            for (size_t bits = 512; bits <= 1024; bits *= 2)
+                bench_forced(ctx, kinds[k], "BULK_CUDA_MUL", kinds[k], OP_MUL, bits, big, big / 8,
+                             threads);
         /* sum-rotate with vector shared-memory access (BULK_CUDA_SR_VEC=1): the automatic shape
          * (G = 8, P = 4 at 1024 bits, 8 x 8 at 2048) and G = 4, P = 8 at 1024 bits */
-        setenv("BULK_CUDA_SR_VEC", "1", 1);
-        row_label = "srvec";
-        bench_one(ctx, OP_MUL, 1024, big, big / 8, threads);
-        bench_one(ctx, OP_MUL, 2048, big / 4, big / 32, threads);
+        bench_forced(ctx, "srvec", "BULK_CUDA_SR_VEC", "1", OP_MUL, 1024, big, big / 8, threads);
+        bench_forced(ctx, "srvec", "BULK_CUDA_SR_VEC", "1", OP_MUL, 2048, big / 4, big / 32, threads);
         setenv("BULK_CUDA_SR_SHAPE", "4,8", 1);
-        row_label = "srvec4x8";
-        bench_one(ctx, OP_MUL, 1024, big, big / 8, threads);
-        row_label = NULL;
+        bench_forced(ctx, "srvec4x8", "BULK_CUDA_SR_VEC", "1", OP_MUL, 1024, big, big / 8, threads);
         unsetenv("BULK_CUDA_SR_SHAPE");
-        unsetenv("BULK_CUDA_SR_VEC");
     }
     if (want("sqr")) bench_one(ctx, OP_SQR, 1024, big, big, threads);
     if (want("mullo")) bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     if (want("add")) bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
     int div_bad = 0;
     if (want("divmod")) {
-    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-    /* the opt-in column-major register divmod (int_cuda_num.cu), same data and work */
-    setenv("BULK_CUDA_DIVMOD", "cols", 1);
-    row_label = "divcols";
-    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-    /* the opt-in reciprocal/carry-chain register divmod, and the old one forced, side by side */
-    setenv("BULK_CUDA_DIVMOD", "recip", 1);
-    row_label = "divrecip";
-    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-    setenv("BULK_CUDA_DIVMOD", "stage", 1);
-    row_label = "divstage";
-    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-    setenv("BULK_CUDA_DIVMOD", "regs", 1);
-    row_label = "divregs";
-    bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-    row_label = NULL;
-    unsetenv("BULK_CUDA_DIVMOD");
-    div_bad = divmod_check(ctx, big / 4);
+        bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
+        /* the other divmod kernels forced (BULK_CUDA_DIVMOD), same data and work: column-major
+         * registers, reciprocal/carry-chain registers (the default before the staged one),
+         * the first register kernel */
+        static const char *modes[] = {"cols", "recip", "regs"};
+        static const char *labels[] = {"divcols", "divrecip", "divregs"};
+        for (int k = 0; k < 3; k++)
+            bench_forced(ctx, labels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big,
+                         big / 4, threads);
+        div_bad = divmod_check(ctx, big / 4);
     }
     if (want("gcd")) {
         /* the default (batched divsteps in registers up to 1024 bits), then seed 001's
          * approximate Euclidean kernel forced, on the same data */
         bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
         bench_one(ctx, OP_GCD, 2048, big / 4, big / 64, threads);
-        setenv("BULK_CUDA_GCD", "approx", 1);
-        row_label = "gcdapprox";
-        bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
-        row_label = NULL;
-        unsetenv("BULK_CUDA_GCD");
+        bench_forced(ctx, "gcdapprox", "BULK_CUDA_GCD", "approx", OP_GCD, 1024, big, big / 16,
+                     threads);
     }
     /* powmod 1024 runs one instance per thread at 252 registers: 256 resident threads per SM,
      * 33792 on 132 SMs. The first H200 run used 16384 instances (under half of that, one
