@@ -299,12 +299,16 @@ int cmd_gcd(int argc, char **argv)
         if (st == BULK_ERR_IO) {
             const char *dir = spill_dir ? spill_dir : getenv("TMPDIR");
             if (!dir || !*dir) dir = "/tmp";
+            /* spill space in use at once: every spillable level of one tree; grouped: one
+             * group's levels and the group products (about one level of the whole tree) */
+            uint64_t lv = bs.memory_need - bs.memory_floor, level = bs.levels > 2 ? lv / (bs.levels - 2) : lv;
+            uint64_t disk = bs.groups > 1 ? lv / bs.groups + level : lv;
             char h1[32], h2[32], h3[32];
             cli_die(CLI_EXIT_FAIL, "gcd batch: spilling tree levels to %s failed: %s (memory budget "
-                    "%s, estimated need without spilling %s; give --spill a directory with up to "
+                    "%s, estimated need without spilling %s; give --spill a directory with about "
                     "%s free, or a larger --memory); no result was written",
                     dir, strerror(bs.spill_errno ? bs.spill_errno : EIO), human(h1, bs.memory_budget),
-                    human(h2, bs.memory_need), human(h3, bs.memory_need - bs.memory_floor));
+                    human(h2, bs.memory_need), human(h3, disk + disk / 4 + 1));
         }
         cli_die(CLI_EXIT_FAIL, "gcd %s: %s", argv[1], bulk_status_string(st));
     }
