@@ -606,9 +606,11 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
  * alone would take about 0.8 of the warp-column time). */
 
 /* dst[0 .. len) = x[0 .. len) + y or - y (y of ylen <= len limbs, zero-extended) + cin
- * (a borrow when sub); returns the carry (borrow) out. All 32 lanes call it; dst may be x. */
+ * (a borrow when sub); returns the carry (borrow) out. All 32 lanes call it; dst may be x.
+ * xc, yc (optional, len limbs, ylen limbs): copies of x and y written on the way. */
 __device__ uint32_t warp_addsub(bg_limb *dst, const bg_limb *x, const bg_limb *y, int len,
-                                int ylen, bool sub, uint32_t cin)
+                                int ylen, bool sub, uint32_t cin, bg_limb *xc = NULL,
+                                bg_limb *yc = NULL)
 {
     const int lane = threadIdx.x & 31;
     __syncwarp(); /* the passes hand limbs between lanes through memory: order them */
@@ -616,6 +618,8 @@ __device__ uint32_t warp_addsub(bg_limb *dst, const bg_limb *x, const bg_limb *y
         int j = base + lane;
         bool act = j < len;
         bg_limb xv = act ? x[j] : 0, yv = act && j < ylen ? y[j] : 0;
+        if (xc && act) xc[j] = xv;
+        if (yc && act && j < ylen) yc[j] = yv;
         bg_limb sv = sub ? xv - yv : xv + yv;
         bool g = act && (sub ? xv < yv : sv < xv);
         bool p = act && sv == (sub ? (bg_limb)0 : ~(bg_limb)0);
@@ -639,16 +643,19 @@ __device__ void warp_copy(bg_limb *dst, const bg_limb *x, int len)
     __syncwarp();
 }
 
-/* SA = a0 + a1, SB = b0 + b1 (h limbs each, carries CA, CB), one warp per instance. */
-__global__ void kara_sums_kernel(bg_limb *SA, bg_limb *SB, uint8_t *CA, uint8_t *CB,
-                                 const bg_limb *a, const bg_limb *b, size_t n, int limbs)
+/* SA = a0 + a1, SB = b0 + b1 (h limbs each, carries CA, CB), and the halves A0, A1, B0, B1
+ * copied apart on the way (the operands of the half products), one warp per instance. */
+__global__ void kara_sums_kernel(bg_limb *SA, bg_limb *SB, uint8_t *CA, uint8_t *CB, bg_limb *A0,
+                                 bg_limb *A1, bg_limb *B0, bg_limb *B1, const bg_limb *a,
+                                 const bg_limb *b, size_t n, int limbs)
 {
     size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     if (i >= n) return; /* whole warps leave together: n counts warps */
     int h = limbs / 2;
     const bg_limb *x = a + i * limbs, *y = b + i * limbs;
-    uint32_t ca = warp_addsub(SA + i * h, x, x + h, h, h, false, 0);
-    uint32_t cb = warp_addsub(SB + i * h, y, y + h, h, h, false, 0);
+    const size_t o = i * (size_t)h;
+    uint32_t ca = warp_addsub(SA + o, x, x + h, h, h, false, 0, A0 + o, A1 + o);
+    uint32_t cb = warp_addsub(SB + o, y, y + h, h, h, false, 0, B0 + o, B1 + o);
     if ((threadIdx.x & 31) == 0) {
         CA[i] = (uint8_t)ca;
         CB[i] = (uint8_t)cb;
@@ -680,8 +687,8 @@ __global__ void kara_combine_kernel(bg_limb *r, bg_limb *T, const bg_limb *Z0, c
     warp_addsub(ri + H, ri + H, t, 3 * h, 2 * h + 1, false, 0);
 }
 
-/* One Karatsuba level over the whole batch (limbs even): the halves copied apart (strided 2D
- * copies), the sums, three batched half-size products (each choosing its own kernel, Karatsuba
+/* One Karatsuba level over the whole batch (limbs even): the sums, with the halves copied
+ * apart on the way (kara_sums_kernel), three batched half-size products (each choosing its own kernel, Karatsuba
  * again when still wide), the combination. Sub-batches bound the scratch to 1 GiB. */
 int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
                 cudaStream_t st)
@@ -703,15 +710,8 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *ad = a + done * L, *bd = b + done * L;
-        if (cudaMemcpy2DAsync(A0, hb, ad, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess ||
-            cudaMemcpy2DAsync(A1, hb, ad + h, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess ||
-            cudaMemcpy2DAsync(B0, hb, bd, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess ||
-            cudaMemcpy2DAsync(B1, hb, bd + h, L * 8, hb, cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess) {
-            rc = BULK_ERR_CUDA;
-            break;
-        }
         unsigned grid = (unsigned)((cnt + 3) / 4); /* 4 warps of 128 threads, one per instance */
-        kara_sums_kernel<<<grid, 128, 0, st>>>(SA, SB, CA, CB, ad, bd, cnt, limbs);
+        kara_sums_kernel<<<grid, 128, 0, st>>>(SA, SB, CA, CB, A0, A1, B0, B1, ad, bd, cnt, limbs);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         if (rc == BULK_OK) rc = launch_full(hk, Z0, A0, B0, cnt, hl, st);
         if (rc == BULK_OK) rc = launch_full(hk, Z2, A1, B1, cnt, hl, st);
