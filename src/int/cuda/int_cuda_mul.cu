@@ -467,6 +467,10 @@ void sr_shape_env(int limbs, int *P, int *G)
     }
 }
 
+/* Whether the vector variant is the default where compiled (BULK_CUDA_SR_VEC=1 / =0 force it
+ * on / off). */
+const bool kSrVecDefault = false;
+
 /* BULK_CUDA_SR_VEC=1: the vector variant (V) where compiled (8x4, 4x8, 2x16, 8x8, 16x4, 8x16,
  * 16x8); else BULK_CUDA_SR_WIDE=1: the wide-row variant (bg_sr_row_wide) where compiled: the
  * shapes that hold 1024 bits exactly (G P = 32: 8x4, 4x8, 2x16) and 8x8, 16x4 (2048 bits);
@@ -475,7 +479,8 @@ int launch_sr_wide(int P, int G, bg_limb *r, const bg_limb *a, const bg_limb *b,
                    int limbs, cudaStream_t st)
 {
     const char *v = getenv("BULK_CUDA_SR_VEC");
-    if (v && strcmp(v, "1") == 0) { /* the vector variant (V) where compiled */
+    bool vec = v && *v ? strcmp(v, "1") == 0 : kSrVecDefault;
+    if (vec) { /* the vector variant (V) where compiled */
         if (G == 8 && P == 4) return launch_sr_pg<4, 8, false, true>(r, a, b, n, limbs, st);
         if (G == 4 && P == 8) return launch_sr_pg<8, 4, false, true>(r, a, b, n, limbs, st);
         if (G == 2 && P == 16) return launch_sr_pg<16, 2, false, true>(r, a, b, n, limbs, st);
