@@ -404,8 +404,9 @@ int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
 /* The compiled shapes: G lanes of P words; a width is padded up to G P. The automatic choice
  * considers the first kSrAutoG group sizes; G = 2 and 4 (more words per lane, fewer shuffles and
  * column stores per product: bg_cost_sr predicts 1.3x (G = 4, P = 8) and 1.56x (G = 2, P = 16)
- * fewer lane instructions than G = 8, P = 4 at 1024 bits) only through BULK_CUDA_SR_SHAPE
- * until a GPU run has timed them. */
+ * fewer lane instructions than G = 8, P = 4 at 1024 bits) only through BULK_CUDA_SR_SHAPE:
+ * the H200 round of 2026-11-21 12:40 timed them no faster at 1024 bits (4 x 8 2.51e9/s,
+ * 2 x 16 1.76e9/s, 8 x 4 2.48e9/s in the same table). */
 const int kSrP[] = {2, 4, 6, 8, 12, 16};
 const int kSrG[] = {8, 16, 32, 4, 2};
 const int kNumSrP = 6, kNumSrG = 5, kSrAutoG = 3;

@@ -240,8 +240,8 @@ static bool divmod_recip_mode()
  * 768 bytes (2048/1024), 32 cache lines per warp access, and with 16 warps per SM (127
  * registers) the lines in flight exceed L1. ptxas (nvcc 13, sm_90) at NW = 32: 132 registers,
  * no spills, so 12 warps per SM; forcing 4 blocks per SM (128 registers) spilled 28 bytes.
- * Opt-in until a GPU run measures it against the default (bench_int_gpu's "divcols" row;
- * test_int_gpu checks both). */
+ * Forced only: measured slower on an H200 (2026-11-21 12:40 round, 2048/1024 bits: 2.76e8/s
+ * against 5.03e8/s for the instance-major recip kernel; test_int_gpu checks it). */
 template <int NW>
 __global__ void __launch_bounds__(kThreads)
     divmod_regs_cols_kernel(bg_word *Q, bg_word *R, const bg_word *U, int nu, const bg_word *V,
