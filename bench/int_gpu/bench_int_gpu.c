@@ -598,11 +598,13 @@ int main(int argc, char **argv)
         div_bad = divmod_check(ctx, big / 4);
     }
     if (want("gcd")) {
-        /* the default (batched divsteps in registers up to 1024 bits), then seed 001's
+        /* the default (batched divsteps in registers up to 2048 bits), then seed 001's
          * approximate Euclidean kernel forced, on the same data */
         bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
         bench_one(ctx, OP_GCD, 2048, big / 4, big / 64, threads);
         bench_forced(ctx, "gcdapprox", "BULK_CUDA_GCD", "approx", OP_GCD, 1024, big, big / 16,
+                     threads);
+        bench_forced(ctx, "gcdapprox", "BULK_CUDA_GCD", "approx", OP_GCD, 2048, big / 4, big / 64,
                      threads);
     }
     /* powmod 1024 runs one instance per thread at 252 registers: 256 resident threads per SM,

@@ -584,9 +584,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("stage", dcols[k], 4099);
-    /* gcd: the register kernel's capacities 4, 8, 16, 32 words and widths between them */
-    static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17};
-    for (int k = 0; k < 12; k++) test_gcd_mode("", gl[k], 5001 + 13 * (size_t)k);
+    /* gcd: the register kernel's capacities 4, 8, 16, 32, 64 words and widths between them;
+     * 33 limbs: the approximate kernel */
+    static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 32, 33};
+    for (int k = 0; k < 15; k++) test_gcd_mode("", gl[k], (gl[k] > 16 ? 2001 : 5001) + 13 * (size_t)k);
     for (int k = 0; k < 4; k++) test_gcd_mode("approx", gl[3 * k + 2], 1003);
     /* W = 64 .. 1024 bits (per-thread kernels), then the warp-column sizes up to 65536 bits */
     static const size_t small[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16};

@@ -488,19 +488,19 @@ static void test_gcd(void)
         }
 }
 
-/* bg_gcd_divsteps (the register GCD kernel's code) against GMP: widths 1 .. 32 words at the
- * kernel's capacity (4, 8, 16, 32) and at capacity = width, strides 1 and 3, random and
+/* bg_gcd_divsteps (the register GCD kernel's code) against GMP: widths 1 .. 64 words at the
+ * kernel's capacity (4, 8, 16, 32, 64) and at capacity = width, strides 1 and 3, random and
  * structured operands (0, all ones, powers of two, top word 1, equal, a large common factor,
  * common powers of two, consecutive Fibonacci numbers: Euclid's worst case), and every pair
  * of values below 160 in one word. */
 static void test_gcd_divsteps(void)
 {
-    static const int sizes[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 17, 24, 31, 32};
+    static const int sizes[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64};
     mpz_t A, B, Gm, T;
     mpz_inits(A, B, Gm, T, NULL);
-    for (int si = 0; si < 14; si++) {
-        int nw = sizes[si], kcap = nw <= 4 ? 4 : nw <= 8 ? 8 : nw <= 16 ? 16 : 32;
-        int reps = sanitized ? 60 : 400;
+    for (int si = 0; si < 18; si++) {
+        int nw = sizes[si], kcap = nw <= 4 ? 4 : nw <= 8 ? 8 : nw <= 16 ? 16 : nw <= 32 ? 32 : 64;
+        int reps = sanitized ? 60 : nw > 32 ? 200 : 400;
         for (int rep = 0; rep < reps; rep++) {
             size_t s = rep % 3 == 2 ? 3 : 1;
             int cap = rep % 2 ? nw : kcap;

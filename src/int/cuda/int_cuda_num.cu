@@ -60,8 +60,9 @@ __global__ void gcd_kernel(bg_word *G, const bg_word *A, const bg_word *B, bg_wo
         bg_gcd(G + i, A + i, B + i, X + i, Y + i, npad, nw);
 }
 
-/* gcd up to 1024 bits (limbs <= 16): batched divsteps with both numbers in registers
- * (bg_gcd_divsteps, capacity NW = 4, 8, 16 or 32 words, narrower inputs zero-padded), reading
+/* gcd up to 2048 bits (limbs <= 32): batched divsteps with both numbers in registers
+ * (bg_gcd_divsteps, capacity NW = 4, 8, 16, 32 or 64 words, narrower inputs zero-padded;
+ * ptxas, nvcc 13 sm_90: 122 registers at 32 words, 164 at 64, no spills), reading
  * and writing the users' instance-major arrays directly: no scratch, no transposition. Each
  * instance costs ~71 batches of 30 divsteps at 1024 bits with little spread (max 74 over 20000
  * random pairs), so the threads of a warp finish together. */
@@ -77,7 +78,7 @@ __global__ void __launch_bounds__(kThreads) gcd_regs_kernel(bg_limb *g, const bg
 }
 
 /* BULK_CUDA_GCD=approx forces seed 001's approximate Euclidean kernel (gcd_kernel) at every
- * width; the default takes gcd_regs_kernel up to 16 limbs. */
+ * width; the default takes gcd_regs_kernel up to 32 limbs. */
 bool gcd_approx_mode()
 {
     const char *e = getenv("BULK_CUDA_GCD");
@@ -335,7 +336,7 @@ size_t bg_scratch_bytes(int op, size_t limbs)
     size_t nw = 2 * limbs;
     switch (op) {
     case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
-    case BULK_INT_CUDA_GCD: return limbs <= 16 && !gcd_approx_mode() ? 0 : 5 * nw * 4;
+    case BULK_INT_CUDA_GCD: return limbs <= 32 && !gcd_approx_mode() ? 0 : 5 * nw * 4;
     case BULK_INT_CUDA_DIVMOD:
         if (limbs <= 16 && divmod_stage_mode()) return (6 * nw + 1) * 4 + 1;
         return limbs <= 16 && !divmod_cols_mode() ? (3 * nw + 1) * 4 + 1
@@ -350,7 +351,7 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
 {
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    if (limbs <= 16 && !gcd_approx_mode()) {
+    if (limbs <= 32 && !gcd_approx_mode()) {
         const size_t max_grid = (size_t)0x7fffffff * kThreads;
         for (size_t done = 0; done < n; done += max_grid) {
             size_t cnt = n - done < max_grid ? n - done : max_grid;
@@ -360,7 +361,8 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
             if (limbs <= 2) gcd_regs_kernel<4><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
             else if (limbs <= 4) gcd_regs_kernel<8><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
             else if (limbs <= 8) gcd_regs_kernel<16><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
-            else gcd_regs_kernel<32><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
+            else if (limbs <= 16) gcd_regs_kernel<32><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
+            else gcd_regs_kernel<64><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
             BG_CHECK_LAUNCH();
         }
         return BULK_OK;

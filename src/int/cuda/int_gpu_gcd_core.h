@@ -1,4 +1,4 @@
-/* The GCD of the register kernel (W <= 1024 bits): binary GCD by batched divsteps
+/* The GCD of the register kernel (W <= 2048 bits): binary GCD by batched divsteps
  * (Bernstein and Yang, "Fast constant-time gcd computation and modular inversion", 2019),
  * written once as BULK_HD functions so the CPU tests run exactly the code the GPU runs.
  *
@@ -19,7 +19,7 @@
 
 #include "int/cuda/int_gpu_core.h"
 
-#define BG_GCD_MAXW 32 /* widest register GCD: 32 words = 1024 bits */
+#define BG_GCD_MAXW 64 /* widest register GCD: 64 words = 2048 bits */
 #define BG_DIVSTEPS 30 /* per batch: the matrix entries stay within 2^30 (products fit int64) */
 
 /* BG_DIVSTEPS divsteps on the low words f (odd), g of the numbers (each step needs only bit 0
