@@ -20,9 +20,10 @@ extern "C" {
  * k = 32 FLAT 1.218e12, refill 12 1.399e12; all results identical. */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_FLAT_BATCH
 
-/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to (not yet
- * measured against V3 when set; docs/collatz-gpu.md "Delays v4" has the numbers). */
-#define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V4
+/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V4X2 (8 steps
+ * per trip), the fastest in H200 round 2 at every point (d = 12, a = 24: 2.00e10 numbers/s,
+ * V4 1.71e10, V3 1.33e10; batch 2^20: 1.91e10 vs V3 4.5e9); docs/collatz-gpu.md "Delays v4". */
+#define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V4X2
 
 /* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: record
  * replays, with refill_lanes CG_REFILL_LANES_REC and the tables in global memory (AUTO): H200
@@ -31,8 +32,11 @@ extern "C" {
 #define CG_DEFAULT_REPLAY BULK_CZ_CUDA_REPLAY_RECORDS
 #define CG_REFILL_LANES_REC 16
 
-/* The FLAT layouts' setup that verify_setup = AUTO (and no BULK_CZ_CUDA_SETUP) resolves to. */
-#define CG_DEFAULT_SETUP BULK_CZ_CUDA_SETUP_MULTIPLY
+/* The FLAT layouts' setup that verify_setup = AUTO (and no BULK_CZ_CUDA_SETUP) resolves to:
+ * incremental, whose kernels are bound to 64 registers (32 warps per SM; the record kernel
+ * without the bound used 80 registers, 24 warps): H200 round 2, records + refill 16 + global
+ * tables, k = 37: 1.975e12 vs 1.924e12 numbers/s, k = 32: 1.654e12 vs 1.593e12. */
+#define CG_DEFAULT_SETUP BULK_CZ_CUDA_SETUP_INCREMENTAL
 
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */
