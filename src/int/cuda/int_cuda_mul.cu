@@ -480,8 +480,12 @@ void sr_shape_env(int limbs, int *P, int *G)
 }
 
 /* Whether the vector variant is the default where compiled (BULK_CUDA_SR_VEC=1 / =0 force it
- * on / off). */
-const bool kSrVecDefault = false;
+ * on / off). On since the H200 round of 2026-11-21 13:30 UTC, which timed it forced (2^20
+ * instances: 1024 bits 2.74e9/s against 2.73e9, 2048 bits 1.047e9 against 9.82e8; shape table
+ * at 2^18: 8 x 8 8.69e8 against 8.02e8, 16 x 8 at 4096 bits 2.88e8 against 2.61e8) and whose
+ * test_int_gpu checked it against the CPU backend at every compiled shape (5 .. 64 limbs); the
+ * default path itself was not run again after the switch. */
+const bool kSrVecDefault = true;
 
 /* BULK_CUDA_SR_VEC=1: the vector variant (V) where compiled (8x4, 4x8, 2x16, 8x8, 16x4, 8x16,
  * 16x8); else BULK_CUDA_SR_WIDE=1: the wide-row variant (bg_sr_row_wide) where compiled: the
