@@ -66,7 +66,7 @@ int32_t bulk_grammar_terminal(const bulk_grammar *g, const char *text, size_t le
  * syms[offsets[i] .. offsets[i+1]) (terminal indices; offsets has nstrings+1 entries) and
  * accept[i] becomes 1 or 0. A negative or out-of-range symbol rejects its string. Strings
  * are grouped by length; each group of 64 (256 on the CPU when enough) strings is parsed
- * together. CPU: all context threads; CUDA: one thread per 64 strings. */
+ * together. CPU: all context threads; CUDA: thread blocks of 1024 strings (docs/bpbc.md). */
 int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
                    const size_t *offsets, size_t nstrings);
 

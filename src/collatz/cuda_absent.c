@@ -12,10 +12,7 @@ void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o) { *o = absent_opts; }
 
 int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
 {
-    if (!o || o->table_mem < 0 || o->table_mem > 2 || o->kernel < 0 || o->kernel > 2 ||
-        o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
-        (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
-        o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32)
+    if (!bulk_collatz_cuda_opts_valid(o))
         return BULK_ERR_ARG;
     absent_opts = *o;
     return BULK_OK;

@@ -27,13 +27,7 @@ extern "C" void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o)
 
 extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
 {
-    if (!o || o->table_mem < 0 || o->table_mem > 2 || o->kernel < 0 || o->kernel > 2 ||
-        o->devices < 0 || o->threads_per_block < 0 || o->threads_per_block > 512 ||
-        (o->threads_per_block & 31) != 0 || o->rows_per_thread < 0 || o->rows_per_thread > 64 ||
-        o->verify_layout < 0 || o->verify_layout > 3 || o->refill_lanes < 0 || o->refill_lanes > 32 ||
-        o->delay_loop < 0 || o->delay_loop > 3 || o->verify_replay < 0 || o->verify_replay > 2 ||
-        (o->delay_unroll != 0 && o->delay_unroll != 2 && o->delay_unroll != 4 && o->delay_unroll != 8) ||
-        o->verify_setup < 0 || o->verify_setup > 2)
+    if (!bulk_collatz_cuda_opts_valid(o))
         return BULK_ERR_ARG;
     pthread_mutex_lock(&g_lock);
     g_opts = *o;

@@ -85,6 +85,18 @@ void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
 /* BULK_ERR_ARG for values out of range. */
 int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o);
 
+/* 1 when every field of o is in range (the one check of set_opts, with and without CUDA). */
+static inline int bulk_collatz_cuda_opts_valid(const bulk_collatz_cuda_opts *o)
+{
+    return o && o->table_mem >= 0 && o->table_mem <= 2 && o->kernel >= 0 && o->kernel <= 2 &&
+           o->devices >= 0 && o->threads_per_block >= 0 && o->threads_per_block <= 512 &&
+           (o->threads_per_block & 31) == 0 && o->rows_per_thread >= 0 && o->rows_per_thread <= 64 &&
+           o->verify_layout >= 0 && o->verify_layout <= 3 && o->refill_lanes >= 0 && o->refill_lanes <= 32 &&
+           o->delay_loop >= 0 && o->delay_loop <= 3 && o->verify_replay >= 0 && o->verify_replay <= 2 &&
+           (o->delay_unroll == 0 || o->delay_unroll == 2 || o->delay_unroll == 4 || o->delay_unroll == 8) &&
+           o->verify_setup >= 0 && o->verify_setup <= 2;
+}
+
 /* What the last call of this thread did (for benchmarks and the overflow-share report). */
 typedef struct bulk_collatz_cuda_stats {
     int devices;            /* GPUs used */
