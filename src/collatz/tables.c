@@ -35,6 +35,20 @@ const char *bulk_collatz_last_error(void) { return last_error; }
  * rule (c even, b even): b, c <- b/2, c/2; stop when b is odd (after exactly d even rules).
  * b <= 2^(d-1) * 3^d < 2^63 for d <= 24, so 64-bit words suffice. MX is the largest b seen
  * after the start (the bound cz_peak_step relies on). */
+/* One step of the affine form b x + c of a table operation (x the unknown high part): c odd ->
+ * 3 (b x + c) + 1, c even -> (b x + c) / 2 (b is still even then). Returns 1 for a halving step. */
+static inline int affine_step(uint64_t *b, uint64_t *c)
+{
+    if (*c & 1) {
+        *b *= 3;
+        *c = 3 * *c + 1;
+        return 0;
+    }
+    *b >>= 1;
+    *c >>= 1;
+    return 1;
+}
+
 void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t *MX)
 {
     uint64_t size = (uint64_t)1 << d;
@@ -42,13 +56,7 @@ void bulk_cz_build_tables(int d, uint64_t *B, uint64_t *C, uint8_t *J, uint64_t 
         uint64_t b = size, c = L, mx = 0;
         unsigned steps = 0;
         while (!(b & 1)) {
-            if (c & 1) {
-                b *= 3;
-                c = 3 * c + 1;
-            } else {
-                b >>= 1;
-                c >>= 1;
-            }
+            affine_step(&b, &c);
             steps++;
             if (b > mx) mx = b;
         }
@@ -64,16 +72,8 @@ void bulk_cz_build_dip(int d, uint64_t *MB)
     uint64_t size = (uint64_t)1 << d;
     for (uint64_t L = 0; L < size; L++) {
         uint64_t b = size, c = L, mb = size;
-        while (!(b & 1)) {
-            if (c & 1) {
-                b *= 3;
-                c = 3 * c + 1;
-            } else {
-                b >>= 1;
-                c >>= 1;
-                if (b < mb) mb = b;
-            }
-        }
+        while (!(b & 1))
+            if (affine_step(&b, &c) && b < mb) mb = b;
         MB[L] = mb;
     }
 }
@@ -90,12 +90,7 @@ void bulk_cz_build_scan(int d, int32_t *Tb, uint32_t *Tc, uint8_t *Ts)
             Ts[16 * L + i] = 0;
         }
         while (!(b & 1)) {
-            if (c & 1) {
-                b *= 3;
-                c = 3 * c + 1;
-            } else {
-                b >>= 1;
-                c >>= 1;
+            if (affine_step(&b, &c)) {
                 Tb[16 * L + t] = (int32_t)b;
                 Tc[16 * L + t] = (uint32_t)c;
                 Ts[16 * L + t] = (uint8_t)(steps + 1);
