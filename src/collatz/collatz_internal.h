@@ -2,6 +2,7 @@
  * checkpoint file and bound parsing. Not installed; programs and tests may include it. */
 #ifndef BULK_COLLATZ_INTERNAL_H
 #define BULK_COLLATZ_INTERNAL_H
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,11 @@ struct bulk_collatz_engine {
     uint32_t *cls;
     uint64_t *cls_c;
     uint8_t *cls_j;
+    /* the classes are built by the first CPU delays call that needs them (0.1 s, 24 MB that
+     * `delay N`, records and GPU runs never use): cls_lock guards that one build; cls_status
+     * keeps its outcome (1 = not built yet) */
+    pthread_mutex_t cls_lock;
+    int cls_status;
     /* dip-scan tables of the CPU glide kernel (cpu/glide_fast.h; built for d <= 16, else NULL):
      * for operation L the state after its t-th halving (t = 1..d) is b_t vH + c_t after
      * Ts[16 L + t - 1] steps, with b_t = Tb[16 L + t - 1] (<= 3^d < 2^31) and
@@ -71,6 +77,9 @@ int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x);
 
 /* Builds the merge classes of e->M bits (collatz/delays.c). */
 int bulk_cz_build_classes(struct bulk_collatz_engine *e);
+/* The classes, built on first use (thread-safe; the engine is otherwise read-only): BULK_OK or
+ * the status of the failed build, the same for every later call. */
+int bulk_cz_need_classes(const struct bulk_collatz_engine *e);
 
 /* 3^j for j <= 40. */
 extern const uint64_t bulk_cz_pow3[41];

@@ -402,6 +402,18 @@ static int check_range(const bulk_collatz_engine *e, bulk_u128 first, uint64_t c
     return BULK_OK;
 }
 
+int bulk_cz_need_classes(const bulk_collatz_engine *ce)
+{
+    /* the engine is shared read-only by its users; the lazily built classes are the one part
+     * written after creation, once, under the lock */
+    bulk_collatz_engine *e = (bulk_collatz_engine *)ce;
+    pthread_mutex_lock(&e->cls_lock);
+    if (e->cls_status == 1) e->cls_status = bulk_cz_build_classes(e);
+    int st = e->cls_status;
+    pthread_mutex_unlock(&e->cls_lock);
+    return st;
+}
+
 int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                         uint64_t count, uint32_t *out)
 {
@@ -411,6 +423,7 @@ int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     /* a CUDA context: the GPU twin (same results, all GPUs) */
     if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA)
         return bulk_collatz_cuda_delays(e, first, count, out);
+    if ((st = bulk_cz_need_classes(e)) != BULK_OK) return st;
     const uint64_t bsize = (uint64_t)1 << e->M;
     /* whole blocks: aligned, and nH >= 1 (n >= 2^M) */
     uint64_t head = (bsize - (first.lo & (bsize - 1))) & (bsize - 1);

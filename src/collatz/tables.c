@@ -156,6 +156,7 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e)
     free(e->cls);
     free(e->cls_c);
     free(e->cls_j);
+    pthread_mutex_destroy(&e->cls_lock);
     free(e->Tb);
     free(e->Tc);
     free(e->Ts);
@@ -188,6 +189,8 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
     e->k = k;
     e->a = a;
     e->threads = bulk_ctx_threads(ctx);
+    pthread_mutex_init(&e->cls_lock, NULL);
+    e->cls_status = 1;
     size_t size = (size_t)1 << d;
     e->B = malloc(size * sizeof *e->B);
     e->C = malloc(size * sizeof *e->C);
@@ -219,10 +222,7 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
             return BULK_ERR_NOMEM;
         }
         int st = bulk_cz_build_small(a, e->A, e->P);
-        if (st == BULK_OK) {
-            e->M = BULK_CZ_MERGE_BITS;
-            st = bulk_cz_build_classes(e);
-        }
+        e->M = BULK_CZ_MERGE_BITS; /* the classes themselves: bulk_cz_need_classes */
         if (st != BULK_OK) {
             bulk_collatz_engine_free(e);
             return st;
