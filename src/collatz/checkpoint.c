@@ -54,17 +54,15 @@ static int read_u128(FILE *fp, const char *key, bulk_u128 *v, int *line)
     return bulk_cz_u128_parse(val, v) == BULK_OK ? BULK_OK : BULK_ERR_PARSE;
 }
 
-int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *next,
-                            bulk_collatz_verify_result *r)
+int bulk_cz_state_open(const char *path, const char *magic, const char *identity, FILE **fpp,
+                       int *line)
 {
     FILE *fp = fopen(path, "r");
     if (!fp) return 1; /* no checkpoint: a fresh run */
-    bulk_collatz_verify_result_init(r);
-    int line = 1, st = BULK_ERR_PARSE;
     char buf[4096];
-    bulk_u128 tmp;
-    if (!fgets(buf, sizeof buf, fp) || strcmp(buf, "bulk-collatz-checkpoint 1\n") != 0) goto bad;
-    line++;
+    *line = 1;
+    if (!fgets(buf, sizeof buf, fp) || strcmp(buf, magic) != 0) goto bad;
+    *line = 2;
     if (!fgets(buf, sizeof buf, fp) || strncmp(buf, "identity ", 9) != 0) goto bad;
     buf[strcspn(buf, "\n")] = 0;
     if (strcmp(buf + 9, identity) != 0) {
@@ -73,6 +71,25 @@ int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *n
                           buf + 9, identity);
         return BULK_ERR_ARG;
     }
+    *fpp = fp;
+    return BULK_OK;
+bad:
+    fclose(fp);
+    bulk_cz_set_error("checkpoint %s: line %d is malformed", path, *line);
+    return BULK_ERR_PARSE;
+}
+
+int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *next,
+                            bulk_collatz_verify_result *r)
+{
+    FILE *fp = NULL;
+    int line, st = bulk_cz_state_open(path, "bulk-collatz-checkpoint 1\n", identity, &fp, &line);
+    if (st == 1) return 1;
+    bulk_collatz_verify_result_init(r);
+    if (st != BULK_OK) return st;
+    st = BULK_ERR_PARSE;
+    char buf[4096];
+    bulk_u128 tmp;
     if (read_u128(fp, "next", next, &line)) goto bad;
     if (read_u128(fp, "covered", &r->covered, &line)) goto bad;
     if (read_u128(fp, "iterated", &r->iterated, &line)) goto bad;

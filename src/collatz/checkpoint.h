@@ -1,6 +1,8 @@
 /* Checkpoint files of verification runs (format in checkpoint.c and docs/collatz.md). */
 #ifndef BULK_COLLATZ_CHECKPOINT_H
 #define BULK_COLLATZ_CHECKPOINT_H
+#include <stdio.h>
+
 #include "collatz/collatz_internal.h"
 
 /* Atomically writes the state "numbers below `next` are done, with result r". */
@@ -10,5 +12,13 @@ int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 n
  * malformed (message in bulk_collatz_last_error()). */
 int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *next,
                             bulk_collatz_verify_result *r);
+
+/* The header shared by the verify checkpoints and the delays/records run states (runstate.h):
+ * opens path and checks its first two lines, `magic` (newline included) and "identity <identity>".
+ * 1: no such file; BULK_OK: *fp is open after line 2 (*line = 2); BULK_ERR_PARSE: a bad header
+ * (file closed, "line N is malformed" in bulk_collatz_last_error()); BULK_ERR_ARG: another run's
+ * file (closed, message set). */
+int bulk_cz_state_open(const char *path, const char *magic, const char *identity, FILE **fp,
+                       int *line);
 
 #endif

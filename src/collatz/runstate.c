@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collatz/checkpoint.h"
 #include "collatz/runstate.h"
 #include "common/atomic_file.h"
 
@@ -35,22 +36,13 @@ int bulk_cz_runstate_write(const char *path, const char *identity, const bulk_cz
 
 int bulk_cz_runstate_read(const char *path, const char *identity, bulk_cz_runstate *s)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) return 1;
+    FILE *fp = NULL;
+    int line, st = bulk_cz_state_open(path, "bulk-collatz-run 1\n", identity, &fp, &line);
+    if (st != BULK_OK) return st; /* 1 (no file), or the header's error */
+    st = BULK_ERR_PARSE;
     char buf[4096], k[32], v1[64], v2[64];
-    int line = 1, st = BULK_ERR_PARSE;
     size_t cap = 0;
     bulk_cz_runstate r = { { 0, 0 }, 0, 0, { 0, 0 }, NULL, 0 };
-    if (!fgets(buf, sizeof buf, fp) || strcmp(buf, "bulk-collatz-run 1\n") != 0) goto bad;
-    line++;
-    if (!fgets(buf, sizeof buf, fp) || strncmp(buf, "identity ", 9) != 0) goto bad;
-    buf[strcspn(buf, "\n")] = 0;
-    if (strcmp(buf + 9, identity) != 0) {
-        fclose(fp);
-        bulk_cz_set_error("checkpoint %s belongs to another run (%s), not to this one (%s)", path,
-                          buf + 9, identity);
-        return BULK_ERR_ARG;
-    }
     line++;
     if (!fgets(buf, sizeof buf, fp) || sscanf(buf, "next %63s", v1) != 1 ||
         bulk_cz_u128_parse(v1, &r.next))
