@@ -59,15 +59,13 @@ static size_t get_rec(char *out, const bulk_limb_t *a, size_t n, int lev, size_t
     while (lev >= 0 && (n < P->n[lev] || (n == P->n[lev] && bulk_mpn_cmp(a, P->p[lev], n) < 0)))
         lev--; /* a < P[lev]: no split at this level */
     if (lev < 0 || n <= BULK_RADIX_DC_LIMBS) {
-        char stack[BULK_RADIX_DC_LIMBS * 20 + 2];
-        char *tmp = n <= BULK_RADIX_DC_LIMBS ? stack : malloc(n * 20 + 2);
-        if (!tmp) return 0;
+        /* (lev < 0 means a < P[0] = 10^19: one limb) */
+        char tmp[BULK_RADIX_DC_LIMBS * 20 + 2];
         size_t len = bulk_format_dec_basecase(tmp, a, n);
         if (pad && n == 0) len = 0; /* zero padded: only the zeros */
         size_t zeros = pad > len ? pad - len : 0;
         memset(out, '0', zeros);
         memcpy(out + zeros, tmp, len);
-        if (tmp != stack) free(tmp);
         return zeros + len;
     }
     /* a >= P[lev] and a < P[lev + 1] = P[lev]^2: q = a / P[lev] < P[lev], r < P[lev] */
