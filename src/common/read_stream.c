@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bulk/bulk.h"
 
@@ -46,5 +47,13 @@ int bulk_read_path(const char *path, char **buf, size_t *len, int *open_errno)
     }
     int st = bulk_read_stream(f, buf, len);
     fclose(f);
+    return st;
+}
+
+int bulk_read_path_msg(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+    int open_errno, st = bulk_read_path(path, buf, len, &open_errno);
+    if (st == BULK_ERR_IO && err && errlen)
+        snprintf(err, errlen, "%s: %s", path, open_errno ? strerror(open_errno) : "read error");
     return st;
 }

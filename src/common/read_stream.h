@@ -16,4 +16,8 @@ int bulk_read_stream(FILE *f, char **buf, size_t *len);
  * callers can word the two cases as before. */
 int bulk_read_path(const char *path, char **buf, size_t *len, int *open_errno);
 
+/* bulk_read_path for readers that report into a message buffer: on BULK_ERR_IO, err (when not
+ * NULL and errlen > 0) gets "PATH: <strerror of the failed open>" or "PATH: read error". */
+int bulk_read_path_msg(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
 #endif

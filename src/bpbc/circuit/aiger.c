@@ -350,12 +350,8 @@ int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errl
     *c = NULL;
     char *buf;
     size_t len;
-    int open_errno, rs = bulk_read_path(path, &buf, &len, &open_errno);
-    if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
-    if (rs != BULK_OK) {
-        if (err && errlen) snprintf(err, errlen, "%s: %s", path, open_errno ? strerror(open_errno) : "read error");
-        return BULK_ERR_IO;
-    }
+    int rs = bulk_read_path_msg(path, &buf, &len, err, errlen);
+    if (rs != BULK_OK) return rs; /* BULK_ERR_NOMEM, or BULK_ERR_IO with the message in err */
     int st = bulk_circuit_parse(c, buf, len, path, err, errlen);
     free(buf);
     return st;
