@@ -3,8 +3,9 @@
 # once with CUDA (-k: a broken area does not stop the others), then run each named area's
 # bench/<area>/iter-gpu.sh in turn with a time cap, and pack every area's output into one file.
 #
-#   GMP_PREFIX=$PWD/.deps/gmp sh bench/gpu-round.sh SECONDS AREA...     (on the device machine)
+#   GMP_PREFIX=$PWD/.deps/gmp sh bench/gpu-round.sh SECONDS AREA[:SECS]...   (on the device machine)
 #
+# SECONDS is the default cap per area; AREA:SECS gives one area its own cap.
 # Each iter-gpu.sh runs from the repository root with B (the built CUDA build dir) and R (its own
 # empty results dir) in the environment; it may rebuild its own targets (cmake --build "$B"
 # --target ...). Everything under $OUT/round/ comes back packed as $OUT/round.tgz.
@@ -20,10 +21,13 @@ cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON ${GMP_PREFIX:+-DCMA
     >"$O/build.log" 2>&1
 cmake --build "$B" -j "$(nproc)" -- -k >>"$O/build.log" 2>&1
 echo "build rc=$? ($(($(date +%s) - t0)) s)" >"$O/summary.txt"
-for a in "$@"; do
+for spec in "$@"; do
+    a=${spec%%:*}
+    cap=$SECS
+    [ "$a" != "$spec" ] && cap=${spec#*:}
     mkdir -p "$O/$a"
     t1=$(date +%s)
-    CAP=$SECS B=$B R=$O/$a timeout "$SECS" sh "bench/$a/iter-gpu.sh" >"$O/$a/stdout.txt" 2>&1
+    CAP=$cap B=$B R=$O/$a timeout "$cap" sh "bench/$a/iter-gpu.sh" >"$O/$a/stdout.txt" 2>&1
     echo "$a rc=$? ($(($(date +%s) - t1)) s)" >>"$O/summary.txt"
 done
 if [ -n "${EXTRA_TESTS:-}" ]; then # GPU tests of areas that did not take part (e.g. life)
