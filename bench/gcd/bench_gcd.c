@@ -4,7 +4,13 @@
  *
  *   bench_gcd --n N [--backend cpu|cuda|auto] [--threads T] [--pairs-seconds S]
  *             [--pairs-sample M] [--tile T] [--no-pairs] [--no-batch] [--no-gmp]
- *             [--memory BYTES] [--levels] [--seed X]
+ *             [--memory BYTES] [--levels] [--seed X] [--random]
+ *
+ * --random: random odd 1024-bit numbers (top bit set) instead of semiprimes, generated in a
+ *   moment even for 1e6 (the timing does not depend on how the moduli factor); every 1000th
+ *   modulus and the one before it are rebuilt as products of a shared random 512-bit number
+ *   and a random one, and after the batch each planted g_i is checked to be a multiple of the
+ *   shared number ("planted_ok"). Random numbers share small factors, so most g_i != 1.
  *
  * all pairs: bulk_gcd_pairs on the first m moduli, m grown until one run takes about S seconds
  *   (default 10) or m = n; wall and process CPU time (all threads); pairs/s = m(m-1)/2 / time, extrapolated to n(n-1)/2 pairs when m < n
@@ -149,7 +155,7 @@ static size_t gmp_batch(mpz_t *x, size_t n)
 int main(int argc, char **argv)
 {
     size_t n = 10000;
-    int threads = 0, do_batch = 1, do_gmp = 1, do_pairs = 1, levels = 0;
+    int threads = 0, do_batch = 1, do_gmp = 1, do_pairs = 1, levels = 0, random = 0;
     size_t sample = 0, memory = 0, tile = 0;
     double pair_s = 10;
     bulk_backend be = BULK_BACKEND_AUTO;
@@ -165,13 +171,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--no-gmp")) do_gmp = 0;
         else if (!strcmp(argv[i], "--no-pairs")) do_pairs = 0;
         else if (!strcmp(argv[i], "--levels")) levels = 1;
+        else if (!strcmp(argv[i], "--random")) random = 1;
         else if (!strcmp(argv[i], "--pairs-sample") && i + 1 < argc) sample = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--memory") && i + 1 < argc) memory = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--tile") && i + 1 < argc) tile = strtoull(argv[++i], NULL, 0);
         else {
             fprintf(stderr, "usage: bench_gcd --n N [--backend B] [--threads T] [--pairs-seconds S] "
                             "[--pairs-sample M] [--tile T] [--no-pairs] [--no-batch] [--no-gmp] [--memory BYTES] "
-                            "[--levels] [--seed X]\n");
+                            "[--levels] [--seed X] [--random]\n");
             return 2;
         }
     }
@@ -187,16 +194,50 @@ int main(int argc, char **argv)
     bulk_limb_t *x = calloc(n * limbs, 8);
     mpz_t *X = malloc(n * sizeof *X), p, q, saved;
     mpz_init(p); mpz_init(q); mpz_init(saved);
-    for (size_t i = 0; i < n; i++) {
-        rough512(p, small, ns);
-        if (i % 1000 == 7) mpz_set(p, saved); /* planted: shares a prime with modulus i - 1 */
-        rough512(q, small, ns);
-        mpz_set(saved, q);
-        mpz_init(X[i]);
-        mpz_mul(X[i], p, q);
-        mpz_export(x + i * limbs, NULL, -1, 8, 0, 0, X[i]);
+    size_t nplant = 0, *plant = NULL;
+    mpz_t *shared = NULL;
+    if (random) {
+        nplant = n / 1000;
+        plant = malloc((nplant + 1) * sizeof *plant);
+        shared = malloc((nplant + 1) * sizeof *shared);
+        for (size_t i = 0; i < n * limbs; i++) x[i] = rnd();
+        for (size_t i = 0; i < n; i++) {
+            x[i * limbs] |= 1;
+            x[i * limbs + limbs - 1] |= 1ull << 63;
+        }
+        for (size_t k = 0; k < nplant; k++) { /* moduli 1000 k + 6 and 1000 k + 7 share s */
+            size_t i = 1000 * k + 7;
+            plant[k] = i;
+            mpz_init(shared[k]);
+            rough512(shared[k], small, ns);
+            for (size_t m = i - 1; m <= i; m++) {
+                rough512(q, small, ns);
+                mpz_mul(p, shared[k], q);
+                memset(x + m * limbs, 0, limbs * 8);
+                mpz_export(x + m * limbs, NULL, -1, 8, 0, 0, p);
+            }
+        }
+        for (size_t i = 0; i < n && (do_gmp || do_pairs); i++) { /* GMP copies only when used */
+            mpz_init(X[i]);
+            mpz_import(X[i], limbs, -1, 8, 0, 0, x + i * limbs);
+        }
+        if (!do_gmp && !do_pairs) {
+            free(X);
+            X = NULL;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            rough512(p, small, ns);
+            if (i % 1000 == 7) mpz_set(p, saved); /* planted: shares a prime with modulus i - 1 */
+            rough512(q, small, ns);
+            mpz_set(saved, q);
+            mpz_init(X[i]);
+            mpz_mul(X[i], p, q);
+            mpz_export(x + i * limbs, NULL, -1, 8, 0, 0, X[i]);
+        }
     }
-    printf("# bench_gcd: n %zu random 1024-bit moduli (generated in %.1f s)\n", n, wall() - t0);
+    printf("# bench_gcd: n %zu random 1024-bit %s (generated in %.1f s)\n", n,
+           random ? "odd numbers with planted shared 512-bit factors" : "moduli", wall() - t0);
     bulk_ctx *ctx;
     if (bulk_ctx_open(&ctx, be, threads) != BULK_OK) {
         fprintf(stderr, "bench_gcd: no context for that backend\n");
@@ -272,6 +313,15 @@ int main(int argc, char **argv)
                bname, th, r, n, tb, tcb, bh, st.levels, (unsigned long long)st.memory_budget,
                (unsigned long long)st.memory_floor, (unsigned long long)st.memory_need, st.groups,
                st.spilled_levels, (unsigned long long)st.spill_bytes, peak_rss_mb());
+        if (random && r == BULK_OK) { /* each planted g_i must be a multiple of its shared number */
+            size_t ok = 0;
+            for (size_t k = 0; k < nplant; k++)
+                for (size_t m = plant[k] - 1; m <= plant[k]; m++) {
+                    mpz_import(p, limbs, -1, 8, 0, 0, g + m * limbs);
+                    ok += mpz_divisible_p(p, shared[k]) != 0;
+                }
+            printf("planted_ok %zu of %zu\n", ok, 2 * nplant);
+        }
         if (do_gmp && n <= 100000) {
             a = cpu();
             size_t gh = gmp_batch(X, n);

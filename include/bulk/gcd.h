@@ -61,7 +61,8 @@ typedef struct bulk_gcd_batch_stats {
     size_t levels;         /* levels of the product tree, leaves included */
     int spilled;           /* some levels went to disk */
     uint64_t spill_bytes;  /* bytes written to spill files */
-    size_t spilled_levels; /* how many (at most levels - 2: the leaves and the top stay) */
+    size_t spilled_levels; /* product levels spilled (at most levels - 2: the leaves and the
+                            * top stay) */
     uint64_t memory_budget;/* the budget applied (bytes; the default resolved) */
     uint64_t memory_need;  /* estimated peak without spilling (bytes) */
     uint64_t memory_floor; /* estimated peak with every spillable level spilled (bytes) */
@@ -72,6 +73,9 @@ typedef struct bulk_gcd_batch_stats {
                             * fit the budget: it ran anyway, with every spillable level spilled */
     int spill_errno;       /* on BULK_ERR_IO: the errno of the failed spill (EIO: a level read
                             * back short or with a wrong checksum) */
+    size_t spilled_rem_levels; /* remainder-tree levels spilled (when every spillable product
+                            * level is: the levels below the top, computed and written in
+                            * blocks); counted in spill_bytes too */
 } bulk_gcd_batch_stats;
 
 /* g (n * limbs limbs) = gcd(x_i, product of the other inputs) per input; opts and stats may be

@@ -79,6 +79,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         total += leaves.len[i];
     }
     leaves.off[n] = n * limbs;
+    leaves.whi = n; /* resident */
     size_t levels = 1;
     for (size_t c = n; c > 1; c = (c + 1) / 2) levels++;
     const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL };
@@ -94,14 +95,15 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         stats->over_budget = plan.over_budget;
         stats->groups = plan.groups;
     }
-    gcd_spill sp = { o.spill_dir, 0, 0, 0 };
+    gcd_spill sp = { o.spill_dir, 0, 0, 0, 0 };
 
     if (plan.groups > 1) { /* the whole tree does not fit: groups of inputs (grouped.c) */
         gcd_level_free(&leaves);
         st = gcd_batch_grouped(ctx, g, x, n, limbs, plan.groups, &sp, &o);
         if (stats) {
-            stats->spilled = sp.levels > 0;
+            stats->spilled = sp.levels + sp.rem_levels > 0;
             stats->spilled_levels = sp.levels;
+            stats->spilled_rem_levels = sp.rem_levels;
             stats->spill_bytes = sp.bytes;
             stats->spill_errno = st == BULK_ERR_IO ? sp.err : 0;
         }
@@ -110,16 +112,18 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     }
     gcd_tree T;
     bulk_limb_t *R = NULL, *q = NULL;
-    st = gcd_product_tree(&T, &leaves, threads, plan.keep, &sp, &o);
+    st = gcd_product_tree(&T, &leaves, ctx, plan.keep, &sp, &o);
     if (st == BULK_OK) {
-        st = gcd_remainder_tree(&R, limbs, &T, NULL, threads, &sp, &o);
+        /* every spillable product level spilled: the remainder levels are spilled too */
+        st = gcd_remainder_tree(&R, limbs, &T, NULL, ctx, plan.keep == 0 && levels > 2, &sp, &o);
         gcd_tree_free(&T);
     }
     gcd_level_free(&leaves); /* after the trees, whose level 0 is a view of it; borrowed: frees
                               * only off and len */
     if (stats) {
-        stats->spilled = sp.levels > 0;
+        stats->spilled = sp.levels + sp.rem_levels > 0;
         stats->spilled_levels = sp.levels;
+        stats->spilled_rem_levels = sp.rem_levels;
         stats->spill_bytes = sp.bytes;
         stats->spill_errno = st == BULK_ERR_IO ? sp.err : 0;
     }

@@ -42,43 +42,75 @@ typedef struct gcd_spill {
     const char *dir;      /* directory of the spill files ($TMPDIR or /tmp when NULL) */
     int err;              /* errno of the first failure (EIO: short read or bad checksum) */
     uint64_t bytes;       /* bytes written (statistics) */
-    size_t levels;        /* levels written (statistics) */
+    size_t levels;        /* product levels written (statistics) */
+    size_t rem_levels;    /* remainder levels written (statistics) */
 } gcd_spill;
 
-/* One level of a tree: `count` numbers; number j lives in data[off[j] .. off[j] + len[j])
- * (normalized: len[j] >= 1 and the top limb is nonzero, except the number 0 with len 1),
- * with room up to off[j + 1]. When spilled, data is NULL and the off[count] limbs are in the
- * file open as fd, with the checksum sum. */
+/* Limbs per spill chunk and per node block: a level is written, checksummed and read back in
+ * chunks of consecutive nodes holding at most this many limbs (a larger node is a chunk of its
+ * own), and the remainder tree works through a level in blocks cut by the same rule
+ * (gcd_level_block_end), so that a spilled product level is read one chunk per block. 64 MiB;
+ * gcd_block_limbs is the value in force (the tests make it small to get many chunks). */
+#define GCD_BLOCK_LIMBS ((size_t)1 << 23)
+extern size_t gcd_block_limbs;
+
+/* One level of a tree: `count` numbers; number j lives at limbs off[j] .. off[j] + len[j] of
+ * the level (normalized: len[j] >= 1 and the top limb is nonzero, except the number 0 with
+ * len 1), with room up to off[j + 1]. In memory: data holds the limbs dbase .. of the nodes
+ * [wlo, whi) (the window; the whole level: dbase = 0, [0, count)); data is NULL when nothing
+ * is loaded. Spilled: the off[count] limbs are in the file open as fd, in nchunk chunks of
+ * nodes [chunk[c], chunk[c + 1]), each with its checksum sum[c]. */
 typedef struct gcd_level {
     size_t count;
     size_t *off; /* count + 1 entries */
     size_t *len; /* count entries */
     bulk_limb_t *data;
+    size_t dbase, wlo, whi; /* data[0] is limb dbase; nodes [wlo, whi) are in data */
     int borrowed; /* data belongs to the caller (the leaves): never freed nor spilled */
     int view;     /* off and len belong to another level too: gcd_level_free frees nothing */
     int fd;       /* spill file (already unlinked), -1 when never spilled */
-    uint64_t sum; /* checksum of the spilled limbs */
+    size_t nchunk, chunk_cap;
+    size_t *chunk;   /* nchunk + 1 node boundaries of the chunks written so far */
+    uint64_t *sum;   /* checksum of each chunk */
 } gcd_level;
 
 /* Allocates off, len (count entries), no data, fd = -1. Returns BULK_OK or BULK_ERR_NOMEM. */
 int gcd_level_init(gcd_level *L, size_t count);
-/* Allocates data for off[count] limbs after the caller has filled off. */
+/* Allocates data for all off[count] limbs after the caller has filled off (window: all). */
 int gcd_level_alloc_data(gcd_level *L);
+/* Allocates data for the nodes [j0, j1) only (a window; the limbs off[j0] .. off[j1]). */
+int gcd_level_alloc_window(gcd_level *L, size_t j0, size_t j1);
 /* A view of L that shares its arrays and owns nothing (gcd_level_free on it frees nothing). */
 gcd_level gcd_level_view(const gcd_level *L);
-/* Writes data to a new spill file in sp->dir and frees it. The file is unlinked right after it
- * is created (O_TMPFILE where the file system has it): it lives only as long as the open fd,
- * so no path ever names a partial level and nothing is left behind on any exit. BULK_ERR_IO
- * (sp->err = errno: ENOSPC for a full disk, EFBIG past a file size limit) or BULK_ERR_NOMEM. */
+/* The end of the block of nodes that starts at j0: the most nodes from j0 whose limbs fit
+ * GCD_BLOCK_LIMBS, at least one. Spill chunks and the remainder tree's blocks follow it. */
+size_t gcd_level_block_end(const gcd_level *L, size_t j0);
+/* Writes the whole level (resident) to a new spill file in sp->dir, in chunks, and frees its
+ * data. The file is unlinked right after it is created (O_TMPFILE where the file system has
+ * it): it lives only as long as the open fd, so no path ever names a partial level and nothing
+ * is left behind on any exit. BULK_ERR_IO (sp->err = errno: ENOSPC for a full disk, EFBIG past
+ * a file size limit) or BULK_ERR_NOMEM. Counts a product level in sp->levels. */
 int gcd_level_spill(gcd_level *L, gcd_spill *sp);
-/* Reads a spilled level back and checks its length and checksum (BULK_ERR_IO, sp->err = EIO,
- * when either is wrong: a damaged spill never becomes a wrong answer). */
+/* A level written piece by piece (the remainder tree's spilled levels): stream_begin opens its
+ * file (no data); stream_put appends the current window (which must start where the chunks
+ * written so far end) as one chunk and frees it. Errors as for gcd_level_spill. stream_begin
+ * counts a remainder level in sp->rem_levels. */
+int gcd_level_stream_begin(gcd_level *L, gcd_spill *sp);
+int gcd_level_stream_put(gcd_level *L, gcd_spill *sp);
+/* Reads a spilled level back whole and checks its length and checksums (BULK_ERR_IO, sp->err
+ * = EIO, when either is wrong: a damaged spill never becomes a wrong answer). A no-op when the
+ * level is resident. */
 int gcd_level_load(gcd_level *L, gcd_spill *sp);
+/* Makes the nodes [j0, j1) resident: nothing when the window holds them, else the window is
+ * replaced by the chunks that cover them (checked as in gcd_level_load). */
+int gcd_level_load_range(gcd_level *L, gcd_spill *sp, size_t j0, size_t j1);
+/* Frees the data of a spilled level (its file stays, it can be loaded again). */
+void gcd_level_drop(gcd_level *L);
 /* Frees everything and closes the spill file. */
 void gcd_level_free(gcd_level *L);
-static inline const bulk_limb_t *gcd_level_num(const gcd_level *L, size_t j)
+static inline bulk_limb_t *gcd_level_num(const gcd_level *L, size_t j)
 {
-    return L->data + L->off[j];
+    return L->data + (L->off[j] - L->dbase);
 }
 /* Checksum of the spill files (a 64-bit multiply-xorshift hash of the limbs in order). */
 uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
@@ -125,22 +157,56 @@ typedef struct gcd_tree {
     gcd_level *lv;
 } gcd_tree;
 
-/* Builds the tree over the leaves (a borrowed level 0). Level k (1 <= k < levels - 1 - keep) is
- * spilled as soon as level k + 1 is built. threads: worker count for the nodes of a level; o
+/* Builds the tree over the leaves (a borrowed, resident level 0). Level k (1 <= k < levels - 1
+ * - keep) is spilled as soon as level k + 1 is built. A level whose nodes have at most
+ * gcd_batched_limbs(ctx, 0) limbs is built by batched bulk_int_mul calls (the GPU on a CUDA
+ * context), the others node by node on the context's threads (the NTT for large nodes); o
  * (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on
  * error the tree is freed. */
-int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, size_t keep,
+int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
                      gcd_spill *sp, const bulk_gcd_batch_opts *o);
 void gcd_tree_free(gcd_tree *T);
 
 /* *out (allocated here: count = leaves, 2 * limbs limbs each, zero-padded) = R mod x_i^2 for
- * every leaf, descending level by level (loading spilled levels one at a time, freeing each
- * product level and each remainder level as soon as the next is done: T is consumed). R is P,
- * the top of T, when start is NULL, else start's one number, which must be below P^2 (then
- * R mod y^2 = start mod y^2 for every node y, since y^2 divides P^2). Returns BULK_OK,
- * BULK_ERR_NOMEM or BULK_ERR_IO. */
+ * every leaf, descending level by level (loading spilled product levels, freeing each product
+ * level and each remainder level as soon as the next is done: T is consumed). R is P, the top
+ * of T, when start is NULL, else start's one number, which must be below P^2 (then
+ * R mod y^2 = start mod y^2 for every node y, since y^2 divides P^2). A level whose nodes
+ * have at most gcd_batched_limbs(ctx, 1) limbs goes through batched bulk_int_sqr and
+ * bulk_int_divmod calls (the GPU on a CUDA context), the others node by node. spill_rem:
+ * the remainder levels 1 .. top - 1 are spilled too: each is computed in blocks of nodes
+ * (gcd_level_block_end of its product level), reading the product level and the parent
+ * remainders a chunk at a time and writing each block to the level's spill file, so that only
+ * blocks are resident (the top levels, whose nodes are larger than a block, run one node at a
+ * time then). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
 int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
-                       int threads, gcd_spill *sp, const bulk_gcd_batch_opts *o);
+                       bulk_ctx *ctx, int spill_rem, gcd_spill *sp, const bulk_gcd_batch_opts *o);
+
+/* ---- batched levels (tree_batched.c) ------------------------------------------------------- */
+
+/* Default widest node (limbs) of a level whose products (product tree) or squares and
+ * reductions (remainder tree) go through batched bulk_int calls on a CUDA context: chosen per
+ * level from the GPU rounds' per-level times (docs/gcd.md). The GPU kernels take up to 8192
+ * limbs per number (a remainder level's divisors are squares of twice the node width). */
+#define GCD_GPU_MUL_LIMBS 4096
+#define GCD_GPU_REM_LIMBS 1024
+/* The widest node for which level work is batched on this context: GCD_GPU_*_LIMBS on a
+ * CUDA context, 0 (never: one CPU product or division per node) on the CPU; the environment
+ * variables BULK_GCD_BATCHED_MUL and BULK_GCD_BATCHED_REM (limbs) override it on any context
+ * (the tests batch on the CPU backend, the GPU rounds measure thresholds). rem: 0 product
+ * tree, 1 remainder tree. */
+size_t gcd_batched_limbs(const bulk_ctx *ctx, int rem);
+/* The largest len[j] for j in [j0, j1). */
+size_t gcd_level_max_len(const gcd_level *L, size_t j0, size_t j1);
+/* hi nodes [h0, h1) = products of lo nodes 2j and 2j + 1 (a last node without a sibling
+ * copied), through one bulk_int_mul at the widest width; lo's nodes resident, hi's room set by
+ * the product tree. BULK_OK or BULK_ERR_NOMEM (nothing else can fail). */
+int gcd_product_nodes_batched(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi, size_t h0,
+                              size_t h1);
+/* rem nodes [j0, j1) = up[j / 2] mod node[j]^2, through bulk_int_sqr and bulk_int_divmod at
+ * the widest width (nodes, their parents' remainders and the rem window resident). */
+int gcd_remainder_nodes_batched(bulk_ctx *ctx, const gcd_level *node, const gcd_level *up,
+                                gcd_level *rem, size_t j0, size_t j1);
 
 /* ---- grouped batch GCD (grouped.c) ---------------------------------------------------------- */
 

@@ -31,18 +31,19 @@ static int group_leaves(gcd_level *L, const bulk_limb_t *x, size_t ni, size_t li
         L->len[m] = ln ? ln : 1;
     }
     L->off[ni] = ni * limbs;
+    L->whi = ni; /* resident */
     return BULK_OK;
 }
 
 /* P (one number, resident) = the product of the group's inputs. */
-static int group_product(gcd_level *P, const bulk_limb_t *x, size_t ni, size_t limbs, int threads,
+static int group_product(gcd_level *P, const bulk_limb_t *x, size_t ni, size_t limbs, bulk_ctx *ctx,
                          gcd_spill *sp)
 {
     gcd_level leaves;
     gcd_tree T;
     int st = group_leaves(&leaves, x, ni, limbs);
     if (st != BULK_OK) return st;
-    st = gcd_product_tree(&T, &leaves, threads, 0, sp, NULL);
+    st = gcd_product_tree(&T, &leaves, ctx, 0, sp, NULL);
     if (st == BULK_OK) {
         const gcd_level *top = &T.lv[T.levels - 1];
         if ((st = gcd_level_init(P, 1)) == BULK_OK) {
@@ -82,8 +83,7 @@ static int cross_start(gcd_level *start, gcd_level *Pj, const gcd_level *Pi, int
         }
     }
     free(sq);
-    free(Pj->data); /* back to its spill file until the next group needs it */
-    Pj->data = NULL;
+    gcd_level_drop(Pj); /* back to its spill file until the next group needs it */
     return st;
 }
 
@@ -107,7 +107,7 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
     /* 1. every group's product, to a spill file */
     for (size_t j = 0; j < k && st == BULK_OK; j++) {
         size_t b0 = n * j / k, b1 = n * (j + 1) / k;
-        if ((st = group_product(&P[j], x + b0 * limbs, b1 - b0, limbs, threads, sp)) == BULK_OK)
+        if ((st = group_product(&P[j], x + b0 * limbs, b1 - b0, limbs, ctx, sp)) == BULK_OK)
             st = gcd_level_spill(&P[j], sp);
         done++;
         if (o && o->progress) o->progress(o->progress_arg, units * done / (steps + 1), units);
@@ -124,14 +124,14 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
             bulk_limb_t *R = NULL;
             int have_start = 0;
             if ((st = group_leaves(&leaves, xi, ni, limbs)) != BULK_OK) break;
-            st = gcd_product_tree(&T, &leaves, threads, 0, sp, NULL); /* freed by it on error */
+            st = gcd_product_tree(&T, &leaves, ctx, 0, sp, NULL); /* freed by it on error */
             int have_tree = st == BULK_OK;
             if (st == BULK_OK && j != i) {
                 st = cross_start(&start, &P[j], &T.lv[T.levels - 1], threads, sp);
                 have_start = st == BULK_OK;
             }
             if (st == BULK_OK)
-                st = gcd_remainder_tree(&R, limbs, &T, have_start ? &start : NULL, threads, sp, NULL);
+                st = gcd_remainder_tree(&R, limbs, &T, have_start ? &start : NULL, ctx, 1, sp, NULL);
             if (have_tree) gcd_tree_free(&T);
             if (have_start) gcd_level_free(&start);
             gcd_level_free(&leaves);

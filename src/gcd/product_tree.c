@@ -1,6 +1,8 @@
 /* The product tree of batch GCD (contract: gcd_internal.h). The nodes of one level are
- * independent and go to the context's threads; the NTT takes over from Toom inside
- * bulk_mpn_mul_big once the children are large. */
+ * independent: the lower levels (many equal-size products) go in batches through
+ * bulk_int_mul (tree_batched.c: the GPU on a CUDA context), the others to the context's
+ * threads one node each, where the NTT takes over from Toom inside bulk_mpn_mul_big once the
+ * children are large. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,7 @@ static void pt_nodes(void *arg, size_t begin, size_t end, int worker)
     gcd_level *hi = a->hi;
     for (size_t j = begin; j < end; j++) {
         size_t l = 2 * j, r = 2 * j + 1;
-        bulk_limb_t *dst = hi->data + hi->off[j];
+        bulk_limb_t *dst = gcd_level_num(hi, j);
         if (r < lo->count) {
             bulk_mpn_mul_big_threads(dst, gcd_level_num(lo, l), lo->len[l], gcd_level_num(lo, r),
                                      lo->len[r], a->node_threads);
@@ -42,9 +44,11 @@ void gcd_tree_free(gcd_tree *T)
     memset(T, 0, sizeof *T);
 }
 
-int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, size_t keep,
+int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
                      gcd_spill *sp, const bulk_gcd_batch_opts *o)
 {
+    int threads = bulk_ctx_threads(ctx);
+    size_t batched = gcd_batched_limbs(ctx, 0);
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
     for (size_t c = leaves->count; c > 1; c = (c + 1) / 2) maxlev++;
@@ -65,8 +69,19 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, int threads, size_t k
             hi->off[j + 1] = hi->off[j] + sz;
         }
         if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
-        pt_arg a = { lo, hi, (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
-        bulk_parallel_for(threads, c, 1, pt_nodes, &a);
+        if (gcd_level_max_len(lo, 0, lo->count) <= batched) {
+            /* blocks of about GCD_BLOCK_LIMBS limbs of lo: bounded gather buffers */
+            for (size_t h0 = 0; h0 < c && st == BULK_OK;) {
+                size_t h1 = (gcd_level_block_end(lo, 2 * h0) + 1) / 2;
+                if (h1 <= h0) h1 = h0 + 1;
+                st = gcd_product_nodes_batched(ctx, lo, hi, h0, h1);
+                h0 = h1;
+            }
+            if (st != BULK_OK) goto fail;
+        } else {
+            pt_arg a = { lo, hi, (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
+            bulk_parallel_for(threads, c, 1, pt_nodes, &a);
+        }
         gcd_tree_progress(o, k + 1, maxlev);
         /* lo is no longer needed until the remainder tree: spill it unless it is one of the
          * top `keep` spillable levels (1 .. maxlev - 2) that the budget leaves in memory */

@@ -3,8 +3,11 @@
  * gcd(x_i, prod_{j != i} x_j) computed with mpz, on generated sets of 1024- and 2048-bit
  * semiprimes with planted shared primes (one prime in three moduli) and duplicates; batch ==
  * lcm of the pairwise gcds on semiprimes; every memory budget (spilled levels, grouped method
- * below the floor) == in memory;
- * spill files: round trip, damage detected, I/O failures reported; 1 and 2 threads. */
+ * below the floor; every spillable product level and the remainder levels spilled) == in
+ * memory; the batched level path (tree_batched.c, the GPU's on a CUDA context) forced on the
+ * CPU backend with small spill chunks (many blocks per level) == the oracle;
+ * spill files: round trip (whole and by node ranges over several chunks), damage detected,
+ * I/O failures reported (also on a remainder level); 1 and 2 threads. */
 #include <dirent.h>
 #include <errno.h>
 #include <gmp.h>
@@ -248,6 +251,9 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
                       "mode %d (budget %zu): %zu of %zu levels spilled, %zu expected, %zu groups", mode,
                       budget, stt.spilled_levels, stt.levels, want, stt.groups);
                 CHECK(!stt.over_budget, "mode %d: over_budget", mode);
+                size_t want_rem = mode == 1 && stt.levels > 2 ? stt.levels - 2 : 0;
+                CHECK(stt.spilled_rem_levels == want_rem, "mode %d: %zu remainder levels spilled, %zu expected",
+                      mode, stt.spilled_rem_levels, want_rem);
             }
             CHECK(stt.memory_floor <= stt.memory_need && (mode != 0 || stt.memory_budget > stt.memory_need),
                   "mode %d: budget %llu floor %llu need %llu", mode, (unsigned long long)stt.memory_budget,
@@ -286,7 +292,7 @@ static int dir_entries(const char *path)
  * the stats, g untouched and no file left behind. */
 static void test_spill_io(void)
 {
-    gcd_spill sp = { test_scratch_dir("gcd"), 0, 0, 0 };
+    gcd_spill sp = { test_scratch_dir("gcd"), 0, 0, 0, 0 };
     gcd_level L;
     size_t cnt = 37;
     CHECK(gcd_level_init(&L, cnt) == BULK_OK, "level init");
@@ -295,9 +301,19 @@ static void test_spill_io(void)
     size_t nl = L.off[cnt];
     bulk_limb_t *copy = malloc(nl * 8);
     for (size_t i = 0; i < nl; i++) copy[i] = L.data[i] = test_rand(&rng);
+    gcd_block_limbs = 9; /* chunks of 2 .. 5 nodes */
     for (int damage = 0; damage < 3; damage++) {
-        CHECK(gcd_level_spill(&L, &sp) == BULK_OK && L.data == NULL && L.fd >= 0, "spill");
+        CHECK(gcd_level_spill(&L, &sp) == BULK_OK && L.data == NULL && L.fd >= 0 && L.nchunk > 5, "spill");
         CHECK(dir_entries(sp.dir) == 0, "a spill file has a name");
+        for (size_t j0 = 0; damage == 0 && j0 < cnt; j0 += 3) { /* node ranges across chunks */
+            size_t j1 = j0 + 1 + (size_t)(test_rand(&rng) % 8);
+            if (j1 > cnt) j1 = cnt;
+            CHECK(gcd_level_load_range(&L, &sp, j0, j1) == BULK_OK && L.wlo <= j0 && j1 <= L.whi,
+                  "load nodes %zu..%zu", j0, j1);
+            CHECK(memcmp(gcd_level_num(&L, j0), copy + L.off[j0], (L.off[j1] - L.off[j0]) * 8) == 0,
+                  "nodes %zu..%zu differ after a round trip", j0, j1);
+        }
+        gcd_level_drop(&L);
         if (damage == 1) { /* one flipped bit in the middle */
             bulk_limb_t w;
             CHECK(pread(L.fd, &w, 8, (off_t)(nl / 2 * 8)) == 8, "pread");
@@ -321,6 +337,7 @@ static void test_spill_io(void)
           (unsigned long long)sp.bytes);
     gcd_level_free(&L);
     free(copy);
+    gcd_block_limbs = GCD_BLOCK_LIMBS;
 
     size_t n = 61, limbs = 16;
     bulk_limb_t *x = make_set(n, 1024, limbs), *g = malloc(n * limbs * 8);
@@ -347,6 +364,20 @@ static void test_spill_io(void)
     signal(SIGXFSZ, SIG_DFL);
     CHECK(st == BULK_ERR_IO && stt.spill_errno == EFBIG, "file size limit: status %d errno %d", st,
           stt.spill_errno);
+    CHECK(g[0] == 0xa5a5a5a5a5a5a5a5ull && g[n * limbs - 1] == g[0], "g written on a failed run");
+    CHECK(dir_entries(o.spill_dir) == 0, "a failed run left files");
+    /* the product levels (7.9 kB each) fit a 12 kB limit, the remainder levels (twice that)
+     * do not: the failure comes from the remainder tree's spill */
+    lim.rlim_cur = 12288;
+    signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+    st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
+    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit back");
+    signal(SIGXFSZ, SIG_DFL);
+    CHECK(st == BULK_ERR_IO && stt.spill_errno == EFBIG && stt.spilled_levels + 2 == stt.levels &&
+          stt.spilled_rem_levels >= 1, "remainder level over the file size limit: status %d errno %d, "
+          "%zu product and %zu remainder levels", st, stt.spill_errno, stt.spilled_levels,
+          stt.spilled_rem_levels);
     CHECK(g[0] == 0xa5a5a5a5a5a5a5a5ull && g[n * limbs - 1] == g[0], "g written on a failed run");
     CHECK(dir_entries(o.spill_dir) == 0, "a failed run left files");
     bulk_ctx_close(ctx);
@@ -391,6 +422,17 @@ int main(int argc, char **argv)
     test_set(5, 1024, 1);
     test_set(61, 1024, 1);
     test_set(40, 2048, 1);
+    /* the batched level path on the CPU backend (every level up to 64-limb nodes: mixed with
+     * node-by-node levels above), with small chunks: many blocks per level, parents split
+     * across chunks */
+    setenv("BULK_GCD_BATCHED_MUL", "64", 1);
+    setenv("BULK_GCD_BATCHED_REM", "64", 1);
+    gcd_block_limbs = 100;
+    test_set(61, 1024, 0);
+    test_set(40, 2048, 0);
+    gcd_block_limbs = GCD_BLOCK_LIMBS;
+    unsetenv("BULK_GCD_BATCHED_MUL");
+    unsetenv("BULK_GCD_BATCHED_REM");
     test_set(sanitized ? 400 : 2000, 1024, 0); /* product tree deep in NTT and big-division range */
     return test_finish();
 }
