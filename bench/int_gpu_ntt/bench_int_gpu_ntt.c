@@ -1,0 +1,274 @@
+/* Benchmark of the GPU NTT multiplication (src/int/cuda/int_cuda_ntt.cu) against the other GPU
+ * kernels and GMP on all cores of this machine, in the same run:
+ *
+ *   bench_int_gpu_ntt [--quick] [--only LIST] [--out FILE]
+ *
+ * Parts (LIST: comma-separated; default all):
+ *   batch    batched products W = 32768 .. 524288 bits (device-resident, bulk_int_dev_mul):
+ *            the automatic choice, the NTT forced (BULK_CUDA_MUL=ntt), GMP mpn_mul_n on all
+ *            threads; the NTT's products are compared with the automatic choice's;
+ *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits;
+ *   big      single products of 2^14 .. 2^24 limbs per operand: bulk_int_cuda_mul_big_dev
+ *            (device-resident), bulk_int_cuda_mul_big (host memory, with the copies), the CPU
+ *            NTT (bulk_mpn_mul_fft_threads, 3 threads: its most) and GMP's mpn_mul (one thread;
+ *            GMP has no parallel multiplication), results compared.
+ * The table goes to stdout and, with --out, to FILE (written atomically). Without a CUDA device
+ * it says so and exits 0. */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bulk/int.h"
+#include "bulk/int_device.h"
+#include "common/atomic_file.h"
+#include "common/parallel.h"
+#include "common/progress.h"
+#include "int/cuda/int_cuda.h"
+#include "int/cuda/int_cuda_ntt.h"
+#include "int/mul_fft.h"
+
+static char table[1 << 16];
+static size_t tlen;
+#define OUT(...)                                                                                   \
+    do {                                                                                           \
+        int k_ = snprintf(table + tlen, sizeof table - tlen, __VA_ARGS__);                         \
+        if (k_ > 0 && tlen + (size_t)k_ < sizeof table) tlen += (size_t)k_;                        \
+        fputs(table + tlen - (k_ > 0 ? (size_t)k_ : 0), stdout);                                   \
+        fflush(stdout);                                                                            \
+    } while (0)
+
+static const char *only;
+static int want(const char *part)
+{
+    if (!only) return 1;
+    size_t n = strlen(part);
+    for (const char *p = only; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, part, n) == 0) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+static uint64_t rs = 0x1234567887654321ull;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rs += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+struct gjob {
+    const bulk_limb_t *a, *b;
+    bulk_limb_t *r;
+    size_t L;
+};
+
+static void gmp_range(void *p, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const struct gjob *j = p;
+    for (size_t i = begin; i < end; i++)
+        mpn_mul_n((mp_limb_t *)(j->r + i * 2 * j->L), (const mp_limb_t *)(j->a + i * j->L),
+                  (const mp_limb_t *)(j->b + i * j->L), (mp_size_t)j->L);
+}
+
+/* Device-resident rate of bulk_int_dev_mul with BULK_CUDA_MUL = mode (NULL: the automatic
+ * choice); the product of the last run downloaded into out (NULL: not). 0 on failure. */
+static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, const bulk_limb_t *b,
+                       size_t n, size_t L, bulk_limb_t *out, double min_t)
+{
+    if (mode) setenv("BULK_CUDA_MUL", mode, 1);
+    else unsetenv("BULK_CUDA_MUL");
+    bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
+    int rc = bulk_int_dev_alloc(ctx, &A, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
+    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, a);
+    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, b);
+    if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* warm-up */
+    if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+    double rate = 0;
+    if (rc == BULK_OK) {
+        double t0 = bulk_now(), t;
+        int reps = 0;
+        do {
+            rc = bulk_int_dev_mul(ctx, R, A, B);
+            if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+            reps++;
+            t = bulk_now() - t0;
+        } while (rc == BULK_OK && (t < min_t || reps < 3) && reps < 50);
+        if (rc == BULK_OK) rate = (double)n * reps / t;
+    }
+    if (rc == BULK_OK && out) rc = bulk_int_dev_download(ctx, R, out);
+    if (rc != BULK_OK) {
+        fprintf(stderr, "dev mul %s %zu limbs: %s\n", mode ? mode : "auto", L, bulk_status_string(rc));
+        rate = 0;
+    }
+    bulk_int_dev_free(A), bulk_int_dev_free(B), bulk_int_dev_free(R);
+    unsetenv("BULK_CUDA_MUL");
+    return rate;
+}
+
+static void bench_batch(bulk_ctx *ctx, int threads, int quick)
+{
+    static const size_t bits_list[] = {32768, 65536, 131072, 262144, 524288};
+    OUT("# batched products, device-resident (bulk_int_dev_mul); auto = the size choice now,\n"
+        "# ntt = BULK_CUDA_MUL=ntt; GMP = mpn_mul_n on %d threads; xGMP = ntt / GMP;\n"
+        "# check = ntt products == auto products (all instances)\n", threads);
+    OUT("%-7s %7s %-6s %11s %11s %8s %11s %8s %8s %6s\n", "bits", "count", "auto", "auto/s",
+        "ntt/s", "ntt/auto", "GMP/s", "xGMP", "xGMPauto", "check");
+    for (size_t k = 0; k < sizeof bits_list / sizeof bits_list[0]; k++) {
+        size_t bits = bits_list[k], L = bits / 64;
+        size_t n = ((size_t)1 << (quick ? 29 : 30)) / bits; /* 65536 bits: 16384 (8192 quick) */
+        bulk_limb_t *a = malloc(n * L * 8), *b = malloc(n * L * 8);
+        bulk_limb_t *r1 = malloc(n * 2 * L * 8), *r2 = malloc(n * 2 * L * 8);
+        if (!a || !b || !r1 || !r2) {
+            OUT("%-7zu out of host memory\n", bits);
+            free(a), free(b), free(r1), free(r2);
+            return;
+        }
+        for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
+        for (size_t i = 0; i < 4 && i < n; i++) /* all ones: the largest coefficients */
+            for (size_t j = 0; j < L; j++) a[i * L + j] = b[i * L + j] = ~0ull;
+        double ra = dev_rate(ctx, NULL, a, b, n, L, r1, quick ? 0.2 : 0.4);
+        double rn = dev_rate(ctx, "ntt", a, b, n, L, r2, quick ? 0.2 : 0.4);
+        int same = ra > 0 && rn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
+        size_t gn = n / 8 < 64 ? (n < 64 ? n : 64) : n / 8;
+        struct gjob j = {a, b, r1, L};
+        double t0 = bulk_now();
+        bulk_parallel_for(threads, gn, 1, gmp_range, &j);
+        double rg = (double)gn / (bulk_now() - t0);
+        OUT("%-7zu %7zu %-6s %11.3e %11.3e %8.2f %11.3e %8.1f %8.1f %6s\n", bits, n,
+            bulk_int_cuda_mul_kernel(L), ra, rn, ra > 0 ? rn / ra : 0, rg, rn / rg, ra / rg,
+            same ? "ok" : "FAIL");
+        free(a), free(b), free(r1), free(r2);
+    }
+}
+
+static void bench_threads(bulk_ctx *ctx)
+{
+    const size_t L = 1024, n = 8192;
+    OUT("# NTT block size at 65536 bits (BULK_NTT_THREADS), %zu instances, device-resident\n", n);
+    OUT("%-8s %11s\n", "threads", "ntt/s");
+    bulk_limb_t *a = malloc(n * L * 8), *b = malloc(n * L * 8);
+    if (!a || !b) return;
+    for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
+    static const char *ts[] = {"128", "256", "512"};
+    for (int k = 0; k < 3; k++) {
+        setenv("BULK_NTT_THREADS", ts[k], 1);
+        OUT("%-8s %11.3e\n", ts[k], dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
+    }
+    unsetenv("BULK_NTT_THREADS");
+    free(a), free(b);
+}
+
+static void bench_big(int quick)
+{
+    OUT("# single products (limbs per operand); seconds: dev = bulk_int_cuda_mul_big_dev\n"
+        "# (device-resident), host = bulk_int_cuda_mul_big (with the copies), cpuntt = the CPU\n"
+        "# NTT on 3 threads, gmp = mpn_mul (one thread); check = GPU == GMP (or == CPU NTT)\n");
+    OUT("%-9s %10s %10s %10s %10s %8s %6s\n", "limbs", "dev_s", "host_s", "cpuntt_s", "gmp_s",
+        "xcpuntt", "check");
+    int top = quick ? 22 : 24;
+    for (int lg = 14; lg <= top; lg += 2) {
+        size_t n = (size_t)1 << lg;
+        bulk_limb_t *a = malloc(n * 8), *b = malloc(n * 8), *r = malloc(2 * n * 8),
+                    *w = malloc(2 * n * 8);
+        if (!a || !b || !r || !w) {
+            OUT("%-9zu out of host memory\n", n);
+            free(a), free(b), free(r), free(w);
+            return;
+        }
+        for (size_t i = 0; i < n; i++) a[i] = rnd(), b[i] = rnd();
+        double tdev = -1, thost = -1, tcpu = -1, tgmp = -1;
+        void *da = NULL, *db = NULL, *dr = NULL;
+        int rc = bulk_int_cuda_dev_alloc(&da, n * 8);
+        if (rc == BULK_OK) rc = bulk_int_cuda_dev_alloc(&db, n * 8);
+        if (rc == BULK_OK) rc = bulk_int_cuda_dev_alloc(&dr, 2 * n * 8);
+        if (rc == BULK_OK) rc = bulk_int_cuda_dev_put(da, a, n * 8);
+        if (rc == BULK_OK) rc = bulk_int_cuda_dev_put(db, b, n * 8);
+        if (rc == BULK_OK) rc = bulk_int_cuda_mul_big_dev(dr, da, n, db, n); /* warm-up */
+        if (rc == BULK_OK) {
+            int reps = 0;
+            double t0 = bulk_now(), t;
+            do {
+                rc = bulk_int_cuda_mul_big_dev(dr, da, n, db, n);
+                reps++;
+                t = bulk_now() - t0;
+            } while (rc == BULK_OK && t < 0.2 && reps < 20);
+            tdev = t / reps;
+        }
+        bulk_int_cuda_dev_free(da), bulk_int_cuda_dev_free(db), bulk_int_cuda_dev_free(dr);
+        if (rc == BULK_OK) {
+            double t0 = bulk_now();
+            rc = bulk_int_cuda_mul_big(r, a, n, b, n);
+            thost = bulk_now() - t0;
+        }
+        if (rc != BULK_OK) OUT("# %zu limbs: GPU failed: %s\n", n, bulk_status_string(rc));
+        double t0 = bulk_now();
+        int crc = bulk_mpn_mul_fft_threads(w, a, n, b, n, 3);
+        tcpu = bulk_now() - t0;
+        const char *check = "-";
+        if (crc == BULK_OK && rc == BULK_OK) check = memcmp(r, w, 2 * n * 8) == 0 ? "ok" : "FAIL";
+        if (lg <= (quick ? 20 : 22)) {
+            t0 = bulk_now();
+            mpn_mul_n((mp_limb_t *)w, (const mp_limb_t *)a, (const mp_limb_t *)b, (mp_size_t)n);
+            tgmp = bulk_now() - t0;
+            if (rc == BULK_OK) check = memcmp(r, w, 2 * n * 8) == 0 ? "ok" : "FAIL";
+        }
+        OUT("%-9zu %10.4f %10.4f %10.4f %10.4f %8.1f %6s\n", n, tdev, thost, tcpu, tgmp,
+            tdev > 0 ? tcpu / tdev : 0.0, check);
+        free(a), free(b), free(r), free(w);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0;
+    const char *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+        else {
+            printf("usage: bench_int_gpu_ntt [--quick] [--only LIST] [--out FILE]\n"
+                   "  LIST: comma-separated parts among batch, threads, big (default: all)\n");
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (bulk_cuda_device_count() == 0) {
+        printf("bench_int_gpu_ntt: no CUDA device; nothing to measure\n");
+        return 0;
+    }
+    bulk_ctx *ctx = NULL;
+    if (bulk_ctx_open(&ctx, BULK_BACKEND_CUDA, 0) != BULK_OK) {
+        fprintf(stderr, "bench_int_gpu_ntt: cannot open a CUDA context\n");
+        return 1;
+    }
+    int threads = bulk_ctx_threads(ctx);
+    char host[256] = "?", name[256] = "?";
+    gethostname(host, sizeof host - 1);
+    double imad = 0, bw = 0;
+    bulk_int_cuda_peaks(&imad, &bw, name);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    OUT("# bench_int_gpu_ntt  %s  host %s  device %s  CPU threads %d  GMP %s\n", date, host, name,
+        threads, gmp_version);
+    if (want("batch")) bench_batch(ctx, threads, quick);
+    if (want("threads")) bench_threads(ctx);
+    if (want("big")) bench_big(quick);
+    bulk_ctx_close(ctx);
+    if (out && bulk_write_file_atomic(out, table, tlen) != 0) {
+        fprintf(stderr, "bench_int_gpu_ntt: cannot write %s\n", out);
+        return 1;
+    }
+    return 0;
+}

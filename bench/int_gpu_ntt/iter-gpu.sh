@@ -1,0 +1,38 @@
+#!/bin/sh
+# One GPU round of the NTT multiplication (/work/notes/gpu-rounds.md), run by the lead from the
+# repository root on the GPU machine after the whole tree was built with CUDA into $B:
+#
+#   B=build-gpu R=<results dir> timeout <cap> sh bench/int_gpu_ntt/iter-gpu.sh
+#
+# 1. ctest -R int_gpu_ntt (test_int_gpu_ntt on the device against GMP and the CPU backend,
+#    test_int_gpu_ntt_core) -> $R/ctest.log;
+# 2. bench_int_gpu_ntt --quick: batched products 32768 .. 524288 bits (auto choice, NTT forced,
+#    GMP on all cores), block sizes, single large products -> $R/bench.txt;
+# 3. ptxas register / spill report of the NTT kernels -> $R/ptxas.txt (small).
+# Each step is bounded so the whole stays under the cap; the exit status is that of the tests.
+set -u
+B=${B:-build-gpu}
+R=${R:-/tmp/int-gpu-ntt-iter.$$}
+mkdir -p "$R"
+t0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
+
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv >"$R/device.txt" 2>&1 || true
+cat "$R/device.txt"
+
+cmake --build "$B" -j 16 --target test_int_gpu_ntt test_int_gpu_ntt_core bench_int_gpu_ntt \
+    >"$R/build.txt" 2>&1 || { stamp "build of the int_gpu_ntt targets FAILED"; tail -30 "$R/build.txt"; }
+stamp "build checked"
+
+status=1
+if (cd "$B" && timeout 35 ctest -R int_gpu_ntt --output-on-failure -V) >"$R/ctest.log" 2>&1; then
+    status=0
+fi
+grep -E "SKIP|Passed|Failed|FAIL|passed|seed|batch|big|Test time" "$R/ctest.log" | head -80
+stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
+
+timeout 35 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --out "$R/bench.txt" >"$R/bench.log" 2>&1
+stamp "bench rc $?"
+cat "$R/bench.txt" 2>/dev/null || tail -40 "$R/bench.log"
+stamp "done"
+exit $status

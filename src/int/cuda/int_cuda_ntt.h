@@ -1,0 +1,81 @@
+/* Exact multiplication of large integers on the GPU by a three-prime number-theoretic
+ * transform (NTT): internal C-callable API (contract for callers: /work/notes/ntt-api.md and
+ * docs/int-gpu.md, section "NTT multiplication").
+ *
+ * Method: operands are read as 32-bit words; each word is one coefficient. The product's
+ * coefficients (convolution sums, < N 2^64 for a transform of N points) are computed exactly
+ * modulo the primes 3 * 2^30 + 1, 13 * 2^28 + 1, 15 * 2^27 + 1 (product > 2^94 > 2^27 * 2^64,
+ * so every N <= 2^27 is exact), recombined by Garner's CRT into 96-bit values and carried into
+ * the result on the device. Modular arithmetic and the transform steps are BULK_HD functions of
+ * src/int/cuda/ntt_gpu_core.h (tested on the CPU against naive references).
+ *
+ * Two shapes:
+ *  - batched (many instances of one width, bulk_int_mul on a CUDA context): one block per
+ *    instance, the transforms in shared memory; reached through the multiplication choice of
+ *    int_cuda_mul.cu (BULK_CUDA_MUL=ntt forces it) via bg_launch_mul_ntt below;
+ *  - single large products (bulk_int_cuda_mul_big*): multi-kernel transforms over global
+ *    memory (radix-2 passes down to blocks of 4096 points, the rest in shared memory), for
+ *    the product and remainder trees of batch GCD.
+ *
+ * Builds without CUDA get the same symbols from src/int/cuda_absent_ntt.c, returning
+ * BULK_ERR_NO_BACKEND (and 0 from the *_max_* queries). */
+#ifndef BULK_INT_CUDA_INT_CUDA_NTT_H
+#define BULK_INT_CUDA_INT_CUDA_NTT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bulk/int.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest na + nb (64-bit limbs) bulk_int_cuda_mul_big takes: the product has at most 2^27
+ * 32-bit words (the two-adicity of the smallest prime); about 2^31 bits per operand. */
+#define BULK_INT_CUDA_NTT_MAX_LIMBS ((size_t)1 << 26)
+
+/* r (na + nb limbs) = a * b, all in host memory (plain malloc'd memory is fine; pinned is
+ * faster). na, nb >= 1, na + nb <= BULK_INT_CUDA_NTT_MAX_LIMBS; r must not overlap a or b;
+ * a == b (same pointer and na == nb) is a square and saves one transform per prime. Synchronous:
+ * returns when r is written. Runs on the current CUDA device of the calling thread, queued on
+ * cudaStreamPerThread, so several host threads may call it at once (each needs its own device
+ * memory). Device memory: about bulk_int_cuda_mul_big_bytes(na, nb) bytes from the
+ * stream-ordered pool, returned before the call ends.
+ * Returns BULK_OK; BULK_ERR_ARG (size 0, too large, NULL); BULK_ERR_NOMEM (device memory short:
+ * r untouched, fall back to the CPU); BULK_ERR_CUDA (a CUDA call failed); BULK_ERR_NO_BACKEND
+ * (no CUDA in this build or no device). On any error r is unspecified except for NOMEM. */
+int bulk_int_cuda_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t na, const bulk_limb_t *b,
+                          size_t nb);
+
+/* The same with r, a, b in device memory (cudaMalloc'd or from bulk_int_cuda_dev_alloc); r
+ * disjoint from a and b. Queued on cudaStreamPerThread and waited for before returning. */
+int bulk_int_cuda_mul_big_dev(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
+                              const bulk_limb_t *b, size_t nb);
+
+/* Device memory (bytes) one bulk_int_cuda_mul_big call takes, operands and result included;
+ * bulk_int_cuda_mul_big_dev takes this minus the 8 (2 na + 2 nb) bytes of operands and result.
+ * 0 without CUDA. */
+size_t bulk_int_cuda_mul_big_bytes(size_t na, size_t nb);
+
+/* Device memory for callers in C that keep operands on the device between products (a tree
+ * level): bytes from the device's stream-ordered pool on cudaStreamPerThread. *p = NULL and
+ * BULK_ERR_NOMEM / BULK_ERR_NO_BACKEND on failure. Copies are synchronous. */
+int bulk_int_cuda_dev_alloc(void **p, size_t bytes);
+int bulk_int_cuda_dev_free(void *p);
+int bulk_int_cuda_dev_put(void *dst, const void *src, size_t bytes); /* host -> device */
+int bulk_int_cuda_dev_get(void *dst, const void *src, size_t bytes); /* device -> host */
+
+/* Batched products of one width through the NTT (limbs <= bulk_int_cuda_ntt_batch_max_limbs()),
+ * host memory, same layout and contract as bulk_int_mul (r: 2 * limbs per instance). For tests
+ * and benchmarks; bulk_int_mul on a CUDA context reaches the same kernels when the size choice
+ * (or BULK_CUDA_MUL=ntt) picks them. */
+int bulk_int_cuda_mul_ntt_batch(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                                size_t n, size_t limbs);
+/* The widest instance (limbs) the batched NTT kernel takes; 0 without CUDA. */
+size_t bulk_int_cuda_ntt_batch_max_limbs(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
