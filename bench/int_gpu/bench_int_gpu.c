@@ -10,7 +10,8 @@
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
  * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
  * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
- * prof (each kernel under work launched once, for a profiler).
+ * eo (the even/odd per-thread kernel against the others, 256 .. 1024 bits), prof (each kernel
+ * under work launched once, for a profiler).
  *
  * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
 #include <gmp.h>
@@ -295,8 +296,8 @@ static void profile_once(bulk_ctx *ctx)
     bulk_int_dev *A1 = NULL;
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &A1, n, L);
     if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A1, h + n * L);
-    static const char *kinds[] = {"thread", "twide", "tkara", NULL};
-    for (int k = 0; k < 4 && rc == BULK_OK; k++) {
+    static const char *kinds[] = {"thread", "twide", "tkara", "teo", NULL};
+    for (int k = 0; k < 5 && rc == BULK_OK; k++) {
         if (kinds[k]) setenv("BULK_CUDA_MUL", kinds[k], 1);
         rc = bulk_int_dev_mul(ctx, d.R, A1, d.B);
         unsetenv("BULK_CUDA_MUL");
@@ -460,6 +461,67 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
     return rate;
 }
 
+/* The even/odd per-thread kernel (BULK_CUDA_MUL=teo) against the per-thread carry-flag rows
+ * and sum-rotate, forced, at the widths where the choice between them is made, on one set of
+ * operands per width; teo timed twice (the spread of one version against itself). Each
+ * kind's products are compared with the automatic choice's before it is timed. 2^20
+ * instances unless --quick. */
+static void bench_eo(bulk_ctx *ctx, size_t big)
+{
+    static const size_t bits_list[] = {256, 512, 768, 832, 1024};
+    static const char *kinds[] = {"thread", "teo", "teo", "sr"};
+    OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; IMAD%% of teo counts 2 w^2\n"
+        "# multiply-adds against the measured ceiling)\n");
+    OUT("%-7s %9s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo", "teo again",
+        "sr", "IMAD%", "auto picks");
+    const size_t n = big;
+    for (int bi = 0; bi < 5; bi++) {
+        size_t L = bits_list[bi] / 64;
+        bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * 2 * L * 8);
+        bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
+        double rate[4] = {0, 0, 0, 0};
+        int rc = h && x ? BULK_OK : BULK_ERR_NOMEM;
+        if (rc == BULK_OK) {
+            for (size_t k = 0; k < n * 2 * L; k++) h[k] = rnd();
+            rc = bulk_int_dev_alloc(ctx, &A, n, L);
+        }
+        if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
+        if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
+        if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
+        if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
+        if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* the automatic choice */
+        if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
+        for (int k = 0; k < 4 && rc == BULK_OK; k++) {
+            setenv("BULK_CUDA_MUL", kinds[k], 1);
+            int r2 = bulk_int_dev_mul(ctx, R, A, B);
+            if (r2 == BULK_OK) r2 = bulk_int_dev_download(ctx, R, x);
+            if (r2 == BULK_OK && memcmp(x, h, n * 2 * L * 8) != 0) {
+                OUT("# %s at %zu bits differs from the automatic choice\n", kinds[k], 64 * L);
+                r2 = BULK_ERR_INTERNAL;
+            }
+            double t0 = bulk_now(), t = 0;
+            int reps = 0;
+            while (r2 == BULK_OK && (t < 0.2 || reps < 3) && reps < 50) {
+                r2 = bulk_int_dev_mul(ctx, R, A, B);
+                if (r2 == BULK_OK) r2 = bulk_int_dev_sync(ctx);
+                reps++;
+                t = bulk_now() - t0;
+            }
+            if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
+            unsetenv("BULK_CUDA_MUL");
+        }
+        double em = rate[1] > rate[2] ? rate[1] : rate[2];
+        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0], rate[1],
+            rate[2], rate[3], 100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(L));
+        if (rc != BULK_OK) OUT("# %zu bits: %s\n", 64 * L, bulk_status_string(rc));
+        bulk_int_dev_free(A);
+        bulk_int_dev_free(B);
+        bulk_int_dev_free(R);
+        free(h);
+        free(x);
+    }
+}
+
 /* Every compiled sum-rotate shape (G lanes of P words) that holds the width with at most 2x
  * padding, at 1024, 2048 and 4096 bits: the data to check the cost model's shape choice
  * (bg_cost_sr), which decides the issue-5 mul 1024 and 4096 rates. */
@@ -515,7 +577,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
                    "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
-                   "  gcd, powmod, kernels, shapes, prof (default: all but prof)\n");
+                   "  gcd, powmod, kernels, shapes, eo, prof (default: all but prof)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -568,8 +630,8 @@ int main(int argc, char **argv)
     }
     if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows,
                         * plain 64-bit rows (bg_mul_rows_wide), Karatsuba over them */
-        static const char *kinds[] = {"thread", "twide", "tkara"};
-        for (int k = 0; k < 3; k++)
+        static const char *kinds[] = {"thread", "twide", "tkara", "teo"};
+        for (int k = 0; k < 4; k++)
             for (size_t bits = 512; bits <= 1024; bits *= 2)
                 bench_forced(ctx, kinds[k], "BULK_CUDA_MUL", kinds[k], OP_MUL, bits, big, big / 8,
                              threads);
@@ -615,6 +677,7 @@ int main(int argc, char **argv)
         bench_one(ctx, OP_POWMOD, 2048, big / 64, 1024, threads);
     }
     if (want("kernels")) bench_kernels(ctx, big);
+    if (want("eo")) bench_eo(ctx, big);
     if (want("shapes")) bench_sr_shapes(ctx, big);
     bulk_ctx_close(ctx);
 

@@ -475,11 +475,11 @@ static void test_sr_shapes(void)
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"thread", "sr", "cols", "kara", "twide", "tkara"};
+    static const char *kinds[] = {"thread", "sr", "cols", "kara", "twide", "tkara", "teo"};
     /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
      * take Karatsuba, so every kind ends there) */
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
             if ((k == 0 || k >= 4) && L > 16) continue;
@@ -515,6 +515,36 @@ static void test_mul_kernels(void)
     }
     unsetenv("BULK_CUDA_KARA_MIN");
     printf("forced multiplication kernels: done\n");
+}
+
+/* One batch of n products of L limbs by the even/odd per-thread kernel (BULK_CUDA_MUL=teo),
+ * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP. */
+static void check_eo(size_t L, size_t n)
+{
+    bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
+    fill(a, n, L, 6);
+    fill(b, n, L, 7);
+    for (size_t i = 0; i < n; i += 5) memset(a + i * L, 0xff, L * 8);
+    for (size_t i = 0; i < n; i += 6) memset(b + i * L, 0xff, L * 8);
+    memset(r, 0x5a, n * 2 * L * 8);
+    setenv("BULK_CUDA_MUL", "teo", 1);
+    int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+    unsetenv("BULK_CUDA_MUL");
+    CHECK(rc == BULK_OK, "even/odd kernel limbs=%zu n=%zu: rc %d", L, n, rc);
+    size_t bad = first_wrong_product(r, NULL, a, b, n, L);
+    CHECK(bad == n, "even/odd kernel limbs=%zu n=%zu: instance %zu wrong", L, n, bad);
+    free(a); free(b); free(r);
+}
+
+/* The even/odd kernel at every width it takes (1 .. 16 limbs: the compiled capacities 1, 2,
+ * 4, 8, 12, 16 and the zero-padded widths between them), counts that are not a multiple of
+ * its block of 128, one full block plus one instance, and a larger batch at 16 limbs. */
+static void test_eo(void)
+{
+    for (size_t L = 1; L <= 16; L++) check_eo(L, 1001 + 2 * L);
+    check_eo(16, 129);
+    check_eo(16, 65536 + 77);
+    printf("even/odd kernel: done\n");
 }
 
 /* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */
@@ -579,6 +609,7 @@ int main(int argc, char **argv)
         return 1;
     }
     test_mul_kernels();
+    test_eo();
     test_sr_shapes();
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};
     for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);

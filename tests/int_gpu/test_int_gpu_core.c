@@ -66,9 +66,10 @@ static void test_rows(void)
             fill(a, 1, nw, rep);
             fill(b, 1, nw, rep / 3 + 1);
             if (rep == 5) memcpy(b, a, sizeof(bg_word) * (size_t)nw); /* square */
-            bg_word rs[64], rw[64], rk[64];
+            bg_word rs[64], rw[64], rk[64], re[64];
             bg_mul_rows(r, a, b, nw);
             bg_mul_rows_wide(rw, a, b, nw);
+            bg_mul_rows_eo(re, a, b, nw);
             if (nw % 2 == 0) bg_mul_kara_rows(rk, a, b, nw);
             bg_mullo_rows(rl, a, b, nw);
             bg_sqr_rows(rs, a, nw);
@@ -79,6 +80,7 @@ static void test_rows(void)
             mpz_mul(p, x, y);
             CHECK(eq_mpz(r, 1, 2 * nw, p), "bg_mul_rows nw=%d rep=%d", nw, rep);
             CHECK(eq_mpz(rw, 1, 2 * nw, p), "bg_mul_rows_wide nw=%d rep=%d", nw, rep);
+            CHECK(eq_mpz(re, 1, 2 * nw, p), "bg_mul_rows_eo nw=%d rep=%d", nw, rep);
             if (nw % 2 == 0) CHECK(eq_mpz(rk, 1, 2 * nw, p), "bg_mul_kara_rows nw=%d rep=%d", nw, rep);
             mpz_t sq;
             mpz_init(sq);

@@ -22,6 +22,7 @@
 
 #include "int/cuda/int_cuda_internal.cuh"
 #include "int/cuda/int_gpu_core.h"
+#include "int/cuda/int_cuda_ntt.cuh" /* K_NTT: intntt's batched NTT */
 
 namespace {
 
@@ -145,6 +146,104 @@ int dispatch_thread_rows(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t 
     case 11:
     case 12: return launch_thread<12, false, false, ROWS>(r, a, b, n, l, st);
     default: return launch_thread<16, false, false, ROWS>(r, a, b, n, l, st);
+    }
+}
+
+/* ---- one instance per thread, even/odd rows ------------------------------------------------
+ *
+ * bg_mul_rows_eo: one IMAD.WIDE.U32.X per word product (nvcc 13, sm_90), against IMAD +
+ * IMAD.HI.U32 + about two IADD3.X in bg_mul_rows - and on the FMA pipe 2 slots per product
+ * (the wide multiply-add, like the high half, at half rate) instead of 3. Registers: a (2L
+ * words) and the two accumulators' live windows (about 2L + 2 words each); b stays in shared
+ * memory (one read per row) and every finished word goes straight to shared memory, so a
+ * 1024-bit instance takes about 110 registers instead of the 150 of a register-array version
+ * (4 blocks of 128 threads per SM instead of 3). a and b are staged together (one barrier, both
+ * operands' global loads in flight at once); a's rows share the output's region (each thread
+ * reads its own a row before writing its own output row). Shared memory per block: 128 x
+ * ((4L + 1) + (2L + 1)) words (50 KiB at L = 16). */
+
+const int kEoBlock = 128;
+
+/* Global -> shared, instance-major, cnt instances of l limbs from instance `first`, as 32-bit
+ * words into rows of S words (odd: the per-thread row reads hit distinct banks). LC: l when
+ * known at compile time (0: run time). */
+template <int LC>
+__device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src, size_t first,
+                                         int cnt, int l)
+{
+    const int ll = LC ? LC : l;
+    const bg_limb *g = src + first * (size_t)ll;
+    for (int k = threadIdx.x; k < cnt * ll; k += kEoBlock) {
+        int inst = k / ll, j = k - inst * ll;
+        bg_limb v = g[k];
+        sh[inst * S + 2 * j] = (bg_word)v;
+        sh[inst * S + 2 * j + 1] = (bg_word)(v >> 32);
+    }
+}
+
+template <int L>
+__global__ void __launch_bounds__(kEoBlock) mul_eo_kernel(bg_limb *r, const bg_limb *a,
+                                                           const bg_limb *b, size_t n, int l)
+{
+    extern __shared__ bg_word sh[];
+    const int NW = 2 * L, SO = 2 * NW + 1, SB = NW + 1;
+    bg_word *so = sh, *sb = sh + kEoBlock * SO; /* output (and a) rows; b rows */
+    size_t first = (size_t)blockIdx.x * kEoBlock;
+    int cnt = (int)(n - first < (size_t)kEoBlock ? n - first : kEoBlock);
+    if (l == L) {
+        eo_stage<L>(so, SO, a, first, cnt, l);
+        eo_stage<L>(sb, SB, b, first, cnt, l);
+    } else {
+        eo_stage<0>(so, SO, a, first, cnt, l);
+        eo_stage<0>(sb, SB, b, first, cnt, l);
+    }
+    bg_word *mo = so + threadIdx.x * SO, *mb = sb + threadIdx.x * SB;
+    for (int j = 2 * l; j < NW; j++) mb[j] = 0; /* a width below L: zero words of b */
+    __syncthreads();
+    bg_word aw[NW];
+#pragma unroll
+    for (int j = 0; j < NW; j++) aw[j] = j < 2 * l ? mo[j] : 0;
+    bg_mul_rows_eo(mo, aw, mb, NW);
+    __syncthreads();
+    const int ol = 2 * l;
+    bg_limb *g = r + first * (size_t)ol;
+    for (int k = threadIdx.x; k < cnt * ol; k += kEoBlock) {
+        int inst = k / ol, j = k - inst * ol;
+        g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
+    }
+}
+
+template <int L>
+int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
+{
+    size_t smem = sizeof(bg_word) * (size_t)kEoBlock * ((4 * L + 1) + (2 * L + 1));
+    if (smem > 48 * 1024)
+        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)smem));
+    unsigned grid = (unsigned)((n + kEoBlock - 1) / kEoBlock);
+    mul_eo_kernel<L><<<grid, kEoBlock, smem, st>>>(r, a, b, n, l);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+/* Full products by even/odd rows (BULK_CUDA_MUL=teo), up to 16 limbs; widths padded to the
+ * compiled capacities 1, 2, 4, 8, 12, 16 limbs. */
+int dispatch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
+{
+    switch (l) {
+    case 1: return launch_eo<1>(r, a, b, n, l, st);
+    case 2: return launch_eo<2>(r, a, b, n, l, st);
+    case 3:
+    case 4: return launch_eo<4>(r, a, b, n, l, st);
+    case 5:
+    case 6:
+    case 7:
+    case 8: return launch_eo<8>(r, a, b, n, l, st);
+    case 9:
+    case 10:
+    case 11:
+    case 12: return launch_eo<12>(r, a, b, n, l, st);
+    default: return launch_eo<16>(r, a, b, n, l, st);
     }
 }
 
@@ -534,7 +633,7 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* ---- choosing ----------------------------------------------------------------------------------- */
 
-enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA };
+enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT };
 
 /* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
  * run by `sh bench/int_gpu/gpu-run.sh` on an NVIDIA H200 (132 SMs), 2026-11-21,
@@ -583,12 +682,16 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
         return K_TWIDE;
     if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TKARA;
+    if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
+        return K_TEO;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
+    if (env && strcmp(env, "ntt") == 0 && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
     if (limbs <= BG_MUL_THREAD_MAX_LIMBS && (mk != MK_FULL || limbs < kSrMinLimbs || !sr_p(limbs)))
         return K_THREAD;
     if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_SR;
+    if (bg_ntt_preferred(limbs, mk == MK_SQR)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min() && limbs % 2 == 0) return K_KARA;
     int P, G;
     sr_shape(limbs, &P, &G);
@@ -610,7 +713,9 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
     case K_TWIDE: return dispatch_thread_rows<1>(r, a, b, n, limbs, st);
     case K_TKARA: return dispatch_thread_rows<2>(r, a, b, n, limbs, st);
+    case K_TEO: return dispatch_eo(r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
+    case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
 }
@@ -751,7 +856,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : k == K_TKARA ? "tkara" : "cols";
+    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : k == K_TKARA ? "tkara" : k == K_TEO ? "teo" : k == K_NTT ? "ntt" : "cols";
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,

@@ -229,6 +229,107 @@ BULK_HD bg_word bg_add_cc(bg_word a, bg_word b, bg_cc *f)
 #endif
 }
 
+/* a + b + flag, sets the flag. */
+BULK_HD bg_word bg_addc_cc(bg_word a, bg_word b, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    uint64_t t = (uint64_t)a + b + f->c;
+    f->c = (uint32_t)(t >> 32);
+    return (bg_word)t;
+#endif
+}
+
+/* ---- even/odd rows: one fused multiply-add per word product ---------------------------------
+ *
+ * Emmart and Weems' split of a row a * b_i into its even and odd words of a: the products
+ * a_j b_i with j of one parity are two words each at j and do not overlap, so adding them into
+ * an accumulator is a single carry chain that alternates madc.lo.cc and madc.hi.cc on the same
+ * operands - which ptxas (nvcc 13, sm_90) fuses into ONE IMAD.WIDE.U32.X per word product
+ * (carry in and out through a predicate), against IMAD + IMAD.HI + about two IADD3.X in
+ * bg_mul_rows. Two accumulators keep the 64-bit register pairs aligned (no moves): e holds
+ * the chains whose products start at even columns (j of the parity of i), o[k] column k + 1
+ * (the others); a row is one chain into each. */
+
+/* x[o ..] += sum over j = par, par + 2, .. < nw of a_j bi D^(j - par) (D = 2^32) as one carry
+ * chain; its carry goes into the word above the last one written when that word is below xn.
+ * The caller guarantees that the sum after the chain, carry included, is below D^(top + 2)
+ * (top the last word written), so neither the last high multiply-add (when top + 1 = xn) nor
+ * the carry word overflows. */
+BULK_HD void bg_eo_chain(bg_word *x, int xn, int o, const bg_word *a, int par, bg_word bi, int nw)
+{
+    bg_cc f = {0};
+    if (par >= nw) return;
+    const int last = par + 2 * ((nw - 1 - par) / 2); /* the last j of this parity */
+    const int top = o + last - par + 1;               /* the last word written */
+    x[o] = bg_mad_lo_cc(a[par], bi, x[o], &f);
+    BG_UNROLL
+    for (int j = par; j <= last; j += 2) {
+        const int w = o + j - par;
+        if (j > par) x[w] = bg_madc_lo_cc(a[j], bi, x[w], &f);
+        if (j < last || top + 1 < xn) x[w + 1] = bg_madc_hi_cc(a[j], bi, x[w + 1], &f);
+        else x[w + 1] = bg_madc_hi(a[j], bi, x[w + 1], &f);
+    }
+    if (top + 1 < xn) x[top + 1] = bg_addc(x[top + 1], 0, &f);
+}
+
+/* r[k] = e[k] + o[k - 1] + *c (o[-1] = 0), *c the carry (0 or 1) of the addition e + o D
+ * below word k; the carry is kept in a register (the flag does not survive the next chain).
+ * Four flag instructions, no 64-bit C addition: with those between the rows' chains ptxas
+ * (nvcc 13) reordered the multiply-adds by columns and spilled carry predicates to registers
+ * (about 2.6 LOP3 per word product). */
+BULK_HD void bg_eo_merge(bg_word *r, const bg_word *e, const bg_word *o, int k, bg_word *c)
+{
+    bg_cc f = {0};
+    if (k == 0) {
+        r[0] = e[0];
+        return;
+    }
+    const bg_word w = bg_add_cc(e[k], *c, &f);
+    const bg_word t = bg_addc(0, 0, &f);
+    r[k] = bg_add_cc(w, o[k - 1], &f);
+    *c = bg_addc(t, 0, &f);
+}
+
+/* How many rows the addition e + o D runs behind the rows in bg_mul_rows_eo. 2: with 0, 4 or 8
+ * ptxas (nvcc 13, sm_90, 1024 bits) reordered the chains by columns and spilled carry
+ * predicates (1.6 .. 3.5x the instructions), with 2 it kept rows (1832 instructions, 112
+ * registers for the whole staged 1024-bit kernel body). */
+#define BG_EO_LAG 2
+
+/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= 32) by even/odd rows: row i adds the
+ * products a_j b_i with i + j even into e (from column i + (i & 1)) and the others into o
+ * (word k = column k + 1, from word i - (i & 1)); r = e + o D. nw^2 fused multiply-adds on
+ * sm_90, 2 nw carry words, a 2 nw-word addition. Bounds for bg_eo_chain: after row i, e and
+ * o D are each at most a (b mod D^(i+1)) < D^(nw + i + 1), and every chain's top + 2 is at
+ * least nw + i + 1 for e (nw + i for o). Column k is final after row k (no later row reaches
+ * it), so word k of r is written BG_EO_LAG rows later - each word of r exactly once, in order,
+ * and b[i] read once, at row i: the kernel passes shared-memory rows for r and b, and the
+ * finished words leave the registers as they complete (e and o hold about nw + 4 live words
+ * each). Same result as bg_mul_rows. */
+BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    bg_word e[2 * 32], o[2 * 32 - 1], c = 0;
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw; j++) e[j] = 0;
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw - 1; j++) o[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i < nw; i++) {
+        const int p = i & 1;
+        const bg_word bi = b[i];
+        bg_eo_chain(e, 2 * nw, i + p, a, p, bi, nw);
+        bg_eo_chain(o, 2 * nw - 1, i - p, a, 1 - p, bi, nw);
+        if (i >= BG_EO_LAG) bg_eo_merge(r, e, o, i - BG_EO_LAG, &c);
+    }
+    BG_UNROLL
+    for (int k = nw - BG_EO_LAG > 0 ? nw - BG_EO_LAG : 0; k < 2 * nw; k++) bg_eo_merge(r, e, o, k, &c);
+}
+
 /* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
  * then r = lo(t) + c and c = hi(t) + carry (add.cc, addc) - which cannot overflow:
  * (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1. Per product one 32x32->64 multiply-add on the FMA
@@ -1275,21 +1376,6 @@ BULK_HD int bg_powmod(bg_word *r, const bg_word *base, const bg_word *e, const b
 /* ---- Montgomery products in registers (powmod up to 1024 bits) ------------------------------- */
 
 #define BG_REG_MAXW 32
-
-/* a + b + flag, sets the flag. */
-BULK_HD bg_word bg_addc_cc(bg_word a, bg_word b, bg_cc *f)
-{
-#if BG_DEVICE
-    bg_word d;
-    (void)f;
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    uint64_t t = (uint64_t)a + b + f->c;
-    f->c = (uint32_t)(t >> 32);
-    return (bg_word)t;
-#endif
-}
 
 /* r = a b R^-1 mod m (R = 2^(32 nw), odd m, a < R, b < m; r < m; r may be a or b), CIOS with
  * a, b, r and the accumulator in registers under nvcc (nw a compile-time constant <=
