@@ -2,6 +2,9 @@
 #include "bulk/bulk.h"
 #include "int/mpn_div.h"
 #include "int/radix.h"
+#include "int/udiv_word.h"
+
+#include <pthread.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -159,38 +162,156 @@ size_t bulk_format_uint(char *buf, const uint64_t *a, size_t n, int hex)
     return bulk_format_dec_basecase(buf, a, n);
 }
 
+/* ---- decimal printing below the divide-and-conquer sizes ------------------------------------
+ *
+ * A value is cut into 19-digit groups by dividing it by 10^19 again and again (a chain of
+ * 2-by-1 divisions through a precomputed reciprocal, int/udiv_word.h). Each step depends on the
+ * remainder of the one before, so the loop runs at the latency of one step. From
+ * kDecDualMin limbs up, the value is first split once, a = q 10^(19 g) + r with g about half
+ * its limbs, and the two halves are divided in the same loop: two independent chains, half as
+ * many steps each. Groups are written as exactly 19 digits, two digits per table lookup; the
+ * leading zeros of the whole string are dropped at the end. */
+
+enum { kDecDualMin = 6, kDecPowMax = 64 };
+static const uint64_t kTen19 = 10000000000000000000ull; /* 10^19: top bit set (normalized) */
+
+/* 10^(19 g) for g = 1 .. kDecPowMax, g limbs each (zero padded) at kDecPow + g (g - 1) / 2,
+ * its significant limbs in kDecPowLen[g]; built once. */
+static uint64_t kDecPow[kDecPowMax * (kDecPowMax + 1) / 2];
+static size_t kDecPowLen[kDecPowMax + 1];
+static pthread_once_t dec_pow_once = PTHREAD_ONCE_INIT;
+
+static void dec_pow_build(void)
+{
+    uint64_t *prev = NULL;
+    size_t len = 0;
+    for (size_t g = 1; g <= kDecPowMax; g++) {
+        uint64_t *p = kDecPow + g * (g - 1) / 2;
+        if (g == 1) {
+            p[0] = kTen19;
+            len = 1;
+        } else {
+            uint64_t carry = 0;
+            for (size_t i = 0; i < len; i++) {
+                unsigned __int128 t = (unsigned __int128)prev[i] * kTen19 + carry;
+                p[i] = (uint64_t)t;
+                carry = (uint64_t)(t >> 64);
+            }
+            if (carry) p[len++] = carry;
+        }
+        kDecPowLen[g] = len;
+        prev = p;
+    }
+}
+
+static const char kDecPairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+
+/* x < 10^8 as exactly 8 digits at p. */
+static inline void put_dec8(char *p, uint32_t x)
+{
+    uint32_t h = x / 10000, l = x - h * 10000;
+    uint32_t hh = h / 100, hl = h - hh * 100, lh = l / 100, ll = l - lh * 100;
+    memcpy(p, kDecPairs + 2 * hh, 2);
+    memcpy(p + 2, kDecPairs + 2 * hl, 2);
+    memcpy(p + 4, kDecPairs + 2 * lh, 2);
+    memcpy(p + 6, kDecPairs + 2 * ll, 2);
+}
+
+/* r < 10^19 as exactly 19 digits ending just before end: three independent parts (3, 8, 8). */
+static inline void put_dec19(char *end, uint64_t r)
+{
+    uint64_t t = r / 100000000u;
+    uint32_t lo = (uint32_t)(r - t * 100000000u), hi = (uint32_t)(t / 100000000u); /* hi < 1000 */
+    uint32_t mid = (uint32_t)(t - (uint64_t)hi * 100000000u), h2 = hi % 100;
+    put_dec8(end - 8, lo);
+    put_dec8(end - 16, mid);
+    memcpy(end - 18, kDecPairs + 2 * h2, 2);
+    end[-19] = (char)('0' + hi / 100);
+}
+
+/* w[0..len) = w / 10^19; returns the remainder. */
+static inline uint64_t dec_peel(uint64_t *w, size_t len, uint64_t v)
+{
+    uint64_t r = 0;
+    for (size_t i = len; i-- > 0;) w[i] = bulk_udiv_2by1(r, w[i], kTen19, v, &r);
+    return r;
+}
+
+static inline size_t normalized_len(const uint64_t *w, size_t n)
+{
+    while (n && w[n - 1] == 0) n--;
+    return n;
+}
+
 size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
 {
-    while (n && a[n - 1] == 0) n--;
+    n = normalized_len(a, n);
     if (n == 0) {
         buf[0] = '0';
         buf[1] = 0;
         return 1;
     }
-    uint64_t stack_scratch[16];
-    uint64_t *w = n <= 16 ? stack_scratch : malloc(n * sizeof *w);
-    if (!w) { /* cannot happen in practice; keep the contract: print hex rather than nothing */
-        return bulk_format_uint(buf, a, n, 1);
+    pthread_once(&dec_pow_once, dec_pow_build);
+    const uint64_t v = bulk_reciprocal_word(kTen19);
+    size_t g = n >= kDecDualMin ? n / 2 : 0; /* 10^(19 g) < B^g: r has at most g limbs */
+    if (g > kDecPowMax) g = kDecPowMax;
+    const uint64_t *pw = g ? kDecPow + g * (g - 1) / 2 : NULL;
+    const size_t pn = g ? kDecPowLen[g] : 0;
+    /* words: q and r, n limbs each (r zero padded so that both divide over one length), the
+     * division's scratch; characters: every group written in full, 19 per limb plus two */
+    const size_t tn = g ? bulk_mpn_divmod_scratch_method(n, pn, BULK_DIV_KNUTH) : 0;
+    const size_t words = 2 * n + tn, chars = 19 * (n + 2);
+    uint64_t stack_words[3 * 48];
+    char stack_chars[19 * 50];
+    uint64_t *w = words <= sizeof stack_words / sizeof *stack_words ? stack_words : NULL;
+    char *c = chars <= sizeof stack_chars ? stack_chars : NULL;
+    void *heap = NULL;
+    if (!w || !c) {
+        heap = malloc(words * sizeof *w + chars);
+        if (!heap) return bulk_format_uint(buf, a, n, 1); /* keep the contract: hex, not nothing */
+        w = heap;
+        c = (char *)(w + words);
     }
-    memcpy(w, a, n * sizeof *w);
-    /* peel 19-digit groups from the bottom; they come out least significant first */
-    size_t pos = bulk_format_uint_size(n, 0);
-    char *end = buf + pos;
-    char *p = end;
-    while (n) {
-        /* by the precomputed 2-by-1 reciprocal of 10^19 (int/mpn_div.h): no hardware division
-         * in this loop, which dominates printing below the divide-and-conquer sizes */
-        uint64_t r = bulk_mpn_divrem_1(w, w, n, 10000000000000000000ull);
-        while (n && w[n - 1] == 0) n--;
-        for (int d = 0; d < 19; d++) {
-            *--p = (char)('0' + r % 10);
-            r /= 10;
-            if (n == 0 && r == 0) break;
+    uint64_t *wq = w, *wr = w + n;
+    size_t nq, nr = 0, rgroups = g;
+    if (g) {
+        bulk_mpn_divmod(wq, wr, a, n, pw, pn, BULK_DIV_KNUTH, w + 2 * n);
+        memset(wr + pn, 0, (n - pn) * sizeof *wr);
+        nr = normalized_len(wr, pn);
+    } else {
+        memcpy(wq, a, n * sizeof *wq);
+    }
+    nq = normalized_len(wq, n);
+    char *const cend = c + chars;
+    char *rend = cend, *qend = cend - 19 * g;
+    while (nq && rgroups) { /* both halves: two independent chains in one loop */
+        size_t len = nq > nr ? nq : nr;
+        uint64_t rq = 0, rr = 0;
+        for (size_t i = len; i-- > 0;) {
+            wq[i] = bulk_udiv_2by1(rq, wq[i], kTen19, v, &rq);
+            wr[i] = bulk_udiv_2by1(rr, wr[i], kTen19, v, &rr);
         }
+        nq = normalized_len(wq, nq);
+        nr = normalized_len(wr, nr);
+        put_dec19(qend, rq);
+        put_dec19(rend, rr);
+        qend -= 19, rend -= 19, rgroups--;
     }
-    if (w != stack_scratch) free(w);
-    size_t len = (size_t)(end - p);
-    memmove(buf, p, len);
+    for (; nq; qend -= 19) { /* what is left of q */
+        put_dec19(qend, dec_peel(wq, nq, v));
+        nq = normalized_len(wq, nq);
+    }
+    for (; rgroups; rgroups--, rend -= 19) { /* what is left of r: all g groups, zeros included */
+        put_dec19(rend, dec_peel(wr, nr, v));
+        nr = normalized_len(wr, nr);
+    }
+    const char *p = qend;
+    while (p < cend - 1 && *p == '0') p++;
+    size_t len = (size_t)(cend - p);
+    memcpy(buf, p, len);
     buf[len] = 0;
+    free(heap);
     return len;
 }

@@ -82,6 +82,34 @@ int main(int argc, char **argv)
             check_value(v, what);
         }
     }
+    /* the basecase's own split a = q 10^(19 g) + r, g = n / 2 (numtext.c): r = 0, 1, 10^(19 g) - 1
+     * and a run of zero digits across the split, for every basecase size; and the basecase
+     * called directly beyond its table of powers (g capped) */
+    for (size_t n = 2; n <= BULK_RADIX_DC_LIMBS + 2; n++) {
+        mpz_t q;
+        mpz_init(q);
+        mpz_ui_pow_ui(p, 10, 19 * (n / 2));
+        random_limbs(v, n);
+        mpz_fdiv_q(q, v, p);
+        for (int t = 0; t < 4; t++) {
+            mpz_mul(v, q, p);
+            if (t == 1) mpz_add_ui(v, v, 1);
+            if (t == 2) mpz_add(v, v, p), mpz_sub_ui(v, v, 1);
+            if (t == 3) mpz_add_ui(v, v, 7), mpz_mul_ui(q, q, 10); /* q ends in a zero digit */
+            snprintf(what, sizeof what, "split of %zu limbs, case %d", n, t);
+            check_value(v, what);
+        }
+        mpz_clear(q);
+    }
+    for (size_t n = 129; n <= 400; n += 271) {
+        random_limbs(v, n);
+        uint64_t *a = calloc(n, sizeof *a);
+        mpz_export(a, NULL, -1, sizeof *a, 0, 0, v);
+        char *got = malloc(bulk_format_uint_size(n, 0) + 1), *want = mpz_get_str(NULL, 10, v);
+        size_t len = bulk_format_dec_basecase(got, a, n);
+        CHECK(len == strlen(want) && !strcmp(got, want), "basecase of %zu limbs differs", n);
+        free(a), free(got), free(want);
+    }
     /* all-ones limbs 2^(64n) - 1 */
     for (size_t n = 38; n <= 700; n += 83) {
         mpz_set_ui(v, 1);

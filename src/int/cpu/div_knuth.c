@@ -13,18 +13,12 @@
 
 #include "int/cpu/div_stats.h"
 #include "int/mpn_div.h"
-
-/* floor((B^2 - 1) / d) - B for normalized d (top bit set): the 2-by-1 reciprocal. */
-static inline bulk_limb_t reciprocal_word(bulk_limb_t d)
-{
-    bulk_dlimb_t num = ((bulk_dlimb_t)~d << 64) | ~(bulk_limb_t)0;
-    return (bulk_limb_t)(num / d);
-}
+#include "int/udiv_word.h"
 
 /* The 3-by-2 reciprocal floor((B^3 - 1) / (d1 B + d0)) - B (Moller-Granlund algorithm 6). */
 static inline bulk_limb_t reciprocal_3by2(bulk_limb_t d1, bulk_limb_t d0)
 {
-    bulk_limb_t v = reciprocal_word(d1);
+    bulk_limb_t v = bulk_reciprocal_word(d1);
     bulk_limb_t p = d1 * v;
     p += d0;
     if (p < d0) {
@@ -43,25 +37,6 @@ static inline bulk_limb_t reciprocal_3by2(bulk_limb_t d1, bulk_limb_t d0)
         if (p >= d1 && (p > d1 || t0 >= d0)) v--;
     }
     return v;
-}
-
-/* (u1 u0) / d for normalized d and u1 < d: quotient returned, remainder in *r (algorithm 4). */
-static inline bulk_limb_t udiv_2by1(bulk_limb_t u1, bulk_limb_t u0, bulk_limb_t d, bulk_limb_t v,
-                                    bulk_limb_t *r)
-{
-    bulk_dlimb_t qq = (bulk_dlimb_t)v * u1 + (((bulk_dlimb_t)u1 << 64) | u0);
-    bulk_limb_t q1 = (bulk_limb_t)(qq >> 64) + 1, q0 = (bulk_limb_t)qq;
-    bulk_limb_t rr = u0 - q1 * d;
-    if (rr > q0) {
-        q1--;
-        rr += d;
-    }
-    if (rr >= d) {
-        q1++;
-        rr -= d;
-    }
-    *r = rr;
-    return q1;
 }
 
 /* (n2 n1 n0) / (d1 d0), normalized divisor, (n2 n1) < (d1 d0): quotient returned, the
@@ -94,16 +69,16 @@ static inline bulk_limb_t udiv_3by2(bulk_limb_t n2, bulk_limb_t n1, bulk_limb_t 
 bulk_limb_t bulk_mpn_divrem_1(bulk_limb_t *q, const bulk_limb_t *a, size_t n, bulk_limb_t d)
 {
     int s = bulk_limb_clz(d);
-    bulk_limb_t dn = d << s, v = reciprocal_word(dn), r = 0;
+    bulk_limb_t dn = d << s, v = bulk_reciprocal_word(dn), r = 0;
     if (s == 0) {
-        for (size_t i = n; i-- > 0;) q[i] = udiv_2by1(r, a[i], dn, v, &r);
+        for (size_t i = n; i-- > 0;) q[i] = bulk_udiv_2by1(r, a[i], dn, v, &r);
         return r;
     }
     r = a[n - 1] >> (64 - s);
     for (size_t i = n; i-- > 0;) {
         bulk_limb_t lo = i > 0 ? a[i - 1] >> (64 - s) : 0;
         bulk_limb_t u0 = (a[i] << s) | lo;
-        q[i] = udiv_2by1(r, u0, dn, v, &r);
+        q[i] = bulk_udiv_2by1(r, u0, dn, v, &r);
     }
     return r >> s;
 }
