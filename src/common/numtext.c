@@ -79,29 +79,47 @@ int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t
     return bulk_parse_dec_basecase(out, cap, s, len);
 }
 
+/* The value of the 8 digits at p (checked by the caller). */
+static inline uint64_t dec8_value(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* all 8 at once: the first (most significant) digit is the lowest byte; pairs, then
+     * quadruples, then the whole are combined by one multiply-add each */
+    uint64_t v;
+    memcpy(&v, p, 8);
+    v -= 0x3030303030303030ull;
+    v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffull;
+    v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffull;
+    return (v * 10000 + (v >> 32)) & 0xffffffffull;
+#else
+    uint64_t v = 0;
+    for (int j = 0; j < 8; j++) v = v * 10 + (uint64_t)(p[j] - '0');
+    return v;
+#endif
+}
+
 int bulk_parse_dec_basecase(uint64_t *out, size_t cap, const char *s, size_t len)
 {
     size_t used = 0;
-    /* 19 decimal digits at a time: 10^19 < 2^64 */
-    size_t i = 0;
+    /* the short group first (len mod 19 digits), then 19 at a time: 10^19 < 2^64, and every
+     * step after the first is out = out 10^19 + group */
+    size_t i = 0, k = len % 19 ? len % 19 : 19;
     while (i < len) {
-        size_t k = len - i < 19 ? len - i : 19;
         uint64_t chunk = 0, scale = 1;
-        for (size_t j = 0; j < k; j++) {
-            chunk = chunk * 10 + (uint64_t)(s[i + j] - '0');
-            scale *= 10;
+        if (k == 19) {
+            chunk = dec8_value(s + i) * 100000000000ull + dec8_value(s + i + 8) * 1000u +
+                    (uint64_t)(s[i + 16] - '0') * 100u + (uint64_t)(s[i + 17] - '0') * 10u + (uint64_t)(s[i + 18] - '0');
+            scale = 10000000000000000000ull;
+        } else {
+            for (size_t j = 0; j < k; j++) {
+                chunk = chunk * 10 + (uint64_t)(s[i + j] - '0');
+                scale *= 10;
+            }
         }
-        int st = mul_add_small(out, &used, cap, scale, 0);
+        int st = mul_add_small(out, &used, cap, scale, chunk);
         if (st != BULK_OK) return st;
-        /* add chunk with carry propagation */
-        uint64_t carry = chunk;
-        for (size_t j = 0; carry && j < cap; j++) {
-            if (j == used) used++;
-            out[j] += carry;
-            carry = out[j] < carry;
-        }
-        if (carry) return BULK_ERR_OVERFLOW;
         i += k;
+        k = 19;
     }
     while (used && out[used - 1] == 0) used--;
     return (int)used;
