@@ -469,17 +469,18 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
 static void bench_eo(bulk_ctx *ctx, size_t big)
 {
     static const size_t bits_list[] = {256, 512, 768, 832, 1024};
-    static const char *kinds[] = {"thread", "teo", "teo", "sr"};
-    OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; IMAD%% of teo counts 2 w^2\n"
-        "# multiply-adds against the measured ceiling)\n");
-    OUT("%-7s %9s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo", "teo again",
-        "sr", "IMAD%", "auto picks");
+    static const char *kinds[] = {"thread", "teo", "teo", "teo", "sr"};
+    OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 'teo loop': teo with\n"
+        "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; IMAD%% of teo\n"
+        "# counts 2 w^2 multiply-adds against the measured ceiling)\n");
+    OUT("%-7s %9s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
+        "teo again", "teo loop", "sr", "IMAD%", "auto picks");
     const size_t n = big;
     for (int bi = 0; bi < 5; bi++) {
         size_t L = bits_list[bi] / 64;
         bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * 2 * L * 8);
         bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
-        double rate[4] = {0, 0, 0, 0};
+        double rate[5] = {0, 0, 0, 0, 0};
         int rc = h && x ? BULK_OK : BULK_ERR_NOMEM;
         if (rc == BULK_OK) {
             for (size_t k = 0; k < n * 2 * L; k++) h[k] = rnd();
@@ -491,8 +492,9 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
         if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* the automatic choice */
         if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
-        for (int k = 0; k < 4 && rc == BULK_OK; k++) {
+        for (int k = 0; k < 5 && rc == BULK_OK; k++) {
             setenv("BULK_CUDA_MUL", kinds[k], 1);
+            if (k == 3) setenv("BULK_CUDA_EO_STAGE", "0", 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_download(ctx, R, x);
             if (r2 == BULK_OK && memcmp(x, h, n * 2 * L * 8) != 0) {
@@ -509,10 +511,12 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
             }
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
             unsetenv("BULK_CUDA_MUL");
+            unsetenv("BULK_CUDA_EO_STAGE");
         }
         double em = rate[1] > rate[2] ? rate[1] : rate[2];
-        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0], rate[1],
-            rate[2], rate[3], 100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(L));
+        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0],
+            rate[1], rate[2], rate[3], rate[4], 100.0 * em * imads(OP_MUL, L) / imad_peak,
+            bulk_int_cuda_mul_kernel(L));
         if (rc != BULK_OK) OUT("# %zu bits: %s\n", 64 * L, bulk_status_string(rc));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);

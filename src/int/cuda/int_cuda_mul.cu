@@ -181,16 +181,46 @@ __device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src,
     }
 }
 
+/* A full block at the compiled width (cnt = kEoBlock, l = L): every thread's 2L global loads
+ * of a and b issued before the first shared-memory store, so the block waits for one memory
+ * round trip instead of one per unrolled group of the loop in eo_stage (nvcc unrolls it by 4:
+ * 8 round trips at L = 16). The loaded limbs take registers the rows need only later. */
+template <int L>
+__device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, int SB,
+                                              const bg_limb *a, const bg_limb *b, size_t first)
+{
+    const bg_limb *ga = a + first * (size_t)L, *gb = b + first * (size_t)L;
+    bg_limb va[L], vb[L];
+#pragma unroll
+    for (int t = 0; t < L; t++) {
+        va[t] = ga[t * kEoBlock + threadIdx.x];
+        vb[t] = gb[t * kEoBlock + threadIdx.x];
+    }
+#pragma unroll
+    for (int t = 0; t < L; t++) {
+        const int k = t * kEoBlock + threadIdx.x, inst = k / L, j = k % L;
+        so[inst * SO + 2 * j] = (bg_word)va[t];
+        so[inst * SO + 2 * j + 1] = (bg_word)(va[t] >> 32);
+        sb[inst * SB + 2 * j] = (bg_word)vb[t];
+        sb[inst * SB + 2 * j + 1] = (bg_word)(vb[t] >> 32);
+    }
+}
+
+/* stage: 1 loads a full block by eo_stage_full (the default), 0 always by the loops of
+ * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). */
 template <int L>
 __global__ void __launch_bounds__(kEoBlock) mul_eo_kernel(bg_limb *r, const bg_limb *a,
-                                                           const bg_limb *b, size_t n, int l)
+                                                           const bg_limb *b, size_t n, int l,
+                                                           int stage)
 {
     extern __shared__ bg_word sh[];
     const int NW = 2 * L, SO = 2 * NW + 1, SB = NW + 1;
     bg_word *so = sh, *sb = sh + kEoBlock * SO; /* output (and a) rows; b rows */
     size_t first = (size_t)blockIdx.x * kEoBlock;
     int cnt = (int)(n - first < (size_t)kEoBlock ? n - first : kEoBlock);
-    if (l == L) {
+    if (stage && l == L && cnt == kEoBlock) {
+        eo_stage_full<L>(so, SO, sb, SB, a, b, first);
+    } else if (l == L) {
         eo_stage<L>(so, SO, a, first, cnt, l);
         eo_stage<L>(sb, SB, b, first, cnt, l);
     } else {
@@ -207,6 +237,14 @@ __global__ void __launch_bounds__(kEoBlock) mul_eo_kernel(bg_limb *r, const bg_l
     __syncthreads();
     const int ol = 2 * l;
     bg_limb *g = r + first * (size_t)ol;
+    if (stage && l == L && cnt == kEoBlock) { /* compile-time indices: no division on the FMA pipe */
+#pragma unroll
+        for (int t = 0; t < 2 * L; t++) {
+            const int k = t * kEoBlock + threadIdx.x, inst = k / (2 * L), j = k % (2 * L);
+            g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
+        }
+        return;
+    }
     for (int k = threadIdx.x; k < cnt * ol; k += kEoBlock) {
         int inst = k / ol, j = k - inst * ol;
         g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
@@ -221,7 +259,9 @@ int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, c
         BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)smem));
     unsigned grid = (unsigned)((n + kEoBlock - 1) / kEoBlock);
-    mul_eo_kernel<L><<<grid, kEoBlock, smem, st>>>(r, a, b, n, l);
+    const char *e = getenv("BULK_CUDA_EO_STAGE");
+    int stage = e && strcmp(e, "0") == 0 ? 0 : 1;
+    mul_eo_kernel<L><<<grid, kEoBlock, smem, st>>>(r, a, b, n, l, stage);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
