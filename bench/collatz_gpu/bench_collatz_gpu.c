@@ -39,6 +39,7 @@ static double g_seconds = 0.5;
 static int g_ragged = 0;
 static int g_layout = 0, g_refill = 0, g_replay = 0, g_setup = 0;
 static int g_only37 = 0; /* --layouts --k37: only k = 37 */
+static int g_short = 0;  /* --layouts --short: only the rows marked sh */
 
 static bulk_u128 U(u128 v)
 {
@@ -303,17 +304,23 @@ static int same_vr(const bulk_collatz_verify_result *a, const bulk_collatz_verif
 }
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    static const struct { const char *name; int layout, refill, replay, mem, inc; } v[] = {
+    /* d: 0 = 12; sh: in the --short table (flat, the default, the uniform rows) */
+    static const struct { const char *name; int layout, refill, replay, mem, inc, d, sh; } v[] = {
         /* round 2 (2026-11-21): the old default first, then the new default (records, refill 16,
          * global tables: mem 0 = AUTO resolves to global with records) and its neighbours */
-        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_SHARED, 0 },
-        { "batch 12 (old)", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_SHARED, 0 },
-        { "batch 16 rec (new)", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 12 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 20 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 20, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0 },
-        { "batch 16 rec shared", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_SHARED, 0 },
-        { "batch 12 T glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
-        { "batch 16 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1 },
+        { "flat", BULK_CZ_CUDA_LAYOUT_FLAT, 0, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_SHARED, 0, 0, 1 },
+        { "batch 12 (old)", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_SHARED, 0, 0, 0 },
+        { "batch 16 rec (new)", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0, 0, 0 },
+        { "batch 12 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0, 0, 0 },
+        { "batch 20 rec glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 20, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 0, 0, 0 },
+        { "batch 16 rec shared", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_SHARED, 0, 0, 0 },
+        { "batch 12 T glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL, 0, 0, 0 },
+        { "batch 16 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1 },
+        /* session 3: the uniform trips (cg_verify_uni.h) at d = 12, 10, 14, 16 */
+        { "uniform", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1 },
+        { "uniform d=10", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 10, 1 },
+        { "uniform d=14", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 14, 1 },
+        { "uniform d=16", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 16, 1 },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
     const int ks[] = { 32, 37 }, nk = kmax < 37 ? 1 : 2, k0 = g_only37 ? 1 : 0;
@@ -336,13 +343,26 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         const u128 c0 = two68 + ((u128)4242 << k), c1 = c0 + ((u128)1 << (k + 2)) - 1;
         double flat_rate = 0;
         for (int i = 0; i < nv; i++) {
+            if (g_short && !v[i].sh) continue;
+            /* another d: an engine of those tables with this sieve borrowed */
+            bulk_collatz_engine *ed = e;
+            struct borrowed bw;
+            memset(&bw, 0, sizeof bw);
+            if (v[i].d && v[i].d != e->d) {
+                if (bulk_collatz_engine_new(&ed, cpu, v[i].d, 0, 0) != BULK_OK) continue;
+                borrow(ed, e, &bw);
+            }
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
             g_setup = v[i].inc ? BULK_CZ_CUDA_SETUP_INCREMENTAL : BULK_CZ_CUDA_SETUP_MULTIPLY;
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
-            struct vpoint p = measure_verify(e, two68 + ((u128)99 << k), (u128)1 << (k + 3));
-            int sc = bulk_collatz_cuda_verify_chunk(e, U(c0), U(c1), i ? r : ref);
+            struct vpoint p = measure_verify(ed, two68 + ((u128)99 << k), (u128)1 << (k + 3));
+            int sc = bulk_collatz_cuda_verify_chunk(ed, U(c0), U(c1), i ? r : ref);
+            if (ed != e) {
+                unborrow(ed, &bw);
+                bulk_collatz_engine_free(ed);
+            }
             int same = p.status == BULK_OK && sc == BULK_OK && (i == 0 || same_vr(ref, r));
             if (!same) bad++;
             if (i == 0) flat_rate = p.rate;
@@ -508,6 +528,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--ncu")) delays = ncu = 1;
         else if (!strcmp(argv[i], "--ncu-verify")) ncu = 2;
         else if (!strcmp(argv[i], "--k37")) g_only37 = 1;
+        else if (!strcmp(argv[i], "--short")) g_short = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
                    "                         [--seconds S per point, default 0.5] [--quick] [--layouts]\n"

@@ -23,6 +23,7 @@ static uint64_t cnt_table_step, cnt_bm_check, cnt_single_step, cnt_delay_step, c
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/cg_plan.h"
+#include "collatz/cuda/cg_verify_uni.h"
 
 typedef unsigned __int128 u128;
 
@@ -74,7 +75,10 @@ int main(int argc, char **argv)
             uint64_t *REC = malloc(nrec * sizeof *REC + 8);
             uint8_t *RST = malloc(nrec + 1);
             cg_rec_tables(d, ROFF, REC, RST);
-            uint64_t rec_it = 0;
+            uint64_t rec_it = 0, uni_it = 0;
+            /* the UNIFORM table (d <= CG_UNI_MAX_D; n near 2^68 >= 2^(3d+2) for d <= 16) */
+            uint32_t *UT = d <= CG_UNI_MAX_D ? malloc(cg_uni_entries((unsigned)d) * 16) : NULL;
+            if (UT) cg_uni_build((unsigned)d, B, C, J, UT);
             cnt_table_step = cnt_bm_check = cnt_single_step = cnt_t_step = 0;
             uint64_t numbers = 0, escapes = 0;
             /* warp model of the one-number-per-lane loop: 32 lanes (consecutive entries, as in
@@ -109,6 +113,10 @@ int main(int argc, char **argv)
                             return 1;
                         }
                         rec_it += (cnt_table_step - t1) + (cnt_rec_test - r1) + (cnt_t_step - s1);
+                        if (UT && cg_glide_uni(v, n, (int64_t)k + e->Sj[i], (unsigned)d, UT, &uni_it) != g) {
+                            fprintf(stderr, "opcount: uniform trips differ\n");
+                            return 1;
+                        }
                         lane_tables += cnt_table_step - t1;
                         cnt_t_step = s1;
                         cnt_rec_test = r1;
@@ -132,10 +140,11 @@ int main(int argc, char **argv)
             double frac = (double)e->s_k / (double)((uint64_t)1 << k);
             printf("%-3d %-3d %9.5f %8.2f %8.2f %8.2f %8.4f %10.1f %12.3g %12.3g\n", k, d, frac, ta, tb, ts,
                    100.0 * escapes / numbers, instr, INT_RATE / (instr * frac), 2 * INT_RATE / (instr * frac));
-            printf("    lane form: %.2f iterations / number (record replays: %.2f); one-number-per-lane warps pay "
-                   "%.2fx the mean (max of 32 lanes)\n",
-                   (double)lane_it / numbers, (double)rec_it / numbers,
+            printf("    lane form: %.2f iterations / number (record replays: %.2f; uniform trips: %.2f); "
+                   "one-number-per-lane warps pay %.2fx the mean (max of 32 lanes)\n",
+                   (double)lane_it / numbers, (double)rec_it / numbers, (double)uni_it / numbers,
                    lane_cost > 0 ? warp_cost / (lane_cost - 0) : 0.0);
+            free(UT);
             free(ROFF);
             free(REC);
             free(RST);

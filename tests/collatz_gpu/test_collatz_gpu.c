@@ -97,6 +97,8 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
         { "flat, inc. setup, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT, .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL, .escape_capacity = 2, .wave_numbers = 1 << 20, .launch_numbers = 1 << 16 } },
         { "inc. setup, 512 threads", { .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL, .threads_per_block = 512 } },
         { "batch 12, inc. setup, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "uniform trips", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        { "uniform, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;

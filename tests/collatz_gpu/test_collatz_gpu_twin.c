@@ -9,6 +9,7 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/cg_plan.h"
+#include "collatz/cuda/cg_verify_uni.h"
 #include "collatz/cuda/collatz_cuda.h"
 
 typedef unsigned __int128 u128;
@@ -132,7 +133,10 @@ static void test_glide(uint64_t *rs, int small)
             if (cnt) CHECK(REC[ROFF[L + 1] - 1] == BM[L], "last record = BM (d=%u L=%llu)", d, (unsigned long long)L);
             else CHECK((uint32_t)BM[L] > ((uint64_t)1 << d), "no record: BM above 2^d (d=%u)", d);
         }
-        int bad = 0, kept = 0, tried = 0;
+        /* the UNIFORM table (cg_verify_uni.h), d <= CG_UNI_MAX_D */
+        uint32_t *UT = d <= CG_UNI_MAX_D ? malloc(cg_uni_entries(d) * 16) : NULL;
+        if (UT) cg_uni_build(d, B, C, J, UT);
+        int bad = 0, kept = 0, tried = 0, ubad = 0, utried = 0;
         for (int it = 0; it < (small ? 300 : 3000); it++) {
             /* n of 2..127 bits, v in [n, n 2^(d+2)) */
             unsigned bits = 2 + (unsigned)(test_rand(rs) % 126);
@@ -142,6 +146,12 @@ static void test_glide(uint64_t *rs, int small)
             if (v < nn) continue;
             tried++;
             int64_t g2 = cz_glide_from(cg_u_of(v), cg_u_of(nn), 5, (int)d, B, C, J);
+            if (UT && cg_uni_ok(d, of_w(nn))) {
+                /* the uniform trips: the glide or escape of cg_glide with the dip test */
+                utried++;
+                if (cg_glide_uni(of_w(v), of_w(nn), 5, d, UT, NULL) != cg_glide(of_w(v), of_w(nn), 5, d, BC, BM, J))
+                    ubad++;
+            }
             for (int bm = 0; bm < 2; bm++) {
                 int64_t g1 = cg_glide(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J);
                 /* the lane form (FLAT kernel) gives the same glide or escape */
@@ -157,6 +167,21 @@ static void test_glide(uint64_t *rs, int small)
             }
         }
         CHECK(bad == 0 && kept > tried / 2, "cg_glide d=%u: %d bad, %d kept of %d", d, bad, kept, 2 * tried);
+        if (UT) {
+            CHECK(ubad == 0 && utried > tried / 4, "cg_glide_uni d=%u: %d of %d differ", d, ubad, utried);
+            /* the table: J in the spare bits, record pairs ending on BM's state */
+            for (uint64_t L = 0; L < n; L++) {
+                const uint32_t *e = UT + 4 * L;
+                CHECK(e[0] == (uint32_t)B[L] && (e[1] & CG_UNI_CMASK) == C[L] && e[3] >> 26 == J[L] &&
+                      e[2] == (uint32_t)BM[L] && (e[3] & CG_UNI_CMASK) == (uint32_t)(BM[L] >> 32),
+                      "uniform table entry d=%u L=%llu", d, (unsigned long long)L);
+                const uint32_t *r = UT + 4 * (n + (L + 1) * cg_uni_pairs(d) - 1);
+                CHECK(ROFF[L + 1] == ROFF[L] ||
+                          (r[0] == (uint32_t)BM[L] && (r[1] & CG_UNI_CMASK) == (uint32_t)(BM[L] >> 32)),
+                      "uniform records end on BM d=%u L=%llu", d, (unsigned long long)L);
+            }
+            free(UT);
+        }
         CHECK(!cg_bm_ok(of_w(((u128)1 << (3 * d + 2)) - 1), d) && cg_bm_ok(of_w((u128)1 << (3 * d + 2)), d),
               "cg_bm_ok bound d=%u", d);
         free(B);
@@ -752,8 +777,10 @@ static void test_opts(void)
     o.refill_lanes = -1;
     CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "refill_lanes -1 rejected");
     o.refill_lanes = 0;
-    o.verify_layout = 4;
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "verify_layout 4 rejected");
+    o.verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM;
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "verify_layout UNIFORM accepted");
+    o.verify_layout = 5;
+    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "verify_layout 5 rejected");
     memset(&o, 0, sizeof o);
     CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "defaults restored");
 }

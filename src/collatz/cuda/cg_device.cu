@@ -50,7 +50,8 @@ bulk_collatz_cuda_opts cg_opts(void)
         if (!strcmp(ev, "flat")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT;
         else if (!strcmp(ev, "batch")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
         else if (!strcmp(ev, "number")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_NUMBER;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_LAYOUT='%s' is not flat, batch or number: ignored\n", ev);
+        else if (!strcmp(ev, "uniform")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_LAYOUT='%s' is not flat, batch, number or uniform: ignored\n", ev);
     }
     /* the default layout; flip to BULK_CZ_CUDA_LAYOUT_FLAT_BATCH when it measures faster */
     if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO) o.verify_layout = CG_DEFAULT_LAYOUT;

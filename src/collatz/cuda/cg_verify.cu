@@ -22,11 +22,14 @@
 #include "collatz/cuda/cg_host.h"
 #include "collatz/cuda/cg_kernels.h"
 #include "collatz/cuda/cg_plan.h"
+#include "collatz/cuda/cg_verify_uni.h"
 
 namespace {
 
 enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4, MODE_FLAT_REC = 5,
-       MODE_FLAT_BATCH_REC = 6, MODE_FLAT_INC = 7 /* .. 10: FLAT .. FLAT_BATCH_REC + incremental setup */ };
+       MODE_FLAT_BATCH_REC = 6, MODE_FLAT_INC = 7 /* .. 10: FLAT .. FLAT_BATCH_REC + incremental setup */,
+       MODE_UNI = 11 /* UNIFORM (k_uni) */ };
+#define CG_NMODES 12
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -50,6 +53,11 @@ struct vparams {
     uint32_t esc_cap;
     /* FLAT_BATCH: idle lanes of a warp that trigger a refill (cg_refill_now) */
     uint32_t refill;
+    /* UNIFORM: the table of cg_uni_build (16-byte entries), 2^k (n of an entry's next row) and
+     * 2^d - 1, as parameters so that the loop reads them as constant operands */
+    const uint4 *uni;
+    uint64_t nstep;
+    uint32_t mask;
 };
 
 /* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
@@ -140,6 +148,57 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
         }
     }
     cg_block_store(a, p.acc);
+}
+
+/* The UNIFORM kernel's runs: up to CG_FLAT_RUN consecutive rows of one entry, taken grid-stride
+ * by the threads; the entry of a lane's next run is loaded one run ahead (its latency hides
+ * behind a run). The same bookkeeping as k_flat's, which keeps its own inline copy: through these
+ * helpers ptxas gave the FLAT record kernels 80 -> 82..88 registers (nvcc 13, sm_90), i.e. 24 ->
+ * 16 resident warps at 256 threads for the measured variants. */
+struct flat_runs {
+    uint64_t q;
+    uint64_t nr, nc; /* the entry of run q (loaded ahead) */
+    int nj, started;
+};
+
+__device__ __forceinline__ uint64_t runs_nch(const vparams &p) { return (p.nrows + CG_FLAT_RUN - 1) / CG_FLAT_RUN; }
+
+__device__ __forceinline__ void runs_load(const vparams &p, flat_runs &f, uint64_t q)
+{
+    const uint64_t nch = runs_nch(p);
+    if (q < p.ne * nch) {
+        const uint64_t e = nch == 1 ? q : q / nch;
+        f.nr = p.Sr[e];
+        f.nc = p.Sc[e];
+        f.nj = p.Sj[e];
+    }
+}
+
+__device__ __forceinline__ void runs_init(const vparams &p, flat_runs &f)
+{
+    f.q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    f.nr = f.nc = 0;
+    f.nj = f.started = 0;
+    runs_load(p, f, f.q);
+}
+
+/* The lane's next run: 0 when none is left, else 1 with its entry (r, c, j), first row row0
+ * (relative to the launch's nH0) and number of rows. */
+__device__ __forceinline__ int runs_next(const vparams &p, flat_runs &f, uint64_t &r, uint64_t &c, int &j,
+                                         uint64_t &row0, uint64_t &len)
+{
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x, nch = runs_nch(p);
+    if (f.started) f.q += T;
+    f.started = 1;
+    if (f.q >= p.ne * nch) return 0;
+    const uint64_t e = nch == 1 ? f.q : f.q / nch;
+    row0 = (f.q - e * nch) * CG_FLAT_RUN;
+    len = p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN;
+    r = f.nr;
+    c = f.nc;
+    j = f.nj;
+    runs_load(p, f, f.q + T);
+    return 1;
 }
 
 /* FLAT layout (the fast kernel's ROWS and ENTRY work): the launch's entries x rows are cut into
@@ -263,10 +322,91 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
     cg_block_store(a, p.acc);
 }
 
+/* UNIFORM layout (verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM; docs/collatz-gpu.md "Uniform
+ * trips"): FLAT's work split (runs of up to CG_FLAT_RUN rows of one entry, taken grid-stride),
+ * but every trip of every lane runs the same instructions, cg_uni_trip (cg_verify_uni.h) on one
+ * 16-byte entry of the UNIFORM table: table step and dip test in one, or two record tests. A lane
+ * whose number ended sets up the next row at the start of the next trip: n + 2^k and the
+ * previous prefix + 3^j (4 adds each; a prefix that overflowed stays overflowed, as the
+ * multiply would find), a few predicated instructions that all lanes would otherwise wait for;
+ * only a run's start (the 128x64 prefix, once per 64 numbers) branches. Launched only when the
+ * launch's smallest n >= 2^(3d+2) and d <= CG_UNI_MAX_D (cg_uni_ok), else FLAT_BATCH runs. */
+/* (CG_INC_THREADS, 4): at most 64 registers, 32 warps per SM. D: d as a compile-time constant
+ * (shifts, masks, the margin and the record stride folded), 0: d from the parameters. */
+template <int D> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
+{
+    const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
+    cg_acc a;
+    cg_acc_init(&a);
+    const unsigned d = D ? (unsigned)D : (unsigned)p.tb.d, lim = cg_limit_bits(d);
+    const uint32_t pairs = cg_uni_pairs(d), mask = D ? (1u << D) - 1 : p.mask;
+    flat_runs f;
+    runs_init(p, f);
+    uint64_t pow3j = 0, left = 0;
+    uint32_t done0 = 0, cnt = 0;
+    int live = 1, need = 1, ovf0 = 0;
+    cg_u128 v0 = cg_make(0, 0); /* the prefix 3^j nH + c of the lane's last row */
+    cg_uni s;
+    s.v = s.n = cg_make(0, 0);
+    s.done = s.ri = 0;
+    while (__any_sync(0xffffffffu, live)) {
+        int note = 0;
+        if (!need) {
+            const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
+            const int rc = cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
+            if (rc == 1) a.sum += s.done;
+            note = rc == 1 && s.done >= a.maxg;
+            if (rc == 2) escape(p, s.n, p.k);
+            need = rc != 0;
+        }
+        /* a lane's new maximum is rare after its first numbers: the warp skips the 128-bit
+         * compare unless some lane may need it (the vote with every lane of the warp) */
+        if (__any_sync(0xffffffffu, note)) {
+            if (note) cg_acc_note(&a, s.done, s.n);
+        }
+        /* the next number, in the trip where the last one ended */
+        if (need && live) {
+            if (left == 0) {
+                /* a run's start: its row "-1" (nH >= 1, so nH - 1 >= 0), which the common path
+                 * below advances by one row */
+                uint64_t r, c, row0;
+                int j;
+                if (!runs_next(p, f, r, c, j, row0, left)) {
+                    live = 0;
+                } else {
+                    pow3j = t.pow3[j];
+                    done0 = (uint32_t)(p.k + j);
+                    const uint64_t h1 = p.nH0_lo + row0 - 1, hlo = p.nH0_lo + row0;
+                    const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
+                    s.n = cg_form_n(h1, hhi, p.k, r);
+                    ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c);
+                }
+            }
+            if (live) {
+                cg_add64(&s.n, p.nstep); /* n < 2^128: the plan's rows */
+                ovf0 |= cg_add64(&v0, pow3j);
+                left--;
+                cnt++;
+                s.v = v0;
+                s.done = done0;
+                s.ri = 0;
+                need = ovf0;
+                if (ovf0) escape(p, s.n, p.k);
+            }
+        }
+    }
+    a.iter = cnt;
+    cg_block_store(a, p.acc);
+}
+
 typedef void (*kfn)(vparams);
 
-kfn pick(int kv, int sh, int mode)
+kfn pick(int kv, int sh, int mode, int e_d)
 {
+    if (mode == MODE_UNI) {
+        const int d = e_d;
+        return d == 10 ? k_uni<10> : d == 12 ? k_uni<12> : d == 14 ? k_uni<14> : d == 16 ? k_uni<16> : k_uni<0>;
+    }
     /* modes 7..10: the same four with the incremental setup (INC) */
     const bool inc = mode >= MODE_FLAT_INC;
     if (inc) mode -= MODE_FLAT_INC - MODE_FLAT;
@@ -303,6 +443,8 @@ struct vcache {
     cg_acc *d_acc, *h_acc;
     uint32_t esc_cap; /* escapes each d_esc holds */
     int acc_cap;      /* accumulator slots (grid) */
+    uint32_t *d_uni;  /* the UNIFORM table (cg_uni_build) of uni_d bits, or NULL */
+    int uni_d;
 };
 #define CG_MAX_VDEV 64
 vcache g_vc[CG_MAX_VDEV];
@@ -318,6 +460,7 @@ void vcache_free(vcache *c)
         if (c->reset_ev[i]) cudaEventDestroy(c->reset_ev[i]);
     }
     cudaFree(c->d_acc);
+    cudaFree(c->d_uni);
     cudaFreeHost(c->h_acc);
     cudaFreeHost(c->h_esc);
     cudaFreeHost(c->h_cnt);
@@ -349,19 +492,32 @@ struct vrun {
 int flat_mode(const vrun &r)
 {
     const int rec = r.o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS;
-    const int m = r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ? (rec ? MODE_FLAT_BATCH_REC : MODE_FLAT_BATCH)
-                                                                      : (rec ? MODE_FLAT_REC : MODE_FLAT);
+    /* UNIFORM: FLAT_BATCH where k_uni does not apply (uni_mode) */
+    const int batch = r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH || r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM;
+    const int m = batch ? (rec ? MODE_FLAT_BATCH_REC : MODE_FLAT_BATCH) : (rec ? MODE_FLAT_REC : MODE_FLAT);
     return r.o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL ? m + (MODE_FLAT_INC - MODE_FLAT) : m;
+}
+
+/* The kernel of a FLAT-layout launch whose smallest n is n_min: k_uni when the layout is UNIFORM
+ * and it applies (cg_uni_ok), else flat_mode's. */
+int uni_mode(const vrun &r, cg_u128 n_min)
+{
+    if (r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM && r.cache && r.cache->d_uni &&
+        cg_uni_ok((unsigned)r.e->d, n_min))
+        return MODE_UNI;
+    return flat_mode(r);
 }
 
 int run_init(vrun &r, const cg_dev *dv)
 {
+    const int uni = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM &&
+                    r.e->d <= CG_UNI_MAX_D;
     const int mode_any = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
-                             ? flat_mode(r) : MODE_ROWS;
-    kfn f = pick(r.kv, r.sh, mode_any);
+                             ? (uni ? MODE_UNI : flat_mode(r)) : MODE_ROWS;
+    kfn f = pick(r.kv, r.sh, mode_any, r.e->d);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
-    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? 11 : 3); m++)
-        CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m), cudaFuncAttributeMaxDynamicSharedMemorySize,
+    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? CG_NMODES : 3); m++)
+        CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m, r.e->d), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)r.smem));
     int per_sm = 0;
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, r.threads, r.smem));
@@ -404,6 +560,24 @@ int run_init(vrun &r, const cg_dev *dv)
         CG_CHECK(cudaMalloc(&c.d_acc, (size_t)r.grid * sizeof(cg_acc)));
         CG_CHECK(cudaMallocHost(&c.h_acc, (size_t)r.grid * sizeof(cg_acc)));
         c.acc_cap = r.grid;
+    }
+    if (uni && c.uni_d != r.e->d) {
+        /* the UNIFORM table of d bits (built on the host: 2^d operations, ~0.1 s at d = 16) */
+        cudaFree(c.d_uni);
+        c.d_uni = NULL;
+        c.uni_d = 0;
+        const size_t bytes = (size_t)cg_uni_entries((unsigned)r.e->d) * 16;
+        uint32_t *h = (uint32_t *)malloc(bytes);
+        if (!h) return BULK_ERR_NOMEM;
+        cg_uni_build((unsigned)r.e->d, r.e->B, r.e->C, r.e->J, h);
+        cudaError_t ce = cudaMalloc(&c.d_uni, bytes);
+        if (ce == cudaSuccess) ce = cudaMemcpy(c.d_uni, h, bytes, cudaMemcpyHostToDevice);
+        free(h);
+        if (ce != cudaSuccess) {
+            cg_note_error(ce, "UNIFORM table", __FILE__, __LINE__);
+            return BULK_ERR_CUDA;
+        }
+        c.uni_d = r.e->d;
     }
     r.s = c.s;
     r.s2 = c.s2;
@@ -495,7 +669,10 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     p.esc_count = r.d_cnt[b];
     p.esc_cap = r.o.escape_capacity;
     p.refill = (uint32_t)r.o.refill_lanes;
-    pick(r.kv, r.sh, mode)<<<r.grid, r.threads, r.smem, r.s>>>(p);
+    p.uni = r.cache ? (const uint4 *)r.cache->d_uni : NULL;
+    p.nstep = p.k < 64 ? (uint64_t)1 << p.k : 0;
+    p.mask = (1u << r.e->d) - 1;
+    pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     CG_CHECK(cudaGetLastError());
     cg_stats()->launches++;
     r.wave_fill += numbers;
@@ -536,7 +713,7 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
                 p.nH0_lo = (uint64_t)h;
                 p.nH0_hi = (uint64_t)(h >> 64);
                 p.nrows = nr;
-                int s = launch(r, p, flat_mode(r), cnt * nr);
+                int s = launch(r, p, uni_mode(r, cg_form_n(p.nH0_lo, p.nH0_hi, p.k, 0)), cnt * nr);
                 if (s) return s;
             }
             done += nr;
@@ -702,7 +879,9 @@ int verify_device(int g, void *arg)
         r.o = o;
         r.threads = o.threads_per_block;
         /* the INC kernels' launch bound */
-        if (o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL && r.threads > CG_INC_THREADS) r.threads = CG_INC_THREADS;
+        if ((o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL || o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM) &&
+            r.threads > CG_INC_THREADS)
+            r.threads = CG_INC_THREADS;
         bulk_collatz_verify_result_init(r.res);
         s = cg_choose(e, dv, &r.kv, &r.sh);
         /* record replays read REC from global memory anyway; with BC, BM, J in shared memory
@@ -710,7 +889,8 @@ int verify_device(int g, void *arg)
          * H200 round 1, k = 32, FLAT_BATCH refill 16 with records: shared 1.352e12, global
          * 1.594e12 numbers/s (T-step replays: 1.421e12 vs 1.417e12) */
         if (s == BULK_OK && o.table_mem == BULK_CZ_CUDA_MEM_AUTO && r.kv == BULK_CZ_CUDA_KERNEL_FAST &&
-            o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER && o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS)
+            o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER &&
+            (o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS || o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM))
             r.sh = 0;
         if (s == BULK_OK) s = run_init(r, dv);
         st->kernel = r.kv;

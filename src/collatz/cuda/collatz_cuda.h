@@ -35,8 +35,10 @@ enum {
     BULK_CZ_CUDA_LAYOUT_AUTO = 0,   /* FLAT */
     BULK_CZ_CUDA_LAYOUT_FLAT = 1,   /* lane loop: a lane takes its next number when one ends */
     BULK_CZ_CUDA_LAYOUT_NUMBER = 2, /* one number per loop trip (ROWS / ENTRY; first version) */
-    BULK_CZ_CUDA_LAYOUT_FLAT_BATCH = 3 /* FLAT, but idle lanes refill together, when >= refill_lanes
+    BULK_CZ_CUDA_LAYOUT_FLAT_BATCH = 3, /* FLAT, but idle lanes refill together, when >= refill_lanes
                                           of a warp are idle (docs/collatz-gpu.md) */
+    BULK_CZ_CUDA_LAYOUT_UNIFORM = 4 /* every trip the same code (cg_verify_uni.h); FLAT_BATCH where
+                                       it does not apply (d > 16 or n < 2^(3d+2)) */
 };
 /* The fast delay kernels' loop (docs/collatz-gpu.md "Delays v4"). */
 enum {
@@ -91,7 +93,7 @@ static inline int bulk_collatz_cuda_opts_valid(const bulk_collatz_cuda_opts *o)
     return o && o->table_mem >= 0 && o->table_mem <= 2 && o->kernel >= 0 && o->kernel <= 2 &&
            o->devices >= 0 && o->threads_per_block >= 0 && o->threads_per_block <= 512 &&
            (o->threads_per_block & 31) == 0 && o->rows_per_thread >= 0 && o->rows_per_thread <= 64 &&
-           o->verify_layout >= 0 && o->verify_layout <= 3 && o->refill_lanes >= 0 && o->refill_lanes <= 32 &&
+           o->verify_layout >= 0 && o->verify_layout <= 4 && o->refill_lanes >= 0 && o->refill_lanes <= 32 &&
            o->delay_loop >= 0 && o->delay_loop <= 3 && o->verify_replay >= 0 && o->verify_replay <= 2 &&
            (o->delay_unroll == 0 || o->delay_unroll == 2 || o->delay_unroll == 4 || o->delay_unroll == 8) &&
            o->verify_setup >= 0 && o->verify_setup <= 2;

@@ -1,0 +1,162 @@
+/* The UNIFORM verify layout's per-number logic (docs/collatz-gpu.md "Uniform trips"), as BULK_HD
+ * functions: the kernel k_uni (cg_verify.cu) calls them on the GPU, the twin test
+ * (tests/collatz_gpu/test_collatz_gpu_twin.c) on the CPU against cg_glide and the CPU engine.
+ *
+ * Why: the FLAT_BATCH trip (cg_lane_iter_rec) branches three ways (table step, dip test, record
+ * test) and its setup runs with the few lanes that need it: H200 round 2 (ncu, k = 32) measured
+ * ~40 warp instructions per iterated number with 15.8 of 32 lanes active and ~500 SASS
+ * instructions in the loop body. Here every trip of every lane runs the same instructions:
+ *
+ *   one 16-byte table entry e (index: L = v mod 2^d in table mode, the record pair in record
+ *   mode), vH = v >> d, and two products of vH: wa = e.z vH + (e.w mod 2^26) and
+ *   wb = e.x vH + (e.y mod 2^26), each compared with n.
+ *   Table mode (ri == 0): e = (B, C, bmin, cmin | J << 26) of operation L. wa is the dip test
+ *     (BM, cg_glide): some value inside the operation is below n exactly when wa < n; then the
+ *     lane switches to record mode on L's record pairs. Else wb is the table step: v = wb,
+ *     done += J.
+ *   Record mode: e = two consecutive record lows of operation L (cg_rec_entries: the states
+ *     where b reaches a new minimum; the first inside value below n is one of them), as
+ *     (b_{2p+1}, c_{2p+1} | t << 26, b_{2p}, c_{2p} | t << 26). The first record below n gives
+ *     the glide done + t; wa is tested before wb (record order). The last record is BM's own
+ *     state, below n by the dip test, so the scan ends there at the latest; an odd count repeats
+ *     the last record in the second slot of the last pair.
+ *
+ * Conditions (checked by the caller, else it takes the FLAT kernels): d <= CG_UNI_MAX_D (B, C,
+ * bmin < 3^16 < 2^26, J and t <= 2d <= 32 fit the 6 spare bits) and n >= 2^(3d+2) (cg_bm_ok: then
+ * vH > 3^d and the dip test is exact). The dip test is taken on every table-mode trip, also when
+ * v >= n 2^d, where cg_glide skips it: there bmin vH + cmin >= vH >= n, so it never fires, and
+ * the steps taken are cg_glide's. Escapes: a table-mode trip with v >= 2^(128 - lim) escapes
+ * before anything else, as cg_lane_iter_rec does, so the same numbers escape.
+ *
+ * Trips per iterated number: the operations up to the dip (the dip's own trip included) plus
+ * ceil(records tested / 2) (twin test prints them). */
+#ifndef BULK_COLLATZ_CUDA_CG_VERIFY_UNI_H
+#define BULK_COLLATZ_CUDA_CG_VERIFY_UNI_H
+
+#include <stdint.h>
+
+#include "collatz/cuda/cg_core.h"
+
+#define CG_UNI_MAX_D 16
+#define CG_UNI_CMASK 0x3ffffffu
+
+/* Record pairs per operation (at most d records per L). */
+BULK_HD uint32_t cg_uni_pairs(unsigned d) { return (d + 1) / 2; }
+
+/* Entries (4 words each) of the table: 2^d operations, then 2^d * pairs record pairs. */
+BULK_HD uint64_t cg_uni_entries(unsigned d) { return ((uint64_t)1 << d) * (1 + cg_uni_pairs(d)); }
+
+/* The table of d <= CG_UNI_MAX_D bits into tab (4 * cg_uni_entries(d) words), from the
+ * engine's tables B, C, J of d bits. */
+BULK_HD void cg_uni_build(unsigned d, const uint64_t *B, const uint64_t *C, const uint8_t *J, uint32_t *tab)
+{
+    const uint64_t size = (uint64_t)1 << d;
+    const uint32_t pairs = cg_uni_pairs(d);
+    for (uint64_t L = 0; L < size; L++) {
+        const uint64_t bm = cg_bm_entry(d, L);
+        uint32_t *e = tab + 4 * L;
+        e[0] = (uint32_t)B[L];
+        e[1] = (uint32_t)C[L];
+        e[2] = (uint32_t)bm;
+        e[3] = (uint32_t)(bm >> 32) | (uint32_t)J[L] << 26;
+        uint64_t rec[CG_UNI_MAX_D];
+        uint8_t rst[CG_UNI_MAX_D];
+        const uint32_t nr = cg_rec_entries(d, L, rec, rst);
+        if (nr == 0) {
+            /* no b below 2^d: bmin vH + cmin > v >= n, the dip test never fires on L */
+            rec[0] = 0;
+            rst[0] = 0;
+        }
+        for (uint32_t p = 0; p < pairs; p++) {
+            const uint32_t last = nr ? nr - 1 : 0;
+            const uint32_t i0 = 2 * p < nr ? 2 * p : last, i1 = 2 * p + 1 < nr ? 2 * p + 1 : last;
+            uint32_t *r = tab + 4 * (size + L * pairs + p);
+            r[0] = (uint32_t)rec[i1];
+            r[1] = (uint32_t)(rec[i1] >> 32) | (uint32_t)rst[i1] << 26;
+            r[2] = (uint32_t)rec[i0];
+            r[3] = (uint32_t)(rec[i0] >> 32) | (uint32_t)rst[i0] << 26;
+        }
+    }
+}
+
+/* A lane's number: value, start, steps so far, and 0 (table mode) or the record pair's entry. */
+typedef struct cg_uni {
+    cg_u128 v, n;
+    uint32_t done, ri;
+} cg_uni;
+
+/* The table entry the next trip reads. */
+BULK_HD uint32_t cg_uni_index(const cg_uni *s, uint32_t mask) { return s->ri ? s->ri : (s->v.x0 & mask); }
+
+/* X * h + Y for h = (h0, h1, h2, h3) (a value shifted right by d; the caller keeps it below
+ * 2^127 / X, so nothing carries out). */
+BULK_HD cg_u128 cg_uni_mul(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, uint32_t X, uint32_t Y)
+{
+    cg_u128 r;
+#if defined(__CUDA_ARCH__)
+    uint32_t t0 = __umulhi(h0, X), t1 = __umulhi(h1, X), t2 = __umulhi(h2, X);
+    asm("mad.lo.cc.u32  %0, %4, %7, %8;\n\t"
+        "madc.lo.cc.u32 %1, %5, %7, %9;\n\t"
+        "madc.lo.cc.u32 %2, %6, %7, %10;\n\t"
+        "madc.lo.u32    %3, %11, %7, %12;"
+        : "=&r"(r.x0), "=&r"(r.x1), "=&r"(r.x2), "=r"(r.x3)
+        : "r"(h0), "r"(h1), "r"(h2), "r"(X), "r"(Y), "r"(t0), "r"(t1), "r"(h3), "r"(t2));
+#else
+    unsigned __int128 h = (unsigned __int128)((uint64_t)h2 | (uint64_t)h3 << 32) << 64 | ((uint64_t)h0 | (uint64_t)h1 << 32);
+    unsigned __int128 w = h * X + Y; /* modulo 2^128, as the device chain */
+    r = cg_make((uint64_t)w, (uint64_t)(w >> 64));
+#endif
+    return r;
+}
+
+/* One trip with the entry (e0, e1, e2, e3) = tab[cg_uni_index(s, mask)]. Returns 0: go on;
+ * 1: the glide is s->done; 2: escape (cg_glide's -1). pairs = cg_uni_pairs(d). */
+BULK_HD int cg_uni_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint32_t pairs, uint32_t e0,
+                        uint32_t e1, uint32_t e2, uint32_t e3)
+{
+    const cg_u128 v = s->v;
+#if defined(__CUDA_ARCH__)
+    const uint32_t h0 = __funnelshift_r(v.x0, v.x1, d), h1 = __funnelshift_r(v.x1, v.x2, d),
+                   h2 = __funnelshift_r(v.x2, v.x3, d), h3 = v.x3 >> d;
+#else
+    const uint32_t h0 = (v.x0 >> d) | (v.x1 << (32 - d)), h1 = (v.x1 >> d) | (v.x2 << (32 - d)),
+                   h2 = (v.x2 >> d) | (v.x3 << (32 - d)), h3 = v.x3 >> d;
+#endif
+    const cg_u128 wa = cg_uni_mul(h0, h1, h2, h3, e2, e3 & CG_UNI_CMASK);
+    const cg_u128 wb = cg_uni_mul(h0, h1, h2, h3, e0, e1 & CG_UNI_CMASK);
+    const int tm = s->ri == 0, lta = cg_lt(wa, s->n), ltb = cg_lt(wb, s->n);
+    if (tm && cg_over(v, lim)) return 2;
+    /* selects, no branches: table mode steps (!lta) or enters the records of L (lta); record
+     * mode ends on the first record below n, else moves to the next pair */
+    const uint32_t ta = e3 >> 26, tb = e1 >> 26;
+    s->done += tm ? (lta ? 0u : ta) : (lta ? ta : ltb ? tb : 0u);
+    if (tm && !lta) s->v = wb;
+    s->ri = tm ? (lta ? (mask + 1) + (v.x0 & mask) * pairs : 0u) : s->ri + 1;
+    return !tm && (lta || ltb);
+}
+
+/* cg_glide through cg_uni_trip (its CPU twin, one number; n >= 2^(3d+2), v >= n, d <= 16);
+ * *trips (if given) gets the trips taken. */
+BULK_HD int64_t cg_glide_uni(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint32_t *tab, uint64_t *trips)
+{
+    cg_uni s;
+    s.v = v;
+    s.n = n;
+    s.done = (uint32_t)done;
+    s.ri = 0;
+    const uint32_t mask = (1u << d) - 1, pairs = cg_uni_pairs(d);
+    const unsigned lim = cg_limit_bits(d);
+    for (;;) {
+        const uint32_t *e = tab + 4 * (uint64_t)cg_uni_index(&s, mask);
+        if (trips) ++*trips;
+        int r = cg_uni_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3]);
+        if (r == 1) return (int64_t)s.done;
+        if (r == 2) return -1;
+    }
+}
+
+/* The launch condition of the UNIFORM kernel: d <= CG_UNI_MAX_D and every n of the launch
+ * >= 2^(3d+2) (n_min is the smallest). */
+BULK_HD int cg_uni_ok(unsigned d, cg_u128 n_min) { return d >= 1 && d <= CG_UNI_MAX_D && cg_bm_ok(n_min, d); }
+
+#endif
