@@ -1,47 +1,49 @@
 #!/bin/sh
 # One GPU round of the shared-factor area (issue 6), run by bench/gpu-round.sh from the
 # repository root with B (the CUDA build dir, already built) and R (results dir) set, under a
-# time cap (CAP seconds, default 180; round 1 had 120 s and ran out inside ctest, so the
-# benchmark rows now come first). Writes into $R:
-#   bench.txt        bench_gcd --backend cuda rows:
-#                    - all pairs on a sample of 8192 moduli spread over a 1e6 set (33.5M pairs),
-#                      extrapolated to the 5e11 pairs of the full set (labelled "extrapolated");
-#                    - batch GCD of 1e4 and 1e5 random 1024-bit moduli with per-level times
-#                      (trees on the host cores, the final divmod and gcd on the GPU); the 1e6
-#                      batch does not fit the cap (bench/results/2026-11-21-h200-gcd-batch-1e6-prediction.txt)
-#   ctest-gpu.log    ctest -R test_gcd_gpu -V (CUDA context == CPU context; per-phase seconds)
-#   ctest-cpu.log    ctest -R 'test_gcd$|cli_gcd' when time is left (the CPU tests, run in CI too)
-#   bench-1e6-partial.txt  the 1e6 batch with --levels for whatever time is left (cut by the cap)
+# time cap (CAP seconds). Session 3, round 1: the batched GPU tree levels and the GPU NTT hook.
+# Writes into $R:
+#   ctest-gpu.log   ctest -R test_gcd_gpu -V: CUDA context == CPU context == GMP (== all pairs on
+#                   semiprimes), default levels, every level batched, the GPU NTT from 2048
+#                   limbs, spilled product and remainder levels, grouped method
+#   bench.txt       bench_gcd --random (random odd 1024-bit numbers, planted shared factors):
+#                   1e5 with every level the device takes batched (products of nodes up to
+#                   8192 limbs, remainders of nodes up to 2048) and --levels, for the per-level
+#                   comparison with the CPU trees' profile of session 2 round 2
+#                   (bench/results/2026-11-21-h200-gcd-round2.txt); the same with the GPU NTT
+#                   for products from 16384 limbs; 1e4 with the defaults
 set -u
 : "${B:?B (build dir) not set}" "${R:?R (results dir) not set}"
-CAP=${CAP:-180}
+CAP=${CAP:-80}
 t0=$(date +%s)
-left() { echo $((CAP - 6 - ($(date +%s) - t0))); }
+left() { echo $((CAP - 4 - ($(date +%s) - t0))); }
 mkdir -p "$R"
-cmake --build "$B" --target test_gcd test_gcd_gpu bench_gcd bulk >"$R/build.log" 2>&1 ||
+cmake --build "$B" --target test_gcd_gpu bench_gcd >"$R/build.log" 2>&1 ||
     { echo "build of the gcd targets failed"; tail -20 "$R/build.log"; }
 BG=$B/bench/gcd/bench_gcd
-{
-    echo "# bench/gcd/iter-gpu.sh: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(date -u)"
-    "$BG" --backend cuda --n 1000000 --pairs-sample 8192 --no-batch --no-gmp
-    "$BG" --backend cuda --n 10000 --no-pairs --no-gmp --levels
-    "$BG" --backend cuda --n 100000 --no-pairs --no-gmp --levels
-    echo "# benchmarks done after $(($(date +%s) - t0)) s of the ${CAP} s cap"
-} >"$R/bench.txt" 2>&1
-cat "$R/bench.txt"
 s=$(left)
 echo "== ctest -R test_gcd_gpu ($(date -u +%H:%M:%S), ${s} s left)"
-[ "$s" -gt 10 ] && (cd "$B" && BULK_PROGRESS=0 ctest -R test_gcd_gpu -V --timeout "$s") >"$R/ctest-gpu.log" 2>&1
+(cd "$B" && BULK_PROGRESS=0 ctest -R test_gcd_gpu -V --timeout "$s") >"$R/ctest-gpu.log" 2>&1
 grep -E "identical|SKIP|FAIL|Passed|Failed|Timeout|tests passed" "$R/ctest-gpu.log"
-s=$(left)
-echo "== ctest -R 'test_gcd\$|cli_gcd' ($(date -u +%H:%M:%S), ${s} s left)"
-[ "$s" -gt 20 ] && (cd "$B" && BULK_PROGRESS=0 ctest -R 'test_gcd$|cli_gcd' -j2 --timeout "$s" --output-on-failure) >"$R/ctest-cpu.log" 2>&1
-tail -6 "$R/ctest-cpu.log" 2>/dev/null
-s=$(left)
-echo "== 1e6 batch with the ${s} s left (a per-level profile of the part it completes)"
-if [ "$s" -gt 30 ]; then
-    timeout "$s" "$BG" --backend cuda --n 1000000 --no-pairs --no-gmp --levels >"$R/bench-1e6-partial.txt" 2>&1 ||
-        echo "# stopped by the time cap after ${s} s (exit $?): partial" >>"$R/bench-1e6-partial.txt"
-    tail -4 "$R/bench-1e6-partial.txt"
-fi
+{
+    echo "# bench/gcd/iter-gpu.sh: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, $(date -u)"
+    s=$(left)
+    [ "$s" -lt 10 ] && s=10
+    echo "# 1e5, every level batched (MUL 8192, REM 2048), ${s} s left"
+    BULK_GCD_BATCHED_MUL=8192 BULK_GCD_BATCHED_REM=2048 timeout "$s" "$BG" --backend cuda --n 100000 --random \
+        --no-pairs --no-gmp --levels
+    s=$(left)
+    if [ "$s" -gt 20 ]; then
+        echo "# 1e5, every level batched, GPU NTT from 16384 limbs, ${s} s left"
+        BULK_GCD_BATCHED_MUL=8192 BULK_GCD_BATCHED_REM=2048 BULK_GCD_GPU_NTT=16384 timeout "$s" "$BG" \
+            --backend cuda --n 100000 --random --no-pairs --no-gmp --levels
+    fi
+    s=$(left)
+    if [ "$s" -gt 5 ]; then
+        echo "# 1e4, defaults, ${s} s left"
+        timeout "$s" "$BG" --backend cuda --n 10000 --random --no-pairs --no-gmp
+    fi
+    echo "# done after $(($(date +%s) - t0)) s of the ${CAP} s cap"
+} >"$R/bench.txt" 2>&1
+grep -v "^level" "$R/bench.txt"
 exit 0
