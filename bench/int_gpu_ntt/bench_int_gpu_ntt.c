@@ -5,13 +5,18 @@
  *
  * Parts (LIST: comma-separated; default all):
  *   batch    batched products W = 32768 .. 524288 bits (device-resident, bulk_int_dev_mul):
- *            the automatic choice, the NTT forced (BULK_CUDA_MUL=ntt), GMP mpn_mul_n on all
- *            threads; the NTT's products are compared with the automatic choice's;
- *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits;
+ *            the automatic choice, the NTT forced (BULK_CUDA_MUL=ntt), one Karatsuba level
+ *            over the automatic choice (=kara), GMP mpn_mul_n on all threads; the NTT's
+ *            products are compared with the automatic choice's; then squares (bulk_int_dev_sqr)
+ *            automatic and NTT;
+ *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits, and the other prime
+ *            set (BULK_NTT_PRIMES=large, primes above 2^31);
  *   big      single products of 2^14 .. 2^24 limbs per operand: bulk_int_cuda_mul_big_dev
  *            (device-resident), bulk_int_cuda_mul_big (host memory, with the copies), the CPU
  *            NTT (bulk_mpn_mul_fft_threads, 3 threads: its most) and GMP's mpn_mul (one thread;
- *            GMP has no parallel multiplication), results compared.
+ *            GMP has no parallel multiplication), results compared;
+ *   prof     (only when named) one batched NTT call at 65536 bits and one 2^20-limb product,
+ *            for a profiler run (iter-gpu.sh runs it under ncu).
  * The table goes to stdout and, with --out, to FILE (written atomically). Without a CUDA device
  * it says so and exits 0. */
 #include <gmp.h>
@@ -84,22 +89,24 @@ static void gmp_range(void *p, size_t begin, size_t end, int worker)
 static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, const bulk_limb_t *b,
                        size_t n, size_t L, bulk_limb_t *out, double min_t)
 {
+    /* b == NULL: squares (bulk_int_dev_sqr) */
     if (mode) setenv("BULK_CUDA_MUL", mode, 1);
     else unsetenv("BULK_CUDA_MUL");
     bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
     int rc = bulk_int_dev_alloc(ctx, &A, n, L);
-    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
+    if (rc == BULK_OK && b) rc = bulk_int_dev_alloc(ctx, &B, n, L);
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
     if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, a);
-    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, b);
-    if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* warm-up */
+    if (rc == BULK_OK && b) rc = bulk_int_dev_upload(ctx, B, b);
+#define RUN() (b ? bulk_int_dev_mul(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A))
+    if (rc == BULK_OK) rc = RUN(); /* warm-up */
     if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
     double rate = 0;
     if (rc == BULK_OK) {
         double t0 = bulk_now(), t;
         int reps = 0;
         do {
-            rc = bulk_int_dev_mul(ctx, R, A, B);
+            rc = RUN();
             if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
             reps++;
             t = bulk_now() - t0;
@@ -111,6 +118,7 @@ static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, co
         fprintf(stderr, "dev mul %s %zu limbs: %s\n", mode ? mode : "auto", L, bulk_status_string(rc));
         rate = 0;
     }
+#undef RUN
     bulk_int_dev_free(A), bulk_int_dev_free(B), bulk_int_dev_free(R);
     unsetenv("BULK_CUDA_MUL");
     return rate;
@@ -122,8 +130,8 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
     OUT("# batched products, device-resident (bulk_int_dev_mul); auto = the size choice now,\n"
         "# ntt = BULK_CUDA_MUL=ntt; GMP = mpn_mul_n on %d threads; xGMP = ntt / GMP;\n"
         "# check = ntt products == auto products (all instances)\n", threads);
-    OUT("%-7s %7s %-6s %11s %11s %8s %11s %8s %8s %6s\n", "bits", "count", "auto", "auto/s",
-        "ntt/s", "ntt/auto", "GMP/s", "xGMP", "xGMPauto", "check");
+    OUT("%-7s %7s %-6s %11s %11s %8s %11s %11s %8s %8s %6s\n", "bits", "count", "auto", "auto/s",
+        "ntt/s", "ntt/auto", "kara1/s", "GMP/s", "xGMP", "xGMPauto", "check");
     for (size_t k = 0; k < sizeof bits_list / sizeof bits_list[0]; k++) {
         size_t bits = bits_list[k], L = bits / 64;
         size_t n = ((size_t)1 << (quick ? 29 : 30)) / bits; /* 65536 bits: 16384 (8192 quick) */
@@ -139,15 +147,23 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
             for (size_t j = 0; j < L; j++) a[i * L + j] = b[i * L + j] = ~0ull;
         double ra = dev_rate(ctx, NULL, a, b, n, L, r1, quick ? 0.2 : 0.4);
         double rn = dev_rate(ctx, "ntt", a, b, n, L, r2, quick ? 0.2 : 0.4);
+        /* one Karatsuba level over whatever the halves choose (the NTT where it is preferred) */
+        double rk = dev_rate(ctx, "kara", a, b, n, L, NULL, quick ? 0.15 : 0.3);
         int same = ra > 0 && rn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
         size_t gn = n / 8 < 64 ? (n < 64 ? n : 64) : n / 8;
         struct gjob j = {a, b, r1, L};
         double t0 = bulk_now();
         bulk_parallel_for(threads, gn, 1, gmp_range, &j);
         double rg = (double)gn / (bulk_now() - t0);
-        OUT("%-7zu %7zu %-6s %11.3e %11.3e %8.2f %11.3e %8.1f %8.1f %6s\n", bits, n,
-            bulk_int_cuda_mul_kernel(L), ra, rn, ra > 0 ? rn / ra : 0, rg, rn / rg, ra / rg,
+        OUT("%-7zu %7zu %-6s %11.3e %11.3e %8.2f %11.3e %11.3e %8.1f %8.1f %6s\n", bits, n,
+            bulk_int_cuda_mul_kernel(L), ra, rn, ra > 0 ? rn / ra : 0, rk, rg, rn / rg, ra / rg,
             same ? "ok" : "FAIL");
+        /* squares: the NTT saves one forward transform per prime */
+        double sa = dev_rate(ctx, NULL, a, NULL, n, L, r1, quick ? 0.15 : 0.3);
+        double sn = dev_rate(ctx, "ntt", a, NULL, n, L, r2, quick ? 0.15 : 0.3);
+        same = sa > 0 && sn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
+        OUT("%-7s %7zu %-6s %11.3e %11.3e %8.2f %11s %11s %8s %8s %6s\n", "  sqr", n, "", sa, sn,
+            sa > 0 ? sn / sa : 0, "-", "-", "-", "-", same ? "ok" : "FAIL");
         free(a), free(b), free(r1), free(r2);
     }
 }
@@ -166,6 +182,9 @@ static void bench_threads(bulk_ctx *ctx)
         OUT("%-8s %11.3e\n", ts[k], dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
     }
     unsetenv("BULK_NTT_THREADS");
+    setenv("BULK_NTT_PRIMES", "large", 1); /* prime set 0 (general arithmetic) for comparison */
+    OUT("%-8s %11.3e\n", "large", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
+    unsetenv("BULK_NTT_PRIMES");
     free(a), free(b);
 }
 
@@ -262,6 +281,17 @@ int main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     OUT("# bench_int_gpu_ntt  %s  host %s  device %s  CPU threads %d  GMP %s\n", date, host, name,
         threads, gmp_version);
+    if (only && want("prof")) { /* one launch of each kernel under work, for ncu */
+        size_t L = 1024, n = 8192, nb = (size_t)1 << 20;
+        bulk_limb_t *a = malloc(n * L * 8), *b = malloc(n * L * 8), *r = malloc(2 * nb * 8);
+        if (a && b && r) {
+            for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
+            OUT("# prof: ntt 65536 bits %.3e/s\n", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0));
+            int rc = bulk_int_cuda_mul_big(r, a, nb, b, nb);
+            OUT("# prof: big %zu limbs: %s\n", nb, bulk_status_string(rc));
+        }
+        free(a), free(b), free(r);
+    }
     if (want("batch")) bench_batch(ctx, threads, quick);
     if (want("threads")) bench_threads(ctx);
     if (want("big")) bench_big(quick);

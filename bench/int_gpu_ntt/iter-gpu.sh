@@ -8,7 +8,8 @@
 #    test_int_gpu_ntt_core) -> $R/ctest.log;
 # 2. bench_int_gpu_ntt --quick: batched products 32768 .. 524288 bits (auto choice, NTT forced,
 #    GMP on all cores), block sizes, single large products -> $R/bench.txt;
-# 3. ptxas register / spill report of the NTT kernels -> $R/ptxas.txt (small).
+# 3. one Nsight Compute pass over the batched kernel and the big product's kernels (bench
+#    --only prof) -> $R/ncu.txt (skipped without ncu; bounded by a timeout).
 # Each step is bounded so the whole stays under the cap; the exit status is that of the tests.
 set -u
 B=${B:-build-gpu}
@@ -34,5 +35,15 @@ stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 timeout 35 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --out "$R/bench.txt" >"$R/bench.log" 2>&1
 stamp "bench rc $?"
 cat "$R/bench.txt" 2>/dev/null || tail -40 "$R/bench.log"
+if command -v ncu >/dev/null 2>&1; then
+    timeout 20 ncu --clock-control none -k regex:'ntt_batch_kernel|big_pass_kernel|big_block_kernel|big_crt' \
+        --launch-count 4 --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+        --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
+        --section MemoryWorkloadAnalysis \
+        "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --only prof >"$R/ncu.txt" 2>&1
+    stamp "ncu rc $?"
+else
+    stamp "no ncu"
+fi
 stamp "done"
 exit $status

@@ -20,56 +20,73 @@ static int sanitized(void)
 
 static void test_constants(void)
 {
-    const uint32_t pinv[3] = {NT_PINV0, NT_PINV1, NT_PINV2}, r2[3] = {NT_R2_0, NT_R2_1, NT_R2_2};
-    for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
-        CHECK(P.p * P.pinv == 1u, "prime %d: p pinv != 1 mod 2^32", k);
-        CHECK(P.pinv == pinv[k], "prime %d: NT_PINV %u != %u", k, pinv[k], P.pinv);
-        CHECK(P.r2 == r2[k], "prime %d: NT_R2 %u != %u", k, r2[k], P.r2);
-        CHECK((P.p - 1) % (1u << NT_MAX_LOG) == 0, "prime %d: 2^27 does not divide p - 1", k);
-        /* g primitive: g^((p-1)/q) != 1 for the prime factors q of p - 1 (2, 3, 5, 13) */
-        const uint32_t qs[4] = {2, 3, 5, 13};
-        for (int i = 0; i < 4; i++)
-            if ((P.p - 1) % qs[i] == 0)
-                CHECK(nt_pow(P.g, (P.p - 1) / qs[i], &P) != 1, "prime %d: g not primitive (%u)", k,
-                      qs[i]);
-        uint32_t w = nt_root(&P, NT_MAX_LOG, 0), wi = nt_root(&P, NT_MAX_LOG, 1);
-        CHECK(nt_pow(w, (uint64_t)1 << (NT_MAX_LOG - 1), &P) == P.p - 1, "prime %d: w order", k);
-        CHECK((uint64_t)w * wi % P.p == 1, "prime %d: w w^-1 != 1", k);
+    for (int set = 0; set < NT_NSETS; set++) {
+        const int maxlog = set ? NT_MAX_LOG_SMALL : NT_MAX_LOG;
+        for (int k = 0; k < NT_NPRIMES; k++) {
+            nt_prime P = nt_prime_get(set, k);
+            CHECK(P.p * P.pinv == 1u, "set %d prime %d: p pinv != 1 mod 2^32", set, k);
+            CHECK(P.pinv == nt_pinv(set, k), "set %d prime %d: pinv constant %u != %u", set, k,
+                  nt_pinv(set, k), P.pinv);
+            CHECK(P.r2 == nt_r2(set, k), "set %d prime %d: R^2 constant %u != %u", set, k,
+                  nt_r2(set, k), P.r2);
+            CHECK((P.p - 1) % (1u << maxlog) == 0, "set %d prime %d: 2^%d does not divide p - 1",
+                  set, k, maxlog);
+            CHECK(!set || P.p < 0x80000000u, "set 1 prime %d not below 2^31", k);
+            CHECK(k != 1 || P.p > nt_p(set, 0), "set %d: p0 >= p1 (Garner needs r0 < p1)", set);
+            /* p prime (trial division) and g primitive: g^((p-1)/q) != 1 for every prime q | p-1 */
+            int prime = 1;
+            for (uint32_t d = 3; (uint64_t)d * d <= P.p && prime; d += 2) prime = P.p % d != 0;
+            CHECK(prime, "set %d: %u is not prime", set, P.p);
+            uint32_t m = P.p - 1;
+            for (uint32_t q = 2; q <= m; q++)
+                if (m % q == 0) {
+                    CHECK(nt_pow(P.g, (P.p - 1) / q, &P) != 1, "set %d prime %d: g not primitive (%u)",
+                          set, k, q);
+                    while (m % q == 0) m /= q;
+                }
+            uint32_t w = nt_root(&P, maxlog, 0), wi = nt_root(&P, maxlog, 1);
+            CHECK(nt_pow(w, (uint64_t)1 << (maxlog - 1), &P) == P.p - 1, "set %d prime %d: w order",
+                  set, k);
+            CHECK((uint64_t)w * wi % P.p == 1, "set %d prime %d: w w^-1 != 1", set, k);
+        }
+        nt_crt C = nt_crt_get(set);
+        CHECK(C.c01 == (set ? NT_S_C01 : NT_C01), "set %d: C01 constant", set);
+        CHECK(C.c012 == (set ? NT_S_C012 : NT_C012), "set %d: C012 constant", set);
+        u128 prod = (u128)nt_p(set, 0) * nt_p(set, 1) * nt_p(set, 2);
+        u128 bound = ((u128)1 << maxlog) * ((u128)0xffffffffu * 0xffffffffu);
+        CHECK(prod > bound, "set %d: p0 p1 p2 does not exceed 2^%d (2^32 - 1)^2", set, maxlog);
     }
-    nt_crt C = nt_crt_get();
-    CHECK(C.c01 == NT_C01, "NT_C01 %u != %u", NT_C01, C.c01);
-    CHECK(C.c012 == NT_C012, "NT_C012 %u != %u", NT_C012, C.c012);
-    u128 prod = (u128)NT_P0 * NT_P1 * NT_P2, bound = ((u128)1 << NT_MAX_LOG) * ((u128)0xffffffffu * 0xffffffffu);
-    CHECK(prod > bound, "p0 p1 p2 does not exceed 2^27 (2^32 - 1)^2");
 }
 
 static void test_modular(uint64_t *st)
 {
     int iters = sanitized() ? 20000 : 200000;
-    for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
-        const uint64_t Rinv = nt_inv((uint32_t)(((uint64_t)1 << 32) % P.p), &P); /* R^-1 mod p */
-        for (int it = 0; it < iters; it++) {
-            uint32_t a = (uint32_t)test_rand(st), b = (uint32_t)(test_rand(st) % P.p);
-            uint32_t c = (uint32_t)(test_rand(st) % P.p);
-            switch (it % 8) { /* edges */
-            case 0: a = 0xffffffffu; b = P.p - 1; break;
-            case 1: a = P.p - 1; c = P.p - 1; break;
-            case 2: a = 0; c = 0; break;
-            case 3: a = P.p; b = 1; break;
-            default: break;
+    for (int set = 0; set < NT_NSETS; set++)
+        for (int k = 0; k < NT_NPRIMES; k++) {
+            nt_prime P = nt_prime_get(set, k);
+            const uint64_t Rinv = nt_inv((uint32_t)(((uint64_t)1 << 32) % P.p), &P); /* R^-1 mod p */
+            for (int it = 0; it < iters; it++) {
+                uint32_t a = (uint32_t)test_rand(st), b = (uint32_t)(test_rand(st) % P.p);
+                uint32_t c = (uint32_t)(test_rand(st) % P.p);
+                switch (it % 8) { /* edges */
+                case 0: a = 0xffffffffu; b = P.p - 1; break;
+                case 1: a = P.p - 1; c = P.p - 1; break;
+                case 2: a = 0; c = 0; break;
+                case 3: a = P.p; b = 1; break;
+                case 4: a = P.p - 1; c = 0; b = 0; break;
+                default: break;
+                }
+                uint32_t want = (uint32_t)((u128)a * b % P.p * Rinv % P.p);
+                uint32_t got = nt_mont(a, b, P.p, P.pinv);
+                CHECK(got == want, "mont set %d p%d %u*%u: %u want %u", set, k, a, b, got, want);
+                uint32_t ar = (uint32_t)(a % P.p);
+                CHECK(nt_reduce(a, P.p) == ar, "reduce set %d p%d %u", set, k, a);
+                CHECK(nt_add(ar, c, P.p) == (uint32_t)(((uint64_t)ar + c) % P.p), "add set %d p%d %u %u",
+                      set, k, ar, c);
+                CHECK(nt_sub(ar, c, P.p) == (uint32_t)(((uint64_t)ar + P.p - c) % P.p),
+                      "sub set %d p%d %u %u", set, k, ar, c);
             }
-            uint32_t want = (uint32_t)((u128)a * b % P.p * Rinv % P.p);
-            uint32_t got = nt_mont(a, b, P.p, P.pinv);
-            CHECK(got == want, "mont p%d %u*%u: %u want %u", k, a, b, got, want);
-            uint32_t ar = (uint32_t)(a % P.p);
-            CHECK(nt_reduce(a, P.p) == ar, "reduce p%d %u", k, a);
-            CHECK(nt_add(ar, c, P.p) == (uint32_t)(((uint64_t)ar + c) % P.p), "add p%d %u %u", k, ar, c);
-            CHECK(nt_sub(ar, c, P.p) == (uint32_t)(((uint64_t)ar + P.p - c) % P.p), "sub p%d %u %u", k,
-                  ar, c);
         }
-    }
 }
 
 /* ---- transforms ------------------------------------------------------------------------------ */
@@ -133,25 +150,27 @@ static void sim_big_inv(uint32_t *x, int lg, int ls, const uint32_t *itw, const 
 }
 
 #define TW_H ((size_t)1 << 14) /* stage tables up to h = 2^14 (N = 2^15) */
-static uint32_t g_tw[3][2][2 * ((size_t)1 << 14)];
-static uint32_t g_lo[3][2][(size_t)1 << NT_TWL_LOG], g_hi[3][2][(size_t)1 << NT_TWL_LOG];
+static uint32_t g_tw[NT_NSETS][3][2][2 * ((size_t)1 << 14)];
+static uint32_t g_lo[3][2][(size_t)1 << NT_TWL_LOG], g_hi[3][2][(size_t)1 << NT_TWL_LOG]; /* set 0 */
 
 static void tables_init(void)
 {
-    for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
-        for (int inv = 0; inv < 2; inv++) {
-            nt_stage_table(g_tw[k][inv], TW_H, &P, inv);
-            nt_tw2_tables(g_lo[k][inv], g_hi[k][inv], &P, inv);
+    for (int set = 0; set < NT_NSETS; set++)
+        for (int k = 0; k < NT_NPRIMES; k++) {
+            nt_prime P = nt_prime_get(set, k);
+            for (int inv = 0; inv < 2; inv++) {
+                nt_stage_table(g_tw[set][k][inv], TW_H, &P, inv);
+                if (set == 0) nt_tw2_tables(g_lo[k][inv], g_hi[k][inv], &P, inv);
+            }
         }
-    }
 }
 
 static void test_transforms(uint64_t *st)
 {
     int maxlg = sanitized() ? 8 : 10;
+    for (int set = 0; set < NT_NSETS; set++)
     for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
+        nt_prime P = nt_prime_get(set, k);
         /* stage table and the two-level twiddles against nt_pow */
         for (int lh = 0; lh < 14; lh++) {
             size_t h = (size_t)1 << lh;
@@ -159,28 +178,29 @@ static void test_transforms(uint64_t *st)
             for (int t = 0; t < 8; t++) {
                 size_t j = t < 2 ? (t ? h - 1 : 0) : test_rand(st) % h;
                 uint32_t want = nt_to_mont(nt_pow(w, j, &P), &P), iwant = nt_to_mont(nt_pow(wi, j, &P), &P);
-                CHECK(g_tw[k][0][h + j] == want, "stage table p%d h %zu j %zu", k, h, j);
-                CHECK(g_tw[k][1][h + j] == iwant, "inverse stage table p%d h %zu j %zu", k, h, j);
-                CHECK(nt_tw_glob(g_lo[k][0], g_hi[k][0], j, lh, P.p, P.pinv) == want,
+                CHECK(g_tw[set][k][0][h + j] == want, "stage table p%d h %zu j %zu", k, h, j);
+                CHECK(g_tw[set][k][1][h + j] == iwant, "inverse stage table p%d h %zu j %zu", k, h, j);
+                CHECK(set || nt_tw_glob(g_lo[k][0], g_hi[k][0], j, lh, P.p, P.pinv) == want,
                       "two-level twiddle p%d h %zu j %zu", k, h, j);
-                CHECK(nt_tw_glob(g_lo[k][1], g_hi[k][1], j, lh, P.p, P.pinv) == iwant,
+                CHECK(set || nt_tw_glob(g_lo[k][1], g_hi[k][1], j, lh, P.p, P.pinv) == iwant,
                       "two-level inverse twiddle p%d h %zu j %zu", k, h, j);
             }
         }
-        for (int lh = 14; lh < NT_MAX_LOG; lh++) { /* beyond the stage table */
+        for (int lh = 14; lh < NT_MAX_LOG && !set; lh++) { /* beyond the stage table */
             size_t h = (size_t)1 << lh, j = test_rand(st) % h;
             uint32_t want = nt_to_mont(nt_pow(nt_root(&P, lh + 1, 0), j, &P), &P);
             CHECK(nt_tw_glob(g_lo[k][0], g_hi[k][0], j, lh, P.p, P.pinv) == want,
                   "two-level twiddle p%d lh %d j %zu", k, lh, j);
         }
         for (int lg = 1; lg <= maxlg; lg++) {
+            /* messages below name prime k of this set */
             size_t n = (size_t)1 << lg;
             uint32_t *x = malloc(n * 4), *y = malloc(n * 4), *z = malloc(n * 4);
             for (size_t i = 0; i < n; i++) x[i] = (uint32_t)(test_rand(st) % P.p);
             if (lg == 3) for (size_t i = 0; i < n; i++) x[i] = P.p - 1; /* largest values */
             memcpy(y, x, n * 4);
             unsigned T = lg % 2 ? 3 : 32;
-            sim_fwd(y, lg, T, g_tw[k][0], &P);
+            sim_fwd(y, lg, T, g_tw[set][k][0], &P);
             /* naive DFT: y[bitrev(f)] = sum_j x_j w^(j f) */
             uint32_t w = nt_root(&P, lg, 0);
             for (size_t f = 0; f < n; f++) {
@@ -193,16 +213,16 @@ static void test_transforms(uint64_t *st)
                       y[bitrev(f, lg)], (uint32_t)s);
             }
             /* the multi-kernel transform with small blocks gives the same */
-            for (int ls = 1; ls <= lg; ls += 2) {
+            for (int ls = 1; ls <= lg && !set; ls += 2) {
                 memcpy(z, x, n * 4);
-                sim_big_fwd(z, lg, ls, g_tw[k][0], g_lo[k][0], g_hi[k][0], &P);
+                sim_big_fwd(z, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
                 CHECK(memcmp(z, y, n * 4) == 0, "global fwd p%d lg %d ls %d differs", k, lg, ls);
-                sim_big_inv(z, lg, ls, g_tw[k][1], g_lo[k][1], g_hi[k][1], &P);
+                sim_big_inv(z, lg, ls, g_tw[0][k][1], g_lo[k][1], g_hi[k][1], &P);
                 int bad = 0;
                 for (size_t i = 0; i < n; i++) bad |= z[i] != (uint32_t)((u128)x[i] * n % P.p);
                 CHECK(!bad, "global inv(fwd) != N x, p%d lg %d ls %d", k, lg, ls);
             }
-            sim_inv(y, lg, T, g_tw[k][1], &P);
+            sim_inv(y, lg, T, g_tw[set][k][1], &P);
             int bad = 0;
             for (size_t i = 0; i < n; i++) bad |= y[i] != (uint32_t)((u128)x[i] * n % P.p);
             CHECK(!bad, "inv(fwd) != N x, p%d lg %d", k, lg);
@@ -213,18 +233,21 @@ static void test_transforms(uint64_t *st)
 
 static void test_crt(uint64_t *st)
 {
-    u128 M = (u128)NT_P0 * NT_P1 * NT_P2;
     int iters = sanitized() ? 20000 : 200000;
-    for (int it = 0; it < iters; it++) {
-        u128 v = (((u128)test_rand(st) << 64) | test_rand(st)) % M;
-        if (it == 0) v = 0;
-        if (it == 1) v = M - 1;
-        if (it == 2) v = ((u128)1 << NT_MAX_LOG) * ((u128)0xffffffffu * 0xffffffffu);
-        uint32_t c[3];
-        nt_crt3((uint32_t)(v % NT_P0), (uint32_t)(v % NT_P1), (uint32_t)(v % NT_P2), c);
-        u128 got = ((u128)c[2] << 64) | ((u128)c[1] << 32) | c[0];
-        CHECK(got == v, "crt of %016llx%016llx", (unsigned long long)(v >> 64),
-              (unsigned long long)v);
+    for (int set = 0; set < NT_NSETS; set++) {
+        const uint32_t p0 = nt_p(set, 0), p1 = nt_p(set, 1), p2 = nt_p(set, 2);
+        u128 M = (u128)p0 * p1 * p2;
+        for (int it = 0; it < iters; it++) {
+            u128 v = (((u128)test_rand(st) << 64) | test_rand(st)) % M;
+            if (it == 0) v = 0;
+            if (it == 1) v = M - 1;
+            if (it == 2) v = ((u128)1 << (set ? NT_MAX_LOG_SMALL : NT_MAX_LOG)) * ((u128)0xffffffffu * 0xffffffffu);
+            uint32_t c[3];
+            nt_crt3(set, (uint32_t)(v % p0), (uint32_t)(v % p1), (uint32_t)(v % p2), c);
+            u128 got = ((u128)c[2] << 64) | ((u128)c[1] << 32) | c[0];
+            CHECK(got == v, "crt set %d of %016llx%016llx", set, (unsigned long long)(v >> 64),
+                  (unsigned long long)v);
+        }
     }
 }
 
@@ -232,14 +255,15 @@ static void test_crt(uint64_t *st)
 
 /* Carries as the kernels do them: T owners in blocks of B (a multiple of 32), each block's
  * lookahead by nt_block_carries with cin 0 and 1, the blocks chained in order. */
-static void sim_carry(uint32_t *out, uint32_t *const res[3], size_t M, unsigned T, unsigned B)
+static void sim_carry(int set, uint32_t *out, uint32_t *const res[3], size_t M, unsigned T,
+                      unsigned B)
 {
     size_t K = nt_owner_words(M, T);
     uint32_t(*H)[3] = calloc(T, sizeof *H);
     uint32_t *g = calloc(T, 4), *pr = calloc(T, 4);
     for (unsigned t = 0; t < T; t++) {
         size_t s = t * K, e = s + K < M ? s + K : M;
-        if (s < M) nt_carry_local(out, res[0], res[1], res[2], s, e, H[t]);
+        if (s < M) nt_carry_local(set, out, res[0], res[1], res[2], s, e, H[t]);
     }
     for (unsigned t = 0; t < T; t++) {
         size_t s = t * K, e = s + K < M ? s + K : M;
@@ -273,33 +297,33 @@ static void sim_carry(uint32_t *out, uint32_t *const res[3], size_t M, unsigned 
  * transforms, pointwise product, backward transform; then CRT and carries. big: the
  * multi-kernel transform with blocks of 2^ls, else the batched kernel's passes with T threads. */
 static void sim_mul(uint64_t *r, const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
-                    int big, int ls, unsigned T)
+                    int big, int set, int ls, unsigned T)
 {
     int lg = nt_log_points(na, nb);
     size_t n = (size_t)1 << lg, M = 2 * (na + nb);
     const uint32_t *a32 = (const uint32_t *)a, *b32 = (const uint32_t *)b;
     uint32_t *res[3], *y = malloc(n * 4);
     for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
+        nt_prime P = nt_prime_get(set, k);
         uint32_t *x = res[k] = malloc(n * 4);
         for (size_t i = 0; i < n; i++) {
             x[i] = i < 2 * na ? nt_reduce(a32[i], P.p) : 0;
             y[i] = i < 2 * nb ? nt_reduce(b32[i], P.p) : 0;
         }
         if (big) {
-            sim_big_fwd(x, lg, ls, g_tw[k][0], g_lo[k][0], g_hi[k][0], &P);
-            sim_big_fwd(y, lg, ls, g_tw[k][0], g_lo[k][0], g_hi[k][0], &P);
+            sim_big_fwd(x, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
+            sim_big_fwd(y, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
         } else {
-            sim_fwd(x, lg, T, g_tw[k][0], &P);
-            sim_fwd(y, lg, T, g_tw[k][0], &P);
+            sim_fwd(x, lg, T, g_tw[set][k][0], &P);
+            sim_fwd(y, lg, T, g_tw[set][k][0], &P);
         }
         uint32_t s = nt_scale(lg, &P);
         for (unsigned t = 0; t < T; t++) nt_pointwise(x, y, n, t, T, s, P.p, P.pinv);
-        if (big) sim_big_inv(x, lg, ls, g_tw[k][1], g_lo[k][1], g_hi[k][1], &P);
-        else sim_inv(x, lg, T, g_tw[k][1], &P);
+        if (big) sim_big_inv(x, lg, ls, g_tw[0][k][1], g_lo[k][1], g_hi[k][1], &P);
+        else sim_inv(x, lg, T, g_tw[set][k][1], &P);
     }
     uint32_t *out = res[2]; /* in place, as the batched kernel does */
-    sim_carry(out, res, M, big ? 64 + T : T, big ? 64 : 32 * ((T + 31) / 32));
+    sim_carry(set, out, res, M, big ? 64 + T : T, big ? 64 : 32 * ((T + 31) / 32));
     memcpy(r, out, M * 4);
     for (int k = 0; k < NT_NPRIMES; k++) free(res[k]);
     free(y);
@@ -322,9 +346,10 @@ static void fill(uint64_t *x, size_t n, int kind, uint64_t *st)
 static void test_products(uint64_t *st)
 {
     const size_t sizes[][2] = {{1, 1}, {2, 1}, {3, 3}, {5, 2}, {16, 16}, {17, 17}, {100, 100},
-                               {255, 1}, {256, 256}, {300, 211}, {1024, 1024}, {1023, 1025}};
+                               {255, 1}, {256, 256}, {300, 211}, {1024, 1024}, {1023, 1025},
+                               {3001, 2999}, {8192, 8192}};
     int ns = (int)(sizeof sizes / sizeof sizes[0]);
-    if (sanitized()) ns -= 2;
+    if (sanitized()) ns -= 4;
     for (int si = 0; si < ns; si++) {
         size_t na = sizes[si][0], nb = sizes[si][1];
         uint64_t *a = malloc(na * 8), *b = malloc(nb * 8), *r = malloc((na + nb) * 8),
@@ -336,13 +361,18 @@ static void test_products(uint64_t *st)
                                   (const mp_limb_t *)b, (mp_size_t)nb);
             else mpn_mul((mp_limb_t *)w, (const mp_limb_t *)b, (mp_size_t)nb, (const mp_limb_t *)a,
                          (mp_size_t)na);
-            for (int big = 0; big < 2; big++) {
-                if (big && na + nb > 600 && kind > 1) continue; /* the slow simulation: fewer */
+            /* the batched kernel with either prime set; the multi-kernel path (set 0) */
+            for (int v = 0; v < 3; v++) {
+                int big = v == 2, set = v == 1;
+                if (na + nb > 600 && kind > 1 + (na + nb < 4000)) continue; /* time: fewer */
                 memset(r, 0xa5, (na + nb) * 8);
                 unsigned T = big ? 37 : (unsigned)(32 << (si % 3));
-                sim_mul(r, a, na, b, nb, big, 2 + si % 4, T);
-                CHECK(memcmp(r, w, (na + nb) * 8) == 0, "%s product %zu x %zu limbs kind %d differs",
-                      big ? "global" : "batched", na, nb, kind);
+                /* blocks of the global transform: small ones (many global passes) or the
+                 * device's 2^12 */
+                sim_mul(r, a, na, b, nb, big, big ? 0 : set, si % 2 ? 12 : 2 + si % 4, T);
+                CHECK(memcmp(r, w, (na + nb) * 8) == 0,
+                      "%s product (set %d) %zu x %zu limbs kind %d differs",
+                      big ? "global" : "batched", set, na, nb, kind);
             }
         }
         free(a), free(b), free(r), free(w);

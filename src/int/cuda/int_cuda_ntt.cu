@@ -1,7 +1,8 @@
 /* Exact multiplication by a three-prime NTT on the GPU (contract: int_cuda_ntt.h; the per-element
  * logic: ntt_gpu_core.h, tested on the CPU by test_int_gpu_ntt_core).
  *
- * Batched (ntt_batch_kernel): one block per instance. Per prime: the operands' 32-bit words
+ * Batched (ntt_batch_kernel): one block per instance, primes below 2^31 (prime set 1 of
+ * ntt_gpu_core.h; BULK_NTT_PRIMES=large takes set 0). Per prime: the operands' 32-bit words
  * reduced into x and y (shared memory; y in device scratch for the widest, 32768-point
  * transforms, which would exceed a block's 227 KiB), forward transforms of both (radix-4
  * passes, barriers between passes), pointwise product, backward transform of x; the residues of
@@ -15,6 +16,8 @@
  * lookahead giving each owner its carry for block carry-in 0 and 1, a serial pass over the
  * blocks, the application. */
 #include <mutex>
+#include <stdlib.h>
+#include <string.h>
 
 #include "int/cuda/int_cuda_ntt.cuh"
 #include "int/cuda/int_cuda_ntt.h"
@@ -22,11 +25,11 @@
 
 namespace {
 
-/* Stage tables up to h = 2^14 (transforms of 2^15 points in one block) and the two-level tables
- * of the global passes, per prime and direction (0 forward, 1 backward); filled once per device
- * from the host (tables_ready). 1 MiB in all. */
+/* Stage tables up to h = 2^14 (transforms of 2^15 points in one block) per prime set, prime and
+ * direction (0 forward, 1 backward), and the two-level tables of the global passes (set 0);
+ * filled once per device from the host (tables_ready). 1.9 MiB in all. */
 const int kTwLog = 14;
-__device__ uint32_t d_tw[NT_NPRIMES][2][2 << kTwLog];
+__device__ uint32_t d_tw[NT_NSETS][NT_NPRIMES][2][2 << kTwLog];
 __device__ uint32_t d_lo[NT_NPRIMES][2][1 << NT_TWL_LOG];
 __device__ uint32_t d_hi[NT_NPRIMES][2][1 << NT_TWL_LOG];
 
@@ -40,15 +43,16 @@ int tables_ready()
     if (dev < 0 || dev >= 64) return BULK_ERR_CUDA;
     std::lock_guard<std::mutex> lock(g_tables_mu);
     if (g_tables_done[dev]) return BULK_OK;
-    static uint32_t tw[NT_NPRIMES][2][2 << kTwLog];
+    static uint32_t tw[NT_NSETS][NT_NPRIMES][2][2 << kTwLog];
     static uint32_t lo[NT_NPRIMES][2][1 << NT_TWL_LOG], hi[NT_NPRIMES][2][1 << NT_TWL_LOG];
-    for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
-        for (int inv = 0; inv < 2; inv++) {
-            nt_stage_table(tw[k][inv], (size_t)1 << kTwLog, &P, inv);
-            nt_tw2_tables(lo[k][inv], hi[k][inv], &P, inv);
+    for (int set = 0; set < NT_NSETS; set++)
+        for (int k = 0; k < NT_NPRIMES; k++) {
+            nt_prime P = nt_prime_get(set, k);
+            for (int inv = 0; inv < 2; inv++) {
+                nt_stage_table(tw[set][k][inv], (size_t)1 << kTwLog, &P, inv);
+                if (set == 0) nt_tw2_tables(lo[k][inv], hi[k][inv], &P, inv);
+            }
         }
-    }
     BG_CHECK(cudaMemcpyToSymbol(d_tw, tw, sizeof tw));
     BG_CHECK(cudaMemcpyToSymbol(d_lo, lo, sizeof lo));
     BG_CHECK(cudaMemcpyToSymbol(d_hi, hi, sizeof hi));
@@ -56,11 +60,9 @@ int tables_ready()
     return BULK_OK;
 }
 
-__device__ __forceinline__ uint32_t prime_p(int k) { return k == 0 ? NT_P0 : k == 1 ? NT_P1 : NT_P2; }
-__device__ __forceinline__ uint32_t prime_pinv(int k)
-{
-    return k == 0 ? NT_PINV0 : k == 1 ? NT_PINV1 : NT_PINV2;
-}
+/* The large products use prime set 0 (transforms up to 2^27 points). */
+__device__ __forceinline__ uint32_t prime_p(int k) { return nt_p(0, k); }
+__device__ __forceinline__ uint32_t prime_pinv(int k) { return nt_pinv(0, k); }
 
 /* The block-wide carries of owners [0, T) (one per thread): g, pr this thread's generate and
  * propagate bits; sG, sP, sC: 3 x 32 words of shared memory. Returns this owner's carry-in for
@@ -94,17 +96,19 @@ struct nt_scales {
     uint32_t s[NT_NPRIMES];
 };
 
-nt_scales scales_for(int lg)
+nt_scales scales_for(int set, int lg)
 {
     nt_scales S;
     for (int k = 0; k < NT_NPRIMES; k++) {
-        nt_prime P = nt_prime_get(k);
+        nt_prime P = nt_prime_get(set, k);
         S.s[k] = nt_scale(lg, &P);
     }
     return S;
 }
 
-template <bool YS>
+/* SET: the prime set (1: below 2^31, the cheaper arithmetic; 0 forced by BULK_NTT_PRIMES=large).
+ * The prime loop is unrolled so that each prime is a compile-time constant. */
+template <bool YS, int SET>
 __global__ void __launch_bounds__(512)
 ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int lg,
                  uint32_t *scratch, nt_scales sc)
@@ -121,10 +125,10 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
     const uint32_t *a32 = (const uint32_t *)(a + inst * (size_t)limbs);
     const uint32_t *b32 = (const uint32_t *)(b + inst * (size_t)limbs);
     const int np = nt_npasses(lg);
-#pragma unroll 1
+#pragma unroll
     for (int k = 0; k < NT_NPRIMES; k++) {
-        const uint32_t p = prime_p(k), pinv = prime_pinv(k);
-        const uint32_t *tw = d_tw[k][0], *itw = d_tw[k][1];
+        const uint32_t p = nt_p(SET, k), pinv = nt_pinv(SET, k);
+        const uint32_t *tw = d_tw[SET][k][0], *itw = d_tw[SET][k][1];
         for (size_t i = tid; i < n; i += T) {
             x[i] = (int)i < nw ? nt_reduce(a32[i], p) : 0;
             if (!sq) y[i] = (int)i < nw ? nt_reduce(b32[i], p) : 0;
@@ -149,7 +153,7 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
     /* CRT and carries over the M = 2 nw result words, owner = thread */
     const size_t M = 2 * (size_t)nw, K = nt_owner_words(M, T);
     const size_t s0 = tid * K, e0 = s0 + K < M ? s0 + K : M;
-    if (s0 < M) nt_carry_local(x, res, res + n, x, s0, e0, sH + 3 * tid);
+    if (s0 < M) nt_carry_local(SET, x, res, res + n, x, s0, e0, sH + 3 * tid);
     __syncthreads();
     uint32_t g = 0, pr = 1;
     if (s0 < M) g = nt_carry_owner(x, s0, e0, tid > 0 ? sH + 3 * (tid - 1) : NULL, &pr);
@@ -186,14 +190,14 @@ int max_smem()
     return v;
 }
 
-template <bool YS>
+template <bool YS, int SET>
 int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, int lg,
                  unsigned T, size_t smem, cudaStream_t st)
 {
     static bool attr_set = false;
     if (!attr_set) {
-        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      max_smem()));
+        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
         attr_set = true;
     }
     const size_t N = (size_t)1 << lg, per = (YS ? 2 : 3) * N * sizeof(uint32_t);
@@ -201,15 +205,15 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     if (batch == 0) batch = 1;
     if (batch > n) batch = n;
     if (batch > 0x7fffffff) batch = 0x7fffffff;
-    const nt_scales sc = scales_for(lg);
+    const nt_scales sc = scales_for(SET, lg);
     uint32_t *s = NULL;
     if (bg_scratch_alloc((void **)&s, batch * per, st) != BULK_OK) return BULK_ERR_NOMEM;
     int rc = BULK_OK;
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *bd = a == b ? a + done * limbs : b + done * limbs;
-        ntt_batch_kernel<YS><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs, a + done * limbs,
-                                                              bd, limbs, lg, s, sc);
+        ntt_batch_kernel<YS, SET><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
+                                                                   a + done * limbs, bd, limbs, lg, s, sc);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
     }
     if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
@@ -262,7 +266,7 @@ big_block_kernel(uint32_t *x, uint32_t *y, size_t nblk, int ls, int inv, int k)
     v += blk * S;
     for (size_t i = threadIdx.x; i < S; i += blockDim.x) s[i] = v[i];
     __syncthreads();
-    const uint32_t *tw = d_tw[k][inv];
+    const uint32_t *tw = d_tw[0][k][inv];
     for (int ps = 0; ps < nt_npasses(ls); ps++) {
         if (inv) nt_inv_pass(s, ls, ps, threadIdx.x, blockDim.x, tw, p, pinv);
         else nt_fwd_pass(s, ls, ps, threadIdx.x, blockDim.x, tw, p, pinv);
@@ -287,7 +291,7 @@ __global__ void big_crt_kernel(uint32_t *out, const uint32_t *r0, const uint32_t
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= owners) return;
     size_t s = t * K, e = s + K < M ? s + K : M;
-    if (s < M) nt_carry_local(out, r0, r1, r2, s, e, H + 3 * t);
+    if (s < M) nt_carry_local(0, out, r0, r1, r2, s, e, H + 3 * t);
 }
 
 /* Pass 2: each owner adds the previous owner's overflow; the block's lookahead gives each owner
@@ -372,7 +376,7 @@ int mul_big_on(bg_limb *r, const bg_limb *a, size_t na, const bg_limb *b, size_t
     const size_t nblk = P.N >> P.ls;
     const unsigned bt = P.ls >= 11 ? 512 : 64 > (1u << P.ls) / 4 ? 64 : (1u << P.ls) / 4;
     for (int k = 0; k < NT_NPRIMES && rc == BULK_OK; k++) {
-        nt_prime pr = nt_prime_get(k);
+        nt_prime pr = nt_prime_get(0, k);
         big_load_kernel<<<grid_for(P.N, 256), 256, 0, st>>>(X[k], Y, (const uint32_t *)a, 2 * na,
                                                             (const uint32_t *)b, 2 * nb, P.N, pr.p);
         /* forward: global passes down to the blocks, then the blocks */
@@ -432,9 +436,14 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     const size_t N = (size_t)1 << lg;
     const unsigned T = batch_threads(lg);
     const size_t extra = (3 * (size_t)T + 32 + 32 + 66) * sizeof(uint32_t);
-    if ((2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem())
-        return launch_batch<true>(r, a, b, n, (int)limbs, lg, T, 2 * N * sizeof(uint32_t) + extra, st);
-    return launch_batch<false>(r, a, b, n, (int)limbs, lg, T, N * sizeof(uint32_t) + extra, st);
+    const char *e = getenv("BULK_NTT_PRIMES");
+    const bool large = e && strcmp(e, "large") == 0;
+    const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem();
+    const size_t smem = (ys ? 2 : 1) * N * sizeof(uint32_t) + extra;
+    if (ys && large) return launch_batch<true, 0>(r, a, b, n, (int)limbs, lg, T, smem, st);
+    if (ys) return launch_batch<true, 1>(r, a, b, n, (int)limbs, lg, T, smem, st);
+    if (large) return launch_batch<false, 0>(r, a, b, n, (int)limbs, lg, T, smem, st);
+    return launch_batch<false, 1>(r, a, b, n, (int)limbs, lg, T, smem, st);
 }
 
 bool bg_ntt_preferred(int limbs, bool sqr)

@@ -2,10 +2,16 @@
  * functions so that the CPU test (tests/int_gpu/test_int_gpu_ntt_core.c) runs exactly the code
  * the kernels run, against naive references and GMP.
  *
- * Numbers: 32-bit coefficients (one word of an operand each); three primes p < 2^32 with
- * 2^27 | p - 1, so transforms of up to 2^27 points exist modulo each; the product
- * p0 p1 p2 > 2^94 exceeds every convolution sum N (2^32 - 1)^2 for N <= 2^27, so Garner's CRT
- * recovers the coefficients exactly.
+ * Numbers: 32-bit coefficients (one word of an operand each), three primes, two sets:
+ *  - set 0 ("large", the single large products): p < 2^32 with 2^27 | p - 1, so transforms of
+ *    up to 2^27 points exist modulo each; p0 p1 p2 > 2^94 exceeds every convolution sum
+ *    N (2^32 - 1)^2 for N <= 2^27;
+ *  - set 1 ("small", the batched kernel): p < 2^31 with 2^25 | p - 1; p0 p1 p2 > 2^92, exact for
+ *    N <= 2^25 (the batched kernel uses N <= 2^15). Below 2^31 a sum of two residues does not
+ *    wrap 32 bits, so modular addition, subtraction and the Montgomery correction are each one
+ *    add and one unsigned minimum (nt_add and friends pick that form when p < 2^31; with p a
+ *    compile-time constant the choice costs nothing).
+ * Garner's CRT recovers the coefficients exactly from the three residues.
  *
  * Modular products are Montgomery's with R = 2^32 in the subtractive form (valid for any odd
  * p < 2^32, which matters since two primes exceed 2^31): for t = a b < p R,
@@ -28,10 +34,13 @@
 #include "common/hd.h"
 
 #define NT_NPRIMES 3
-/* log2 of the largest transform: the two-adicity of the smallest (2^27 | p2 - 1). */
+#define NT_NSETS 2
+/* log2 of the largest transform of set 0: the two-adicity of its smallest (2^27 | p2 - 1). */
 #define NT_MAX_LOG 27
+/* ... and of set 1 (2^25 | p2 - 1). */
+#define NT_MAX_LOG_SMALL 25
 
-/* 3 * 2^30 + 1, 13 * 2^28 + 1, 15 * 2^27 + 1 and their least primitive roots. */
+/* Set 0: 3 * 2^30 + 1, 13 * 2^28 + 1, 15 * 2^27 + 1 and their least primitive roots. */
 #define NT_P0 3221225473u
 #define NT_P1 3489660929u
 #define NT_P2 2013265921u
@@ -51,6 +60,43 @@
 #define NT_C01 3489660913u
 #define NT_C012 244032228u
 
+/* Set 1: 27 * 2^26 + 1, 15 * 2^27 + 1, 63 * 2^25 + 1 (increasing: Garner needs p0 < p1), roots,
+ * Montgomery and Garner constants as above. */
+#define NT_S_P0 1811939329u
+#define NT_S_P1 2013265921u
+#define NT_S_P2 2113929217u
+#define NT_S_G0 13u
+#define NT_S_G1 31u
+#define NT_S_G2 5u
+#define NT_S_PINV0 0x94000001u
+#define NT_S_PINV1 0x88000001u
+#define NT_S_PINV2 0x82000001u
+#define NT_S_R2_0 959408210u
+#define NT_S_R2_1 1172168163u
+#define NT_S_R2_2 2111798781u
+#define NT_S_C01 671088619u
+#define NT_S_C012 1409285846u
+
+/* The constants of prime k of set `set` (compile-time constants when both are). */
+BULK_HD uint32_t nt_p(int set, int k)
+{
+    return set ? (k == 0 ? NT_S_P0 : k == 1 ? NT_S_P1 : NT_S_P2) : (k == 0 ? NT_P0 : k == 1 ? NT_P1 : NT_P2);
+}
+BULK_HD uint32_t nt_pinv(int set, int k)
+{
+    return set ? (k == 0 ? NT_S_PINV0 : k == 1 ? NT_S_PINV1 : NT_S_PINV2)
+               : (k == 0 ? NT_PINV0 : k == 1 ? NT_PINV1 : NT_PINV2);
+}
+BULK_HD uint32_t nt_r2(int set, int k)
+{
+    return set ? (k == 0 ? NT_S_R2_0 : k == 1 ? NT_S_R2_1 : NT_S_R2_2)
+               : (k == 0 ? NT_R2_0 : k == 1 ? NT_R2_1 : NT_R2_2);
+}
+BULK_HD uint32_t nt_g(int set, int k)
+{
+    return set ? (k == 0 ? NT_S_G0 : k == 1 ? NT_S_G1 : NT_S_G2) : (k == 0 ? NT_G0 : k == 1 ? NT_G1 : NT_G2);
+}
+
 /* One prime with its Montgomery constants. */
 typedef struct nt_prime {
     uint32_t p;    /* the prime */
@@ -59,26 +105,59 @@ typedef struct nt_prime {
     uint32_t g;    /* a primitive root mod p */
 } nt_prime;
 
+/* Unsigned minimum: one IMNMX on the device. */
+BULK_HD uint32_t nt_umin(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return min(a, b);
+#else
+    return a < b ? a : b;
+#endif
+}
+
+/* The high word of a 32 x 32-bit product (one IMAD.HI on the device). */
+BULK_HD uint32_t nt_mulhi(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __umulhi(a, b);
+#else
+    return (uint32_t)(((uint64_t)a * b) >> 32);
+#endif
+}
+
 /* Montgomery product a b R^-1 mod p, in [0, p), for a < 2^32, b < p (so a b < p R). */
 BULK_HD uint32_t nt_mont(uint32_t a, uint32_t b, uint32_t p, uint32_t pinv)
 {
-    uint64_t t = (uint64_t)a * b;
-    uint32_t m = (uint32_t)t * pinv;
-    uint32_t th = (uint32_t)(t >> 32), mh = (uint32_t)(((uint64_t)m * p) >> 32);
+    if (p < 0x80000000u) {
+        /* t + m (R - p) = (t - m p) + m R does not wrap 64 bits (t < p R), so its high word
+         * minus m is (t - m p) / R mod R: two wide multiply-adds, one multiply, one add (the
+         * device form of th - mh costs three moves more); then r + p < r exactly when
+         * t < m p. */
+        uint64_t t = (uint64_t)a * b;
+        uint32_t m = (uint32_t)t * pinv;
+        uint64_t u = (uint64_t)m * (0u - p) + t;
+        uint32_t r = (uint32_t)(u >> 32) - m;
+        return nt_umin(r, r + p);
+    }
+    uint32_t m = (a * b) * pinv;
+    uint32_t th = nt_mulhi(a, b), mh = nt_mulhi(m, p);
     uint32_t r = th - mh;
     return th < mh ? r + p : r;
 }
 
-/* a + b mod p, a - b mod p for a, b < p (p < 2^32: the sum may wrap 32 bits). */
+/* a + b mod p, a - b mod p for a, b < p (p < 2^32: the sum may wrap 32 bits; below 2^31 it does
+ * not, and min(s, s - p) is the reduced sum, min(d, d + p) the reduced difference). */
 BULK_HD uint32_t nt_add(uint32_t a, uint32_t b, uint32_t p)
 {
     uint32_t s = a + b, t = s - p;
+    if (p < 0x80000000u) return nt_umin(s, t);
     return (s < a || s >= p) ? t : s;
 }
 
 BULK_HD uint32_t nt_sub(uint32_t a, uint32_t b, uint32_t p)
 {
     uint32_t d = a - b;
+    if (p < 0x80000000u) return nt_umin(d, d + p);
     return a < b ? d + p : d;
 }
 
@@ -108,12 +187,12 @@ BULK_HD uint32_t nt_pow(uint32_t b, uint64_t e, const nt_prime *P)
 /* Inverse of a mod p (a != 0 mod p) by Fermat; normal form. */
 BULK_HD uint32_t nt_inv(uint32_t a, const nt_prime *P) { return nt_pow(a, P->p - 2, P); }
 
-/* The constants of prime k (0, 1, 2), computed (no tables to get wrong). */
-BULK_HD nt_prime nt_prime_get(int k)
+/* The constants of prime k (0, 1, 2) of set `set`, computed (no tables to get wrong). */
+BULK_HD nt_prime nt_prime_get(int set, int k)
 {
     nt_prime P;
-    P.p = k == 0 ? NT_P0 : k == 1 ? NT_P1 : NT_P2;
-    P.g = k == 0 ? NT_G0 : k == 1 ? NT_G1 : NT_G2;
+    P.p = nt_p(set, k);
+    P.g = nt_g(set, k);
     uint32_t inv = P.p; /* Newton: p p = 1 mod 8, each step doubles the correct bits */
     for (int i = 0; i < 4; i++) inv *= 2u - P.p * inv;
     P.pinv = inv;
@@ -122,7 +201,7 @@ BULK_HD nt_prime nt_prime_get(int k)
     return P;
 }
 
-/* The primitive 2^lg-th root of unity of prime P (lg <= NT_MAX_LOG), normal form; inverse when
+/* The primitive 2^lg-th root of unity of prime P (lg <= its two-adicity), normal form; inverse when
  * inv (w^-1 = w^(2^lg - 1)). */
 BULK_HD uint32_t nt_root(const nt_prime *P, int lg, int inv)
 {
@@ -231,11 +310,17 @@ BULK_HD void nt_fwd_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T
         const unsigned h = 1u << lh, q = h >> 1;
         for (unsigned g = tid; g < n / 4; g += T) {
             unsigned b = nt_r4_base(g, lh), j = g & (q - 1);
-            nt_r4_dif_w(&x[b], &x[b + q], &x[b + 2 * q], &x[b + 3 * q], tw[h + j], tw[h + j + q],
-                        tw[q + j], p, pinv);
+            /* in registers: through the pointers the compiler must assume they alias */
+            uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
+            nt_r4_dif_w(&v0, &v1, &v2, &v3, tw[h + j], tw[h + j + q], tw[q + j], p, pinv);
+            x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
         }
     } else {
-        for (unsigned k = tid; k < n / 2; k += T) nt_bf_dif(&x[2 * k], &x[2 * k + 1], tw[1], p, pinv);
+        for (unsigned k = tid; k < n / 2; k += T) {
+            uint32_t v0 = x[2 * k], v1 = x[2 * k + 1];
+            nt_bf_dif(&v0, &v1, tw[1], p, pinv);
+            x[2 * k] = v0, x[2 * k + 1] = v1;
+        }
     }
 }
 
@@ -248,11 +333,16 @@ BULK_HD void nt_inv_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T
         const unsigned h = 1u << lh, q = h >> 1;
         for (unsigned g = tid; g < n / 4; g += T) {
             unsigned b = nt_r4_base(g, lh), j = g & (q - 1);
-            nt_r4_dit_w(&x[b], &x[b + q], &x[b + 2 * q], &x[b + 3 * q], itw[h + j],
-                        itw[h + j + q], itw[q + j], p, pinv);
+            uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
+            nt_r4_dit_w(&v0, &v1, &v2, &v3, itw[h + j], itw[h + j + q], itw[q + j], p, pinv);
+            x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
         }
     } else {
-        for (unsigned k = tid; k < n / 2; k += T) nt_bf_dit(&x[2 * k], &x[2 * k + 1], itw[1], p, pinv);
+        for (unsigned k = tid; k < n / 2; k += T) {
+            uint32_t v0 = x[2 * k], v1 = x[2 * k + 1];
+            nt_bf_dit(&v0, &v1, itw[1], p, pinv);
+            x[2 * k] = v0, x[2 * k + 1] = v1;
+        }
     }
 }
 
@@ -312,8 +402,10 @@ BULK_HD void nt_glob_r4(uint32_t *x, int lh, size_t g, const uint32_t *lo, const
     size_t j = g & (q - 1), b = ((g >> (lh - 1)) << (lh + 1)) + j;
     uint32_t wa = nt_tw_glob(lo, hi, j, lh, p, pinv), wb = nt_tw_glob(lo, hi, j + q, lh, p, pinv);
     uint32_t wc = nt_tw_glob(lo, hi, j, lh - 1, p, pinv);
-    if (inv) nt_r4_dit_w(&x[b], &x[b + q], &x[b + 2 * q], &x[b + 3 * q], wa, wb, wc, p, pinv);
-    else nt_r4_dif_w(&x[b], &x[b + q], &x[b + 2 * q], &x[b + 3 * q], wa, wb, wc, p, pinv);
+    uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
+    if (inv) nt_r4_dit_w(&v0, &v1, &v2, &v3, wa, wb, wc, p, pinv);
+    else nt_r4_dif_w(&v0, &v1, &v2, &v3, wa, wb, wc, p, pinv);
+    x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
 }
 
 /* Global radix-2 butterfly k (< N / 2) at h = 2^lh, forward or backward. */
@@ -321,39 +413,44 @@ BULK_HD void nt_glob_r2(uint32_t *x, int lh, size_t k, const uint32_t *lo, const
                         int inv, uint32_t p, uint32_t pinv)
 {
     size_t h = (size_t)1 << lh, j = k & (h - 1), b = ((k >> lh) << (lh + 1)) + j;
-    uint32_t w = nt_tw_glob(lo, hi, j, lh, p, pinv);
-    if (inv) nt_bf_dit(&x[b], &x[b + h], w, p, pinv);
-    else nt_bf_dif(&x[b], &x[b + h], w, p, pinv);
+    uint32_t w = nt_tw_glob(lo, hi, j, lh, p, pinv), v0 = x[b], v1 = x[b + h];
+    if (inv) nt_bf_dit(&v0, &v1, w, p, pinv);
+    else nt_bf_dif(&v0, &v1, w, p, pinv);
+    x[b] = v0, x[b + h] = v1;
 }
 
 /* ---- Garner's CRT: three residues -> the 96-bit coefficient -------------------------------- */
 
-/* The CRT constants, Montgomery form: c01 = p0^-1 R mod p1, c012 = (p0 p1)^-1 R mod p2. */
+/* The CRT constants of a set, Montgomery form: c01 = p0^-1 R mod p1, c012 = (p0 p1)^-1 R mod p2. */
 typedef struct nt_crt {
     uint32_t c01, c012;
 } nt_crt;
 
-BULK_HD nt_crt nt_crt_get(void)
+BULK_HD nt_crt nt_crt_get(int set)
 {
-    nt_prime P1 = nt_prime_get(1), P2 = nt_prime_get(2);
+    nt_prime P1 = nt_prime_get(set, 1), P2 = nt_prime_get(set, 2);
+    const uint32_t p0 = nt_p(set, 0);
     nt_crt C;
-    C.c01 = nt_to_mont(nt_inv(nt_reduce(NT_P0, NT_P1), &P1), &P1);
-    uint64_t p01 = (uint64_t)NT_P0 * NT_P1;
-    C.c012 = nt_to_mont(nt_inv((uint32_t)(p01 % NT_P2), &P2), &P2);
+    C.c01 = nt_to_mont(nt_inv(nt_reduce(p0, P1.p), &P1), &P1);
+    uint64_t p01 = (uint64_t)p0 * P1.p;
+    C.c012 = nt_to_mont(nt_inv((uint32_t)(p01 % P2.p), &P2), &P2);
     return C;
 }
 
-/* The value c < p0 p1 p2 with c = r_k mod p_k (r_k < p_k), as three words c[0..2] (the
- * compile-time constants NT_C01, NT_C012; nt_crt_get computes the same). */
-BULK_HD void nt_crt3(uint32_t r0, uint32_t r1, uint32_t r2, uint32_t *c)
+/* The value c < p0 p1 p2 of set `set` with c = r_k mod p_k (r_k < p_k), as three words c[0..2]
+ * (the compile-time constants NT_C01, NT_C012 / NT_S_*; nt_crt_get computes the same). */
+BULK_HD void nt_crt3(int set, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t *c)
 {
-    uint32_t k1 = nt_mont(nt_sub(r1, r0, NT_P1), NT_C01, NT_P1, NT_PINV1); /* r0 < p0 < p1 */
-    uint64_t x = (uint64_t)r0 + (uint64_t)NT_P0 * k1;                       /* < p0 p1 < 2^64 */
+    const uint32_t P0 = nt_p(set, 0), P1 = nt_p(set, 1), P2 = nt_p(set, 2);
+    const uint32_t I1 = nt_pinv(set, 1), I2 = nt_pinv(set, 2);
+    const uint32_t C01 = set ? NT_S_C01 : NT_C01, C012 = set ? NT_S_C012 : NT_C012;
+    uint32_t k1 = nt_mont(nt_sub(r1, r0, P1), C01, P1, I1); /* r0 < p0 < p1 */
+    uint64_t x = (uint64_t)r0 + (uint64_t)P0 * k1;          /* < p0 p1 < 2^64 */
     uint32_t xh = (uint32_t)(x >> 32), xl = (uint32_t)x;
-    uint32_t xm = nt_add(nt_mont(xh, NT_R2_2, NT_P2, NT_PINV2), nt_reduce(xl, NT_P2), NT_P2);
-    uint32_t k2 = nt_mont(nt_sub(r2, xm, NT_P2), NT_C012, NT_P2, NT_PINV2);
+    uint32_t xm = nt_add(nt_mont(xh, nt_r2(set, 2), P2, I2), nt_reduce(xl, P2), P2);
+    uint32_t k2 = nt_mont(nt_sub(r2, xm, P2), C012, P2, I2);
     /* x + p0 p1 k2: 64 + 64 x 32 bits */
-    const uint64_t p01 = (uint64_t)NT_P0 * NT_P1;
+    const uint64_t p01 = (uint64_t)P0 * P1;
     uint64_t lo = (p01 & 0xffffffffu) * k2, hi = (p01 >> 32) * k2;
     uint64_t s0 = (x & 0xffffffffu) + (lo & 0xffffffffu);
     uint64_t s1 = (x >> 32) + (lo >> 32) + (hi & 0xffffffffu) + (s0 >> 32);
@@ -450,15 +547,15 @@ BULK_HD size_t nt_owner_words(size_t M, unsigned T)
     return K < 4 ? 4 : K;
 }
 
-/* Pass 1 for the owner of [s, e): out[i] (i in [s, e)) = the low words of
+/* Pass 1 for the owner of [s, e) (primes of set `set`): out[i] (i in [s, e)) = the low words of
  * sum_i crt(r0[i], r1[i], r2[i]) 2^(32 (i - s)), the overflow beyond word e into h[0..2].
  * out may be r2 (each word is read before it is written). */
-BULK_HD void nt_carry_local(uint32_t *out, const uint32_t *r0, const uint32_t *r1,
+BULK_HD void nt_carry_local(int set, uint32_t *out, const uint32_t *r0, const uint32_t *r1,
                             const uint32_t *r2, size_t s, size_t e, uint32_t *h)
 {
     uint32_t acc[4] = {0, 0, 0, 0}, c[3];
     for (size_t i = s; i < e; i++) {
-        nt_crt3(r0[i], r1[i], r2[i], c);
+        nt_crt3(set, r0[i], r1[i], r2[i], c);
         out[i] = nt_acc_step(acc, c);
     }
     h[0] = acc[0];
