@@ -103,6 +103,16 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(st == BULK_OK, "bulk_int_sqr ntt %zu limbs: status %d", limbs, st);
     bad = check_gmp(r, a, a, n, limbs);
     CHECK(bad < 0, "square (ntt) differs from GMP at %zu limbs, instance %ld", limbs, bad);
+    /* Karatsuba over NTT half products (the NTT preferred from 16 limbs) */
+    if (limbs % 2 == 0 && limbs >= 64) {
+        setenv("BULK_CUDA_MUL", "kara", 1);
+        setenv("BULK_NTT_MIN", "16", 1);
+        memset(r, 0x5a, 2 * n * limbs * 8);
+        st = bulk_int_mul(gpu, r, a, b, n, limbs);
+        CHECK(st == BULK_OK, "kara over ntt %zu limbs: status %d", limbs, st);
+        CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "Karatsuba over NTT differs at %zu limbs", limbs);
+        unsetenv("BULK_NTT_MIN");
+    }
     unsetenv("BULK_CUDA_MUL");
     printf("batch %5zu limbs x %5zu instances: %s\n", limbs, n, test_failures ? "FAILED" : "ok");
     fflush(stdout);

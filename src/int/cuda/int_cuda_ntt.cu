@@ -449,7 +449,10 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
 bool bg_ntt_preferred(int limbs, bool sqr)
 {
     (void)sqr;
-    return kNttMinLimbs > 0 && limbs >= kNttMinLimbs && limbs <= BG_NTT_MAX_LIMBS;
+    int lo = kNttMinLimbs;
+    const char *e = getenv("BULK_NTT_MIN"); /* benchmarks: the threshold, e.g. Karatsuba over NTT */
+    if (e && *e) lo = atoi(e);
+    return lo > 0 && limbs >= lo && limbs <= BG_NTT_MAX_LIMBS;
 }
 
 extern "C" size_t bulk_int_cuda_ntt_batch_max_limbs(void) { return BG_NTT_MAX_LIMBS; }
