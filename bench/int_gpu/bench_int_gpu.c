@@ -273,8 +273,8 @@ static void bench_forced(bulk_ctx *ctx, const char *label, const char *var, cons
 
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
  * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, with
- * Karatsuba over 64-bit rows, sum-rotate
- * by the automatic shape, gcd by divsteps, divmod 2048/1024), in that order, no timing. */
+ * Karatsuba over 64-bit rows, with even/odd rows, the automatic choice, gcd by divsteps,
+ * divmod 2048/1024), in that order, no timing. */
 static void profile_once(bulk_ctx *ctx)
 {
     const size_t n = (size_t)1 << 18, L = 16;
@@ -469,18 +469,23 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
 static void bench_eo(bulk_ctx *ctx, size_t big)
 {
     static const size_t bits_list[] = {256, 512, 768, 832, 1024};
-    static const char *kinds[] = {"thread", "teo", "teo", "teo", "sr"};
+    /* BULK_CUDA_MUL, and one more variable for the variants of teo */
+    static const char *kinds[] = {"thread", "teo", "teo", "teo", "teo", "sr"};
+    static const char *vars[] = {NULL, NULL, NULL, "BULK_CUDA_EO_STAGE", "BULK_CUDA_EO_BLOCK", NULL};
+    static const char *vals[] = {NULL, NULL, NULL, "0", "64", NULL};
+    enum { NK = 6 };
     OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 'teo loop': teo with\n"
-        "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; IMAD%% of teo\n"
-        "# counts 2 w^2 multiply-adds against the measured ceiling)\n");
-    OUT("%-7s %9s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
-        "teo again", "teo loop", "sr", "IMAD%", "auto picks");
+        "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; 'teo 64':\n"
+        "# BULK_CUDA_EO_BLOCK=64, blocks of 64 (832 and 1024 bits only); IMAD%% of teo counts\n"
+        "# 2 w^2 multiply-adds against the measured ceiling)\n");
+    OUT("%-7s %9s %12s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
+        "teo again", "teo loop", "teo 64", "sr", "IMAD%", "auto picks");
     const size_t n = big;
     for (int bi = 0; bi < 5; bi++) {
         size_t L = bits_list[bi] / 64;
         bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * 2 * L * 8);
         bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
-        double rate[5] = {0, 0, 0, 0, 0};
+        double rate[NK] = {0};
         int rc = h && x ? BULK_OK : BULK_ERR_NOMEM;
         if (rc == BULK_OK) {
             for (size_t k = 0; k < n * 2 * L; k++) h[k] = rnd();
@@ -492,9 +497,10 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
         if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* the automatic choice */
         if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
-        for (int k = 0; k < 5 && rc == BULK_OK; k++) {
+        for (int k = 0; k < NK && rc == BULK_OK; k++) {
+            if (k == 4 && L <= 12) continue; /* blocks of 64 only at 13 .. 16 limbs */
             setenv("BULK_CUDA_MUL", kinds[k], 1);
-            if (k == 3) setenv("BULK_CUDA_EO_STAGE", "0", 1);
+            if (vars[k]) setenv(vars[k], vals[k], 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_download(ctx, R, x);
             if (r2 == BULK_OK && memcmp(x, h, n * 2 * L * 8) != 0) {
@@ -511,12 +517,12 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
             }
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
             unsetenv("BULK_CUDA_MUL");
-            unsetenv("BULK_CUDA_EO_STAGE");
+            if (vars[k]) unsetenv(vars[k]);
         }
         double em = rate[1] > rate[2] ? rate[1] : rate[2];
-        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0],
-            rate[1], rate[2], rate[3], rate[4], 100.0 * em * imads(OP_MUL, L) / imad_peak,
-            bulk_int_cuda_mul_kernel(L));
+        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n,
+            rate[0], rate[1], rate[2], rate[3], rate[4], rate[5],
+            100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(L));
         if (rc != BULK_OK) OUT("# %zu bits: %s\n", 64 * L, bulk_status_string(rc));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);

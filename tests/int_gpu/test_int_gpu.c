@@ -538,8 +538,9 @@ static void check_eo(size_t L, size_t n)
 
 /* The even/odd kernel at every width it takes (1 .. 16 limbs: the compiled capacities 1, 2,
  * 4, 8, 12, 16 and the zero-padded widths between them), counts that are not a multiple of
- * its block of 128, one full block plus one instance, a larger batch at 16 limbs, and full
- * blocks staged by the loops (BULK_CUDA_EO_STAGE=0) instead of all loads in flight. */
+ * its block of 128, one full block plus one instance, a larger batch at 16 limbs, full
+ * blocks staged by the loops (BULK_CUDA_EO_STAGE=0) instead of all loads in flight, and
+ * blocks of 64 (BULK_CUDA_EO_BLOCK=64). */
 static void test_eo(void)
 {
     for (size_t L = 1; L <= 16; L++) check_eo(L, 1001 + 2 * L);
@@ -549,6 +550,10 @@ static void test_eo(void)
     check_eo(16, 1001);
     check_eo(5, 1001);
     unsetenv("BULK_CUDA_EO_STAGE");
+    setenv("BULK_CUDA_EO_BLOCK", "64", 1); /* blocks of 64 (13 .. 16 limbs) */
+    check_eo(16, 1001);
+    check_eo(13, 1001);
+    unsetenv("BULK_CUDA_EO_BLOCK");
     printf("even/odd kernel: done\n");
 }
 

@@ -167,13 +167,13 @@ const int kEoBlock = 128;
 /* Global -> shared, instance-major, cnt instances of l limbs from instance `first`, as 32-bit
  * words into rows of S words (odd: the per-thread row reads hit distinct banks). LC: l when
  * known at compile time (0: run time). */
-template <int LC>
+template <int LC, int BS>
 __device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src, size_t first,
                                          int cnt, int l)
 {
     const int ll = LC ? LC : l;
     const bg_limb *g = src + first * (size_t)ll;
-    for (int k = threadIdx.x; k < cnt * ll; k += kEoBlock) {
+    for (int k = threadIdx.x; k < cnt * ll; k += BS) {
         int inst = k / ll, j = k - inst * ll;
         bg_limb v = g[k];
         sh[inst * S + 2 * j] = (bg_word)v;
@@ -181,11 +181,11 @@ __device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src,
     }
 }
 
-/* A full block at the compiled width (cnt = kEoBlock, l = L): every thread's 2L global loads
+/* A full block at the compiled width (cnt = BS, l = L): every thread's 2L global loads
  * of a and b issued before the first shared-memory store, so the block waits for one memory
  * round trip instead of one per unrolled group of the loop in eo_stage (nvcc unrolls it by 4:
  * 8 round trips at L = 16). The loaded limbs take registers the rows need only later. */
-template <int L>
+template <int L, int BS>
 __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, int SB,
                                               const bg_limb *a, const bg_limb *b, size_t first)
 {
@@ -193,12 +193,12 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
     bg_limb va[L], vb[L];
 #pragma unroll
     for (int t = 0; t < L; t++) {
-        va[t] = ga[t * kEoBlock + threadIdx.x];
-        vb[t] = gb[t * kEoBlock + threadIdx.x];
+        va[t] = ga[t * BS + threadIdx.x];
+        vb[t] = gb[t * BS + threadIdx.x];
     }
 #pragma unroll
     for (int t = 0; t < L; t++) {
-        const int k = t * kEoBlock + threadIdx.x, inst = k / L, j = k % L;
+        const int k = t * BS + threadIdx.x, inst = k / L, j = k % L;
         so[inst * SO + 2 * j] = (bg_word)va[t];
         so[inst * SO + 2 * j + 1] = (bg_word)(va[t] >> 32);
         sb[inst * SB + 2 * j] = (bg_word)vb[t];
@@ -207,25 +207,25 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
 }
 
 /* stage: 1 loads a full block by eo_stage_full (the default), 0 always by the loops of
- * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). */
-template <int L>
-__global__ void __launch_bounds__(kEoBlock) mul_eo_kernel(bg_limb *r, const bg_limb *a,
+ * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block. */
+template <int L, int BS>
+__global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a,
                                                            const bg_limb *b, size_t n, int l,
                                                            int stage)
 {
     extern __shared__ bg_word sh[];
     const int NW = 2 * L, SO = 2 * NW + 1, SB = NW + 1;
-    bg_word *so = sh, *sb = sh + kEoBlock * SO; /* output (and a) rows; b rows */
-    size_t first = (size_t)blockIdx.x * kEoBlock;
-    int cnt = (int)(n - first < (size_t)kEoBlock ? n - first : kEoBlock);
-    if (stage && l == L && cnt == kEoBlock) {
-        eo_stage_full<L>(so, SO, sb, SB, a, b, first);
+    bg_word *so = sh, *sb = sh + BS * SO; /* output (and a) rows; b rows */
+    size_t first = (size_t)blockIdx.x * BS;
+    int cnt = (int)(n - first < (size_t)BS ? n - first : BS);
+    if (stage && l == L && cnt == BS) {
+        eo_stage_full<L, BS>(so, SO, sb, SB, a, b, first);
     } else if (l == L) {
-        eo_stage<L>(so, SO, a, first, cnt, l);
-        eo_stage<L>(sb, SB, b, first, cnt, l);
+        eo_stage<L, BS>(so, SO, a, first, cnt, l);
+        eo_stage<L, BS>(sb, SB, b, first, cnt, l);
     } else {
-        eo_stage<0>(so, SO, a, first, cnt, l);
-        eo_stage<0>(sb, SB, b, first, cnt, l);
+        eo_stage<0, BS>(so, SO, a, first, cnt, l);
+        eo_stage<0, BS>(sb, SB, b, first, cnt, l);
     }
     bg_word *mo = so + threadIdx.x * SO, *mb = sb + threadIdx.x * SB;
     for (int j = 2 * l; j < NW; j++) mb[j] = 0; /* a width below L: zero words of b */
@@ -237,39 +237,43 @@ __global__ void __launch_bounds__(kEoBlock) mul_eo_kernel(bg_limb *r, const bg_l
     __syncthreads();
     const int ol = 2 * l;
     bg_limb *g = r + first * (size_t)ol;
-    if (stage && l == L && cnt == kEoBlock) { /* compile-time indices: no division on the FMA pipe */
+    if (stage && l == L && cnt == BS) { /* compile-time indices: no division on the FMA pipe */
 #pragma unroll
         for (int t = 0; t < 2 * L; t++) {
-            const int k = t * kEoBlock + threadIdx.x, inst = k / (2 * L), j = k % (2 * L);
+            const int k = t * BS + threadIdx.x, inst = k / (2 * L), j = k % (2 * L);
             g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
         }
         return;
     }
-    for (int k = threadIdx.x; k < cnt * ol; k += kEoBlock) {
+    for (int k = threadIdx.x; k < cnt * ol; k += BS) {
         int inst = k / ol, j = k - inst * ol;
         g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
     }
 }
 
-template <int L>
+template <int L, int BS = kEoBlock>
 int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
-    size_t smem = sizeof(bg_word) * (size_t)kEoBlock * ((4 * L + 1) + (2 * L + 1));
+    size_t smem = sizeof(bg_word) * (size_t)BS * ((4 * L + 1) + (2 * L + 1));
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)smem));
-    unsigned grid = (unsigned)((n + kEoBlock - 1) / kEoBlock);
+        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L, BS>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    unsigned grid = (unsigned)((n + BS - 1) / BS);
     const char *e = getenv("BULK_CUDA_EO_STAGE");
     int stage = e && strcmp(e, "0") == 0 ? 0 : 1;
-    mul_eo_kernel<L><<<grid, kEoBlock, smem, st>>>(r, a, b, n, l, stage);
+    mul_eo_kernel<L, BS><<<grid, BS, smem, st>>>(r, a, b, n, l, stage);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
 /* Full products by even/odd rows (BULK_CUDA_MUL=teo), up to 16 limbs; widths padded to the
- * compiled capacities 1, 2, 4, 8, 12, 16 limbs. */
+ * compiled capacities 1, 2, 4, 8, 12, 16 limbs. BULK_CUDA_EO_BLOCK=64: blocks of 64 at 13 .. 16
+ * limbs (half the shared memory and registers a block, so twice the blocks per SM, each
+ * barrier holding two warps instead of four), to time against 128. */
 int dispatch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
+    const char *e = getenv("BULK_CUDA_EO_BLOCK");
+    if (l > 12 && e && strcmp(e, "64") == 0) return launch_eo<16, 64>(r, a, b, n, l, st);
     switch (l) {
     case 1: return launch_eo<1>(r, a, b, n, l, st);
     case 2: return launch_eo<2>(r, a, b, n, l, st);
