@@ -56,8 +56,16 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* BULK_CZ_GPU_TEST = verify | delays runs only those cases (a GPU round's time cap); unset: all. */
+static int skip_cases(const char *kind)
+{
+    const char *only = getenv("BULK_CZ_GPU_TEST");
+    return only && *only && strcmp(only, kind) != 0;
+}
+
 static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int want_overflows)
 {
+    if (skip_cases("verify")) return;
     bulk_collatz_engine *e;
     int st = bulk_collatz_engine_new(&e, cpu, d, k, 0);
     CHECK(st == BULK_OK, "engine d=%d k=%d: %d", d, k, st);
@@ -131,6 +139,7 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
 
 static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
 {
+    if (skip_cases("delays")) return;
     bulk_collatz_engine *e;
     int st = bulk_collatz_engine_new(&e, cpu, d, 8, a);
     CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
@@ -159,6 +168,11 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         { "delay loop v4x2", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2 } },
         { "v4x2/global, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL,
                                          .escape_capacity = 1, .launch_numbers = 100000 } },
+        { "delay loop v5", { .delay_loop = BULK_CZ_CUDA_DELAY_V5 } },
+        { "v5, 2 steps, global", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 2, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "v5x1, 8 steps, 512 threads", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X1, .delay_unroll = 8, .threads_per_block = 512 } },
+        { "v5x3, 4 steps, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X3, .delay_unroll = 4, .escape_capacity = 1,
+                                           .launch_numbers = 100000 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
@@ -185,11 +199,13 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         uint32_t *rmn = malloc(nb * 4), *rmx = malloc(nb * 4), *gmn = malloc(nb * 4), *gmx = malloc(nb * 4);
         st = bulk_collatz_delay_stats(cpu, e, U(first), batch, nb, rs, rmn, rmx);
         CHECK(st == BULK_OK, "CPU stats: %d", st);
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 6; v++) {
             bulk_collatz_cuda_opts o = { 0 };
             if (v & 1) o.escape_capacity = 1, o.launch_numbers = 50000;
             if (v == 2) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
             if (v == 3) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2, o.threads_per_block = 512;
+            if (v == 4) o.delay_loop = BULK_CZ_CUDA_DELAY_V5;
+            if (v == 5) o.delay_loop = BULK_CZ_CUDA_DELAY_V5X3, o.delay_unroll = 2;
             bulk_collatz_cuda_set_opts(&o);
             memset(gs, 0xa5, nb * 8);
             st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
@@ -216,6 +232,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
 
 static void records_case(bulk_ctx *cpu, u128 first, u128 last)
 {
+    if (skip_cases("delays")) return;
     bulk_collatz_engine *e;
     int st = bulk_collatz_engine_new(&e, cpu, 12, 8, 22);
     CHECK(st == BULK_OK, "engine: %d", st);
@@ -233,6 +250,66 @@ static void records_case(bulk_ctx *cpu, u128 first, u128 last)
           "glide records are the CPU's");
     free(a);
     free(b);
+    bulk_collatz_engine_free(e);
+}
+
+/* The V5 delay loops (cg_delay5.h) at d where the other loops' variants do not all apply (d = 15:
+ * V5's entries fill 128 KB of shared memory; d = 17: V5's largest d, entries in global memory). */
+static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count, uint64_t batch)
+{
+    if (skip_cases("delays")) return;
+    bulk_collatz_engine *e;
+    int st = bulk_collatz_engine_new(&e, cpu, d, 8, a);
+    CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
+    if (st) return;
+    const uint64_t nb = count / batch;
+    uint32_t *ref = malloc(count * 4), *got = malloc(count * 4);
+    uint64_t *rs = malloc(nb * 8), *gs = malloc(nb * 8);
+    uint32_t *rmn = malloc(nb * 4), *rmx = malloc(nb * 4), *gmn = malloc(nb * 4), *gmx = malloc(nb * 4);
+    st = bulk_collatz_delays(cpu, e, U(first), count, ref);
+    CHECK(st == BULK_OK, "CPU delays: %d", st);
+    st = bulk_collatz_delay_stats(cpu, e, U(first), batch, nb, rs, rmn, rmx);
+    CHECK(st == BULK_OK, "CPU stats: %d", st);
+    char s1[48];
+    u128_str(U(first), s1);
+    printf("delays (v5) d=%d a=%d from %s, %llu numbers, batch %llu\n", d, a, s1, (unsigned long long)count,
+           (unsigned long long)batch);
+    struct variant vs[] = {
+        { "v5", { .delay_loop = BULK_CZ_CUDA_DELAY_V5 } },
+        { "v5, 4 steps, global", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 4, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "v5x1, 2 steps, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X1, .delay_unroll = 2, .escape_capacity = 1 } },
+        { "v5x3, 8 steps, small launches", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X3, .delay_unroll = 8, .launch_numbers = 100000 } },
+        { "auto", { 0 } },
+    };
+    for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
+        memset(got, 0xa5, count * 4);
+        st = bulk_collatz_cuda_delays(e, U(first), count, got);
+        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        uint64_t bad = 0, sbad = 0;
+        for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
+        memset(gs, 0xa5, nb * 8);
+        st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
+        CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        for (uint64_t i = 0; i < nb; i++) sbad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
+        CHECK(bad == 0 && sbad == 0, "CUDA delays (%s): %llu numbers, %llu batches differ", vs[v].name,
+              (unsigned long long)bad, (unsigned long long)sbad);
+        bulk_collatz_cuda_stats s;
+        bulk_collatz_cuda_last_stats(&s);
+        printf("  %-30s delays and stats %s, loop %d, %s tables, %llu escapes\n", vs[v].name,
+               bad || sbad ? "DIFFERENT" : "same", s.delay_loop, s.table_mem == BULK_CZ_CUDA_MEM_SHARED ? "shared" : "global",
+               (unsigned long long)s.escapes);
+    }
+    bulk_collatz_cuda_opts none = { 0 };
+    bulk_collatz_cuda_set_opts(&none);
+    free(ref);
+    free(got);
+    free(rs);
+    free(gs);
+    free(rmn);
+    free(rmx);
+    free(gmn);
+    free(gmx);
     bulk_collatz_engine_free(e);
 }
 
@@ -272,6 +349,10 @@ int main(int argc, char **argv)
     delays_case(cpu, 10, 20, two68 + j2, 1 << 21);
     delays_case(cpu, 9, 16, top - (1 << 14), 1 << 14); /* escapes: every number there */
     delays_case(cpu, 12, 22, 1, 1 << 22);
+    delays5_case(cpu, 15, 24, two64 + j2, 1 << 22, 1 << 20);
+    delays5_case(cpu, 17, 22, two68 - j1, 1 << 21, 1000);
+    delays5_case(cpu, 14, 20, ((u128)1 << 96) - (1 << 16), 1 << 16, 4096); /* the three-limb guard */
+    delays5_case(cpu, 13, 13, 1, 1 << 20, 64);                           /* falls to <= 4 in a round */
     /* delay records: from 1 (the true records), and a range near 2^64 with a partial batch */
     records_case(cpu, 1, ((u128)1 << 24) + 12345);
     records_case(cpu, two64 + j1, two64 + ((u128)1 << 22) + j2);

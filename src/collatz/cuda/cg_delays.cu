@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collatz/cuda/cg_delay5.h"
 #include "collatz/cuda/cg_kernels.h"
 
 namespace {
@@ -21,6 +22,9 @@ enum { MODE_OUT = 0, MODE_BATCH_BLOCK = 1, MODE_BATCH_THREAD = 2, MODE_BATCH_WAR
  * (>= 32 numbers per lane, so the warp's wait for its slowest lane is ~10% of a piece, and no
  * block barrier); pieces of one batch meet through three atomics per piece. */
 #define CG_DELAY_PIECE 8192
+/* V5: the lanes of a warp run out of numbers at different times at a piece's end (the twin:
+ * ~10% idle slot steps over 190 numbers per lane); 1024 numbers per lane make that ~2%. */
+#define CG_DELAY_PIECE5 32768
 
 struct dparams {
     cg_ktables tb;
@@ -32,6 +36,7 @@ struct dparams {
     uint32_t *out;               /* OUT: count delays; BATCH: min[count], max[count] */
     uint32_t *mn, *mx;
     unsigned long long *sum;
+    const uint32_t *CJ;          /* V5: packed entries j | C << 5 (cg_delay5.h), global memory */
     unsigned long long *esc;     /* offsets of escaped numbers */
     unsigned int *esc_count;
     uint32_t esc_cap;
@@ -159,6 +164,66 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
     }
 }
 
+/* The OUT and BATCH_WARP layouts around a lane loop (V4 and V5): loop(M, off, put) runs the
+ * thread's M numbers, off(m) giving the offset of the m-th, and calls put(off, delay or -1) once
+ * per number in any order.
+ * OUT: a thread's numbers are tid, tid + stride, ... of the launch; coalesced u32 writes.
+ * BATCH_WARP: pieces of p.piece numbers of one batch, a warp each, grid-stride; the launch's
+ * batches 0..count-1 start at offset off0. With one piece per batch the warp stores the
+ * batch's slot; otherwise the pieces merge by atomics into slots the driver set to
+ * (0, UINT32_MAX, 0). */
+template <int MODE, class Loop> __device__ __forceinline__ void delays_layout(const dparams &p, Loop loop)
+{
+    const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    if (MODE == MODE_OUT) {
+        const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
+        loop(M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
+             [&](uint64_t off, int64_t dl) {
+                 if (dl < 0) {
+                     escape(p, off);
+                     dl = 0;
+                 }
+                 p.out[off - p.off0] = (uint32_t)dl;
+             });
+        return;
+    }
+    const uint32_t lane = threadIdx.x & 31;
+    const uint64_t upb = (p.batch + p.piece - 1) / p.piece, units = p.count * upb;
+    for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
+        const uint64_t b = w / upb, i0 = (w - b * upb) * p.piece;
+        const uint64_t len = p.batch - i0 < p.piece ? p.batch - i0 : p.piece;
+        const uint64_t base = p.off0 + b * p.batch + i0;
+        const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
+        unsigned long long s = 0;
+        uint32_t lo = UINT32_MAX, hi = 0;
+        loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
+             [&](uint64_t off, int64_t dl) {
+                 if (dl < 0) {
+                     escape(p, off);
+                 } else {
+                     s += (uint64_t)dl;
+                     lo = min(lo, (uint32_t)dl);
+                     hi = max(hi, (uint32_t)dl);
+                 }
+             });
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+        lo = __reduce_min_sync(0xffffffffu, lo);
+        hi = __reduce_max_sync(0xffffffffu, hi);
+        if (lane == 0) {
+            if (upb == 1) {
+                p.sum[b] = s;
+                p.mn[b] = lo;
+                p.mx[b] = hi;
+            } else {
+                atomicAdd(&p.sum[b], s);
+                atomicMin(&p.mn[b], lo);
+                atomicMax(&p.mx[b], hi);
+            }
+        }
+    }
+}
+
 /* V4 kernels (fast kernel only): OUT, BATCH_THREAD (NL = 1: its put counts in m order) and
  * BATCH_WARP. */
 /* Not register-bounded: the first H200 round compiled the one-number-per-lane kernels for 32
@@ -170,17 +235,7 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH, false>(p.tb);
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    if (MODE == MODE_OUT) {
-        const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
-        lane_delays4<NL, U>(t, p, M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
-                         [&](uint64_t m, uint64_t off, int64_t dl) {
-                             if (dl < 0) {
-                                 escape(p, off);
-                                 dl = 0;
-                             }
-                             p.out[tid + m * stride] = (uint32_t)dl;
-                         });
-    } else if (MODE == MODE_BATCH_THREAD) {
+    if (MODE == MODE_BATCH_THREAD) {
         /* as k_delays' BATCH_THREAD: the thread's batches one after the other, counters */
         const uint64_t nb = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
         uint64_t ob = tid, oi = 0, pb = tid, pi = 0;
@@ -215,45 +270,96 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
                             }
                         });
     } else {
-        /* BATCH_WARP: pieces of p.piece numbers of one batch, a warp each, grid-stride; the
-         * launch's batches 0..count-1 start at offset off0. With one piece per batch the warp
-         * stores the batch's slot; otherwise the pieces merge by atomics into slots the
-         * driver set to (0, UINT32_MAX, 0). */
-        const uint32_t lane = threadIdx.x & 31;
-        const uint64_t upb = (p.batch + p.piece - 1) / p.piece, units = p.count * upb;
-        for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
-            const uint64_t b = w / upb, i0 = (w - b * upb) * p.piece;
-            const uint64_t len = p.batch - i0 < p.piece ? p.batch - i0 : p.piece;
-            const uint64_t base = p.off0 + b * p.batch + i0;
-            const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
-            unsigned long long s = 0;
-            uint32_t lo = UINT32_MAX, hi = 0;
-            lane_delays4<NL, U>(t, p, M, [&](uint64_t m) { return base + lane + 32 * m; },
-                             [&](uint64_t, uint64_t off, int64_t dl) {
-                                 if (dl < 0) {
-                                     escape(p, off);
-                                 } else {
-                                     s += (uint64_t)dl;
-                                     lo = min(lo, (uint32_t)dl);
-                                     hi = max(hi, (uint32_t)dl);
-                                 }
-                             });
-            for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-            lo = __reduce_min_sync(0xffffffffu, lo);
-            hi = __reduce_max_sync(0xffffffffu, hi);
-            if (lane == 0) {
-                if (upb == 1) {
-                    p.sum[b] = s;
-                    p.mn[b] = lo;
-                    p.mx[b] = hi;
-                } else {
-                    atomicAdd(&p.sum[b], s);
-                    atomicMin(&p.mn[b], lo);
-                    atomicMax(&p.mx[b], hi);
+        delays_layout<MODE>(p, [&](uint64_t M, auto off, auto put) {
+            lane_delays4<NL, U>(t, p, M, off, [&](uint64_t, uint64_t o, int64_t dl) { put(o, dl); });
+        });
+    }
+}
+
+/* The V5 lane loop (cg_delay5.h; docs/collatz-gpu.md "Delays v5"): NL numbers per lane,
+ * interleaved, in rounds of U table steps without a test or a branch (a slot without a number
+ * steps a dead value); at each round end every slot is checked once (cg5_check): a number that
+ * is done issues its A[v] load, consumed (put) at the next round end; a number for the slow path
+ * runs cg_delay from n there (divergent, rare); a free slot takes the thread's next number.
+ * B = 3^j comes from lane j's register P by a shuffle whose lane operand is the entry itself
+ * (the shuffle reads its low 5 bits, j). put(off, delay or -1), in any order. */
+template <int NL, int U, class Off, class Put>
+__device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &p, uint64_t M, Off off, Put put)
+{
+    const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = 32 - cg5_guard_bits(d);
+    const uint32_t mask = (1u << d) - 1, du = (uint32_t)U * d;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t P = lane <= CG5_MAX_D ? (uint32_t)p.tb.pow3[lane] : 0u;
+    const uint16_t *A = p.tb.A;
+    cg5_num s[NL];
+    uint64_t co[NL], po[NL];
+    uint32_t live[NL], pend[NL], pa[NL], pst[NL]; /* 0/1 flags as 32-bit (see lane_delays4) */
+#pragma unroll
+    for (int q = 0; q < NL; q++) {
+        cg5_start(&s[q], cg_make(0, 0));
+        co[q] = po[q] = 0;
+        live[q] = pend[q] = pa[q] = pst[q] = 0;
+    }
+    uint64_t m = 0;
+    for (;;) {
+        uint32_t any = 0;
+#pragma unroll
+        for (int q = 0; q < NL; q++) {
+            if (pend[q]) {
+                put(po[q], (int64_t)pst[q] + pa[q]);
+                pend[q] = 0;
+            }
+            if (live[q]) {
+                const int r = cg5_check(&s[q], a, gsh, du);
+                if (__builtin_expect(r != 0, 0)) {
+                    if (r == 1) {
+                        pa[q] = A[s[q].x0];
+                        pst[q] = s[q].st;
+                        po[q] = co[q];
+                        pend[q] = 1;
+                    } else {
+                        put(co[q], cg_delay(nth(p, co[q]), d, a, p.tb.BC, p.tb.J, A));
+                    }
+                    live[q] = 0;
                 }
+            }
+            if (!live[q] && m < M) {
+                co[q] = off(m);
+                cg5_start(&s[q], nth(p, co[q]));
+                live[q] = 1;
+                m++;
+            }
+            any |= live[q];
+        }
+        if (!__any_sync(0xffffffffu, any)) break;
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+#pragma unroll
+            for (int q = 0; q < NL; q++) {
+                const uint32_t e = CJ[s[q].x0 & mask];
+                cg5_step(&s[q], d, e, __shfl_sync(0xffffffffu, P, (int)e));
             }
         }
     }
+    /* the results of the last round end */
+#pragma unroll
+    for (int q = 0; q < NL; q++)
+        if (pend[q]) put(po[q], (int64_t)pst[q] + pa[q]);
+}
+
+/* V5 kernels: OUT and BATCH_WARP (smaller batches run V4). SH: CJ copied into shared memory
+ * (4 bytes per entry: d <= 15 on an H200), else read from global memory (L1/L2). */
+template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays5(dparams p)
+{
+    extern __shared__ __align__(16) uint32_t cg5_smem[];
+    const uint32_t *CJ = p.CJ;
+    if (SH) {
+        const uint32_t n = 1u << p.tb.d;
+        for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) cg5_smem[i] = p.CJ[i];
+        __syncthreads();
+        CJ = cg5_smem;
+    }
+    delays_layout<MODE>(p, [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U>(CJ, p, M, off, put); });
 }
 
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
@@ -398,8 +504,27 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
 
 typedef void (*kfn)(dparams);
 
+/* Dynamic shared memory of the V5 kernels with the entries in shared memory. */
+size_t cg5_smem_bytes(int d) { return (size_t)4 << d; }
+
+/* The V5 loops' numbers per lane; 0 for the other loops. */
+int v5_lanes(int loop)
+{
+    return loop == BULK_CZ_CUDA_DELAY_V5 ? 2 : loop == BULK_CZ_CUDA_DELAY_V5X1 ? 1 : loop == BULK_CZ_CUDA_DELAY_V5X3 ? 3 : 0;
+}
+
 kfn pick(int kv, int sh, int mode, int loop, int unroll)
 {
+    if (kv == BULK_CZ_CUDA_KERNEL_FAST && v5_lanes(loop) && mode != MODE_BATCH_THREAD) {
+#define CG_K5(SH, NL, U) (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U> : k_delays5<SH, MODE_BATCH_WARP, NL, U>)
+#define CG_K5U(SH, NL) (unroll == 2 ? CG_K5(SH, NL, 2) : unroll == 4 ? CG_K5(SH, NL, 4) : CG_K5(SH, NL, 8))
+        const int nl = v5_lanes(loop);
+        if (nl == 1) return sh ? CG_K5U(true, 1) : CG_K5U(false, 1);
+        if (nl == 3) return sh ? CG_K5U(true, 3) : CG_K5U(false, 3);
+        return sh ? CG_K5U(true, 2) : CG_K5U(false, 2);
+#undef CG_K5U
+#undef CG_K5
+    }
     if (kv == BULK_CZ_CUDA_KERNEL_FAST && loop != BULK_CZ_CUDA_DELAY_V3) {
 #define CG_K4(SH, NL, U)                                                                           \
     (mode == MODE_OUT ? k_delays4<SH, MODE_OUT, NL, U>                                             \
@@ -434,6 +559,8 @@ struct dcache {
     dbuf b[2];
     uint64_t cap_out, cap_b; /* units the buffers hold (OUT numbers, batches) */
     uint32_t cap_esc;
+    uint32_t *CJ; /* V5 entries of d = cj_d (0: none) */
+    int cj_d;
 };
 #define CG_MAX_DEV 64
 dcache g_dc[CG_MAX_DEV];
@@ -471,6 +598,7 @@ void dcache_free(dcache *c)
     }
     if (c->stream) cudaStreamDestroy(c->stream);
     if (c->copier) cudaStreamDestroy(c->copier);
+    cudaFree(c->CJ);
     memset(c, 0, sizeof *c);
 }
 
@@ -520,13 +648,36 @@ int delays_device(int g, void *arg)
     const uint64_t u0 = (uint64_t)u0w, un = (uint64_t)unw;
     bulk_collatz_cuda_opts o = cg_opts();
     int kv, sh;
-    if ((s = cg_choose(e, dv, &kv, &sh))) return s;
+    /* V5 takes d <= 17 and batches of >= 32 numbers (or none); elsewhere V4X2 runs */
+    const int v5 = v5_lanes(o.delay_loop) && e->d <= CG5_MAX_D && o.kernel != BULK_CZ_CUDA_KERNEL_CORE &&
+                   (!j.batch || j.batch >= 32);
+    if (v5_lanes(o.delay_loop) && !v5) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
+    if (v5) {
+        /* V5's own placement: its 4-byte entries in shared memory while they fit (d <= 15 on an
+         * H200: 128 KB), unless global memory is asked for */
+        kv = BULK_CZ_CUDA_KERNEL_FAST;
+        const int fits = cg5_smem_bytes(e->d) + 1024 <= (size_t)dv->smem_optin;
+        if (o.table_mem == BULK_CZ_CUDA_MEM_SHARED && !fits) {
+            bulk_cz_set_error("V5 delay entries of d = %d do not fit in shared memory (%zu of %d bytes)", e->d,
+                              cg5_smem_bytes(e->d), dv->smem_optin);
+            return BULK_ERR_ARG;
+        }
+        sh = o.table_mem == BULK_CZ_CUDA_MEM_GLOBAL ? 0 : fits;
+    } else if ((s = cg_choose(e, dv, &kv, &sh))) {
+        return s;
+    }
+    if (v5) {
+        /* the round length: as asked, else V5's own default (cg5_default_unroll), not V4's */
+        bulk_collatz_cuda_opts raw;
+        bulk_collatz_cuda_get_opts(&raw);
+        o.delay_unroll = raw.delay_unroll ? raw.delay_unroll : (int)cg5_default_unroll((unsigned)e->d, (unsigned)e->a);
+    }
     st->kernel = kv;
     st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
-    const int v4 = kv == BULK_CZ_CUDA_KERNEL_FAST && o.delay_loop != BULK_CZ_CUDA_DELAY_V3;
+    const int v4 = kv == BULK_CZ_CUDA_KERNEL_FAST && o.delay_loop != BULK_CZ_CUDA_DELAY_V3 && !v5;
     st->delay_loop = kv == BULK_CZ_CUDA_KERNEL_FAST ? o.delay_loop : 0;
-    const int mode = !j.batch ? MODE_OUT
-                     : v4     ? (j.batch >= 32 ? MODE_BATCH_WARP : MODE_BATCH_THREAD)
+    const int mode = !j.batch     ? MODE_OUT
+                     : v4 || v5 ? (j.batch >= 32 ? MODE_BATCH_WARP : MODE_BATCH_THREAD)
                               : (j.batch >= (uint64_t)o.threads_per_block ? MODE_BATCH_BLOCK : MODE_BATCH_THREAD);
     kfn f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
     /* v4: BC + J in shared memory (no BM), and AUTO takes shared only while 4 blocks fit
@@ -537,7 +688,7 @@ int delays_device(int g, void *arg)
         sh = cg_smem_bytes_nobm(e->d, 1) + 2048 <= (size_t)dv->smem_optin / 4;
     if (v4) st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
     if (v4) f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
-    const size_t smem = v4 ? cg_smem_bytes_nobm(e->d, sh) : cg_smem_bytes(e->d, kv, sh);
+    const size_t smem = v5 ? (sh ? cg5_smem_bytes(e->d) : 0) : v4 ? cg_smem_bytes_nobm(e->d, sh) : cg_smem_bytes(e->d, kv, sh);
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
@@ -548,7 +699,8 @@ int delays_device(int g, void *arg)
     /* BATCH_WARP: at least a piece per warp of the grid in each launch (large batches, e.g. the
      * CLI's --stats 1048576, would otherwise leave most of the GPU idle; the V3 layout ran a
      * block per batch, 128 blocks per launch of 2^27 numbers at batch 2^20) */
-    const uint64_t piece = j.batch < CG_DELAY_PIECE ? j.batch : CG_DELAY_PIECE;
+    const uint64_t pmax = v5 ? CG_DELAY_PIECE5 : CG_DELAY_PIECE;
+    const uint64_t piece = j.batch < pmax ? j.batch : pmax;
     const uint64_t upb = j.batch ? (j.batch + piece - 1) / piece : 1;
     if (mode == MODE_BATCH_WARP) {
         const uint64_t warps = (uint64_t)grid * (uint64_t)(o.threads_per_block / 32);
@@ -584,6 +736,24 @@ int delays_device(int g, void *arg)
     }
     stream = dc.stream;
     copier = dc.copier;
+    if (v5 && dc.cj_d != e->d) {
+        /* the packed entries j | C << 5 of the engine's tables (J = d + j), once per d */
+        const size_t n = (size_t)1 << e->d;
+        uint32_t *h = (uint32_t *)malloc(n * 4);
+        if (!h) {
+            status = BULK_ERR_NOMEM;
+            goto done;
+        }
+        for (size_t L = 0; L < n; L++) h[L] = cg5_entry((unsigned)(e->J[L] - e->d), e->C[L]);
+        cudaFree(dc.CJ);
+        dc.CJ = NULL;
+        dc.cj_d = 0;
+        cudaError_t ce = cudaMalloc(&dc.CJ, n * 4);
+        if (ce == cudaSuccess) ce = cudaMemcpy(dc.CJ, h, n * 4, cudaMemcpyHostToDevice);
+        free(h);
+        DG_TRY(ce);
+        dc.cj_d = e->d;
+    }
     for (int i = 0; i < 2; i++) {
         b[i].n = 0;
         if (!j.batch && dc.cap_out < per) {
@@ -625,6 +795,7 @@ int delays_device(int g, void *arg)
             p.count = n;
             p.batch = j.batch;
             p.piece = piece;
+            p.CJ = dc.CJ;
             p.out = cur.d_out;
             p.mn = cur.d_mn;
             p.mx = cur.d_mx;

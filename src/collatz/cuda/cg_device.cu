@@ -76,7 +76,10 @@ bulk_collatz_cuda_opts cg_opts(void)
         if (!strcmp(ed, "v3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
         else if (!strcmp(ed, "v4")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4;
         else if (!strcmp(ed, "v4x2")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4 or v4x2: ignored\n", ed);
+        else if (!strcmp(ed, "v5")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5;
+        else if (!strcmp(ed, "v5x1")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5X1;
+        else if (!strcmp(ed, "v5x3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5X3;
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4, v4x2, v5, v5x1 or v5x3: ignored\n", ed);
     }
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO) o.delay_loop = CG_DEFAULT_DELAY_LOOP;
     if (!o.delay_unroll) o.delay_unroll = CG_DELAY_UNROLL;

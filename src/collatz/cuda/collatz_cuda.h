@@ -46,7 +46,12 @@ enum {
     BULK_CZ_CUDA_DELAY_V3 = 1,   /* one step per warp trip, two/four-limb branches, a block per batch */
     BULK_CZ_CUDA_DELAY_V4 = 2,   /* CG_DELAY_UNROLL three-limb steps per trip, deferred A loads,
                                     a warp per piece of a batch */
-    BULK_CZ_CUDA_DELAY_V4X2 = 3  /* V4 with two numbers interleaved per lane */
+    BULK_CZ_CUDA_DELAY_V4X2 = 3, /* V4 with two numbers interleaved per lane */
+    BULK_CZ_CUDA_DELAY_V5 = 4,   /* rounds of delay_unroll steps with no test, 32-bit packed
+                                    entries, 3 limbs, two numbers per lane (cg_delay5.h; d <= 17,
+                                    else V4X2) */
+    BULK_CZ_CUDA_DELAY_V5X1 = 5, /* V5, one number per lane */
+    BULK_CZ_CUDA_DELAY_V5X3 = 6  /* V5, three numbers per lane */
 };
 /* How the FLAT layouts find the first drop inside the operation that the dip test flagged. */
 enum {
@@ -62,9 +67,9 @@ enum {
 };
 /* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = flat | batch | number
  * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
- * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 sets delay_loop when that is 0;
- * BULK_CZ_CUDA_REPLAY = t | rec sets verify_replay when that is 0; BULK_CZ_CUDA_SETUP = mul | inc
- * sets verify_setup when that is 0. */
+ * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 | v5 | v5x1 | v5x3 sets delay_loop
+ * when that is 0; BULK_CZ_CUDA_REPLAY = t | rec sets verify_replay when that is 0;
+ * BULK_CZ_CUDA_SETUP = mul | inc sets verify_setup when that is 0. */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -94,7 +99,7 @@ static inline int bulk_collatz_cuda_opts_valid(const bulk_collatz_cuda_opts *o)
            o->devices >= 0 && o->threads_per_block >= 0 && o->threads_per_block <= 512 &&
            (o->threads_per_block & 31) == 0 && o->rows_per_thread >= 0 && o->rows_per_thread <= 64 &&
            o->verify_layout >= 0 && o->verify_layout <= 4 && o->refill_lanes >= 0 && o->refill_lanes <= 32 &&
-           o->delay_loop >= 0 && o->delay_loop <= 3 && o->verify_replay >= 0 && o->verify_replay <= 2 &&
+           o->delay_loop >= 0 && o->delay_loop <= 6 && o->verify_replay >= 0 && o->verify_replay <= 2 &&
            (o->delay_unroll == 0 || o->delay_unroll == 2 || o->delay_unroll == 4 || o->delay_unroll == 8) &&
            o->verify_setup >= 0 && o->verify_setup <= 2;
 }

@@ -1,0 +1,65 @@
+#!/bin/sh
+# One GPU round of the delay loops (/work/notes/gpu-rounds.md): run from the repository root by
+# the lead as `B=build-gpu R=<results dir> CAP=<s> timeout <cap> sh bench/collatz_gpu_delays/iter-gpu.sh`
+# after a full CUDA build into $B. Everything it keeps goes to $R (small text files). In order of
+# importance (the cap, 60-80 s, may cut the last ones):
+#   1. the GPU test, delay cases only (BULK_CZ_GPU_TEST=delays): every loop == the CPU backend;
+#   2. the CLI: delays 2^64..2^64+2^34 --stats 2^20, the default loop, then V4X2 and V5 forced
+#      (outputs compared);
+#   3. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
+#   4. ncu of one launch per loop (d = 14, a = 24): instructions, issue, pipes, bank conflicts.
+set -u
+B=${B:-build-gpu}
+R=${R:-iter-out}
+mkdir -p "$R"
+BENCH="$B/bench/collatz_gpu_delays/bench_collatz_gpu_delays"
+CLI="$B/bulk"
+t0=$(date +%s)
+el() { echo $(($(date +%s) - t0)); }
+{ nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1; nvcc --version 2>&1 | tail -1; git log --oneline -1 2>/dev/null; } >"$R/env.txt"
+
+# 1. the GPU test, delay cases
+(cd "$B" && BULK_CZ_GPU_TEST=delays ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
+echo "tests rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
+grep -E "tests passed|tests failed|FAIL" "$R/tests.log" | tail -6
+
+# 2. the CLI (d = 14, a = 20: its defaults)
+cli() { # name env...
+    name=$1
+    shift
+    s0=$(date +%s.%N)
+    env "$@" "$CLI" collatz delays --from 2^64 --to 2^64+2^34 --stats 1048576 --backend cuda >"$R/cli-$name.out" 2>>"$R/cli.err"
+    rc=$?
+    s1=$(date +%s.%N)
+    echo "cli delays ($name) rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s, %.4g numbers/s", b - a, 2^34 / (b - a) }') ($(wc -l <"$R/cli-$name.out") lines)"
+}
+cli default BULK_CZ_CUDA_DELAY=
+cli v4x2 BULK_CZ_CUDA_DELAY=v4x2
+cli v5 BULK_CZ_CUDA_DELAY=v5
+echo "cli outputs: v4x2 $(cmp -s "$R/cli-default.out" "$R/cli-v4x2.out" && echo same || echo DIFFERENT), v5 $(cmp -s "$R/cli-default.out" "$R/cli-v5.out" && echo same || echo DIFFERENT) as the default's"
+head -2 "$R/cli-default.out"
+gzip -f "$R/cli-default.out"
+rm -f "$R/cli-v4x2.out" "$R/cli-v5.out"
+
+# 3. the loops side by side
+timeout 45 "$BENCH" --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
+echo "delays bench rc=$? ($(el) s)"
+cat "$R/delays.txt"
+
+# 4. ncu: one launch per loop (sections; then raw metrics: pipes, shared-memory wavefronts)
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+    timeout 25 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
+        --section LaunchStats --section InstructionStats --section ComputeWorkloadAnalysis \
+        -k regex:delays -c 3 "$BENCH" --ncu v4x2,v5u4,v5u8 >"$R/ncu-delays.txt" 2>&1
+    echo "ncu rc=$? ($(el) s)"
+    grep -E "k_delays|ncu point|Duration|Issued Warp|No Eligible|Active Warps Per|Avg. Active Threads|Registers Per|Theoretical Occ|Executed Ipc A|Executed Instructions  " "$R/ncu-delays.txt" | grep -v "^==" | head -60
+    timeout 20 ncu --clock-control none \
+        --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__cycles_active.avg \
+        -k regex:delays -c 3 "$BENCH" --ncu v4x2,v5u4,v5u8 >"$R/ncu-metrics.txt" 2>&1
+    echo "ncu metrics rc=$? ($(el) s)"
+    grep -E "k_delays|ncu point|smsp__|l1tex__" "$R/ncu-metrics.txt" | grep -v "^==" | head -50
+fi
+for f in "$R"/*.err; do
+    [ -f "$f" ] && [ "$(wc -c <"$f")" -gt 20000 ] && { tail -c 20000 "$f" >"$f.tail" && mv "$f.tail" "$f"; }
+done
+echo "total $(el) s"

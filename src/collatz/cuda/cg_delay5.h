@@ -1,0 +1,124 @@
+/* The delay loop V5 (docs/collatz-gpu.md "Delays v5"): the per-number logic of the kernel
+ * (cg_delays.cu lane_delays5) as BULK_HD functions, so that the CPU twin
+ * (tests/collatz_gpu/test_collatz_gpu_delay5.c) runs the very same code.
+ *
+ * What V4 paid per table step (ncu on the H200, round 2: ~30 thread instructions per step):
+ * an end test and a margin test with their branches after every step, a 64-bit BC load plus an
+ * 8-bit J load (two random shared-memory loads: ~8 bank wavefronts per warp), the four-limb
+ * fallback branch. V5 per step: one random 32-bit load of the packed entry CJ[L] = j | C << 5
+ * (~3.5 wavefronts), B = 3^j from a register of lane j (one shuffle: the shuffle reads only the
+ * low 5 bits of its lane operand, which are j), and a three-limb step of three multiplies; no
+ * test and no branch. Tests only once per round of U steps:
+ *
+ * - End: a number is done at the first round end with v < 2^a, and its delay is
+ *   steps + A[v]. Overshooting the first v < 2^a by up to U - 1 steps is exact: the table step
+ *   is U literal Collatz steps for any v (the parities of its steps are those of v's low bits,
+ *   also when v < 2^d), so steps + delay(v) = delay(n) at every point of the trajectory before
+ *   it reaches 1; once the trajectory is at 1 it stays in {1, 2, 4} (1 -> 4 -> 2 -> 1), so a
+ *   round end with v not in {1, 2, 4} proves 1 was not reached. A done v <= 4 takes the exact
+ *   slow path (cg_delay from n; rare: a fall from >= 2^a to <= 4 within one round).
+ * - Width: the three-limb step (cg5_step) is exact when its input is below 2^(96 - g),
+ *   g = cg5_guard_bits(d). Every step ORs the input's top limb into ov; a round end with a top
+ *   limb at or above 2^(32 - g) (or a start n >= 2^96) sends the number to the exact slow path,
+ *   which has V4's four-limb step and its escape to the host near 2^128. Values after a
+ *   violation are garbage but are never used.
+ * So every delay is exact, whatever the schedule; results equal the CPU backend's. */
+#ifndef BULK_COLLATZ_CUDA_CG_DELAY5_H
+#define BULK_COLLATZ_CUDA_CG_DELAY5_H
+
+#include <stdint.h>
+
+#include "collatz/cuda/cg_core.h"
+
+/* Largest d of the packed entries: C < 3^17 < 2^27 fits above the 5 bits of j <= 17. */
+#define CG5_MAX_D 17
+
+/* The packed table entry of an operation with j odd steps and addend C (C < 3^j). */
+BULK_HD uint32_t cg5_entry(unsigned j, uint64_t C) { return (uint32_t)j | (uint32_t)C << 5; }
+
+/* g with: an input below 2^(96 - g) keeps the three-limb step's result below 2^96.
+ * The result is 3^j (x >> d) + C <= 1.5^d x + 3^d, and log2 1.5 < 0.585, so g = ceil(0.585 d)
+ * + 1 leaves a factor 2 for the addend. */
+BULK_HD unsigned cg5_guard_bits(unsigned d) { return (585u * d + 999u) / 1000u + 1u; }
+
+/* Steps per round when delay_unroll is 0. Longer rounds pay the round end (check, results,
+ * refills) less often but overshoot more: ~(U - 1) / 2 steps per number, and a fall from
+ * >= 2^a to the 1-4-2 cycle within the round sends the number to the slow path. Measured on the
+ * CPU (20000 numbers from 2^64, cg5_delay): slow-path share 0% for U = 2 everywhere; for U = 4
+ * 0-0.04% while a >= 22 and d <= 16 (0.035% at d = 14, a = 20; 2.2-2.8% at d = 17), for U = 6
+ * and 8 up to 10-50% (d = 14..17). */
+BULK_HD unsigned cg5_default_unroll(unsigned d, unsigned a) { return a >= 22 && d <= 16 ? 4u : 2u; }
+
+/* One number's state in the loop: three limbs, steps so far (without the d per step, added per
+ * round), and the OR of the top limbs of every step's input. */
+typedef struct cg5_num {
+    uint32_t x0, x1, x2, st, ov;
+} cg5_num;
+
+/* n >= 1. An n of 2^96 or more goes straight to the slow path at its first round end. */
+BULK_HD void cg5_start(cg5_num *s, cg_u128 n)
+{
+    s->x0 = n.x0;
+    s->x1 = n.x1;
+    s->x2 = n.x2;
+    s->st = 0;
+    s->ov = n.x3 ? 0xffffffffu : 0u;
+}
+
+/* One table step with the entry e = CJ[x0 mod 2^d] and B = 3^(e & 31): x <- B (x >> d) + C.
+ * Three multiplies: p0 = h0 B + C (64 bits), p2 = h2 B (32 bits: exact while the result is
+ * below 2^96), w = h1 B + (p0 >> 32) + p2 2^32 = bits 32..95 of the result. */
+BULK_HD void cg5_step(cg5_num *s, unsigned d, uint32_t e, uint32_t B)
+{
+#if defined(__CUDA_ARCH__)
+    const uint32_t h0 = __funnelshift_r(s->x0, s->x1, d), h1 = __funnelshift_r(s->x1, s->x2, d);
+#else
+    const uint32_t h0 = (s->x0 >> d) | (s->x1 << (32 - d)), h1 = (s->x1 >> d) | (s->x2 << (32 - d));
+#endif
+    const uint32_t h2 = s->x2 >> d;
+    s->ov |= s->x2;
+    s->st += e & 31u;
+    const uint64_t p0 = (uint64_t)h0 * B + (e >> 5);
+    const uint32_t p2 = h2 * B;
+    const uint64_t w = (uint64_t)h1 * B + ((p0 >> 32) | (uint64_t)p2 << 32);
+    s->x0 = (uint32_t)p0;
+    s->x1 = (uint32_t)w;
+    s->x2 = (uint32_t)(w >> 32);
+}
+
+/* After a round of steps whose d's add up to du (= U d): 0 = go on, 1 = done, the delay is
+ * s->st + A[s->x0]; 2 = take the exact slow path (cg_delay from n). gsh = 32 - guard bits. */
+BULK_HD int cg5_check(cg5_num *s, unsigned a, unsigned gsh, uint32_t du)
+{
+    s->st += du;
+    if (s->ov >> gsh) return 2;
+    if ((s->x2 | s->x1 | (s->x0 >> a)) != 0) return 0;
+    return s->x0 <= 4u ? 2 : 1;
+}
+
+/* The delay of n through the V5 rounds of u steps (the CPU twin of one lane slot); pow3 gives
+ * B = 3^j as the kernel's shuffle does. BC, J are cg_delay's tables for the slow path. -1:
+ * escape (as cg_delay). *slow, when given, counts the slow paths taken. */
+BULK_HD int64_t cg5_delay(cg_u128 n, unsigned d, unsigned a, unsigned u, const uint32_t *CJ,
+                          const uint64_t *pow3, const uint64_t *BC, const uint8_t *J, const uint16_t *A,
+                          uint64_t *slow)
+{
+    const uint32_t mask = (1u << d) - 1;
+    const unsigned gsh = 32 - cg5_guard_bits(d);
+    cg5_num s;
+    cg5_start(&s, n);
+    for (;;) {
+        for (unsigned i = 0; i < u; i++) {
+            const uint32_t e = CJ[s.x0 & mask];
+            cg5_step(&s, d, e, (uint32_t)pow3[e & 31]);
+        }
+        const int r = cg5_check(&s, a, gsh, u * d);
+        if (r == 1) return (int64_t)s.st + A[s.x0];
+        if (r == 2) {
+            if (slow) (*slow)++;
+            return cg_delay(n, d, a, BC, J, A);
+        }
+    }
+}
+
+#endif

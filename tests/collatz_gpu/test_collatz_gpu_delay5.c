@@ -1,0 +1,240 @@
+/* CPU test of the V5 delay loop's logic (cg_delay5.h; no GPU needed, label unit): the functions
+ * the kernel calls (cg5_start, cg5_step, cg5_check), run here on the CPU, must give every delay
+ * of the CPU engine bit for bit, with every round length U and every table d the kernel may use,
+ * from 1, near 2^64, 2^68, 2^96 (the three-limb guard), near 2^128 (escapes) and at random
+ * points. A twin of the kernel's lane loop (lane_delays5 in cg_delays.cu: 32 lanes x NL slots,
+ * rounds of U steps, the check at each round end, deferred results, refills) checks that every
+ * number is put exactly once with its delay, and prints the loop's model figures (slot steps
+ * per number, rounds, boundary work) for docs/collatz-gpu.md. Replay: --seed S. */
+#include "test_util.h"
+
+#include "backend/context.h"
+#include "collatz/collatz_internal.h"
+#include "collatz/cuda/cg_delay5.h"
+#include "collatz/cuda/cg_plan.h"
+
+typedef unsigned __int128 u128;
+
+static cg_u128 of_w(u128 v) { return cg_make((uint64_t)v, (uint64_t)(v >> 64)); }
+
+/* The three-limb step against unsigned __int128, for inputs within the guard (and beyond it,
+ * where only the absence of undefined behaviour matters: the result is then never used). */
+static void test_step(uint64_t *rs)
+{
+    for (int it = 0; it < 300000; it++) {
+        const unsigned d = 1 + (unsigned)(test_rand(rs) % CG5_MAX_D);
+        const unsigned g = cg5_guard_bits(d);
+        const unsigned j = (unsigned)(test_rand(rs) % (d + 1));
+        const uint64_t B = bulk_cz_pow3[j], C = test_rand(rs) % B;
+        u128 x = (u128)test_rand(rs) << 64 | test_rand(rs);
+        const int inside = it % 4 != 0;
+        if (inside) x &= ((u128)1 << (96 - g - test_rand(rs) % 40)) - 1;
+        else x &= ((u128)1 << 96) - 1;
+        cg5_num s;
+        cg5_start(&s, of_w(x));
+        const uint32_t e = cg5_entry(j, C);
+        CHECK((e & 31) == j && e >> 5 == C, "cg5_entry d=%u j=%u", d, j);
+        cg5_step(&s, d, e, (uint32_t)B);
+        if (!inside) continue;
+        const u128 want = (x >> d) * B + C;
+        CHECK(want < ((u128)1 << 96), "guard too weak: d=%u", d);
+        CHECK(((u128)s.x2 << 64 | (u128)s.x1 << 32 | s.x0) == want, "cg5_step d=%u j=%u", d, j);
+        CHECK(s.st == j && (s.ov >> (32 - g)) == 0, "cg5_step count/guard d=%u", d);
+    }
+}
+
+/* The packed entries of engine e: CJ[L] = j | C << 5 with J[L] = d + j. */
+static uint32_t *make_cj(const bulk_collatz_engine *e)
+{
+    const size_t n = (size_t)1 << e->d;
+    uint32_t *cj = malloc(n * sizeof *cj);
+    for (size_t L = 0; L < n; L++) {
+        CHECK(e->B[L] == bulk_cz_pow3[e->J[L] - e->d], "B = 3^(J - d) at L=%zu", L);
+        cj[L] = cg5_entry((unsigned)(e->J[L] - e->d), e->C[L]);
+    }
+    return cj;
+}
+
+/* lane_delays5 on the CPU: 32 lanes x nl slots, the lane's numbers lane + 32 m (BATCH_WARP's
+ * order within a piece) handed out in m order to free slots; rounds of u cg5_step on every slot
+ * (a free slot steps a dead value), then per slot: a pending result is put, a live number is
+ * checked (done: its result is pending until the next round end; slow path: put at once), a free
+ * slot takes the next number. out[i] = delay of first + i (-1: escape), each put once (-2 before).
+ * Model figures: slot steps and rounds, live slot steps, numbers that finished per round end. */
+struct wstats {
+    uint64_t rounds, slot_steps, live_steps, finishes, boundaries_with_finish, slow;
+};
+static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bulk_collatz_engine *e,
+                       const uint32_t *CJ, const uint64_t *BC, int64_t *out, struct wstats *ws)
+{
+    enum { NLMAX = 3 };
+    const unsigned d = (unsigned)e->d, a = (unsigned)e->a, gsh = 32 - cg5_guard_bits(d);
+    const uint32_t mask = (1u << d) - 1;
+    cg5_num s[32][NLMAX];
+    uint64_t co[32][NLMAX], po[32][NLMAX], m[32], M[32];
+    uint32_t live[32][NLMAX], pend[32][NLMAX], pa[32][NLMAX], pst[32][NLMAX];
+    memset(live, 0, sizeof live);
+    memset(pend, 0, sizeof pend);
+    for (int l = 0; l < 32; l++) {
+        m[l] = 0;
+        M[l] = (uint64_t)l < count ? (count - (uint64_t)l + 31) / 32 : 0;
+        for (int q = 0; q < nl; q++) cg5_start(&s[l][q], cg_make(0, 0));
+    }
+    for (;;) {
+        int any = 0, fin = 0;
+        for (int l = 0; l < 32; l++)
+            for (int q = 0; q < nl; q++) {
+                if (pend[l][q]) {
+                    const uint64_t i = po[l][q];
+                    CHECK(out[i] == -2, "warp twin5: number %llu put twice", (unsigned long long)i);
+                    out[i] = (int64_t)pst[l][q] + pa[l][q];
+                    pend[l][q] = 0;
+                }
+                if (live[l][q]) {
+                    const int r = cg5_check(&s[l][q], a, gsh, u * d);
+                    if (r) {
+                        const uint64_t i = co[l][q];
+                        fin++;
+                        if (r == 1) {
+                            pa[l][q] = e->A[s[l][q].x0];
+                            pst[l][q] = s[l][q].st;
+                            po[l][q] = i;
+                            pend[l][q] = 1;
+                        } else {
+                            ws->slow++;
+                            CHECK(out[i] == -2, "warp twin5: number %llu put twice", (unsigned long long)i);
+                            out[i] = cg_delay(of_w(first + i), d, a, BC, e->J, e->A);
+                        }
+                        live[l][q] = 0;
+                    }
+                }
+                if (!live[l][q] && m[l] < M[l]) {
+                    co[l][q] = (uint64_t)l + 32 * m[l];
+                    cg5_start(&s[l][q], of_w(first + co[l][q]));
+                    live[l][q] = 1;
+                    m[l]++;
+                }
+                any |= (int)live[l][q];
+            }
+        ws->finishes += (uint64_t)fin;
+        ws->boundaries_with_finish += fin > 0;
+        if (!any) {
+            /* the results of the last round end (the kernel's loop ends the same way) */
+            for (int l = 0; l < 32; l++)
+                for (int q = 0; q < nl; q++)
+                    if (pend[l][q]) {
+                        CHECK(out[po[l][q]] == -2, "warp twin5: a number put twice");
+                        out[po[l][q]] = (int64_t)pst[l][q] + pa[l][q];
+                    }
+            break;
+        }
+        ws->rounds++;
+        for (unsigned k = 0; k < u; k++)
+            for (int l = 0; l < 32; l++)
+                for (int q = 0; q < nl; q++) {
+                    const uint32_t ent = CJ[s[l][q].x0 & mask];
+                    cg5_step(&s[l][q], d, ent, (uint32_t)bulk_cz_pow3[ent & 31]);
+                    ws->slot_steps++;
+                    ws->live_steps += live[l][q];
+                }
+    }
+}
+
+static void test_delays5(bulk_ctx *ctx, uint64_t *rs, int small)
+{
+    /* (d, a): the GPU's points (12/24, 14/20 = the CLI's, 15/24, 17/28) and small ones where
+     * falls to <= 4 and the {1, 2, 4} rule matter (3/3, 5/6) */
+    static const int da[][2] = { { 12, 24 }, { 14, 20 }, { 15, 24 }, { 17, 22 }, { 3, 3 }, { 5, 6 }, { 8, 12 } };
+    static const unsigned us[] = { 1, 2, 3, 4, 8 };
+    for (size_t t = 0; t < sizeof da / sizeof da[0]; t++) {
+        const int d = da[t][0], a = da[t][1];
+        bulk_collatz_engine *e;
+        int st = bulk_collatz_engine_new(&e, ctx, d, 4, a);
+        CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
+        if (st) continue;
+        uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
+        cg_pack_tables(d, e->B, e->C, BC, NULL);
+        uint32_t *CJ = make_cj(e);
+        const u128 starts[] = { 1, ((u128)1 << 64) - 100, ((u128)1 << 68) + test_rand(rs) % 1000,
+                                ((u128)1 << 96) - 2000 - test_rand(rs) % 1000, ((u128)1 << 90) + test_rand(rs),
+                                ~(u128)0 - 3000, ((u128)test_rand(rs) << 64 | test_rand(rs)) >> (test_rand(rs) % 100) };
+        const uint64_t count = small ? 1000 : 6000;
+        uint32_t *ref = malloc(count * sizeof *ref);
+        int64_t *wo = malloc(count * sizeof *wo);
+        for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
+            u128 first = starts[si] ? starts[si] : 1;
+            if (first + count - 1 < first) first = ~(u128)0 - count;
+            st = bulk_collatz_delays(ctx, e, cg_u_of(first), count, ref);
+            CHECK(st == BULK_OK, "bulk_collatz_delays: %d", st);
+            for (size_t ui = 0; ui < sizeof us / sizeof us[0]; ui++) {
+                const unsigned u = us[ui];
+                uint64_t slow = 0;
+                int bad = 0, escapes = 0;
+                for (uint64_t i = 0; i < count; i++) {
+                    const u128 n = first + i;
+                    int64_t dl = cg5_delay(of_w(n), (unsigned)d, (unsigned)a, u, CJ, bulk_cz_pow3, BC, e->J, e->A, &slow);
+                    if (dl != cg_delay(of_w(n), (unsigned)d, (unsigned)a, BC, e->J, e->A)) bad++;
+                    if (dl < 0) {
+                        escapes++;
+                        uint64_t w[2] = { (uint64_t)n, (uint64_t)(n >> 64) }, ex = 0;
+                        if (bulk_cz_exact(w, 2, 0, &ex, NULL, NULL, 0, NULL) != BULK_OK) bad++;
+                        dl = (int64_t)ex;
+                    }
+                    if ((uint32_t)dl != ref[i]) bad++;
+                }
+                CHECK(bad == 0, "cg5_delay: %d mismatches (d=%d a=%d u=%u start #%zu)", bad, d, a, u, si);
+                /* the slow path is taken where it must be: n >= 2^96 - ..., near 2^128 (escapes) */
+                if (si == 3 || si == 5) CHECK(slow > 0, "slow path near 2^96/2^128 (d=%d u=%u)", d, u);
+                if (si == 5) CHECK(escapes > 0, "escapes near 2^128 (d=%d)", d);
+                if ((si == 0 || si == 1) && !small)
+                    printf("cg5 d=%d a=%d u=%u from %s: %llu of %llu numbers took the slow path\n", d, a, u,
+                           si ? "2^64-100" : "1",
+                           (unsigned long long)slow, (unsigned long long)count);
+            }
+            /* the lane loop's bookkeeping: 1..3 slots per lane, rounds of 2, 4, 8 */
+            for (int nl = 1; nl <= 3; nl++)
+                for (unsigned u = 2; u <= 8; u *= 2) {
+                    for (uint64_t i = 0; i < count; i++) wo[i] = -2;
+                    struct wstats ws;
+                    memset(&ws, 0, sizeof ws);
+                    warp_twin5(first, count, nl, u, e, CJ, BC, wo, &ws);
+                    int wbad = 0;
+                    for (uint64_t i = 0; i < count; i++) {
+                        const int64_t want = cg_delay(of_w(first + i), (unsigned)d, (unsigned)a, BC, e->J, e->A);
+                        wbad += wo[i] != want;
+                    }
+                    CHECK(wbad == 0, "warp twin5 nl=%d u=%u: %d mismatches (d=%d a=%d start #%zu)", nl, u, wbad, d,
+                          a, si);
+                    if (si == 1 && !small)
+                        printf("v5 warp twin d=%d a=%d from 2^64: nl=%d u=%u: %.2f slot steps per number (%.2f live), "
+                               "%.3f rounds per number, %.1f%% of round ends with a finish in the warp, "
+                               "%.3f finishes per slot-round\n",
+                               d, a, nl, u, (double)ws.slot_steps / (double)count, (double)ws.live_steps / (double)count,
+                               (double)ws.rounds / (double)count, 100.0 * (double)ws.boundaries_with_finish / (double)(ws.rounds + 1),
+                               (double)ws.finishes / ((double)ws.rounds * 32.0 * nl));
+                }
+        }
+        free(ref);
+        free(wo);
+        free(CJ);
+        free(BC);
+        bulk_collatz_engine_free(e);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv);
+    uint64_t rs = seed;
+    const char *san = getenv("BULK_SANITIZED");
+    int small = san && *san && strcmp(san, "0") != 0;
+    bulk_ctx *ctx;
+    if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) != BULK_OK) {
+        fprintf(stderr, "cannot open a CPU context\n");
+        return 1;
+    }
+    test_step(&rs);
+    test_delays5(ctx, &rs, small);
+    bulk_ctx_close(ctx);
+    return test_finish();
+}
