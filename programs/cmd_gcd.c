@@ -49,7 +49,8 @@ static const char gcd_usage[] =
     "                    256 on the CPU, 1024 on the GPU)\n"
     "  --memory B        batch: memory budget; the product-tree levels that do not fit are\n"
     "                    written to spill files and read back (checksummed) for the remainder\n"
-    "                    tree. B in bytes (suffix k, M, G, T) or a share of the physical\n"
+    "                    tree; when none fits, the remainder-tree levels are spilled too\n"
+    "                    (computed and written in blocks). B in bytes (suffix k, M, G, T) or a share of the physical\n"
     "                    memory ('25%'); default 50%. Below the floor of one tree (about\n"
     "                    35-60x the input: the NTT buffers at the top of the trees) the moduli\n"
     "                    go in k groups whose trees fit (about k times the work, k <= 64); a\n"
@@ -299,10 +300,12 @@ int cmd_gcd(int argc, char **argv)
         if (st == BULK_ERR_IO) {
             const char *dir = spill_dir ? spill_dir : getenv("TMPDIR");
             if (!dir || !*dir) dir = "/tmp";
-            /* spill space in use at once: every spillable level of one tree; grouped: one
-             * group's levels and the group products (about one level of the whole tree) */
+            /* spill space in use at once: every spillable level of one tree, plus two
+             * remainder levels (twice a product level each) when those are spilled too;
+             * grouped: one group's levels and the group products (about one level of the
+             * whole tree) */
             uint64_t lv = bs.memory_need - bs.memory_floor, level = bs.levels > 2 ? lv / (bs.levels - 2) : lv;
-            uint64_t disk = bs.groups > 1 ? lv / bs.groups + level : lv;
+            uint64_t disk = bs.groups > 1 ? (lv + 4 * level) / bs.groups + level : lv + 4 * level;
             char h1[32], h2[32], h3[32];
             cli_die(CLI_EXIT_FAIL, "gcd batch: spilling tree levels to %s failed: %s (memory budget "
                     "%s, estimated need without spilling %s; give --spill a directory with about "
@@ -335,8 +338,9 @@ int cmd_gcd(int argc, char **argv)
             sl = (size_t)snprintf(spill, sizeof spill, ", in %zu groups (the whole tree does not fit "
                                   "the memory budget)", bs.groups);
         if (bs.spilled)
-            snprintf(spill + sl, sizeof spill - sl, ", %zu levels spilled to disk (%s; memory budget %s, "
-                     "estimated need %s)", bs.spilled_levels, human(h1, bs.spill_bytes),
+            snprintf(spill + sl, sizeof spill - sl, ", %zu product and %zu remainder levels spilled to "
+                     "disk (%s; memory budget %s, estimated need %s)", bs.spilled_levels,
+                     bs.spilled_rem_levels, human(h1, bs.spill_bytes),
                      human(h2, bs.memory_budget), human(h3, bs.memory_need));
         fprintf(stderr, "gcd batch: %zu moduli (%zu duplicates), %zu bits, %zu with a shared factor; "
                 "%.3f s (read %.3f s), %zu tree levels%s on %s\n", n, ndup, 64 * limbs, o.found,

@@ -45,7 +45,7 @@ static int recip_fix(bulk_limb_t *v, const bulk_limb_t *d, size_t n, int threads
     bulk_limb_t *p = calloc(pn, sizeof *p);
     if (!p) return BULK_ERR_NOMEM;
     size_t vn = bulk_mpn_normalized_size(v, n + 2);
-    if (vn) bulk_mpn_mul_big_threads(p, d, n, v, vn, threads);
+    if (vn) gcd_mul(p, d, n, v, vn, threads);
     /* e = B^(2n) - p, kept as p compared against the power */
     unsigned long long steps = 0;
     for (;;) { /* while p > B^(2n): v -= 1, p -= d */
@@ -108,7 +108,7 @@ static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n, int thre
     if ((st = recip_approx(w, d + (n - h), h, threads)) != BULK_OK) goto out;
     bulk_mpn_copy(x + (n - h), w, h + 2);
     size_t xn = bulk_mpn_normalized_size(x, n + 2);
-    bulk_mpn_mul_big_threads(p, d, n, x, xn, threads); /* p = d x0, at most 2n + 2 limbs */
+    gcd_mul(p, d, n, x, xn, threads); /* p = d x0, at most 2n + 2 limbs */
     size_t pn = 2 * n + 2;
     /* e = |B^(2n) - p|, sign in neg */
     bulk_mpn_zero(e, pn);
@@ -124,7 +124,7 @@ static int recip_approx(bulk_limb_t *v, const bulk_limb_t *d, size_t n, int thre
             st = BULK_ERR_NOMEM;
             goto out;
         }
-        bulk_mpn_mul_big_threads(t, x, xn, e, en, threads);
+        gcd_mul(t, x, xn, e, en, threads);
         if (xn + en > 2 * n) {
             size_t cn = xn + en - 2 * n;
             if (cn > n + 2) cn = n + 2; /* c < x0 */
@@ -172,7 +172,7 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
         size_t hn = atn - (L - 1);
         t = calloc(hn + vn, sizeof *t);
         if (!t) goto out;
-        bulk_mpn_mul_big_threads(t, at + (L - 1), hn, v, vn, threads);
+        gcd_mul(t, at + (L - 1), hn, v, vn, threads);
         if (hn + vn > L + 1) {
             qn = hn + vn - (L + 1);
             bulk_mpn_copy(q, t + L + 1, qn);
@@ -183,7 +183,7 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
     qd = calloc(2 * pn, sizeof *qd);
     if (!qd) goto out;
     bulk_limb_t *ac = qd + pn; /* a, zero-padded to pn limbs */
-    if (qn) bulk_mpn_mul_big_threads(qd, d, dn, q, qn, threads);
+    if (qn) gcd_mul(qd, d, dn, q, qn, threads);
     bulk_mpn_copy(ac, a, an);
     unsigned long long steps = 0;
     while (bulk_mpn_cmp(qd, ac, pn) > 0) { /* q^ too high */

@@ -23,8 +23,8 @@
 int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n);
 
 /* r (dn limbs, zero-padded) = a mod d; an >= 1, dn >= 1, d[dn-1] != 0, r disjoint from a and d.
- * threads: passed to the NTT products (bulk_mpn_mul_big_threads). Returns BULK_OK or
- * BULK_ERR_NOMEM. */
+ * threads: passed to the products (gcd_mul: CPU threads, | GCD_MUL_GPU to allow the GPU NTT).
+ * Returns BULK_OK or BULK_ERR_NOMEM. */
 int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
             int threads);
 
@@ -34,6 +34,26 @@ int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *
 unsigned long long gcd_recip_max_fix(void);
 /* The same for gcd_mod's quotient correction (steps of d after the Barrett estimate). */
 unsigned long long gcd_mod_max_fix(void);
+
+/* ---- large products (gcd_mul.c) ---------------------------------------------------------- */
+
+/* A flag OR'd into the `threads` arguments of gcd_mul, gcd_mod and the trees' per-node work:
+ * products of at least gcd_gpu_ntt_limbs() limbs (an + bn) may run on the GPU NTT. */
+#define GCD_MUL_GPU (1 << 24)
+/* Default for gcd_gpu_ntt_limbs (an + bn limbs; 0: never): from the GPU rounds' per-level
+ * times (docs/gcd.md). */
+#define GCD_GPU_NTT_LIMBS 0
+/* GCD_GPU_NTT_LIMBS, or the environment variable BULK_GCD_GPU_NTT (limbs; 0 = off). */
+size_t gcd_gpu_ntt_limbs(void);
+/* GCD_MUL_GPU on a CUDA context when gcd_gpu_ntt_limbs() > 0, else 0. */
+int gcd_mul_flags(const bulk_ctx *ctx);
+/* r (an + bn limbs) = a * b, r disjoint from a and b (a == b with an == bn allowed). mt: CPU
+ * threads for the CPU NTT, optionally | GCD_MUL_GPU (then bulk_int_cuda_mul_big from
+ * gcd_gpu_ntt_limbs() limbs, the CPU on any failure of it). Never fails. */
+void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt);
+/* Products that went to the GPU, and GPU calls that failed and ran on the CPU, since the start
+ * of the process (statistics for the tests and the benchmark). */
+void gcd_mul_counts(unsigned long long *gpu, unsigned long long *fallback);
 
 /* ---- tree levels (spill.c) ---------------------------------------------------------------- */
 

@@ -68,7 +68,7 @@ static int cross_start(gcd_level *start, gcd_level *Pj, const gcd_level *Pi, int
     bulk_limb_t *sq = malloc(sn * sizeof *sq);
     if (!sq) st = BULK_ERR_NOMEM;
     if (st == BULK_OK) {
-        bulk_mpn_mul_big_threads(sq, gcd_level_num(Pi, 0), pn, gcd_level_num(Pi, 0), pn, threads);
+        gcd_mul(sq, gcd_level_num(Pi, 0), pn, gcd_level_num(Pi, 0), pn, threads);
         sn = bulk_mpn_normalized_size(sq, sn);
         if ((st = gcd_level_init(start, 1)) == BULK_OK) {
             start->off[1] = sn;
@@ -127,7 +127,7 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
             st = gcd_product_tree(&T, &leaves, ctx, 0, sp, NULL); /* freed by it on error */
             int have_tree = st == BULK_OK;
             if (st == BULK_OK && j != i) {
-                st = cross_start(&start, &P[j], &T.lv[T.levels - 1], threads, sp);
+                st = cross_start(&start, &P[j], &T.lv[T.levels - 1], threads | gcd_mul_flags(ctx), sp);
                 have_start = st == BULK_OK;
             }
             if (st == BULK_OK)

@@ -13,7 +13,8 @@
 typedef struct pt_arg {
     const gcd_level *lo;
     gcd_level *hi;
-    int node_threads; /* threads per product: > 1 when the level has fewer nodes than threads */
+    int node_threads; /* threads per product (> 1 when the level has fewer nodes than threads),
+                       * | GCD_MUL_GPU when the GPU NTT may take it */
 } pt_arg;
 
 static void pt_nodes(void *arg, size_t begin, size_t end, int worker)
@@ -26,7 +27,7 @@ static void pt_nodes(void *arg, size_t begin, size_t end, int worker)
         size_t l = 2 * j, r = 2 * j + 1;
         bulk_limb_t *dst = gcd_level_num(hi, j);
         if (r < lo->count) {
-            bulk_mpn_mul_big_threads(dst, gcd_level_num(lo, l), lo->len[l], gcd_level_num(lo, r),
+            gcd_mul(dst, gcd_level_num(lo, l), lo->len[l], gcd_level_num(lo, r),
                                      lo->len[r], a->node_threads);
             hi->len[j] = bulk_mpn_normalized_size(dst, lo->len[l] + lo->len[r]);
         } else { /* no sibling: carried up unchanged */
@@ -79,7 +80,7 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
             }
             if (st != BULK_OK) goto fail;
         } else {
-            pt_arg a = { lo, hi, (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
+            pt_arg a = { lo, hi, ((size_t)threads > c ? (int)((size_t)threads / c) : 1) | gcd_mul_flags(ctx) };
             bulk_parallel_for(threads, c, 1, pt_nodes, &a);
         }
         gcd_tree_progress(o, k + 1, maxlev);

@@ -18,7 +18,8 @@ typedef struct rt_arg {
     const gcd_level *up;   /* remainders of level k + 1 */
     gcd_level *rem;        /* remainders of level k */
     size_t first;          /* the block's first node */
-    int node_threads;      /* threads per node when the block has fewer nodes than threads */
+    int node_threads;      /* threads per node when the block has fewer nodes than threads,
+                            * | GCD_MUL_GPU when the GPU NTT may take its products */
     _Atomic int status;
 } rt_arg;
 
@@ -34,7 +35,7 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
         bulk_limb_t *dst = gcd_level_num(a->rem, j);
         int st = BULK_ERR_NOMEM;
         if (sq) {
-            bulk_mpn_mul_big_threads(sq, y, yn, y, yn, a->node_threads);
+            gcd_mul(sq, y, yn, y, yn, a->node_threads);
             sn = bulk_mpn_normalized_size(sq, sn);
             st = gcd_mod(dst, gcd_level_num(a->up, j / 2), a->up->len[j / 2], sq, sn,
                          a->node_threads);
@@ -69,7 +70,8 @@ static int rt_level(bulk_ctx *ctx, gcd_level *node, gcd_level *up, gcd_level *re
         } else {
             size_t c = j1 - j0;
             rt_arg a = { .node = node, .up = up, .rem = rem, .first = j0,
-                         .node_threads = (size_t)threads > c ? (int)((size_t)threads / c) : 1 };
+                         .node_threads = ((size_t)threads > c ? (int)((size_t)threads / c) : 1) |
+                                         gcd_mul_flags(ctx) };
             atomic_init(&a.status, BULK_OK);
             bulk_parallel_for(threads, c, 1, rt_nodes, &a);
             st = atomic_load(&a.status);

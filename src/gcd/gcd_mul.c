@@ -1,0 +1,48 @@
+/* The large products of the batch GCD trees and of gcd_mod (contract: gcd_internal.h): the GPU
+ * NTT of the int area (bulk_int_cuda_mul_big, src/int/cuda/int_cuda_ntt.h) for products of at
+ * least gcd_gpu_ntt_limbs() limbs when the caller allows the device, else the CPU's
+ * bulk_mpn_mul_big_threads (three-prime NTT above its threshold, Toom below). Both are exact,
+ * so the choice never changes a result; any failure of the GPU call (no device, device memory
+ * short, a CUDA error) falls back to the CPU for that product. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "gcd/gcd_internal.h"
+#include "int/cuda/int_cuda_ntt.h"
+#include "int/mul_fft.h"
+
+static _Atomic unsigned long long gpu_products, gpu_fallbacks;
+
+size_t gcd_gpu_ntt_limbs(void)
+{
+    const char *e = getenv("BULK_GCD_GPU_NTT");
+    if (e && *e) return (size_t)strtoull(e, NULL, 0);
+    return GCD_GPU_NTT_LIMBS;
+}
+
+int gcd_mul_flags(const bulk_ctx *ctx)
+{
+    return bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && gcd_gpu_ntt_limbs() > 0 ? GCD_MUL_GPU : 0;
+}
+
+void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt)
+{
+    int threads = mt & ~GCD_MUL_GPU;
+    if (mt & GCD_MUL_GPU) {
+        size_t t = gcd_gpu_ntt_limbs();
+        if (t > 0 && an + bn >= t && an + bn <= BULK_INT_CUDA_NTT_MAX_LIMBS) {
+            if (bulk_int_cuda_mul_big(r, a, an, b, bn) == BULK_OK) {
+                atomic_fetch_add_explicit(&gpu_products, 1, memory_order_relaxed);
+                return;
+            }
+            atomic_fetch_add_explicit(&gpu_fallbacks, 1, memory_order_relaxed);
+        }
+    }
+    bulk_mpn_mul_big_threads(r, a, an, b, bn, threads < 1 ? 1 : threads);
+}
+
+void gcd_mul_counts(unsigned long long *gpu, unsigned long long *fallback)
+{
+    *gpu = atomic_load_explicit(&gpu_products, memory_order_relaxed);
+    *fallback = atomic_load_explicit(&gpu_fallbacks, memory_order_relaxed);
+}
