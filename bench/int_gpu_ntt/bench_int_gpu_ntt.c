@@ -9,8 +9,9 @@
  *            over NTT half products (karantt: =kara with BULK_NTT_MIN=16), GMP mpn_mul_n on
  *            all threads; both NTT versions' products are compared with the automatic
  *            choice's; then squares (bulk_int_dev_sqr) automatic and NTT;
- *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits, and the other prime
- *            set (BULK_NTT_PRIMES=large, primes above 2^31);
+ *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits, the other prime
+ *            set (BULK_NTT_PRIMES=large, primes above 2^31) and radix-4 passes
+ *            (BULK_NTT_RADIX=4);
  *   big      single products of 2^14 .. 2^24 limbs per operand: bulk_int_cuda_mul_big_dev
  *            (device-resident), bulk_int_cuda_mul_big (host memory, with the copies), the CPU
  *            NTT (bulk_mpn_mul_fft_threads, 3 threads: its most) and GMP's mpn_mul (one thread;
@@ -190,6 +191,9 @@ static void bench_threads(bulk_ctx *ctx)
     setenv("BULK_NTT_PRIMES", "large", 1); /* prime set 0 (general arithmetic) for comparison */
     OUT("%-8s %11.3e\n", "large", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
     unsetenv("BULK_NTT_PRIMES");
+    setenv("BULK_NTT_RADIX", "4", 1); /* radix-4 passes */
+    OUT("%-8s %11.3e\n", "radix4", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
+    unsetenv("BULK_NTT_RADIX");
     free(a), free(b);
 }
 

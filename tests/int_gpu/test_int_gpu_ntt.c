@@ -1,10 +1,11 @@
 /* The GPU NTT multiplication on the device (src/int/cuda/int_cuda_ntt.cu) against GMP and the CPU
- * backend: the batched kernel (called directly with both prime sets, and through bulk_int_mul /
- * bulk_int_sqr on a CUDA context with BULK_CUDA_MUL=ntt) at widths 1 .. 8192 limbs including widths that are not
- * powers of two, and single large products (bulk_int_cuda_mul_big, the device-pointer variant)
- * up to 2^22 limbs per operand, balanced and unbalanced, squares; random and structured operands
- * (all ones: the largest coefficients; powers of two; zeros; runs). Without a CUDA device it
- * prints "SKIP: no CUDA device" and exits 77 (ctest: skipped). --seed S replays. */
+ * backend: the batched kernel (called directly with both prime sets and radix 8 and 4, through
+ * bulk_int_mul / bulk_int_sqr on a CUDA context with BULK_CUDA_MUL=ntt, and as the half products
+ * of Karatsuba) at widths 1 .. 8192 limbs including widths that are not powers of two, and single
+ * large products (bulk_int_cuda_mul_big, the device-pointer variant) up to 2^22 limbs per
+ * operand, balanced and unbalanced, squares; random and structured operands (all ones: the
+ * largest coefficients; powers of two; zeros; runs). Without a CUDA device it prints
+ * "SKIP: no CUDA device" and exits 77 (ctest: skipped). --seed S replays. */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,13 +85,21 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(bad < 0, "ntt batch differs from GMP at %zu limbs (n %zu), instance %ld", limbs, n, bad);
     CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch differs from the CPU backend at %zu limbs",
           limbs);
-    /* the other prime set (above 2^31, general arithmetic) */
-    setenv("BULK_NTT_PRIMES", "large", 1);
-    memset(r, 0x5a, 2 * n * limbs * 8);
-    st = bulk_int_cuda_mul_ntt_batch(r, a, b, n, limbs);
+    /* the other prime set (above 2^31, general arithmetic) and radix-4 passes, each with both
+     * radices / sets */
+    static const char *const var[4][2] = {{"large", "8"}, {"large", "4"}, {"small", "4"}, {NULL, NULL}};
+    for (int v = 0; var[v][0]; v++) {
+        setenv("BULK_NTT_PRIMES", var[v][0], 1);
+        setenv("BULK_NTT_RADIX", var[v][1], 1);
+        memset(r, 0x5a, 2 * n * limbs * 8);
+        st = bulk_int_cuda_mul_ntt_batch(r, a, b, n, limbs);
+        CHECK(st == BULK_OK, "ntt batch (%s primes, radix %s) %zu limbs: status %d", var[v][0],
+              var[v][1], limbs, st);
+        CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch (%s primes, radix %s) differs at %zu limbs",
+              var[v][0], var[v][1], limbs);
+    }
     unsetenv("BULK_NTT_PRIMES");
-    CHECK(st == BULK_OK, "ntt batch (large primes) %zu limbs: status %d", limbs, st);
-    CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch (large primes) differs at %zu limbs", limbs);
+    unsetenv("BULK_NTT_RADIX");
 
     /* through the public API with the NTT forced (the size choice's hook) */
     setenv("BULK_CUDA_MUL", "ntt", 1);

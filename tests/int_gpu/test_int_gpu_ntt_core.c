@@ -112,6 +112,19 @@ static void sim_inv(uint32_t *x, int lg, unsigned T, const uint32_t *itw, const 
         for (unsigned t = 0; t < T; t++) nt_inv_pass(x, lg, ps, t, T, itw, P->p, P->pinv);
 }
 
+/* The same with the radix-8 schedule. */
+static void sim_fwd8(uint32_t *x, int lg, unsigned T, const uint32_t *tw, const nt_prime *P)
+{
+    for (int ps = 0; ps < nt_npasses8(lg); ps++)
+        for (unsigned t = 0; t < T; t++) nt_fwd_pass8(x, lg, ps, t, T, tw, P->p, P->pinv);
+}
+
+static void sim_inv8(uint32_t *x, int lg, unsigned T, const uint32_t *itw, const nt_prime *P)
+{
+    for (int ps = 0; ps < nt_npasses8(lg); ps++)
+        for (unsigned t = 0; t < T; t++) nt_inv_pass8(x, lg, ps, t, T, itw, P->p, P->pinv);
+}
+
 /* The multi-kernel transform: global passes down to blocks of 2^ls, then the blocks. */
 static void sim_big_fwd(uint32_t *x, int lg, int ls, const uint32_t *tw, const uint32_t *lo,
                         const uint32_t *hi, const nt_prime *P)
@@ -211,6 +224,16 @@ static void test_transforms(uint64_t *st)
                 }
                 CHECK(y[bitrev(f, lg)] == s, "fwd p%d lg %d f %zu: %u want %u", k, lg, f,
                       y[bitrev(f, lg)], (uint32_t)s);
+            }
+            /* radix 8 gives the same, and its backward transform undoes it */
+            memcpy(z, x, n * 4);
+            sim_fwd8(z, lg, 7, g_tw[set][k][0], &P);
+            CHECK(memcmp(z, y, n * 4) == 0, "radix-8 fwd set %d p%d lg %d differs", set, k, lg);
+            sim_inv8(z, lg, 5, g_tw[set][k][1], &P);
+            {
+                int bad8 = 0;
+                for (size_t i = 0; i < n; i++) bad8 |= z[i] != (uint32_t)((u128)x[i] * n % P.p);
+                CHECK(!bad8, "radix-8 inv(fwd) != N x, set %d p%d lg %d", set, k, lg);
             }
             /* the multi-kernel transform with small blocks gives the same */
             for (int ls = 1; ls <= lg && !set; ls += 2) {
@@ -313,6 +336,9 @@ static void sim_mul(uint64_t *r, const uint64_t *a, size_t na, const uint64_t *b
         if (big) {
             sim_big_fwd(x, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
             sim_big_fwd(y, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
+        } else if (set) { /* the kernel's default: radix 8 on set 1 (radix 4 checked on set 0) */
+            sim_fwd8(x, lg, T, g_tw[set][k][0], &P);
+            sim_fwd8(y, lg, T, g_tw[set][k][0], &P);
         } else {
             sim_fwd(x, lg, T, g_tw[set][k][0], &P);
             sim_fwd(y, lg, T, g_tw[set][k][0], &P);
@@ -320,6 +346,7 @@ static void sim_mul(uint64_t *r, const uint64_t *a, size_t na, const uint64_t *b
         uint32_t s = nt_scale(lg, &P);
         for (unsigned t = 0; t < T; t++) nt_pointwise(x, y, n, t, T, s, P.p, P.pinv);
         if (big) sim_big_inv(x, lg, ls, g_tw[0][k][1], g_lo[k][1], g_hi[k][1], &P);
+        else if (set) sim_inv8(x, lg, T, g_tw[set][k][1], &P);
         else sim_inv(x, lg, T, g_tw[set][k][1], &P);
     }
     uint32_t *out = res[2]; /* in place, as the batched kernel does */

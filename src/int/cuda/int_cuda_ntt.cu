@@ -2,7 +2,8 @@
  * logic: ntt_gpu_core.h, tested on the CPU by test_int_gpu_ntt_core).
  *
  * Batched (ntt_batch_kernel): one block per instance, primes below 2^31 (prime set 1 of
- * ntt_gpu_core.h; BULK_NTT_PRIMES=large takes set 0). Per prime: the operands' 32-bit words
+ * ntt_gpu_core.h; BULK_NTT_PRIMES=large takes set 0), radix-8 passes (BULK_NTT_RADIX=4: radix
+ * 4). Per prime: the operands' 32-bit words
  * reduced into x and y (shared memory; y in device scratch for the widest, 32768-point
  * transforms, which would exceed a block's 227 KiB), forward transforms of both (radix-4
  * passes, barriers between passes), pointwise product, backward transform of x; the residues of
@@ -107,8 +108,9 @@ nt_scales scales_for(int set, int lg)
 }
 
 /* SET: the prime set (1: below 2^31, the cheaper arithmetic; 0 forced by BULK_NTT_PRIMES=large).
- * The prime loop is unrolled so that each prime is a compile-time constant. */
-template <bool YS, int SET>
+ * R8: radix-8 passes (else radix 4). The prime loop is unrolled so that each prime is a
+ * compile-time constant. */
+template <bool YS, int SET, bool R8>
 __global__ void __launch_bounds__(512)
 ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int lg,
                  uint32_t *scratch, nt_scales sc)
@@ -124,7 +126,7 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
     const int nw = 2 * limbs;
     const uint32_t *a32 = (const uint32_t *)(a + inst * (size_t)limbs);
     const uint32_t *b32 = (const uint32_t *)(b + inst * (size_t)limbs);
-    const int np = nt_npasses(lg);
+    const int np = R8 ? nt_npasses8(lg) : nt_npasses(lg);
 #pragma unroll
     for (int k = 0; k < NT_NPRIMES; k++) {
         const uint32_t p = nt_p(SET, k), pinv = nt_pinv(SET, k);
@@ -135,14 +137,20 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
         }
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
-            nt_fwd_pass(x, lg, ps, tid, T, tw, p, pinv);
-            if (!sq) nt_fwd_pass(y, lg, ps, tid, T, tw, p, pinv);
+            if (R8) {
+                nt_fwd_pass8(x, lg, ps, tid, T, tw, p, pinv);
+                if (!sq) nt_fwd_pass8(y, lg, ps, tid, T, tw, p, pinv);
+            } else {
+                nt_fwd_pass(x, lg, ps, tid, T, tw, p, pinv);
+                if (!sq) nt_fwd_pass(y, lg, ps, tid, T, tw, p, pinv);
+            }
             __syncthreads();
         }
         nt_pointwise(x, sq ? x : y, n, tid, T, k == 0 ? sc.s[0] : k == 1 ? sc.s[1] : sc.s[2], p, pinv);
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
-            nt_inv_pass(x, lg, ps, tid, T, itw, p, pinv);
+            if (R8) nt_inv_pass8(x, lg, ps, tid, T, itw, p, pinv);
+            else nt_inv_pass(x, lg, ps, tid, T, itw, p, pinv);
             __syncthreads();
         }
         if (k < 2) {
@@ -190,13 +198,13 @@ int max_smem()
     return v;
 }
 
-template <bool YS, int SET>
+template <bool YS, int SET, bool R8>
 int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, int lg,
                  unsigned T, size_t smem, cudaStream_t st)
 {
     static bool attr_set = false;
     if (!attr_set) {
-        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET>,
+        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
         attr_set = true;
     }
@@ -212,7 +220,7 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *bd = a == b ? a + done * limbs : b + done * limbs;
-        ntt_batch_kernel<YS, SET><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
+        ntt_batch_kernel<YS, SET, R8><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
                                                                    a + done * limbs, bd, limbs, lg, s, sc);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
     }
@@ -440,10 +448,24 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     const bool large = e && strcmp(e, "large") == 0;
     const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem();
     const size_t smem = (ys ? 2 : 1) * N * sizeof(uint32_t) + extra;
-    if (ys && large) return launch_batch<true, 0>(r, a, b, n, (int)limbs, lg, T, smem, st);
-    if (ys) return launch_batch<true, 1>(r, a, b, n, (int)limbs, lg, T, smem, st);
-    if (large) return launch_batch<false, 0>(r, a, b, n, (int)limbs, lg, T, smem, st);
-    return launch_batch<false, 1>(r, a, b, n, (int)limbs, lg, T, smem, st);
+    const char *rx = getenv("BULK_NTT_RADIX");
+    const bool r4 = rx && strcmp(rx, "4") == 0;
+#define NT_LAUNCH(Y, S, R) return launch_batch<Y, S, R>(r, a, b, n, (int)limbs, lg, T, smem, st)
+    if (ys && large) {
+        if (r4) NT_LAUNCH(true, 0, false);
+        NT_LAUNCH(true, 0, true);
+    }
+    if (ys) {
+        if (r4) NT_LAUNCH(true, 1, false);
+        NT_LAUNCH(true, 1, true);
+    }
+    if (large) {
+        if (r4) NT_LAUNCH(false, 0, false);
+        NT_LAUNCH(false, 0, true);
+    }
+    if (r4) NT_LAUNCH(false, 1, false);
+    NT_LAUNCH(false, 1, true);
+#undef NT_LAUNCH
 }
 
 bool bg_ntt_preferred(int limbs, bool sqr)

@@ -301,49 +301,120 @@ BULK_HD uint32_t nt_tw2(const uint32_t *lo, const uint32_t *hi, size_t i, int lg
  * Indices are 32-bit (lg <= 30): these passes run on blocks in shared memory. */
 BULK_HD int nt_npasses(int lg) { return (lg + 1) >> 1; }
 
+/* One radix-4 pass at h = 2^lh (lh >= 1) over this thread's groups (inv: backward, stages h / 2
+ * then h), and the radix-2 pass of stage h = 1. */
+BULK_HD void nt_r4_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, const uint32_t *tw,
+                        int inv, uint32_t p, uint32_t pinv)
+{
+    const unsigned n = 1u << lg, h = 1u << lh, q = h >> 1;
+    for (unsigned g = tid; g < n / 4; g += T) {
+        unsigned b = nt_r4_base(g, lh), j = g & (q - 1);
+        /* in registers: through the pointers the compiler must assume they alias */
+        uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
+        if (inv) nt_r4_dit_w(&v0, &v1, &v2, &v3, tw[h + j], tw[h + j + q], tw[q + j], p, pinv);
+        else nt_r4_dif_w(&v0, &v1, &v2, &v3, tw[h + j], tw[h + j + q], tw[q + j], p, pinv);
+        x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
+    }
+}
+
+BULK_HD void nt_r2_pass(uint32_t *x, int lg, unsigned tid, unsigned T, const uint32_t *tw, int inv,
+                        uint32_t p, uint32_t pinv)
+{
+    const unsigned n = 1u << lg;
+    for (unsigned k = tid; k < n / 2; k += T) {
+        uint32_t v0 = x[2 * k], v1 = x[2 * k + 1];
+        if (inv) nt_bf_dit(&v0, &v1, tw[1], p, pinv);
+        else nt_bf_dif(&v0, &v1, tw[1], p, pinv);
+        x[2 * k] = v0, x[2 * k + 1] = v1;
+    }
+}
+
 BULK_HD void nt_fwd_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
                          const uint32_t *tw, uint32_t p, uint32_t pinv)
 {
-    const unsigned n = 1u << lg;
     const int lh = lg - 1 - 2 * pass;
-    if (lh >= 1) {
-        const unsigned h = 1u << lh, q = h >> 1;
-        for (unsigned g = tid; g < n / 4; g += T) {
-            unsigned b = nt_r4_base(g, lh), j = g & (q - 1);
-            /* in registers: through the pointers the compiler must assume they alias */
-            uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
-            nt_r4_dif_w(&v0, &v1, &v2, &v3, tw[h + j], tw[h + j + q], tw[q + j], p, pinv);
-            x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
-        }
-    } else {
-        for (unsigned k = tid; k < n / 2; k += T) {
-            uint32_t v0 = x[2 * k], v1 = x[2 * k + 1];
-            nt_bf_dif(&v0, &v1, tw[1], p, pinv);
-            x[2 * k] = v0, x[2 * k + 1] = v1;
-        }
-    }
+    if (lh >= 1) nt_r4_pass(x, lg, lh, tid, T, tw, 0, p, pinv);
+    else nt_r2_pass(x, lg, tid, T, tw, 0, p, pinv);
 }
 
 BULK_HD void nt_inv_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
                          const uint32_t *itw, uint32_t p, uint32_t pinv)
 {
-    const unsigned n = 1u << lg;
     const int lh = (lg & 1) ? (pass == 0 ? 0 : 2 * pass) : 2 * pass + 1;
-    if (lh >= 1) {
-        const unsigned h = 1u << lh, q = h >> 1;
-        for (unsigned g = tid; g < n / 4; g += T) {
-            unsigned b = nt_r4_base(g, lh), j = g & (q - 1);
-            uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
-            nt_r4_dit_w(&v0, &v1, &v2, &v3, itw[h + j], itw[h + j + q], itw[q + j], p, pinv);
-            x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
-        }
-    } else {
-        for (unsigned k = tid; k < n / 2; k += T) {
-            uint32_t v0 = x[2 * k], v1 = x[2 * k + 1];
-            nt_bf_dit(&v0, &v1, itw[1], p, pinv);
-            x[2 * k] = v0, x[2 * k + 1] = v1;
-        }
+    if (lh >= 1) nt_r4_pass(x, lg, lh, tid, T, itw, 1, p, pinv);
+    else nt_r2_pass(x, lg, tid, T, itw, 1, p, pinv);
+}
+
+/* Radix-8 passes (three stages per pass: fewer barriers, shared-memory round trips and index
+ * computations per butterfly than radix 4). Forward: lg / 3 radix-8 passes from the top (pass i
+ * at h = 2^(lg - 1 - 3i): stages h, h / 2, h / 4), then the lg mod 3 remaining stages as one
+ * radix-4 (h = 2) or radix-2 (h = 1) pass. Backward: the remainder first, then radix-8 passes
+ * upward (stages h / 4, h / 2, h). A group g < N / 8 at h = 2^lh (lh >= 2, e = h / 4) is the
+ * eight points b + m e, m < 8, with b = (g / e) 2h + g mod e; its twiddles: stage h
+ * w_{2h}^(j + m e) (m < 4), stage h / 2 w_h^(j + m e) (m < 2), stage h / 4 w_{h/2}^j. */
+BULK_HD int nt_npasses8(int lg) { return lg / 3 + (lg % 3 != 0); }
+
+BULK_HD void nt_r8_dif(uint32_t *v, const uint32_t *tw, unsigned h, unsigned j, uint32_t p,
+                       uint32_t pinv)
+{
+    const unsigned e = h >> 2;
+    for (int m = 0; m < 4; m++) nt_bf_dif(&v[m], &v[m + 4], tw[h + j + m * e], p, pinv);
+    const uint32_t w0 = tw[(h >> 1) + j], w1 = tw[(h >> 1) + j + e];
+    nt_bf_dif(&v[0], &v[2], w0, p, pinv);
+    nt_bf_dif(&v[1], &v[3], w1, p, pinv);
+    nt_bf_dif(&v[4], &v[6], w0, p, pinv);
+    nt_bf_dif(&v[5], &v[7], w1, p, pinv);
+    const uint32_t w2 = tw[e + j];
+    for (int m = 0; m < 8; m += 2) nt_bf_dif(&v[m], &v[m + 1], w2, p, pinv);
+}
+
+BULK_HD void nt_r8_dit(uint32_t *v, const uint32_t *itw, unsigned h, unsigned j, uint32_t p,
+                       uint32_t pinv)
+{
+    const unsigned e = h >> 2;
+    const uint32_t w2 = itw[e + j];
+    for (int m = 0; m < 8; m += 2) nt_bf_dit(&v[m], &v[m + 1], w2, p, pinv);
+    const uint32_t w0 = itw[(h >> 1) + j], w1 = itw[(h >> 1) + j + e];
+    nt_bf_dit(&v[0], &v[2], w0, p, pinv);
+    nt_bf_dit(&v[1], &v[3], w1, p, pinv);
+    nt_bf_dit(&v[4], &v[6], w0, p, pinv);
+    nt_bf_dit(&v[5], &v[7], w1, p, pinv);
+    for (int m = 0; m < 4; m++) nt_bf_dit(&v[m], &v[m + 4], itw[h + j + m * e], p, pinv);
+}
+
+/* One radix-8 pass at h = 2^lh over this thread's groups; inv: backward. */
+BULK_HD void nt_r8_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, const uint32_t *tw,
+                        int inv, uint32_t p, uint32_t pinv)
+{
+    const unsigned n = 1u << lg, h = 1u << lh, e = h >> 2;
+    for (unsigned g = tid; g < n / 8; g += T) {
+        unsigned j = g & (e - 1), b = ((g >> (lh - 2)) << (lh + 1)) + j;
+        uint32_t v[8];
+        for (int m = 0; m < 8; m++) v[m] = x[b + m * e];
+        if (inv) nt_r8_dit(v, tw, h, j, p, pinv);
+        else nt_r8_dif(v, tw, h, j, p, pinv);
+        for (int m = 0; m < 8; m++) x[b + m * e] = v[m];
     }
+}
+
+BULK_HD void nt_fwd_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
+                          const uint32_t *tw, uint32_t p, uint32_t pinv)
+{
+    if (pass < lg / 3) nt_r8_pass(x, lg, lg - 1 - 3 * pass, tid, T, tw, 0, p, pinv);
+    else if (lg % 3 == 2) nt_r4_pass(x, lg, 1, tid, T, tw, 0, p, pinv);
+    else nt_r2_pass(x, lg, tid, T, tw, 0, p, pinv);
+}
+
+BULK_HD void nt_inv_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
+                          const uint32_t *itw, uint32_t p, uint32_t pinv)
+{
+    const int rem = lg % 3;
+    if (rem && pass == 0) {
+        if (rem == 2) nt_r4_pass(x, lg, 1, tid, T, itw, 1, p, pinv);
+        else nt_r2_pass(x, lg, tid, T, itw, 1, p, pinv);
+        return;
+    }
+    nt_r8_pass(x, lg, rem + 2 + 3 * (pass - (rem != 0)), tid, T, itw, 1, p, pinv);
 }
 
 /* x[i] = x[i] y[i] s mod p for this thread's i (s = N^-1 R^2 mod p: the product of the
