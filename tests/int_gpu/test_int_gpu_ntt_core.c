@@ -99,31 +99,21 @@ static size_t bitrev(size_t i, int lg)
 }
 
 /* Forward and backward transforms as the batched kernel runs them, T threads one after the
- * other per pass. */
-static void sim_fwd(uint32_t *x, int lg, unsigned T, const uint32_t *tw, const nt_prime *P)
+ * other per pass; pass: one of nt_fwd_pass, nt_inv_pass (radix 4), nt_fwd_pass8, nt_inv_pass8. */
+typedef void (*pass_fn)(uint32_t *, int, int, unsigned, unsigned, const uint32_t *, uint32_t,
+                        uint32_t);
+
+static void sim_passes(uint32_t *x, int lg, unsigned T, const uint32_t *tw, const nt_prime *P,
+                       pass_fn pass, int npasses)
 {
-    for (int ps = 0; ps < nt_npasses(lg); ps++)
-        for (unsigned t = 0; t < T; t++) nt_fwd_pass(x, lg, ps, t, T, tw, P->p, P->pinv);
+    for (int ps = 0; ps < npasses; ps++)
+        for (unsigned t = 0; t < T; t++) pass(x, lg, ps, t, T, tw, P->p, P->pinv);
 }
 
-static void sim_inv(uint32_t *x, int lg, unsigned T, const uint32_t *itw, const nt_prime *P)
-{
-    for (int ps = 0; ps < nt_npasses(lg); ps++)
-        for (unsigned t = 0; t < T; t++) nt_inv_pass(x, lg, ps, t, T, itw, P->p, P->pinv);
-}
-
-/* The same with the radix-8 schedule. */
-static void sim_fwd8(uint32_t *x, int lg, unsigned T, const uint32_t *tw, const nt_prime *P)
-{
-    for (int ps = 0; ps < nt_npasses8(lg); ps++)
-        for (unsigned t = 0; t < T; t++) nt_fwd_pass8(x, lg, ps, t, T, tw, P->p, P->pinv);
-}
-
-static void sim_inv8(uint32_t *x, int lg, unsigned T, const uint32_t *itw, const nt_prime *P)
-{
-    for (int ps = 0; ps < nt_npasses8(lg); ps++)
-        for (unsigned t = 0; t < T; t++) nt_inv_pass8(x, lg, ps, t, T, itw, P->p, P->pinv);
-}
+#define sim_fwd(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass, nt_npasses(lg))
+#define sim_inv(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass, nt_npasses(lg))
+#define sim_fwd8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass8, nt_npasses8(lg))
+#define sim_inv8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass8, nt_npasses8(lg))
 
 /* The multi-kernel transform: global passes down to blocks of 2^ls, then the blocks. */
 static void sim_big_fwd(uint32_t *x, int lg, int ls, const uint32_t *tw, const uint32_t *lo,
