@@ -94,6 +94,30 @@ static void test_rows(void)
     }
 }
 
+/* bg_mul_rect_eo (the even/odd rows of an na x nb product) at every shape up to 32 x 32
+ * words, random, all-ones and mixed operands, against GMP. */
+static void test_rect_eo(void)
+{
+    for (int na = 1; na <= 32; na++)
+        for (int nb = 1; nb <= 32; nb++)
+            for (int rep = 0; rep < 6; rep++) {
+                bg_word a[32], b[32], r[64];
+                fill(a, 1, na, rep);
+                fill(b, 1, nb, rep + 3);
+                if (rep == 4) memset(a, 0xff, sizeof a);
+                if (rep >= 4) memset(b, 0xff, sizeof b);
+                memset(r, 0x5a, sizeof r);
+                bg_mul_rect_eo(r, a, na, b, nb);
+                mpz_t x, y, p;
+                mpz_inits(x, y, p, NULL);
+                to_mpz(x, a, 1, na);
+                to_mpz(y, b, 1, nb);
+                mpz_mul(p, x, y);
+                CHECK(eq_mpz(r, 1, na + nb, p), "bg_mul_rect_eo na=%d nb=%d rep=%d", na, nb, rep);
+                mpz_clears(x, y, p, NULL);
+            }
+}
+
 /* ---- warp-column multiplication, simulated -------------------------------------------------- */
 
 /* out (4 limbs words) = a * b (N = 2 limbs words each), following mul_cols_kernel phase by phase:
@@ -715,6 +739,7 @@ int main(int argc, char **argv)
     const char *san = getenv("BULK_SANITIZED");
     sanitized = san && *san && *san != '0';
     test_rows();
+    test_rect_eo();
     test_cols();
     test_sr();
     test_kara();

@@ -301,33 +301,41 @@ BULK_HD void bg_eo_merge(bg_word *r, const bg_word *e, const bg_word *o, int k, 
  * registers for the whole staged 1024-bit kernel body). */
 #define BG_EO_LAG 2
 
-/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= 32) by even/odd rows: row i adds the
- * products a_j b_i with i + j even into e (from column i + (i & 1)) and the others into o
- * (word k = column k + 1, from word i - (i & 1)); r = e + o D. nw^2 fused multiply-adds on
- * sm_90, 2 nw carry words, a 2 nw-word addition. Bounds for bg_eo_chain: after row i, e and
- * o D are each at most a (b mod D^(i+1)) < D^(nw + i + 1), and every chain's top + 2 is at
- * least nw + i + 1 for e (nw + i for o). Column k is final after row k (no later row reaches
- * it), so word k of r is written BG_EO_LAG rows later - each word of r exactly once, in order,
- * and b[i] read once, at row i: the kernel passes shared-memory rows for r and b, and the
- * finished words leave the registers as they complete (e and o hold about nw + 4 live words
- * each). Same result as bg_mul_rows. */
-BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+/* r[0 .. na + nb) = a[0 .. na) * b[0 .. nb) (1 <= na, nb; na + nb <= 64) by even/odd rows:
+ * row i adds the products a_j b_i with i + j even into e (from column i + (i & 1)) and the
+ * others into o (word k = column k + 1, from word i - (i & 1)); r = e + o D. na nb fused
+ * multiply-adds on sm_90, 2 nb carry words, an (na + nb)-word addition. Bounds for
+ * bg_eo_chain: after row i, e and o D are each at most a (b mod D^(i+1)) < D^(na + i + 1),
+ * and every chain's top + 2 is at least na + i + 1 for e (na + i for o). Column k is final
+ * after row k (no later row reaches it), so word k of r is written BG_EO_LAG rows later - each
+ * word of r exactly once, in order, and b[i] read once, at row i: the kernel passes
+ * shared-memory rows for r and b, and the finished words leave the registers as they complete
+ * (e and o hold about na + 4 live words each). */
+BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word *b, int nb)
 {
-    bg_word e[2 * 32], o[2 * 32 - 1], c = 0;
+    bg_word e[64], o[63], c = 0;
+    const int n = na + nb;
     BG_UNROLL
-    for (int j = 0; j < 2 * nw; j++) e[j] = 0;
+    for (int j = 0; j < n; j++) e[j] = 0;
     BG_UNROLL
-    for (int j = 0; j < 2 * nw - 1; j++) o[j] = 0;
+    for (int j = 0; j < n - 1; j++) o[j] = 0;
     BG_UNROLL
-    for (int i = 0; i < nw; i++) {
+    for (int i = 0; i < nb; i++) {
         const int p = i & 1;
         const bg_word bi = b[i];
-        bg_eo_chain(e, 2 * nw, i + p, a, p, bi, nw);
-        bg_eo_chain(o, 2 * nw - 1, i - p, a, 1 - p, bi, nw);
+        bg_eo_chain(e, n, i + p, a, p, bi, na);
+        bg_eo_chain(o, n - 1, i - p, a, 1 - p, bi, na);
         if (i >= BG_EO_LAG) bg_eo_merge(r, e, o, i - BG_EO_LAG, &c);
     }
     BG_UNROLL
-    for (int k = nw - BG_EO_LAG > 0 ? nw - BG_EO_LAG : 0; k < 2 * nw; k++) bg_eo_merge(r, e, o, k, &c);
+    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++) bg_eo_merge(r, e, o, k, &c);
+}
+
+/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= 32): bg_mul_rect_eo. Same result as
+ * bg_mul_rows. */
+BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    bg_mul_rect_eo(r, a, nw, b, nw);
 }
 
 /* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
