@@ -195,6 +195,25 @@ static void bench_threads(bulk_ctx *ctx)
     OUT("%-8s %11.3e\n", "radix4", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
     unsetenv("BULK_NTT_RADIX");
     free(a), free(b);
+    /* the wide transforms: y in device scratch (more blocks per SM) and the block size */
+    OUT("# NTT variants at 131072 and 262144 bits (instances: 2^28 / bits)\n");
+    OUT("%-8s %-10s %11s\n", "bits", "variant", "ntt/s");
+    for (size_t bits = 131072; bits <= 262144; bits *= 2) {
+        size_t l = bits / 64, m = ((size_t)1 << 28) / bits;
+        bulk_limb_t *x = malloc(m * l * 8), *y = malloc(m * l * 8);
+        if (!x || !y) break;
+        for (size_t i = 0; i < m * l; i++) x[i] = rnd(), y[i] = rnd();
+        static const char *vars[][3] = {{"default", NULL, NULL},
+                                        {"yglobal", "BULK_NTT_YGLOBAL", "1"},
+                                        {"t256", "BULK_NTT_THREADS", "256"},
+                                        {"radix4", "BULK_NTT_RADIX", "4"}};
+        for (int v = 0; v < 4; v++) {
+            if (vars[v][1]) setenv(vars[v][1], vars[v][2], 1);
+            OUT("%-8zu %-10s %11.3e\n", bits, vars[v][0], dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.15));
+            if (vars[v][1]) unsetenv(vars[v][1]);
+        }
+        free(x), free(y);
+    }
 }
 
 static void bench_big(int quick)

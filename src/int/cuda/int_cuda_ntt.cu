@@ -446,7 +446,10 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     const size_t extra = (3 * (size_t)T + 32 + 32 + 66) * sizeof(uint32_t);
     const char *e = getenv("BULK_NTT_PRIMES");
     const bool large = e && strcmp(e, "large") == 0;
-    const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem();
+    /* y in shared memory when it fits (BULK_NTT_YGLOBAL=1: in device scratch, for more blocks
+     * per SM at 16384 points - a timed variant) */
+    const char *yg = getenv("BULK_NTT_YGLOBAL");
+    const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem() && !(yg && *yg == '1');
     const size_t smem = (ys ? 2 : 1) * N * sizeof(uint32_t) + extra;
     const char *rx = getenv("BULK_NTT_RADIX");
     const bool r4 = rx && strcmp(rx, "4") == 0;
