@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include <initializer_list>
+
 extern "C" { /* a C header without C++ guards */
 #include "common/parallel.h"
 }
@@ -244,15 +246,39 @@ int op_powmod(void *const *o, const void *const *i, size_t cnt, int *bad, const 
                             (const bg_limb *)i[2], cnt, g->limbs, (int8_t *)o[1], bad, st);
 }
 
-io make_io() { io d; memset(&d, 0, sizeof d); return d; }
-void add_in(io &d, const void *p, size_t b) { d.in[d.nin] = p; d.in_bytes[d.nin++] = b; }
-void add_out(io &d, void *p, size_t b) { d.out[d.nout] = p; d.out_bytes[d.nout++] = b; }
-
 int check_ctx(bulk_ctx *ctx)
 {
     if (!ctx) return BULK_ERR_ARG;
     if (bulk_ctx_backend(ctx) != BULK_BACKEND_CUDA) return BULK_ERR_NO_BACKEND;
     return BULK_OK;
+}
+
+/* One entry of the io list: pointer and bytes per instance; bytes 0 leaves the entry out (the
+ * second operand of a square). */
+struct part {
+    const void *p;
+    size_t bytes;
+};
+
+/* One host-API operation on a checked context: the inputs and outputs in the op's io order,
+ * the op's scratch per instance, then run_streamed. */
+int stream_op(bulk_ctx *ctx, size_t n, op_fn fn, const args &g, int err_status,
+              std::initializer_list<part> ins, std::initializer_list<part> outs,
+              size_t scratch_bytes = 0)
+{
+    io d;
+    memset(&d, 0, sizeof d);
+    for (const part &x : ins)
+        if (x.bytes) {
+            d.in[d.nin] = x.p;
+            d.in_bytes[d.nin++] = x.bytes;
+        }
+    for (const part &x : outs) {
+        d.out[d.nout] = const_cast<void *>(x.p);
+        d.out_bytes[d.nout++] = x.bytes;
+    }
+    d.scratch_bytes = scratch_bytes;
+    return run_streamed(ctx, d, n, fn, &g, err_status);
 }
 
 } // namespace
@@ -280,13 +306,9 @@ static int addsub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *flag, const bulk_limb_
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    io d = make_io();
-    add_in(d, a, limbs * 8);
-    add_in(d, b, limbs * 8);
-    add_out(d, r, limbs * 8);
-    add_out(d, flag, 1);
     args g = {limbs, limbs, 0, sub};
-    return run_streamed(ctx, d, n, op_addsub, &g, BULK_OK);
+    return stream_op(ctx, n, op_addsub, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
+                     {{r, limbs * 8}, {flag, 1}});
 }
 
 int bulk_int_cuda_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
@@ -307,13 +329,10 @@ static int mul_common(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
-    io d = make_io();
-    add_in(d, a, limbs * 8);
-    if (mode != 2) add_in(d, b, limbs * 8);
-    add_out(d, r, (mode == 1 ? 1 : 2) * limbs * 8);
-    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs);
     args g = {limbs, limbs, 0, mode};
-    return run_streamed(ctx, d, n, op_mul, &g, BULK_OK);
+    return stream_op(ctx, n, op_mul, g, BULK_OK, {{a, limbs * 8}, {b, mode != 2 ? limbs * 8 : 0}},
+                     {{r, (mode == 1 ? 1 : 2) * limbs * 8}},
+                     bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs));
 }
 
 int bulk_int_cuda_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
@@ -338,12 +357,8 @@ int bulk_int_cuda_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    io d = make_io();
-    add_in(d, a, limbs * 8);
-    add_in(d, b, limbs * 8);
-    add_out(d, r, 1);
     args g = {limbs, limbs, 0, 0};
-    return run_streamed(ctx, d, n, op_cmp, &g, BULK_OK);
+    return stream_op(ctx, n, op_cmp, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}}, {{r, 1}});
 }
 
 static int shift(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
@@ -351,11 +366,8 @@ static int shift(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    io d = make_io();
-    add_in(d, a, limbs * 8);
-    add_out(d, r, limbs * 8);
     args g = {limbs, limbs, bits, left};
-    return run_streamed(ctx, d, n, op_shift, &g, BULK_OK);
+    return stream_op(ctx, n, op_shift, g, BULK_OK, {{a, limbs * 8}}, {{r, limbs * 8}});
 }
 
 int bulk_int_cuda_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
@@ -378,15 +390,10 @@ int bulk_int_cuda_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bu
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER || (a_limbs != limbs && a_limbs != 2 * limbs))
         return limbs > BG_MAX_LIMBS_OTHER ? BULK_ERR_UNSUPPORTED : BULK_ERR_ARG;
-    io d = make_io();
-    add_in(d, a, a_limbs * 8);
-    add_in(d, dv, limbs * 8);
-    add_out(d, q, a_limbs * 8);
-    add_out(d, r, limbs * 8);
-    add_out(d, err, 1);
-    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs);
     args g = {limbs, a_limbs, 0, 0};
-    return run_streamed(ctx, d, n, op_divmod, &g, BULK_ERR_DIVZERO);
+    return stream_op(ctx, n, op_divmod, g, BULK_ERR_DIVZERO, {{a, a_limbs * 8}, {dv, limbs * 8}},
+                     {{q, a_limbs * 8}, {r, limbs * 8}, {err, 1}},
+                     bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs));
 }
 
 int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
@@ -395,13 +402,9 @@ int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    io d = make_io();
-    add_in(d, a, limbs * 8);
-    add_in(d, b, limbs * 8);
-    add_out(d, g, limbs * 8);
-    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs);
     args x = {limbs, limbs, 0, 0};
-    return run_streamed(ctx, d, n, op_gcd, &x, BULK_OK);
+    return stream_op(ctx, n, op_gcd, x, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
+                     {{g, limbs * 8}}, bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs));
 }
 
 int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
@@ -411,15 +414,10 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    io d = make_io();
-    add_in(d, base, limbs * 8);
-    add_in(d, exp, limbs * 8);
-    add_in(d, m, limbs * 8);
-    add_out(d, r, limbs * 8);
-    add_out(d, err, 1);
-    d.scratch_bytes = bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs);
     args g = {limbs, limbs, 0, 0};
-    return run_streamed(ctx, d, n, op_powmod, &g, BULK_ERR_EVEN_MODULUS);
+    return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
+                     {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
+                     {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs));
 }
 
 } // extern "C"
