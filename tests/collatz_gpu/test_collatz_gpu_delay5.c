@@ -26,20 +26,29 @@ static void test_step(uint64_t *rs)
         const unsigned g = cg5_guard_bits(d);
         const unsigned j = (unsigned)(test_rand(rs) % (d + 1));
         const uint64_t B = bulk_cz_pow3[j], C = test_rand(rs) % B;
-        u128 x = (u128)test_rand(rs) << 64 | test_rand(rs);
+        u128 v = (u128)test_rand(rs) << 64 | test_rand(rs);
         const int inside = it % 4 != 0;
-        if (inside) x &= ((u128)1 << (96 - g - test_rand(rs) % 40)) - 1;
-        else x &= ((u128)1 << 96) - 1;
+        if (inside) v &= ((u128)1 << (94 - g - test_rand(rs) % 40)) - 1;
+        else v &= ((u128)1 << 94) - 1;
+        if (!v) v = 1;
         cg5_num s;
-        cg5_start(&s, of_w(x));
+        cg5_start(&s, of_w(v));
+        CHECK(((u128)s.x2 << 64 | (u128)s.x1 << 32 | s.x0) == 4 * v && s.ov == 0, "cg5_start");
         const uint32_t e = cg5_entry(j, C);
         CHECK((e & 31) == j && e >> 5 == C, "cg5_entry d=%u j=%u", d, j);
-        cg5_step(&s, d, e, (uint32_t)B);
+        const uint32_t mask4 = ((1u << d) - 1) << 2;
+        CHECK(cg5_offset(&s, mask4) == 4 * (uint32_t)(v & ((1u << d) - 1)), "cg5_offset d=%u", d);
+        /* a previous entry's g = j' >> 3 (0..2) in the low bits changes nothing */
+        const uint32_t gprev = (uint32_t)(test_rand(rs) % 3);
+        s.x0 |= gprev;
+        cg5_step(&s, d + 2, e, 4u * (uint32_t)B);
         if (!inside) continue;
-        const u128 want = (x >> d) * B + C;
-        CHECK(want < ((u128)1 << 96), "guard too weak: d=%u", d);
-        CHECK(((u128)s.x2 << 64 | (u128)s.x1 << 32 | s.x0) == want, "cg5_step d=%u j=%u", d, j);
+        const u128 want = (v >> d) * B + C;
+        const u128 got = (u128)s.x2 << 64 | (u128)s.x1 << 32 | s.x0;
+        CHECK(4 * want + (j >> 3) < ((u128)1 << 96), "guard too weak: d=%u", d);
+        CHECK(got >> 2 == want && (got & 3) == (j >> 3), "cg5_step d=%u j=%u", d, j);
         CHECK(s.st == j && (s.ov >> (32 - g)) == 0, "cg5_step count/guard d=%u", d);
+        CHECK(want >= ((u128)1 << 30) || cg5_value(&s) == (uint32_t)want, "cg5_value");
     }
 }
 
@@ -69,7 +78,7 @@ static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bul
 {
     enum { NLMAX = 3 };
     const unsigned d = (unsigned)e->d, a = (unsigned)e->a, gsh = 32 - cg5_guard_bits(d);
-    const uint32_t mask = (1u << d) - 1;
+    const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = cg5_done_mask(a);
     cg5_num s[32][NLMAX];
     uint64_t co[32][NLMAX], po[32][NLMAX], m[32], M[32];
     uint32_t live[32][NLMAX], pend[32][NLMAX], pa[32][NLMAX], pst[32][NLMAX];
@@ -91,12 +100,12 @@ static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bul
                     pend[l][q] = 0;
                 }
                 if (live[l][q]) {
-                    const int r = cg5_check(&s[l][q], a, gsh, u * d);
+                    const int r = cg5_check(&s[l][q], dmask, gsh, u * d);
                     if (r) {
                         const uint64_t i = co[l][q];
                         fin++;
                         if (r == 1) {
-                            pa[l][q] = e->A[s[l][q].x0];
+                            pa[l][q] = e->A[cg5_value(&s[l][q])];
                             pst[l][q] = s[l][q].st;
                             po[l][q] = i;
                             pend[l][q] = 1;
@@ -132,8 +141,8 @@ static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bul
         for (unsigned k = 0; k < u; k++)
             for (int l = 0; l < 32; l++)
                 for (int q = 0; q < nl; q++) {
-                    const uint32_t ent = CJ[s[l][q].x0 & mask];
-                    cg5_step(&s[l][q], d, ent, (uint32_t)bulk_cz_pow3[ent & 31]);
+                    const uint32_t ent = CJ[cg5_offset(&s[l][q], mask4) >> 2];
+                    cg5_step(&s[l][q], d + 2, ent, 4u * (uint32_t)bulk_cz_pow3[ent & 31]);
                     ws->slot_steps++;
                     ws->live_steps += live[l][q];
                 }

@@ -281,15 +281,17 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
  * steps a dead value); at each round end every slot is checked once (cg5_check): a number that
  * is done issues its A[v] load, consumed (put) at the next round end; a number for the slow path
  * runs cg_delay from n there (divergent, rare); a free slot takes the thread's next number.
- * B = 3^j comes from lane j's register P by a shuffle whose lane operand is the entry itself
- * (the shuffle reads its low 5 bits, j). put(off, delay or -1), in any order. */
+ * B = 3^j (times 4: the value is held as 4 v + g, cg5_num) comes from lane j's register P by a
+ * shuffle whose lane operand is the entry itself (the shuffle reads its low 5 bits, j).
+ * put(off, delay or -1), in any order. */
 template <int NL, int U, class Off, class Put>
 __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &p, uint64_t M, Off off, Put put)
 {
     const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = 32 - cg5_guard_bits(d);
-    const uint32_t mask = (1u << d) - 1, du = (uint32_t)U * d;
+    const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = cg5_done_mask(a), du = (uint32_t)U * d;
     const uint32_t lane = threadIdx.x & 31;
-    const uint32_t P = lane <= CG5_MAX_D ? (uint32_t)p.tb.pow3[lane] : 0u;
+    const uint32_t P = lane <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[lane] : 0u; /* 4 * 3^lane */
+    const unsigned char *CJb = (const unsigned char *)CJ;
     const uint16_t *A = p.tb.A;
     cg5_num s[NL];
     uint64_t co[NL], po[NL];
@@ -310,10 +312,10 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
                 pend[q] = 0;
             }
             if (live[q]) {
-                const int r = cg5_check(&s[q], a, gsh, du);
+                const int r = cg5_check(&s[q], dmask, gsh, du);
                 if (__builtin_expect(r != 0, 0)) {
                     if (r == 1) {
-                        pa[q] = A[s[q].x0];
+                        pa[q] = A[cg5_value(&s[q])];
                         pst[q] = s[q].st;
                         po[q] = co[q];
                         pend[q] = 1;
@@ -336,8 +338,8 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
         for (int u = 0; u < U; u++) {
 #pragma unroll
             for (int q = 0; q < NL; q++) {
-                const uint32_t e = CJ[s[q].x0 & mask];
-                cg5_step(&s[q], d, e, __shfl_sync(0xffffffffu, P, (int)e));
+                const uint32_t e = *(const uint32_t *)(CJb + cg5_offset(&s[q], mask4));
+                cg5_step(&s[q], d + 2, e, __shfl_sync(0xffffffffu, P, (int)e));
             }
         }
     }
