@@ -33,6 +33,8 @@ struct dparams {
     uint64_t count;              /* numbers (OUT) or batches (BATCH_*) of this launch */
     uint64_t batch;
     uint64_t piece;              /* BATCH_WARP: numbers per warp piece (<= batch) */
+    uint32_t span, lgb;          /* V5 BATCH_WARP with span > 1: a warp takes span whole batches of
+                                    2^lgb numbers (k_delays5, delays_span) */
     uint32_t *out;               /* OUT: count delays; BATCH: min[count], max[count] */
     uint32_t *mn, *mx;
     unsigned long long *sum;
@@ -349,9 +351,56 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
         if (pend[q]) put(po[q], (int64_t)pst[q] + pa[q]);
 }
 
+/* BATCH_WARP for batches of 2^lgb < CG_DELAY_PIECE5 numbers (V5): a warp takes p.span (<= 32)
+ * whole consecutive batches as one piece (a 1024-number piece leaves ~15-25% of the slot steps idle at
+ * its end while the slowest lanes finish; 32768 numbers ~2%), and the batches' sums, minima and
+ * maxima meet in the warp's part of shared memory (st: span x (u64 sum, u32 min, u32 max)) by
+ * shared atomics, one set per number. */
+template <class Loop> __device__ __forceinline__ void delays_span(const dparams &p, unsigned char *st, Loop loop)
+{
+    const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint32_t lane = threadIdx.x & 31, span = p.span;
+    unsigned long long *ssum = (unsigned long long *)st + (size_t)(threadIdx.x >> 5) * span * 2;
+    uint32_t *smn = (uint32_t *)(ssum + span), *smx = smn + span;
+    const uint64_t units = (p.count + span - 1) / span;
+    for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
+        const uint64_t b0 = w * span;
+        const uint32_t nb = (uint32_t)(p.count - b0 < span ? p.count - b0 : span);
+        for (uint32_t b = lane; b < nb; b += 32) {
+            ssum[b] = 0;
+            smn[b] = UINT32_MAX;
+            smx[b] = 0;
+        }
+        __syncwarp();
+        const uint64_t base = p.off0 + (b0 << p.lgb), len = (uint64_t)nb << p.lgb;
+        const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
+        loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
+             [&](uint64_t off, int64_t dl) {
+                 if (dl < 0) {
+                     escape(p, off);
+                     return;
+                 }
+                 const uint32_t b = (uint32_t)((off - base) >> p.lgb);
+                 atomicAdd(&ssum[b], (unsigned long long)dl);
+                 atomicMin(&smn[b], (uint32_t)dl);
+                 atomicMax(&smx[b], (uint32_t)dl);
+             });
+        __syncwarp();
+        for (uint32_t b = lane; b < nb; b += 32) {
+            p.sum[b0 + b] = ssum[b];
+            p.mn[b0 + b] = smn[b];
+            p.mx[b0 + b] = smx[b];
+        }
+        __syncwarp();
+    }
+}
+
 /* V5 kernels: OUT and BATCH_WARP (smaller batches run V4). SH: CJ copied into shared memory
- * (4 bytes per entry: d <= 15 on an H200), else read from global memory (L1/L2). */
-template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays5(dparams p)
+ * (4 bytes per entry: d <= 15 on an H200), else read from global memory (L1/L2); the span
+ * statistics (delays_span) follow it in shared memory. */
+#define CG5_THREADS 1024
+template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
 {
     extern __shared__ __align__(16) uint32_t cg5_smem[];
     const uint32_t *CJ = p.CJ;
@@ -361,7 +410,11 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
         __syncthreads();
         CJ = cg5_smem;
     }
-    delays_layout<MODE>(p, [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U>(CJ, p, M, off, put); });
+    auto loop = [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U>(CJ, p, M, off, put); };
+    if (MODE == MODE_BATCH_WARP && p.span > 1)
+        delays_span(p, (unsigned char *)cg5_smem + (SH ? (size_t)4 << p.tb.d : 0), loop);
+    else
+        delays_layout<MODE>(p, loop);
 }
 
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
@@ -673,6 +726,9 @@ int delays_device(int g, void *arg)
         bulk_collatz_cuda_opts raw;
         bulk_collatz_cuda_get_opts(&raw);
         o.delay_unroll = raw.delay_unroll ? raw.delay_unroll : (int)cg5_default_unroll((unsigned)e->d, (unsigned)e->a);
+        /* blocks of 1024 threads unless asked otherwise: with the entries in shared memory (64 KB
+         * at d = 14, 128 KB at d = 15) blocks of 256 would leave 24 or 8 warps per SM */
+        if (!raw.threads_per_block) o.threads_per_block = CG5_THREADS;
     }
     st->kernel = kv;
     st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
@@ -690,7 +746,22 @@ int delays_device(int g, void *arg)
         sh = cg_smem_bytes_nobm(e->d, 1) + 2048 <= (size_t)dv->smem_optin / 4;
     if (v4) st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
     if (v4) f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
-    const size_t smem = v5 ? (sh ? cg5_smem_bytes(e->d) : 0) : v4 ? cg_smem_bytes_nobm(e->d, sh) : cg_smem_bytes(e->d, kv, sh);
+    /* V5, batches of 2^lgb < CG_DELAY_PIECE5 numbers: a warp takes span whole batches (delays_span),
+     * their statistics in shared memory after the table (16 bytes per batch per warp) */
+    uint32_t span = 1, lgb = 0;
+    if (v5 && mode == MODE_BATCH_WARP && j.batch < CG_DELAY_PIECE5 && !(j.batch & (j.batch - 1))) {
+        while (((uint64_t)1 << lgb) < j.batch) lgb++;
+        span = (uint32_t)(CG_DELAY_PIECE5 >> lgb);
+        if (span > 32) span = 32; /* 16 KB of statistics per block of 1024 threads at most */
+    }
+    const size_t span_bytes = span > 1 ? (size_t)(o.threads_per_block / 32) * span * 16 : 0;
+    const size_t smem = v5 ? (sh ? cg5_smem_bytes(e->d) : 0) + span_bytes
+                       : v4 ? cg_smem_bytes_nobm(e->d, sh)
+                            : cg_smem_bytes(e->d, kv, sh);
+    if (v5 && smem + 1024 > (size_t)dv->smem_optin) {
+        bulk_cz_set_error("V5 delay kernel needs %zu bytes of shared memory (%d per block)", smem, dv->smem_optin);
+        return BULK_ERR_ARG;
+    }
     CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int per_sm = 0;
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
@@ -706,7 +777,11 @@ int delays_device(int g, void *arg)
     const uint64_t upb = j.batch ? (j.batch + piece - 1) / piece : 1;
     if (mode == MODE_BATCH_WARP) {
         const uint64_t warps = (uint64_t)grid * (uint64_t)(o.threads_per_block / 32);
-        if (per * upb < warps) per = (warps + upb - 1) / upb;
+        if (span > 1) {
+            if (per < warps * span) per = warps * span;
+        } else if (per * upb < warps) {
+            per = (warps + upb - 1) / upb;
+        }
     }
     if (per > un) per = un ? un : 1;
     dcache &dc = g_dc[g < CG_MAX_DEV ? g : 0];
@@ -797,6 +872,8 @@ int delays_device(int g, void *arg)
             p.count = n;
             p.batch = j.batch;
             p.piece = piece;
+            p.span = span;
+            p.lgb = lgb;
             p.CJ = dc.CJ;
             p.out = cur.d_out;
             p.mn = cur.d_mn;
