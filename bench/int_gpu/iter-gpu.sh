@@ -10,7 +10,7 @@
 #    against the per-thread rows and sum-rotate at 256 .. 1024 bits, 2^20 instances -> $R/eo.txt
 #    (the earlier rounds' full table: `bench_int_gpu --only mul,...`, see gpu-run.sh);
 # 3. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-mul.txt;
-# 4. one Nsight Compute profile of the even/odd kernel (bench --only prof launches each kernel
+# 4. one Nsight Compute profile of each even/odd kernel (bench --only prof launches each kernel
 #    once) -> $R/ncu.txt (skipped when ncu is missing; bounded by a timeout so the cap holds).
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
 # the later ones; the exit status is that of the tests.
@@ -48,7 +48,7 @@ sed -n '/^# even\/odd/,$p' "$R/eo.txt" 2>/dev/null || tail -20 "$R/eo.log"
 if command -v cuobjdump >/dev/null 2>&1; then
     o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/int_cuda_mul.cu.o"
     cuobjdump -sass "$o" 2>/dev/null | awk '
-        /Function :/ { fn = $3; keep = (fn ~ /mul_eo_kernelILi16E|mul_sr_kernelILi4ELi8ELb0ELb1E/) }
+        /Function :/ { fn = $3; keep = (fn ~ /mul_eo_kernelILi16ELi128E|mul_eop_kernelILi16E|mul_sr_kernelILi4ELi8ELb0ELb1E/) }
         keep && /^ +\/\*[0-9a-f]+\*\// {
             op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); c[fn " " op]++; n[fn]++ }
         END { for (k in c) print k, c[k]; for (f in n) print f, "TOTAL", n[f] }' |
@@ -59,15 +59,15 @@ else
 fi
 
 if command -v ncu >/dev/null 2>&1; then
-    # the even/odd kernel once on 2^18 instances of 1024 bits (bench --only prof)
-    timeout 20 ncu --clock-control none -k regex:'mul_eo_kernel' \
+    # the even/odd kernels once each on 2^18 instances of 1024 bits (bench --only prof)
+    timeout 20 ncu --clock-control none -k regex:'mul_eop?_kernel' \
         --section SpeedOfLight --section WarpStateStats --section InstructionStats \
         --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section MemoryWorkloadAnalysis \
         "$BENCH" --only prof --out "$R/prof-bench.txt" >"$R/ncu.txt" 2>&1
     stamp "ncu rc $?"
     # the pipes by name (a separate call: a metric name this ncu lacks fails only this one)
-    timeout 12 ncu --clock-control none -k regex:'mul_eo_kernel' --metrics \
+    timeout 12 ncu --clock-control none -k regex:'mul_eop?_kernel' --metrics \
 sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,\
 sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,\
 sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,\

@@ -517,9 +517,10 @@ static void test_mul_kernels(void)
     printf("forced multiplication kernels: done\n");
 }
 
-/* One batch of n products of L limbs by the even/odd per-thread kernel (BULK_CUDA_MUL=teo),
- * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP. */
-static void check_eo(size_t L, size_t n)
+/* One batch of n products of L limbs by an even/odd per-thread kernel (BULK_CUDA_MUL=kind:
+ * teo, teop), all-ones operands (the longest carry chains) in every 5th / 6th instance,
+ * against GMP. */
+static void check_eo(const char *kind, size_t L, size_t n)
 {
     bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
     fill(a, n, L, 6);
@@ -527,34 +528,39 @@ static void check_eo(size_t L, size_t n)
     for (size_t i = 0; i < n; i += 5) memset(a + i * L, 0xff, L * 8);
     for (size_t i = 0; i < n; i += 6) memset(b + i * L, 0xff, L * 8);
     memset(r, 0x5a, n * 2 * L * 8);
-    setenv("BULK_CUDA_MUL", "teo", 1);
+    setenv("BULK_CUDA_MUL", kind, 1);
     int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
     unsetenv("BULK_CUDA_MUL");
-    CHECK(rc == BULK_OK, "even/odd kernel limbs=%zu n=%zu: rc %d", L, n, rc);
+    CHECK(rc == BULK_OK, "%s kernel limbs=%zu n=%zu: rc %d", kind, L, n, rc);
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
-    CHECK(bad == n, "even/odd kernel limbs=%zu n=%zu: instance %zu wrong", L, n, bad);
+    CHECK(bad == n, "%s kernel limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
     free(a); free(b); free(r);
 }
 
-/* The even/odd kernel at every width it takes (1 .. 16 limbs: the compiled capacities 1, 2,
+/* The even/odd kernels at every width they take (1 .. 16 limbs: the compiled capacities 1, 2,
  * 4, 8, 12, 16 and the zero-padded widths between them), counts that are not a multiple of
- * its block of 128, one full block plus one instance, a larger batch at 16 limbs, full
+ * the block (128; teop: tiles of 64 on a persistent grid, the partial tile by teo), one full
+ * block plus one instance, a larger batch at 16 limbs (teop: many tiles per block), full
  * blocks staged by the loops (BULK_CUDA_EO_STAGE=0) instead of all loads in flight, and
  * blocks of 64 (BULK_CUDA_EO_BLOCK=64). */
 static void test_eo(void)
 {
-    for (size_t L = 1; L <= 16; L++) check_eo(L, 1001 + 2 * L);
-    check_eo(16, 129);
-    check_eo(16, 65536 + 77);
+    static const char *kinds[] = {"teo", "teop"};
+    for (int k = 0; k < 2; k++) {
+        for (size_t L = 1; L <= 16; L++) check_eo(kinds[k], L, 1001 + 2 * L);
+        check_eo(kinds[k], 16, 129);
+        check_eo(kinds[k], 16, 64);
+        check_eo(kinds[k], 16, ((size_t)1 << 18) + 77);
+    }
     setenv("BULK_CUDA_EO_STAGE", "0", 1); /* the staging loops for full blocks too */
-    check_eo(16, 1001);
-    check_eo(5, 1001);
+    check_eo("teo", 16, 1001);
+    check_eo("teo", 5, 1001);
     unsetenv("BULK_CUDA_EO_STAGE");
     setenv("BULK_CUDA_EO_BLOCK", "64", 1); /* blocks of 64 (13 .. 16 limbs) */
-    check_eo(16, 1001);
-    check_eo(13, 1001);
+    check_eo("teo", 16, 1001);
+    check_eo("teo", 13, 1001);
     unsetenv("BULK_CUDA_EO_BLOCK");
-    printf("even/odd kernel: done\n");
+    printf("even/odd kernels: done\n");
 }
 
 /* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */

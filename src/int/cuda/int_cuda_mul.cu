@@ -291,6 +291,142 @@ int dispatch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
     }
 }
 
+/* ---- even/odd rows on a persistent grid with the next tile's operands in flight -------------
+ *
+ * mul_eo_kernel waits, block by block, for its operands before the rows start (one memory
+ * round trip behind a barrier, hidden only by the other blocks of the SM). Here each block
+ * loops over tiles of BS instances, and while the rows of tile t run, tile t + gridDim.x's a
+ * and b are already on their way into the other of two shared-memory buffers (cp.async, 4 bytes
+ * a word: the rows keep the odd word strides that make the per-thread row accesses
+ * conflict-free). Full tiles at the compiled width only; the launcher gives the last partial
+ * tile (and widths below L) to mul_eo_kernel. Shared memory per block of 64: 4 x 64 x (2L + 1)
+ * input words + 64 x (4L + 1) output words (50 KiB at L = 16: 4 blocks, 8 warps per SM).
+ * BULK_CUDA_MUL=teop. */
+
+__device__ __forceinline__ void cp_async4(bg_word *dst, const bg_word *src)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+
+/* Tile t's a and b (BS instances of L limbs from instance t BS) into buf: a rows, then b rows,
+ * 2L + 1 words apart; coalesced 4-byte reads. */
+template <int L, int BS>
+__device__ __forceinline__ void eop_prefetch(bg_word *buf, const bg_limb *a, const bg_limb *b,
+                                             size_t t)
+{
+    const int SI = 2 * L + 1, W = 2 * L;
+    const bg_word *ga = (const bg_word *)(a + t * BS * L) + threadIdx.x;
+    const bg_word *gb = (const bg_word *)(b + t * BS * L) + threadIdx.x;
+    /* word k = e BS + tid is word k % W of instance k / W; when W divides BS that is word
+     * tid % W of instance e BS / W + tid / W: one base address a thread and compile-time
+     * offsets (otherwise ptxas kept the 2 x 2L addresses live across tiles: 226 registers) */
+    bg_word *sa = buf + (BS % W == 0 ? (threadIdx.x / W) * SI + threadIdx.x % W : 0);
+#pragma unroll
+    for (int e = 0; e < W; e++) {
+        int off;
+        if (BS % W == 0) {
+            off = e * (BS / W) * SI;
+        } else {
+            const int k = e * BS + threadIdx.x;
+            off = (k / W) * SI + k % W;
+        }
+        cp_async4(sa + off, ga + e * BS);
+        cp_async4(sa + BS * SI + off, gb + e * BS);
+    }
+}
+
+template <int L, int BS>
+__global__ void __launch_bounds__(BS) mul_eop_kernel(bg_limb *r, const bg_limb *a,
+                                                     const bg_limb *b, size_t ntiles)
+{
+    extern __shared__ bg_word sh[];
+    const int NW = 2 * L, SI = NW + 1, SO = 2 * NW + 1;
+    bg_word *buf0 = sh, *buf1 = sh + 2 * BS * SI, *so = sh + 4 * BS * SI;
+    size_t t = blockIdx.x;
+    if (t >= ntiles) return;
+    eop_prefetch<L, BS>(buf0, a, b, t);
+    cp_async_commit();
+    for (int k = 0; t < ntiles; t += gridDim.x, k ^= 1) {
+        bg_word *cur = k ? buf1 : buf0, *nxt = k ? buf0 : buf1;
+        if (t + gridDim.x < ntiles) eop_prefetch<L, BS>(nxt, a, b, t + gridDim.x);
+        cp_async_commit(); /* possibly empty: wait_group 1 then still means "tile t is in" */
+        cp_async_wait1();
+        __syncthreads(); /* every thread's copies of tile t are in; so of tile t - 1 copied out */
+        bg_word aw[NW];
+#pragma unroll
+        for (int j = 0; j < NW; j++) aw[j] = cur[threadIdx.x * SI + j];
+        bg_mul_rows_eo(so + threadIdx.x * SO, aw, cur + BS * SI + threadIdx.x * SI, NW);
+        __syncthreads(); /* the output rows are complete; cur is free for tile t + 2 gridDim.x */
+        bg_limb *g = r + t * BS * 2 * L + threadIdx.x;
+        /* limb q = e BS + tid of the tile: limb q % 2L of instance q / 2L (one base address
+         * and compile-time offsets when 2L divides BS, as in eop_prefetch) */
+        const bg_word *sq = so + (BS % (2 * L) == 0 ? (threadIdx.x / (2 * L)) * SO + 2 * (threadIdx.x % (2 * L)) : 0);
+#pragma unroll
+        for (int e = 0; e < 2 * L; e++) {
+            int off;
+            if (BS % (2 * L) == 0) {
+                off = e * (BS / (2 * L)) * SO;
+            } else {
+                const int q = e * BS + threadIdx.x;
+                off = (q / (2 * L)) * SO + 2 * (q % (2 * L));
+            }
+            g[e * BS] = (bg_limb)sq[off] | ((bg_limb)sq[off + 1] << 32);
+        }
+    }
+}
+
+const int kEopBlock = 64;
+
+/* Full tiles by mul_eop_kernel on as many blocks as fit the device at once, the rest (a partial
+ * tile) by mul_eo_kernel. */
+template <int L>
+int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
+{
+    const int BS = kEopBlock;
+    size_t ntiles = l == L ? n / BS : 0;
+    if (ntiles) {
+        size_t smem = sizeof(bg_word) * (size_t)BS * (4 * (2 * L + 1) + (4 * L + 1));
+        if (smem > 48 * 1024)
+            BG_CHECK(cudaFuncSetAttribute(mul_eop_kernel<L, BS>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        int dev = 0, sms = 0, per_sm = 0;
+        BG_CHECK(cudaGetDevice(&dev));
+        BG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        BG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mul_eop_kernel<L, BS>, BS,
+                                                               smem));
+        size_t grid = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1);
+        if (grid > ntiles) grid = ntiles;
+        mul_eop_kernel<L, BS><<<(unsigned)grid, BS, smem, st>>>(r, a, b, ntiles);
+        BG_CHECK_LAUNCH();
+    }
+    size_t done = ntiles * BS;
+    if (done == n) return BULK_OK;
+    return launch_eo<L>(r + done * 2 * l, a + done * l, b + done * l, n - done, l, st);
+}
+
+/* Full products by mul_eop_kernel (BULK_CUDA_MUL=teop), the capacities of dispatch_eo. */
+int dispatch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
+{
+    switch (l) {
+    case 1: return launch_eop<1>(r, a, b, n, l, st);
+    case 2: return launch_eop<2>(r, a, b, n, l, st);
+    case 3:
+    case 4: return launch_eop<4>(r, a, b, n, l, st);
+    case 5:
+    case 6:
+    case 7:
+    case 8: return launch_eop<8>(r, a, b, n, l, st);
+    case 9:
+    case 10:
+    case 11:
+    case 12: return launch_eop<12>(r, a, b, n, l, st);
+    default: return launch_eop<16>(r, a, b, n, l, st);
+    }
+}
+
 /* ---- the warp-column kernel ------------------------------------------------------------------ */
 
 __device__ __forceinline__ void load4(bg_word L[4], const bg_word *p)
@@ -677,7 +813,7 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* ---- choosing ----------------------------------------------------------------------------------- */
 
-enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT };
+enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_TEOP };
 
 /* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
  * run by `sh bench/int_gpu/gpu-run.sh` on an NVIDIA H200 (132 SMs), 2026-11-21,
@@ -728,6 +864,8 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
         return K_TKARA;
     if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TEO;
+    if (env && strcmp(env, "teop") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
+        return K_TEOP;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
@@ -758,6 +896,7 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_TWIDE: return dispatch_thread_rows<1>(r, a, b, n, limbs, st);
     case K_TKARA: return dispatch_thread_rows<2>(r, a, b, n, limbs, st);
     case K_TEO: return dispatch_eo(r, a, b, n, limbs, st);
+    case K_TEOP: return dispatch_eop(r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
@@ -900,7 +1039,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : k == K_TKARA ? "tkara" : k == K_TEO ? "teo" : k == K_NTT ? "ntt" : "cols";
+    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : k == K_TKARA ? "tkara" : k == K_TEO ? "teo" : k == K_TEOP ? "teop" : k == K_NTT ? "ntt" : "cols";
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
