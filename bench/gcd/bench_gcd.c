@@ -309,10 +309,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++) bh += !(g[i * limbs] == 1 && is_zero_tail(g + i * limbs, limbs));
         printf("batch backend %s threads %d status %d moduli %zu wall_s %.3f cpu_s %.3f hits %zu levels %zu "
                "memory_budget %llu floor_est %llu need_est %llu groups %zu spilled_levels %zu "
-               "spill_bytes %llu peak_rss_mb %.0f\n",
+               "spilled_rem_levels %zu spill_bytes %llu peak_rss_mb %.0f\n",
                bname, th, r, n, tb, tcb, bh, st.levels, (unsigned long long)st.memory_budget,
                (unsigned long long)st.memory_floor, (unsigned long long)st.memory_need, st.groups,
-               st.spilled_levels, (unsigned long long)st.spill_bytes, peak_rss_mb());
+               st.spilled_levels, st.spilled_rem_levels, (unsigned long long)st.spill_bytes, peak_rss_mb());
         if (random && r == BULK_OK) { /* each planted g_i must be a multiple of its shared number */
             size_t ok = 0;
             for (size_t k = 0; k < nplant; k++)

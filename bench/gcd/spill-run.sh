@@ -5,10 +5,10 @@
 # budget equal to the estimated floor (every spillable level spilled), and half the floor (the
 # grouped method: k groups, about k times the work). Each row is a separate process, so its
 # peak_rss_mb is that run's peak (generated moduli included). Writes
-# bench/results/DATE-cpu-gcd-spill.txt (atomically: a temporary file, then mv).
+# bench/results/DATE-cpu-gcd-spill$SUFFIX.txt (atomically: a temporary file, then mv).
 B=${BUILD_DIR:-build}
 N=${N:-100000}
-out=bench/results/$(date -u +%Y-%m-%d)-cpu-gcd-spill.txt
+out=bench/results/$(date -u +%Y-%m-%d)-cpu-gcd-spill${SUFFIX:-}.txt
 tmp=$out.tmp.$$
 BG="$B/bench/gcd/bench_gcd"
 row() { "$BG" --n "$N" --no-pairs --no-gmp --backend cpu "$@" | grep '^batch '; }
