@@ -10,8 +10,9 @@
 #                   1e5 with every level the device takes batched (products of nodes up to
 #                   8192 limbs, remainders of nodes up to 2048) and --levels, for the per-level
 #                   comparison with the CPU trees' profile of session 2 round 2
-#                   (bench/results/2026-11-21-h200-gcd-round2.txt); the same with the GPU NTT
-#                   for products from 16384 limbs; 1e4 with the defaults
+#                   (bench/results/2026-11-21-h200-gcd-round2.txt); then levels batched only up
+#                   to 512-limb nodes and every larger product (from 4096 limbs) on the GPU NTT
+#                   (per level: batched vs GPU NTT vs CPU); 1e4 with the defaults
 set -u
 : "${B:?B (build dir) not set}" "${R:?R (results dir) not set}"
 CAP=${CAP:-80}
@@ -34,8 +35,8 @@ grep -E "identical|SKIP|FAIL|Passed|Failed|Timeout|tests passed" "$R/ctest-gpu.l
         --no-pairs --no-gmp --levels
     s=$(left)
     if [ "$s" -gt 20 ]; then
-        echo "# 1e5, every level batched, GPU NTT from 16384 limbs, ${s} s left"
-        BULK_GCD_BATCHED_MUL=8192 BULK_GCD_BATCHED_REM=2048 BULK_GCD_GPU_NTT=16384 timeout "$s" "$BG" \
+        echo "# 1e5, levels batched up to 512-limb nodes, above them every product of >= 4096 limbs on the GPU NTT, ${s} s left"
+        BULK_GCD_BATCHED_MUL=512 BULK_GCD_BATCHED_REM=512 BULK_GCD_GPU_NTT=4096 timeout "$s" "$BG" \
             --backend cuda --n 100000 --random --no-pairs --no-gmp --levels
     fi
     s=$(left)
