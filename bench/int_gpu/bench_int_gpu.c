@@ -471,7 +471,8 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {256, 512, 768, 832, 1024};
     /* BULK_CUDA_MUL, and one more variable for the variants of teo */
     static const char *kinds[] = {"thread", "teo", "teo", "teo", "teo", "teop", "sr"};
-    static const char *vars[] = {NULL, NULL, NULL, "BULK_CUDA_EO_STAGE", "BULK_CUDA_EO_BLOCK", NULL, NULL};
+    static const char *vars[] = {NULL, NULL, NULL, "BULK_CUDA_EO_STAGE", "BULK_CUDA_EO_BLOCK",
+                                 NULL, NULL};
     static const char *vals[] = {NULL, NULL, NULL, "0", "64", NULL, NULL};
     enum { NK = 7 };
     OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 'teo loop': teo with\n"

@@ -266,31 +266,6 @@ int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, c
     return BULK_OK;
 }
 
-/* Full products by even/odd rows (BULK_CUDA_MUL=teo), up to 16 limbs; widths padded to the
- * compiled capacities 1, 2, 4, 8, 12, 16 limbs. BULK_CUDA_EO_BLOCK=64: blocks of 64 at 13 .. 16
- * limbs (half the shared memory and registers a block, so twice the blocks per SM, each
- * barrier holding two warps instead of four), to time against 128. */
-int dispatch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
-{
-    const char *e = getenv("BULK_CUDA_EO_BLOCK");
-    if (l > 12 && e && strcmp(e, "64") == 0) return launch_eo<16, 64>(r, a, b, n, l, st);
-    switch (l) {
-    case 1: return launch_eo<1>(r, a, b, n, l, st);
-    case 2: return launch_eo<2>(r, a, b, n, l, st);
-    case 3:
-    case 4: return launch_eo<4>(r, a, b, n, l, st);
-    case 5:
-    case 6:
-    case 7:
-    case 8: return launch_eo<8>(r, a, b, n, l, st);
-    case 9:
-    case 10:
-    case 11:
-    case 12: return launch_eo<12>(r, a, b, n, l, st);
-    default: return launch_eo<16>(r, a, b, n, l, st);
-    }
-}
-
 /* ---- even/odd rows on a persistent grid with the next tile's operands in flight -------------
  *
  * mul_eo_kernel waits, block by block, for its operands before the rows start (one memory
@@ -308,8 +283,14 @@ __device__ __forceinline__ void cp_async4(bg_word *dst, const bg_word *src)
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(src) : "memory");
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-__device__ __forceinline__ void cp_async_wait1() { asm volatile("cp.async.wait_group 1;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_commit()
+{
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void cp_async_wait1()
+{
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
+}
 
 /* Tile t's a and b (BS instances of L limbs from instance t BS) into buf: a rows, then b rows,
  * 2L + 1 words apart; coalesced 4-byte reads. */
@@ -363,7 +344,8 @@ __global__ void __launch_bounds__(BS) mul_eop_kernel(bg_limb *r, const bg_limb *
         bg_limb *g = r + t * BS * 2 * L + threadIdx.x;
         /* limb q = e BS + tid of the tile: limb q % 2L of instance q / 2L (one base address
          * and compile-time offsets when 2L divides BS, as in eop_prefetch) */
-        const bg_word *sq = so + (BS % (2 * L) == 0 ? (threadIdx.x / (2 * L)) * SO + 2 * (threadIdx.x % (2 * L)) : 0);
+        const int tw = threadIdx.x / (2 * L), tj = threadIdx.x % (2 * L);
+        const bg_word *sq = so + (BS % (2 * L) == 0 ? tw * SO + 2 * tj : 0);
 #pragma unroll
         for (int e = 0; e < 2 * L; e++) {
             int off;
@@ -407,23 +389,38 @@ int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, 
     return launch_eo<L>(r + done * 2 * l, a + done * l, b + done * l, n - done, l, st);
 }
 
-/* Full products by mul_eop_kernel (BULK_CUDA_MUL=teop), the capacities of dispatch_eo. */
-int dispatch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
+/* Full products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo) or, when
+ * persistent, mul_eop_kernel (teop); widths padded to the compiled capacities 1, 2, 4, 8, 12,
+ * 16 limbs. BULK_CUDA_EO_BLOCK=64: teo in blocks of 64 at 13 .. 16 limbs (half the shared
+ * memory and registers a block, so twice the blocks per SM, each barrier holding two warps
+ * instead of four), to time against 128. */
+template <int L>
+int launch_eo_any(bool persistent, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
+                  int l, cudaStream_t st)
 {
+    return persistent ? launch_eop<L>(r, a, b, n, l, st) : launch_eo<L>(r, a, b, n, l, st);
+}
+
+int dispatch_eo(bool persistent, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+                cudaStream_t st)
+{
+    const char *e = getenv("BULK_CUDA_EO_BLOCK");
+    if (!persistent && l > 12 && e && strcmp(e, "64") == 0)
+        return launch_eo<16, 64>(r, a, b, n, l, st);
     switch (l) {
-    case 1: return launch_eop<1>(r, a, b, n, l, st);
-    case 2: return launch_eop<2>(r, a, b, n, l, st);
+    case 1: return launch_eo_any<1>(persistent, r, a, b, n, l, st);
+    case 2: return launch_eo_any<2>(persistent, r, a, b, n, l, st);
     case 3:
-    case 4: return launch_eop<4>(r, a, b, n, l, st);
+    case 4: return launch_eo_any<4>(persistent, r, a, b, n, l, st);
     case 5:
     case 6:
     case 7:
-    case 8: return launch_eop<8>(r, a, b, n, l, st);
+    case 8: return launch_eo_any<8>(persistent, r, a, b, n, l, st);
     case 9:
     case 10:
     case 11:
-    case 12: return launch_eop<12>(r, a, b, n, l, st);
-    default: return launch_eop<16>(r, a, b, n, l, st);
+    case 12: return launch_eo_any<12>(persistent, r, a, b, n, l, st);
+    default: return launch_eo_any<16>(persistent, r, a, b, n, l, st);
     }
 }
 
@@ -895,8 +892,8 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
     case K_TWIDE: return dispatch_thread_rows<1>(r, a, b, n, limbs, st);
     case K_TKARA: return dispatch_thread_rows<2>(r, a, b, n, limbs, st);
-    case K_TEO: return dispatch_eo(r, a, b, n, limbs, st);
-    case K_TEOP: return dispatch_eop(r, a, b, n, limbs, st);
+    case K_TEO: return dispatch_eo(false, r, a, b, n, limbs, st);
+    case K_TEOP: return dispatch_eo(true, r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
@@ -1039,7 +1036,9 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    return k == K_THREAD ? "thread" : k == K_SR ? "sr" : k == K_KARA ? "kara" : k == K_TWIDE ? "twide" : k == K_TKARA ? "tkara" : k == K_TEO ? "teo" : k == K_TEOP ? "teop" : k == K_NTT ? "ntt" : "cols";
+    static const char *const names[] = {"thread", "sr", "cols", "kara", "twide", "tkara",
+                                        "teo", "ntt", "teop"}; /* enum kernel order */
+    return names[k];
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
