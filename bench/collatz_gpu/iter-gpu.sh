@@ -3,12 +3,14 @@
 # the repository root by the lead as `B=build-gpu R=<results dir> timeout <cap> sh
 # bench/collatz_gpu/iter-gpu.sh` after a full CUDA build into $B. Everything it keeps goes to $R
 # (small text files). Steps, most important first (the cap, 60-80 s, may cut the last ones):
-#   1. the GPU test (test_collatz_gpu: CUDA == CPU bit for bit, every variant; the twin test is
+#   1. the GPU test, verify cases (BULK_CZ_GPU_TEST=verify; CUDA == CPU bit for bit, every variant; the twin test is
 #      CPU-only and runs on the build machine);
 #   2. bench_collatz_gpu --layouts --k37 --short: verify at k = 37, d = 12, near 2^68: FLAT (the
-#      reference), the default (FLAT_BATCH 16, records, incremental setup) and the UNIFORM trips
-#      at d = 12, 10, 14, 16; every result checked identical to FLAT's;
-#   3. the CLI verify 2^68..2^68+2^44 with the defaults (--json), then with BULK_CZ_CUDA_LAYOUT=uniform;
+#      reference), the default (FLAT_BATCH 16, records, incremental setup), the UNIFORM trips
+#      at d = 12, 10, 14, 16, and extension rows (stored 32 or 28 bits generated to K = 37, and
+#      to K = 39); every result checked identical to FLAT's (K = 39: the totals);
+#   3. the CLI verify 2^68..2^68+2^44 with the defaults (--json), then with BULK_CZ_CUDA_LAYOUT=uniform,
+#      then with the generated sieve on the GPU (--k 37 / 39 --k-stored 32);
 #   4. ncu on one launch of the UNIFORM kernel (k = 32, d = 12);
 #   5. the SASS of k_uni and of the default kernel (gzip).
 # VERIFY_ONLY=0 adds the delay benchmark (another engineer's area since session 3).
@@ -23,7 +25,7 @@ el() { echo $(($(date +%s) - t0)); }
 { nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1; nvcc --version 2>&1 | tail -1; git log --oneline -1 2>/dev/null; } >"$R/env.txt"
 
 # 1. the GPU test
-(cd "$B" && ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
+(cd "$B" && BULK_CZ_GPU_TEST=verify ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
 echo "tests rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
 grep -E "tests passed|tests failed|Passed|Failed|FAIL" "$R/tests.log" | tail -6
 
@@ -35,11 +37,13 @@ cat "$R/layouts37.txt"
 # 3. the CLI, default options, then the uniform layout
 cli_verify() {
     s0=$(date +%s.%N)
-    "$CLI" collatz verify --from 2^68 --to 2^68+2^44 --backend cuda --json >"$R/cli-verify$1.json" 2>"$R/cli-verify$1.err"
+    tag=$1
+    shift
+    "$CLI" collatz verify --from 2^68 --to 2^68+2^44 --backend cuda --json "$@" >"$R/cli-verify$tag.json" 2>"$R/cli-verify$tag.err"
     rc=$?
     s1=$(date +%s.%N)
-    echo "cli verify$1 rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
-    cat "$R/cli-verify$1.json"
+    echo "cli verify$tag $* rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
+    cat "$R/cli-verify$tag.json"
 }
 cli_verify ""
 BULK_CZ_CUDA_LAYOUT=uniform cli_verify "-uniform"
@@ -47,6 +51,9 @@ sed 's/,"seconds".*//' "$R/cli-verify.json" >"$R/a.tmp"
 sed 's/,"seconds".*//' "$R/cli-verify-uniform.json" >"$R/b.tmp"
 echo "cli results equal (all but seconds, rate): $(cmp -s "$R/a.tmp" "$R/b.tmp" && echo yes || echo NO)"
 rm -f "$R/a.tmp" "$R/b.tmp"
+# the generated sieve on the GPU: K = 37 and 39 from 32 stored bits (checksum and maximum as above)
+cli_verify "-k37s32" --k 37 --k-stored 32
+cli_verify "-k39s32" --k 39 --k-stored 32
 
 # 4. ncu on one launch of the uniform kernel (k = 32, d = 12)
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then

@@ -63,12 +63,16 @@ static int skip_cases(const char *kind)
     return only && *only && strcmp(only, kind) != 0;
 }
 
-static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int want_overflows)
+/* kx > 0: an engine with a sieve extension (k stored bits + kx generated, collatz/sieve_ext.c):
+ * blocks of level k + kx run k_uni's extension runs (d <= 16, n >= 2^(3d+2)) or the WALK layout
+ * (else), whatever the options; every third variant and the uniform ones then. */
+static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 last, int want_overflows)
 {
     if (skip_cases("verify")) return;
     bulk_collatz_engine *e;
     int st = bulk_collatz_engine_new(&e, cpu, d, k, 0);
-    CHECK(st == BULK_OK, "engine d=%d k=%d: %d", d, k, st);
+    if (st == BULK_OK && kx) st = bulk_cz_build_extension(e, kx);
+    CHECK(st == BULK_OK, "engine d=%d k=%d kx=%d: %d", d, k, kx, st);
     if (st) return;
     bulk_collatz_verify_result *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
     double t0 = now();
@@ -78,7 +82,7 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
     char a[48], b[48];
     u128_str(U(first), a);
     u128_str(U(last), b);
-    printf("verify d=%d k=%d [%s, %s]: CPU %.3f s, overflows %llu\n", d, k, a, b, tcpu,
+    printf("verify d=%d k=%d%s [%s, %s]: CPU %.3f s, overflows %llu\n", d, k, kx ? " + extension" : "", a, b, tcpu,
            (unsigned long long)ref->overflows);
     if (want_overflows) CHECK(ref->overflows > 0, "this range should have overflows");
     struct variant vs[] = {
@@ -109,6 +113,7 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
         { "uniform, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        if (kx && v % 3 != 0 && vs[v].o.verify_layout != BULK_CZ_CUDA_LAYOUT_UNIFORM) continue;
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;
         if (vs[v].o.table_mem == BULK_CZ_CUDA_MEM_SHARED && ((size_t)17 << d) > 200000) continue;
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
@@ -135,6 +140,10 @@ static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int 
     free(ref);
     free(got);
     bulk_collatz_engine_free(e);
+}
+static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int want_overflows)
+{
+    verify_case_x(cpu, d, k, 0, first, last, want_overflows);
 }
 
 static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
@@ -344,6 +353,13 @@ int main(int argc, char **argv)
     verify_case(cpu, 14, 18, ((u128)1 << 127) + j1, ((u128)1 << 127) + ((u128)1 << 20), 0);
     /* d > 20: only the core kernel */
     verify_case(cpu, 22, 16, two64 + j1, two64 + ((u128)1 << 24), 0);
+    /* sieve extensions: near 2^68 and across 2^64 (k_uni extension runs), near 2^128 (escapes
+     * redone from the level-k state, overflows), d > 16 and small n (WALK over the K bits) */
+    verify_case_x(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0);
+    verify_case_x(cpu, 10, 14, 6, two64 - ((u128)1 << 27) + j2, two64 + ((u128)1 << 27) + j1, 0);
+    verify_case_x(cpu, 10, 12, 4, top - ((u128)1 << 20), top, 1);
+    verify_case_x(cpu, 20, 12, 3, two68 + j2, two68 + ((u128)1 << 22) + j1, 0);
+    verify_case_x(cpu, 12, 10, 4, 1, ((u128)1 << 22) + j1, 0);
     /* delays and batch statistics */
     delays_case(cpu, 12, 24, two64 - 1000000 + j1, 1 << 22);
     delays_case(cpu, 10, 20, two68 + j2, 1 << 21);

@@ -215,7 +215,7 @@ static void test_sieve_child(void)
 }
 
 /* ---- planner against verify.c's block loop, replayed block by block ---------------------- */
-static int blocks_of_plan(const cg_piece *pc, int np, int k, u128 *bn, int *bl, int cap)
+static int blocks_of_plan(const cg_piece *pc, int np, u128 *bn, int *bl, int cap)
 {
     int nb = 0;
     for (int i = 0; i < np && nb < cap; i++) {
@@ -228,7 +228,7 @@ static int blocks_of_plan(const cg_piece *pc, int np, int k, u128 *bn, int *bl, 
         } else {
             for (u128 r = 0; r < pc[i].rows && nb < cap; r++) {
                 bn[nb] = pc[i].nH + r;
-                bl[nb++] = k;
+                bl[nb++] = pc[i].L; /* k (ROWS) or K (EXT) */
             }
         }
     }
@@ -264,6 +264,8 @@ static void test_planner(uint64_t *rs)
     static int al[CAP], bl[CAP];
     for (int it = 0; it < 3000; it++) {
         int k = (int)(test_rand(rs) % 21);
+        /* every other draw with a sieve extension of 1..6 bits (blocks up to level k + kx) */
+        const int kx = it % 2 ? 1 + (int)(test_rand(rs) % 6) : 0;
         u128 base;
         switch (it % 5) {
         case 0: base = 1 + test_rand(rs) % 5000; break;
@@ -273,20 +275,23 @@ static void test_planner(uint64_t *rs)
         default: base = rand_u128(rs, it) | 1; break;
         }
         if (base == 0) base = 1;
-        u128 len = test_rand(rs) % ((u128)1 << (k + 4));
+        u128 len = test_rand(rs) % ((u128)1 << (k + kx + 4));
         u128 last = base + len;
         if (last < base) last = ~(u128)0;
         cg_piece pc[CG_MAX_PIECES];
-        int np = cg_plan_chunk(base, last, k, 1, pc);
-        int na = blocks_of_plan(pc, np, k, an, al, CAP);
-        int nb = blocks_reference(base, last, k, bn, bl, CAP);
+        int np = cg_plan_chunk_x(base, last, k, kx, 1, pc);
+        int na = blocks_of_plan(pc, np, an, al, CAP);
+        int nb = blocks_reference(base, last, k + kx, bn, bl, CAP);
         if (nb < 0) continue; /* too many blocks to list: skip this draw */
-        CHECK(na == nb, "planner: %d blocks, reference %d (k=%d)", na, nb, k);
+        CHECK(na == nb, "planner: %d blocks, reference %d (k=%d kx=%d)", na, nb, k, kx);
         for (int i = 0; i < na && i < nb; i++)
-            CHECK(an[i] == bn[i] && al[i] == bl[i], "planner block %d differs (k=%d)", i, k);
-        /* pieces in increasing order, rows only at level k */
-        for (int i = 0; i < np; i++)
-            if (pc[i].kind == CG_PIECE_ROWS) CHECK(pc[i].L == k && pc[i].rows >= 1, "rows piece");
+            CHECK(an[i] == bn[i] && al[i] == bl[i], "planner block %d differs (k=%d kx=%d)", i, k, kx);
+        /* rows only at level k (one row each below an extension), extension rows at k + kx */
+        for (int i = 0; i < np; i++) {
+            if (pc[i].kind == CG_PIECE_ROWS)
+                CHECK(pc[i].L == k && pc[i].rows >= 1 && (kx == 0 || pc[i].rows == 1), "rows piece");
+            if (pc[i].kind == CG_PIECE_EXT) CHECK(kx > 0 && pc[i].L == k + kx && pc[i].rows >= 1, "ext piece");
+        }
     }
     /* a huge range: one ROWS piece with 2^60 rows at most 2k + 2 other pieces */
     cg_piece pc[CG_MAX_PIECES];
@@ -351,6 +356,7 @@ struct warp_stats {
 #define WARP 32
 /* Record-replay tables for warp_run (cg_lane_iter_rec) when set; NULL: T-step replays. */
 static const uint32_t *g_roff;
+static const uint32_t *g_ut; /* twin_verify: the UNIFORM table for EXT pieces (NULL: cg_glide) */
 static const uint64_t *g_rec;
 static const uint8_t *g_rst;
 static void warp_run(const cg_u128 *n, const cg_u128 *v, const uint32_t *done0, const uint8_t *ovf,
@@ -419,10 +425,15 @@ static int twin_verify_w(const bulk_collatz_engine *e, const uint64_t *BC, const
                          u128 first, u128 last, bulk_collatz_verify_result *out, uint64_t *escapes,
                          unsigned warp, struct warp_stats *ws, uint64_t *lane_bad)
 {
+    /* with an extension: EXT pieces, numbers as k_uni computes them (g_ut: the UNIFORM table),
+     * escapes redone from the level-k state (verify.c block_extended's reference path) */
+    const int k = e->k, X = e->kx, K = k + X;
+    const unsigned d = (unsigned)e->d;
+    const uint32_t *UT = g_ut;
     cg_piece pc[CG_MAX_PIECES];
-    int np = cg_plan_chunk(first, last, e->k, e->Sr != NULL, pc);
+    int np = cg_plan_chunk_x(first, last, k, X, e->Sr != NULL, pc);
     bulk_collatz_verify_result_init(out);
-    cg_fold_static(out, first, last, pc, np, e->G_k);
+    cg_fold_static_x(out, first, last, pc, np, e->G_k, X, e->G_x);
     cg_acc acc;
     cg_acc_init(&acc);
     u128 sum = 0, iter = 0;
@@ -473,33 +484,50 @@ static int twin_verify_w(const bulk_collatz_engine *e, const uint64_t *BC, const
             continue;
         }
         for (u128 row = 0; row < pc[i].rows; row++) {
-            u128 nH = pc[i].nH + row;
-            uint64_t cnt = pc[i].kind == CG_PIECE_ROWS ? e->s_k : (uint64_t)1 << L;
-            for (uint64_t q = 0; q < cnt; q++) {
-                int64_t g;
-                int iterated = 1;
-                cg_u128 n;
-                if (pc[i].kind == CG_PIECE_ROWS) {
-                    n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, e->Sr[q]);
-                    g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[e->Sj[q]],
-                                   e->Sc[q], (int64_t)L + e->Sj[q], (unsigned)e->d, BC, BM, e->J);
-                } else {
-                    int j;
-                    uint64_t c;
-                    n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, q);
-                    if (cg_walk(bulk_cz_pow3, q, L, &j, &c, &g)) iterated = 0;
-                    else
-                        g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[j], c,
-                                       (int64_t)L + j, (unsigned)e->d, BC, BM, e->J);
-                }
-                iter += (unsigned)iterated;
-                if (g < 0) {
-                    int st = cg_host_iterate(e, to_w(n), L, out);
-                    if (st != BULK_OK) return st;
-                    (*escapes)++;
-                } else {
-                    sum += (uint64_t)g;
-                    cg_acc_note(&acc, (uint64_t)g, n);
+            const u128 nH = pc[i].nH + row;
+            const uint64_t nent = pc[i].kind == CG_PIECE_WALK ? (uint64_t)1 << L : e->s_k;
+            for (uint64_t x = 0; x < nent; x++) {
+                /* EXT: every surviving list residue of the entry; else one number */
+                const int j = pc[i].kind == CG_PIECE_WALK ? 0 : e->Sj[x];
+                const uint32_t l0 = pc[i].kind == CG_PIECE_EXT ? e->xoff[j] : 0;
+                const uint32_t l1 = pc[i].kind == CG_PIECE_EXT ? e->xoff[j + 1] : 1;
+                for (uint32_t li = l0; li < l1; li++) {
+                    cg_u128 n, v;
+                    int64_t g;
+                    int esc_L = L, iterated = 1;
+                    if (pc[i].kind == CG_PIECE_EXT) {
+                        uint64_t rr, c2;
+                        const uint64_t Lx = e->xL[li];
+                        cg_ext_state(k, X, e->Sr[x], e->Sc[x], bulk_cz_pow3[j], e->xinv[j], Lx, e->xB[Lx], e->xC[Lx],
+                                     &rr, &c2);
+                        const int j2 = j + e->xdj[Lx];
+                        n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), K, rr);
+                        esc_L = k;
+                        if (cg_prefix(&v, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[j2], c2)) g = -1;
+                        else if (UT && cg_uni_ok(d, n)) g = cg_glide_uni(v, n, K + j2, d, UT, NULL);
+                        else g = cg_glide(v, n, K + j2, d, BC, BM, e->J);
+                    } else if (pc[i].kind == CG_PIECE_ROWS) {
+                        n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, e->Sr[x]);
+                        g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[j], e->Sc[x],
+                                       (int64_t)L + j, d, BC, BM, e->J);
+                    } else {
+                        int jw;
+                        uint64_t cw;
+                        n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, x);
+                        if (cg_walk(bulk_cz_pow3, x, L, &jw, &cw, &g)) iterated = 0;
+                        else
+                            g = cg_iterate(n, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[jw], cw,
+                                           (int64_t)L + jw, d, BC, BM, e->J);
+                    }
+                    iter += (unsigned)iterated;
+                    if (g < 0) {
+                        int st = cg_host_iterate(e, to_w(n), esc_L, out);
+                        if (st != BULK_OK) return st;
+                        (*escapes)++;
+                    } else {
+                        sum += (uint64_t)g;
+                        cg_acc_note(&acc, (uint64_t)g, n);
+                    }
                 }
             }
         }
@@ -604,6 +632,59 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
 }
 
 /* ---- the INC setup: a run's prefixes by additions equal cg_prefix row by row ------------- */
+/* ---- the sieve extension (engines with kx > 0): twin_verify (its EXT pieces as k_uni runs them:
+ * cg_ext_state, cg_glide_uni with g_ut) against the engine's own bulk_collatz_verify_chunk ---- */
+static void test_verify_ext(bulk_ctx *ctx, uint64_t *rs, int small)
+{
+    /* d, stored k, extension bits */
+    static const int dkx[][3] = { { 12, 10, 4 }, { 10, 8, 6 }, { 8, 6, 3 }, { 16, 12, 2 }, { 20, 9, 3 } };
+    for (size_t t = 0; t < sizeof dkx / sizeof dkx[0]; t++) {
+        const int d = dkx[t][0], k = dkx[t][1], X = dkx[t][2];
+        bulk_collatz_engine *e;
+        int st = bulk_collatz_engine_new(&e, ctx, d, k, 0);
+        if (st == BULK_OK) st = bulk_cz_build_extension(e, X);
+        CHECK(st == BULK_OK, "engine d=%d k=%d kx=%d: %d", d, k, X, st);
+        if (st) continue;
+        uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC), *BM = malloc(((size_t)1 << d) * sizeof *BM);
+        cg_pack_tables(d, e->B, e->C, BC, BM);
+        uint32_t *UT = d <= CG_UNI_MAX_D ? malloc(cg_uni_entries((unsigned)d) * 16) : NULL;
+        if (UT) cg_uni_build((unsigned)d, e->B, e->C, e->J, UT);
+        const u128 starts[] = {
+            1,
+            ((u128)1 << 64) - 3000,
+            ((u128)1 << 68) + (test_rand(rs) % 100000),
+            ~(u128)0 - ((u128)3 << (k + X)), /* trajectories pass 2^128: escapes, overflows */
+            rand_u128(rs, (int)t) >> (test_rand(rs) % 60),
+        };
+        for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+            u128 first = starts[i] ? starts[i] : 1;
+            u128 len = ((u128)3 << (k + X)) + test_rand(rs) % 5000;
+            if (small) len = ((u128)1 << (k + X)) + test_rand(rs) % 5000;
+            u128 last = first + len;
+            if (last < first) last = ~(u128)0;
+            bulk_collatz_verify_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+            uint64_t esc = 0;
+            int s1 = bulk_collatz_verify_chunk(e, cg_u_of(first), cg_u_of(last), a);
+            g_ut = UT;
+            int s2 = twin_verify(e, BC, BM, first, last, b, &esc);
+            g_ut = NULL;
+            CHECK(s1 == BULK_OK && s2 == BULK_OK, "status %d %d", s1, s2);
+            CHECK(same_result(a, b), "extension twin differs: d=%d k=%d kx=%d start #%zu (iterated %llu vs %llu)", d,
+                  k, X, i, (unsigned long long)a->iterated.lo, (unsigned long long)b->iterated.lo);
+            if (i == 3) CHECK(esc > 0 && a->overflows > 0, "escapes and overflows near 2^128 (kx=%d)", X);
+            printf("extension twin d=%d k=%d kx=%d start #%zu: %s (iterated %llu, %llu escapes, %u overflows)\n", d, k,
+                   X, i, same_result(a, b) ? "same" : "DIFFERENT", (unsigned long long)a->iterated.lo,
+                   (unsigned long long)esc, (unsigned)a->overflows);
+            free(a);
+            free(b);
+        }
+        free(UT);
+        free(BC);
+        free(BM);
+        bulk_collatz_engine_free(e);
+    }
+}
+
 static void test_prefix_chain(uint64_t *rs)
 {
     int bad = 0;
@@ -804,6 +885,7 @@ int main(int argc, char **argv)
     test_planner(&rs);
     test_index(&rs);
     test_verify(ctx, &rs, small);
+    test_verify_ext(ctx, &rs, small);
     test_delays(ctx, &rs, small);
     bulk_ctx_close(ctx);
     return test_finish();

@@ -35,10 +35,13 @@ static inline bulk_u128 cg_u_of(cg_w v)
     return r;
 }
 
-enum { CG_PIECE_ONE = 0, CG_PIECE_WALK = 1, CG_PIECE_ROWS = 2 };
+enum { CG_PIECE_ONE = 0, CG_PIECE_WALK = 1, CG_PIECE_ROWS = 2, CG_PIECE_EXT = 3, CG_PIECE_EXT_WALK = 4 };
 
 /* ONE: the number 1. WALK: the block nH * 2^L .. nH * 2^L + 2^L - 1 (L < k, or any L when
- * the engine has no stored sieve). ROWS: rows nH .. nH + rows - 1 of level-k blocks. */
+ * the engine has no stored sieve). ROWS: rows nH .. nH + rows - 1 of level-k blocks. EXT
+ * (engines with a sieve extension of kx bits, collatz/sieve_ext.c): rows nH .. nH + rows - 1
+ * of level-K blocks, K = k + kx (L = K). EXT_WALK: an EXT piece that the driver walks per number
+ * (its kernels add the eliminated residues' glides themselves, so the static fold skips it). */
 typedef struct cg_piece {
     int kind;
     int L;
@@ -57,13 +60,17 @@ static inline int cg_ctz(cg_w v)
     return 64 + __builtin_ctzll(hi);
 }
 
-/* Decomposes [first, last] (1 <= first <= last) for a sieve of k bits (stored = the engine
- * has its stored sieve, always true for engines built by bulk_collatz_engine_new). Returns
- * the number of pieces written to out[0..CG_MAX_PIECES). The pieces cover the range exactly,
- * in increasing order, with exactly the blocks verify.c would visit. */
-static inline int cg_plan_chunk(cg_w first, cg_w last, int k, int stored, cg_piece *out)
+/* Decomposes [first, last] (1 <= first <= last) for a sieve of k stored bits and an extension
+ * of kx bits (stored = the engine has its stored sieve, always true for engines built by
+ * bulk_collatz_engine_new). Returns the number of pieces written to out[0..CG_MAX_PIECES).
+ * The pieces cover the range exactly, in increasing order, with exactly the blocks verify.c
+ * would visit: blocks up to level K = k + kx, level-K blocks through the extension (EXT, merged
+ * into one piece), level-k blocks through the stored sieve (ROWS; with kx > 0 they occur only
+ * at the range's ends, one piece each), all others walked (WALK). */
+static inline int cg_plan_chunk_x(cg_w first, cg_w last, int k, int kx, int stored, cg_piece *out)
 {
     int np = 0;
+    const int K = k + kx;
     cg_w cur = first, end = last;
     for (;;) {
         if (cur == 1) {
@@ -74,18 +81,20 @@ static inline int cg_plan_chunk(cg_w first, cg_w last, int k, int stored, cg_pie
             np++;
         } else {
             int L = cg_ctz(cur);
-            if (L > k) L = k;
+            if (L > K) L = K;
             while (L > 0 && end - cur < ((cg_w)1 << L) - 1) L--;
-            if (L == k && stored) {
-                /* this and every following level-k block up to end: all aligned to 2^k */
-                /* cur >= 2, so end - cur + 1 cannot wrap */
-                cg_w rows = (end - cur + 1) >> k;
-                out[np].kind = CG_PIECE_ROWS;
-                out[np].L = k;
-                out[np].nH = cur >> k;
+            if ((L == K && kx > 0) || (L == k && stored)) {
+                /* this and every following level-L block up to end, all aligned to 2^L
+                 * (cur >= 2, so end - cur + 1 cannot wrap); below an extension, a level-k block
+                 * is followed by a smaller one or by a level-K block: one row */
+                const int ext = L == K && kx > 0;
+                cg_w rows = ext || kx == 0 ? (end - cur + 1) >> L : 1;
+                out[np].kind = ext ? CG_PIECE_EXT : CG_PIECE_ROWS;
+                out[np].L = L;
+                out[np].nH = cur >> L;
                 out[np].rows = rows;
                 np++;
-                cur += rows * ((cg_w)1 << k) - 1;
+                cur += rows * ((cg_w)1 << L) - 1;
             } else {
                 out[np].kind = CG_PIECE_WALK;
                 out[np].L = L;
@@ -99,6 +108,12 @@ static inline int cg_plan_chunk(cg_w first, cg_w last, int k, int stored, cg_pie
         cur++;
     }
     return np;
+}
+
+/* cg_plan_chunk_x without an extension. */
+static inline int cg_plan_chunk(cg_w first, cg_w last, int k, int stored, cg_piece *out)
+{
+    return cg_plan_chunk_x(first, last, k, 0, stored, out);
 }
 
 /* Rows [0, rows) shared among G parts as evenly as possible: part g gets [*r0, *r0 + *cnt). */
@@ -216,19 +231,27 @@ static inline int cg_host_iterate(const struct bulk_collatz_engine *e, cg_w n, i
     return BULK_OK;
 }
 
-/* The part of a chunk's result that needs no device: every number is covered, and each
- * level-k row adds the glide sum G_k of its eliminated residues (verify.c block_stored). */
-static inline void cg_fold_static(bulk_collatz_verify_result *r, cg_w first, cg_w last,
-                                  const cg_piece *pieces, int np, uint64_t G_k)
+/* The part of a chunk's result that needs no device: every number is covered, each level-k
+ * row adds the glide sum G_k of its eliminated residues (verify.c block_stored), each level-K
+ * row of an extension of kx bits G_k 2^kx + G_x (verify.c block_extended). */
+static inline void cg_fold_static_x(bulk_collatz_verify_result *r, cg_w first, cg_w last,
+                                    const cg_piece *pieces, int np, uint64_t G_k, int kx, uint64_t G_x)
 {
     bulk_collatz_verify_result t;
     bulk_collatz_verify_result_init(&t);
     cg_w sum = 0;
-    for (int i = 0; i < np; i++)
+    for (int i = 0; i < np; i++) {
         if (pieces[i].kind == CG_PIECE_ROWS) sum += pieces[i].rows * (cg_w)G_k;
+        if (pieces[i].kind == CG_PIECE_EXT) sum += pieces[i].rows * (((cg_w)G_k << kx) + G_x);
+    }
     t.covered = cg_u_of(last - first + 1);
     t.checksum = cg_u_of(sum);
     bulk_collatz_verify_result_merge(r, &t);
+}
+static inline void cg_fold_static(bulk_collatz_verify_result *r, cg_w first, cg_w last,
+                                  const cg_piece *pieces, int np, uint64_t G_k)
+{
+    cg_fold_static_x(r, first, last, pieces, np, G_k, 0, 0);
 }
 
 /* Tables of the fast kernels from the engine's (d <= 20): BC[L] = B[L] | C[L] << 32 and the

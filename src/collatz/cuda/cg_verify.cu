@@ -28,8 +28,8 @@ namespace {
 
 enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4, MODE_FLAT_REC = 5,
        MODE_FLAT_BATCH_REC = 6, MODE_FLAT_INC = 7 /* .. 10: FLAT .. FLAT_BATCH_REC + incremental setup */,
-       MODE_UNI = 11 /* UNIFORM (k_uni) */ };
-#define CG_NMODES 12
+       MODE_UNI = 11 /* UNIFORM (k_uni) */, MODE_UNI_EXT = 12 /* k_uni on extension rows */ };
+#define CG_NMODES 13
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -58,6 +58,17 @@ struct vparams {
     const uint4 *uni;
     uint64_t nstep;
     uint32_t mask;
+    /* the block level whose sieve state the host redoes an escape from (WALK: L; the WALK
+     * fallback of extension rows: k, as verify.c block_extended) */
+    int esc_L;
+    /* sieve extension (EXT pieces, k_uni<D, true>): the engine's tables of kx bits on the device,
+     * xmax = the longest survivor list (runs = entries x xmax x row chunks) */
+    int kx;
+    uint32_t xmax;
+    const uint64_t *xB, *xC, *xinv;
+    const uint32_t *xoff;
+    const uint16_t *xL;
+    const uint8_t *xdj;
 };
 
 /* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
@@ -144,7 +155,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                 a.iter++;
                 g = iterate<KV>(t, p.tb.d, n, p.nH0_lo, p.nH0_hi, t.pow3[j], c, (int64_t)p.L + j);
             }
-            book(a, p, n, g, p.L);
+            book(a, p, n, g, p.esc_L);
         }
     }
     cg_block_store(a, p.acc);
@@ -322,6 +333,43 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
     cg_block_store(a, p.acc);
 }
 
+/* The next run of an EXT launch (rows of level-K blocks, K = k + kx): runs are (entry x, list
+ * position i, chunk of CG_FLAT_RUN rows), chunk fastest, then i, so neighbouring lanes share an
+ * entry; a position beyond its entry's list (lists differ in length by j) is skipped. Sets the
+ * lane's row "-1" like the plain run start (cg_ext_state: the state after K + j2 steps) and
+ * returns 1, or 0 when the lane has no run left. The host keeps entries x xmax x chunks below
+ * 2^32 per launch (32-bit divisions). */
+__device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const uint64_t *pow3, cg_uni &s, cg_u128 &v0,
+                                        uint64_t &pow3j, uint32_t &done0, uint64_t &left, int &ovf0)
+{
+    const uint32_t T = gridDim.x * blockDim.x, nch = (uint32_t)runs_nch(p);
+    const uint32_t runs = (uint32_t)p.ne * p.xmax * nch;
+    const int K = p.k + p.kx;
+    for (;;) {
+        if (f.started) f.q += T;
+        f.started = 1;
+        if (f.q >= runs) return 0;
+        const uint32_t q = (uint32_t)f.q, t = nch == 1 ? q : q / nch, ch = q - t * nch;
+        const uint32_t x = t / p.xmax, i = t - x * p.xmax;
+        const int j = p.Sj[x];
+        const uint32_t o0 = p.xoff[j];
+        if (i >= p.xoff[j + 1] - o0) continue;
+        const uint64_t L = p.xL[o0 + i];
+        uint64_t rr, c2;
+        cg_ext_state(p.k, p.kx, p.Sr[x], p.Sc[x], pow3[j], p.xinv[j], L, p.xB[L], p.xC[L], &rr, &c2);
+        const int j2 = j + p.xdj[L];
+        pow3j = pow3[j2];
+        done0 = (uint32_t)(K + j2);
+        const uint64_t row0 = (uint64_t)ch * CG_FLAT_RUN;
+        left = p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN;
+        const uint64_t h1 = p.nH0_lo + row0 - 1, hlo = p.nH0_lo + row0;
+        const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
+        s.n = cg_form_n(h1, hhi, K, rr);
+        ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c2);
+        return 1;
+    }
+}
+
 /* UNIFORM layout (verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM; docs/collatz-gpu.md "Uniform
  * trips"): FLAT's work split (runs of up to CG_FLAT_RUN rows of one entry, taken grid-stride),
  * but every trip of every lane runs the same instructions, cg_uni_trip (cg_verify_uni.h) on one
@@ -333,7 +381,7 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
  * launch's smallest n >= 2^(3d+2) and d <= CG_UNI_MAX_D (cg_uni_ok), else FLAT_BATCH runs. */
 /* (CG_INC_THREADS, 4): at most 64 registers, 32 warps per SM. D: d as a compile-time constant
  * (shifts, masks, the margin and the record stride folded), 0: d from the parameters. */
-template <int D> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
+template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
     cg_acc a;
@@ -341,7 +389,12 @@ template <int D> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vpar
     const unsigned d = D ? (unsigned)D : (unsigned)p.tb.d, lim = cg_limit_bits(d);
     const uint32_t pairs = cg_uni_pairs(d), mask = D ? (1u << D) - 1 : p.mask;
     flat_runs f;
-    runs_init(p, f);
+    if (EXT) {
+        f.q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        f.started = 0;
+    } else {
+        runs_init(p, f);
+    }
     uint64_t pow3j = 0, left = 0;
     uint32_t done0 = 0, cnt = 0;
     int live = 1, need = 1, ovf0 = 0;
@@ -371,7 +424,9 @@ template <int D> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vpar
                  * below advances by one row */
                 uint64_t r, c, row0;
                 int j;
-                if (!runs_next(p, f, r, c, j, row0, left)) {
+                if (EXT) {
+                    if (!ext_next(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)) live = 0;
+                } else if (!runs_next(p, f, r, c, j, row0, left)) {
                     live = 0;
                 } else {
                     pow3j = t.pow3[j];
@@ -403,9 +458,13 @@ typedef void (*kfn)(vparams);
 
 kfn pick(int kv, int sh, int mode, int e_d)
 {
-    if (mode == MODE_UNI) {
+    if (mode == MODE_UNI || mode == MODE_UNI_EXT) {
         const int d = e_d;
-        return d == 10 ? k_uni<10> : d == 12 ? k_uni<12> : d == 14 ? k_uni<14> : d == 16 ? k_uni<16> : k_uni<0>;
+        if (mode == MODE_UNI_EXT)
+            return d == 10 ? k_uni<10, true> : d == 12 ? k_uni<12, true> : d == 14 ? k_uni<14, true>
+                 : d == 16 ? k_uni<16, true> : k_uni<0, true>;
+        return d == 10 ? k_uni<10, false> : d == 12 ? k_uni<12, false> : d == 14 ? k_uni<14, false>
+             : d == 16 ? k_uni<16, false> : k_uni<0, false>;
     }
     /* modes 7..10: the same four with the incremental setup (INC) */
     const bool inc = mode >= MODE_FLAT_INC;
@@ -445,6 +504,8 @@ struct vcache {
     int acc_cap;      /* accumulator slots (grid) */
     uint32_t *d_uni;  /* the UNIFORM table (cg_uni_build) of uni_d bits, or NULL */
     int uni_d;
+    unsigned char *d_ext; /* the sieve extension's tables (ext_upload), ext_cap bytes */
+    size_t ext_cap;
 };
 #define CG_MAX_VDEV 64
 vcache g_vc[CG_MAX_VDEV];
@@ -461,6 +522,7 @@ void vcache_free(vcache *c)
     }
     cudaFree(c->d_acc);
     cudaFree(c->d_uni);
+    cudaFree(c->d_ext);
     cudaFreeHost(c->h_acc);
     cudaFreeHost(c->h_esc);
     cudaFreeHost(c->h_cnt);
@@ -498,6 +560,74 @@ int flat_mode(const vrun &r)
     return r.o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL ? m + (MODE_FLAT_INC - MODE_FLAT) : m;
 }
 
+/* The engine's sieve extension tables (kx bits) into the device cache, one allocation laid out
+ * xB[2^kx] xC[2^kx] xinv[41] (u64), xoff[42] (u32), xL[xoff[41]] (u16), xdj[2^kx] (u8); a few
+ * hundred KB, uploaded for every call with an extension (the engine may differ between calls). */
+struct ext_layout {
+    size_t xB, xC, xinv, xoff, xL, xdj, total;
+};
+ext_layout ext_offsets(const bulk_collatz_engine *e)
+{
+    ext_layout l;
+    const size_t n = (size_t)1 << e->kx;
+    l.xB = 0;
+    l.xC = l.xB + 8 * n;
+    l.xinv = l.xC + 8 * n;
+    l.xoff = l.xinv + 8 * 41;
+    l.xL = l.xoff + 4 * 42;
+    l.xdj = l.xL + ((2 * (size_t)e->xoff[41] + 7) & ~(size_t)7);
+    l.total = l.xdj + n;
+    return l;
+}
+
+int ext_upload(vcache &c, const bulk_collatz_engine *e)
+{
+    const ext_layout l = ext_offsets(e);
+    if (c.ext_cap < l.total) {
+        cudaFree(c.d_ext);
+        c.d_ext = NULL;
+        c.ext_cap = 0;
+        CG_CHECK(cudaMalloc(&c.d_ext, l.total));
+        c.ext_cap = l.total;
+    }
+    const size_t n = (size_t)1 << e->kx;
+    CG_CHECK(cudaMemcpy(c.d_ext + l.xB, e->xB, 8 * n, cudaMemcpyHostToDevice));
+    CG_CHECK(cudaMemcpy(c.d_ext + l.xC, e->xC, 8 * n, cudaMemcpyHostToDevice));
+    CG_CHECK(cudaMemcpy(c.d_ext + l.xinv, e->xinv, 8 * 41, cudaMemcpyHostToDevice));
+    CG_CHECK(cudaMemcpy(c.d_ext + l.xoff, e->xoff, 4 * 42, cudaMemcpyHostToDevice));
+    CG_CHECK(cudaMemcpy(c.d_ext + l.xL, e->xL, 2 * (size_t)e->xoff[41], cudaMemcpyHostToDevice));
+    CG_CHECK(cudaMemcpy(c.d_ext + l.xdj, e->xdj, n, cudaMemcpyHostToDevice));
+    return BULK_OK;
+}
+
+/* A launch's parameters for extension rows: the device tables and the longest list. */
+void ext_params(const vrun &r, vparams &p)
+{
+    const bulk_collatz_engine *e = r.e;
+    const ext_layout l = ext_offsets(e);
+    const unsigned char *b = r.cache->d_ext;
+    p.kx = e->kx;
+    p.xB = (const uint64_t *)(b + l.xB);
+    p.xC = (const uint64_t *)(b + l.xC);
+    p.xinv = (const uint64_t *)(b + l.xinv);
+    p.xoff = (const uint32_t *)(b + l.xoff);
+    p.xL = (const uint16_t *)(b + l.xL);
+    p.xdj = b + l.xdj;
+    uint32_t m = 1;
+    for (int j = 0; j <= 40; j++)
+        if (e->xoff[j + 1] - e->xoff[j] > m) m = e->xoff[j + 1] - e->xoff[j];
+    p.xmax = m;
+}
+
+/* Extension rows run k_uni (the dip test needs every n >= 2^(3d+2), and d <= CG_UNI_MAX_D);
+ * otherwise the WALK layout walks their K bits per number. */
+int ext_uni(const bulk_collatz_engine *e, cg_w nH)
+{
+    const int K = e->k + e->kx;
+    const cg_w n = K < 128 ? nH << K : 0;
+    return e->d <= CG_UNI_MAX_D && cg_uni_ok((unsigned)e->d, cg_make((uint64_t)n, (uint64_t)(n >> 64)));
+}
+
 /* The kernel of a FLAT-layout launch whose smallest n is n_min: k_uni when the layout is UNIFORM
  * and it applies (cg_uni_ok), else flat_mode's. */
 int uni_mode(const vrun &r, cg_u128 n_min)
@@ -512,6 +642,8 @@ int run_init(vrun &r, const cg_dev *dv)
 {
     const int uni = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM &&
                     r.e->d <= CG_UNI_MAX_D;
+    /* extension rows run k_uni whatever the layout (the WALK layout where it does not apply) */
+    const int need_uni = (uni || r.e->kx > 0) && r.e->d <= CG_UNI_MAX_D;
     const int mode_any = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
                              ? (uni ? MODE_UNI : flat_mode(r)) : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any, r.e->d);
@@ -561,7 +693,7 @@ int run_init(vrun &r, const cg_dev *dv)
         CG_CHECK(cudaMallocHost(&c.h_acc, (size_t)r.grid * sizeof(cg_acc)));
         c.acc_cap = r.grid;
     }
-    if (uni && c.uni_d != r.e->d) {
+    if (need_uni && c.uni_d != r.e->d) {
         /* the UNIFORM table of d bits (built on the host: 2^d operations, ~0.1 s at d = 16) */
         cudaFree(c.d_uni);
         c.d_uni = NULL;
@@ -578,6 +710,10 @@ int run_init(vrun &r, const cg_dev *dv)
             return BULK_ERR_CUDA;
         }
         c.uni_d = r.e->d;
+    }
+    if (r.e->kx > 0) {
+        int st = ext_upload(c, r.e);
+        if (st) return st;
     }
     r.s = c.s;
     r.s2 = c.s2;
@@ -670,7 +806,7 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     p.esc_cap = r.o.escape_capacity;
     p.refill = (uint32_t)r.o.refill_lanes;
     p.uni = r.cache ? (const uint4 *)r.cache->d_uni : NULL;
-    p.nstep = p.k < 64 ? (uint64_t)1 << p.k : 0;
+    p.nstep = p.k + p.kx < 64 ? (uint64_t)1 << (p.k + p.kx) : 0;
     p.mask = (1u << r.e->d) - 1;
     pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     CG_CHECK(cudaGetLastError());
@@ -680,14 +816,41 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     return BULK_OK;
 }
 
+/* The launches over rows [0, rows) from row nH times entries [0, ne) of a slice: tiles of rl
+ * rows by el entries; per(p) completes a tile's parameters and returns its kernel mode; a tile
+ * counts cnt x nr x weight numbers toward the escape waves (weight: iterated numbers per entry
+ * and row). */
+template <class F>
+int launch_tiles(vrun &r, vparams p, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
+                 uint64_t ne, uint64_t rl, uint64_t el, double weight, F per)
+{
+    for (cg_w done = 0; done < rows;) {
+        cg_w left = rows - done;
+        uint64_t nr = left < rl ? (uint64_t)left : rl;
+        cg_w h = nH + done;
+        for (uint64_t e0 = 0; e0 < ne; e0 += el) {
+            uint64_t cnt = ne - e0 < el ? ne - e0 : el;
+            p.Sr = Sr + e0;
+            p.Sc = Sc + e0;
+            p.Sj = Sj + e0;
+            p.ne = cnt;
+            p.nH0_lo = (uint64_t)h;
+            p.nH0_hi = (uint64_t)(h >> 64);
+            p.nrows = nr;
+            const int mode = per(p);
+            const uint64_t numbers = weight == 1.0 ? cnt * nr : (uint64_t)((double)cnt * (double)nr * weight) + 1;
+            int s = launch(r, p, mode, numbers);
+            if (s) return s;
+        }
+        done += nr;
+    }
+    return BULK_OK;
+}
+
 /* Rows [row0, row0 + rows) of level-k blocks from row nH against the resident slice. */
 int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
              const uint8_t *Sj, uint64_t ne)
 {
-    vparams p = base;
-    p.Sr = Sr;
-    p.Sc = Sc;
-    p.Sj = Sj;
     if (r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER) {
         /* FLAT layout: a launch is el entries x rl rows, about launch_numbers iterated
          * numbers (2^27 by default: ~1000 per thread, so the lanes' loads even out). At least
@@ -700,25 +863,9 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
         rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
         uint64_t el = ln / rl;
         if (el < 1) el = 1;
-        for (cg_w done = 0; done < rows;) {
-            cg_w left = rows - done;
-            uint64_t nr = left < rl ? (uint64_t)left : rl;
-            cg_w h = nH + done;
-            for (uint64_t e0 = 0; e0 < ne; e0 += el) {
-                uint64_t cnt = ne - e0 < el ? ne - e0 : el;
-                p.Sr = Sr + e0;
-                p.Sc = Sc + e0;
-                p.Sj = Sj + e0;
-                p.ne = cnt;
-                p.nH0_lo = (uint64_t)h;
-                p.nH0_hi = (uint64_t)(h >> 64);
-                p.nrows = nr;
-                int s = launch(r, p, uni_mode(r, cg_form_n(p.nH0_lo, p.nH0_hi, p.k, 0)), cnt * nr);
-                if (s) return s;
-            }
-            done += nr;
-        }
-        return BULK_OK;
+        return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, rl, el, 1.0, [&](vparams &p) {
+            return uni_mode(r, cg_form_n(p.nH0_lo, p.nH0_hi, p.k, 0));
+        });
     }
     const uint32_t rpu = (uint32_t)r.o.rows_per_thread * (uint32_t)r.threads;
     if (rows >= rpu) {
@@ -728,45 +875,48 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
         if (rl < rpu) rl = rpu;
         uint64_t el = r.o.launch_numbers / rl;
         if (el < 1) el = 1;
-        for (cg_w done = 0; done < rows;) {
-            cg_w left = rows - done;
-            uint64_t nr = left < rl ? (uint64_t)left : rl;
-            cg_w h = nH + done;
-            for (uint64_t e0 = 0; e0 < ne; e0 += el) {
-                uint64_t cnt = ne - e0 < el ? ne - e0 : el;
-                p.Sr = Sr + e0;
-                p.Sc = Sc + e0;
-                p.Sj = Sj + e0;
-                p.ne = cnt;
-                p.nH0_lo = (uint64_t)h;
-                p.nH0_hi = (uint64_t)(h >> 64);
-                p.nrows = nr;
-                p.rpu = rpu;
-                p.upe = cg_units_per_entry(nr, rpu);
-                int s = launch(r, p, MODE_ROWS, cnt * nr);
-                if (s) return s;
-            }
-            done += nr;
-        }
-        return BULK_OK;
+        return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, rl, el, 1.0, [&](vparams &p) {
+            p.rpu = rpu;
+            p.upe = cg_units_per_entry(p.nrows, rpu);
+            return (int)MODE_ROWS;
+        });
     }
     /* ENTRY layout: fewer rows than one unit: a thread per entry, the rows in a loop */
-    uint64_t nr = (uint64_t)rows;
-    uint64_t el = r.o.launch_numbers / nr;
+    uint64_t el = r.o.launch_numbers / (uint64_t)rows;
     if (el < 1) el = 1;
-    for (uint64_t e0 = 0; e0 < ne; e0 += el) {
-        uint64_t cnt = ne - e0 < el ? ne - e0 : el;
-        p.Sr = Sr + e0;
-        p.Sc = Sc + e0;
-        p.Sj = Sj + e0;
-        p.ne = cnt;
-        p.nH0_lo = (uint64_t)nH;
-        p.nH0_hi = (uint64_t)(nH >> 64);
-        p.nrows = nr;
-        int s = launch(r, p, MODE_ENTRY, cnt * nr);
-        if (s) return s;
-    }
-    return BULK_OK;
+    return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, (uint64_t)rows, el, 1.0,
+                        [](vparams &) { return (int)MODE_ENTRY; });
+}
+
+/* Rows [0, rows) of level-K blocks (K = k + kx, the sieve extension) from row nH against the
+ * resident slice: k_uni<D, true> launches of about launch_numbers iterated numbers (an entry and
+ * a row hold s_K / s_k of them on average), at least CG_FLAT_RUN rows each when the range has
+ * them, runs per launch (entries x xmax x row chunks) below 2^31. */
+int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
+            uint64_t ne)
+{
+    vparams p = base;
+    ext_params(r, p);
+    const double avg = (double)r.e->s_kx / (double)(r.e->s_k ? r.e->s_k : 1);
+    const double ln = (double)r.o.launch_numbers;
+    const uint64_t rmax = ((uint64_t)1 << 30) / p.xmax * CG_FLAT_RUN;
+    double rld = ln / ((double)(ne ? ne : 1) * avg + 1);
+    uint64_t rl = rld > (double)rmax ? rmax : (uint64_t)rld;
+    if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
+    rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
+    uint64_t el = (uint64_t)(ln / ((double)rl * avg + 1));
+    const uint64_t elmax = ((uint64_t)1 << 31) / ((uint64_t)p.xmax * ((rl + CG_FLAT_RUN - 1) / CG_FLAT_RUN));
+    if (el > elmax) el = elmax;
+    if (el < 1) el = 1;
+    return launch_tiles(r, p, nH, rows, Sr, Sc, Sj, ne, rl, el, avg, [](vparams &) { return (int)MODE_UNI_EXT; });
+}
+
+/* A ROWS or EXT piece's rows against a slice of S. */
+int run_piece(vrun &r, vparams &base, const cg_piece &pc, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
+              const uint8_t *Sj, uint64_t ne)
+{
+    if (pc.kind == CG_PIECE_EXT) return run_ext(r, base, nH, rows, Sr, Sc, Sj, ne);
+    return run_rows(r, base, nH, rows, Sr, Sc, Sj, ne);
 }
 
 int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
@@ -779,6 +929,28 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
     /* WALK pieces: this device's share of each block's residues */
     for (int i = 0; i < job.np; i++) {
         const cg_piece &pc = job.pieces[i];
+        if (pc.kind == CG_PIECE_EXT_WALK) {
+            /* extension rows where k_uni does not apply: this device's rows, each walked over its
+             * K bits; escapes redone from the level-k state, as verify.c block_extended does */
+            cg_w r0, rn;
+            cg_split_rows(pc.rows, job.G, g, &r0, &rn);
+            for (cg_w row = r0; row < r0 + rn; row++)
+                for (cg_w done = 0; done < ((cg_w)1 << pc.L);) {
+                    cg_w rest = ((cg_w)1 << pc.L) - done;
+                    uint64_t cnt = rest < r.o.launch_numbers ? (uint64_t)rest : r.o.launch_numbers;
+                    vparams p = base;
+                    p.L = pc.L;
+                    p.esc_L = e->k;
+                    p.nH0_lo = (uint64_t)(pc.nH + row);
+                    p.nH0_hi = (uint64_t)((pc.nH + row) >> 64);
+                    p.p0 = (uint64_t)done;
+                    p.np = cnt;
+                    int s = launch(r, p, MODE_WALK, cnt);
+                    if (s) return s;
+                    done += cnt;
+                }
+            continue;
+        }
         if (pc.kind != CG_PIECE_WALK) continue;
         cg_w q0, qn;
         cg_split_rows((cg_w)1 << pc.L, job.G, g, &q0, &qn);
@@ -786,6 +958,7 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
             uint64_t cnt = qn - done < r.o.launch_numbers ? (uint64_t)(qn - done) : r.o.launch_numbers;
             vparams p = base;
             p.L = pc.L;
+            p.esc_L = pc.L;
             p.nH0_lo = (uint64_t)pc.nH;
             p.nH0_hi = (uint64_t)(pc.nH >> 64);
             p.p0 = (uint64_t)(q0 + done);
@@ -798,12 +971,12 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
     /* ROWS pieces: this device's share of the rows, against S whole or slice by slice */
     for (int i = 0; i < job.np; i++) {
         const cg_piece &pc = job.pieces[i];
-        if (pc.kind != CG_PIECE_ROWS) continue;
+        if (pc.kind != CG_PIECE_ROWS && pc.kind != CG_PIECE_EXT) continue;
         cg_w r0, rn;
         cg_split_rows(pc.rows, job.G, g, &r0, &rn);
         if (rn == 0) continue;
         if (dv->s_whole && !r.o.s_slice_entries) {
-            int s = run_rows(r, base, pc.nH + r0, rn, dv->Sr, dv->Sc, dv->Sj, dv->s_k);
+            int s = run_piece(r, base, pc, pc.nH + r0, rn, dv->Sr, dv->Sc, dv->Sj, dv->s_k);
             if (s) return s;
             continue;
         }
@@ -841,7 +1014,7 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
                 break;
             }
             cg_stats()->upload_seconds += cg_now() - t0;
-            st = run_rows(r, base, pc.nH + r0, rn, sr[bb], sc[bb], sj[bb], cnt);
+            st = run_piece(r, base, pc, pc.nH + r0, rn, sr[bb], sc[bb], sj[bb], cnt);
             if (st == BULK_OK && cudaEventRecord(used[bb], r.s) != cudaSuccess) {
                 cg_note_error(cudaGetLastError(), "cudaEventRecord", __FILE__, __LINE__);
                 st = BULK_ERR_CUDA;
@@ -866,7 +1039,7 @@ int verify_device(int g, void *arg)
     const bulk_collatz_engine *e = job.e;
     bulk_collatz_cuda_stats *st = cg_stats();
     int need_S = 0;
-    for (int i = 0; i < job.np; i++) need_S |= job.pieces[i].kind == CG_PIECE_ROWS;
+    for (int i = 0; i < job.np; i++) need_S |= job.pieces[i].kind == CG_PIECE_ROWS || job.pieces[i].kind == CG_PIECE_EXT;
     cg_dev *dv;
     int s = cg_dev_prepare(g, e, need_S, 0, &dv, &st->upload_seconds);
     if (s) return s;
@@ -879,7 +1052,8 @@ int verify_device(int g, void *arg)
         r.o = o;
         r.threads = o.threads_per_block;
         /* the INC kernels' launch bound */
-        if ((o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL || o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM) &&
+        if ((o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL || o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM ||
+             e->kx > 0) &&
             r.threads > CG_INC_THREADS)
             r.threads = CG_INC_THREADS;
         bulk_collatz_verify_result_init(r.res);
@@ -942,13 +1116,15 @@ static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int 
                        bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
 {
     cg_piece pieces[CG_MAX_PIECES];
-    int np = cg_plan_chunk(first, last, e->k, e->Sr != NULL, pieces);
+    int np = cg_plan_chunk_x(first, last, e->k, e->kx, e->Sr != NULL, pieces);
+    for (int i = 0; i < np; i++)
+        if (pieces[i].kind == CG_PIECE_EXT && !ext_uni(e, pieces[i].nH)) pieces[i].kind = CG_PIECE_EXT_WALK;
     vjob job = { e, pieces, np, G, res };
     int s = cg_run_devices(G, verify_device, &job);
     if (s != BULK_OK) return s;
     bulk_collatz_verify_result part;
     bulk_collatz_verify_result_init(&part);
-    cg_fold_static(&part, first, last, pieces, np, e->G_k);
+    cg_fold_static_x(&part, first, last, pieces, np, e->G_k, e->kx, e->G_x);
     for (int g = 0; g < G; g++) bulk_collatz_verify_result_merge(&part, &res[g]);
     bulk_collatz_verify_result_merge(out, &part);
     return BULK_OK;

@@ -155,6 +155,30 @@ BULK_HD int64_t cg_glide_uni(cg_u128 v, cg_u128 n, int64_t done, unsigned d, con
     }
 }
 
+/* ---- sieve extension (engines with kx > 0, collatz/sieve_ext.c, verify.c block_extended) ----
+ * In a block of level K = k + X, the stored entry (r, c, j) and the surviving X-bit residue L
+ * of its list give the residue r' = r + 2^k q, q = (L - c) 3^-j mod 2^X, of 2^K, and the state
+ * after K + j2 steps 3^j2 nH + c2, j2 = j + xdj[L], c2 = xB[L] (w >> X) + xC[L], w = 3^j q + c
+ * (c2 < 3^j2 <= 3^39 < 2^64). xinv = 3^-j mod 2^X (the engine's xinv[j]). */
+BULK_HD void cg_ext_state(int k, int X, uint64_t r, uint64_t c, uint64_t pow3j, uint64_t xinv, uint64_t L,
+                          uint64_t xB, uint64_t xC, uint64_t *rr, uint64_t *c2)
+{
+    const uint64_t xm = ((uint64_t)1 << X) - 1;
+    const uint64_t q = ((L - c) * xinv) & xm;
+    /* w = 3^j q + c < 2^62 2^12 + 2^64: two words */
+    uint64_t wlo = pow3j * q, whi;
+#if defined(__CUDA_ARCH__)
+    whi = __umul64hi(pow3j, q);
+#else
+    whi = (uint64_t)(((unsigned __int128)pow3j * q) >> 64);
+#endif
+    wlo += c;
+    whi += wlo < c;
+    const uint64_t wx = X ? (wlo >> X) | (whi << (64 - X)) : wlo;
+    *c2 = xB * wx + xC; /* < 2^64 exactly (above) */
+    *rr = r | q << k;
+}
+
 /* The launch condition of the UNIFORM kernel: d <= CG_UNI_MAX_D and every n of the launch
  * >= 2^(3d+2) (n_min is the smallest). */
 BULK_HD int cg_uni_ok(unsigned d, cg_u128 n_min) { return d >= 1 && d <= CG_UNI_MAX_D && cg_bm_ok(n_min, d); }
