@@ -10,8 +10,8 @@
  *            all threads; both NTT versions' products are compared with the automatic
  *            choice's; then squares (bulk_int_dev_sqr) automatic and NTT;
  *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits, the other prime
- *            set (BULK_NTT_PRIMES=large, primes above 2^31) and radix-4 passes
- *            (BULK_NTT_RADIX=4);
+ *            set (BULK_NTT_PRIMES=large, primes above 2^31), radix-4 passes
+ *            (BULK_NTT_RADIX=4) and radix 8 without the bank swizzle (BULK_NTT_SWIZZLE=0);
  *   big      single products of 2^14 .. 2^24 limbs per operand: bulk_int_cuda_mul_big_dev
  *            (device-resident), bulk_int_cuda_mul_big (host memory, with the copies), the CPU
  *            NTT (bulk_mpn_mul_fft_threads, 3 threads: its most) and GMP's mpn_mul (one thread;
@@ -194,6 +194,9 @@ static void bench_threads(bulk_ctx *ctx)
     setenv("BULK_NTT_RADIX", "4", 1); /* radix-4 passes */
     OUT("%-8s %11.3e\n", "radix4", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
     unsetenv("BULK_NTT_RADIX");
+    setenv("BULK_NTT_SWIZZLE", "0", 1); /* radix 8 on unswizzled shared memory */
+    OUT("%-8s %11.3e\n", "noswizzle", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
+    unsetenv("BULK_NTT_SWIZZLE");
     free(a), free(b);
     /* the wide transforms: y in device scratch (more blocks per SM) and the block size */
     OUT("# NTT variants at 131072 and 262144 bits (instances: 2^28 / bits)\n");

@@ -99,21 +99,34 @@ static size_t bitrev(size_t i, int lg)
 }
 
 /* Forward and backward transforms as the batched kernel runs them, T threads one after the
- * other per pass; pass: one of nt_fwd_pass, nt_inv_pass (radix 4), nt_fwd_pass8, nt_inv_pass8. */
-typedef void (*pass_fn)(uint32_t *, int, int, unsigned, unsigned, const uint32_t *, uint32_t,
+ * other per pass; pass: one of nt_fwd_pass, nt_inv_pass (radix 4), nt_fwd_pass8, nt_inv_pass8.
+ * sw: run them on the swizzled layout (x[i] stored at nt_sw(i, 1)), as the kernel does in
+ * shared memory; x is in natural order before and after. */
+typedef void (*pass_fn)(uint32_t *, int, int, unsigned, unsigned, const uint32_t *, int, uint32_t,
                         uint32_t);
 
 static void sim_passes(uint32_t *x, int lg, unsigned T, const uint32_t *tw, const nt_prime *P,
-                       pass_fn pass, int npasses)
+                       pass_fn pass, int npasses, int sw)
 {
+    size_t n = (size_t)1 << lg;
+    uint32_t *v = x;
+    if (sw) {
+        v = malloc(n * 4);
+        for (size_t i = 0; i < n; i++) v[nt_sw((unsigned)i, 1)] = x[i];
+    }
     for (int ps = 0; ps < npasses; ps++)
-        for (unsigned t = 0; t < T; t++) pass(x, lg, ps, t, T, tw, P->p, P->pinv);
+        for (unsigned t = 0; t < T; t++) pass(v, lg, ps, t, T, tw, sw, P->p, P->pinv);
+    if (sw) {
+        for (size_t i = 0; i < n; i++) x[i] = v[nt_sw((unsigned)i, 1)];
+        free(v);
+    }
 }
 
-#define sim_fwd(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass, nt_npasses(lg))
-#define sim_inv(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass, nt_npasses(lg))
-#define sim_fwd8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass8, nt_npasses8(lg))
-#define sim_inv8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass8, nt_npasses8(lg))
+static int g_sw; /* the layout the sim_* macros use */
+#define sim_fwd(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass, nt_npasses(lg), g_sw)
+#define sim_inv(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass, nt_npasses(lg), g_sw)
+#define sim_fwd8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass8, nt_npasses8(lg), g_sw)
+#define sim_inv8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass8, nt_npasses8(lg), g_sw)
 
 /* The multi-kernel transform: global passes down to blocks of 2^ls, then the blocks. */
 static void sim_big_fwd(uint32_t *x, int lg, int ls, const uint32_t *tw, const uint32_t *lo,
@@ -196,7 +209,9 @@ static void test_transforms(uint64_t *st)
                   "two-level twiddle p%d lh %d j %zu", k, lh, j);
         }
         for (int lg = 1; lg <= maxlg; lg++) {
-            /* messages below name prime k of this set */
+            /* messages below name prime k of this set; every other length on the swizzled
+             * layout (the block-level passes; the global passes never swizzle) */
+            g_sw = lg % 2;
             size_t n = (size_t)1 << lg;
             uint32_t *x = malloc(n * 4), *y = malloc(n * 4), *z = malloc(n * 4);
             for (size_t i = 0; i < n; i++) x[i] = (uint32_t)(test_rand(st) % P.p);
@@ -228,12 +243,15 @@ static void test_transforms(uint64_t *st)
             /* the multi-kernel transform with small blocks gives the same */
             for (int ls = 1; ls <= lg && !set; ls += 2) {
                 memcpy(z, x, n * 4);
+                int sw_save = g_sw;
+                g_sw = 0;
                 sim_big_fwd(z, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
                 CHECK(memcmp(z, y, n * 4) == 0, "global fwd p%d lg %d ls %d differs", k, lg, ls);
                 sim_big_inv(z, lg, ls, g_tw[0][k][1], g_lo[k][1], g_hi[k][1], &P);
                 int bad = 0;
                 for (size_t i = 0; i < n; i++) bad |= z[i] != (uint32_t)((u128)x[i] * n % P.p);
                 CHECK(!bad, "global inv(fwd) != N x, p%d lg %d ls %d", k, lg, ls);
+                g_sw = sw_save;
             }
             sim_inv(y, lg, T, g_tw[set][k][1], &P);
             int bad = 0;
@@ -242,6 +260,30 @@ static void test_transforms(uint64_t *st)
             free(x), free(y), free(z);
         }
     }
+}
+
+/* The shared-memory order: a bijection on every aligned block of 32 (hence on every 2^k >= 32
+ * and, being the identity below 32, on smaller ones), linear over the bits (the passes rely on
+ * nt_sw(b + m e) = nt_sw(b) ^ nt_sw(m e) for disjoint bits), and conflict-free for 32 consecutive
+ * aligned indices. */
+static void test_swizzle(uint64_t *st)
+{
+    const unsigned n = 1u << 15;
+    unsigned char *seen = calloc(n, 1);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned f = nt_sw(i, 1);
+        CHECK(f < n && (f >> 5) == (i >> 5), "nt_sw(%u) = %u leaves its block of 32", i, f);
+        if (f < n) seen[f]++;
+        CHECK(nt_sw(i, 0) == i, "nt_sw(%u, 0) is not the identity", i);
+    }
+    int bad = 0;
+    for (unsigned i = 0; i < n; i++) bad |= seen[i] != 1;
+    CHECK(!bad, "nt_sw is not a bijection on [0, 2^15)");
+    for (int it = 0; it < 10000; it++) {
+        unsigned a = (unsigned)test_rand(st) % n, b = (unsigned)test_rand(st) % n;
+        CHECK(nt_sw(a ^ b, 1) == (nt_sw(a, 1) ^ nt_sw(b, 1)), "nt_sw not linear at %u, %u", a, b);
+    }
+    free(seen);
 }
 
 static void test_crt(uint64_t *st)
@@ -386,6 +428,7 @@ static void test_products(uint64_t *st)
                 unsigned T = big ? 37 : (unsigned)(32 << (si % 3));
                 /* blocks of the global transform: small ones (many global passes) or the
                  * device's 2^12 */
+                g_sw = big || set; /* the kernels' shared-memory layout (radix 4 on set 0: plain) */
                 sim_mul(r, a, na, b, nb, big, big ? 0 : set, si % 2 ? 12 : 2 + si % 4, T);
                 CHECK(memcmp(r, w, (na + nb) * 8) == 0,
                       "%s product (set %d) %zu x %zu limbs kind %d differs",
@@ -403,6 +446,7 @@ int main(int argc, char **argv)
     test_constants();
     test_modular(&st);
     test_transforms(&st);
+    test_swizzle(&st);
     test_crt(&st);
     test_products(&st);
     return test_finish();

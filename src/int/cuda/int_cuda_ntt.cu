@@ -5,9 +5,10 @@
  * ntt_gpu_core.h; BULK_NTT_PRIMES=large takes set 0), radix-8 passes (BULK_NTT_RADIX=4: radix
  * 4). Per prime: the operands' 32-bit words
  * reduced into x and y (shared memory; y in device scratch for the widest, 32768-point
- * transforms, which would exceed a block's 227 KiB), forward transforms of both (radix-4
- * passes, barriers between passes), pointwise product, backward transform of x; the residues of
- * primes 0 and 1 go to device scratch, those of prime 2 stay in x. Then Garner's CRT and the
+ * transforms, which would exceed a block's 227 KiB), forward transforms of both (radix-8
+ * passes, barriers between passes; shared memory in the bank-spreading order nt_sw), pointwise
+ * product, backward transform of x; the residues of primes 0 and 1 go to device scratch, those
+ * of prime 2 to y in natural order (radix 4: they stay in x, unswizzled). Then Garner's CRT and the
  * carries (owners of consecutive words, lookahead over the block's owners), the result words
  * assembled in x and written out coalesced.
  *
@@ -108,9 +109,10 @@ nt_scales scales_for(int set, int lg)
 }
 
 /* SET: the prime set (1: below 2^31, the cheaper arithmetic; 0 forced by BULK_NTT_PRIMES=large).
- * R8: radix-8 passes (else radix 4). The prime loop is unrolled so that each prime is a
- * compile-time constant. */
-template <bool YS, int SET, bool R8>
+ * R8: radix-8 passes (else radix 4). SW: shared memory in the nt_sw order (the residues of the
+ * last prime then go to y in natural order for the carries). The prime loop is unrolled so that
+ * each prime is a compile-time constant. */
+template <bool YS, int SET, bool R8, bool SW>
 __global__ void __launch_bounds__(512)
 ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int lg,
                  uint32_t *scratch, nt_scales sc)
@@ -131,47 +133,52 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
     for (int k = 0; k < NT_NPRIMES; k++) {
         const uint32_t p = nt_p(SET, k), pinv = nt_pinv(SET, k);
         const uint32_t *tw = d_tw[SET][k][0], *itw = d_tw[SET][k][1];
-        for (size_t i = tid; i < n; i += T) {
-            x[i] = (int)i < nw ? nt_reduce(a32[i], p) : 0;
-            if (!sq) y[i] = (int)i < nw ? nt_reduce(b32[i], p) : 0;
+        for (unsigned i = tid; i < n; i += T) { /* point i at nt_sw(i): see ntt_gpu_core.h */
+            const unsigned ip = nt_sw(i, SW);
+            x[ip] = (int)i < nw ? nt_reduce(a32[i], p) : 0;
+            if (!sq) y[ip] = (int)i < nw ? nt_reduce(b32[i], p) : 0;
         }
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
             if (R8) {
-                nt_fwd_pass8(x, lg, ps, tid, T, tw, p, pinv);
-                if (!sq) nt_fwd_pass8(y, lg, ps, tid, T, tw, p, pinv);
+                nt_fwd_pass8(x, lg, ps, tid, T, tw, SW, p, pinv);
+                if (!sq) nt_fwd_pass8(y, lg, ps, tid, T, tw, SW, p, pinv);
             } else {
-                nt_fwd_pass(x, lg, ps, tid, T, tw, p, pinv);
-                if (!sq) nt_fwd_pass(y, lg, ps, tid, T, tw, p, pinv);
+                nt_fwd_pass(x, lg, ps, tid, T, tw, SW, p, pinv);
+                if (!sq) nt_fwd_pass(y, lg, ps, tid, T, tw, SW, p, pinv);
             }
             __syncthreads();
         }
         nt_pointwise(x, sq ? x : y, n, tid, T, k == 0 ? sc.s[0] : k == 1 ? sc.s[1] : sc.s[2], p, pinv);
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
-            if (R8) nt_inv_pass8(x, lg, ps, tid, T, itw, p, pinv);
-            else nt_inv_pass(x, lg, ps, tid, T, itw, p, pinv);
+            if (R8) nt_inv_pass8(x, lg, ps, tid, T, itw, SW, p, pinv);
+            else nt_inv_pass(x, lg, ps, tid, T, itw, SW, p, pinv);
             __syncthreads();
         }
         if (k < 2) {
-            for (size_t i = tid; i < n; i += T) res[k * n + i] = x[i];
+            for (unsigned i = tid; i < n; i += T) res[k * n + i] = x[nt_sw(i, SW)];
+            __syncthreads();
+        } else if (SW) { /* prime 2's residues into y in natural order (y is free now) */
+            for (unsigned i = tid; i < n; i += T) y[i] = x[nt_sw(i, 1)];
             __syncthreads();
         }
     }
-    /* CRT and carries over the M = 2 nw result words, owner = thread */
+    /* CRT and carries over the M = 2 nw result words, owner = thread, in z (natural order) */
+    uint32_t *z = SW ? y : x;
     const size_t M = 2 * (size_t)nw, K = nt_owner_words(M, T);
     const size_t s0 = tid * K, e0 = s0 + K < M ? s0 + K : M;
-    if (s0 < M) nt_carry_local(SET, x, res, res + n, x, s0, e0, sH + 3 * tid);
+    if (s0 < M) nt_carry_local(SET, z, res, res + n, z, s0, e0, sH + 3 * tid);
     __syncthreads();
     uint32_t g = 0, pr = 1;
-    if (s0 < M) g = nt_carry_owner(x, s0, e0, tid > 0 ? sH + 3 * (tid - 1) : NULL, &pr);
+    if (s0 < M) g = nt_carry_owner(z, s0, e0, tid > 0 ? sH + 3 * (tid - 1) : NULL, &pr);
     uint32_t c0, c1, o0, o1;
     block_carries(g, pr, sG, sP, sC, &c0, &c1, &o0, &o1);
-    if (s0 < M) nt_carry_apply(x + s0, (int)(e0 - s0), c0);
+    if (s0 < M) nt_carry_apply(z + s0, (int)(e0 - s0), c0);
     __syncthreads();
     bg_limb *ri = r + inst * 2 * (size_t)limbs;
     for (size_t i = tid; i < 2 * (size_t)limbs; i += T)
-        ri[i] = (bg_limb)x[2 * i] | (bg_limb)x[2 * i + 1] << 32;
+        ri[i] = (bg_limb)z[2 * i] | (bg_limb)z[2 * i + 1] << 32;
 }
 
 unsigned batch_threads(int lg)
@@ -198,13 +205,13 @@ int max_smem()
     return v;
 }
 
-template <bool YS, int SET, bool R8>
+template <bool YS, int SET, bool R8, bool SW>
 int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, int lg,
                  unsigned T, size_t smem, cudaStream_t st)
 {
     static bool attr_set = false;
     if (!attr_set) {
-        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8>,
+        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8, SW>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
         attr_set = true;
     }
@@ -220,7 +227,7 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *bd = a == b ? a + done * limbs : b + done * limbs;
-        ntt_batch_kernel<YS, SET, R8><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
+        ntt_batch_kernel<YS, SET, R8, SW><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
                                                                    a + done * limbs, bd, limbs, lg, s, sc);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
     }
@@ -272,15 +279,15 @@ big_block_kernel(uint32_t *x, uint32_t *y, size_t nblk, int ls, int inv, int k)
     uint32_t *v = blk < nblk ? x : y;
     if (blk >= nblk) blk -= nblk;
     v += blk * S;
-    for (size_t i = threadIdx.x; i < S; i += blockDim.x) s[i] = v[i];
+    for (unsigned i = threadIdx.x; i < S; i += blockDim.x) s[nt_sw(i, 1)] = v[i];
     __syncthreads();
     const uint32_t *tw = d_tw[0][k][inv];
     for (int ps = 0; ps < nt_npasses(ls); ps++) {
-        if (inv) nt_inv_pass(s, ls, ps, threadIdx.x, blockDim.x, tw, p, pinv);
-        else nt_fwd_pass(s, ls, ps, threadIdx.x, blockDim.x, tw, p, pinv);
+        if (inv) nt_inv_pass(s, ls, ps, threadIdx.x, blockDim.x, tw, 1, p, pinv);
+        else nt_fwd_pass(s, ls, ps, threadIdx.x, blockDim.x, tw, 1, p, pinv);
         __syncthreads();
     }
-    for (size_t i = threadIdx.x; i < S; i += blockDim.x) v[i] = s[i];
+    for (unsigned i = threadIdx.x; i < S; i += blockDim.x) v[i] = s[nt_sw(i, 1)];
 }
 
 __global__ void big_pointwise_kernel(uint32_t *x, const uint32_t *y, size_t N, uint32_t sc, int k)
@@ -453,7 +460,12 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     const size_t smem = (ys ? 2 : 1) * N * sizeof(uint32_t) + extra;
     const char *rx = getenv("BULK_NTT_RADIX");
     const bool r4 = rx && strcmp(rx, "4") == 0;
-#define NT_LAUNCH(Y, S, R) return launch_batch<Y, S, R>(r, a, b, n, (int)limbs, lg, T, smem, st)
+    const char *swe = getenv("BULK_NTT_SWIZZLE");
+    const bool nosw = swe && *swe == '0';
+    /* radix 8 runs on the swizzled layout (BULK_NTT_SWIZZLE=0: plain, default shape only) */
+#define NT_LAUNCH(Y, S, R) return launch_batch<Y, S, R, R>(r, a, b, n, (int)limbs, lg, T, smem, st)
+    if (ys && !large && !r4 && nosw)
+        return launch_batch<true, 1, true, false>(r, a, b, n, (int)limbs, lg, T, smem, st);
     if (ys && large) {
         if (r4) NT_LAUNCH(true, 0, false);
         NT_LAUNCH(true, 0, true);

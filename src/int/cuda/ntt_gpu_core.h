@@ -298,51 +298,68 @@ BULK_HD uint32_t nt_tw2(const uint32_t *lo, const uint32_t *hi, size_t i, int lg
  * even) or, for lg odd, h = 1 radix 2 at pass 0 and h = 2^(2i) after. Thread tid of T does the
  * groups tid, tid + T, ...; the kernel separates passes by a barrier, the CPU test runs the
  * threads one after the other. Stage twiddles from the stage table tw (H >= 2^(lg - 1)).
- * Indices are 32-bit (lg <= 30): these passes run on blocks in shared memory. */
+ * Indices are 32-bit (lg <= 30): these passes run on blocks in shared memory. sw: the array is
+ * stored in the nt_sw order (point i at x[nt_sw(i, sw)]). */
 BULK_HD int nt_npasses(int lg) { return (lg + 1) >> 1; }
+
+/* The physical index of point i of a transform in shared memory when sw is set: i with its low
+ * five bits (the bank) XORed with bits 5..7 and, shifted to bits 3..4, bits 6..7. A bijection on
+ * every aligned block of 32 (so consecutive accesses stay conflict-free) that spreads the
+ * strided accesses of the small-h passes over the banks: counted for the radix-8 schedule at
+ * 2^11 .. 2^15 points, the passes need 1.0 .. 1.25 times the conflict-free number of
+ * shared-memory wavefronts, against 2.8 .. 3.5 without it (stride-8 and stride-64 groups hit
+ * 8 or 4 threads per bank). sw = 0: the identity (global arrays, the CPU reference). */
+BULK_HD unsigned nt_sw(unsigned i, int sw) /* linear over the bits: nt_sw(a ^ b) = nt_sw(a) ^ nt_sw(b) */
+{
+    return sw ? i ^ ((i >> 5) & 7u) ^ (((i >> 6) & 3u) << 3) : i;
+}
 
 /* One radix-4 pass at h = 2^lh (lh >= 1) over this thread's groups (inv: backward, stages h / 2
  * then h), and the radix-2 pass of stage h = 1. */
 BULK_HD void nt_r4_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, const uint32_t *tw,
-                        int inv, uint32_t p, uint32_t pinv)
+                        int inv, int sw, uint32_t p, uint32_t pinv)
 {
     const unsigned n = 1u << lg, h = 1u << lh, q = h >> 1;
+    const unsigned f1 = nt_sw(q, sw), f2 = nt_sw(2 * q, sw), f3 = nt_sw(3 * q, sw);
     for (unsigned g = tid; g < n / 4; g += T) {
         unsigned b = nt_r4_base(g, lh), j = g & (q - 1);
+        /* b and m q have disjoint bits, so nt_sw(b + m q) = nt_sw(b) ^ nt_sw(m q) */
+        const unsigned i0 = nt_sw(b, sw), i1 = i0 ^ f1, i2 = i0 ^ f2, i3 = i0 ^ f3;
         /* in registers: through the pointers the compiler must assume they alias */
-        uint32_t v0 = x[b], v1 = x[b + q], v2 = x[b + 2 * q], v3 = x[b + 3 * q];
+        uint32_t v0 = x[i0], v1 = x[i1], v2 = x[i2], v3 = x[i3];
         if (inv) nt_r4_dit_w(&v0, &v1, &v2, &v3, tw[h + j], tw[h + j + q], tw[q + j], p, pinv);
         else nt_r4_dif_w(&v0, &v1, &v2, &v3, tw[h + j], tw[h + j + q], tw[q + j], p, pinv);
-        x[b] = v0, x[b + q] = v1, x[b + 2 * q] = v2, x[b + 3 * q] = v3;
+        x[i0] = v0, x[i1] = v1, x[i2] = v2, x[i3] = v3;
     }
 }
 
 BULK_HD void nt_r2_pass(uint32_t *x, int lg, unsigned tid, unsigned T, const uint32_t *tw, int inv,
-                        uint32_t p, uint32_t pinv)
+                        int sw, uint32_t p, uint32_t pinv)
 {
     const unsigned n = 1u << lg;
     for (unsigned k = tid; k < n / 2; k += T) {
-        uint32_t v0 = x[2 * k], v1 = x[2 * k + 1];
+        const unsigned i0 = nt_sw(2 * k, sw), i1 = i0 ^ 1u; /* nt_sw(1) = 1 */
+        uint32_t v0 = x[i0], v1 = x[i1];
         if (inv) nt_bf_dit(&v0, &v1, tw[1], p, pinv);
         else nt_bf_dif(&v0, &v1, tw[1], p, pinv);
-        x[2 * k] = v0, x[2 * k + 1] = v1;
+        x[i0] = v0, x[i1] = v1;
     }
 }
 
 BULK_HD void nt_fwd_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
-                         const uint32_t *tw, uint32_t p, uint32_t pinv)
+                         const uint32_t *tw, int sw, uint32_t p, uint32_t pinv)
 {
     const int lh = lg - 1 - 2 * pass;
-    if (lh >= 1) nt_r4_pass(x, lg, lh, tid, T, tw, 0, p, pinv);
-    else nt_r2_pass(x, lg, tid, T, tw, 0, p, pinv);
+    if (lh >= 1) nt_r4_pass(x, lg, lh, tid, T, tw, 0, sw, p, pinv);
+    else nt_r2_pass(x, lg, tid, T, tw, 0, sw, p, pinv);
 }
 
 BULK_HD void nt_inv_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
-                         const uint32_t *itw, uint32_t p, uint32_t pinv)
+                         const uint32_t *itw, int sw, uint32_t p, uint32_t pinv)
 {
     const int lh = (lg & 1) ? (pass == 0 ? 0 : 2 * pass) : 2 * pass + 1;
-    if (lh >= 1) nt_r4_pass(x, lg, lh, tid, T, itw, 1, p, pinv);
-    else nt_r2_pass(x, lg, tid, T, itw, 1, p, pinv);
+    if (lh >= 1) nt_r4_pass(x, lg, lh, tid, T, itw, 1, sw, p, pinv);
+    else nt_r2_pass(x, lg, tid, T, itw, 1, sw, p, pinv);
 }
 
 /* Radix-8 passes (three stages per pass: fewer barriers, shared-memory round trips and index
@@ -384,37 +401,39 @@ BULK_HD void nt_r8_dit(uint32_t *v, const uint32_t *itw, unsigned h, unsigned j,
 
 /* One radix-8 pass at h = 2^lh over this thread's groups; inv: backward. */
 BULK_HD void nt_r8_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, const uint32_t *tw,
-                        int inv, uint32_t p, uint32_t pinv)
+                        int inv, int sw, uint32_t p, uint32_t pinv)
 {
     const unsigned n = 1u << lg, h = 1u << lh, e = h >> 2;
+    unsigned f[8]; /* b and m e have disjoint bits, so nt_sw(b + m e) = nt_sw(b) ^ nt_sw(m e) */
+    for (int m = 0; m < 8; m++) f[m] = nt_sw(m * e, sw);
     for (unsigned g = tid; g < n / 8; g += T) {
-        unsigned j = g & (e - 1), b = ((g >> (lh - 2)) << (lh + 1)) + j;
+        unsigned j = g & (e - 1), b = ((g >> (lh - 2)) << (lh + 1)) + j, fb = nt_sw(b, sw);
         uint32_t v[8];
-        for (int m = 0; m < 8; m++) v[m] = x[b + m * e];
+        for (int m = 0; m < 8; m++) v[m] = x[fb ^ f[m]];
         if (inv) nt_r8_dit(v, tw, h, j, p, pinv);
         else nt_r8_dif(v, tw, h, j, p, pinv);
-        for (int m = 0; m < 8; m++) x[b + m * e] = v[m];
+        for (int m = 0; m < 8; m++) x[fb ^ f[m]] = v[m];
     }
 }
 
 BULK_HD void nt_fwd_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
-                          const uint32_t *tw, uint32_t p, uint32_t pinv)
+                          const uint32_t *tw, int sw, uint32_t p, uint32_t pinv)
 {
-    if (pass < lg / 3) nt_r8_pass(x, lg, lg - 1 - 3 * pass, tid, T, tw, 0, p, pinv);
-    else if (lg % 3 == 2) nt_r4_pass(x, lg, 1, tid, T, tw, 0, p, pinv);
-    else nt_r2_pass(x, lg, tid, T, tw, 0, p, pinv);
+    if (pass < lg / 3) nt_r8_pass(x, lg, lg - 1 - 3 * pass, tid, T, tw, 0, sw, p, pinv);
+    else if (lg % 3 == 2) nt_r4_pass(x, lg, 1, tid, T, tw, 0, sw, p, pinv);
+    else nt_r2_pass(x, lg, tid, T, tw, 0, sw, p, pinv);
 }
 
 BULK_HD void nt_inv_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
-                          const uint32_t *itw, uint32_t p, uint32_t pinv)
+                          const uint32_t *itw, int sw, uint32_t p, uint32_t pinv)
 {
     const int rem = lg % 3;
     if (rem && pass == 0) {
-        if (rem == 2) nt_r4_pass(x, lg, 1, tid, T, itw, 1, p, pinv);
-        else nt_r2_pass(x, lg, tid, T, itw, 1, p, pinv);
+        if (rem == 2) nt_r4_pass(x, lg, 1, tid, T, itw, 1, sw, p, pinv);
+        else nt_r2_pass(x, lg, tid, T, itw, 1, sw, p, pinv);
         return;
     }
-    nt_r8_pass(x, lg, rem + 2 + 3 * (pass - (rem != 0)), tid, T, itw, 1, p, pinv);
+    nt_r8_pass(x, lg, rem + 2 + 3 * (pass - (rem != 0)), tid, T, itw, 1, sw, p, pinv);
 }
 
 /* x[i] = x[i] y[i] s mod p for this thread's i (s = N^-1 R^2 mod p: the product of the
