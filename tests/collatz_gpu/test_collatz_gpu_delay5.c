@@ -200,6 +200,35 @@ static void test_delays5(bulk_ctx *ctx, uint64_t *rs, int small)
                            si ? "2^64-100" : "1",
                            (unsigned long long)slow, (unsigned long long)count);
             }
+            /* the model of a warp in lockstep (a thread per number, all 32 lanes start together
+             * at consecutive n and the warp waits for the slowest before the next 32): rounds
+             * per 32 numbers = the maximum, against the mean that the refilling lane loop pays */
+            if (si == 1 && !small) {
+                uint64_t sum_max = 0, sum_all = 0;
+                for (uint64_t g0 = 0; g0 + 32 <= count; g0 += 32) {
+                    uint64_t mx = 0;
+                    for (uint64_t l = 0; l < 32; l++) {
+                        cg5_num sn;
+                        cg5_start(&sn, of_w(first + g0 + l));
+                        const uint32_t mask4 = ((1u << d) - 1) << 2;
+                        uint64_t r = 0;
+                        for (;;) {
+                            for (unsigned k = 0; k < 4; k++) {
+                                const uint32_t ent = CJ[cg5_offset(&sn, mask4) >> 2];
+                                cg5_step(&sn, (unsigned)d + 2, ent, 4u * (uint32_t)bulk_cz_pow3[ent & 31]);
+                            }
+                            r++;
+                            if (cg5_check(&sn, cg5_done_mask((unsigned)a), 32 - cg5_guard_bits((unsigned)d), 4u * (unsigned)d))
+                                break;
+                        }
+                        sum_all += r;
+                        if (r > mx) mx = r;
+                    }
+                    sum_max += 32 * mx;
+                }
+                printf("lockstep warp model d=%d a=%d from 2^64, U=4: a warp of 32 consecutive n pays %.2fx the "
+                       "mean rounds (the lane loop's refills avoid that)\n", d, a, (double)sum_max / (double)sum_all);
+            }
             /* the lane loop's bookkeeping: 1..3 slots per lane, rounds of 2, 4, 8 */
             for (int nl = 1; nl <= 3; nl++)
                 for (unsigned u = 2; u <= 8; u *= 2) {
