@@ -404,8 +404,11 @@ BULK_HD void nt_r8_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, c
                         int inv, int sw, uint32_t p, uint32_t pinv)
 {
     const unsigned n = 1u << lg, h = 1u << lh, e = h >> 2;
-    unsigned f[8]; /* b and m e have disjoint bits, so nt_sw(b + m e) = nt_sw(b) ^ nt_sw(m e) */
-    for (int m = 0; m < 8; m++) f[m] = nt_sw(m * e, sw);
+    /* b and m e have disjoint bits, so nt_sw(b + m e) = nt_sw(b) ^ nt_sw(m e); and nt_sw(m e)
+     * is the XOR of nt_sw(e), nt_sw(2e), nt_sw(4e) over the bits of m */
+    unsigned f[8];
+    f[0] = 0, f[1] = nt_sw(e, sw), f[2] = nt_sw(2 * e, sw), f[4] = nt_sw(4 * e, sw);
+    f[3] = f[1] ^ f[2], f[5] = f[1] ^ f[4], f[6] = f[2] ^ f[4], f[7] = f[3] ^ f[4];
     for (unsigned g = tid; g < n / 8; g += T) {
         unsigned j = g & (e - 1), b = ((g >> (lh - 2)) << (lh + 1)) + j, fb = nt_sw(b, sw);
         uint32_t v[8];
