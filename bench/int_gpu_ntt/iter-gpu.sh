@@ -26,22 +26,24 @@ cmake --build "$B" -j 16 --target test_int_gpu_ntt test_int_gpu_ntt_core bench_i
 stamp "build checked"
 
 status=1
-if (cd "$B" && timeout 35 ctest -R int_gpu_ntt --output-on-failure -V) >"$R/ctest.log" 2>&1; then
+if (cd "$B" && timeout 28 ctest -R int_gpu_ntt --output-on-failure -V) >"$R/ctest.log" 2>&1; then
     status=0
 fi
 grep -E "SKIP|Passed|Failed|FAIL|passed|seed|batch|big|Test time" "$R/ctest.log" | head -80
 stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 
-timeout 35 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --out "$R/bench.txt" >"$R/bench.log" 2>&1
+timeout 30 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --out "$R/bench.txt" >"$R/bench.log" 2>&1
 stamp "bench rc $?"
 cat "$R/bench.txt" 2>/dev/null || tail -40 "$R/bench.log"
 if command -v ncu >/dev/null 2>&1; then
-    timeout 20 ncu --clock-control none -k regex:'ntt_batch_kernel|big_pass_kernel|big_block_kernel|big_crt' \
-        --launch-count 4 --section SpeedOfLight --section WarpStateStats --section InstructionStats \
-        --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
-        --section MemoryWorkloadAnalysis \
-        "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --only prof >"$R/ncu.txt" 2>&1
-    stamp "ncu rc $?"
+    for k in ntt_batch_kernel 'big_pass_kernel|big_block_kernel'; do
+        timeout 9 ncu --clock-control none -k regex:"$k" --launch-count 2 \
+            --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+            --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
+            --section MemoryWorkloadAnalysis \
+            "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --only prof >>"$R/ncu.txt" 2>&1
+        stamp "ncu $k rc $?"
+    done
 else
     stamp "no ncu"
 fi
