@@ -276,7 +276,7 @@ static void bench_big(int quick)
             if (rc == BULK_OK) check = memcmp(r, w, 2 * n * 8) == 0 ? "ok" : "FAIL";
         }
         OUT("%-9zu %10.4f %10.4f %10.4f %10.4f %8.1f %6s\n", n, tdev, thost, tcpu, tgmp,
-            tdev > 0 ? tcpu / tdev : 0.0, check);
+            tdev > 0 && tcpu > 0 ? tcpu / tdev : 0.0, check);
         free(a), free(b), free(r), free(w);
     }
 }
