@@ -310,8 +310,10 @@ static int same_totals(const bulk_collatz_verify_result *a, const bulk_collatz_v
 }
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    /* d: 0 = 12; sh: in the --short table (flat, the default, the uniform rows); ks, K: an engine
-     * of ks stored sieve bits extended to K bits (collatz/sieve_ext.c; 0: the row's k stored) */
+    /* d: 0 = 12; sh: 1 = in the --short table (flat, the default, the uniform rows), 2 = also and
+     * with BULK_CZ_CUDA_UNI_BLOCKS=5 (the uniform kernels bound to 48 registers, 40 warps per SM);
+     * ks, K: an engine of ks stored sieve bits extended to K bits (collatz/sieve_ext.c; 0: the
+     * row's k stored) */
     static const struct { const char *name; int layout, refill, replay, mem, inc, d, sh, ks, K; } v[] = {
         /* round 2 (2026-11-21): the old default first, then the new default (records, refill 16,
          * global tables: mem 0 = AUTO resolves to global with records) and its neighbours */
@@ -328,10 +330,12 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         { "uniform d=10", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 10, 1, 0, 0 },
         { "uniform d=14", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 14, 1, 0, 0 },
         { "uniform d=16", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 16, 1, 0, 0 },
+        { "uniform 5 blocks", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 2, 0, 0 },
         /* the generated sieve on the GPU (extension rows run k_uni whatever the layout) */
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 32, 0 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 28, 0 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 32, 39 },
+        { "ext 5 blocks", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 2, 32, 39 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 30, 39 },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
@@ -372,6 +376,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
                 if (bulk_collatz_engine_new(&ed, cpu, v[i].d, 0, 0) != BULK_OK) continue;
                 borrow(ed, e, &bw);
             }
+            if (v[i].sh == 2) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
@@ -379,6 +384,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
             struct vpoint p = measure_verify(ed, two68 + ((u128)99 << K), (u128)1 << (K + 3));
             int sc = bulk_collatz_cuda_verify_chunk(ed, U(c0), U(c1), i ? r : ref);
+            unsetenv("BULK_CZ_CUDA_UNI_BLOCKS");
             if (ed != e) {
                 if (!v[i].ks) unborrow(ed, &bw);
                 bulk_collatz_engine_free(ed);

@@ -196,7 +196,7 @@ __device__ __forceinline__ void runs_init(const vparams &p, flat_runs &f)
 /* The lane's next run: 0 when none is left, else 1 with its entry (r, c, j), first row row0
  * (relative to the launch's nH0) and number of rows. */
 __device__ __forceinline__ int runs_next(const vparams &p, flat_runs &f, uint64_t &r, uint64_t &c, int &j,
-                                         uint64_t &row0, uint64_t &len)
+                                         uint64_t &row0, uint32_t &len)
 {
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x, nch = runs_nch(p);
     if (f.started) f.q += T;
@@ -204,7 +204,7 @@ __device__ __forceinline__ int runs_next(const vparams &p, flat_runs &f, uint64_
     if (f.q >= p.ne * nch) return 0;
     const uint64_t e = nch == 1 ? f.q : f.q / nch;
     row0 = (f.q - e * nch) * CG_FLAT_RUN;
-    len = p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN;
+    len = (uint32_t)(p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN);
     r = f.nr;
     c = f.nc;
     j = f.nj;
@@ -340,7 +340,7 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
  * returns 1, or 0 when the lane has no run left. The host keeps entries x xmax x chunks below
  * 2^32 per launch (32-bit divisions). */
 __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const uint64_t *pow3, cg_uni &s, cg_u128 &v0,
-                                        uint64_t &pow3j, uint32_t &done0, uint64_t &left, int &ovf0)
+                                        uint64_t &pow3j, uint32_t &done0, uint32_t &left, int &ovf0)
 {
     const uint32_t T = gridDim.x * blockDim.x, nch = (uint32_t)runs_nch(p);
     const uint32_t runs = (uint32_t)p.ne * p.xmax * nch;
@@ -361,7 +361,7 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
         pow3j = pow3[j2];
         done0 = (uint32_t)(K + j2);
         const uint64_t row0 = (uint64_t)ch * CG_FLAT_RUN;
-        left = p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN;
+        left = (uint32_t)(p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN);
         const uint64_t h1 = p.nH0_lo + row0 - 1, hlo = p.nH0_lo + row0;
         const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
         s.n = cg_form_n(h1, hhi, K, rr);
@@ -379,13 +379,17 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
  * multiply would find), a few predicated instructions that all lanes would otherwise wait for;
  * only a run's start (the 128x64 prefix, once per 64 numbers) branches. Launched only when the
  * launch's smallest n >= 2^(3d+2) and d <= CG_UNI_MAX_D (cg_uni_ok), else FLAT_BATCH runs. */
-/* (CG_INC_THREADS, 4): at most 64 registers, 32 warps per SM. D: d as a compile-time constant
- * (shifts, masks, the margin and the record stride folded), 0: d from the parameters. */
-template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
+/* (CG_INC_THREADS, MINB): MINB = 4: at most 64 registers, 32 warps per SM (56 used, no spill);
+ * MINB = 5 (BULK_CZ_CUDA_UNI_BLOCKS=5): 48 registers, 40 warps (16 bytes spilled in the lane
+ * loop of the stored-sieve kernel, none in the extension kernel). D: d as a compile-time
+ * constant (shifts, masks, the margin and the record stride folded), 0: d from the parameters. */
+template <int D, bool EXT, int MINB> __global__ void __launch_bounds__(CG_INC_THREADS, MINB) k_uni(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
-    cg_acc a;
-    cg_acc_init(&a);
+    /* the accumulator in its narrowest form (a glide < 2^32; the count per launch < 2^32) */
+    uint64_t sum = 0;
+    uint32_t maxg = 0;
+    cg_u128 maxn = cg_make(0, 0);
     const unsigned d = D ? (unsigned)D : (unsigned)p.tb.d, lim = cg_limit_bits(d);
     const uint32_t pairs = cg_uni_pairs(d), mask = D ? (1u << D) - 1 : p.mask;
     flat_runs f;
@@ -395,8 +399,8 @@ template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) 
     } else {
         runs_init(p, f);
     }
-    uint64_t pow3j = 0, left = 0;
-    uint32_t done0 = 0, cnt = 0;
+    uint64_t pow3j = 0;
+    uint32_t done0 = 0, cnt = 0, left = 0;
     int live = 1, need = 1, ovf0 = 0;
     cg_u128 v0 = cg_make(0, 0); /* the prefix 3^j nH + c of the lane's last row */
     cg_uni s;
@@ -407,15 +411,18 @@ template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) 
         if (!need) {
             const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
             const int rc = cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
-            if (rc == 1) a.sum += s.done;
-            note = rc == 1 && s.done >= a.maxg;
+            if (rc == 1) sum += s.done;
+            note = rc == 1 && s.done >= maxg;
             if (rc == 2) escape(p, s.n, p.k);
             need = rc != 0;
         }
         /* a lane's new maximum is rare after its first numbers: the warp skips the 128-bit
          * compare unless some lane may need it (the vote with every lane of the warp) */
         if (__any_sync(0xffffffffu, note)) {
-            if (note) cg_acc_note(&a, s.done, s.n);
+            if (note && cg_acc_better(s.done, s.n, maxg, maxn)) {
+                maxg = s.done;
+                maxn = s.n;
+            }
         }
         /* the next number, in the trip where the last one ended */
         if (need && live) {
@@ -450,21 +457,34 @@ template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) 
             }
         }
     }
+    cg_acc a;
+    a.sum = sum;
     a.iter = cnt;
+    a.maxg = maxg;
+    a.maxn = maxn;
     cg_block_store(a, p.acc);
 }
 
 typedef void (*kfn)(vparams);
 
+/* The UNIFORM kernels' occupancy bound: BULK_CZ_CUDA_UNI_BLOCKS = 5 (blocks of 256 per SM),
+ * else 4 (a tuning knob for the GPU rounds; read at each call). */
+int uni_blocks(void)
+{
+    const char *ev = getenv("BULK_CZ_CUDA_UNI_BLOCKS");
+    return ev && !strcmp(ev, "5") ? 5 : 4;
+}
+
 kfn pick(int kv, int sh, int mode, int e_d)
 {
     if (mode == MODE_UNI || mode == MODE_UNI_EXT) {
-        const int d = e_d;
-        if (mode == MODE_UNI_EXT)
-            return d == 10 ? k_uni<10, true> : d == 12 ? k_uni<12, true> : d == 14 ? k_uni<14, true>
-                 : d == 16 ? k_uni<16, true> : k_uni<0, true>;
-        return d == 10 ? k_uni<10, false> : d == 12 ? k_uni<12, false> : d == 14 ? k_uni<14, false>
-             : d == 16 ? k_uni<16, false> : k_uni<0, false>;
+        const int d = e_d, x = mode == MODE_UNI_EXT;
+#define CG_KU(M) (x ? (d == 10 ? k_uni<10, true, M> : d == 12 ? k_uni<12, true, M> : d == 14 ? k_uni<14, true, M>  \
+                       : d == 16 ? k_uni<16, true, M> : k_uni<0, true, M>)                                     \
+                    : (d == 10 ? k_uni<10, false, M> : d == 12 ? k_uni<12, false, M> : d == 14 ? k_uni<14, false, M> \
+                       : d == 16 ? k_uni<16, false, M> : k_uni<0, false, M>))
+        return uni_blocks() == 5 ? CG_KU(5) : CG_KU(4);
+#undef CG_KU
     }
     /* modes 7..10: the same four with the incremental setup (INC) */
     const bool inc = mode >= MODE_FLAT_INC;
@@ -644,7 +664,9 @@ int run_init(vrun &r, const cg_dev *dv)
                     r.e->d <= CG_UNI_MAX_D;
     /* extension rows run k_uni whatever the layout (the WALK layout where it does not apply) */
     const int need_uni = (uni || r.e->kx > 0) && r.e->d <= CG_UNI_MAX_D;
-    const int mode_any = r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
+    /* the grid: for the kernel most of the work runs in (with an extension, k_uni's) */
+    const int mode_any = need_uni && r.e->kx > 0 ? MODE_UNI_EXT
+                         : r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
                              ? (uni ? MODE_UNI : flat_mode(r)) : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any, r.e->d);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
