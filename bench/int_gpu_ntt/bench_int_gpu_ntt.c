@@ -4,7 +4,7 @@
  *   bench_int_gpu_ntt [--quick] [--only LIST] [--out FILE]
  *
  * Parts (LIST: comma-separated; default all):
- *   batch    batched products W = 32768 .. 524288 bits (device-resident, bulk_int_dev_mul):
+ *   batch    batched products W = 8192 .. 524288 bits (device-resident, bulk_int_dev_mul):
  *            the automatic choice, the NTT forced (BULK_CUDA_MUL=ntt), one Karatsuba level
  *            over NTT half products (karantt: =kara with BULK_NTT_MIN=16), GMP mpn_mul_n on
  *            all threads; both NTT versions' products are compared with the automatic
@@ -127,7 +127,7 @@ static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, co
 
 static void bench_batch(bulk_ctx *ctx, int threads, int quick)
 {
-    static const size_t bits_list[] = {32768, 65536, 131072, 262144, 524288};
+    static const size_t bits_list[] = {8192, 16384, 32768, 65536, 131072, 262144, 524288};
     OUT("# batched products, device-resident (bulk_int_dev_mul); auto = the size choice now,\n"
         "# ntt = BULK_CUDA_MUL=ntt; GMP = mpn_mul_n on %d threads; xGMP = ntt / GMP;\n"
         "# check = ntt products == auto products (all instances)\n", threads);
