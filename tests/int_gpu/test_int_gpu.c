@@ -519,7 +519,7 @@ static void test_mul_kernels(void)
 
 /* One batch of n products of L limbs by an even/odd per-thread kernel (BULK_CUDA_MUL=kind:
  * teo, teop), all-ones operands (the longest carry chains) in every 5th / 6th instance,
- * against GMP. */
+ * against GMP; with teo also the squares of a (bg_sqr_rows_eo). */
 static void check_eo(const char *kind, size_t L, size_t n)
 {
     bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
@@ -530,10 +530,17 @@ static void check_eo(const char *kind, size_t L, size_t n)
     memset(r, 0x5a, n * 2 * L * 8);
     setenv("BULK_CUDA_MUL", kind, 1);
     int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
-    unsetenv("BULK_CUDA_MUL");
     CHECK(rc == BULK_OK, "%s kernel limbs=%zu n=%zu: rc %d", kind, L, n, rc);
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
     CHECK(bad == n, "%s kernel limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
+    if (strcmp(kind, "teo") == 0) { /* squares by bg_sqr_rows_eo */
+        memset(r, 0x5a, n * 2 * L * 8);
+        rc = bulk_int_cuda_sqr(gpu, r, a, n, L);
+        CHECK(rc == BULK_OK, "%s square limbs=%zu n=%zu: rc %d", kind, L, n, rc);
+        bad = first_wrong_product(r, NULL, a, a, n, L);
+        CHECK(bad == n, "%s square limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
+    }
+    unsetenv("BULK_CUDA_MUL");
     free(a); free(b); free(r);
 }
 

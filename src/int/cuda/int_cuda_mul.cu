@@ -185,7 +185,7 @@ __device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src,
  * of a and b issued before the first shared-memory store, so the block waits for one memory
  * round trip instead of one per unrolled group of the loop in eo_stage (nvcc unrolls it by 4:
  * 8 round trips at L = 16). The loaded limbs take registers the rows need only later. */
-template <int L, int BS>
+template <int L, int BS, bool SQ>
 __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, int SB,
                                               const bg_limb *a, const bg_limb *b, size_t first)
 {
@@ -194,21 +194,23 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
 #pragma unroll
     for (int t = 0; t < L; t++) {
         va[t] = ga[t * BS + threadIdx.x];
-        vb[t] = gb[t * BS + threadIdx.x];
+        if (!SQ) vb[t] = gb[t * BS + threadIdx.x];
     }
 #pragma unroll
     for (int t = 0; t < L; t++) {
         const int k = t * BS + threadIdx.x, inst = k / L, j = k % L;
         so[inst * SO + 2 * j] = (bg_word)va[t];
         so[inst * SO + 2 * j + 1] = (bg_word)(va[t] >> 32);
+        if (SQ) continue;
         sb[inst * SB + 2 * j] = (bg_word)vb[t];
         sb[inst * SB + 2 * j + 1] = (bg_word)(vb[t] >> 32);
     }
 }
 
 /* stage: 1 loads a full block by eo_stage_full (the default), 0 always by the loops of
- * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block. */
-template <int L, int BS>
+ * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block.
+ * SQ: r = a^2 by bg_sqr_rows_eo (about half the products; b is neither read nor staged). */
+template <int L, int BS, bool SQ = false>
 __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a,
                                                            const bg_limb *b, size_t n, int l,
                                                            int stage)
@@ -219,21 +221,23 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     size_t first = (size_t)blockIdx.x * BS;
     int cnt = (int)(n - first < (size_t)BS ? n - first : BS);
     if (stage && l == L && cnt == BS) {
-        eo_stage_full<L, BS>(so, SO, sb, SB, a, b, first);
+        eo_stage_full<L, BS, SQ>(so, SO, sb, SB, a, b, first);
     } else if (l == L) {
         eo_stage<L, BS>(so, SO, a, first, cnt, l);
-        eo_stage<L, BS>(sb, SB, b, first, cnt, l);
+        if (!SQ) eo_stage<L, BS>(sb, SB, b, first, cnt, l);
     } else {
         eo_stage<0, BS>(so, SO, a, first, cnt, l);
-        eo_stage<0, BS>(sb, SB, b, first, cnt, l);
+        if (!SQ) eo_stage<0, BS>(sb, SB, b, first, cnt, l);
     }
     bg_word *mo = so + threadIdx.x * SO, *mb = sb + threadIdx.x * SB;
-    for (int j = 2 * l; j < NW; j++) mb[j] = 0; /* a width below L: zero words of b */
+    if (!SQ)
+        for (int j = 2 * l; j < NW; j++) mb[j] = 0; /* a width below L: zero words of b */
     __syncthreads();
     bg_word aw[NW];
 #pragma unroll
     for (int j = 0; j < NW; j++) aw[j] = j < 2 * l ? mo[j] : 0;
-    bg_mul_rows_eo(mo, aw, mb, NW);
+    if (SQ) bg_sqr_rows_eo(mo, aw, NW);
+    else bg_mul_rows_eo(mo, aw, mb, NW);
     __syncthreads();
     const int ol = 2 * l;
     bg_limb *g = r + first * (size_t)ol;
@@ -251,17 +255,17 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     }
 }
 
-template <int L, int BS = kEoBlock>
+template <int L, int BS = kEoBlock, bool SQ = false>
 int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
-    size_t smem = sizeof(bg_word) * (size_t)BS * ((4 * L + 1) + (2 * L + 1));
+    size_t smem = sizeof(bg_word) * (size_t)BS * ((4 * L + 1) + (SQ ? 0 : 2 * L + 1));
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L, BS>,
+        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L, BS, SQ>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     unsigned grid = (unsigned)((n + BS - 1) / BS);
     const char *e = getenv("BULK_CUDA_EO_STAGE");
     int stage = e && strcmp(e, "0") == 0 ? 0 : 1;
-    mul_eo_kernel<L, BS><<<grid, BS, smem, st>>>(r, a, b, n, l, stage);
+    mul_eo_kernel<L, BS, SQ><<<grid, BS, smem, st>>>(r, a, b, n, l, stage);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -389,8 +393,8 @@ int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, 
     return launch_eo<L>(r + done * 2 * l, a + done * l, b + done * l, n - done, l, st);
 }
 
-/* Full products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo) or, when
- * persistent, mul_eop_kernel (teop); widths padded to the compiled capacities 1, 2, 4, 8, 12,
+/* Full products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares
+ * by bg_sqr_rows_eo when a == b) or, when persistent, mul_eop_kernel (teop); widths padded to the compiled capacities 1, 2, 4, 8, 12,
  * 16 limbs. BULK_CUDA_EO_BLOCK=64: teo in blocks of 64 at 13 .. 16 limbs (half the shared
  * memory and registers a block, so twice the blocks per SM, each barrier holding two warps
  * instead of four), to time against 128. */
@@ -398,7 +402,9 @@ template <int L>
 int launch_eo_any(bool persistent, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
                   int l, cudaStream_t st)
 {
-    return persistent ? launch_eop<L>(r, a, b, n, l, st) : launch_eo<L>(r, a, b, n, l, st);
+    if (persistent) return launch_eop<L>(r, a, b, n, l, st);
+    if (a == b) return launch_eo<L, kEoBlock, true>(r, a, b, n, l, st); /* square */
+    return launch_eo<L>(r, a, b, n, l, st);
 }
 
 int dispatch_eo(bool persistent, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
@@ -859,7 +865,7 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
         return K_TWIDE;
     if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TKARA;
-    if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
+    if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk != MK_LO)
         return K_TEO;
     if (env && strcmp(env, "teop") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TEOP;

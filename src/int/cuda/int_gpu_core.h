@@ -268,7 +268,9 @@ BULK_HD void bg_eo_chain(bg_word *x, int xn, int o, const bg_word *a, int par, b
     const int top = o + last - par + 1;               /* the last word written */
     x[o] = bg_mad_lo_cc(a[par], bi, x[o], &f);
     BG_UNROLL
-    for (int j = par; j <= last; j += 2) {
+    for (int q = 0; q < 32; q += 2) { /* a fixed trip count: nvcc unrolls it whatever the caller */
+        const int j = par + q;
+        if (j > last) break;
         const int w = o + j - par;
         if (j > par) x[w] = bg_madc_lo_cc(a[j], bi, x[w], &f);
         if (j < last || top + 1 < xn) x[w + 1] = bg_madc_hi_cc(a[j], bi, x[w + 1], &f);
@@ -277,22 +279,20 @@ BULK_HD void bg_eo_chain(bg_word *x, int xn, int o, const bg_word *a, int par, b
     if (top + 1 < xn) x[top + 1] = bg_addc(x[top + 1], 0, &f);
 }
 
-/* r[k] = e[k] + o[k - 1] + *c (o[-1] = 0), *c the carry (0 or 1) of the addition e + o D
- * below word k; the carry is kept in a register (the flag does not survive the next chain).
- * Four flag instructions, no 64-bit C addition: with those between the rows' chains ptxas
- * (nvcc 13) reordered the multiply-adds by columns and spilled carry predicates to registers
- * (about 2.6 LOP3 per word product). */
-BULK_HD void bg_eo_merge(bg_word *r, const bg_word *e, const bg_word *o, int k, bg_word *c)
+/* Word k of e + o D: e[k] + o[k - 1] + *c (o[-1] = 0), *c the carry (0 or 1) of that
+ * addition below word k, kept in a register (the flag does not survive the next chain). Four
+ * flag instructions, no 64-bit C addition: with those between the rows' chains ptxas (nvcc 13)
+ * reordered the multiply-adds by columns and spilled carry predicates to registers (about 2.6
+ * LOP3 per word product). */
+BULK_HD bg_word bg_eo_word(const bg_word *e, const bg_word *o, int k, bg_word *c)
 {
     bg_cc f = {0};
-    if (k == 0) {
-        r[0] = e[0];
-        return;
-    }
+    if (k == 0) return e[0];
     const bg_word w = bg_add_cc(e[k], *c, &f);
     const bg_word t = bg_addc(0, 0, &f);
-    r[k] = bg_add_cc(w, o[k - 1], &f);
+    const bg_word v = bg_add_cc(w, o[k - 1], &f);
     *c = bg_addc(t, 0, &f);
+    return v;
 }
 
 /* How many rows the addition e + o D runs behind the rows in bg_mul_rows_eo. 2: with 0, 4 or 8
@@ -325,10 +325,10 @@ BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word 
         const bg_word bi = b[i];
         bg_eo_chain(e, n, i + p, a, p, bi, na);
         bg_eo_chain(o, n - 1, i - p, a, 1 - p, bi, na);
-        if (i >= BG_EO_LAG) bg_eo_merge(r, e, o, i - BG_EO_LAG, &c);
+        if (i >= BG_EO_LAG) r[i - BG_EO_LAG] = bg_eo_word(e, o, i - BG_EO_LAG, &c);
     }
     BG_UNROLL
-    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++) bg_eo_merge(r, e, o, k, &c);
+    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++) r[k] = bg_eo_word(e, o, k, &c);
 }
 
 /* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= 32): bg_mul_rect_eo. Same result as
@@ -336,6 +336,57 @@ BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word 
 BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
     bg_mul_rect_eo(r, a, nw, b, nw);
+}
+
+/* r[k] = word k of 2 s + d + *c2: sk = s[k], *sprev = s[k - 1] (the doubled sum's bit shifted
+ * in; updated to sk), d the diagonal sum a_i^2 D^(2i), *c2 the carry (0 or 1) of the addition
+ * below word k. Flag instructions as in bg_eo_word (no 64-bit C addition). */
+BULK_HD void bg_eo_sqr_emit(bg_word *r, bg_word sk, bg_word *sprev, const bg_word *a, int k,
+                            bg_word *c2)
+{
+    bg_cc f = {0};
+    const bg_word w = (sk << 1) | (*sprev >> 31);
+    const uint64_t sq = (uint64_t)a[k >> 1] * a[k >> 1];
+    const bg_word d = (k & 1) ? (bg_word)(sq >> 32) : (bg_word)sq;
+    *sprev = sk;
+    const bg_word t = bg_add_cc(w, d, &f);
+    const bg_word x = bg_addc(0, 0, &f);
+    r[k] = bg_add_cc(t, *c2, &f);
+    *c2 = bg_addc(x, 0, &f);
+}
+
+/* r[0 .. 2nw) = a[0 .. nw)^2 (1 <= nw <= 32) by even/odd rows over the products a_i a_j, i < j,
+ * once: row i adds a_i (a_(i+1) .. a_(nw-1)) - the words j - i - 1 odd into e (from column
+ * 2i + 2), the even ones into o (word k = column k + 1, from word 2i) - so s = e + o D is the
+ * sum of the off-diagonal products, then r = 2 s + sum a_i^2 D^(2i). nw (nw - 1) / 2 fused
+ * multiply-adds and nw wide squares on sm_90. Bounds for bg_eo_chain: after row i, e and o D
+ * are each at most sum over i' <= i of a_i' (a >> 32 (i' + 1)) D^(2i' + 1) < D^(nw + i + 1),
+ * and every chain's top + 2 is at least nw + i + 1 for e (nw + i for o). Columns up to 2i + 2
+ * are final after row i; words of r are written in order, 4 columns behind. */
+BULK_HD void bg_sqr_rows_eo(bg_word *r, const bg_word *a, int nw)
+{
+    bg_word e[64], o[63], c1 = 0, c2 = 0, sprev = 0;
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw; j++) e[j] = 0;
+    BG_UNROLL
+    for (int j = 0; j < 2 * nw - 1; j++) o[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i < nw - 1; i++) {
+        bg_eo_chain(e, 2 * nw, 2 * i + 2, a + i + 1, 1, a[i], nw - i - 1);
+        bg_eo_chain(o, 2 * nw - 1, 2 * i, a + i + 1, 0, a[i], nw - i - 1);
+        /* words 2i - 3 and 2i - 2 (fixed trip counts: with bounds that depend on i, or a
+         * counter carried across the rows, nvcc left loops and put e and o on the stack) */
+        BG_UNROLL
+        for (int d = 0; d < 2; d++) {
+            const int k = 2 * i - 3 + d;
+            if (k >= 0) bg_eo_sqr_emit(r, bg_eo_word(e, o, k, &c1), &sprev, a, k, &c2);
+        }
+    }
+    BG_UNROLL
+    for (int d = 0; d < 5; d++) { /* words max(0, 2nw - 5) .. 2nw - 1 */
+        const int k = 2 * nw - 5 + d;
+        if (k >= 0) bg_eo_sqr_emit(r, bg_eo_word(e, o, k, &c1), &sprev, a, k, &c2);
+    }
 }
 
 /* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
