@@ -28,8 +28,9 @@ namespace {
 
 enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4, MODE_FLAT_REC = 5,
        MODE_FLAT_BATCH_REC = 6, MODE_FLAT_INC = 7 /* .. 10: FLAT .. FLAT_BATCH_REC + incremental setup */,
-       MODE_UNI = 11 /* UNIFORM (k_uni) */, MODE_UNI_EXT = 12 /* k_uni on extension rows */ };
-#define CG_NMODES 13
+       MODE_UNI = 11 /* UNIFORM (k_uni) */, MODE_UNI_EXT = 12 /* k_uni on extension rows */,
+       MODE_UNI3 = 13, MODE_UNI3_EXT = 14 /* the same on three limbs (cg_uni_trip3) */ };
+#define CG_NMODES 15
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -333,12 +334,22 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
     cg_block_store(a, p.acc);
 }
 
+/* Three limbs: the launch's n are below 2^96 (cg_uni3_ok), a prefix at or above 2^96 escapes
+ * (as one above 2^128 does), and the top limbs are set to the constant 0 the loop keeps. */
+__device__ __forceinline__ void uni3_clip(cg_u128 &n, cg_u128 &v0, int &ovf0)
+{
+    ovf0 |= v0.x3 != 0;
+    v0.x3 = 0;
+    n.x3 = 0;
+}
+
 /* The next run of an EXT launch (rows of level-K blocks, K = k + kx): runs are (entry x, list
  * position i, chunk of CG_FLAT_RUN rows), chunk fastest, then i, so neighbouring lanes share an
  * entry; a position beyond its entry's list (lists differ in length by j) is skipped. Sets the
  * lane's row "-1" like the plain run start (cg_ext_state: the state after K + j2 steps) and
  * returns 1, or 0 when the lane has no run left. The host keeps entries x xmax x chunks below
  * 2^32 per launch (32-bit divisions). */
+template <bool L3>
 __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const uint64_t *pow3, cg_uni &s, cg_u128 &v0,
                                         uint64_t &pow3j, uint32_t &done0, uint32_t &left, int &ovf0)
 {
@@ -366,6 +377,7 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
         const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
         s.n = cg_form_n(h1, hhi, K, rr);
         ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c2);
+        if (L3) uni3_clip(s.n, v0, ovf0);
         return 1;
     }
 }
@@ -383,7 +395,7 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
  * MINB = 5 (BULK_CZ_CUDA_UNI_BLOCKS=5): 48 registers, 40 warps (16 bytes spilled in the lane
  * loop of the stored-sieve kernel, none in the extension kernel). D: d as a compile-time
  * constant (shifts, masks, the margin and the record stride folded), 0: d from the parameters. */
-template <int D, bool EXT, int MINB> __global__ void __launch_bounds__(CG_INC_THREADS, MINB) k_uni(vparams p)
+template <int D, bool EXT, int MINB, bool L3> __global__ void __launch_bounds__(CG_INC_THREADS, MINB) k_uni(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
     /* the accumulator in its narrowest form (a glide < 2^32; the count per launch < 2^32) */
@@ -410,7 +422,8 @@ template <int D, bool EXT, int MINB> __global__ void __launch_bounds__(CG_INC_TH
         int note = 0;
         if (!need) {
             const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
-            const int rc = cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
+            const int rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
+                              : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
             if (rc == 1) sum += s.done;
             note = rc == 1 && s.done >= maxg;
             if (rc == 2) escape(p, s.n, p.k);
@@ -432,7 +445,7 @@ template <int D, bool EXT, int MINB> __global__ void __launch_bounds__(CG_INC_TH
                 uint64_t r, c, row0;
                 int j;
                 if (EXT) {
-                    if (!ext_next(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)) live = 0;
+                    if (!ext_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)) live = 0;
                 } else if (!runs_next(p, f, r, c, j, row0, left)) {
                     live = 0;
                 } else {
@@ -442,11 +455,18 @@ template <int D, bool EXT, int MINB> __global__ void __launch_bounds__(CG_INC_TH
                     const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
                     s.n = cg_form_n(h1, hhi, p.k, r);
                     ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c);
+                    if (L3) uni3_clip(s.n, v0, ovf0);
                 }
             }
             if (live) {
-                cg_add64(&s.n, p.nstep); /* n < 2^128: the plan's rows */
-                ovf0 |= cg_add64(&v0, pow3j);
+                /* n < 2^128 (three limbs: < 2^96): the plan's rows */
+                if (L3) {
+                    cg_add64_3(&s.n, p.nstep);
+                    ovf0 |= cg_add64_3(&v0, pow3j);
+                } else {
+                    cg_add64(&s.n, p.nstep);
+                    ovf0 |= cg_add64(&v0, pow3j);
+                }
                 left--;
                 cnt++;
                 s.v = v0;
@@ -477,13 +497,14 @@ int uni_blocks(void)
 
 kfn pick(int kv, int sh, int mode, int e_d)
 {
-    if (mode == MODE_UNI || mode == MODE_UNI_EXT) {
-        const int d = e_d, x = mode == MODE_UNI_EXT;
-#define CG_KU(M) (x ? (d == 10 ? k_uni<10, true, M> : d == 12 ? k_uni<12, true, M> : d == 14 ? k_uni<14, true, M>  \
-                       : d == 16 ? k_uni<16, true, M> : k_uni<0, true, M>)                                     \
-                    : (d == 10 ? k_uni<10, false, M> : d == 12 ? k_uni<12, false, M> : d == 14 ? k_uni<14, false, M> \
-                       : d == 16 ? k_uni<16, false, M> : k_uni<0, false, M>))
-        return uni_blocks() == 5 ? CG_KU(5) : CG_KU(4);
+    if (mode >= MODE_UNI && mode <= MODE_UNI3_EXT) {
+        /* three limbs only with the 64-register bound (instantiations) */
+        const int d = e_d, x = mode == MODE_UNI_EXT || mode == MODE_UNI3_EXT, l3 = mode >= MODE_UNI3;
+#define CG_KU(M, T) (x ? (d == 10 ? k_uni<10, true, M, T> : d == 12 ? k_uni<12, true, M, T>                  \
+                          : d == 14 ? k_uni<14, true, M, T> : d == 16 ? k_uni<16, true, M, T> : k_uni<0, true, M, T>) \
+                       : (d == 10 ? k_uni<10, false, M, T> : d == 12 ? k_uni<12, false, M, T>                \
+                          : d == 14 ? k_uni<14, false, M, T> : d == 16 ? k_uni<16, false, M, T> : k_uni<0, false, M, T>))
+        return l3 ? CG_KU(4, true) : uni_blocks() == 5 ? CG_KU(5, false) : CG_KU(4, false);
 #undef CG_KU
     }
     /* modes 7..10: the same four with the incremental setup (INC) */
@@ -648,13 +669,34 @@ int ext_uni(const bulk_collatz_engine *e, cg_w nH)
     return e->d <= CG_UNI_MAX_D && cg_uni_ok((unsigned)e->d, cg_make((uint64_t)n, (uint64_t)(n >> 64)));
 }
 
-/* The kernel of a FLAT-layout launch whose smallest n is n_min: k_uni when the layout is UNIFORM
- * and it applies (cg_uni_ok), else flat_mode's. */
-int uni_mode(const vrun &r, cg_u128 n_min)
+/* BULK_CZ_CUDA_UNI_LIMBS = 3: the UNIFORM kernels on three limbs where a launch allows it
+ * (cg_uni3_ok; a tuning knob for the GPU rounds, read at each call). */
+int uni_limbs3(void)
 {
+    const char *ev = getenv("BULK_CZ_CUDA_UNI_LIMBS");
+    return ev && !strcmp(ev, "3");
+}
+
+/* k_uni's mode for a launch of rows nH0 .. nH0 + rows - 1 of level-L blocks (ext: extension
+ * rows): three limbs when chosen and every n < 2^(96 - lim - 8). */
+int uni_kind(const vrun &r, cg_w nH0, cg_w rows, int L, int ext)
+{
+    const cg_w top = (nH0 + rows) << L; /* above the launch's largest n (the plan's rows: no wrap
+                                           below 2^128 unless the range ends there) */
+    const int l3 = uni_limbs3() && (nH0 + rows) >> (128 - L) == 0 &&
+                   cg_uni3_ok((unsigned)r.e->d, cg_make((uint64_t)top, (uint64_t)(top >> 64)));
+    return ext ? (l3 ? MODE_UNI3_EXT : MODE_UNI_EXT) : (l3 ? MODE_UNI3 : MODE_UNI);
+}
+
+/* The kernel of a FLAT-layout launch (rows nH0 .. nH0 + rows - 1 of level-k blocks): k_uni when
+ * the layout is UNIFORM and it applies (cg_uni_ok on the smallest n), else flat_mode's. */
+int uni_mode(const vrun &r, cg_w nH0, cg_w rows)
+{
+    const int k = r.e->k;
+    const cg_w n_min = nH0 << k;
     if (r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM && r.cache && r.cache->d_uni &&
-        cg_uni_ok((unsigned)r.e->d, n_min))
-        return MODE_UNI;
+        cg_uni_ok((unsigned)r.e->d, cg_make((uint64_t)n_min, (uint64_t)(n_min >> 64))))
+        return uni_kind(r, nH0, rows, k, 0);
     return flat_mode(r);
 }
 
@@ -886,7 +928,7 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
         uint64_t el = ln / rl;
         if (el < 1) el = 1;
         return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, rl, el, 1.0, [&](vparams &p) {
-            return uni_mode(r, cg_form_n(p.nH0_lo, p.nH0_hi, p.k, 0));
+            return uni_mode(r, (cg_w)p.nH0_hi << 64 | p.nH0_lo, p.nrows);
         });
     }
     const uint32_t rpu = (uint32_t)r.o.rows_per_thread * (uint32_t)r.threads;
@@ -930,7 +972,9 @@ int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, cons
     const uint64_t elmax = ((uint64_t)1 << 31) / ((uint64_t)p.xmax * ((rl + CG_FLAT_RUN - 1) / CG_FLAT_RUN));
     if (el > elmax) el = elmax;
     if (el < 1) el = 1;
-    return launch_tiles(r, p, nH, rows, Sr, Sc, Sj, ne, rl, el, avg, [](vparams &) { return (int)MODE_UNI_EXT; });
+    return launch_tiles(r, p, nH, rows, Sr, Sc, Sj, ne, rl, el, avg, [&](vparams &q) {
+        return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, r.e->k + r.e->kx, 1);
+    });
 }
 
 /* A ROWS or EXT piece's rows against a slice of S. */
