@@ -533,41 +533,48 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
         free(h);
         free(x);
     }
-    /* squares: the automatic choice (per thread, bg_sqr_rows) against bg_sqr_rows_eo (teo) */
-    OUT("# squares (device-resident sqr/s): auto, teo (bg_sqr_rows_eo)\n");
-    for (size_t bits = 512; bits <= 1024; bits *= 2) {
-        size_t L = bits / 64;
-        bulk_limb_t *h = malloc(n * L * 8), *x = malloc(n * 2 * L * 8), *y = malloc(n * 2 * L * 8);
-        bulk_int_dev *A = NULL, *R = NULL;
-        double rate[2] = {0, 0};
-        int rc = h && x && y ? BULK_OK : BULK_ERR_NOMEM;
-        if (rc == BULK_OK) {
-            for (size_t k = 0; k < n * L; k++) h[k] = rnd();
-            rc = bulk_int_dev_alloc(ctx, &A, n, L);
-        }
-        if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
-        if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
-        for (int k = 0; k < 2 && rc == BULK_OK; k++) {
-            if (k) setenv("BULK_CUDA_MUL", "teo", 1);
-            rc = bulk_int_dev_sqr(ctx, R, A);
-            if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, k ? y : x);
-            double t0 = bulk_now(), tt = 0;
-            int reps = 0;
-            while (rc == BULK_OK && (tt < 0.2 || reps < 3) && reps < 50) {
-                rc = bulk_int_dev_sqr(ctx, R, A);
-                if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
-                reps++;
-                tt = bulk_now() - t0;
+    /* squares and low halves: the automatic choice (per thread, bg_sqr_rows / bg_mullo_rows)
+     * against the even/odd rows (teo: bg_sqr_rows_eo / bg_mullo_rows_eo) */
+    OUT("# squares, low halves (device-resident /s): auto, teo (bg_sqr_rows_eo, bg_mullo_rows_eo)\n");
+    for (int lo = 0; lo <= 1; lo++)
+        for (size_t bits = 512; bits <= 1024; bits *= 2) {
+            size_t L = bits / 64, rl = lo ? L : 2 * L;
+            bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * rl * 8), *y = malloc(n * rl * 8);
+            bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
+            double rate[2] = {0, 0};
+            int rc = h && x && y ? BULK_OK : BULK_ERR_NOMEM;
+            if (rc == BULK_OK) {
+                for (size_t k = 0; k < n * 2 * L; k++) h[k] = rnd();
+                rc = bulk_int_dev_alloc(ctx, &A, n, L);
             }
-            if (rc == BULK_OK) rate[k] = (double)n * reps / tt;
-            unsetenv("BULK_CUDA_MUL");
+            if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
+            if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, rl);
+            if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
+            if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
+            for (int k = 0; k < 2 && rc == BULK_OK; k++) {
+                if (k) setenv("BULK_CUDA_MUL", "teo", 1);
+                rc = lo ? bulk_int_dev_mul_lo(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A);
+                if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, k ? y : x);
+                double t0 = bulk_now(), tt = 0;
+                int reps = 0;
+                while (rc == BULK_OK && (tt < 0.2 || reps < 3) && reps < 50) {
+                    rc = lo ? bulk_int_dev_mul_lo(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A);
+                    if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
+                    reps++;
+                    tt = bulk_now() - t0;
+                }
+                if (rc == BULK_OK) rate[k] = (double)n * reps / tt;
+                unsetenv("BULK_CUDA_MUL");
+            }
+            const char *op = lo ? "mul_lo" : "sqr";
+            if (rc == BULK_OK && memcmp(x, y, n * rl * 8) != 0) OUT("# %s %zu: teo differs\n", op, bits);
+            OUT("%-7s %6zu %9zu %12.3e %12.3e   %s\n", op, bits, n, rate[0], rate[1],
+                bulk_status_string(rc));
+            bulk_int_dev_free(A);
+            bulk_int_dev_free(B);
+            bulk_int_dev_free(R);
+            free(h); free(x); free(y);
         }
-        if (rc == BULK_OK && memcmp(x, y, n * 2 * L * 8) != 0) OUT("# sqr %zu: teo differs\n", bits);
-        OUT("sqr     %6zu %9zu %12.3e %12.3e   %s\n", bits, n, rate[0], rate[1], bulk_status_string(rc));
-        bulk_int_dev_free(A);
-        bulk_int_dev_free(R);
-        free(h); free(x); free(y);
-    }
 }
 
 /* Every compiled sum-rotate shape (G lanes of P words) that holds the width with at most 2x

@@ -519,7 +519,8 @@ static void test_mul_kernels(void)
 
 /* One batch of n products of L limbs by an even/odd per-thread kernel (BULK_CUDA_MUL=kind:
  * teo, teop), all-ones operands (the longest carry chains) in every 5th / 6th instance,
- * against GMP; with teo also the squares of a (bg_sqr_rows_eo). */
+ * against GMP; with teo also the low halves (bg_mullo_rows_eo) and the squares of a
+ * (bg_sqr_rows_eo). */
 static void check_eo(const char *kind, size_t L, size_t n)
 {
     bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
@@ -533,7 +534,14 @@ static void check_eo(const char *kind, size_t L, size_t n)
     CHECK(rc == BULK_OK, "%s kernel limbs=%zu n=%zu: rc %d", kind, L, n, rc);
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
     CHECK(bad == n, "%s kernel limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
-    if (strcmp(kind, "teo") == 0) { /* squares by bg_sqr_rows_eo */
+    if (strcmp(kind, "teo") == 0) { /* low halves by bg_mullo_rows_eo, squares by bg_sqr_rows_eo */
+        bulk_limb_t *rl = xmalloc(n * L * 8);
+        memset(rl, 0x5a, n * L * 8);
+        rc = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
+        CHECK(rc == BULK_OK, "%s low half limbs=%zu n=%zu: rc %d", kind, L, n, rc);
+        bad = first_wrong_product(r, rl, a, b, n, L);
+        CHECK(bad == n, "%s low half limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
+        free(rl);
         memset(r, 0x5a, n * 2 * L * 8);
         rc = bulk_int_cuda_sqr(gpu, r, a, n, L);
         CHECK(rc == BULK_OK, "%s square limbs=%zu n=%zu: rc %d", kind, L, n, rc);

@@ -66,12 +66,13 @@ static void test_rows(void)
             fill(a, 1, nw, rep);
             fill(b, 1, nw, rep / 3 + 1);
             if (rep == 5) memcpy(b, a, sizeof(bg_word) * (size_t)nw); /* square */
-            bg_word rs[64], rw[64], rk[64], re[64], rse[64];
+            bg_word rs[64], rw[64], rk[64], re[64], rse[64], rle[32];
             bg_mul_rows(r, a, b, nw);
             bg_mul_rows_wide(rw, a, b, nw);
             bg_mul_rows_eo(re, a, b, nw);
             if (nw % 2 == 0) bg_mul_kara_rows(rk, a, b, nw);
             bg_mullo_rows(rl, a, b, nw);
+            bg_mullo_rows_eo(rle, a, b, nw);
             bg_sqr_rows(rs, a, nw);
             bg_sqr_rows_eo(rse, a, nw);
             mpz_t x, y, p;
@@ -91,6 +92,7 @@ static void test_rows(void)
             mpz_clear(sq);
             mpz_fdiv_r_2exp(p, p, (mp_bitcnt_t)(32 * nw));
             CHECK(eq_mpz(rl, 1, nw, p), "bg_mullo_rows nw=%d rep=%d", nw, rep);
+            CHECK(eq_mpz(rle, 1, nw, p), "bg_mullo_rows_eo nw=%d rep=%d", nw, rep);
             mpz_clears(x, y, p, NULL);
         }
     }

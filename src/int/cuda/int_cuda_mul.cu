@@ -185,6 +185,9 @@ __device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src,
  * of a and b issued before the first shared-memory store, so the block waits for one memory
  * round trip instead of one per unrolled group of the loop in eo_stage (nvcc unrolls it by 4:
  * 8 round trips at L = 16). The loaded limbs take registers the rows need only later. */
+/* What mul_eo_kernel computes: the full product, the square of a, the low half. */
+enum eo_mode { EO_MUL, EO_SQR, EO_LO };
+
 template <int L, int BS, bool SQ>
 __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, int SB,
                                               const bg_limb *a, const bg_limb *b, size_t first)
@@ -209,19 +212,21 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
 
 /* stage: 1 loads a full block by eo_stage_full (the default), 0 always by the loops of
  * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block.
- * SQ: r = a^2 by bg_sqr_rows_eo (about half the products; b is neither read nor staged). */
-template <int L, int BS, bool SQ = false>
+ * M: EO_MUL r = a b (2l limbs), EO_SQR r = a^2 by bg_sqr_rows_eo (about half the products;
+ * b is neither read nor staged), EO_LO r = a b mod 2^(64 l) by bg_mullo_rows_eo (l limbs). */
+template <int L, int BS, int M = EO_MUL>
 __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a,
                                                            const bg_limb *b, size_t n, int l,
                                                            int stage)
 {
     extern __shared__ bg_word sh[];
-    const int NW = 2 * L, SO = 2 * NW + 1, SB = NW + 1;
+    const bool SQ = M == EO_SQR;
+    const int NW = 2 * L, RW = M == EO_LO ? NW : 2 * NW, SO = RW + 1, SB = NW + 1;
     bg_word *so = sh, *sb = sh + BS * SO; /* output (and a) rows; b rows */
     size_t first = (size_t)blockIdx.x * BS;
     int cnt = (int)(n - first < (size_t)BS ? n - first : BS);
     if (stage && l == L && cnt == BS) {
-        eo_stage_full<L, BS, SQ>(so, SO, sb, SB, a, b, first);
+        eo_stage_full<L, BS, M == EO_SQR>(so, SO, sb, SB, a, b, first);
     } else if (l == L) {
         eo_stage<L, BS>(so, SO, a, first, cnt, l);
         if (!SQ) eo_stage<L, BS>(sb, SB, b, first, cnt, l);
@@ -236,15 +241,16 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     bg_word aw[NW];
 #pragma unroll
     for (int j = 0; j < NW; j++) aw[j] = j < 2 * l ? mo[j] : 0;
-    if (SQ) bg_sqr_rows_eo(mo, aw, NW);
+    if (M == EO_SQR) bg_sqr_rows_eo(mo, aw, NW);
+    else if (M == EO_LO) bg_mullo_rows_eo(mo, aw, mb, NW);
     else bg_mul_rows_eo(mo, aw, mb, NW);
     __syncthreads();
-    const int ol = 2 * l;
+    const int ol = M == EO_LO ? l : 2 * l; /* limbs written per instance */
     bg_limb *g = r + first * (size_t)ol;
     if (stage && l == L && cnt == BS) { /* compile-time indices: no division on the FMA pipe */
 #pragma unroll
-        for (int t = 0; t < 2 * L; t++) {
-            const int k = t * BS + threadIdx.x, inst = k / (2 * L), j = k % (2 * L);
+        for (int t = 0; t < RW / 2; t++) {
+            const int k = t * BS + threadIdx.x, inst = k / (RW / 2), j = k % (RW / 2);
             g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
         }
         return;
@@ -255,17 +261,18 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     }
 }
 
-template <int L, int BS = kEoBlock, bool SQ = false>
+template <int L, int BS = kEoBlock, int M = EO_MUL>
 int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
-    size_t smem = sizeof(bg_word) * (size_t)BS * ((4 * L + 1) + (SQ ? 0 : 2 * L + 1));
+    const int rw = M == EO_LO ? 2 * L : 4 * L; /* result words */
+    size_t smem = sizeof(bg_word) * (size_t)BS * ((rw + 1) + (M == EO_SQR ? 0 : 2 * L + 1));
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L, BS, SQ>,
+        BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L, BS, M>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     unsigned grid = (unsigned)((n + BS - 1) / BS);
     const char *e = getenv("BULK_CUDA_EO_STAGE");
     int stage = e && strcmp(e, "0") == 0 ? 0 : 1;
-    mul_eo_kernel<L, BS, SQ><<<grid, BS, smem, st>>>(r, a, b, n, l, stage);
+    mul_eo_kernel<L, BS, M><<<grid, BS, smem, st>>>(r, a, b, n, l, stage);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
@@ -393,40 +400,42 @@ int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, 
     return launch_eo<L>(r + done * 2 * l, a + done * l, b + done * l, n - done, l, st);
 }
 
-/* Full products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares
- * by bg_sqr_rows_eo when a == b) or, when persistent, mul_eop_kernel (teop); widths padded to the compiled capacities 1, 2, 4, 8, 12,
- * 16 limbs. BULK_CUDA_EO_BLOCK=64: teo in blocks of 64 at 13 .. 16 limbs (half the shared
- * memory and registers a block, so twice the blocks per SM, each barrier holding two warps
- * instead of four), to time against 128. */
+/* Products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares by
+ * bg_sqr_rows_eo when a == b, low halves by bg_mullo_rows_eo when lo) or, when persistent,
+ * mul_eop_kernel (teop, full products); widths padded to the compiled capacities 1, 2, 4, 8,
+ * 12, 16 limbs. BULK_CUDA_EO_BLOCK=64: teo products in blocks of 64 at 13 .. 16 limbs (half the
+ * shared memory and registers a block, so twice the blocks per SM, each barrier holding two
+ * warps instead of four), to time against 128. */
 template <int L>
-int launch_eo_any(bool persistent, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
-                  int l, cudaStream_t st)
+int launch_eo_any(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b,
+                  size_t n, int l, cudaStream_t st)
 {
+    if (lo) return launch_eo<L, kEoBlock, EO_LO>(r, a, b, n, l, st);
     if (persistent) return launch_eop<L>(r, a, b, n, l, st);
-    if (a == b) return launch_eo<L, kEoBlock, true>(r, a, b, n, l, st); /* square */
+    if (a == b) return launch_eo<L, kEoBlock, EO_SQR>(r, a, b, n, l, st);
     return launch_eo<L>(r, a, b, n, l, st);
 }
 
-int dispatch_eo(bool persistent, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
-                cudaStream_t st)
+int dispatch_eo(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b,
+                size_t n, int l, cudaStream_t st)
 {
     const char *e = getenv("BULK_CUDA_EO_BLOCK");
-    if (!persistent && l > 12 && e && strcmp(e, "64") == 0)
+    if (!persistent && !lo && l > 12 && e && strcmp(e, "64") == 0)
         return launch_eo<16, 64>(r, a, b, n, l, st);
     switch (l) {
-    case 1: return launch_eo_any<1>(persistent, r, a, b, n, l, st);
-    case 2: return launch_eo_any<2>(persistent, r, a, b, n, l, st);
+    case 1: return launch_eo_any<1>(persistent, lo, r, a, b, n, l, st);
+    case 2: return launch_eo_any<2>(persistent, lo, r, a, b, n, l, st);
     case 3:
-    case 4: return launch_eo_any<4>(persistent, r, a, b, n, l, st);
+    case 4: return launch_eo_any<4>(persistent, lo, r, a, b, n, l, st);
     case 5:
     case 6:
     case 7:
-    case 8: return launch_eo_any<8>(persistent, r, a, b, n, l, st);
+    case 8: return launch_eo_any<8>(persistent, lo, r, a, b, n, l, st);
     case 9:
     case 10:
     case 11:
-    case 12: return launch_eo_any<12>(persistent, r, a, b, n, l, st);
-    default: return launch_eo_any<16>(persistent, r, a, b, n, l, st);
+    case 12: return launch_eo_any<12>(persistent, lo, r, a, b, n, l, st);
+    default: return launch_eo_any<16>(persistent, lo, r, a, b, n, l, st);
     }
 }
 
@@ -865,8 +874,7 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
         return K_TWIDE;
     if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TKARA;
-    if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk != MK_LO)
-        return K_TEO;
+    if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_TEO;
     if (env && strcmp(env, "teop") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TEOP;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
@@ -898,8 +906,8 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
     case K_TWIDE: return dispatch_thread_rows<1>(r, a, b, n, limbs, st);
     case K_TKARA: return dispatch_thread_rows<2>(r, a, b, n, limbs, st);
-    case K_TEO: return dispatch_eo(false, r, a, b, n, limbs, st);
-    case K_TEOP: return dispatch_eo(true, r, a, b, n, limbs, st);
+    case K_TEO: return dispatch_eo(false, false, r, a, b, n, limbs, st);
+    case K_TEOP: return dispatch_eo(true, false, r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
@@ -1055,6 +1063,7 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     int l = (int)limbs;
     kernel k = choose(l, true, lo ? MK_LO : a == b ? MK_SQR : MK_FULL);
     if (k == K_THREAD && lo) return dispatch_thread<true>(r, a, b, n, l, st);
+    if (k == K_TEO && lo) return dispatch_eo(false, true, r, a, b, n, l, st);
     if (!lo || k == K_THREAD) return launch_full(k, r, a, b, n, l, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
      * halves copied out as one strided 2D copy */

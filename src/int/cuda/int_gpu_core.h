@@ -73,6 +73,19 @@ BULK_HD bg_word bg_madc_lo_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
 #endif
 }
 
+/* lo(a*b) + c + flag; the flag is not written (the top word of a truncated chain). */
+BULK_HD bg_word bg_madc_lo(bg_word a, bg_word b, bg_word c, bg_cc *f)
+{
+#if BG_DEVICE
+    bg_word d;
+    (void)f;
+    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+#else
+    return (bg_word)(a * b) + c + f->c;
+#endif
+}
+
 /* hi(a*b) + c, sets the flag. */
 BULK_HD bg_word bg_mad_hi_cc(bg_word a, bg_word b, bg_word c, bg_cc *f)
 {
@@ -263,20 +276,25 @@ BULK_HD bg_word bg_addc_cc(bg_word a, bg_word b, bg_cc *f)
 BULK_HD void bg_eo_chain(bg_word *x, int xn, int o, const bg_word *a, int par, bg_word bi, int nw)
 {
     bg_cc f = {0};
-    if (par >= nw) return;
-    const int last = par + 2 * ((nw - 1 - par) / 2); /* the last j of this parity */
-    const int top = o + last - par + 1;               /* the last word written */
-    x[o] = bg_mad_lo_cc(a[par], bi, x[o], &f);
+    if (par >= nw || o >= xn) return;
+    int last = par + 2 * ((nw - 1 - par) / 2); /* the last j of this parity */
+    if (o + last - par >= xn) last = par + 2 * ((xn - 1 - o) / 2); /* a low half: x ends first */
+    const int hi_last = o + last - par + 1 < xn; /* the last product's high word is inside x */
+    const int top = o + last - par + hi_last;     /* the last word written */
     BG_UNROLL
     for (int q = 0; q < 32; q += 2) { /* a fixed trip count: nvcc unrolls it whatever the caller */
-        const int j = par + q;
+        const int j = par + q, w = o + q;
         if (j > last) break;
-        const int w = o + j - par;
-        if (j > par) x[w] = bg_madc_lo_cc(a[j], bi, x[w], &f);
+        const int hi = j < last || hi_last; /* this product's high word is written */
+        if (q == 0 && hi) x[w] = bg_mad_lo_cc(a[j], bi, x[w], &f);
+        else if (q == 0) x[w] += a[j] * bi; /* a single low word: no chain */
+        else if (hi) x[w] = bg_madc_lo_cc(a[j], bi, x[w], &f);
+        else x[w] = bg_madc_lo(a[j], bi, x[w], &f); /* the top word: its carry is dropped */
+        if (!hi) break;
         if (j < last || top + 1 < xn) x[w + 1] = bg_madc_hi_cc(a[j], bi, x[w + 1], &f);
         else x[w + 1] = bg_madc_hi(a[j], bi, x[w + 1], &f);
     }
-    if (top + 1 < xn) x[top + 1] = bg_addc(x[top + 1], 0, &f);
+    if (hi_last && top + 1 < xn) x[top + 1] = bg_addc(x[top + 1], 0, &f);
 }
 
 /* Word k of e + o D: e[k] + o[k - 1] + *c (o[-1] = 0), *c the carry (0 or 1) of that
@@ -387,6 +405,27 @@ BULK_HD void bg_sqr_rows_eo(bg_word *r, const bg_word *a, int nw)
         const int k = 2 * nw - 5 + d;
         if (k >= 0) bg_eo_sqr_emit(r, bg_eo_word(e, o, k, &c1), &sprev, a, k, &c2);
     }
+}
+
+/* r[0 .. nw) = a * b mod D^nw (1 <= nw <= 32) by even/odd rows truncated at word nw: the
+ * chains of bg_mul_rect_eo with every product whose low word lies at column nw or above left
+ * out and every carry past word nw dropped (bg_eo_chain with xn = nw: nothing has to fit, the
+ * result is taken modulo D^nw). nw (nw + 1) / 2 products. Same result as bg_mullo_rows. */
+BULK_HD void bg_mullo_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
+{
+    bg_word e[32], o[32], c = 0;
+    BG_UNROLL
+    for (int j = 0; j < nw; j++) e[j] = o[j] = 0;
+    BG_UNROLL
+    for (int i = 0; i < nw; i++) {
+        const int p = i & 1;
+        const bg_word bi = b[i];
+        bg_eo_chain(e, nw, i + p, a, p, bi, nw);
+        bg_eo_chain(o, nw - 1, i - p, a, 1 - p, bi, nw);
+        if (i >= BG_EO_LAG) r[i - BG_EO_LAG] = bg_eo_word(e, o, i - BG_EO_LAG, &c);
+    }
+    BG_UNROLL
+    for (int k = nw - BG_EO_LAG > 0 ? nw - BG_EO_LAG : 0; k < nw; k++) r[k] = bg_eo_word(e, o, k, &c);
 }
 
 /* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
