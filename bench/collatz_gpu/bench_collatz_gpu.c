@@ -312,7 +312,8 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
     /* d: 0 = 12; sh: 1 = in the --short table (flat, the default, the uniform rows), 2 = also and
      * with BULK_CZ_CUDA_UNI_BLOCKS=5 (the uniform kernels bound to 48 registers, 40 warps per SM),
-     * 3 = also and with BULK_CZ_CUDA_UNI_LIMBS=3 (the uniform trips on three limbs);
+     * 3 = also and with BULK_CZ_CUDA_UNI_LIMBS=3 (the uniform trips on three limbs), 4 = also and
+     * with BULK_CZ_CUDA_UNI_UNROLL=2 (two trips per pass of the lane loop);
      * ks, K: an engine of ks stored sieve bits extended to K bits (collatz/sieve_ext.c; 0: the
      * row's k stored) */
     static const struct { const char *name; int layout, refill, replay, mem, inc, d, sh, ks, K; } v[] = {
@@ -333,6 +334,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         { "uniform d=16", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 16, 1, 0, 0 },
         { "uniform 5 blocks", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 2, 0, 0 },
         { "uniform 3 limbs", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 3, 0, 0 },
+        { "uniform unroll 2", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 4, 0, 0 },
         /* the generated sieve on the GPU (extension rows run k_uni whatever the layout) */
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 32, 0 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 28, 0 },
@@ -381,6 +383,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             }
             if (v[i].sh == 2) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
             if (v[i].sh == 3) setenv("BULK_CZ_CUDA_UNI_LIMBS", "3", 1);
+            if (v[i].sh == 4) setenv("BULK_CZ_CUDA_UNI_UNROLL", "2", 1);
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
@@ -390,6 +393,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             int sc = bulk_collatz_cuda_verify_chunk(ed, U(c0), U(c1), i ? r : ref);
             unsetenv("BULK_CZ_CUDA_UNI_BLOCKS");
             unsetenv("BULK_CZ_CUDA_UNI_LIMBS");
+            unsetenv("BULK_CZ_CUDA_UNI_UNROLL");
             if (ed != e) {
                 if (!v[i].ks) unborrow(ed, &bw);
                 bulk_collatz_engine_free(ed);

@@ -391,12 +391,16 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
  * multiply would find), a few predicated instructions that all lanes would otherwise wait for;
  * only a run's start (the 128x64 prefix, once per 64 numbers) branches. Launched only when the
  * launch's smallest n >= 2^(3d+2) and d <= CG_UNI_MAX_D (cg_uni_ok), else FLAT_BATCH runs. */
-/* (CG_INC_THREADS, MINB): MINB = 4: at most 64 registers, 32 warps per SM (56 used, no spill);
- * MINB = 5 (BULK_CZ_CUDA_UNI_BLOCKS=5): 48 registers, 40 warps (16 bytes spilled in the lane
- * loop of the stored-sieve kernel, none in the extension kernel). D: d as a compile-time
- * constant (shifts, masks, the margin and the record stride folded), 0: d from the parameters. */
-template <int D, bool EXT, int MINB, bool L3> __global__ void __launch_bounds__(CG_INC_THREADS, MINB) k_uni(vparams p)
+/* V: the variant (tuning knobs for the GPU rounds, uni_variant): 0: at most 64 registers, 32
+ * warps per SM (56 used, no spill); 1 (BULK_CZ_CUDA_UNI_BLOCKS=5): 48 registers, 40 warps (8
+ * bytes spilled in the stored-sieve kernel's loop); 2 (BULK_CZ_CUDA_UNI_LIMBS=3, where the launch
+ * allows it): three limbs; 3 (BULK_CZ_CUDA_UNI_UNROLL=2): two trips per pass of the loop, the
+ * votes and the setup once. D: d as a compile-time constant (shifts, masks, the margin and the
+ * record stride folded), 0: d from the parameters. */
+template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREADS, V == 1 ? 5 : 4) k_uni(vparams p)
 {
+    constexpr bool L3 = V == 2; /* three limbs */
+    constexpr int U = V == 3 ? 2 : 1; /* trips per loop pass (the setup once per pass) */
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
     /* the accumulator in its narrowest form (a glide < 2^32; the count per launch < 2^32) */
     uint64_t sum = 0;
@@ -420,14 +424,18 @@ template <int D, bool EXT, int MINB, bool L3> __global__ void __launch_bounds__(
     s.done = s.ri = 0;
     while (__any_sync(0xffffffffu, live)) {
         int note = 0;
-        if (!need) {
-            const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
-            const int rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
-                              : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
-            if (rc == 1) sum += s.done;
-            note = rc == 1 && s.done >= maxg;
-            if (rc == 2) escape(p, s.n, p.k);
-            need = rc != 0;
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            /* U = 2: a number that ends in the first trip idles through the second */
+            if (!need) {
+                const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
+                const int rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
+                                  : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
+                if (rc == 1) sum += s.done;
+                note = rc == 1 && s.done >= maxg;
+                if (rc == 2) escape(p, s.n, p.k);
+                need = rc != 0;
+            }
         }
         /* a lane's new maximum is rare after its first numbers: the warp skips the 128-bit
          * compare unless some lane may need it (the vote with every lane of the warp) */
@@ -487,24 +495,24 @@ template <int D, bool EXT, int MINB, bool L3> __global__ void __launch_bounds__(
 
 typedef void (*kfn)(vparams);
 
-/* The UNIFORM kernels' occupancy bound: BULK_CZ_CUDA_UNI_BLOCKS = 5 (blocks of 256 per SM),
- * else 4 (a tuning knob for the GPU rounds; read at each call). */
-int uni_blocks(void)
+/* The UNIFORM kernel variant for four limbs (k_uni's V; environment, read at each call):
+ * BULK_CZ_CUDA_UNI_BLOCKS = 5 -> 1, BULK_CZ_CUDA_UNI_UNROLL = 2 -> 3, else 0. */
+int uni_variant(void)
 {
-    const char *ev = getenv("BULK_CZ_CUDA_UNI_BLOCKS");
-    return ev && !strcmp(ev, "5") ? 5 : 4;
+    const char *eb = getenv("BULK_CZ_CUDA_UNI_BLOCKS"), *eu = getenv("BULK_CZ_CUDA_UNI_UNROLL");
+    return eb && !strcmp(eb, "5") ? 1 : eu && !strcmp(eu, "2") ? 3 : 0;
 }
 
 kfn pick(int kv, int sh, int mode, int e_d)
 {
     if (mode >= MODE_UNI && mode <= MODE_UNI3_EXT) {
-        /* three limbs only with the 64-register bound (instantiations) */
-        const int d = e_d, x = mode == MODE_UNI_EXT || mode == MODE_UNI3_EXT, l3 = mode >= MODE_UNI3;
-#define CG_KU(M, T) (x ? (d == 10 ? k_uni<10, true, M, T> : d == 12 ? k_uni<12, true, M, T>                  \
-                          : d == 14 ? k_uni<14, true, M, T> : d == 16 ? k_uni<16, true, M, T> : k_uni<0, true, M, T>) \
-                       : (d == 10 ? k_uni<10, false, M, T> : d == 12 ? k_uni<12, false, M, T>                \
-                          : d == 14 ? k_uni<14, false, M, T> : d == 16 ? k_uni<16, false, M, T> : k_uni<0, false, M, T>))
-        return l3 ? CG_KU(4, true) : uni_blocks() == 5 ? CG_KU(5, false) : CG_KU(4, false);
+        const int d = e_d, x = mode == MODE_UNI_EXT || mode == MODE_UNI3_EXT;
+        const int v = mode >= MODE_UNI3 ? 2 : uni_variant();
+#define CG_KU(V) (x ? (d == 10 ? k_uni<10, true, V> : d == 12 ? k_uni<12, true, V> : d == 14 ? k_uni<14, true, V> \
+                       : d == 16 ? k_uni<16, true, V> : k_uni<0, true, V>)                                         \
+                    : (d == 10 ? k_uni<10, false, V> : d == 12 ? k_uni<12, false, V> : d == 14 ? k_uni<14, false, V> \
+                       : d == 16 ? k_uni<16, false, V> : k_uni<0, false, V>))
+        return v == 1 ? CG_KU(1) : v == 2 ? CG_KU(2) : v == 3 ? CG_KU(3) : CG_KU(0);
 #undef CG_KU
     }
     /* modes 7..10: the same four with the incremental setup (INC) */
@@ -681,9 +689,9 @@ int uni_limbs3(void)
  * rows): three limbs when chosen and every n < 2^(96 - lim - 8). */
 int uni_kind(const vrun &r, cg_w nH0, cg_w rows, int L, int ext)
 {
-    const cg_w top = (nH0 + rows) << L; /* above the launch's largest n (the plan's rows: no wrap
-                                           below 2^128 unless the range ends there) */
-    const int l3 = uni_limbs3() && (nH0 + rows) >> (128 - L) == 0 &&
+    /* above the launch's largest n */
+    const cg_w top = (nH0 + rows) << L, wrap = L ? (nH0 + rows) >> (128 - L) : 0;
+    const int l3 = uni_limbs3() && wrap == 0 &&
                    cg_uni3_ok((unsigned)r.e->d, cg_make((uint64_t)top, (uint64_t)(top >> 64)));
     return ext ? (l3 ? MODE_UNI3_EXT : MODE_UNI_EXT) : (l3 ? MODE_UNI3 : MODE_UNI);
 }
