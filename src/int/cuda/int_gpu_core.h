@@ -319,20 +319,22 @@ BULK_HD bg_word bg_eo_word(const bg_word *e, const bg_word *o, int k, bg_word *c
  * registers for the whole staged 1024-bit kernel body). */
 #define BG_EO_LAG 2
 
-/* r[0 .. na + nb) = a[0 .. na) * b[0 .. nb) (1 <= na, nb; na + nb <= 64) by even/odd rows:
- * row i adds the products a_j b_i with i + j even into e (from column i + (i & 1)) and the
- * others into o (word k = column k + 1, from word i - (i & 1)); r = e + o D. na nb fused
- * multiply-adds on sm_90, 2 nb carry words, an (na + nb)-word addition. Bounds for
- * bg_eo_chain: after row i, e and o D are each at most a (b mod D^(i+1)) < D^(na + i + 1),
- * and every chain's top + 2 is at least na + i + 1 for e (na + i for o). Column k is final
+/* r[0 .. n) = a[0 .. na) * b[0 .. nb) mod D^n (1 <= na, nb; nb <= n <= na + nb <= 64; n = na +
+ * nb: the full product) by even/odd rows: row i adds the products a_j b_i with i + j even into
+ * e (from column i + (i & 1)) and the others into o (word k = column k + 1, from word
+ * i - (i & 1)); r = e + o D. na nb fused multiply-adds on sm_90 (fewer when n truncates),
+ * 2 nb carry words, an n-word addition. Bounds for bg_eo_chain (full product): after row i, e
+ * and o D are each at most a (b mod D^(i+1)) < D^(na + i + 1), and every chain's top + 2 is at
+ * least na + i + 1 for e (na + i for o); truncated at n, bg_eo_chain drops what lies above and
+ * nothing needs to fit. Column k is final
  * after row k (no later row reaches it), so word k of r is written BG_EO_LAG rows later - each
  * word of r exactly once, in order, and b[i] read once, at row i: the kernel passes
  * shared-memory rows for r and b, and the finished words leave the registers as they complete
  * (e and o hold about na + 4 live words each). */
-BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word *b, int nb)
+BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word *b, int nb,
+                            int n)
 {
     bg_word e[64], o[63], c = 0;
-    const int n = na + nb;
     BG_UNROLL
     for (int j = 0; j < n; j++) e[j] = 0;
     BG_UNROLL
@@ -353,7 +355,7 @@ BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word 
  * bg_mul_rows. */
 BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
-    bg_mul_rect_eo(r, a, nw, b, nw);
+    bg_mul_rect_eo(r, a, nw, b, nw, 2 * nw);
 }
 
 /* r[k] = word k of 2 s + d + *c2: sk = s[k], *sprev = s[k - 1] (the doubled sum's bit shifted
@@ -407,25 +409,11 @@ BULK_HD void bg_sqr_rows_eo(bg_word *r, const bg_word *a, int nw)
     }
 }
 
-/* r[0 .. nw) = a * b mod D^nw (1 <= nw <= 32) by even/odd rows truncated at word nw: the
- * chains of bg_mul_rect_eo with every product whose low word lies at column nw or above left
- * out and every carry past word nw dropped (bg_eo_chain with xn = nw: nothing has to fit, the
- * result is taken modulo D^nw). nw (nw + 1) / 2 products. Same result as bg_mullo_rows. */
+/* r[0 .. nw) = a * b mod D^nw (1 <= nw <= 32): bg_mul_rect_eo truncated at word nw. nw (nw +
+ * 1) / 2 products. Same result as bg_mullo_rows. */
 BULK_HD void bg_mullo_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
-    bg_word e[32], o[32], c = 0;
-    BG_UNROLL
-    for (int j = 0; j < nw; j++) e[j] = o[j] = 0;
-    BG_UNROLL
-    for (int i = 0; i < nw; i++) {
-        const int p = i & 1;
-        const bg_word bi = b[i];
-        bg_eo_chain(e, nw, i + p, a, p, bi, nw);
-        bg_eo_chain(o, nw - 1, i - p, a, 1 - p, bi, nw);
-        if (i >= BG_EO_LAG) r[i - BG_EO_LAG] = bg_eo_word(e, o, i - BG_EO_LAG, &c);
-    }
-    BG_UNROLL
-    for (int k = nw - BG_EO_LAG > 0 ? nw - BG_EO_LAG : 0; k < nw; k++) r[k] = bg_eo_word(e, o, k, &c);
+    bg_mul_rect_eo(r, a, nw, b, nw, nw);
 }
 
 /* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
