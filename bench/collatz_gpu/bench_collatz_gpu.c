@@ -327,6 +327,8 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         { "batch 16 rec shared", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, BULK_CZ_CUDA_MEM_SHARED, 0, 0, 0, 0, 0 },
         { "batch 12 T glob", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 12, BULK_CZ_CUDA_REPLAY_TSTEPS, BULK_CZ_CUDA_MEM_GLOBAL, 0, 0, 0, 0, 0 },
         { "batch 16 rec inc", BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, 16, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 0, 0 },
+        /* the options left at AUTO (inc -1): whatever the build's defaults are */
+        { "default (auto)", 0, 0, 0, 0, -1, 0, 1, 0, 0 },
         /* session 3: the uniform trips (cg_verify_uni.h) at d = 12, 10, 14, 16 */
         { "uniform", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 0, 0 },
         { "uniform d=10", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 10, 1, 0, 0 },
@@ -387,7 +389,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
-            g_setup = v[i].inc ? BULK_CZ_CUDA_SETUP_INCREMENTAL : BULK_CZ_CUDA_SETUP_MULTIPLY;
+            g_setup = v[i].inc < 0 ? 0 : v[i].inc ? BULK_CZ_CUDA_SETUP_INCREMENTAL : BULK_CZ_CUDA_SETUP_MULTIPLY;
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
             struct vpoint p = measure_verify(ed, two68 + ((u128)99 << K), (u128)1 << (K + 3));
             int sc = bulk_collatz_cuda_verify_chunk(ed, U(c0), U(c1), i ? r : ref);
