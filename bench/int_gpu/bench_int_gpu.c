@@ -364,15 +364,17 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {512,  768,  832,   1024,  1088,  1536,   2048,
                                        3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
-    static const char *kinds[] = {"thread", "sr", "cols", "kara"};
+    static const char *kinds[] = {"thread", "teo", "sr", "cols", "kara"};
+    enum { NK = 5 };
     OUT("# kernel choice (device-resident mul/s; '-' = not applicable; kara = one Karatsuba level\n"
         "# over the automatic choice)\n");
-    OUT("%-7s %12s %12s %12s %12s   %s\n", "bits", "thread", "sr", "cols", "kara", "auto picks");
+    OUT("%-7s %12s %12s %12s %12s %12s   %s\n", "bits", "thread", "teo", "sr", "cols", "kara",
+        "auto picks");
     for (int bi = 0; bi < nbits; bi++) {
         size_t bits = bits_list[bi], L = bits / 64;
         size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 16 :
                    bits <= 65536 ? big / 64 : big / 256;
-        double rate[4] = {0, 0, 0, 0};
+        double rate[NK] = {0};
         bulk_limb_t *h = malloc(n * L * 8);
         if (!h) return;
         for (size_t k = 0; k < n * L; k++) h[k] = rnd();
@@ -382,10 +384,10 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
         if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h);
-        for (int k = 0; k < 4 && rc == BULK_OK; k++) {
-            if (k == 0 && L > 16) continue;
-            if (k == 1 && 2 * L > 32 * 16) continue;
-            if (k == 3 && L % 2) continue;
+        for (int k = 0; k < NK && rc == BULK_OK; k++) {
+            if (k <= 1 && L > 16) continue;
+            if (k == 2 && 2 * L > 32 * 16) continue;
+            if (k == 4 && L % 2) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_sync(ctx);
@@ -400,12 +402,13 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
         }
         unsetenv("BULK_CUDA_MUL");
-        char c[4][16];
-        for (int k = 0; k < 4; k++) {
+        char c[NK][16];
+        for (int k = 0; k < NK; k++) {
             if (rate[k] > 0) snprintf(c[k], sizeof c[k], "%.3e", rate[k]);
             else snprintf(c[k], sizeof c[k], "-");
         }
-        OUT("%-7zu %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3], bulk_int_cuda_mul_kernel(L));
+        OUT("%-7zu %12s %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3], c[4],
+            bulk_int_cuda_mul_kernel(L));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
         bulk_int_dev_free(R);
