@@ -12,7 +12,9 @@
 #                   comparison with the CPU trees' profile of session 2 round 2
 #                   (bench/results/2026-11-21-h200-gcd-round2.txt); then levels batched only up
 #                   to 512-limb nodes and every larger product (from 4096 limbs) on the GPU NTT
-#                   (per level: batched vs GPU NTT vs CPU); 1e4 with the defaults
+#                   (per level: batched vs GPU NTT vs CPU); the trees on the host cores alone
+#                   (the CPU reference of this code: the remainder tree no longer squares,
+#                   remainder_tree.c); 1e4 with the defaults
 set -u
 : "${B:?B (build dir) not set}" "${R:?R (results dir) not set}"
 CAP=${CAP:-80}
@@ -37,6 +39,12 @@ grep -E "identical|SKIP|FAIL|Passed|Failed|Timeout|tests passed" "$R/ctest-gpu.l
     if [ "$s" -gt 20 ]; then
         echo "# 1e5, levels batched up to 512-limb nodes, above them every product of >= 4096 limbs on the GPU NTT, ${s} s left"
         BULK_GCD_BATCHED_MUL=512 BULK_GCD_BATCHED_REM=512 BULK_GCD_GPU_NTT=4096 timeout "$s" "$BG" \
+            --backend cuda --n 100000 --random --no-pairs --no-gmp --levels
+    fi
+    s=$(left)
+    if [ "$s" -gt 20 ]; then
+        echo "# 1e5, trees on the host cores (nothing batched, no GPU NTT), ${s} s left"
+        BULK_GCD_BATCHED_MUL=0 BULK_GCD_BATCHED_REM=0 BULK_GCD_GPU_NTT=0 timeout "$s" "$BG" \
             --backend cuda --n 100000 --random --no-pairs --no-gmp --levels
     fi
     s=$(left)

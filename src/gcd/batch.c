@@ -1,7 +1,7 @@
-/* bulk_gcd_batch (contract: bulk/gcd.h): product tree, remainder tree, then per input
- * q_i = (P mod x_i^2) / x_i (exact: x_i divides P) and g_i = gcd(x_i, q_i) through the bulk
- * wrappers bulk_int_divmod and bulk_int_gcd, so the last, widest step runs on the context's
- * backend. The memory plan (gcd_plan_make) decides which product levels are spilled. */
+/* bulk_gcd_batch (contract: bulk/gcd.h): product tree, remainder tree (which gives
+ * q_i = (P / x_i) mod x_i, Bernstein's (P mod x_i^2) / x_i), then g_i = gcd(x_i, q_i) through
+ * the bulk wrapper bulk_int_gcd, so the last, widest step runs on the context's backend. The
+ * memory plan (gcd_plan_make) decides which levels are spilled. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -111,11 +111,11 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         return st;
     }
     gcd_tree T;
-    bulk_limb_t *R = NULL, *q = NULL;
+    bulk_limb_t *R = NULL;
     st = gcd_product_tree(&T, &leaves, ctx, plan.keep, &sp, &o);
     if (st == BULK_OK) {
         /* every spillable product level spilled: the remainder levels are spilled too */
-        st = gcd_remainder_tree(&R, limbs, &T, NULL, ctx, plan.keep == 0 && levels > 2, &sp, &o);
+        st = gcd_remainder_tree(&R, limbs, &T, NULL, 0, ctx, plan.keep == 0 && levels > 2, &sp, &o);
         gcd_tree_free(&T);
     }
     gcd_level_free(&leaves); /* after the trees, whose level 0 is a view of it; borrowed: frees
@@ -127,17 +127,8 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         stats->spill_bytes = sp.bytes;
         stats->spill_errno = st == BULK_ERR_IO ? sp.err : 0;
     }
-    if (st == BULK_OK) {
-        q = malloc(n * 2 * limbs * sizeof *q);
-        st = q ? bulk_int_divmod(ctx, q, NULL, R, 2 * limbs, x, n, limbs, NULL) : BULK_ERR_NOMEM;
-    }
-    if (st == BULK_OK) {
-        /* q_i < x_i fits limbs limbs: compact into R's first n * limbs limbs */
-        for (size_t i = 0; i < n; i++) memcpy(R + i * limbs, q + i * 2 * limbs, limbs * sizeof *R);
-        st = bulk_int_gcd(ctx, g, x, R, n, limbs);
-    }
+    if (st == BULK_OK) st = bulk_int_gcd(ctx, g, x, R, n, limbs); /* R_i = (P / x_i) mod x_i */
     if (st == BULK_OK) gcd_tree_progress(&o, 2 * (levels - 1) + 1, levels);
-    free(q);
     free(R);
     return st;
 }

@@ -207,42 +207,90 @@ out:
     return st;
 }
 
-int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
-            int threads)
+/* r = a mod d for a >= d (an normalized), dn >= GCD_BIGDIV_THRESHOLD, with v the reciprocal
+ * of the top L limbs of d (L >= qmax + 2 for the longest quotient of a piece, or L = dn). */
+static int mod_pieces(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d,
+                      size_t dn, const bulk_limb_t *v, size_t L, int threads)
 {
-    an = bulk_mpn_normalized_size(a, an);
-    bulk_mpn_zero(r, dn);
-    if (an < dn || (an == dn && bulk_mpn_cmp(a, d, dn) < 0)) {
-        bulk_mpn_copy(r, a, an);
-        return BULK_OK;
-    }
-    if (dn < GCD_BIGDIV_THRESHOLD) {
-        bulk_limb_t *q = malloc(an * sizeof *q);
-        if (!q) return BULK_ERR_NOMEM;
-        int st = small_div(q, r, a, an, d, dn);
-        free(q);
-        return st;
-    }
     /* Work from the top in pieces of at most 2 dn limbs: the remainder of one piece (dn
      * limbs) becomes the high part of the next, so every quotient has at most dn + 1 limbs
-     * and the reciprocal of the top L = min(dn, qmax + 2) limbs of d serves every piece. */
-    size_t qmax = (an > 2 * dn ? dn : an - dn) + 1;
-    size_t L = qmax + 2 < dn ? qmax + 2 : dn;
-    int st = BULK_ERR_NOMEM;
-    bulk_limb_t *v = calloc(L + 2, sizeof *v), *buf = calloc(2 * dn, sizeof *buf);
-    if (!v || !buf) goto out;
-    if ((st = recip_approx(v, d + (dn - L), L, threads)) != BULK_OK) goto out;
+     * and the reciprocal serves every piece. */
+    bulk_limb_t *buf = calloc(2 * dn, sizeof *buf);
+    if (!buf) return BULK_ERR_NOMEM;
     size_t pos = an > 2 * dn ? an - 2 * dn : 0;
-    if ((st = mod_step(r, a + pos, an - pos, d, dn, v, L, threads)) != BULK_OK) goto out;
-    while (pos > 0) {
+    int st = mod_step(r, a + pos, an - pos, d, dn, v, L, threads);
+    while (st == BULK_OK && pos > 0) {
         size_t c = pos < dn ? pos : dn;
         pos -= c;
         bulk_mpn_copy(buf, a + pos, c);
         bulk_mpn_copy(buf + c, r, dn);
-        if ((st = mod_step(r, buf, c + dn, d, dn, v, L, threads)) != BULK_OK) goto out;
+        st = mod_step(r, buf, c + dn, d, dn, v, L, threads);
     }
-out:
-    free(v);
     free(buf);
     return st;
+}
+
+/* The cases every reduction starts with: a < d (r = a) and divisors below the threshold
+ * (bulk_mpn_divmod). Returns 1 when done (status in *st), 0 when the big path must run. */
+static int mod_easy(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d,
+                    size_t dn, int *st)
+{
+    bulk_mpn_zero(r, dn);
+    *st = BULK_OK;
+    if (an < dn || (an == dn && bulk_mpn_cmp(a, d, dn) < 0)) {
+        bulk_mpn_copy(r, a, an);
+        return 1;
+    }
+    if (dn < GCD_BIGDIV_THRESHOLD) {
+        bulk_limb_t *q = malloc(an * sizeof *q);
+        *st = q ? small_div(q, r, a, an, d, dn) : BULK_ERR_NOMEM;
+        free(q);
+        return 1;
+    }
+    return 0;
+}
+
+int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
+            int threads)
+{
+    an = bulk_mpn_normalized_size(a, an);
+    int st;
+    if (mod_easy(r, a, an, d, dn, &st)) return st;
+    /* the reciprocal of the top L = min(dn, qmax + 2) limbs of d, qmax the longest quotient */
+    size_t qmax = (an > 2 * dn ? dn : an - dn) + 1;
+    size_t L = qmax + 2 < dn ? qmax + 2 : dn;
+    bulk_limb_t *v = calloc(L + 2, sizeof *v);
+    if (!v) return BULK_ERR_NOMEM;
+    st = recip_approx(v, d + (dn - L), L, threads);
+    if (st == BULK_OK) st = mod_pieces(r, a, an, d, dn, v, L, threads);
+    free(v);
+    return st;
+}
+
+int gcd_divisor_init(gcd_divisor *D, const bulk_limb_t *d, size_t dn, int threads)
+{
+    D->d = d;
+    D->dn = dn;
+    D->v = NULL;
+    if (dn < GCD_BIGDIV_THRESHOLD) return BULK_OK;
+    D->v = calloc(dn + 2, sizeof *D->v);
+    if (!D->v) return BULK_ERR_NOMEM;
+    int st = recip_approx(D->v, d, dn, threads);
+    if (st != BULK_OK) gcd_divisor_free(D);
+    return st;
+}
+
+void gcd_divisor_free(gcd_divisor *D)
+{
+    free(D->v);
+    D->v = NULL;
+}
+
+int gcd_mod_by(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const gcd_divisor *D, int threads)
+{
+    an = bulk_mpn_normalized_size(a, an);
+    int st;
+    if (mod_easy(r, a, an, D->d, D->dn, &st)) return st;
+    if (!D->v) return BULK_ERR_INTERNAL;
+    return mod_pieces(r, a, an, D->d, D->dn, D->v, D->dn, threads);
 }

@@ -28,6 +28,19 @@ int gcd_recip(bulk_limb_t *v, const bulk_limb_t *d, size_t n);
 int gcd_mod(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
             int threads);
 
+/* A divisor prepared for several reductions (gcd_mod_by): d (dn limbs, d[dn-1] != 0, not
+ * copied: it must outlive D) and, from GCD_BIGDIV_THRESHOLD limbs, the reciprocal of all its
+ * limbs (one Newton reciprocal instead of one per reduction). BULK_OK or BULK_ERR_NOMEM. */
+typedef struct gcd_divisor {
+    const bulk_limb_t *d;
+    size_t dn;
+    bulk_limb_t *v;
+} gcd_divisor;
+int gcd_divisor_init(gcd_divisor *D, const bulk_limb_t *d, size_t dn, int threads);
+void gcd_divisor_free(gcd_divisor *D);
+/* r (dn limbs, zero-padded) = a mod D->d, as gcd_mod (any an >= 1). */
+int gcd_mod_by(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const gcd_divisor *D, int threads);
+
 /* Largest correction (in units) that gcd_recip's final check has had to apply since the start
  * of the process (relaxed counter for the tests: it proves that the Newton recursion, which
  * runs without checks below the top, is accurate). */
@@ -73,6 +86,9 @@ typedef struct gcd_spill {
  * gcd_block_limbs is the value in force (the tests make it small to get many chunks). */
 #define GCD_BLOCK_LIMBS ((size_t)1 << 23)
 extern size_t gcd_block_limbs;
+/* Fault injection for the tests: when nonzero, a spill write that would take the run's spilled
+ * bytes past this many fails as a full disk would (ENOSPC). 0 in normal use. */
+extern uint64_t gcd_spill_fail_at;
 
 /* One level of a tree: `count` numbers; number j lives at limbs off[j] .. off[j] + len[j] of
  * the level (normalized: len[j] >= 1 and the top limb is nonzero, except the number 0 with
@@ -187,27 +203,29 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
                      gcd_spill *sp, const bulk_gcd_batch_opts *o);
 void gcd_tree_free(gcd_tree *T);
 
-/* *out (allocated here: count = leaves, 2 * limbs limbs each, zero-padded) = R mod x_i^2 for
- * every leaf, descending level by level (loading spilled product levels, freeing each product
- * level and each remainder level as soon as the next is done: T is consumed). R is P, the top
- * of T, when start is NULL, else start's one number, which must be below P^2 (then
- * R mod y^2 = start mod y^2 for every node y, since y^2 divides P^2). A level whose nodes
- * have at most gcd_batched_limbs(ctx, 1) limbs goes through batched bulk_int_sqr and
- * bulk_int_divmod calls (the GPU on a CUDA context), the others node by node. spill_rem:
- * the remainder levels 1 .. top - 1 are spilled too: each is computed in blocks of nodes
- * (gcd_level_block_end of its product level), reading the product level and the parent
- * remainders a chunk at a time and writing each block to the level's spill file, so that only
- * blocks are resident (the top levels, whose nodes are larger than a block, run one node at a
- * time then). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
+/* *out (allocated here: count = leaves, limbs limbs each, zero-padded) = (P / x_i) mod x_i for
+ * every leaf x_i (P the product of the leaves: the top of T), descending level by level with
+ * Q_top = 1 and Q_y = ((Q_z mod y) (y' mod y)) mod y for a node y with parent z and sibling y'
+ * (remainder_tree.c says why). plain (with start): instead R_top = start's one number, which
+ * must be below P, and R_y = R_z mod y: *out = start mod x_i. Spilled product levels are
+ * loaded; each product level and each value level is freed as soon as the next is done (T is
+ * consumed). A level whose nodes have at most gcd_batched_limbs(ctx, 1) limbs goes through
+ * batched bulk_int_divmod and bulk_int_mul calls (the GPU on a CUDA context), the others node
+ * by node. spill_rem: the value levels 1 .. top - 1 are spilled too: each is computed in
+ * blocks of nodes (gcd_level_block_end of its product level, whole sibling pairs), reading the
+ * product level and the parent values a chunk at a time and writing each block to the level's
+ * spill file, so that only blocks are resident (the top levels, whose nodes are larger than a
+ * block, run one pair of nodes at a time then). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
 int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
-                       bulk_ctx *ctx, int spill_rem, gcd_spill *sp, const bulk_gcd_batch_opts *o);
+                       int plain, bulk_ctx *ctx, int spill_rem, gcd_spill *sp,
+                       const bulk_gcd_batch_opts *o);
 
 /* ---- batched levels (tree_batched.c) ------------------------------------------------------- */
 
-/* Default widest node (limbs) of a level whose products (product tree) or squares and
- * reductions (remainder tree) go through batched bulk_int calls on a CUDA context: chosen per
+/* Default widest node (limbs) of a level whose products (product tree) or reductions and
+ * products (remainder tree) go through batched bulk_int calls on a CUDA context: chosen per
  * level from the GPU rounds' per-level times (docs/gcd.md). The GPU kernels take up to 8192
- * limbs per number (a remainder level's divisors are squares of twice the node width). */
+ * limbs per number (a remainder level divides numbers of twice the node width by the nodes). */
 #define GCD_GPU_MUL_LIMBS 4096
 #define GCD_GPU_REM_LIMBS 1024
 /* The widest node for which level work is batched on this context: GCD_GPU_*_LIMBS on a
@@ -223,10 +241,12 @@ size_t gcd_level_max_len(const gcd_level *L, size_t j0, size_t j1);
  * the product tree. BULK_OK or BULK_ERR_NOMEM (nothing else can fail). */
 int gcd_product_nodes_batched(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi, size_t h0,
                               size_t h1);
-/* rem nodes [j0, j1) = up[j / 2] mod node[j]^2, through bulk_int_sqr and bulk_int_divmod at
- * the widest width (nodes, their parents' remainders and the rem window resident). */
+/* rem nodes [j0, j1) (j0 even; j1 even or the level's end) = ((up[j / 2] mod y) (y' mod y))
+ * mod y for y = node[j], y' its sibling (1 when it has none or plain is set), through
+ * bulk_int_divmod and bulk_int_mul at the widest width (nodes, their parents' values and the
+ * rem window resident). */
 int gcd_remainder_nodes_batched(bulk_ctx *ctx, const gcd_level *node, const gcd_level *up,
-                                gcd_level *rem, size_t j0, size_t j1);
+                                gcd_level *rem, int plain, size_t j0, size_t j1);
 
 /* ---- grouped batch GCD (grouped.c) ---------------------------------------------------------- */
 

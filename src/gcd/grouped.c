@@ -2,14 +2,14 @@
  * Bernstein's method for inputs whose whole tree does not fit the memory budget.
  *
  * Why it is right: for x in group i, with P = P_i * Q (Q the product of the other groups),
- * P mod x^2 = x * ((P_i / x) * Q mod x), so (P mod x^2) / x = a * Q mod x with
- * a = (P_i mod x^2) / x, and Q mod x = prod_j (P_j mod x) mod x. P_j mod x comes from a
- * remainder tree over group i's product tree started at P_j mod P_i^2 (every node's square
- * divides P_i^2); its leaves give P_j mod x^2, reduced mod x by the bulk division.
+ * (P / x) mod x = a * Q mod x with a = (P_i / x) mod x, and Q mod x = prod_j (P_j mod x) mod x.
+ * a comes from group i's own remainder tree (the Q form of remainder_tree.c), P_j mod x from
+ * the plain remainder tree over group i's product tree started at P_j mod P_i (every node
+ * divides P_i), whose leaves are P_j mod x.
  *
  * Memory: one group's tree (every spillable level spilled), one other group's product (read
- * back from its spill file), its remainder mod P_i^2 and P_i^2: the floor of a tree of n / k
- * inputs plus about 4 of its levels. Time: k^2 (product tree + remainder tree) of n / k inputs,
+ * back from its spill file) and its remainder mod P_i: the floor of a tree of n / k inputs plus
+ * about 2 of its levels. Time: k^2 (product tree + remainder tree) of n / k inputs,
  * about k times the plain method. The per-input steps (division, product, gcd) go through the
  * bulk_int wrappers, so on the context's backend. */
 #include <stdlib.h>
@@ -58,31 +58,24 @@ static int group_product(gcd_level *P, const bulk_limb_t *x, size_t ni, size_t l
     return st;
 }
 
-/* start (one number) = Pj mod Pi^2; Pj is loaded here and dropped again (its file stays). */
+/* start (one number) = Pj mod Pi; Pj is loaded here and dropped again (its file stays). */
 static int cross_start(gcd_level *start, gcd_level *Pj, const gcd_level *Pi, int threads,
                        gcd_spill *sp)
 {
     int st = gcd_level_load(Pj, sp);
     if (st != BULK_OK) return st;
-    size_t pn = Pi->len[0], sn = 2 * pn;
-    bulk_limb_t *sq = malloc(sn * sizeof *sq);
-    if (!sq) st = BULK_ERR_NOMEM;
-    if (st == BULK_OK) {
-        gcd_mul(sq, gcd_level_num(Pi, 0), pn, gcd_level_num(Pi, 0), pn, threads);
-        sn = bulk_mpn_normalized_size(sq, sn);
-        if ((st = gcd_level_init(start, 1)) == BULK_OK) {
-            start->off[1] = sn;
-            if ((st = gcd_level_alloc_data(start)) == BULK_OK)
-                st = gcd_mod(start->data, gcd_level_num(Pj, 0), Pj->len[0], sq, sn, threads);
-            if (st == BULK_OK) {
-                size_t rn = bulk_mpn_normalized_size(start->data, sn);
-                start->len[0] = rn ? rn : 1;
-            } else {
-                gcd_level_free(start); /* the caller frees start only on success */
-            }
+    size_t pn = Pi->len[0];
+    if ((st = gcd_level_init(start, 1)) == BULK_OK) {
+        start->off[1] = pn;
+        if ((st = gcd_level_alloc_data(start)) == BULK_OK)
+            st = gcd_mod(start->data, gcd_level_num(Pj, 0), Pj->len[0], gcd_level_num(Pi, 0), pn, threads);
+        if (st == BULK_OK) {
+            size_t rn = bulk_mpn_normalized_size(start->data, pn);
+            start->len[0] = rn ? rn : 1;
+        } else {
+            gcd_level_free(start); /* the caller frees start only on success */
         }
     }
-    free(sq);
     gcd_level_drop(Pj); /* back to its spill file until the next group needs it */
     return st;
 }
@@ -131,17 +124,15 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
                 have_start = st == BULK_OK;
             }
             if (st == BULK_OK)
-                st = gcd_remainder_tree(&R, limbs, &T, have_start ? &start : NULL, ctx, 1, sp, NULL);
+                st = gcd_remainder_tree(&R, limbs, &T, have_start ? &start : NULL, have_start, ctx, 1, sp,
+                                        NULL);
             if (have_tree) gcd_tree_free(&T);
             if (have_start) gcd_level_free(&start);
             gcd_level_free(&leaves);
-            if (st == BULK_OK && j == i) { /* a = (P_i mod x^2) / x, below x */
-                st = bulk_int_divmod(ctx, t, NULL, R, 2 * limbs, xi, ni, limbs, NULL);
-                for (size_t m = 0; st == BULK_OK && m < ni; m++)
-                    memcpy(a + m * limbs, t + m * 2 * limbs, limbs * sizeof *a);
+            if (st == BULK_OK && j == i) { /* a = (P_i / x) mod x */
+                memcpy(a, R, ni * limbs * sizeof *a);
             } else if (st == BULK_OK) { /* acc = acc * (P_j mod x) mod x */
-                st = bulk_int_divmod(ctx, NULL, c, R, 2 * limbs, xi, ni, limbs, NULL);
-                if (st == BULK_OK) st = bulk_int_mul(ctx, t, acc, c, ni, limbs);
+                st = bulk_int_mul(ctx, t, acc, R, ni, limbs);
                 if (st == BULK_OK) st = bulk_int_divmod(ctx, NULL, acc, t, 2 * limbs, xi, ni, limbs, NULL);
             }
             free(R);

@@ -28,6 +28,7 @@
 #define SPILL_IO_CHUNK ((size_t)1 << 26)
 
 size_t gcd_block_limbs = GCD_BLOCK_LIMBS;
+uint64_t gcd_spill_fail_at;
 
 uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n)
 {
@@ -151,6 +152,7 @@ static int put_chunk(gcd_level *L, gcd_spill *sp, size_t j0, size_t j1, const bu
     }
     size_t n = L->off[j1] - L->off[j0], bytes = n * sizeof *p, done = 0;
     const char *b = (const char *)p;
+    if (gcd_spill_fail_at && sp->bytes + bytes > gcd_spill_fail_at) return fail_io(sp, ENOSPC);
     while (done < bytes) {
         size_t want = bytes - done < SPILL_IO_CHUNK ? bytes - done : SPILL_IO_CHUNK;
         ssize_t w = pwrite(L->fd, b + done, want, (off_t)(L->off[j0] * sizeof *p + done));

@@ -1,7 +1,7 @@
 /* Batched tree levels (contract: gcd_internal.h): the nodes of one block of a level go as one
  * batch of equal-width numbers through the bulk integer API - bulk_int_mul for the product
- * tree, bulk_int_sqr and bulk_int_divmod for the remainder tree - so that a CUDA context runs
- * the block on the GPU in three calls instead of one CPU product or division per node.
+ * tree, bulk_int_divmod and bulk_int_mul for the remainder tree - so that a CUDA context runs
+ * the block on the GPU in a few calls instead of one CPU product or division per node.
  *
  * Why it is exact: the numbers are zero-padded to the block's widest node; a padded number is
  * the same number, and the wrappers return the exact product and remainder on every backend,
@@ -34,10 +34,10 @@ typedef struct mv_arg {
     const gcd_level *src; /* gather: nodes src[first + step * i] (step 1 or 2), zero-padded */
     size_t first, step;
     int halve;            /* remainder gather: instance i is src node (first + i) / 2 */
+    int sibling;          /* instance i is src node (first + i) ^ 1, or 1 when there is none */
     bulk_limb_t *buf;     /* instance i at buf + i * width */
     size_t width;
     gcd_level *dst;       /* scatter: dst node first + i gets buf instance i (keep limbs) */
-    size_t keep_mult;     /* limbs kept per node: keep_mult * (sum of the factors' lengths) */
     const gcd_level *fac; /* scatter: the level whose lengths bound each result */
 } mv_arg;
 
@@ -46,8 +46,13 @@ static void gather_fn(void *arg, size_t begin, size_t end, int worker)
     (void)worker;
     const mv_arg *a = arg;
     for (size_t i = begin; i < end; i++) {
-        size_t j = a->halve ? (a->first + i) / 2 : a->first + a->step * i;
+        size_t j = a->halve ? (a->first + i) / 2 : a->sibling ? (a->first + i) ^ 1 : a->first + a->step * i;
         bulk_limb_t *d = a->buf + i * a->width;
+        if (a->sibling && j >= a->src->count) { /* a node without a sibling: y' = 1 */
+            bulk_mpn_zero(d, a->width);
+            d[0] = 1;
+            continue;
+        }
         size_t n = a->src->len[j];
         bulk_mpn_copy(d, gcd_level_num(a->src, j), n);
         bulk_mpn_zero(d + n, a->width - n);
@@ -69,14 +74,14 @@ static void scatter_prod_fn(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
-/* Remainder scatter: rem node first + i = buf instance i (below node^2: 2 len limbs, its room). */
+/* Value scatter: rem node first + i = buf instance i (below the node: len limbs, its room). */
 static void scatter_rem_fn(void *arg, size_t begin, size_t end, int worker)
 {
     (void)worker;
     const mv_arg *a = arg;
     for (size_t i = begin; i < end; i++) {
         size_t j = a->first + i;
-        size_t n = 2 * a->fac->len[j];
+        size_t n = a->fac->len[j];
         bulk_limb_t *d = gcd_level_num(a->dst, j);
         bulk_mpn_copy(d, a->buf + i * a->width, n);
         size_t rn = bulk_mpn_normalized_size(d, n);
@@ -128,36 +133,40 @@ int gcd_product_nodes_batched(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi,
 }
 
 int gcd_remainder_nodes_batched(bulk_ctx *ctx, const gcd_level *node, const gcd_level *up,
-                                gcd_level *rem, size_t j0, size_t j1)
+                                gcd_level *rem, int plain, size_t j0, size_t j1)
 {
     int threads = bulk_ctx_threads(ctx);
     size_t c = j1 - j0;
-    /* divisors node^2 of 2w limbs, dividends up[j / 2] padded to 4w limbs: w is the widest
-     * node, raised where a parent remainder is longer than 4w (a parent whose other child,
-     * outside this block, is wider) */
+    /* divisors y of w limbs, dividends (parent values, and the products) of 2w limbs: w is the
+     * widest node of the block (siblings included: the block holds whole pairs), raised where
+     * a parent's value is longer than 2w */
     size_t w = gcd_level_max_len(node, j0, j1);
     size_t uw = gcd_level_max_len(up, j0 / 2, (j1 - 1) / 2 + 1);
-    if (uw > 4 * w) w = (uw + 3) / 4;
-    bulk_limb_t *y = malloc(c * w * sizeof *y), *sq = malloc(c * 2 * w * sizeof *sq);
-    bulk_limb_t *a = malloc(c * 4 * w * sizeof *a), *r = malloc(c * 2 * w * sizeof *r);
-    int st = y && sq && a && r ? BULK_OK : BULK_ERR_NOMEM;
-    if (st == BULK_OK) {
+    if (uw > 2 * w) w = (uw + 1) / 2;
+    bulk_limb_t *y = malloc(c * w * sizeof *y), *a = malloc(c * 2 * w * sizeof *a);
+    bulk_limb_t *t1 = malloc(c * w * sizeof *t1), *t2 = plain ? NULL : malloc(c * w * sizeof *t2);
+    int st = y && a && t1 && (plain || t2) ? BULK_OK : BULK_ERR_NOMEM;
+    if (st == BULK_OK) { /* t1 = up[j / 2] mod y */
         mv_arg ga = { .src = node, .first = j0, .step = 1, .buf = y, .width = w };
         bulk_parallel_for(threads, c, grain_for(w), gather_fn, &ga);
-        st = bulk_int_sqr(ctx, sq, y, c, w);
+        mv_arg gu = { .src = up, .first = j0, .halve = 1, .buf = a, .width = 2 * w };
+        bulk_parallel_for(threads, c, grain_for(2 * w), gather_fn, &gu);
+        st = bulk_int_divmod(ctx, NULL, t1, a, 2 * w, y, c, w, NULL);
+    }
+    if (st == BULK_OK && !plain) { /* t2 = y' mod y (y' = 1 without a sibling); t1 = t1 t2 mod y */
+        mv_arg gs = { .src = node, .first = j0, .sibling = 1, .buf = a, .width = w };
+        bulk_parallel_for(threads, c, grain_for(w), gather_fn, &gs);
+        st = bulk_int_divmod(ctx, NULL, t2, a, w, y, c, w, NULL);
+        if (st == BULK_OK) st = bulk_int_mul(ctx, a, t1, t2, c, w);
+        if (st == BULK_OK) st = bulk_int_divmod(ctx, NULL, t1, a, 2 * w, y, c, w, NULL);
     }
     if (st == BULK_OK) {
-        mv_arg ga = { .src = up, .first = j0, .halve = 1, .buf = a, .width = 4 * w };
-        bulk_parallel_for(threads, c, grain_for(4 * w), gather_fn, &ga);
-        st = bulk_int_divmod(ctx, NULL, r, a, 4 * w, sq, c, 2 * w, NULL);
-    }
-    if (st == BULK_OK) {
-        mv_arg sa = { .first = j0, .buf = r, .width = 2 * w, .dst = rem, .fac = node };
-        bulk_parallel_for(threads, c, grain_for(2 * w), scatter_rem_fn, &sa);
+        mv_arg sa = { .first = j0, .buf = t1, .width = w, .dst = rem, .fac = node };
+        bulk_parallel_for(threads, c, grain_for(w), scatter_rem_fn, &sa);
     }
     free(y);
-    free(sq);
     free(a);
-    free(r);
+    free(t1);
+    free(t2);
     return st;
 }

@@ -366,16 +366,15 @@ static void test_spill_io(void)
           stt.spill_errno);
     CHECK(g[0] == 0xa5a5a5a5a5a5a5a5ull && g[n * limbs - 1] == g[0], "g written on a failed run");
     CHECK(dir_entries(o.spill_dir) == 0, "a failed run left files");
-    /* the product levels (7.9 kB each) fit a 12 kB limit, the remainder levels (twice that)
-     * do not: the failure comes from the remainder tree's spill */
-    lim.rlim_cur = 12288;
-    signal(SIGXFSZ, SIG_IGN);
-    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+    /* a full disk while the remainder tree spills: the last write of a successful run (the
+     * remainder level 1) fails (injected ENOSPC) */
+    CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK && stt.spilled_rem_levels > 0, "spilled run");
+    gcd_spill_fail_at = stt.spill_bytes - 1;
+    memset(g, 0xa5, n * limbs * 8);
     st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
-    CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0, "setrlimit back");
-    signal(SIGXFSZ, SIG_DFL);
-    CHECK(st == BULK_ERR_IO && stt.spill_errno == EFBIG && stt.spilled_levels + 2 == stt.levels &&
-          stt.spilled_rem_levels >= 1, "remainder level over the file size limit: status %d errno %d, "
+    gcd_spill_fail_at = 0;
+    CHECK(st == BULK_ERR_IO && stt.spill_errno == ENOSPC && stt.spilled_levels + 2 == stt.levels &&
+          stt.spilled_rem_levels >= 1, "remainder level on a full disk: status %d errno %d, "
           "%zu product and %zu remainder levels", st, stt.spill_errno, stt.spilled_levels,
           stt.spilled_rem_levels);
     CHECK(g[0] == 0xa5a5a5a5a5a5a5a5ull && g[n * limbs - 1] == g[0], "g written on a failed run");
