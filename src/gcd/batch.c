@@ -112,7 +112,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     }
     gcd_tree T;
     bulk_limb_t *R = NULL;
-    st = gcd_product_tree(&T, &leaves, ctx, plan.keep, &sp, &o);
+    st = gcd_product_tree(&T, &leaves, ctx, plan.keep, 0, &sp, &o); /* the root is not needed */
     if (st == BULK_OK) {
         /* every spillable product level spilled: the remainder levels are spilled too */
         st = gcd_remainder_tree(&R, limbs, &T, NULL, 0, ctx, plan.keep == 0 && levels > 2, &sp, &o);

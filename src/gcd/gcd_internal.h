@@ -196,11 +196,12 @@ typedef struct gcd_tree {
 /* Builds the tree over the leaves (a borrowed, resident level 0). Level k (1 <= k < levels - 1
  * - keep) is spilled as soon as level k + 1 is built. A level whose nodes have at most
  * gcd_batched_limbs(ctx, 0) limbs is built by batched bulk_int_mul calls (the GPU on a CUDA
- * context), the others node by node on the context's threads (the NTT for large nodes); o
- * (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on
+ * context), the others node by node on the context's threads (the NTT for large nodes). !need_top:
+ * the root (the product of all leaves, which the Q form of the remainder tree never reads) is
+ * not computed: the top level holds a placeholder 0. o (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on
  * error the tree is freed. */
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
-                     gcd_spill *sp, const bulk_gcd_batch_opts *o);
+                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o);
 void gcd_tree_free(gcd_tree *T);
 
 /* *out (allocated here: count = leaves, limbs limbs each, zero-padded) = (P / x_i) mod x_i for

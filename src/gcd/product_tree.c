@@ -45,10 +45,35 @@ void gcd_tree_free(gcd_tree *T)
     memset(T, 0, sizeof *T);
 }
 
-int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
-                     gcd_spill *sp, const bulk_gcd_batch_opts *o)
+/* Level hi (allocated here) = the products of lo's node pairs: batched on ctx when lo's nodes
+ * have at most `batched` limbs, else node by node on the context's threads. */
+static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi, size_t batched)
 {
-    int threads = bulk_ctx_threads(ctx);
+    int threads = bulk_ctx_threads(ctx), st = BULK_OK;
+    size_t c = hi->count;
+    for (size_t j = 0; j < c; j++) {
+        size_t sz = lo->len[2 * j] + (2 * j + 1 < lo->count ? lo->len[2 * j + 1] : 0);
+        hi->off[j + 1] = hi->off[j] + sz;
+    }
+    if ((st = gcd_level_alloc_data(hi)) != BULK_OK) return st;
+    if (gcd_level_max_len(lo, 0, lo->count) <= batched) {
+        /* blocks of about GCD_BLOCK_LIMBS limbs of lo: bounded gather buffers */
+        for (size_t h0 = 0; h0 < c && st == BULK_OK;) {
+            size_t h1 = (gcd_level_block_end(lo, 2 * h0) + 1) / 2;
+            if (h1 <= h0) h1 = h0 + 1;
+            st = gcd_product_nodes_batched(ctx, lo, hi, h0, h1);
+            h0 = h1;
+        }
+        return st;
+    }
+    pt_arg a = { lo, hi, ((size_t)threads > c ? (int)((size_t)threads / c) : 1) | gcd_mul_flags(ctx) };
+    bulk_parallel_for(threads, c, 1, pt_nodes, &a);
+    return BULK_OK;
+}
+
+int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
+                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o)
+{
     size_t batched = gcd_batched_limbs(ctx, 0);
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
@@ -65,23 +90,13 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
         size_t c = (lo->count + 1) / 2;
         if ((st = gcd_level_init(hi, c)) != BULK_OK) goto fail;
         T->levels = k + 2;
-        for (size_t j = 0; j < c; j++) {
-            size_t sz = lo->len[2 * j] + (2 * j + 1 < lo->count ? lo->len[2 * j + 1] : 0);
-            hi->off[j + 1] = hi->off[j] + sz;
-        }
-        if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
-        if (gcd_level_max_len(lo, 0, lo->count) <= batched) {
-            /* blocks of about GCD_BLOCK_LIMBS limbs of lo: bounded gather buffers */
-            for (size_t h0 = 0; h0 < c && st == BULK_OK;) {
-                size_t h1 = (gcd_level_block_end(lo, 2 * h0) + 1) / 2;
-                if (h1 <= h0) h1 = h0 + 1;
-                st = gcd_product_nodes_batched(ctx, lo, hi, h0, h1);
-                h0 = h1;
-            }
-            if (st != BULK_OK) goto fail;
+        if (c == 1 && !need_top) { /* the root, unused: a placeholder 0 of one limb */
+            hi->off[1] = 1;
+            hi->len[0] = 1;
+            if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
+            hi->data[0] = 0;
         } else {
-            pt_arg a = { lo, hi, ((size_t)threads > c ? (int)((size_t)threads / c) : 1) | gcd_mul_flags(ctx) };
-            bulk_parallel_for(threads, c, 1, pt_nodes, &a);
+            if ((st = pt_level(ctx, lo, hi, batched)) != BULK_OK) goto fail;
         }
         gcd_tree_progress(o, k + 1, maxlev);
         /* lo is no longer needed until the remainder tree: spill it unless it is one of the
