@@ -128,11 +128,36 @@ static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, co
 static void bench_batch(bulk_ctx *ctx, int threads, int quick)
 {
     static const size_t bits_list[] = {8192, 16384, 32768, 65536, 131072, 262144, 524288};
+    /* the choice before the NTT (BULK_NTT_MIN=0) against the NTT between the measured widths:
+     * full products 256 .. 512 limbs, squares 128 .. 256 limbs */
+    OUT("# crossover (device-resident): old = the choice without the NTT (BULK_NTT_MIN=0)\n");
+    OUT("%-5s %7s %7s %-6s %11s %11s %8s\n", "op", "limbs", "count", "old", "old/s", "ntt/s", "ntt/old");
+    static const size_t xl[] = {288, 320, 352, 384, 448, 144, 160, 192, 224};
+    for (int k = 0; k < 9; k++) {
+        size_t L = xl[k], n = ((size_t)1 << (quick ? 23 : 24)) / L;
+        int sq = k >= 5;
+        bulk_limb_t *a = malloc(n * L * 8), *b = malloc(n * L * 8);
+        if (!a || !b) {
+            free(a), free(b);
+            break;
+        }
+        for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
+        setenv("BULK_NTT_MIN", "0", 1);
+        double ro = dev_rate(ctx, NULL, a, sq ? NULL : b, n, L, NULL, 0.15);
+        const char *kn = bulk_int_cuda_mul_kernel(L);
+        unsetenv("BULK_NTT_MIN");
+        double rn = dev_rate(ctx, "ntt", a, sq ? NULL : b, n, L, NULL, 0.15);
+        OUT("%-5s %7zu %7zu %-6s %11.3e %11.3e %8.2f\n", sq ? "sqr" : "mul", L, n, sq ? "-" : kn, ro,
+            rn, ro > 0 ? rn / ro : 0);
+        free(a), free(b);
+    }
     OUT("# batched products, device-resident (bulk_int_dev_mul); auto = the size choice now,\n"
-        "# ntt = BULK_CUDA_MUL=ntt; GMP = mpn_mul_n on %d threads; xGMP = ntt / GMP;\n"
+        "# old = the choice without the NTT (BULK_NTT_MIN=0); ntt = BULK_CUDA_MUL=ntt;\n"
+        "# GMP = mpn_mul_n on %d threads; xGMP = ntt / GMP;\n"
         "# check = ntt products == auto products (all instances)\n", threads);
-    OUT("%-7s %7s %-6s %11s %11s %8s %11s %11s %8s %8s %6s\n", "bits", "count", "auto", "auto/s",
-        "ntt/s", "ntt/auto", "karantt/s", "GMP/s", "xGMP", "xGMPauto", "check");
+    OUT("%-7s %7s %-6s %11s %-6s %11s %11s %8s %11s %11s %8s %8s %6s\n", "bits", "count", "auto",
+        "auto/s", "old", "old/s", "ntt/s", "ntt/old", "karantt/s", "GMP/s", "xGMP", "xGMPauto",
+        "check");
     for (size_t k = 0; k < sizeof bits_list / sizeof bits_list[0]; k++) {
         size_t bits = bits_list[k], L = bits / 64;
         size_t n = ((size_t)1 << (quick ? 29 : 30)) / bits; /* 65536 bits: 16384 (8192 quick) */
@@ -147,6 +172,10 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         for (size_t i = 0; i < 4 && i < n; i++) /* all ones: the largest coefficients */
             for (size_t j = 0; j < L; j++) a[i * L + j] = b[i * L + j] = ~0ull;
         double ra = dev_rate(ctx, NULL, a, b, n, L, r1, quick ? 0.2 : 0.4);
+        setenv("BULK_NTT_MIN", "0", 1); /* the choice without the NTT */
+        double ro = dev_rate(ctx, NULL, a, b, n, L, NULL, quick ? 0.15 : 0.3);
+        const char *kold = bulk_int_cuda_mul_kernel(L);
+        unsetenv("BULK_NTT_MIN");
         double rn;
         /* one Karatsuba level over NTT half products (BULK_NTT_MIN: the NTT preferred from 16
          * limbs, so the halves take it) */
@@ -161,15 +190,15 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         double t0 = bulk_now();
         bulk_parallel_for(threads, gn, 1, gmp_range, &j);
         double rg = (double)gn / (bulk_now() - t0);
-        OUT("%-7zu %7zu %-6s %11.3e %11.3e %8.2f %11.3e %11.3e %8.1f %8.1f %6s\n", bits, n,
-            bulk_int_cuda_mul_kernel(L), ra, rn, ra > 0 ? rn / ra : 0, rk, rg, rn / rg, ra / rg,
-            same && same_k ? "ok" : "FAIL");
+        OUT("%-7zu %7zu %-6s %11.3e %-6s %11.3e %11.3e %8.2f %11.3e %11.3e %8.1f %8.1f %6s\n", bits,
+            n, bulk_int_cuda_mul_kernel(L), ra, kold, ro, rn, ro > 0 ? rn / ro : 0, rk, rg, rn / rg,
+            ra / rg, same && same_k ? "ok" : "FAIL");
         /* squares: the NTT saves one forward transform per prime */
         double sa = dev_rate(ctx, NULL, a, NULL, n, L, r1, quick ? 0.15 : 0.3);
         double sn = dev_rate(ctx, "ntt", a, NULL, n, L, r2, quick ? 0.15 : 0.3);
         same = sa > 0 && sn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
-        OUT("%-7s %7zu %-6s %11.3e %11.3e %8.2f %11s %11s %8s %8s %6s\n", "  sqr", n, "", sa, sn,
-            sa > 0 ? sn / sa : 0, "-", "-", "-", "-", same ? "ok" : "FAIL");
+        OUT("%-7s %7zu %-6s %11.3e %-6s %11s %11.3e %8s %11s %11s %8s %8s %6s\n", "  sqr", n, "", sa,
+            "", "-", sn, "-", "-", "-", "-", "-", same ? "ok" : "FAIL");
         free(a), free(b), free(r1), free(r2);
     }
 }

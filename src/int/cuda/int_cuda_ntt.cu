@@ -434,9 +434,19 @@ int have_device()
     return BULK_OK;
 }
 
-/* Minimum width (limbs) from which the size choice takes the NTT for full products; 0: never
- * (until a round measured it faster than Karatsuba / warp-column). */
-const int kNttMinLimbs = 0;
+/* Widths (limbs) from which the size choice takes the NTT: measured on the H200 (round 1,
+ * 2026-11-21 15:09 UTC, bench_int_gpu_ntt --quick, device-resident,
+ * bench/results/2026-11-21-h200-int-gpu-ntt-round1.txt):
+ *   full products: 512 limbs (32768 bits): NTT 9.19e6/s against Karatsuba 5.30e6/s, and faster
+ *     at every measured width above (65536: 4.23e6 / 1.54e6, 524288: 2.24e5 / 3.89e4); at 256
+ *     limbs (16384 bits) sum-rotate won (1.90e7 against 1.75e7), so nothing below 512 until
+ *     a round measures the widths between;
+ *   squares: 256 limbs (NTT 2.44e7/s against 1.90e7; at 128 limbs sum-rotate won, 7.3e7
+ *     against 5.4e7).
+ * Karatsuba over NTT halves measured slower than the NTT at every width (karantt column), so
+ * there is no upper limit below BG_NTT_MAX_LIMBS. */
+const int kNttMinLimbs = 512;
+const int kNttMinLimbsSqr = 256;
 
 } // namespace
 
@@ -485,9 +495,8 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
 
 bool bg_ntt_preferred(int limbs, bool sqr)
 {
-    (void)sqr;
-    int lo = kNttMinLimbs;
-    const char *e = getenv("BULK_NTT_MIN"); /* benchmarks: the threshold, e.g. Karatsuba over NTT */
+    int lo = sqr ? kNttMinLimbsSqr : kNttMinLimbs;
+    const char *e = getenv("BULK_NTT_MIN"); /* benchmarks: the threshold (0: never) */
     if (e && *e) lo = atoi(e);
     return lo > 0 && limbs >= lo && limbs <= BG_NTT_MAX_LIMBS;
 }
