@@ -16,6 +16,8 @@
  *            (device-resident), bulk_int_cuda_mul_big (host memory, with the copies), the CPU
  *            NTT (bulk_mpn_mul_fft_threads, 3 threads: its most) and GMP's mpn_mul (one thread;
  *            GMP has no parallel multiplication), results compared;
+ *   xy       the forward transforms of both operands in one pass (BULK_NTT_XY=1) against the
+ *            default at 32768 .. 131072 bits;
  *   prof     (only when named) one batched NTT call at 65536 bits and one 2^20-limb product,
  *            for a profiler run (iter-gpu.sh runs it under ncu).
  * The table goes to stdout and, with --out, to FILE (written atomically). Without a CUDA device
@@ -320,7 +322,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
         else {
             printf("usage: bench_int_gpu_ntt [--quick] [--only LIST] [--out FILE]\n"
-                   "  LIST: comma-separated parts among batch, threads, big (default: all)\n");
+                   "  LIST: comma-separated parts among xy, batch, threads, big (default: all)\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
@@ -353,6 +355,25 @@ int main(int argc, char **argv)
             OUT("# prof: big %zu limbs: %s\n", nb, bulk_status_string(rc));
         }
         free(a), free(b), free(r);
+    }
+    if (want("xy")) { /* both operands' forward transforms in one pass (BULK_NTT_XY=1) */
+        OUT("# forward transforms of a and b in one pass (BULK_NTT_XY=1) against the default\n");
+        OUT("%-8s %11s %11s %8s\n", "bits", "ntt/s", "xy/s", "xy/ntt");
+        for (size_t bits = 32768; bits <= 131072; bits *= 2) {
+            size_t l = bits / 64, m = ((size_t)1 << (quick ? 28 : 29)) / bits;
+            bulk_limb_t *x = malloc(m * l * 8), *y = malloc(m * l * 8);
+            if (!x || !y) {
+                free(x), free(y);
+                break;
+            }
+            for (size_t i = 0; i < m * l; i++) x[i] = rnd(), y[i] = rnd();
+            double r0 = dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.15);
+            setenv("BULK_NTT_XY", "1", 1);
+            double r1 = dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.15);
+            unsetenv("BULK_NTT_XY");
+            OUT("%-8zu %11.3e %11.3e %8.2f\n", bits, r0, r1, r0 > 0 ? r1 / r0 : 0);
+            free(x), free(y);
+        }
     }
     if (want("batch")) bench_batch(ctx, threads, quick);
     if (want("threads")) bench_threads(ctx);

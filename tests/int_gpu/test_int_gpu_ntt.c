@@ -87,14 +87,17 @@ static void test_batch(size_t limbs, size_t n)
           limbs);
     /* the other prime set (above 2^31, general arithmetic) and radix-4 passes, each with both
      * radices / sets */
-    static const char *const var[6][2] = {{"large", "8"}, {"large", "4"}, {"small", "4"},
-                                          {"yglobal", "8"}, {"noswizzle", "8"}, {NULL, NULL}};
+    static const char *const var[7][2] = {{"large", "8"}, {"large", "4"}, {"small", "4"},
+                                          {"yglobal", "8"}, {"noswizzle", "8"}, {"xy", "8"},
+                                          {NULL, NULL}};
     for (int v = 0; var[v][0]; v++) {
-        /* "yglobal", "noswizzle": the small primes with y in scratch / shared memory unswizzled */
+        /* "yglobal", "noswizzle", "xy": the small primes with y in scratch / shared memory
+         * unswizzled / both forward transforms in one pass */
         setenv("BULK_NTT_PRIMES", var[v][0], 1);
         setenv("BULK_NTT_RADIX", var[v][1], 1);
         if (strcmp(var[v][0], "yglobal") == 0) setenv("BULK_NTT_YGLOBAL", "1", 1);
         if (strcmp(var[v][0], "noswizzle") == 0) setenv("BULK_NTT_SWIZZLE", "0", 1);
+        if (strcmp(var[v][0], "xy") == 0) setenv("BULK_NTT_XY", "1", 1);
         memset(r, 0x5a, 2 * n * limbs * 8);
         st = bulk_int_cuda_mul_ntt_batch(r, a, b, n, limbs);
         CHECK(st == BULK_OK, "ntt batch (%s primes, radix %s) %zu limbs: status %d", var[v][0],
@@ -106,6 +109,7 @@ static void test_batch(size_t limbs, size_t n)
     unsetenv("BULK_NTT_RADIX");
     unsetenv("BULK_NTT_YGLOBAL");
     unsetenv("BULK_NTT_SWIZZLE");
+    unsetenv("BULK_NTT_XY");
 
     /* through the public API with the NTT forced (the size choice's hook) */
     setenv("BULK_CUDA_MUL", "ntt", 1);

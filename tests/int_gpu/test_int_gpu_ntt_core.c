@@ -123,6 +123,25 @@ static void sim_passes(uint32_t *x, int lg, unsigned T, const uint32_t *tw, cons
 }
 
 static int g_sw; /* the layout the sim_* macros use */
+
+/* The kernel's forward transforms of both operands in the same passes (nt_fwd_pass8_xy). */
+static void sim_fwd8_xy(uint32_t *x, uint32_t *y, int lg, unsigned T, const uint32_t *tw,
+                        const nt_prime *P)
+{
+    size_t n = (size_t)1 << lg;
+    uint32_t *v = malloc(n * 4), *u = malloc(n * 4);
+    for (size_t i = 0; i < n; i++) {
+        v[nt_sw((unsigned)i, g_sw)] = x[i];
+        u[nt_sw((unsigned)i, g_sw)] = y[i];
+    }
+    for (int ps = 0; ps < nt_npasses8(lg); ps++)
+        for (unsigned t = 0; t < T; t++) nt_fwd_pass8_xy(v, u, lg, ps, t, T, tw, g_sw, P->p, P->pinv);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = v[nt_sw((unsigned)i, g_sw)];
+        y[i] = u[nt_sw((unsigned)i, g_sw)];
+    }
+    free(v), free(u);
+}
 #define sim_fwd(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass, nt_npasses(lg), g_sw)
 #define sim_inv(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_inv_pass, nt_npasses(lg), g_sw)
 #define sim_fwd8(x, lg, T, tw, P) sim_passes(x, lg, T, tw, P, nt_fwd_pass8, nt_npasses8(lg), g_sw)
@@ -368,9 +387,9 @@ static void sim_mul(uint64_t *r, const uint64_t *a, size_t na, const uint64_t *b
         if (big) {
             sim_big_fwd(x, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
             sim_big_fwd(y, lg, ls, g_tw[0][k][0], g_lo[k][0], g_hi[k][0], &P);
-        } else if (set) { /* the kernel's default: radix 8 on set 1 (radix 4 checked on set 0) */
-            sim_fwd8(x, lg, T, g_tw[set][k][0], &P);
-            sim_fwd8(y, lg, T, g_tw[set][k][0], &P);
+        } else if (set) { /* the kernel's default: radix 8 on set 1 (radix 4 checked on set 0),
+                           * both operands in one pass as the kernel runs them */
+            sim_fwd8_xy(x, y, lg, T, g_tw[set][k][0], &P);
         } else {
             sim_fwd(x, lg, T, g_tw[set][k][0], &P);
             sim_fwd(y, lg, T, g_tw[set][k][0], &P);

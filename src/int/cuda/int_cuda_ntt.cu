@@ -110,9 +110,10 @@ nt_scales scales_for(int set, int lg)
 
 /* SET: the prime set (1: below 2^31, the cheaper arithmetic; 0 forced by BULK_NTT_PRIMES=large).
  * R8: radix-8 passes (else radix 4). SW: shared memory in the nt_sw order (the residues of the
- * last prime then go to y in natural order for the carries). The prime loop is unrolled so that
+ * last prime then go to y in natural order for the carries). XY: the forward transforms of a
+ * and b in the same passes (nt_fwd_pass8_xy; more registers). The prime loop is unrolled so that
  * each prime is a compile-time constant. */
-template <bool YS, int SET, bool R8, bool SW>
+template <bool YS, int SET, bool R8, bool SW, bool XY>
 __global__ void __launch_bounds__(512)
 ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int lg,
                  uint32_t *scratch, nt_scales sc)
@@ -140,7 +141,9 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
         }
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
-            if (R8) {
+            if (R8 && XY) { /* x and y together: shared twiddles, two independent chains */
+                nt_fwd_pass8_xy(x, sq ? NULL : y, lg, ps, tid, T, tw, SW, p, pinv);
+            } else if (R8) {
                 nt_fwd_pass8(x, lg, ps, tid, T, tw, SW, p, pinv);
                 if (!sq) nt_fwd_pass8(y, lg, ps, tid, T, tw, SW, p, pinv);
             } else {
@@ -205,13 +208,13 @@ int max_smem()
     return v;
 }
 
-template <bool YS, int SET, bool R8, bool SW>
+template <bool YS, int SET, bool R8, bool SW, bool XY = false>
 int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, int lg,
                  unsigned T, size_t smem, cudaStream_t st)
 {
     static bool attr_set = false;
     if (!attr_set) {
-        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8, SW>,
+        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8, SW, XY>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
         attr_set = true;
     }
@@ -227,7 +230,7 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *bd = a == b ? a + done * limbs : b + done * limbs;
-        ntt_batch_kernel<YS, SET, R8, SW><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
+        ntt_batch_kernel<YS, SET, R8, SW, XY><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
                                                                    a + done * limbs, bd, limbs, lg, s, sc);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
     }
@@ -476,6 +479,10 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
 #define NT_LAUNCH(Y, S, R) return launch_batch<Y, S, R, R>(r, a, b, n, (int)limbs, lg, T, smem, st)
     if (ys && !large && !r4 && nosw)
         return launch_batch<true, 1, true, false>(r, a, b, n, (int)limbs, lg, T, smem, st);
+    /* BULK_NTT_XY=1: both operands' forward transforms in one pass (default shape only) */
+    const char *xye = getenv("BULK_NTT_XY");
+    if (ys && !large && !r4 && xye && *xye == '1')
+        return launch_batch<true, 1, true, true, true>(r, a, b, n, (int)limbs, lg, T, smem, st);
     if (ys && large) {
         if (r4) NT_LAUNCH(true, 0, false);
         NT_LAUNCH(true, 0, true);

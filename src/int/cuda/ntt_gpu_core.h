@@ -371,37 +371,42 @@ BULK_HD void nt_inv_pass(uint32_t *x, int lg, int pass, unsigned tid, unsigned T
  * w_{2h}^(j + m e) (m < 4), stage h / 2 w_h^(j + m e) (m < 2), stage h / 4 w_{h/2}^j. */
 BULK_HD int nt_npasses8(int lg) { return lg / 3 + (lg % 3 != 0); }
 
-BULK_HD void nt_r8_dif(uint32_t *v, const uint32_t *tw, unsigned h, unsigned j, uint32_t p,
-                       uint32_t pinv)
+/* The seven twiddles of group offset j at h (from the stage table of the direction):
+ * w[m] = tw[h + j + m e] (m < 4), w[4], w[5] = tw[h / 2 + j (+ e)], w[6] = tw[e + j]. */
+BULK_HD void nt_r8_tw(uint32_t *w, const uint32_t *tw, unsigned h, unsigned j)
 {
     const unsigned e = h >> 2;
-    for (int m = 0; m < 4; m++) nt_bf_dif(&v[m], &v[m + 4], tw[h + j + m * e], p, pinv);
-    const uint32_t w0 = tw[(h >> 1) + j], w1 = tw[(h >> 1) + j + e];
-    nt_bf_dif(&v[0], &v[2], w0, p, pinv);
-    nt_bf_dif(&v[1], &v[3], w1, p, pinv);
-    nt_bf_dif(&v[4], &v[6], w0, p, pinv);
-    nt_bf_dif(&v[5], &v[7], w1, p, pinv);
-    const uint32_t w2 = tw[e + j];
-    for (int m = 0; m < 8; m += 2) nt_bf_dif(&v[m], &v[m + 1], w2, p, pinv);
+    for (int m = 0; m < 4; m++) w[m] = tw[h + j + m * e];
+    w[4] = tw[(h >> 1) + j];
+    w[5] = tw[(h >> 1) + j + e];
+    w[6] = tw[e + j];
 }
 
-BULK_HD void nt_r8_dit(uint32_t *v, const uint32_t *itw, unsigned h, unsigned j, uint32_t p,
-                       uint32_t pinv)
+BULK_HD void nt_r8_dif(uint32_t *v, const uint32_t *w, uint32_t p, uint32_t pinv)
 {
-    const unsigned e = h >> 2;
-    const uint32_t w2 = itw[e + j];
-    for (int m = 0; m < 8; m += 2) nt_bf_dit(&v[m], &v[m + 1], w2, p, pinv);
-    const uint32_t w0 = itw[(h >> 1) + j], w1 = itw[(h >> 1) + j + e];
-    nt_bf_dit(&v[0], &v[2], w0, p, pinv);
-    nt_bf_dit(&v[1], &v[3], w1, p, pinv);
-    nt_bf_dit(&v[4], &v[6], w0, p, pinv);
-    nt_bf_dit(&v[5], &v[7], w1, p, pinv);
-    for (int m = 0; m < 4; m++) nt_bf_dit(&v[m], &v[m + 4], itw[h + j + m * e], p, pinv);
+    for (int m = 0; m < 4; m++) nt_bf_dif(&v[m], &v[m + 4], w[m], p, pinv);
+    nt_bf_dif(&v[0], &v[2], w[4], p, pinv);
+    nt_bf_dif(&v[1], &v[3], w[5], p, pinv);
+    nt_bf_dif(&v[4], &v[6], w[4], p, pinv);
+    nt_bf_dif(&v[5], &v[7], w[5], p, pinv);
+    for (int m = 0; m < 8; m += 2) nt_bf_dif(&v[m], &v[m + 1], w[6], p, pinv);
 }
 
-/* One radix-8 pass at h = 2^lh over this thread's groups; inv: backward. */
-BULK_HD void nt_r8_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, const uint32_t *tw,
-                        int inv, int sw, uint32_t p, uint32_t pinv)
+BULK_HD void nt_r8_dit(uint32_t *v, const uint32_t *w, uint32_t p, uint32_t pinv)
+{
+    for (int m = 0; m < 8; m += 2) nt_bf_dit(&v[m], &v[m + 1], w[6], p, pinv);
+    nt_bf_dit(&v[0], &v[2], w[4], p, pinv);
+    nt_bf_dit(&v[1], &v[3], w[5], p, pinv);
+    nt_bf_dit(&v[4], &v[6], w[4], p, pinv);
+    nt_bf_dit(&v[5], &v[7], w[5], p, pinv);
+    for (int m = 0; m < 4; m++) nt_bf_dit(&v[m], &v[m + 4], w[m], p, pinv);
+}
+
+/* One radix-8 pass at h = 2^lh over this thread's groups of x and, when y is not NULL, the same
+ * groups of y with the same twiddles (the forward transforms of both operands: one twiddle load
+ * and index computation for two groups, and two independent chains); inv: backward. */
+BULK_HD void nt_r8_pass(uint32_t *x, uint32_t *y, int lg, int lh, unsigned tid, unsigned T,
+                        const uint32_t *tw, int inv, int sw, uint32_t p, uint32_t pinv)
 {
     const unsigned n = 1u << lg, h = 1u << lh, e = h >> 2;
     /* b and m e have disjoint bits, so nt_sw(b + m e) = nt_sw(b) ^ nt_sw(m e); and nt_sw(m e)
@@ -413,18 +418,61 @@ BULK_HD void nt_r8_pass(uint32_t *x, int lg, int lh, unsigned tid, unsigned T, c
         unsigned j = g & (e - 1), b = ((g >> (lh - 2)) << (lh + 1)) + j, fb = nt_sw(b, sw);
         uint32_t v[8];
         for (int m = 0; m < 8; m++) v[m] = x[fb ^ f[m]];
-        if (inv) nt_r8_dit(v, tw, h, j, p, pinv);
-        else nt_r8_dif(v, tw, h, j, p, pinv);
+        if (y) {
+            uint32_t w[7], u[8];
+            nt_r8_tw(w, tw, h, j);
+            for (int m = 0; m < 8; m++) u[m] = y[fb ^ f[m]];
+            if (inv) {
+                nt_r8_dit(v, w, p, pinv);
+                nt_r8_dit(u, w, p, pinv);
+            } else {
+                nt_r8_dif(v, w, p, pinv);
+                nt_r8_dif(u, w, p, pinv);
+            }
+            for (int m = 0; m < 8; m++) y[fb ^ f[m]] = u[m];
+        } else { /* one array: each twiddle loaded where it is used (fewer registers live) */
+            const unsigned e2 = e, h2 = h >> 1;
+            if (inv) {
+                for (int m = 0; m < 8; m += 2) nt_bf_dit(&v[m], &v[m + 1], tw[e2 + j], p, pinv);
+                const uint32_t w0 = tw[h2 + j], w1 = tw[h2 + j + e2];
+                nt_bf_dit(&v[0], &v[2], w0, p, pinv);
+                nt_bf_dit(&v[1], &v[3], w1, p, pinv);
+                nt_bf_dit(&v[4], &v[6], w0, p, pinv);
+                nt_bf_dit(&v[5], &v[7], w1, p, pinv);
+                for (int m = 0; m < 4; m++) nt_bf_dit(&v[m], &v[m + 4], tw[h + j + m * e2], p, pinv);
+            } else {
+                for (int m = 0; m < 4; m++) nt_bf_dif(&v[m], &v[m + 4], tw[h + j + m * e2], p, pinv);
+                const uint32_t w0 = tw[h2 + j], w1 = tw[h2 + j + e2];
+                nt_bf_dif(&v[0], &v[2], w0, p, pinv);
+                nt_bf_dif(&v[1], &v[3], w1, p, pinv);
+                nt_bf_dif(&v[4], &v[6], w0, p, pinv);
+                nt_bf_dif(&v[5], &v[7], w1, p, pinv);
+                for (int m = 0; m < 8; m += 2) nt_bf_dif(&v[m], &v[m + 1], tw[e2 + j], p, pinv);
+            }
+        }
         for (int m = 0; m < 8; m++) x[fb ^ f[m]] = v[m];
+    }
+}
+
+/* Forward pass of the radix-8 schedule on x and, when y is not NULL, on y too (nt_r8_pass). */
+BULK_HD void nt_fwd_pass8_xy(uint32_t *x, uint32_t *y, int lg, int pass, unsigned tid, unsigned T,
+                             const uint32_t *tw, int sw, uint32_t p, uint32_t pinv)
+{
+    if (pass < lg / 3) {
+        nt_r8_pass(x, y, lg, lg - 1 - 3 * pass, tid, T, tw, 0, sw, p, pinv);
+    } else if (lg % 3 == 2) {
+        nt_r4_pass(x, lg, 1, tid, T, tw, 0, sw, p, pinv);
+        if (y) nt_r4_pass(y, lg, 1, tid, T, tw, 0, sw, p, pinv);
+    } else {
+        nt_r2_pass(x, lg, tid, T, tw, 0, sw, p, pinv);
+        if (y) nt_r2_pass(y, lg, tid, T, tw, 0, sw, p, pinv);
     }
 }
 
 BULK_HD void nt_fwd_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
                           const uint32_t *tw, int sw, uint32_t p, uint32_t pinv)
 {
-    if (pass < lg / 3) nt_r8_pass(x, lg, lg - 1 - 3 * pass, tid, T, tw, 0, sw, p, pinv);
-    else if (lg % 3 == 2) nt_r4_pass(x, lg, 1, tid, T, tw, 0, sw, p, pinv);
-    else nt_r2_pass(x, lg, tid, T, tw, 0, sw, p, pinv);
+    nt_fwd_pass8_xy(x, (uint32_t *)0, lg, pass, tid, T, tw, sw, p, pinv);
 }
 
 BULK_HD void nt_inv_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned T,
@@ -436,7 +484,7 @@ BULK_HD void nt_inv_pass8(uint32_t *x, int lg, int pass, unsigned tid, unsigned 
         else nt_r2_pass(x, lg, tid, T, itw, 1, sw, p, pinv);
         return;
     }
-    nt_r8_pass(x, lg, rem + 2 + 3 * (pass - (rem != 0)), tid, T, itw, 1, sw, p, pinv);
+    nt_r8_pass(x, (uint32_t *)0, lg, rem + 2 + 3 * (pass - (rem != 0)), tid, T, itw, 1, sw, p, pinv);
 }
 
 /* x[i] = x[i] y[i] s mod p for this thread's i (s = N^-1 R^2 mod p: the product of the
