@@ -310,10 +310,10 @@ static int same_totals(const bulk_collatz_verify_result *a, const bulk_collatz_v
 }
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    /* d: 0 = 12; sh: 1 = in the --short table (flat, the default, the uniform rows), 2 = also and
-     * with BULK_CZ_CUDA_UNI_BLOCKS=5 (the uniform kernels bound to 48 registers, 40 warps per SM),
-     * 3 = also and with BULK_CZ_CUDA_UNI_LIMBS=3 (the uniform trips on three limbs), 4 = also and
-     * with BULK_CZ_CUDA_UNI_UNROLL=2 (two trips per pass of the lane loop);
+    /* d: 0 = 12; sh: 1 = in the --short table (flat, the default, the uniform rows), 4 / 5 = also
+     * and with BULK_CZ_CUDA_UNI_UNROLL=3 / 1 (three trips / one trip per pass of the lane loop;
+     * two by default; round 1 of the third session also measured BULK_CZ_CUDA_UNI_BLOCKS=5 and
+     * BULK_CZ_CUDA_UNI_LIMBS=3, both slower);
      * ks, K: an engine of ks stored sieve bits extended to K bits (collatz/sieve_ext.c; 0: the
      * row's k stored) */
     static const struct { const char *name; int layout, refill, replay, mem, inc, d, sh, ks, K; } v[] = {
@@ -330,19 +330,16 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         /* the options left at AUTO (inc -1): whatever the build's defaults are */
         { "default (auto)", 0, 0, 0, 0, -1, 0, 1, 0, 0 },
         /* session 3: the uniform trips (cg_verify_uni.h) at d = 12, 10, 14, 16 */
+        { "uniform 1 trip", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 5, 0, 0 },
         { "uniform", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 0, 0 },
-        { "uniform d=10", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 10, 1, 0, 0 },
+        { "uniform d=10", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 10, 0, 0, 0 },
         { "uniform d=14", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 14, 1, 0, 0 },
         { "uniform d=16", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 16, 1, 0, 0 },
-        { "uniform 5 blocks", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 2, 0, 0 },
-        { "uniform 3 limbs", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 3, 0, 0 },
-        { "uniform unroll 2", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 4, 0, 0 },
+        { "uniform 3 trips", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 4, 0, 0 },
         /* the generated sieve on the GPU (extension rows run k_uni whatever the layout) */
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 32, 0 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 28, 0 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 32, 39 },
-        { "ext 5 blocks", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 2, 32, 39 },
-        { "ext 3 limbs", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 3, 32, 39 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 30, 39 },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
@@ -383,9 +380,8 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
                 if (bulk_collatz_engine_new(&ed, cpu, v[i].d, 0, 0) != BULK_OK) continue;
                 borrow(ed, e, &bw);
             }
-            if (v[i].sh == 2) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
-            if (v[i].sh == 3) setenv("BULK_CZ_CUDA_UNI_LIMBS", "3", 1);
-            if (v[i].sh == 4) setenv("BULK_CZ_CUDA_UNI_UNROLL", "2", 1);
+            if (v[i].sh == 4) setenv("BULK_CZ_CUDA_UNI_UNROLL", "3", 1);
+            if (v[i].sh == 5) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;
@@ -393,8 +389,6 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
             struct vpoint p = measure_verify(ed, two68 + ((u128)99 << K), (u128)1 << (K + 3));
             int sc = bulk_collatz_cuda_verify_chunk(ed, U(c0), U(c1), i ? r : ref);
-            unsetenv("BULK_CZ_CUDA_UNI_BLOCKS");
-            unsetenv("BULK_CZ_CUDA_UNI_LIMBS");
             unsetenv("BULK_CZ_CUDA_UNI_UNROLL");
             if (ed != e) {
                 if (!v[i].ks) unborrow(ed, &bw);

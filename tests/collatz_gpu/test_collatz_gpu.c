@@ -114,13 +114,15 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         /* the uniform kernels' tuning knobs (environment, set below by name) */
         { "uniform, UNI_LIMBS=3", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
         { "uniform, UNI_BLOCKS=5, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
-        { "uniform, UNI_UNROLL=2", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        { "uniform, UNI_UNROLL=1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        { "uniform, UNI_UNROLL=3", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         if (kx && v % 3 != 0 && vs[v].o.verify_layout != BULK_CZ_CUDA_LAYOUT_UNIFORM) continue;
         if (strstr(vs[v].name, "UNI_LIMBS=3")) setenv("BULK_CZ_CUDA_UNI_LIMBS", "3", 1);
         if (strstr(vs[v].name, "UNI_BLOCKS=5")) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
-        if (strstr(vs[v].name, "UNI_UNROLL=2")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "2", 1);
+        if (strstr(vs[v].name, "UNI_UNROLL=1")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
+        if (strstr(vs[v].name, "UNI_UNROLL=3")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "3", 1);
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;
         if (vs[v].o.table_mem == BULK_CZ_CUDA_MEM_SHARED && ((size_t)17 << d) > 200000) continue;
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");

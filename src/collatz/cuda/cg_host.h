@@ -14,11 +14,11 @@ extern "C" {
 #include "collatz/cuda/collatz_cuda.h"
 
 /* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to:
- * FLAT_BATCH with CG_REFILL_LANES = 12, the measured best. `bench_collatz_gpu --layouts` on an
- * H200 (2026-11-21, bench/results/2026-11-21-h200-collatz-gpu-layouts.txt), n near 2^68, d = 12:
- * k = 37 FLAT 1.463e12, FLAT_BATCH refill 8/12/16 1.675e12/1.725e12/1.715e12 numbers/s;
- * k = 32 FLAT 1.218e12, refill 12 1.399e12; all results identical. */
-#define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_FLAT_BATCH
+ * UNIFORM (k_uni, two trips per pass; FLAT_BATCH where it does not apply). H200 round 1 of
+ * 2026-11-21 (third session), k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental
+ * setup 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all
+ * identical (bench/results/2026-11-21-h200-collatz-gpu-s3-verify-round1-layouts37.txt). */
+#define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
 /* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V4X2 (8 steps
  * per trip), the fastest in H200 round 2 at every point (d = 12, a = 24: 2.00e10 numbers/s,
