@@ -10,8 +10,9 @@
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
  * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
  * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
- * eo (the even/odd per-thread kernel against the others, 256 .. 1024 bits), prof (each kernel
- * under work launched once, for a profiler).
+ * eo (the even/odd per-thread kernel against the others, 64 .. 1024 bits), mul1k (the default
+ * mul 256, 512, 1024, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work launched
+ * once, for a profiler).
  *
  * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
 #include <gmp.h>
@@ -172,7 +173,7 @@ static double imad_peak, bw_peak;
 static const char *only;
 static int want(const char *part)
 {
-    if (!only) return strcmp(part, "prof") != 0;
+    if (!only) return strcmp(part, "prof") != 0 && strcmp(part, "mul1k") != 0;
     size_t n = strlen(part);
     for (const char *p = only; *p;) {
         const char *e = strchr(p, ',');
@@ -471,7 +472,8 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
  * instances unless --quick. */
 static void bench_eo(bulk_ctx *ctx, size_t big)
 {
-    static const size_t bits_list[] = {256, 512, 768, 832, 1024};
+    static const size_t bits_list[] = {64, 128, 192, 256, 320, 512, 768, 832, 1024};
+    const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
     /* BULK_CUDA_MUL, and one more variable for the variants of teo */
     static const char *kinds[] = {"thread", "teo", "teo", "teo", "teo", "teop", "sr"};
     static const char *vars[] = {NULL, NULL, NULL, "BULK_CUDA_EO_STAGE", "BULK_CUDA_EO_BLOCK",
@@ -486,7 +488,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
     OUT("%-7s %9s %12s %12s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
         "teo again", "teo loop", "teo 64", "teop", "sr", "IMAD%", "auto picks");
     const size_t n = big;
-    for (int bi = 0; bi < 5; bi++) {
+    for (int bi = 0; bi < nbits; bi++) {
         size_t L = bits_list[bi] / 64;
         bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * 2 * L * 8);
         bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
@@ -635,7 +637,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
                    "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
-                   "  gcd, powmod, kernels, shapes, eo, prof (default: all but prof)\n");
+                   "  gcd, powmod, kernels, shapes, eo, mul1k, prof (default: all but prof and\n"
+                   "  mul1k, whose rows the others contain)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -685,6 +688,13 @@ int main(int argc, char **argv)
         for (int k = 0; k < 3; k++)
             bench_forced(ctx, labels[k], "BULK_CUDA_KARA_MIN", mins[k], OP_MUL, 65536, big / 64,
                          big / 256, threads);
+    }
+    if (want("mul1k")) { /* the default paths up to 1024 bits (the even/odd rows since 15:55) */
+        bench_one(ctx, OP_MUL, 256, big, big, threads);
+        bench_one(ctx, OP_MUL, 512, big, big, threads);
+        bench_one(ctx, OP_MUL, 1024, big, big, threads);
+        bench_one(ctx, OP_SQR, 1024, big, big, threads);
+        bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     }
     if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows,
                         * plain 64-bit rows (bg_mul_rows_wide), Karatsuba over them */

@@ -6,12 +6,12 @@
 #
 # 1. ctest of test_int_gpu (on the device against GMP and the CPU backend) and
 #    test_int_gpu_core (not the NTT area's test_int_gpu_ntt*) -> $R/ctest.log;
-# 2. bench_int_gpu --only eo: the even/odd per-thread multiplication (BULK_CUDA_MUL=teo)
-#    against the per-thread rows and sum-rotate at 256 .. 1024 bits, 2^20 instances -> $R/eo.txt
+# 2. bench_int_gpu --only mul1k: the default mul 256, 512, 1024, sqr 1024, mul_lo 1024 rows
+#    (device-resident, end-to-end, GMP on all cores) -> $R/mul1k.txt;
+# 3. bench_int_gpu --only eo: the even/odd per-thread multiplication (BULK_CUDA_MUL=teo)
+#    against the per-thread rows and sum-rotate at 64 .. 1024 bits, 2^20 instances -> $R/eo.txt
 #    (the earlier rounds' full table: `bench_int_gpu --only mul,...`, see gpu-run.sh);
-# 3. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-mul.txt;
-# 4. one Nsight Compute profile of each even/odd kernel (bench --only prof launches each kernel
-#    once) -> $R/ncu.txt (skipped when ncu is missing; bounded by a timeout so the cap holds).
+# 4. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-mul.txt.
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
 # the later ones; the exit status is that of the tests.
 set -u
@@ -38,8 +38,12 @@ grep -E "SKIP|Passed|Failed|FAIL|tests passed|seed|gcd .*done|Test time" "$R/cte
 stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 
 BENCH="$B/bench/int_gpu/bench_int_gpu"
-# session 3 (issue-5 mul 1024): the even/odd per-thread kernel against the per-thread rows and
-# sum-rotate at 256 .. 1024 bits, 2^20 instances
+# session 3 (issue-5 mul 1024): the default rows up to 1024 bits (even/odd rows since the
+# 15:55 round) with end-to-end and GMP, then the even/odd kernels against the per-thread rows
+# and sum-rotate at 64 .. 1024 bits, 2^20 instances
+timeout 20 "$BENCH" --only mul1k --out "$R/mul1k.txt" >"$R/mul1k.log" 2>&1
+stamp "mul1k rc $?"
+sed -n '/^op /,$p' "$R/mul1k.txt" 2>/dev/null || tail -20 "$R/mul1k.log"
 timeout 30 "$BENCH" --only eo --out "$R/eo.txt" >"$R/eo.log" 2>&1
 stamp "eo rc $?"
 sed -n '/^# even\/odd/,$p' "$R/eo.txt" 2>/dev/null || tail -20 "$R/eo.log"
@@ -58,26 +62,7 @@ else
     stamp "no cuobjdump"
 fi
 
-if command -v ncu >/dev/null 2>&1; then
-    # the even/odd kernels once each on 2^18 instances of 1024 bits (bench --only prof)
-    timeout 20 ncu --clock-control none -k regex:'mul_eop?_kernel' \
-        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
-        --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
-        --section MemoryWorkloadAnalysis \
-        "$BENCH" --only prof --out "$R/prof-bench.txt" >"$R/ncu.txt" 2>&1
-    stamp "ncu rc $?"
-    # the pipes by name (a separate call: a metric name this ncu lacks fails only this one)
-    timeout 12 ncu --clock-control none -k regex:'mul_eop?_kernel' --metrics \
-sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,\
-sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,\
-sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,\
-sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,\
-sm__issue_active.avg.pct_of_peak_sustained_active,\
-dram__throughput.avg.pct_of_peak_sustained_elapsed \
-        "$BENCH" --only prof --out "$R/prof-bench2.txt" >"$R/ncu-pipes.txt" 2>&1
-    stamp "ncu pipes rc $?"
-else
-    stamp "no ncu"
-fi
+# (round 1 of session 3 profiled the even/odd kernels with ncu: bench/results/
+# 2026-11-21-h200-int-gpu-s3-round1.txt; this round's cap goes to the default-path rows)
 stamp "done"
 exit $status

@@ -1,21 +1,25 @@
 /* Multiplication on the GPU: full product, low half (mul_lo) and square (b = a).
  *
- * Four kernels, chosen by size from measured thresholds (choose() below):
- *  - one instance per thread (limbs <= 16, W <= 1024 bits; full products only up to 12 limbs,
- *    squares and low halves up to 16): operands staged through shared
- *    memory so that global loads and stores are coalesced, then the rows of bg_mul_rows run
- *    fully unrolled on 32-bit words in registers, two PTX multiply-adds per word product.
- *    Compiled for capacities 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs; a width between two is padded
- *    with zero words up to the next (the zero rows cost time, never correctness).
- *  - sum-rotate (seed 000; full products from 13 limbs, W up to 16384 bits): a group of
+ * Kernels chosen by size from measured thresholds (choose() below):
+ *  - even/odd rows, one instance per thread (limbs <= 16, W <= 1024 bits; products, squares,
+ *    low halves): bg_mul_rows_eo / bg_sqr_rows_eo / bg_mullo_rows_eo, one IMAD.WIDE.U32.X per
+ *    word product, operands staged through shared memory (coalesced global access), b read
+ *    from shared memory row by row, finished words stored as they complete. Capacities 1, 2,
+ *    4, 8, 12, 16 limbs; a width between two is padded with zero words up to the next.
+ *  - sum-rotate (seed 000; full products from 17 limbs, W up to 16384 bits): a group of
  *    G = 8, 16 or 32 lanes per instance, P words of a per lane, exactly the (G P)^2 word
  *    products; finished columns leave through the group's first lane.
- *  - Karatsuba over the batch from 131072 bits: three batched half-size products.
- *  - the warp-column kernel (larger W, and odd widths above sum-rotate): one block per instance, each warp computes 128
- *    consecutive product columns (4 per lane, bg_col4_lane), and the column sums are turned into
- *    words by a carry-lookahead over lanes (bg_warp_carries) and over warps (a serial scan of
- *    the warps' generate/propagate masks in shared memory) - seed 002's scan-based carry
- *    propagation with the lanes of a warp as the digits. */
+ *  - Karatsuba over the batch from 32768 bits (even widths): three batched half-size products.
+ *  - the warp-column kernel (larger W, and odd widths above sum-rotate): one block per
+ *    instance, each warp computes 128 consecutive product columns (4 per lane, bg_col4_lane),
+ *    and the column sums are turned into words by a carry-lookahead over lanes
+ *    (bg_warp_carries) and over warps (a serial scan of the warps' generate/propagate masks in
+ *    shared memory) - seed 002's scan-based carry propagation with the lanes of a warp as the
+ *    digits.
+ *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
+ * Kept as forced alternatives (BULK_CUDA_MUL, measured slower): the per-thread carry-flag rows
+ * (bg_mul_rows; compiled for 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs), 64-bit rows, Karatsuba over
+ * them, and the even/odd rows on a persistent grid (teop). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,13 +185,13 @@ __device__ __forceinline__ void eo_stage(bg_word *sh, int S, const bg_limb *src,
     }
 }
 
+/* What mul_eo_kernel computes: the full product, the square of a, the low half. */
+enum eo_mode { EO_MUL, EO_SQR, EO_LO };
+
 /* A full block at the compiled width (cnt = BS, l = L): every thread's 2L global loads
  * of a and b issued before the first shared-memory store, so the block waits for one memory
  * round trip instead of one per unrolled group of the loop in eo_stage (nvcc unrolls it by 4:
  * 8 round trips at L = 16). The loaded limbs take registers the rows need only later. */
-/* What mul_eo_kernel computes: the full product, the square of a, the low half. */
-enum eo_mode { EO_MUL, EO_SQR, EO_LO };
-
 template <int L, int BS, bool SQ>
 __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, int SB,
                                               const bg_limb *a, const bg_limb *b, size_t first)
@@ -210,8 +214,48 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
     }
 }
 
-/* stage: 1 loads a full block by eo_stage_full (the default), 0 always by the loops of
- * eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block.
+/* floor(k / d) for k d < 2^32 by one high multiply with m = eo_magic(d) = ceil(2^32 / d) (for
+ * a power of two exactly 2^32 / d): k m / 2^32 = k / d + k e / (d 2^32) with e = m d - 2^32
+ * < d, and k e < 2^32. The run-time divisions of the staging loops are IMAD work on the pipe
+ * the products need (832 bits, 13 limbs in the 16-limb capacity, ran 4.3e9/s against 5.3e9 at
+ * 1024 bits in the 15:05 round). */
+__device__ __forceinline__ uint32_t eo_magic(uint32_t d) { return 0xffffffffu / d + 1; }
+__device__ __forceinline__ int eo_div(int k, uint32_t m) { return (int)__umulhi((uint32_t)k, m); }
+
+/* A full block below the compiled width (cnt = BS, l < L): as eo_stage_full, with the
+ * thread's loads (at most L a operand, fixed trip count, guarded) in flight at once and the
+ * instance of limb k by eo_div. */
+template <int L, int BS, bool SQ>
+__device__ __forceinline__ void eo_stage_short(bg_word *so, int SO, bg_word *sb, int SB,
+                                               const bg_limb *a, const bg_limb *b, size_t first,
+                                               int l)
+{
+    const bg_limb *ga = a + first * (size_t)l, *gb = b + first * (size_t)l;
+    const int tot = BS * l;
+    const uint32_t m = eo_magic((uint32_t)l);
+    bg_limb va[L], vb[L];
+#pragma unroll
+    for (int t = 0; t < L; t++) {
+        const int k = t * BS + threadIdx.x;
+        if (k < tot) {
+            va[t] = ga[k];
+            if (!SQ) vb[t] = gb[k];
+        }
+    }
+#pragma unroll
+    for (int t = 0; t < L; t++) {
+        const int k = t * BS + threadIdx.x, inst = eo_div(k, m), j = k - inst * l;
+        if (k >= tot) break;
+        so[inst * SO + 2 * j] = (bg_word)va[t];
+        so[inst * SO + 2 * j + 1] = (bg_word)(va[t] >> 32);
+        if (SQ) continue;
+        sb[inst * SB + 2 * j] = (bg_word)vb[t];
+        sb[inst * SB + 2 * j + 1] = (bg_word)(vb[t] >> 32);
+    }
+}
+
+/* stage: 1 loads a full block by eo_stage_full (eo_stage_short below the compiled width; the
+ * default), 0 always by the loops of eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block.
  * M: EO_MUL r = a b (2l limbs), EO_SQR r = a^2 by bg_sqr_rows_eo (about half the products;
  * b is neither read nor staged), EO_LO r = a b mod 2^(64 l) by bg_mullo_rows_eo (l limbs). */
 template <int L, int BS, int M = EO_MUL>
@@ -227,6 +271,8 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     int cnt = (int)(n - first < (size_t)BS ? n - first : BS);
     if (stage && l == L && cnt == BS) {
         eo_stage_full<L, BS, M == EO_SQR>(so, SO, sb, SB, a, b, first);
+    } else if (stage && cnt == BS) {
+        eo_stage_short<L, BS, M == EO_SQR>(so, SO, sb, SB, a, b, first, l);
     } else if (l == L) {
         eo_stage<L, BS>(so, SO, a, first, cnt, l);
         if (!SQ) eo_stage<L, BS>(sb, SB, b, first, cnt, l);
@@ -251,6 +297,17 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
 #pragma unroll
         for (int t = 0; t < RW / 2; t++) {
             const int k = t * BS + threadIdx.x, inst = k / (RW / 2), j = k % (RW / 2);
+            g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
+        }
+        return;
+    }
+    if (stage && cnt == BS) { /* below the compiled width: eo_div instead of a division */
+        const int tot = BS * ol;
+        const uint32_t m = eo_magic((uint32_t)ol);
+#pragma unroll
+        for (int t = 0; t < RW / 2; t++) {
+            const int k = t * BS + threadIdx.x, inst = eo_div(k, m), j = k - inst * ol;
+            if (k >= tot) break;
             g[k] = (bg_limb)so[inst * SO + 2 * j] | ((bg_limb)so[inst * SO + 2 * j + 1] << 32);
         }
         return;
@@ -832,14 +889,17 @@ enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_
  * bench/results/2026-11-21-h200-int-gpu.txt. The issue-cost model below (bg_cost_sr /
  * bg_cost_cols) only arbitrates where nothing was measured against it.
  *
- * kSrMinLimbs: full products a * b (a != b) by sum-rotate from 13 limbs: at 16 limbs (1024 bits)
- * per thread ran 1.86e9/s, sum-rotate 2.52e9/s. Widths 13..16 run exactly the same code as 16
- * (the per-thread kernel's capacity-16 instance, and the same sum-rotate shape G = 8, P = 4), so
- * the measurement holds for them; below 13 limbs nothing was measured and per thread stays.
- * Squares and low halves stay per thread up to BG_MUL_THREAD_MAX_LIMBS: at 1024 bits the
- * per-thread square ran 3.23e9/s and the per-thread mul_lo 2.58e9/s, both above sum-rotate's
- * full product (2.52e9/s, which a low half would still have to copy out). */
-const int kSrMinLimbs = 13;
+ * kEoMaxLimbs: full products, squares and low halves by the even/odd rows (mul_eo_kernel) up to
+ * 16 limbs. H200 round of 2026-11-21 15:05 UTC (bench_int_gpu --only eo, 2^20 instances,
+ * bench/results/2026-11-21-h200-int-gpu-s3-round1.txt), each kernel forced: products at 256,
+ * 512, 768, 832, 1024 bits 2.32e10, 1.33e10, 7.69e9, 4.30e9, 5.28e9/s against the per-thread
+ * carry-flag rows' 1.70e10, 7.38e9, 3.67e9, 2.35e9, 2.13e9 and sum-rotate's 5.9e9 .. 2.59e9;
+ * squares 1.68e10 / 7.70e9 (512 / 1024 bits) against 1.12e10 / 3.98e9, low halves 1.73e10 /
+ * 8.83e9 against 9.55e9 / 2.96e9. Every width runs one of the measured capacities (4, 8, 12, 16
+ * limbs) or 1, 2 limbs (not timed against the rows; the same code). Before that round: per
+ * thread below 13 limbs and sum-rotate from 13 (2.52e9 against 1.86e9/s per thread at 1024
+ * bits, bench/results/2026-11-21-h200-int-gpu.txt). */
+const int kEoMaxLimbs = 16;
 /* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
  * H200 (2026-11-21 12:40 UTC round, bench_int_gpu, 65536 bits, 16384 instances
  * device-resident) with the warp-per-instance glue: warp-column 1.256e6/s; one Karatsuba
@@ -860,12 +920,13 @@ int kara_min()
 
 enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 
-/* By size: per thread up to BG_MUL_THREAD_MAX_LIMBS (full products only below kSrMinLimbs),
+/* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves),
  * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
  * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env
- * is set, BULK_CUDA_MUL=thread|twide|tkara|sr|cols|kara forces one at this level (tests and benchmarks;
- * thread only up to 16 limbs, sr up to 256, kara for even widths); Karatsuba's own half products
- * always choose by size. */
+ * is set, BULK_CUDA_MUL=thread|twide|tkara|teo|teop|sr|cols|kara forces one at this level
+ * (tests and benchmarks; the per-thread kinds only up to 16 limbs, twide, tkara and teop for
+ * full products, sr up to 256, kara for even widths); Karatsuba's own half products always
+ * choose by size. */
 kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
 {
     const char *env = env_ok ? getenv("BULK_CUDA_MUL") : NULL;
@@ -881,9 +942,7 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
     if (env && strcmp(env, "ntt") == 0 && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
-    if (limbs <= BG_MUL_THREAD_MAX_LIMBS && (mk != MK_FULL || limbs < kSrMinLimbs || !sr_p(limbs)))
-        return K_THREAD;
-    if (limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_SR;
+    if (limbs <= kEoMaxLimbs) return K_TEO;
     if (bg_ntt_preferred(limbs, mk == MK_SQR)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min() && limbs % 2 == 0) return K_KARA;
     int P, G;
