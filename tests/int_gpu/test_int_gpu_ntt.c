@@ -3,10 +3,12 @@
  * bulk_int_mul / bulk_int_sqr on a CUDA context with BULK_CUDA_MUL=ntt, and as the half products
  * of Karatsuba) at widths 1 .. 8192 limbs including widths that are not powers of two, and single
  * large products (bulk_int_cuda_mul_big, the device-pointer variant) up to 2^22 limbs per
- * operand, balanced and unbalanced, squares; random and structured operands (all ones: the
+ * operand, balanced and unbalanced, squares, with and without the pinned staging of the copies,
+ * from four host threads at once; random and structured operands (all ones: the
  * largest coefficients; powers of two; zeros; runs). Without a CUDA device it prints
  * "SKIP: no CUDA device" and exits 77 (ctest: skipped). --seed S replays. */
 #include <gmp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +172,50 @@ static void test_big(size_t na, size_t nb, int kind, int square)
     if (!square) free(b);
 }
 
+/* Several host threads at once (the contract: thread-safe; the pinned staging slots are shared
+ * under a mutex): each thread multiplies its own operands and checks against GMP. */
+struct conc {
+    size_t na, nb;
+    uint64_t seed;
+    int bad, status;
+};
+
+static void *conc_run(void *p)
+{
+    struct conc *c = p;
+    uint64_t st = c->seed;
+    bulk_limb_t *a = xmalloc(c->na * 8), *b = xmalloc(c->nb * 8), *r = xmalloc((c->na + c->nb) * 8),
+                *w = xmalloc((c->na + c->nb) * 8);
+    for (int rep = 0; rep < 3 && !c->bad && c->status == BULK_OK; rep++) {
+        for (size_t i = 0; i < c->na; i++) a[i] = test_rand(&st);
+        for (size_t i = 0; i < c->nb; i++) b[i] = test_rand(&st);
+        c->status = bulk_int_cuda_mul_big(r, a, c->na, b, c->nb);
+        mpn_mul((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)c->na, (const mp_limb_t *)b,
+                (mp_size_t)c->nb);
+        c->bad = c->status == BULK_OK && memcmp(r, w, (c->na + c->nb) * 8) != 0;
+    }
+    free(a), free(b), free(r), free(w);
+    return NULL;
+}
+
+static void test_concurrent(void)
+{
+    enum { NT = 4 };
+    pthread_t th[NT];
+    struct conc c[NT];
+    for (int t = 0; t < NT; t++) {
+        c[t] = (struct conc){(size_t)150000 + 37 * (size_t)t, (size_t)120000 - 11 * (size_t)t,
+                             test_rand(&rng), 0, BULK_OK};
+        CHECK(pthread_create(&th[t], NULL, conc_run, &c[t]) == 0, "pthread_create");
+    }
+    for (int t = 0; t < NT; t++) {
+        pthread_join(th[t], NULL);
+        CHECK(c[t].status == BULK_OK, "concurrent mul_big thread %d: status %d", t, c[t].status);
+        CHECK(!c[t].bad, "concurrent mul_big thread %d differs from GMP", t);
+    }
+    printf("concurrent mul_big (%d threads): %s\n", NT, test_failures ? "FAILED" : "ok");
+}
+
 /* The device-pointer variant and the memory helpers. */
 static void test_big_dev(size_t na, size_t nb)
 {
@@ -237,6 +283,11 @@ int main(int argc, char **argv)
     test_big(4096, 4096, 1, 1);
     test_big(100000, 100000, 0, 1);
     test_big(1 << 21, 1 << 21, 1, 1);
+    /* the host copies without the pinned staging slots (BULK_NTT_STAGE=0) */
+    setenv("BULK_NTT_STAGE", "0", 1);
+    test_big(300000, 200001, 0, 0);
+    unsetenv("BULK_NTT_STAGE");
+    test_concurrent();
     test_big_dev(5000, 3333);
     test_big_dev(1 << 18, 1 << 18);
 
