@@ -43,6 +43,7 @@ if command -v ncu >/dev/null 2>&1; then
             --section SpeedOfLight --section WarpStateStats --section InstructionStats \
             --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
             --section MemoryWorkloadAnalysis \
+            --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
             "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --only prof >>"$R/ncu.txt" 2>&1
         stamp "ncu $k rc $?"
     done
