@@ -43,10 +43,15 @@ if command -v ncu >/dev/null 2>&1; then
             --section SpeedOfLight --section WarpStateStats --section InstructionStats \
             --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
             --section MemoryWorkloadAnalysis \
-            --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
             "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --only prof >>"$R/ncu.txt" 2>&1
         stamp "ncu $k rc $?"
     done
+    # stall reasons of the batched kernel (separate: an unknown metric name must not cost the
+    # sections above)
+    timeout 9 ncu --clock-control none -k regex:ntt_batch_kernel --launch-count 1 \
+        --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+        "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --only prof >"$R/ncu-stalls.txt" 2>&1
+    stamp "ncu stalls rc $?"
 else
     stamp "no ncu"
 fi
