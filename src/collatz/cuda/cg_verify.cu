@@ -70,6 +70,11 @@ struct vparams {
     const uint32_t *xoff;
     const uint16_t *xL;
     const uint8_t *xdj;
+    /* xsorted: the launch's entries all have xj odd steps (a group of the device copy of S sorted
+     * by j, ext_sort_upload): lists of xlen residues from xL[xo0], 3^-xj = xiv */
+    int xsorted, xj;
+    uint32_t xlen, xo0;
+    uint64_t xiv;
 };
 
 /* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
@@ -343,6 +348,29 @@ __device__ __forceinline__ void uni3_clip(cg_u128 &n, cg_u128 &v0, int &ovf0)
     n.x3 = 0;
 }
 
+/* A run of extension rows: entry (r, c) with j odd steps, list residue L (3^-j = xinv), row
+ * chunk ch: the lane's row "-1" (cg_ext_state: the state after K + j2 steps), which the common
+ * path of k_uni advances by one row. */
+template <bool L3>
+__device__ __forceinline__ void ext_run_start(const vparams &p, const uint64_t *pow3, int j, uint64_t r, uint64_t c,
+                                              uint64_t xinv, uint64_t L, uint32_t ch, cg_uni &s, cg_u128 &v0,
+                                              uint64_t &pow3j, uint32_t &done0, uint32_t &left, int &ovf0)
+{
+    const int K = p.k + p.kx;
+    uint64_t rr, c2;
+    cg_ext_state(p.k, p.kx, r, c, pow3[j], xinv, L, p.xB[L], p.xC[L], &rr, &c2);
+    const int j2 = j + p.xdj[L];
+    pow3j = pow3[j2];
+    done0 = (uint32_t)(K + j2);
+    const uint64_t row0 = (uint64_t)ch * CG_FLAT_RUN;
+    left = (uint32_t)(p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN);
+    const uint64_t h1 = p.nH0_lo + row0 - 1, hlo = p.nH0_lo + row0;
+    const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
+    s.n = cg_form_n(h1, hhi, K, rr);
+    ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c2);
+    if (L3) uni3_clip(s.n, v0, ovf0);
+}
+
 /* The next run of an EXT launch (rows of level-K blocks, K = k + kx): runs are (entry x, list
  * position i, chunk of CG_FLAT_RUN rows), chunk fastest, then i, so neighbouring lanes share an
  * entry; a position beyond its entry's list (lists differ in length by j) is skipped. Sets the
@@ -355,7 +383,6 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
 {
     const uint32_t T = gridDim.x * blockDim.x, nch = (uint32_t)runs_nch(p);
     const uint32_t runs = (uint32_t)p.ne * p.xmax * nch;
-    const int K = p.k + p.kx;
     for (;;) {
         if (f.started) f.q += T;
         f.started = 1;
@@ -365,21 +392,41 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
         const int j = p.Sj[x];
         const uint32_t o0 = p.xoff[j];
         if (i >= p.xoff[j + 1] - o0) continue;
-        const uint64_t L = p.xL[o0 + i];
-        uint64_t rr, c2;
-        cg_ext_state(p.k, p.kx, p.Sr[x], p.Sc[x], pow3[j], p.xinv[j], L, p.xB[L], p.xC[L], &rr, &c2);
-        const int j2 = j + p.xdj[L];
-        pow3j = pow3[j2];
-        done0 = (uint32_t)(K + j2);
-        const uint64_t row0 = (uint64_t)ch * CG_FLAT_RUN;
-        left = (uint32_t)(p.nrows - row0 < CG_FLAT_RUN ? p.nrows - row0 : CG_FLAT_RUN);
-        const uint64_t h1 = p.nH0_lo + row0 - 1, hlo = p.nH0_lo + row0;
-        const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
-        s.n = cg_form_n(h1, hhi, K, rr);
-        ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c2);
-        if (L3) uni3_clip(s.n, v0, ovf0);
+        ext_run_start<L3>(p, pow3, j, p.Sr[x], p.Sc[x], p.xinv[j], p.xL[o0 + i], ch, s, v0, pow3j, done0, left, ovf0);
         return 1;
     }
+}
+
+/* The next run of a sorted EXT launch (p.xsorted: every entry has j = p.xj, every list xlen
+ * long): runs (entry x, list position i, chunk) with chunk fastest, then i, so no run is empty;
+ * the entry of the lane's next run is loaded one run ahead (f.nr, f.nc), the small tables (xL,
+ * xB, xC, xdj) come from L1/L2. The host keeps entries x xlen x chunks below 2^31. */
+__device__ __forceinline__ void ext_sorted_load(const vparams &p, flat_runs &f, uint64_t q)
+{
+    const uint32_t nch = (uint32_t)runs_nch(p);
+    if (q < (uint64_t)p.ne * p.xlen * nch) {
+        const uint32_t t = nch == 1 ? (uint32_t)q : (uint32_t)q / nch, x = t / p.xlen;
+        f.nr = p.Sr[x];
+        f.nc = p.Sc[x];
+    }
+}
+
+template <bool L3>
+__device__ __forceinline__ int ext_sorted_next(const vparams &p, flat_runs &f, const uint64_t *pow3, cg_uni &s,
+                                               cg_u128 &v0, uint64_t &pow3j, uint32_t &done0, uint32_t &left,
+                                               int &ovf0)
+{
+    const uint32_t T = gridDim.x * blockDim.x, nch = (uint32_t)runs_nch(p);
+    const uint32_t runs = (uint32_t)p.ne * p.xlen * nch;
+    if (f.started) f.q += T;
+    f.started = 1;
+    if (f.q >= runs) return 0;
+    const uint32_t q = (uint32_t)f.q, t = nch == 1 ? q : q / nch, ch = q - t * nch;
+    const uint32_t i = t % p.xlen; /* the entry t / xlen was loaded ahead into f.nr, f.nc */
+    const uint64_t r = f.nr, c = f.nc;
+    ext_sorted_load(p, f, f.q + T);
+    ext_run_start<L3>(p, pow3, p.xj, r, c, p.xiv, p.xL[p.xo0 + i], ch, s, v0, pow3j, done0, left, ovf0);
+    return 1;
 }
 
 /* UNIFORM layout (verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM; docs/collatz-gpu.md "Uniform
@@ -412,6 +459,8 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
     if (EXT) {
         f.q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
         f.started = 0;
+        f.nr = f.nc = 0;
+        if (p.xsorted) ext_sorted_load(p, f, f.q);
     } else {
         runs_init(p, f);
     }
@@ -453,7 +502,9 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                 uint64_t r, c, row0;
                 int j;
                 if (EXT) {
-                    if (!ext_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)) live = 0;
+                    if (!(p.xsorted ? ext_sorted_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)
+                                    : ext_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)))
+                        live = 0;
                 } else if (!runs_next(p, f, r, c, j, row0, left)) {
                     live = 0;
                 } else {
@@ -560,6 +611,13 @@ struct vcache {
     int uni_d;
     unsigned char *d_ext; /* the sieve extension's tables (ext_upload), ext_cap bytes */
     size_t ext_cap;
+    /* S sorted by j for extension rows (ext_sort_upload): r and c of the engine's entries in the
+     * order of j, group j = [xs_goff[j], xs_goff[j + 1]); kept for the engine of xs_key */
+    uint64_t *d_xsr, *d_xsc;
+    uint64_t xs_goff[42];
+    const void *xs_key;
+    uint64_t xs_n;
+    int xs_k;
 };
 #define CG_MAX_VDEV 64
 vcache g_vc[CG_MAX_VDEV];
@@ -577,6 +635,8 @@ void vcache_free(vcache *c)
     cudaFree(c->d_acc);
     cudaFree(c->d_uni);
     cudaFree(c->d_ext);
+    cudaFree(c->d_xsr);
+    cudaFree(c->d_xsc);
     cudaFreeHost(c->h_acc);
     cudaFreeHost(c->h_esc);
     cudaFreeHost(c->h_cnt);
@@ -671,6 +731,58 @@ void ext_params(const vrun &r, vparams &p)
     for (int j = 0; j <= 40; j++)
         if (e->xoff[j + 1] - e->xoff[j] > m) m = e->xoff[j + 1] - e->xoff[j];
     p.xmax = m;
+}
+
+/* The engine's stored sieve sorted by j (a counting sort of (r, c); the order of the entries does
+ * not change any result: sums, counts, and the maximum with its smallest n) on the device, for
+ * the sorted extension launches (run_ext): every list of a launch has one length, and 3^j,
+ * 3^-j are parameters. 16 bytes per entry (k = 32: 0.66 GB); returns 0 (and the driver takes
+ * the unsorted path) when that would take more than half of the free device memory. */
+int ext_sort_upload(vcache &c, const bulk_collatz_engine *e, int *ok)
+{
+    *ok = 0;
+    if (c.xs_key == (const void *)e->Sr && c.xs_n == e->s_k && c.xs_k == e->k && c.d_xsr) {
+        *ok = 1;
+        return BULK_OK;
+    }
+    cudaFree(c.d_xsr);
+    cudaFree(c.d_xsc);
+    c.d_xsr = c.d_xsc = NULL;
+    c.xs_key = NULL;
+    size_t freeb = 0, totalb = 0;
+    CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
+    const size_t bytes = (size_t)e->s_k * 8;
+    if (2 * bytes > freeb / 2) return BULK_OK;
+    uint64_t cnt[42] = { 0 };
+    for (uint64_t i = 0; i < e->s_k; i++) cnt[e->Sj[i] + 1]++;
+    for (int j = 0; j < 41; j++) cnt[j + 1] += cnt[j];
+    memcpy(c.xs_goff, cnt, sizeof cnt);
+    uint64_t *hr = (uint64_t *)malloc(bytes ? bytes : 8), *hc = (uint64_t *)malloc(bytes ? bytes : 8);
+    if (!hr || !hc) {
+        free(hr);
+        free(hc);
+        return BULK_ERR_NOMEM;
+    }
+    for (uint64_t i = 0; i < e->s_k; i++) {
+        const uint64_t at = cnt[e->Sj[i]]++;
+        hr[at] = e->Sr[i];
+        hc[at] = e->Sc[i];
+    }
+    cudaError_t ce = cudaMalloc(&c.d_xsr, bytes);
+    if (ce == cudaSuccess) ce = cudaMalloc(&c.d_xsc, bytes);
+    if (ce == cudaSuccess) ce = cudaMemcpy(c.d_xsr, hr, bytes, cudaMemcpyHostToDevice);
+    if (ce == cudaSuccess) ce = cudaMemcpy(c.d_xsc, hc, bytes, cudaMemcpyHostToDevice);
+    free(hr);
+    free(hc);
+    if (ce != cudaSuccess) {
+        cg_note_error(ce, "sorted S", __FILE__, __LINE__);
+        return BULK_ERR_CUDA;
+    }
+    c.xs_key = (const void *)e->Sr;
+    c.xs_n = e->s_k;
+    c.xs_k = e->k;
+    *ok = 1;
+    return BULK_OK;
 }
 
 /* Extension rows run k_uni (the dip test needs every n >= 2^(3d+2), and d <= CG_UNI_MAX_D);
@@ -909,7 +1021,7 @@ int launch_tiles(vrun &r, vparams p, cg_w nH, cg_w rows, const uint64_t *Sr, con
             uint64_t cnt = ne - e0 < el ? ne - e0 : el;
             p.Sr = Sr + e0;
             p.Sc = Sc + e0;
-            p.Sj = Sj + e0;
+            p.Sj = Sj ? Sj + e0 : NULL; /* NULL: the sorted extension launches (no j per entry) */
             p.ne = cnt;
             p.nH0_lo = (uint64_t)h;
             p.nH0_hi = (uint64_t)(h >> 64);
@@ -969,6 +1081,42 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
  * resident slice: k_uni<D, true> launches of about launch_numbers iterated numbers (an entry and
  * a row hold s_K / s_k of them on average), at least CG_FLAT_RUN rows each when the range has
  * them, runs per launch (entries x xmax x row chunks) below 2^31. */
+/* Rows [0, rows) of level-K blocks from row nH through the j-sorted copy of S (ext_sort_upload):
+ * per group j of entries, launches of about launch_numbers numbers, every run non-empty. */
+int run_ext_sorted(vrun &r, vparams &base, cg_w nH, cg_w rows)
+{
+    vparams p = base;
+    ext_params(r, p);
+    p.xsorted = 1;
+    const vcache &c = *r.cache;
+    const bulk_collatz_engine *e = r.e;
+    const double ln = (double)r.o.launch_numbers;
+    for (int j = 0; j <= 40; j++) {
+        const uint64_t g0 = c.xs_goff[j], ne = c.xs_goff[j + 1] - g0;
+        const uint32_t len = e->xoff[j + 1] - e->xoff[j];
+        if (ne == 0 || len == 0) continue;
+        p.xj = j;
+        p.xlen = len;
+        p.xo0 = e->xoff[j];
+        p.xiv = e->xinv[j];
+        const uint64_t rmax = ((uint64_t)1 << 30) / len * CG_FLAT_RUN;
+        double rld = ln / ((double)ne * len + 1);
+        uint64_t rl = rld > (double)rmax ? rmax : (uint64_t)rld;
+        if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
+        rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
+        uint64_t el = (uint64_t)(ln / ((double)rl * len + 1));
+        const uint64_t elmax = ((uint64_t)1 << 31) / ((uint64_t)len * ((rl + CG_FLAT_RUN - 1) / CG_FLAT_RUN));
+        if (el > elmax) el = elmax;
+        if (el < 1) el = 1;
+        int s = launch_tiles(r, p, nH, rows, c.d_xsr + g0, c.d_xsc + g0, NULL, ne, rl, el, (double)len,
+                             [&](vparams &q) {
+                                 return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, e->k + e->kx, 1);
+                             });
+        if (s) return s;
+    }
+    return BULK_OK;
+}
+
 int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
             uint64_t ne)
 {
@@ -1054,6 +1202,16 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
         cg_w r0, rn;
         cg_split_rows(pc.rows, job.G, g, &r0, &rn);
         if (rn == 0) continue;
+        if (pc.kind == CG_PIECE_EXT && !r.o.s_slice_entries) {
+            /* extension rows through S sorted by j, when the device holds it */
+            int ok = 0, s = ext_sort_upload(*r.cache, e, &ok);
+            if (s) return s;
+            if (ok) {
+                s = run_ext_sorted(r, base, pc.nH + r0, rn);
+                if (s) return s;
+                continue;
+            }
+        }
         if (dv->s_whole && !r.o.s_slice_entries) {
             int s = run_piece(r, base, pc, pc.nH + r0, rn, dv->Sr, dv->Sc, dv->Sj, dv->s_k);
             if (s) return s;
