@@ -212,11 +212,13 @@ template <bool YS, int SET, bool R8, bool SW, bool XY = false>
 int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, int lg,
                  unsigned T, size_t smem, cudaStream_t st)
 {
-    static bool attr_set = false;
-    if (!attr_set) {
+    static bool attr_set[64]; /* per device: the attribute belongs to the device's context */
+    int dev = 0;
+    BG_CHECK(cudaGetDevice(&dev));
+    if (dev < 0 || dev >= 64 || !attr_set[dev]) {
         BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8, SW, XY>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
-        attr_set = true;
+        if (dev >= 0 && dev < 64) attr_set[dev] = true;
     }
     const size_t N = (size_t)1 << lg, per = (YS ? 2 : 3) * N * sizeof(uint32_t);
     size_t batch = ((size_t)512 << 20) / per;
