@@ -541,12 +541,22 @@ extern "C" size_t bulk_int_cuda_mul_big_bytes(size_t na, size_t nb)
     return plan_big(na, nb, false).bytes + 16 * (na + nb);
 }
 
-extern "C" int bulk_int_cuda_mul_big_dev(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
-                                         const bulk_limb_t *b, size_t nb)
+namespace {
+
+/* The argument checks of both big-product entry points, then whether there is a device. */
+int big_args(const bulk_limb_t *r, const bulk_limb_t *a, size_t na, const bulk_limb_t *b, size_t nb)
 {
     if (!r || !a || !b || na == 0 || nb == 0 || na + nb > BULK_INT_CUDA_NTT_MAX_LIMBS)
         return BULK_ERR_ARG;
-    int rc = have_device();
+    return have_device();
+}
+
+} // namespace
+
+extern "C" int bulk_int_cuda_mul_big_dev(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
+                                         const bulk_limb_t *b, size_t nb)
+{
+    int rc = big_args(r, a, na, b, nb);
     if (rc != BULK_OK) return rc;
     const cudaStream_t st = cudaStreamPerThread;
     rc = mul_big_on(r, a, na, b, nb, st);
@@ -640,9 +650,7 @@ int staged_d2h(void *dst, const void *src, size_t bytes, cudaStream_t st)
 extern "C" int bulk_int_cuda_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
                                      const bulk_limb_t *b, size_t nb)
 {
-    if (!r || !a || !b || na == 0 || nb == 0 || na + nb > BULK_INT_CUDA_NTT_MAX_LIMBS)
-        return BULK_ERR_ARG;
-    int rc = have_device();
+    int rc = big_args(r, a, na, b, nb);
     if (rc != BULK_OK) return rc;
     const cudaStream_t st = cudaStreamPerThread;
     const bool sq = a == b && na == nb;
