@@ -382,6 +382,24 @@ int main(int argc, char **argv)
             OUT("%-8zu %11.3e %11.3e %8.2f\n", bits, r0, r1, r0 > 0 ? r1 / r0 : 0);
             free(x), free(y);
         }
+        /* the block size at the narrow transforms (default: N / 16 threads, at least 64) */
+        OUT("# NTT block size at 16384 and 32768 bits\n%-8s %-8s %11s\n", "bits", "threads", "ntt/s");
+        for (size_t bits = 16384; bits <= 32768; bits *= 2) {
+            size_t l = bits / 64, m = ((size_t)1 << 28) / bits;
+            bulk_limb_t *x = malloc(m * l * 8), *y = malloc(m * l * 8);
+            if (!x || !y) {
+                free(x), free(y);
+                break;
+            }
+            for (size_t i = 0; i < m * l; i++) x[i] = rnd(), y[i] = rnd();
+            static const char *ts[] = {"64", "128", "256"};
+            for (int t = 0; t < 3; t++) {
+                setenv("BULK_NTT_THREADS", ts[t], 1);
+                OUT("%-8zu %-8s %11.3e\n", bits, ts[t], dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.12));
+            }
+            unsetenv("BULK_NTT_THREADS");
+            free(x), free(y);
+        }
     }
     if (want("batch")) bench_batch(ctx, threads, quick);
     if (want("threads")) bench_threads(ctx);
