@@ -472,20 +472,21 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
     s.v = s.n = cg_make(0, 0);
     s.done = s.ri = 0;
     while (__any_sync(0xffffffffu, live)) {
-        int note = 0;
+        int rc = 0;
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            /* U = 2: a number that ends in the first trip idles through the second */
+            /* U >= 2: a number that ends in a trip idles through the rest of the pass */
             if (!need) {
                 const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
-                const int rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
-                                  : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
-                if (rc == 1) sum += s.done;
-                note = rc == 1 && s.done >= maxg;
-                if (rc == 2) escape(p, s.n, p.k);
+                rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
+                        : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
                 need = rc != 0;
             }
         }
+        /* the number that ended in this pass (at most one per lane), booked once per pass */
+        if (rc == 1) sum += s.done;
+        const int note = rc == 1 && s.done >= maxg;
+        if (rc == 2) escape(p, s.n, p.k);
         /* a lane's new maximum is rare after its first numbers: the warp skips the 128-bit
          * compare unless some lane may need it (the vote with every lane of the warp) */
         if (__any_sync(0xffffffffu, note)) {
