@@ -173,19 +173,19 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
         for (size_t i = 0; i < 4 && i < n; i++) /* all ones: the largest coefficients */
             for (size_t j = 0; j < L; j++) a[i * L + j] = b[i * L + j] = ~0ull;
-        double ra = dev_rate(ctx, NULL, a, b, n, L, r1, quick ? 0.2 : 0.4);
+        double ra = dev_rate(ctx, NULL, a, b, n, L, r1, quick ? 0.15 : 0.4);
         setenv("BULK_NTT_MIN", "0", 1); /* the choice without the NTT */
-        double ro = dev_rate(ctx, NULL, a, b, n, L, NULL, quick ? 0.15 : 0.3);
+        double ro = dev_rate(ctx, NULL, a, b, n, L, NULL, quick ? 0.1 : 0.3);
         const char *kold = bulk_int_cuda_mul_kernel(L);
         unsetenv("BULK_NTT_MIN");
         double rn;
         /* one Karatsuba level over NTT half products (BULK_NTT_MIN: the NTT preferred from 16
          * limbs, so the halves take it) */
         setenv("BULK_NTT_MIN", "16", 1);
-        double rk = dev_rate(ctx, "kara", a, b, n, L, r2, quick ? 0.15 : 0.3);
+        double rk = dev_rate(ctx, "kara", a, b, n, L, r2, quick ? 0.1 : 0.3);
         unsetenv("BULK_NTT_MIN");
         int same_k = rk > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
-        rn = dev_rate(ctx, "ntt", a, b, n, L, r2, quick ? 0.2 : 0.4); /* r2: the NTT again */
+        rn = dev_rate(ctx, "ntt", a, b, n, L, r2, quick ? 0.15 : 0.4); /* r2: the NTT again */
         int same = ra > 0 && rn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
         size_t gn = n / 8 < 64 ? (n < 64 ? n : 64) : n / 8;
         struct gjob j = {a, b, r1, L};
@@ -196,8 +196,8 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
             n, bulk_int_cuda_mul_kernel(L), ra, kold, ro, rn, ro > 0 ? rn / ro : 0, rk, rg, rn / rg,
             ra / rg, same && same_k ? "ok" : "FAIL");
         /* squares: the NTT saves one forward transform per prime */
-        double sa = dev_rate(ctx, NULL, a, NULL, n, L, r1, quick ? 0.15 : 0.3);
-        double sn = dev_rate(ctx, "ntt", a, NULL, n, L, r2, quick ? 0.15 : 0.3);
+        double sa = dev_rate(ctx, NULL, a, NULL, n, L, r1, quick ? 0.1 : 0.3);
+        double sn = dev_rate(ctx, "ntt", a, NULL, n, L, r2, quick ? 0.1 : 0.3);
         same = sa > 0 && sn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
         OUT("%-7s %7zu %-6s %11.3e %-6s %11s %11.3e %8s %11s %11s %8s %8s %6s\n", "  sqr", n, "", sa,
             "", "-", sn, "-", "-", "-", "-", "-", same ? "ok" : "FAIL");

@@ -35,7 +35,7 @@ fi
 grep -E "SKIP|Passed|Failed|FAIL|passed|seed|batch|big|Test time" "$R/ctest.log" | head -80
 stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 
-timeout 30 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --only xy,batch,big --out "$R/bench.txt" >"$R/bench.log" 2>&1
+timeout 38 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --only xy,batch,big --out "$R/bench.txt" >"$R/bench.log" 2>&1
 stamp "bench rc $?"
 cat "$R/bench.txt" 2>/dev/null || tail -40 "$R/bench.log"
 if [ "${CAP:-80}" -le 60 ]; then
