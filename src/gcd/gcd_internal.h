@@ -53,9 +53,10 @@ unsigned long long gcd_mod_max_fix(void);
 /* A flag OR'd into the `threads` arguments of gcd_mul, gcd_mod and the trees' per-node work:
  * products of at least gcd_gpu_ntt_limbs() limbs (an + bn) may run on the GPU NTT. */
 #define GCD_MUL_GPU (1 << 24)
-/* Default for gcd_gpu_ntt_limbs (an + bn limbs; 0: never): from the GPU rounds' per-level
- * times (docs/gcd.md). */
-#define GCD_GPU_NTT_LIMBS 0
+/* Default for gcd_gpu_ntt_limbs (an + bn limbs; 0: never). intntt's round-1 table (H200,
+ * bulk_int_cuda_mul_big with the copies): 16384 x 16384 limbs 0.4 ms against 4.2 ms for GMP
+ * on one core, 1M x 1M 11 ms against 333 ms for the CPU NTT on 3 threads. */
+#define GCD_GPU_NTT_LIMBS 4096
 /* GCD_GPU_NTT_LIMBS, or the environment variable BULK_GCD_GPU_NTT (limbs; 0 = off). */
 size_t gcd_gpu_ntt_limbs(void);
 /* GCD_MUL_GPU on a CUDA context when gcd_gpu_ntt_limbs() > 0, else 0. */
@@ -229,12 +230,21 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
  * limbs per number (a remainder level divides numbers of twice the node width by the nodes). */
 #define GCD_GPU_MUL_LIMBS 4096
 #define GCD_GPU_REM_LIMBS 1024
+/* ... and only levels of at least this many nodes: the GPU's division is one thread per
+ * instance, so a level of few wide nodes leaves it latency-bound (round 1: 1500 moduli, levels
+ * of 23 .. 1500 nodes, took 2.35 s on the GPU against 0.49 s on the host cores). */
+#define GCD_GPU_MIN_NODES 4096
 /* The widest node for which level work is batched on this context: GCD_GPU_*_LIMBS on a
  * CUDA context, 0 (never: one CPU product or division per node) on the CPU; the environment
  * variables BULK_GCD_BATCHED_MUL and BULK_GCD_BATCHED_REM (limbs) override it on any context
  * (the tests batch on the CPU backend, the GPU rounds measure thresholds). rem: 0 product
  * tree, 1 remainder tree. */
 size_t gcd_batched_limbs(const bulk_ctx *ctx, int rem);
+/* 1 when level L (the lower level of a product step, or the product level of a remainder
+ * step) goes through the batched path: gcd_batched_limbs(ctx, rem) > 0, all its nodes at most
+ * that wide, and at least GCD_GPU_MIN_NODES nodes (BULK_GCD_BATCHED_MIN overrides it; the
+ * tests set 1). */
+int gcd_level_batched(const bulk_ctx *ctx, int rem, const gcd_level *L);
 /* The largest len[j] for j in [j0, j1). */
 size_t gcd_level_max_len(const gcd_level *L, size_t j0, size_t j1);
 /* hi nodes [h0, h1) = products of lo nodes 2j and 2j + 1 (a last node without a sibling

@@ -45,9 +45,9 @@ void gcd_tree_free(gcd_tree *T)
     memset(T, 0, sizeof *T);
 }
 
-/* Level hi (allocated here) = the products of lo's node pairs: batched on ctx when lo's nodes
- * have at most `batched` limbs, else node by node on the context's threads. */
-static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi, size_t batched)
+/* Level hi (allocated here) = the products of lo's node pairs: batched on ctx when
+ * gcd_level_batched says so, else node by node on the context's threads. */
+static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi)
 {
     int threads = bulk_ctx_threads(ctx), st = BULK_OK;
     size_t c = hi->count;
@@ -56,7 +56,7 @@ static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi, size_t ba
         hi->off[j + 1] = hi->off[j] + sz;
     }
     if ((st = gcd_level_alloc_data(hi)) != BULK_OK) return st;
-    if (gcd_level_max_len(lo, 0, lo->count) <= batched) {
+    if (gcd_level_batched(ctx, 0, lo)) {
         /* blocks of about GCD_BLOCK_LIMBS limbs of lo: bounded gather buffers */
         for (size_t h0 = 0; h0 < c && st == BULK_OK;) {
             size_t h1 = (gcd_level_block_end(lo, 2 * h0) + 1) / 2;
@@ -74,7 +74,6 @@ static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi, size_t ba
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
                      int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o)
 {
-    size_t batched = gcd_batched_limbs(ctx, 0);
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
     for (size_t c = leaves->count; c > 1; c = (c + 1) / 2) maxlev++;
@@ -96,7 +95,7 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
             if ((st = gcd_level_alloc_data(hi)) != BULK_OK) goto fail;
             hi->data[0] = 0;
         } else {
-            if ((st = pt_level(ctx, lo, hi, batched)) != BULK_OK) goto fail;
+            if ((st = pt_level(ctx, lo, hi)) != BULK_OK) goto fail;
         }
         gcd_tree_progress(o, k + 1, maxlev);
         /* lo is no longer needed until the remainder tree: spill it unless it is one of the

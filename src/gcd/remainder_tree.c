@@ -86,10 +86,10 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
  * blocks of gcd_level_block_end, rounded up to whole sibling pairs (every node's sibling is in
  * its block), each written to rem's spill file when done. */
 static int rt_level(bulk_ctx *ctx, gcd_level *node, gcd_level *up, gcd_level *rem, int plain,
-                    int stream, size_t batched, gcd_spill *sp)
+                    int stream, gcd_spill *sp)
 {
     int threads = bulk_ctx_threads(ctx), st = BULK_OK;
-    int batch = gcd_level_max_len(node, 0, node->count) <= batched;
+    int batch = gcd_level_batched(ctx, 1, node);
     if (stream && (st = gcd_level_stream_begin(rem, sp)) != BULK_OK) return st;
     for (size_t j0 = 0, j1; j0 < node->count && st == BULK_OK; j0 = j1) {
         j1 = stream || batch ? gcd_level_block_end(node, j0) : node->count;
@@ -119,7 +119,7 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
                        const bulk_gcd_batch_opts *o)
 {
     *out = NULL;
-    size_t top = T->levels - 1, batched = gcd_batched_limbs(ctx, 1);
+    size_t top = T->levels - 1;
     /* the top value: the caller's start (a view), or Q_top = 1 */
     gcd_level up;
     int st = BULK_OK;
@@ -148,7 +148,7 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
             break;
         }
         if (k == 0) bulk_mpn_zero(rem.data, rem.off[node->count]);
-        st = rt_level(ctx, node, &up, &rem, plain, stream, batched, sp);
+        st = rt_level(ctx, node, &up, &rem, plain, stream, sp);
         gcd_level_free(&up);
         up = rem;
         /* level k + 1 of the product tree is no longer needed (level 0 is the caller's) */

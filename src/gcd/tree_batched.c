@@ -20,6 +20,15 @@ size_t gcd_batched_limbs(const bulk_ctx *ctx, int rem)
     return rem ? GCD_GPU_REM_LIMBS : GCD_GPU_MUL_LIMBS;
 }
 
+int gcd_level_batched(const bulk_ctx *ctx, int rem, const gcd_level *L)
+{
+    size_t w = gcd_batched_limbs(ctx, rem);
+    if (w == 0) return 0;
+    const char *e = getenv("BULK_GCD_BATCHED_MIN");
+    size_t min = e && *e ? (size_t)strtoull(e, NULL, 0) : GCD_GPU_MIN_NODES;
+    return L->count >= min && gcd_level_max_len(L, 0, L->count) <= w;
+}
+
 size_t gcd_level_max_len(const gcd_level *L, size_t j0, size_t j1)
 {
     size_t w = 0;

@@ -426,12 +426,14 @@ int main(int argc, char **argv)
      * across chunks */
     setenv("BULK_GCD_BATCHED_MUL", "64", 1);
     setenv("BULK_GCD_BATCHED_REM", "64", 1);
+    setenv("BULK_GCD_BATCHED_MIN", "1", 1);
     gcd_block_limbs = 100;
     test_set(61, 1024, 0);
     test_set(40, 2048, 0);
     gcd_block_limbs = GCD_BLOCK_LIMBS;
     unsetenv("BULK_GCD_BATCHED_MUL");
     unsetenv("BULK_GCD_BATCHED_REM");
+    unsetenv("BULK_GCD_BATCHED_MIN");
     test_set(sanitized ? 400 : 2000, 1024, 0); /* product tree deep in NTT and big-division range */
     return test_finish();
 }

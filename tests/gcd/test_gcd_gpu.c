@@ -1,9 +1,9 @@
 /* bulk_gcd_pairs and bulk_gcd_batch on a CUDA context (bulk_int_gcd / bulk_int_divmod on the
  * device) give exactly the CPU context's results, on 1024-bit semiprimes and 2048-bit products
  * of two of them, with planted shared primes and duplicates, and on random odd numbers (many small shared factors);
- * the GPU batch with its default per-level choice (lower tree levels batched on the device),
- * with every level the device takes batched, with the GPU NTT for the products from 2048
- * limbs, with every spillable level spilled (remainder levels too) and with the grouped method
+ * the GPU batch with its default per-level choice (lower tree levels batched on the device
+ * when they have many nodes, large products on the GPU NTT), with the batched levels forced
+ * (nodes up to 1024 / 128 limbs), with the GPU NTT for the products from 2048 limbs, with every spillable level spilled (remainder levels too) and with the grouped method
  * (half the memory floor as the budget) too. The CPU batch equals GMP's gcd(x_i, P / x_i), and
  * on the semiprime sets the lcm of the all-pairs gcds (GPU batch == CPU batch == all pairs ==
  * GMP).
@@ -111,16 +111,20 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     CHECK(memcmp(ga, eg, n * limbs * 8) == 0, "%s: cpu batch differs from GMP", what);
     if (semiprimes) check_lcm(&a, ga, n, limbs, what);
     free(eg);
-    /* every level the device takes batched (products up to 8192 limbs, remainders of nodes up
-     * to 4096), then the GPU NTT for every product of 2048 limbs or more */
-    setenv("BULK_GCD_BATCHED_MUL", "8192", 1);
-    setenv("BULK_GCD_BATCHED_REM", "4096", 1);
+    /* the batched GPU levels whatever their node count (products of nodes up to 1024 limbs,
+     * remainders of nodes up to 128: wider ones leave the GPU's per-thread division
+     * latency-bound on so few nodes, 32 s in round 1 with 4096), then the GPU NTT for every
+     * product of 2048 limbs or more */
+    setenv("BULK_GCD_BATCHED_MUL", "1024", 1);
+    setenv("BULK_GCD_BATCHED_REM", "128", 1);
+    setenv("BULK_GCD_BATCHED_MIN", "1", 1);
     double tb0 = wall();
     memset(gb, 0, n * limbs * 8);
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch, all batched");
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch with every level batched differs", what);
     unsetenv("BULK_GCD_BATCHED_MUL");
     unsetenv("BULK_GCD_BATCHED_REM");
+    unsetenv("BULK_GCD_BATCHED_MIN");
     double tb1 = wall();
     unsigned long long g0, f0, g1, f1;
     gcd_mul_counts(&g0, &f0);
