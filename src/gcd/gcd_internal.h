@@ -173,7 +173,10 @@ uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
  * when none does, groups = the largest allowed and over_budget is set. Otherwise groups = 1.
  * The group floor is larger per level than one tree's: the cross-group remainder trees start
  * at P_j mod P_i^2, as large as P_i^2, so their top divisions have full-size quotients
- * (calibrated: 1e5 moduli, 2 threads, 3 groups, peak RSS about 330 MB = 3 I + 68 S_k). */
+ * (calibrated: 1e5 moduli, 2 threads, 3 groups, peak RSS about 330 MB = 3 I + 68 S_k).
+ * These estimates were calibrated with session 2's remainder tree (squares, remainder levels of
+ * 2 S, cross trees started at P_j mod P_i^2); the Q form (remainder_tree.c) needs less, so they
+ * now err on the safe side. */
 #define GCD_MAX_GROUPS 64
 typedef struct gcd_plan {
     uint64_t budget, floor, need, level_bytes;
