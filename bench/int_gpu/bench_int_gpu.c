@@ -10,7 +10,7 @@
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
  * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
  * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
- * eo (the even/odd per-thread kernel against the others, 64 .. 1024 bits), mul1k (the default
+ * eo (the even/odd per-thread kernel against the others, 64 .. 1280 bits), mul1k (the default
  * mul 256, 512, 1024, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work launched
  * once, for a profiler).
  *
@@ -472,7 +472,7 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
  * instances unless --quick. */
 static void bench_eo(bulk_ctx *ctx, size_t big)
 {
-    static const size_t bits_list[] = {64, 128, 192, 256, 320, 512, 768, 832, 1024};
+    static const size_t bits_list[] = {64, 128, 192, 256, 320, 512, 768, 832, 1024, 1088, 1280};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
     /* BULK_CUDA_MUL, and one more variable for the variants of teo */
     static const char *kinds[] = {"thread", "teo", "teo", "teo", "teo", "teop", "sr"};
@@ -483,8 +483,8 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
     OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 'teo loop': teo with\n"
         "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; 'teo 64':\n"
         "# BULK_CUDA_EO_BLOCK=64, blocks of 64 (832 and 1024 bits only); teop: persistent grid,\n"
-        "# next tile in flight; IMAD%% of the best teo counts 2 w^2 multiply-adds against the\n"
-        "# measured ceiling)\n");
+        "# next tile in flight; thread and teop up to 1024 bits, 1088 and 1280 bits: teo's 20-limb\n"
+        "# capacity; IMAD%% of the best teo counts 2 w^2 multiply-adds against the measured ceiling)\n");
     OUT("%-7s %9s %12s %12s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
         "teo again", "teo loop", "teo 64", "teop", "sr", "IMAD%", "auto picks");
     const size_t n = big;
@@ -506,6 +506,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
         if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
         for (int k = 0; k < NK && rc == BULK_OK; k++) {
             if (k == 4 && L <= 12) continue; /* blocks of 64 only at 13 .. 16 limbs */
+            if ((k == 0 || k == 4 || k == 5) && L > 16) continue; /* thread, teop: <= 16 limbs */
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             if (vars[k]) setenv(vars[k], vals[k], 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);

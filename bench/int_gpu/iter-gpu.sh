@@ -9,7 +9,7 @@
 # 2. bench_int_gpu --only mul1k: the default mul 256, 512, 1024, sqr 1024, mul_lo 1024 rows
 #    (device-resident, end-to-end, GMP on all cores) -> $R/mul1k.txt;
 # 3. bench_int_gpu --only eo: the even/odd per-thread multiplication (BULK_CUDA_MUL=teo)
-#    against the per-thread rows and sum-rotate at 64 .. 1024 bits, 2^20 instances -> $R/eo.txt
+#    against the per-thread rows and sum-rotate at 64 .. 1280 bits, 2^20 instances -> $R/eo.txt
 #    (the earlier rounds' full table: `bench_int_gpu --only mul,...`, see gpu-run.sh);
 # 4. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-mul.txt.
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
@@ -40,7 +40,7 @@ stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 BENCH="$B/bench/int_gpu/bench_int_gpu"
 # session 3 (issue-5 mul 1024): the default rows up to 1024 bits (even/odd rows since the
 # 15:55 round) with end-to-end and GMP, then the even/odd kernels against the per-thread rows
-# and sum-rotate at 64 .. 1024 bits, 2^20 instances
+# and sum-rotate at 64 .. 1280 bits, 2^20 instances
 timeout 20 "$BENCH" --only mul1k --out "$R/mul1k.txt" >"$R/mul1k.log" 2>&1
 stamp "mul1k rc $?"
 sed -n '/^op /,$p' "$R/mul1k.txt" 2>/dev/null || tail -20 "$R/mul1k.log"

@@ -552,8 +552,8 @@ static void check_eo(const char *kind, size_t L, size_t n)
     free(a); free(b); free(r);
 }
 
-/* The even/odd kernels at every width they take (1 .. 16 limbs: the compiled capacities 1, 2,
- * 4, 8, 12, 16 and the zero-padded widths between them), counts that are not a multiple of
+/* The even/odd kernels at every width they take (1 .. 20 limbs: the compiled capacities 1, 2,
+ * 4, 8, 12, 16, 20 and the zero-padded widths between them; teop up to 16), counts that are not a multiple of
  * the block (128; teop: tiles of 64 on a persistent grid, the partial tile by teo), one full
  * block plus one instance, a larger batch at 16 limbs (teop: many tiles per block), full
  * blocks staged by the loops (BULK_CUDA_EO_STAGE=0) instead of all loads in flight, and
@@ -562,7 +562,8 @@ static void test_eo(void)
 {
     static const char *kinds[] = {"teo", "teop"};
     for (int k = 0; k < 2; k++) {
-        for (size_t L = 1; L <= 16; L++) check_eo(kinds[k], L, 1001 + 2 * L);
+        /* teo up to its 20-limb capacity (1088 .. 1280 bits), teop up to 16 limbs */
+        for (size_t L = 1; L <= (k ? 16u : 20u); L++) check_eo(kinds[k], L, 1001 + 2 * L);
         check_eo(kinds[k], 16, 129);
         check_eo(kinds[k], 16, 64);
         check_eo(kinds[k], 16, ((size_t)1 << 18) + 77);

@@ -99,13 +99,16 @@ static void test_rows(void)
 }
 
 /* bg_mul_rect_eo (the even/odd rows of an na x nb product, full or truncated to n words) at
- * every shape up to 32 x 32 words, random, all-ones and mixed operands, against GMP. */
+ * every shape up to BG_EO_MAXW x BG_EO_MAXW words (the kernels' 20-limb capacity), random,
+ * all-ones and mixed operands, against GMP; at na = nb also bg_sqr_rows_eo (of a) and
+ * bg_mullo_rows_eo beyond the 32 words test_rows covers. */
 static void test_rect_eo(void)
 {
-    for (int na = 1; na <= 32; na++)
-        for (int nb = 1; nb <= 32; nb++)
+    enum { W = BG_EO_MAXW };
+    for (int na = 1; na <= W; na++)
+        for (int nb = 1; nb <= W; nb++)
             for (int rep = 0; rep < 6; rep++) {
-                bg_word a[32], b[32], r[64];
+                bg_word a[W], b[W], r[2 * W];
                 fill(a, 1, na, rep);
                 fill(b, 1, nb, rep + 3);
                 if (rep == 4) memset(a, 0xff, sizeof a);
@@ -120,6 +123,14 @@ static void test_rect_eo(void)
                 mpz_mul(p, x, y);
                 mpz_fdiv_r_2exp(p, p, (mp_bitcnt_t)(32 * n));
                 CHECK(eq_mpz(r, 1, n, p), "bg_mul_rect_eo na=%d nb=%d n=%d rep=%d", na, nb, n, rep);
+                if (na == nb && na > 32) {
+                    bg_mullo_rows_eo(r, a, b, na);
+                    mpz_fdiv_r_2exp(p, p, (mp_bitcnt_t)(32 * na));
+                    CHECK(eq_mpz(r, 1, na, p), "bg_mullo_rows_eo nw=%d rep=%d", na, rep);
+                    mpz_mul(p, x, x);
+                    bg_sqr_rows_eo(r, a, na);
+                    CHECK(eq_mpz(r, 1, 2 * na, p), "bg_sqr_rows_eo nw=%d rep=%d", na, rep);
+                }
                 mpz_clears(x, y, p, NULL);
             }
 }

@@ -459,8 +459,8 @@ int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, 
 
 /* Products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares by
  * bg_sqr_rows_eo when a == b, low halves by bg_mullo_rows_eo when lo) or, when persistent,
- * mul_eop_kernel (teop, full products); widths padded to the compiled capacities 1, 2, 4, 8,
- * 12, 16 limbs. BULK_CUDA_EO_BLOCK=64: teo products in blocks of 64 at 13 .. 16 limbs (half the
+ * mul_eop_kernel (teop, full products, up to 16 limbs); widths padded to the compiled
+ * capacities 1, 2, 4, 8, 12, 16, 20 limbs (20: kEoForceMaxLimbs, forced only until measured). BULK_CUDA_EO_BLOCK=64: teo products in blocks of 64 at 13 .. 16 limbs (half the
  * shared memory and registers a block, so twice the blocks per SM, each barrier holding two
  * warps instead of four), to time against 128. */
 template <int L>
@@ -468,7 +468,8 @@ int launch_eo_any(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const 
                   size_t n, int l, cudaStream_t st)
 {
     if (lo) return launch_eo<L, kEoBlock, EO_LO>(r, a, b, n, l, st);
-    if (persistent) return launch_eop<L>(r, a, b, n, l, st);
+    if constexpr (L <= 16) /* teop is compiled up to 16 limbs */
+        if (persistent) return launch_eop<L>(r, a, b, n, l, st);
     if (a == b) return launch_eo<L, kEoBlock, EO_SQR>(r, a, b, n, l, st);
     return launch_eo<L>(r, a, b, n, l, st);
 }
@@ -492,7 +493,11 @@ int dispatch_eo(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg
     case 10:
     case 11:
     case 12: return launch_eo_any<12>(persistent, lo, r, a, b, n, l, st);
-    default: return launch_eo_any<16>(persistent, lo, r, a, b, n, l, st);
+    case 13:
+    case 14:
+    case 15:
+    case 16: return launch_eo_any<16>(persistent, lo, r, a, b, n, l, st);
+    default: return launch_eo_any<20>(persistent, lo, r, a, b, n, l, st); /* 17 .. 20 */
     }
 }
 
@@ -900,6 +905,9 @@ enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_
  * thread below 13 limbs and sum-rotate from 13 (2.52e9 against 1.86e9/s per thread at 1024
  * bits, bench/results/2026-11-21-h200-int-gpu.txt). */
 const int kEoMaxLimbs = 16;
+/* The widest the even/odd kernel takes when forced (BULK_CUDA_MUL=teo): its 20-limb capacity
+ * (1088 .. 1280 bits; 168 registers, 3 blocks per SM), to be timed against sum-rotate. */
+const int kEoForceMaxLimbs = 20;
 /* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
  * H200 (2026-11-21 12:40 UTC round, bench_int_gpu, 65536 bits, 16384 instances
  * device-resident) with the warp-per-instance glue: warp-column 1.256e6/s; one Karatsuba
@@ -935,7 +943,7 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
         return K_TWIDE;
     if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TKARA;
-    if (env && strcmp(env, "teo") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_TEO;
+    if (env && strcmp(env, "teo") == 0 && limbs <= kEoForceMaxLimbs) return K_TEO;
     if (env && strcmp(env, "teop") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TEOP;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;

@@ -268,6 +268,9 @@ BULK_HD bg_word bg_addc_cc(bg_word a, bg_word b, bg_cc *f)
  * the chains whose products start at even columns (j of the parity of i), o[k] column k + 1
  * (the others); a row is one chain into each. */
 
+/* The widest operand of the even/odd rows, in words (1280 bits: the kernels' 20-limb capacity). */
+#define BG_EO_MAXW 40
+
 /* x[o ..] += sum over j = par, par + 2, .. < nw of a_j bi D^(j - par) (D = 2^32) as one carry
  * chain; its carry goes into the word above the last one written when that word is below xn.
  * The caller guarantees that the sum after the chain, carry included, is below D^(top + 2)
@@ -282,7 +285,7 @@ BULK_HD void bg_eo_chain(bg_word *x, int xn, int o, const bg_word *a, int par, b
     const int hi_last = o + last - par + 1 < xn; /* the last product's high word is inside x */
     const int top = o + last - par + hi_last;     /* the last word written */
     BG_UNROLL
-    for (int q = 0; q < 32; q += 2) { /* a fixed trip count: nvcc unrolls it whatever the caller */
+    for (int q = 0; q < BG_EO_MAXW; q += 2) { /* a fixed trip count: nvcc unrolls it always */
         const int j = par + q, w = o + q;
         if (j > last) break;
         const int hi = j < last || hi_last; /* this product's high word is written */
@@ -319,8 +322,8 @@ BULK_HD bg_word bg_eo_word(const bg_word *e, const bg_word *o, int k, bg_word *c
  * registers for the whole staged 1024-bit kernel body). */
 #define BG_EO_LAG 2
 
-/* r[0 .. n) = a[0 .. na) * b[0 .. nb) mod D^n (1 <= na, nb; nb <= n <= na + nb <= 64; n = na +
- * nb: the full product) by even/odd rows: row i adds the products a_j b_i with i + j even into
+/* r[0 .. n) = a[0 .. na) * b[0 .. nb) mod D^n (1 <= na, nb <= BG_EO_MAXW; nb <= n <= na + nb;
+ * n = na + nb: the full product) by even/odd rows: row i adds the products a_j b_i with i + j even into
  * e (from column i + (i & 1)) and the others into o (word k = column k + 1, from word
  * i - (i & 1)); r = e + o D. na nb fused multiply-adds on sm_90 (fewer when n truncates),
  * 2 nb carry words, an n-word addition. Bounds for bg_eo_chain (full product): after row i, e
@@ -334,7 +337,7 @@ BULK_HD bg_word bg_eo_word(const bg_word *e, const bg_word *o, int k, bg_word *c
 BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word *b, int nb,
                             int n)
 {
-    bg_word e[64], o[63], c = 0;
+    bg_word e[2 * BG_EO_MAXW], o[2 * BG_EO_MAXW - 1], c = 0;
     BG_UNROLL
     for (int j = 0; j < n; j++) e[j] = 0;
     BG_UNROLL
@@ -348,10 +351,11 @@ BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word 
         if (i >= BG_EO_LAG) r[i - BG_EO_LAG] = bg_eo_word(e, o, i - BG_EO_LAG, &c);
     }
     BG_UNROLL
-    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++) r[k] = bg_eo_word(e, o, k, &c);
+    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++)
+        r[k] = bg_eo_word(e, o, k, &c);
 }
 
-/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= 32): bg_mul_rect_eo. Same result as
+/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= BG_EO_MAXW): bg_mul_rect_eo. Same result as
  * bg_mul_rows. */
 BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
@@ -375,17 +379,17 @@ BULK_HD void bg_eo_sqr_emit(bg_word *r, bg_word sk, bg_word *sprev, const bg_wor
     *c2 = bg_addc(x, 0, &f);
 }
 
-/* r[0 .. 2nw) = a[0 .. nw)^2 (1 <= nw <= 32) by even/odd rows over the products a_i a_j, i < j,
- * once: row i adds a_i (a_(i+1) .. a_(nw-1)) - the words j - i - 1 odd into e (from column
- * 2i + 2), the even ones into o (word k = column k + 1, from word 2i) - so s = e + o D is the
- * sum of the off-diagonal products, then r = 2 s + sum a_i^2 D^(2i). nw (nw - 1) / 2 fused
+/* r[0 .. 2nw) = a[0 .. nw)^2 (1 <= nw <= BG_EO_MAXW) by even/odd rows over the products a_i
+ * a_j, i < j, once: row i adds a_i (a_(i+1) .. a_(nw-1)) - the words j - i - 1 odd into e
+ * (from column 2i + 2), the even ones into o (word k = column k + 1, from word 2i) - so
+ * s = e + o D is the sum of the off-diagonal products, then r = 2 s + sum a_i^2 D^(2i). nw (nw - 1) / 2 fused
  * multiply-adds and nw wide squares on sm_90. Bounds for bg_eo_chain: after row i, e and o D
  * are each at most sum over i' <= i of a_i' (a >> 32 (i' + 1)) D^(2i' + 1) < D^(nw + i + 1),
  * and every chain's top + 2 is at least nw + i + 1 for e (nw + i for o). Columns up to 2i + 2
  * are final after row i; words of r are written in order, 4 columns behind. */
 BULK_HD void bg_sqr_rows_eo(bg_word *r, const bg_word *a, int nw)
 {
-    bg_word e[64], o[63], c1 = 0, c2 = 0, sprev = 0;
+    bg_word e[2 * BG_EO_MAXW], o[2 * BG_EO_MAXW - 1], c1 = 0, c2 = 0, sprev = 0;
     BG_UNROLL
     for (int j = 0; j < 2 * nw; j++) e[j] = 0;
     BG_UNROLL
@@ -409,8 +413,8 @@ BULK_HD void bg_sqr_rows_eo(bg_word *r, const bg_word *a, int nw)
     }
 }
 
-/* r[0 .. nw) = a * b mod D^nw (1 <= nw <= 32): bg_mul_rect_eo truncated at word nw. nw (nw +
- * 1) / 2 products. Same result as bg_mullo_rows. */
+/* r[0 .. nw) = a * b mod D^nw (1 <= nw <= BG_EO_MAXW): bg_mul_rect_eo truncated at word nw.
+ * nw (nw + 1) / 2 products. Same result as bg_mullo_rows. */
 BULK_HD void bg_mullo_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
     bg_mul_rect_eo(r, a, nw, b, nw, nw);
