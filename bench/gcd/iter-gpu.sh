@@ -10,6 +10,7 @@
 #                      with the GPU NTT (no batched levels);
 #                   4. the 1e6 batch on the GPU context (random odd numbers with planted shared
 #                      factors, checked), --levels, with the rest of the cap
+#                   5. when time is left: 1e5 on the CPU backend with --levels
 #   ctest-gpu.log   2. ctest -R test_gcd_gpu -V
 set -u
 : "${B:?B (build dir) not set}" "${R:?R (results dir) not set}"
@@ -47,6 +48,11 @@ grep -E "identical|SKIP|FAIL|Passed|Failed|Timeout|tests passed" "$R/ctest-gpu.l
     echo "# 1e6 batch on the GPU context, defaults, ${s} s left"
     timeout "$s" "$BG" --backend cuda --n 1000000 --random --no-pairs --no-gmp --levels ||
         echo "# 1e6: stopped (exit $?) after $(($(date +%s) - t0)) s of the ${CAP} s cap"
+    s=$(left)
+    if [ "$s" -gt 25 ]; then
+        echo "# 1e5 batch on the CPU backend (16 host cores: the per-level profile that predicts the 1e6 CPU time), ${s} s left"
+        timeout "$s" "$BG" --backend cpu --n 100000 --random --no-pairs --no-gmp --levels
+    fi
     echo "# done after $(($(date +%s) - t0)) s of the ${CAP} s cap"
 } >>"$R/bench.txt" 2>&1
 grep -v "^level" "$R/bench.txt" | tail -12
