@@ -255,8 +255,8 @@ __device__ __forceinline__ void eo_stage_short(bg_word *so, int SO, bg_word *sb,
 }
 
 /* stage: 1 loads a full block by eo_stage_full (eo_stage_short below the compiled width; the
- * default), 0 always by the loops of eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference). BS threads (instances) a block.
- * M: EO_MUL r = a b (2l limbs), EO_SQR r = a^2 by bg_sqr_rows_eo (about half the products;
+ * default), 0 always by the loops of eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference).
+ * BS threads (instances) a block. M: EO_MUL r = a b (2l limbs), EO_SQR r = a^2 by bg_sqr_rows_eo (about half the products;
  * b is neither read nor staged), EO_LO r = a b mod 2^(64 l) by bg_mullo_rows_eo (l limbs). */
 template <int L, int BS, int M = EO_MUL>
 __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a,
