@@ -575,6 +575,7 @@ static void test_eo(void)
     setenv("BULK_CUDA_EO_BLOCK", "64", 1); /* blocks of 64 (13 .. 16 limbs) */
     check_eo("teo", 16, 1001);
     check_eo("teo", 13, 1001);
+    check_eo("teo", 17, 1001); /* the 20-limb capacity ignores it */
     unsetenv("BULK_CUDA_EO_BLOCK");
     printf("even/odd kernels: done\n");
 }

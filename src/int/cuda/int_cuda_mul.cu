@@ -478,26 +478,17 @@ int dispatch_eo(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg
                 size_t n, int l, cudaStream_t st)
 {
     const char *e = getenv("BULK_CUDA_EO_BLOCK");
-    if (!persistent && !lo && l > 12 && e && strcmp(e, "64") == 0)
+    const int cap = l <= 2 ? l : l <= 4 ? 4 : l <= 8 ? 8 : l <= 12 ? 12 : l <= 16 ? 16 : 20;
+    if (!persistent && !lo && cap == 16 && e && strcmp(e, "64") == 0)
         return launch_eo<16, 64>(r, a, b, n, l, st);
-    switch (l) {
+    switch (cap) {
     case 1: return launch_eo_any<1>(persistent, lo, r, a, b, n, l, st);
     case 2: return launch_eo_any<2>(persistent, lo, r, a, b, n, l, st);
-    case 3:
     case 4: return launch_eo_any<4>(persistent, lo, r, a, b, n, l, st);
-    case 5:
-    case 6:
-    case 7:
     case 8: return launch_eo_any<8>(persistent, lo, r, a, b, n, l, st);
-    case 9:
-    case 10:
-    case 11:
     case 12: return launch_eo_any<12>(persistent, lo, r, a, b, n, l, st);
-    case 13:
-    case 14:
-    case 15:
     case 16: return launch_eo_any<16>(persistent, lo, r, a, b, n, l, st);
-    default: return launch_eo_any<20>(persistent, lo, r, a, b, n, l, st); /* 17 .. 20 */
+    default: return launch_eo_any<20>(persistent, lo, r, a, b, n, l, st);
     }
 }
 
