@@ -10,7 +10,8 @@
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
  * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
  * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
- * eo (the even/odd per-thread kernel against the others, 64 .. 1280 bits), mul1k (the default
+ * eo (the even/odd per-thread kernel against the others, 64 .. 1280 bits; eotop: from 1024
+ * bits), mul1k (the default
  * mul 256, 512, 1024, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work launched
  * once, for a profiler).
  *
@@ -173,7 +174,8 @@ static double imad_peak, bw_peak;
 static const char *only;
 static int want(const char *part)
 {
-    if (!only) return strcmp(part, "prof") != 0 && strcmp(part, "mul1k") != 0;
+    if (!only)
+        return strcmp(part, "prof") != 0 && strcmp(part, "mul1k") != 0 && strcmp(part, "eotop") != 0;
     size_t n = strlen(part);
     for (const char *p = only; *p;) {
         const char *e = strchr(p, ',');
@@ -470,7 +472,7 @@ static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, c
  * operands per width; teo timed twice (the spread of one version against itself). Each
  * kind's products are compared with the automatic choice's before it is timed. 2^20
  * instances unless --quick. */
-static void bench_eo(bulk_ctx *ctx, size_t big)
+static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
 {
     static const size_t bits_list[] = {64, 128, 192, 256, 320, 512, 768, 832, 1024, 1088, 1280};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
@@ -489,6 +491,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
         "teo again", "teo loop", "teo 64", "teop", "sr", "IMAD%", "auto picks");
     const size_t n = big;
     for (int bi = 0; bi < nbits; bi++) {
+        if (bits_list[bi] < min_bits) continue;
         size_t L = bits_list[bi] / 64;
         bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * 2 * L * 8);
         bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
@@ -539,11 +542,12 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
         free(h);
         free(x);
     }
-    /* squares and low halves: the automatic choice (per thread, bg_sqr_rows / bg_mullo_rows)
-     * against the even/odd rows (teo: bg_sqr_rows_eo / bg_mullo_rows_eo) */
-    OUT("# squares, low halves (device-resident /s): auto, teo (bg_sqr_rows_eo, bg_mullo_rows_eo)\n");
+    /* squares and low halves: the per-thread carry-flag rows (bg_sqr_rows / bg_mullo_rows)
+     * against the even/odd rows (teo: bg_sqr_rows_eo / bg_mullo_rows_eo), both forced */
+    OUT("# squares, low halves (device-resident /s, forced): thread (bg_sqr_rows, bg_mullo_rows),\n"
+        "# teo (bg_sqr_rows_eo, bg_mullo_rows_eo)\n");
     for (int lo = 0; lo <= 1; lo++)
-        for (size_t bits = 512; bits <= 1024; bits *= 2) {
+        for (size_t bits = min_bits > 512 ? min_bits : 512; bits <= 1024; bits *= 2) {
             size_t L = bits / 64, rl = lo ? L : 2 * L;
             bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * rl * 8), *y = malloc(n * rl * 8);
             bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
@@ -558,7 +562,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big)
             if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
             if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
             for (int k = 0; k < 2 && rc == BULK_OK; k++) {
-                if (k) setenv("BULK_CUDA_MUL", "teo", 1);
+                setenv("BULK_CUDA_MUL", k ? "teo" : "thread", 1);
                 rc = lo ? bulk_int_dev_mul_lo(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A);
                 if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, k ? y : x);
                 double t0 = bulk_now(), tt = 0;
@@ -638,8 +642,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
                    "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
-                   "  gcd, powmod, kernels, shapes, eo, mul1k, prof (default: all but prof and\n"
-                   "  mul1k, whose rows the others contain)\n");
+                   "  gcd, powmod, kernels, shapes, eo, eotop, mul1k, prof (default: all but prof,\n"
+                   "  eotop and mul1k, whose rows the others contain)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -746,7 +750,8 @@ int main(int argc, char **argv)
         bench_one(ctx, OP_POWMOD, 2048, big / 64, 1024, threads);
     }
     if (want("kernels")) bench_kernels(ctx, big);
-    if (want("eo")) bench_eo(ctx, big);
+    if (want("eo")) bench_eo(ctx, big, 0);
+    else if (want("eotop")) bench_eo(ctx, big, 1024); /* the same from 1024 bits (short rounds) */
     if (want("shapes")) bench_sr_shapes(ctx, big);
     bulk_ctx_close(ctx);
 
