@@ -6,8 +6,9 @@
 #   1. the GPU test, delay cases only (BULK_CZ_GPU_TEST=delays): every loop == the CPU backend;
 #   2. the CLI: delays 2^64..2^64+2^34 --stats 2^20, the default loop, then V4X2 and V5 forced
 #      (outputs compared);
-#   3. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
-#   4. ncu of one launch per loop (d = 14, a = 24): instructions, issue, pipes, bank conflicts.
+#   3. ncu of the V5 kernel's full launches (d = 14, a = 24): stall reasons, issue, occupancy;
+#   4. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
+#   5. ncu metrics of the same launches: instructions, lanes, pipes, shared-memory wavefronts.
 set -u
 B=${B:-build-gpu}
 R=${R:-iter-out}
@@ -41,21 +42,26 @@ head -2 "$R/cli-default.out"
 gzip -f "$R/cli-default.out"
 rm -f "$R/cli-v4x2.out" "$R/cli-v5.out"
 
-# 3. the loops side by side
-timeout 45 "$BENCH" --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
+# 3. ncu of the V5 kernel's full launches (d = 14, a = 24, batch 1024; the first launch of each
+#    loop is a warm-up of 64 batches and is skipped)
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+    timeout 30 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
+        --section LaunchStats --section InstructionStats --section SourceCounters \
+        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u4,v5u8 >"$R/ncu-delays.txt" 2>&1
+    echo "ncu rc=$? ($(el) s)"
+    grep -E "k_delays|ncu point|Duration|Issued Warp|No Eligible|Active Warps Per|Avg. Active Threads|Registers Per|Theoretical Occ|Executed Ipc A|Executed Instructions  |Warp Cycles Per Issued|stall|Stall" "$R/ncu-delays.txt" | grep -v "^==" | head -60
+fi
+
+# 4. the loops side by side
+timeout 40 "$BENCH" --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
 echo "delays bench rc=$? ($(el) s)"
 cat "$R/delays.txt"
 
-# 4. ncu: one launch per loop (sections; then raw metrics: pipes, shared-memory wavefronts)
+# 5. raw metrics of the same launches: instructions, lanes, pipes, shared wavefronts, stall shares
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
-    timeout 25 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
-        --section LaunchStats --section InstructionStats --section ComputeWorkloadAnalysis \
-        -k regex:delays -c 3 "$BENCH" --ncu v4x2,v5u4,v5u8 >"$R/ncu-delays.txt" 2>&1
-    echo "ncu rc=$? ($(el) s)"
-    grep -E "k_delays|ncu point|Duration|Issued Warp|No Eligible|Active Warps Per|Avg. Active Threads|Registers Per|Theoretical Occ|Executed Ipc A|Executed Instructions  " "$R/ncu-delays.txt" | grep -v "^==" | head -60
-    timeout 20 ncu --clock-control none \
-        --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__cycles_active.avg \
-        -k regex:delays -c 3 "$BENCH" --ncu v4x2,v5u4,v5u8 >"$R/ncu-metrics.txt" 2>&1
+    timeout 25 ncu --clock-control none \
+        --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__cycles_active.avg,smsp__warps_active.avg.per_cycle_active,smsp__issue_active.avg.per_cycle_active \
+        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u4,v5u8 >"$R/ncu-metrics.txt" 2>&1
     echo "ncu metrics rc=$? ($(el) s)"
     grep -E "k_delays|ncu point|smsp__|l1tex__" "$R/ncu-metrics.txt" | grep -v "^==" | head -50
 fi

@@ -71,7 +71,7 @@ static uint32_t *make_cj(const bulk_collatz_engine *e)
  * slot takes the next number. out[i] = delay of first + i (-1: escape), each put once (-2 before).
  * Model figures: slot steps and rounds, live slot steps, numbers that finished per round end. */
 struct wstats {
-    uint64_t rounds, slot_steps, live_steps, finishes, boundaries_with_finish, slow;
+    uint64_t rounds, slot_steps, live_steps, finishes, boundaries_with_finish, slow, marks;
 };
 static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bulk_collatz_engine *e,
                        const uint32_t *CJ, const uint64_t *BC, int64_t *out, struct wstats *ws)
@@ -81,7 +81,7 @@ static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bul
     const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = cg5_done_mask(a);
     cg5_num s[32][NLMAX];
     uint64_t co[32][NLMAX], po[32][NLMAX], m[32], M[32];
-    uint32_t live[32][NLMAX], pend[32][NLMAX], pa[32][NLMAX], pst[32][NLMAX];
+    uint32_t live[32][NLMAX], pend[32][NLMAX], pa[32][NLMAX], pst[32][NLMAX], cx[32][NLMAX], cst[32][NLMAX];
     memset(live, 0, sizeof live);
     memset(pend, 0, sizeof pend);
     for (int l = 0; l < 32; l++) {
@@ -100,13 +100,14 @@ static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bul
                     pend[l][q] = 0;
                 }
                 if (live[l][q]) {
-                    const int r = cg5_check(&s[l][q], dmask, gsh, u * d);
+                    const int r = cg5_check_mark(&s[l][q], dmask, gsh, u * d, cx[l][q]);
                     if (r) {
                         const uint64_t i = co[l][q];
                         fin++;
-                        if (r == 1) {
-                            pa[l][q] = e->A[cg5_value(&s[l][q])];
-                            pst[l][q] = s[l][q].st;
+                        ws->marks += r == 3;
+                        if (r == 1 || r == 3) {
+                            pa[l][q] = e->A[r == 1 ? cg5_value(&s[l][q]) : cx[l][q] >> 2];
+                            pst[l][q] = r == 1 ? s[l][q].st : cst[l][q];
                             po[l][q] = i;
                             pend[l][q] = 1;
                         } else {
@@ -138,11 +139,14 @@ static void warp_twin5(u128 first, uint64_t count, int nl, unsigned u, const bul
             break;
         }
         ws->rounds++;
+        for (int l = 0; l < 32; l++)
+            for (int q = 0; q < nl; q++) cx[l][q] = ~0u;
         for (unsigned k = 0; k < u; k++)
             for (int l = 0; l < 32; l++)
                 for (int q = 0; q < nl; q++) {
                     const uint32_t ent = CJ[cg5_offset(&s[l][q], mask4) >> 2];
                     cg5_step(&s[l][q], d + 2, ent, 4u * (uint32_t)bulk_cz_pow3[ent & 31]);
+                    if (k % 2 == 1 && k + 1 < u) cg5_mark(&s[l][q], &cx[l][q], &cst[l][q], dmask, (k + 1) * d);
                     ws->slot_steps++;
                     ws->live_steps += live[l][q];
                 }
@@ -246,10 +250,11 @@ static void test_delays5(bulk_ctx *ctx, uint64_t *rs, int small)
                     if (si == 1 && !small)
                         printf("v5 warp twin d=%d a=%d from 2^64: nl=%d u=%u: %.2f slot steps per number (%.2f live), "
                                "%.3f rounds per number, %.1f%% of round ends with a finish in the warp, "
-                               "%.3f finishes per slot-round\n",
+                               "%.3f finishes per slot-round, %llu slow paths, %llu done at a checkpoint\n",
                                d, a, nl, u, (double)ws.slot_steps / (double)count, (double)ws.live_steps / (double)count,
                                (double)ws.rounds / (double)count, 100.0 * (double)ws.boundaries_with_finish / (double)(ws.rounds + 1),
-                               (double)ws.finishes / ((double)ws.rounds * 32.0 * nl));
+                               (double)ws.finishes / ((double)ws.rounds * 32.0 * nl), (unsigned long long)ws.slow,
+                               (unsigned long long)ws.marks);
                 }
         }
         free(ref);

@@ -43,12 +43,18 @@ BULK_HD uint32_t cg5_entry(unsigned j, uint64_t C) { return (uint32_t)j | (uint3
 BULK_HD unsigned cg5_guard_bits(unsigned d) { return (585u * d + 999u) / 1000u + 1u; }
 
 /* Steps per round when delay_unroll is 0. Longer rounds pay the round end (check, results,
- * refills) less often but overshoot more: ~(U - 1) / 2 steps per number, and a fall from
- * >= 2^a to the 1-4-2 cycle within the round sends the number to the slow path. Measured on the
- * CPU (20000 numbers from 2^64, cg5_delay): slow-path share 0% for U = 2 everywhere; for U = 4
- * 0-0.04% while a >= 22 and d <= 16 (0.035% at d = 14, a = 20; 2.2-2.8% at d = 17), for U = 6
- * and 8 up to 10-50% (d = 14..17). */
-BULK_HD unsigned cg5_default_unroll(unsigned d, unsigned a) { return a >= 22 && d <= 16 ? 4u : 2u; }
+ * refills) less often but overshoot more: ~(U - 1) / 2 steps per number. Without checkpoints a
+ * fall from >= 2^a to the 1-4-2 cycle within the round sent the number to the slow path: on the
+ * CPU (200000 consecutive numbers from 2^64, cg5_delay) 0% for U = 2 everywhere, for U = 4 0% at
+ * a = 24 but 0.95% at d = 14, a = 20, for U = 8 1-23% (d = 14, 15); the H200 (round 1) ran U = 8
+ * at 0.41-0.75x of U = 4 there. The checkpoints after every second step (cg5_mark) bring every
+ * U to U = 2's slow-path share. */
+BULK_HD unsigned cg5_default_unroll(unsigned d, unsigned a)
+{
+    (void)d;
+    (void)a;
+    return 8u;
+}
 
 /* One number's state in the loop. The value is held scaled: x = 4 v + g (g < 4, the low bits of
  * the previous entry's j), in three limbs, so that the byte offset of v's entry, 4 (v mod 2^d), is
@@ -112,6 +118,30 @@ BULK_HD int cg5_check(cg5_num *s, uint32_t dmask, unsigned gsh, uint32_t du)
     return s->x0 < 20u ? 2 : 1; /* v <= 4 */
 }
 
+/* Checkpoints inside a round (after every second step but the last): the first value seen below
+ * 2^a, with the steps taken up to it. A round end with v <= 4 (the trajectory may have passed 1
+ * during the overshoot) then takes the checkpoint's delay, cst + A[cx >> 2], when the checkpoint
+ * is below 2^a and above 4 (so the trajectory had not reached 1 there): only a fall from 2^a to 1
+ * within two steps is left to the slow path, as with rounds of two steps. cx = ~0: none yet (the
+ * round start resets it); dk = d times the steps of this round so far. */
+BULK_HD void cg5_mark(const cg5_num *s, uint32_t *cx, uint32_t *cst, uint32_t dmask, uint32_t dk)
+{
+    if ((*cx & dmask) == 0) return; /* already one below 2^a */
+    if ((s->x1 | s->x2) == 0) {
+        *cx = s->x0;
+        *cst = s->st + dk;
+    }
+}
+
+/* cg5_check with the round's checkpoint: 3 = done at the checkpoint, the delay is
+ * cst + A[cx >> 2]; otherwise as cg5_check. */
+BULK_HD int cg5_check_mark(cg5_num *s, uint32_t dmask, unsigned gsh, uint32_t du, uint32_t cx)
+{
+    const int r = cg5_check(s, dmask, gsh, du);
+    if (r == 2 && (s->ov >> gsh) == 0 && (cx & dmask) == 0 && cx >= 20u) return 3;
+    return r;
+}
+
 /* The delay of n through the V5 rounds of u steps (the CPU twin of one lane slot); pow3 gives
  * B = 3^j as the kernel's shuffle does (there 4 * 3^j). BC, J are cg_delay's tables for the slow
  * path. -1: escape (as cg_delay). *slow, when given, counts the slow paths taken. */
@@ -124,11 +154,14 @@ BULK_HD int64_t cg5_delay(cg_u128 n, unsigned d, unsigned a, unsigned u, const u
     cg5_num s;
     cg5_start(&s, n);
     for (;;) {
+        uint32_t cx = ~0u, cst = 0;
         for (unsigned i = 0; i < u; i++) {
             const uint32_t e = CJ[cg5_offset(&s, mask4) >> 2];
             cg5_step(&s, d + 2, e, 4u * (uint32_t)pow3[e & 31]);
+            if (i % 2 == 1 && i + 1 < u) cg5_mark(&s, &cx, &cst, dmask, (i + 1) * d);
         }
-        const int r = cg5_check(&s, dmask, gsh, u * d);
+        const int r = cg5_check_mark(&s, dmask, gsh, u * d, cx);
+        if (r == 3) return (int64_t)cst + A[cx >> 2];
         if (r == 1) return (int64_t)s.st + A[cg5_value(&s)];
         if (r == 2) {
             if (slow) (*slow)++;

@@ -298,11 +298,14 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
     cg5_num s[NL];
     uint64_t co[NL], po[NL];
     uint32_t live[NL], pend[NL], pa[NL], pst[NL]; /* 0/1 flags as 32-bit (see lane_delays4) */
+    uint32_t cx[NL], cst[NL];                     /* the round's checkpoint (cg5_mark) */
 #pragma unroll
     for (int q = 0; q < NL; q++) {
         cg5_start(&s[q], cg_make(0, 0));
         co[q] = po[q] = 0;
         live[q] = pend[q] = pa[q] = pst[q] = 0;
+        cx[q] = ~0u;
+        cst[q] = 0;
     }
     uint64_t m = 0;
     for (;;) {
@@ -314,11 +317,11 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
                 pend[q] = 0;
             }
             if (live[q]) {
-                const int r = cg5_check(&s[q], dmask, gsh, du);
+                const int r = cg5_check_mark(&s[q], dmask, gsh, du, cx[q]);
                 if (__builtin_expect(r != 0, 0)) {
-                    if (r == 1) {
-                        pa[q] = A[cg5_value(&s[q])];
-                        pst[q] = s[q].st;
+                    if (r == 1 || r == 3) {
+                        pa[q] = A[r == 1 ? cg5_value(&s[q]) : cx[q] >> 2];
+                        pst[q] = r == 1 ? s[q].st : cst[q];
                         po[q] = co[q];
                         pend[q] = 1;
                     } else {
@@ -337,11 +340,14 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
         }
         if (!__any_sync(0xffffffffu, any)) break;
 #pragma unroll
+        for (int q = 0; q < NL; q++) cx[q] = ~0u;
+#pragma unroll
         for (int u = 0; u < U; u++) {
 #pragma unroll
             for (int q = 0; q < NL; q++) {
                 const uint32_t e = *(const uint32_t *)(CJb + cg5_offset(&s[q], mask4));
                 cg5_step(&s[q], d + 2, e, __shfl_sync(0xffffffffu, P, (int)e));
+                if (u % 2 == 1 && u + 1 < U) cg5_mark(&s[q], &cx[q], &cst[q], dmask, (uint32_t)(u + 1) * d);
             }
         }
     }
@@ -354,15 +360,18 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
 /* BATCH_WARP for batches of 2^lgb < CG_DELAY_PIECE5 numbers (V5): a warp takes p.span (<= 32)
  * whole consecutive batches as one piece (a 1024-number piece leaves ~15-25% of the slot steps idle at
  * its end while the slowest lanes finish; 32768 numbers ~2%), and the batches' sums, minima and
- * maxima meet in the warp's part of shared memory (st: span x (u64 sum, u32 min, u32 max)) by
- * shared atomics, one set per number. */
+ * maxima meet in the warp's part of shared memory (st: span x (u32 sum, min, max)) by shared
+ * atomics, one set per number. The sums are 32-bit (native shared atomics; round 1's 64-bit ones
+ * may have been compare-and-swap loops, with up to 32 lanes on one batch): a batch here has at
+ * most 2^14 numbers, and a delay of 2^16 or more (none below 2^128 is known) goes to the host's
+ * exact path like an escape, so a sum stays below 2^30. */
 template <class Loop> __device__ __forceinline__ void delays_span(const dparams &p, unsigned char *st, Loop loop)
 {
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     const uint32_t lane = threadIdx.x & 31, span = p.span;
-    unsigned long long *ssum = (unsigned long long *)st + (size_t)(threadIdx.x >> 5) * span * 2;
-    uint32_t *smn = (uint32_t *)(ssum + span), *smx = smn + span;
+    uint32_t *ssum = (uint32_t *)st + (size_t)(threadIdx.x >> 5) * span * 3;
+    uint32_t *smn = ssum + span, *smx = smn + span;
     const uint64_t units = (p.count + span - 1) / span;
     for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
         const uint64_t b0 = w * span;
@@ -377,12 +386,12 @@ template <class Loop> __device__ __forceinline__ void delays_span(const dparams 
         const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
         loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
              [&](uint64_t off, int64_t dl) {
-                 if (dl < 0) {
+                 if (dl < 0 || dl >= 65536) {
                      escape(p, off);
                      return;
                  }
                  const uint32_t b = (uint32_t)((off - base) >> p.lgb);
-                 atomicAdd(&ssum[b], (unsigned long long)dl);
+                 atomicAdd(&ssum[b], (uint32_t)dl);
                  atomicMin(&smn[b], (uint32_t)dl);
                  atomicMax(&smx[b], (uint32_t)dl);
              });
@@ -747,14 +756,14 @@ int delays_device(int g, void *arg)
     if (v4) st->table_mem = sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
     if (v4) f = pick(kv, sh, mode, o.delay_loop, o.delay_unroll);
     /* V5, batches of 2^lgb < CG_DELAY_PIECE5 numbers: a warp takes span whole batches (delays_span),
-     * their statistics in shared memory after the table (16 bytes per batch per warp) */
+     * their statistics in shared memory after the table (12 bytes per batch per warp) */
     uint32_t span = 1, lgb = 0;
     if (v5 && mode == MODE_BATCH_WARP && j.batch < CG_DELAY_PIECE5 && !(j.batch & (j.batch - 1))) {
         while (((uint64_t)1 << lgb) < j.batch) lgb++;
         span = (uint32_t)(CG_DELAY_PIECE5 >> lgb);
-        if (span > 32) span = 32; /* 16 KB of statistics per block of 1024 threads at most */
+        if (span > 32) span = 32; /* 12 KB of statistics per block of 1024 threads at most */
     }
-    const size_t span_bytes = span > 1 ? (size_t)(o.threads_per_block / 32) * span * 16 : 0;
+    const size_t span_bytes = span > 1 ? (size_t)(o.threads_per_block / 32) * span * 12 : 0;
     const size_t smem = v5 ? (sh ? cg5_smem_bytes(e->d) : 0) + span_bytes
                        : v4 ? cg_smem_bytes_nobm(e->d, sh)
                             : cg_smem_bytes(e->d, kv, sh);

@@ -20,10 +20,12 @@ extern "C" {
  * identical (bench/results/2026-11-21-h200-collatz-gpu-s3-verify-round1-layouts37.txt). */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
-/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V4X2 (8 steps
- * per trip), the fastest in H200 round 2 at every point (d = 12, a = 24: 2.00e10 numbers/s,
- * V4 1.71e10, V3 1.33e10; batch 2^20: 1.91e10 vs V3 4.5e9); docs/collatz-gpu.md "Delays v4". */
-#define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V4X2
+/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;
+ * V4X2 beyond), on trial as the default in the third session's GPU round 2 (round 1: V5 with
+ * rounds of 4 steps 1.09-1.15x V4X2 at d = 14..16, a = 24; docs/collatz-gpu.md "Delays v5").
+ * Before: V4X2 (8 steps per trip), the fastest in the second session's round 2 (d = 12, a = 24:
+ * 2.00e10 numbers/s; batch 2^20: 1.91e10). */
+#define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V5
 
 /* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: record
  * replays, with refill_lanes CG_REFILL_LANES_REC and the tables in global memory (AUTO): H200
