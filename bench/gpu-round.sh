@@ -16,6 +16,7 @@ B=build-gpu
 O=${OUT:-/tmp/gpu-round}/round
 mkdir -p "$O"
 t0=$(date +%s)
+pack() { [ -n "${OUT:-}" ] && tar czf "$OUT/round.tgz.part" -C "$(dirname "$O")" round && mv "$OUT/round.tgz.part" "$OUT/round.tgz"; }
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader >"$O/device.txt" 2>&1
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON ${GMP_PREFIX:+-DCMAKE_PREFIX_PATH=$GMP_PREFIX} \
     >"$O/build.log" 2>&1
@@ -29,6 +30,7 @@ for spec in "$@"; do
     t1=$(date +%s)
     CAP=$cap B=$B R=$O/$a timeout "$cap" sh "bench/$a/iter-gpu.sh" >"$O/$a/stdout.txt" 2>&1
     echo "$a rc=$? ($(($(date +%s) - t1)) s)" >>"$O/summary.txt"
+    pack # after every area: a call cut off by its wall-clock limit still brings back what is done
 done
 if [ -n "${EXTRA_TESTS:-}" ]; then # GPU tests of areas that did not take part (e.g. life)
     t1=$(date +%s)
@@ -36,5 +38,5 @@ if [ -n "${EXTRA_TESTS:-}" ]; then # GPU tests of areas that did not take part (
     echo "ctest -L gpu -R $EXTRA_TESTS rc=$? ($(($(date +%s) - t1)) s)" >>"$O/summary.txt"
 fi
 cat "$O/summary.txt"
-[ -n "${OUT:-}" ] && tar czf "$OUT/round.tgz" -C "$(dirname "$O")" round
+pack
 exit 0
