@@ -55,18 +55,21 @@ static void emit(const char *fmt, ...)
     }
 }
 
-/* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto). */
+/* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto), and
+ * lds = 1: BULK_CZ_CUDA_V5B=lds (the diagnostic V5 kernel that reads 3^j from shared memory
+ * instead of a shuffle; V5, shared entries, batches, 8 steps per round only). */
 struct loop {
     const char *name;
-    int loop, unroll, mem;
+    int loop, unroll, mem, lds;
 };
 static const struct loop g_loops[] = {
-    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0 },       { "auto", 0, 0, 0 },
-    { "v5u2", BULK_CZ_CUDA_DELAY_V5, 2, 0 },         { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0 },
-    { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0 },         { "v5x1u4", BULK_CZ_CUDA_DELAY_V5X1, 4, 0 },
-    { "v5x1u8", BULK_CZ_CUDA_DELAY_V5X1, 8, 0 },     { "v5x3u4", BULK_CZ_CUDA_DELAY_V5X3, 4, 0 },
-    { "v5x3u8", BULK_CZ_CUDA_DELAY_V5X3, 8, 0 },     { "v5u4glob", BULK_CZ_CUDA_DELAY_V5, 4, BULK_CZ_CUDA_MEM_GLOBAL },
-    { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0 },     { "v5u8glob", BULK_CZ_CUDA_DELAY_V5, 8, BULK_CZ_CUDA_MEM_GLOBAL },
+    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0 },       { "auto", 0, 0, 0, 0 },
+    { "v5u2", BULK_CZ_CUDA_DELAY_V5, 2, 0, 0 },         { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0 },
+    { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0 },         { "v5x1u4", BULK_CZ_CUDA_DELAY_V5X1, 4, 0, 0 },
+    { "v5x1u8", BULK_CZ_CUDA_DELAY_V5X1, 8, 0, 0 },     { "v5x3u4", BULK_CZ_CUDA_DELAY_V5X3, 4, 0, 0 },
+    { "v5x3u8", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0 },     { "v5u4glob", BULK_CZ_CUDA_DELAY_V5, 4, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
+    { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0, 0 },     { "v5u8glob", BULK_CZ_CUDA_DELAY_V5, 8, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
+    { "v5u8lds", BULK_CZ_CUDA_DELAY_V5, 8, 0, 1 },
 };
 #define NLOOPS (int)(sizeof g_loops / sizeof g_loops[0])
 
@@ -85,6 +88,8 @@ static void use_loop(const struct loop *l)
     o.delay_unroll = l->unroll;
     o.table_mem = l->mem;
     bulk_collatz_cuda_set_opts(&o);
+    if (l->lds) setenv("BULK_CZ_CUDA_V5B", "lds", 1);
+    else unsetenv("BULK_CZ_CUDA_V5B");
 }
 
 struct dpoint {
@@ -241,8 +246,8 @@ int main(int argc, char **argv)
         emit("%-3s %-3s %-8s %-5s %-9s %12s %12s %7s %-5s %-4s %7s %9s %s\n", "d", "a", "batch", "from", "loop",
              "numbers/s", "kernel n/s", "vs 1st", "table", "used", "seconds", "escapes", "result");
         /* indices into g_loops */
-        static const int all[] = { 0, 1, 2, 3, 4, 6, 8, 11 };
-        static const int v5[] = { 0, 1, 3, 4 };
+        static const int all[] = { 0, 1, 2, 3, 4, 12, 6, 8, 11 };
+        static const int v5[] = { 0, 1, 4, 12 };
         static const int few[] = { 0, 1, 2, 3, 4 };
         struct pt {
             int d, a;
@@ -252,7 +257,7 @@ int main(int argc, char **argv)
             int n;
         };
         const struct pt full[] = {
-            { 14, 24, 1024, 64, all, 8 },     { 14, 20, 1 << 20, 64, few, 5 }, { 12, 24, 1024, 64, v5, 4 },
+            { 14, 24, 1024, 64, all, 9 },     { 14, 20, 1 << 20, 64, few, 5 }, { 12, 24, 1024, 64, v5, 4 },
             { 15, 24, 1024, 64, v5, 4 },      { 13, 24, 1024, 64, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },
             { 14, 24, 1024, 68, v5, 4 },      { 17, 24, 1024, 64, v5, 4 },
         };

@@ -47,7 +47,7 @@ rm -f "$R/cli-v4x2.out" "$R/cli-v5.out"
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     timeout 30 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
         --section LaunchStats --section InstructionStats --section SourceCounters \
-        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u4,v5u8 >"$R/ncu-delays.txt" 2>&1
+        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u8,v5u8lds >"$R/ncu-delays.txt" 2>&1
     echo "ncu rc=$? ($(el) s)"
     grep -E "k_delays|ncu point|Duration|Issued Warp|No Eligible|Active Warps Per|Avg. Active Threads|Registers Per|Theoretical Occ|Executed Ipc A|Executed Instructions  |Warp Cycles Per Issued|stall|Stall" "$R/ncu-delays.txt" | grep -v "^==" | head -60
 fi
@@ -61,7 +61,7 @@ cat "$R/delays.txt"
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     timeout 25 ncu --clock-control none \
         --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__cycles_active.avg,smsp__warps_active.avg.per_cycle_active,smsp__issue_active.avg.per_cycle_active \
-        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u4,v5u8 >"$R/ncu-metrics.txt" 2>&1
+        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u8,v5u8lds >"$R/ncu-metrics.txt" 2>&1
     echo "ncu metrics rc=$? ($(el) s)"
     grep -E "k_delays|ncu point|smsp__|l1tex__" "$R/ncu-metrics.txt" | grep -v "^==" | head -50
 fi

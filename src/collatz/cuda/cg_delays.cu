@@ -286,8 +286,9 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
  * B = 3^j (times 4: the value is held as 4 v + g, cg5_num) comes from lane j's register P by a
  * shuffle whose lane operand is the entry itself (the shuffle reads its low 5 bits, j).
  * put(off, delay or -1), in any order. */
-template <int NL, int U, class Off, class Put>
-__device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &p, uint64_t M, Off off, Put put)
+template <int NL, int U, bool BLDS, class Off, class Put>
+__device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const uint32_t *pw4, const dparams &p, uint64_t M,
+                                             Off off, Put put)
 {
     const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = 32 - cg5_guard_bits(d);
     const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = cg5_done_mask(a), du = (uint32_t)U * d;
@@ -346,7 +347,7 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const dparams &
 #pragma unroll
             for (int q = 0; q < NL; q++) {
                 const uint32_t e = *(const uint32_t *)(CJb + cg5_offset(&s[q], mask4));
-                cg5_step(&s[q], d + 2, e, __shfl_sync(0xffffffffu, P, (int)e));
+                cg5_step(&s[q], d + 2, e, BLDS ? pw4[e & 31] : __shfl_sync(0xffffffffu, P, (int)e));
                 if (u % 2 == 1 && u + 1 < U) cg5_mark(&s[q], &cx[q], &cst[q], dmask, (uint32_t)(u + 1) * d);
             }
         }
@@ -409,17 +410,22 @@ template <class Loop> __device__ __forceinline__ void delays_span(const dparams 
  * (4 bytes per entry: d <= 15 on an H200), else read from global memory (L1/L2); the span
  * statistics (delays_span) follow it in shared memory. */
 #define CG5_THREADS 1024
-template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
+/* BLDS (a diagnostic of the third session's round 2, BULK_CZ_CUDA_V5B=lds): B = 4 * 3^j read from a
+ * 32-word table in shared memory (one wavefront: a bank per j) instead of the shuffle. */
+template <bool SH, int MODE, int NL, int U, bool BLDS = false>
+__global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
 {
     extern __shared__ __align__(16) uint32_t cg5_smem[];
+    __shared__ uint32_t pw4[32];
+    if (BLDS && threadIdx.x < 32) pw4[threadIdx.x] = threadIdx.x <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[threadIdx.x] : 0u;
     const uint32_t *CJ = p.CJ;
     if (SH) {
         const uint32_t n = 1u << p.tb.d;
         for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) cg5_smem[i] = p.CJ[i];
-        __syncthreads();
         CJ = cg5_smem;
     }
-    auto loop = [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U>(CJ, p, M, off, put); };
+    if (SH || BLDS) __syncthreads();
+    auto loop = [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U, BLDS>(CJ, pw4, p, M, off, put); };
     if (MODE == MODE_BATCH_WARP && p.span > 1)
         delays_span(p, (unsigned char *)cg5_smem + (SH ? (size_t)4 << p.tb.d : 0), loop);
     else
@@ -583,6 +589,10 @@ kfn pick(int kv, int sh, int mode, int loop, int unroll)
 #define CG_K5(SH, NL, U) (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U> : k_delays5<SH, MODE_BATCH_WARP, NL, U>)
 #define CG_K5U(SH, NL) (unroll == 2 ? CG_K5(SH, NL, 2) : unroll == 4 ? CG_K5(SH, NL, 4) : CG_K5(SH, NL, 8))
         const int nl = v5_lanes(loop);
+        /* the diagnostic BLDS kernel: V5, shared entries, BATCH_WARP, 8 steps per round */
+        const char *bsrc = getenv("BULK_CZ_CUDA_V5B");
+        if (bsrc && !strcmp(bsrc, "lds") && nl == 2 && sh && unroll == 8 && mode == MODE_BATCH_WARP)
+            return k_delays5<true, MODE_BATCH_WARP, 2, 8, true>;
         if (nl == 1) return sh ? CG_K5U(true, 1) : CG_K5U(false, 1);
         if (nl == 3) return sh ? CG_K5U(true, 3) : CG_K5U(false, 3);
         return sh ? CG_K5U(true, 2) : CG_K5U(false, 2);
