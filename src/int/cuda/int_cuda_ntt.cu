@@ -473,6 +473,7 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     const char *yg = getenv("BULK_NTT_YGLOBAL");
     const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem() && !(yg && *yg == '1');
     const size_t smem = (ys ? 2 : 1) * N * sizeof(uint32_t) + extra;
+    if (smem > (size_t)max_smem()) return BULK_ERR_UNSUPPORTED; /* x alone does not fit (not on sm_90) */
     const char *rx = getenv("BULK_NTT_RADIX");
     const bool r4 = rx && strcmp(rx, "4") == 0;
     const char *swe = getenv("BULK_NTT_SWIZZLE");
