@@ -542,12 +542,16 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
         free(h);
         free(x);
     }
-    /* squares and low halves: the per-thread carry-flag rows (bg_sqr_rows / bg_mullo_rows)
-     * against the even/odd rows (teo: bg_sqr_rows_eo / bg_mullo_rows_eo), both forced */
-    OUT("# squares, low halves (device-resident /s, forced): thread (bg_sqr_rows, bg_mullo_rows),\n"
-        "# teo (bg_sqr_rows_eo, bg_mullo_rows_eo)\n");
+    /* squares and low halves: the per-thread carry-flag rows (bg_sqr_rows / bg_mullo_rows; at
+     * 1088 bits sum-rotate, a square or a full product's low half) against the even/odd rows
+     * (teo: bg_sqr_rows_eo / bg_mullo_rows_eo), both forced */
+    OUT("# squares, low halves (device-resident /s, forced): thread (bg_sqr_rows, bg_mullo_rows;\n"
+        "# 1088 bits: sr), teo (bg_sqr_rows_eo, bg_mullo_rows_eo)\n");
+    static const size_t sq_bits[] = {512, 1024, 1088};
     for (int lo = 0; lo <= 1; lo++)
-        for (size_t bits = min_bits > 512 ? min_bits : 512; bits <= 1024; bits *= 2) {
+        for (int si = 0; si < 3; si++) {
+            const size_t bits = sq_bits[si];
+            if (bits < min_bits) continue;
             size_t L = bits / 64, rl = lo ? L : 2 * L;
             bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * rl * 8), *y = malloc(n * rl * 8);
             bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
@@ -562,7 +566,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
             if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
             if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
             for (int k = 0; k < 2 && rc == BULK_OK; k++) {
-                setenv("BULK_CUDA_MUL", k ? "teo" : "thread", 1);
+                setenv("BULK_CUDA_MUL", k ? "teo" : L > 16 ? "sr" : "thread", 1);
                 rc = lo ? bulk_int_dev_mul_lo(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A);
                 if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, k ? y : x);
                 double t0 = bulk_now(), tt = 0;
