@@ -9,7 +9,7 @@
 # 2. bench_int_gpu_ntt --quick --only batch,big: the crossover widths, batched products 8192 ..
 #    524288 bits (auto choice, the choice without the NTT, NTT forced, Karatsuba over NTT, GMP on
 #    all cores), single large products -> $R/bench.txt (round 1 also ran the block-size and
-#    variant rows: bench/results/2026-11-21-h200-int-gpu-ntt-round1.txt);
+#    variant rows, round 2 the xy part: bench/results/2026-11-21-h200-int-gpu-ntt-round{1,2}.txt);
 # 3. one Nsight Compute pass over the batched kernel and the big product's kernels (bench
 #    --only prof) -> $R/ncu.txt (skipped without ncu; bounded by a timeout).
 # Each step is bounded so the whole stays under the cap (CAP <= 60: no ncu pass); the exit status
@@ -35,7 +35,7 @@ fi
 grep -E "SKIP|Passed|Failed|FAIL|passed|seed|batch|big|Test time" "$R/ctest.log" | head -80
 stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 
-timeout 38 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --only xy,batch,big --out "$R/bench.txt" >"$R/bench.log" 2>&1
+timeout 38 "$B/bench/int_gpu_ntt/bench_int_gpu_ntt" --quick --only batch,big --out "$R/bench.txt" >"$R/bench.log" 2>&1
 stamp "bench rc $?"
 cat "$R/bench.txt" 2>/dev/null || tail -40 "$R/bench.log"
 if [ "${CAP:-80}" -le 60 ]; then

@@ -439,19 +439,19 @@ int have_device()
     return BULK_OK;
 }
 
-/* Widths (limbs) from which the size choice takes the NTT: measured on the H200 (round 1,
- * 2026-11-21 15:09 UTC, bench_int_gpu_ntt --quick, device-resident,
- * bench/results/2026-11-21-h200-int-gpu-ntt-round1.txt):
- *   full products: 512 limbs (32768 bits): NTT 9.19e6/s against Karatsuba 5.30e6/s, and faster
- *     at every measured width above (65536: 4.23e6 / 1.54e6, 524288: 2.24e5 / 3.89e4); at 256
- *     limbs (16384 bits) sum-rotate won (1.90e7 against 1.75e7), so nothing below 512 until
- *     a round measures the widths between;
- *   squares: 256 limbs (NTT 2.44e7/s against 1.90e7; at 128 limbs sum-rotate won, 7.3e7
- *     against 5.4e7).
+/* Widths (limbs) from which the size choice takes the NTT, measured on the H200 (device-resident,
+ * bench_int_gpu_ntt --quick; bench/results/2026-11-21-h200-int-gpu-ntt-round{1,2}.txt):
+ *   full products: 352 limbs (22528 bits). Round 2's crossover rows, NTT against the previous
+ *     choice (warp-column there): 288 limbs 0.74, 320 0.90, 352 1.05, 384 1.23, 448 1.59;
+ *     round 1: 512 limbs (32768 bits) 1.74 against Karatsuba and more at every width above
+ *     (65536: 4.23e6/s against 1.54e6, 524288: 2.24e5 against 3.89e4); 256 limbs 0.92 against
+ *     sum-rotate. (The NTT of 257..511 limbs is the same 2048-point transform, ~9.8e6/s.)
+ *   squares: 224 limbs. Round 2: 144 limbs 0.63, 160 0.72, 192 0.73, 224 1.23; round 1: 256
+ *     limbs 1.29, 128 limbs 0.73.
  * Karatsuba over NTT halves measured slower than the NTT at every width (karantt column), so
  * there is no upper limit below BG_NTT_MAX_LIMBS. */
-const int kNttMinLimbs = 512;
-const int kNttMinLimbsSqr = 256;
+const int kNttMinLimbs = 352;
+const int kNttMinLimbsSqr = 224;
 
 } // namespace
 
