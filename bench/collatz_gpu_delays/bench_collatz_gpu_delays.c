@@ -6,7 +6,7 @@
  * session's measurements). Nothing is timed before a warm-up call (tables uploaded).
  *
  * Usage: bench_collatz_gpu_delays [--out FILE] [--seconds S] [--quick] [--ncu LOOPS]
- * --quick: three points, the V5 variants that matter; --ncu LOOPS: exactly one launch of 2^27
+ * --quick: four points, V4X2, the default loop and V5X3; --ncu LOOPS: exactly one launch of 2^27
  * numbers (d = 14, a = 24, batch 1024, from 2^64) per loop of the comma list (e.g.
  * v4x2,v5u4), nothing else, for `ncu -k regex:delays`. Without a CUDA device it says so and
  * exits 0. */
@@ -261,9 +261,12 @@ int main(int argc, char **argv)
             { 15, 24, 1024, 64, v5, 4 },      { 13, 24, 1024, 64, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },
             { 14, 24, 1024, 68, v5, 4 },      { 17, 24, 1024, 64, v5, 4 },
         };
-        const struct pt qk[] = { { 14, 24, 1024, 64, v5, 4 }, { 14, 20, 1 << 20, 64, few, 5 }, { 12, 24, 1024, 64, few, 5 } };
+        /* --quick (the last round's check of the final default): V4X2, the default and V5X3 */
+        static const int fin[] = { 0, 1, 8 };
+        const struct pt qk[] = { { 14, 24, 1024, 64, fin, 3 }, { 14, 20, 1 << 20, 64, fin, 3 },
+                                 { 16, 24, 1024, 64, fin, 2 }, { 12, 24, 1024, 68, fin, 2 } };
         const struct pt *pts = quick ? qk : full;
-        const int np = quick ? 3 : (int)(sizeof full / sizeof full[0]);
+        const int np = quick ? (int)(sizeof qk / sizeof qk[0]) : (int)(sizeof full / sizeof full[0]);
         for (int i = 0; i < np; i++) bad += bench_point(cpu, pts[i].d, pts[i].a, pts[i].batch, pts[i].from, pts[i].loops, pts[i].n);
         bulk_collatz_cuda_opts none;
         memset(&none, 0, sizeof none);

@@ -21,10 +21,11 @@ extern "C" {
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
 /* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;
- * V4X2 beyond), on trial as the default in the third session's GPU round 2 (round 1: V5 with
- * rounds of 4 steps 1.09-1.15x V4X2 at d = 14..16, a = 24; docs/collatz-gpu.md "Delays v5").
- * Before: V4X2 (8 steps per trip), the fastest in the second session's round 2 (d = 12, a = 24:
- * 2.00e10 numbers/s; batch 2^20: 1.91e10). */
+ * V4X2 beyond) with its default of 8 steps per round and checkpoints, measured as the default in
+ * the third session's H200 round 2 (docs/collatz-gpu.md "Delays v5"): kernel rates from 2^64
+ * 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24, batch 1024, 1.38-1.66x V4X2 at every
+ * point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10 (1.62x), `bulk collatz delays --stats`
+ * 0.95 s for 2^34 numbers instead of 1.29 s. Before: V4X2 (8 steps per trip). */
 #define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V5
 
 /* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: record
