@@ -166,6 +166,14 @@ __device__ __forceinline__ void lane_delays4(const cg_tabs &t, const dparams &p,
     }
 }
 
+/* The warp's sum (in lane 0), minimum and maximum (in every lane) of the lanes' batch statistics. */
+__device__ __forceinline__ void warp_stats(unsigned long long &s, uint32_t &lo, uint32_t &hi)
+{
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+    lo = __reduce_min_sync(0xffffffffu, lo);
+    hi = __reduce_max_sync(0xffffffffu, hi);
+}
+
 /* The OUT and BATCH_WARP layouts around a lane loop (V4 and V5): loop(M, off, put) runs the
  * thread's M numbers, off(m) giving the offset of the m-th, and calls put(off, delay or -1) once
  * per number in any order.
@@ -209,9 +217,7 @@ template <int MODE, class Loop> __device__ __forceinline__ void delays_layout(co
                      hi = max(hi, (uint32_t)dl);
                  }
              });
-        for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
-        lo = __reduce_min_sync(0xffffffffu, lo);
-        hi = __reduce_max_sync(0xffffffffu, hi);
+        warp_stats(s, lo, hi);
         if (lane == 0) {
             if (upb == 1) {
                 p.sum[b] = s;
@@ -548,9 +554,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                     hi = max(hi, (uint32_t)dl);
                 }
             }
-            for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-            lo = __reduce_min_sync(0xffffffffu, lo);
-            hi = __reduce_max_sync(0xffffffffu, hi);
+            warp_stats(s, lo, hi);
             if (lane == 0) {
                 ps[warp] = s;
                 pl[warp] = lo;
