@@ -310,10 +310,10 @@ static int same_totals(const bulk_collatz_verify_result *a, const bulk_collatz_v
 }
 static int bench_layouts(bulk_ctx *cpu, int kmax)
 {
-    /* d: 0 = 12; sh: 1 = in the --short table (flat, the default, the uniform rows), 4 / 5 = also
-     * and with BULK_CZ_CUDA_UNI_UNROLL=3 / 1 (three trips / one trip per pass of the lane loop;
-     * two by default; round 1 of the third session also measured BULK_CZ_CUDA_UNI_BLOCKS=5 and
-     * BULK_CZ_CUDA_UNI_LIMBS=3, both slower);
+    /* d: 0 = 12; sh: 1 = in the --short table (flat, the old and the current default, the
+     * extension rows); rows named "1 trip" / "3 trips" run with BULK_CZ_CUDA_UNI_UNROLL=1 / 3 (two
+     * trips per pass by default; rounds 1 and 2 of the third session measured these and
+     * BULK_CZ_CUDA_UNI_BLOCKS=5 and BULK_CZ_CUDA_UNI_LIMBS=3 in the --short table);
      * ks, K: an engine of ks stored sieve bits extended to K bits (collatz/sieve_ext.c; 0: the
      * row's k stored) */
     static const struct { const char *name; int layout, refill, replay, mem, inc, d, sh, ks, K; } v[] = {
@@ -330,12 +330,12 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
         /* the options left at AUTO (inc -1): whatever the build's defaults are */
         { "default (auto)", 0, 0, 0, 0, -1, 0, 1, 0, 0 },
         /* session 3: the uniform trips (cg_verify_uni.h) at d = 12, 10, 14, 16 */
-        { "uniform 1 trip", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 5, 0, 0 },
-        { "uniform", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 0, 0 },
+        { "uniform 1 trip", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 0, 0, 0 },
+        { "uniform", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 0, 0, 0 },
         { "uniform d=10", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 10, 0, 0, 0 },
-        { "uniform d=14", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 14, 1, 0, 0 },
-        { "uniform d=16", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 16, 1, 0, 0 },
-        { "uniform 3 trips", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 4, 0, 0 },
+        { "uniform d=14", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 14, 0, 0, 0 },
+        { "uniform d=16", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 16, 0, 0, 0 },
+        { "uniform 3 trips", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 0, 0, 0 },
         /* the generated sieve on the GPU (extension rows run k_uni whatever the layout) */
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 32, 0 },
         { "ext", BULK_CZ_CUDA_LAYOUT_UNIFORM, 0, BULK_CZ_CUDA_REPLAY_RECORDS, 0, 1, 0, 1, 28, 0 },
@@ -380,8 +380,8 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
                 if (bulk_collatz_engine_new(&ed, cpu, v[i].d, 0, 0) != BULK_OK) continue;
                 borrow(ed, e, &bw);
             }
-            if (v[i].sh == 4) setenv("BULK_CZ_CUDA_UNI_UNROLL", "3", 1);
-            if (v[i].sh == 5) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
+            if (strstr(v[i].name, "3 trips")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "3", 1);
+            if (strstr(v[i].name, "1 trip")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
             g_layout = v[i].layout;
             g_refill = v[i].refill;
             g_replay = v[i].replay;

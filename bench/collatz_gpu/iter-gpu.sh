@@ -5,15 +5,15 @@
 # (small text files). Steps, most important first (the cap, 60-80 s, may cut the last ones):
 #   1. the GPU test, verify cases (BULK_CZ_GPU_TEST=verify; CUDA == CPU bit for bit, every variant; the twin test is
 #      CPU-only and runs on the build machine);
-#   2. bench_collatz_gpu --layouts --k37 --short: verify at k = 37, d = 12, near 2^68: FLAT (the
+#   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json), then with the generated sieve on
+#      the GPU (--k 39 --k-stored 28);
+#   3. bench_collatz_gpu --layouts --k37 --short: verify at k = 37, d = 12, near 2^68: FLAT (the
 #      reference), FLAT_BATCH 16 + records + incremental setup (the default until round 1 of the
-#      third session), the build's default path (AUTO), the UNIFORM trips (1, 2, 3 trips per pass,
-#      d = 14, 16), and extension rows (stored 32 or 28 bits generated to K = 37, and to K = 39);
-#      every result checked identical to FLAT's (K = 39: the totals);
-#   3. the CLI verify 2^68..2^68+2^44 with the defaults (--json), then with the generated sieve on
-#      the GPU (--k 39 --k-stored 32; after the ncu also --k-stored 28);
-#   4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
-#   5. the SASS of k_uni (d = 12) and of the former default kernel (gzip).
+#      third session), the build's default path (AUTO: UNIFORM, two trips per pass), and the
+#      extension rows (stored 32 or 28 bits generated to K = 37, and to K = 39); every result
+#      checked identical to FLAT's (K = 39: the totals);
+#   (NCU=1: 4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
+#    5. the SASS of k_uni (d = 12) and of the former default kernel (gzip).)
 # VERIFY_ONLY=0 adds the delay benchmark (another engineer's area since session 3).
 set -u
 B=${B:-build-gpu}
@@ -30,12 +30,7 @@ el() { echo $(($(date +%s) - t0)); }
 echo "tests rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
 grep -E "tests passed|tests failed|Passed|Failed|FAIL" "$R/tests.log" | tail -6
 
-# 2. verify layouts at k = 37
-timeout 50 "$BENCH" --layouts --k37 --short --seconds 0.3 --out "$R/layouts37.txt" >/dev/null 2>"$R/layouts37.err"
-echo "layouts k=37 rc=$? ($(el) s)"
-cat "$R/layouts37.txt"
-
-# 3. the CLI, default options, then the uniform layout
+# 2. the CLI
 cli_verify() {
     s0=$(date +%s.%N)
     tag=$1
@@ -47,12 +42,17 @@ cli_verify() {
     cat "$R/cli-verify$tag.json"
 }
 # the defaults (since round 2 of the third session: UNIFORM, two trips per pass), then the
-# generated sieve (extension rows through S sorted by j): K = 39 from 32 stored bits
+# generated sieve on the GPU: K = 39 from 28 stored bits (extension rows through S sorted by j)
 cli_verify ""
-cli_verify "-k39s32" --k 39 --k-stored 32
+cli_verify "-k39s28" --k 39 --k-stored 28
 
-# 4. ncu on one launch of the uniform kernel (k = 32, d = 12)
-if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+# 3. verify layouts at k = 37
+timeout 30 "$BENCH" --layouts --k37 --short --seconds 0.3 --out "$R/layouts37.txt" >/dev/null 2>"$R/layouts37.err"
+echo "layouts k=37 rc=$? ($(el) s)"
+cat "$R/layouts37.txt"
+
+# 4. (NCU=1) ncu on one launch of the default kernel (k = 32, d = 12)
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-0}" = 1 ]; then
     timeout 30 ncu --clock-control none --section WarpStateStats --section Occupancy \
         --section SchedulerStats --section LaunchStats --section InstructionStats --section SpeedOfLight \
         --section MemoryWorkloadAnalysis -k regex:k_uni --launch-skip 2 -c 1 \
@@ -61,11 +61,8 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     grep -E "k_uni|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu-verify|Theoretical Occ|L1/TEX Hit|L2 Hit|Mem Busy" "$R/ncu-uni.txt" | grep -v "^==" | head -24
 fi
 
-# 4a. the generated sieve from 28 stored bits (60 MB on the host)
-cli_verify "-k39s28" --k 39 --k-stored 28
-
-# 5. SASS of the uniform kernel and the default FLAT_BATCH kernel
-if command -v cuobjdump >/dev/null 2>&1; then
+# 5. (NCU=1) SASS of the uniform kernel and the former default FLAT_BATCH kernel
+if command -v cuobjdump >/dev/null 2>&1 && [ "${NCU:-0}" = 1 ]; then
     o="$B/CMakeFiles/bulk_obj.dir/src/collatz/cuda"
     cuobjdump -sass "$o/cg_verify.cu.o" 2>/dev/null |
         awk '/Function :/ { keep = ($0 ~ /k_uniILi12ELb[01]ELi[03]E/ || $0 ~ /k_flatILb0ELb1ELb1ELb1E/) } keep' | gzip >"$R/sass.txt.gz"

@@ -368,6 +368,7 @@ int main(int argc, char **argv)
     /* sieve extensions: near 2^68 and across 2^64 (k_uni extension runs), near 2^128 (escapes
      * redone from the level-k state, overflows), d > 16 and small n (WALK over the K bits) */
     verify_case_x(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0);
+    verify_case_x(cpu, 12, 12, 8, two68 + j2, two68 + ((u128)1 << 26) + j1, 0); /* sorted runs (kx >= 7) */
     verify_case_x(cpu, 10, 14, 6, two64 - ((u128)1 << 27) + j2, two64 + ((u128)1 << 27) + j1, 0);
     verify_case_x(cpu, 10, 12, 4, top - ((u128)1 << 20), top, 1);
     verify_case_x(cpu, 20, 12, 3, two68 + j2, two68 + ((u128)1 << 22) + j1, 0);

@@ -1082,6 +1082,13 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
  * resident slice: k_uni<D, true> launches of about launch_numbers iterated numbers (an entry and
  * a row hold s_K / s_k of them on average), at least CG_FLAT_RUN rows each when the range has
  * them, runs per launch (entries x xmax x row chunks) below 2^31. */
+/* The sorted extension runs from this many extension bits on: H200 round 2 of 2026-11-21 (third
+ * session), k = 37 near 2^68: 28 + 9 bits sorted 2.874e12 against unsorted 1.622e12 numbers/s
+ * (round 1), 32 + 5 bits sorted 1.094e12 against unsorted 1.897e12; the CLI's K = 39 from 32
+ * stored bits (7) sorted 3.56e12 against unsorted 3.09e12 (wall). Why the short lists lose with
+ * the sorted runs was not found in the session. */
+#define CG_EXT_SORTED_MIN 7
+
 /* Rows [0, rows) of level-K blocks from row nH through the j-sorted copy of S (ext_sort_upload):
  * per group j of entries, launches of about launch_numbers numbers, every run non-empty. */
 int run_ext_sorted(vrun &r, vparams &base, cg_w nH, cg_w rows)
@@ -1203,7 +1210,7 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
         cg_w r0, rn;
         cg_split_rows(pc.rows, job.G, g, &r0, &rn);
         if (rn == 0) continue;
-        if (pc.kind == CG_PIECE_EXT && !r.o.s_slice_entries) {
+        if (pc.kind == CG_PIECE_EXT && !r.o.s_slice_entries && e->kx >= CG_EXT_SORTED_MIN) {
             /* extension rows through S sorted by j, when the device holds it */
             int ok = 0, s = ext_sort_upload(*r.cache, e, &ok);
             if (s) return s;
