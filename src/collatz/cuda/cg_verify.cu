@@ -1,14 +1,18 @@
 /* bulk_collatz_cuda_verify_chunk: convergence verification of a range on the GPUs (seed 004
  * section 5, Algorithm 1), bit-identical to bulk_collatz_verify_chunk.
  *
- * The range is cut by cg_plan_chunk into the blocks verify.c visits. Level-k rows run in the
+ * The range is cut by cg_plan_chunk_x into the blocks verify.c visits. Level-k rows run, by
+ * default, in the UNIFORM layout (k_uni: every trip of every lane the same code, cg_verify_uni.h;
+ * FLAT_BATCH where it does not apply), or in the lane-loop layouts FLAT / FLAT_BATCH (k_flat), or
+ * in the first version's layouts: the
  * ROWS layout of seed 004 Figure 4: a thread block takes one sieve entry (r, c, j), read once
  * and broadcast to all its threads, and its threads take consecutive rows nH, so every thread
  * of the block starts from the same k low bits; those k bits are consumed at once by the
  * entry's state 3^j nH + c (the limit of Figure 4's broadcast: no table lookup at all for the
  * shared bits). With few rows per entry the ENTRY layout (a thread per entry, rows in a loop)
  * keeps the threads busy instead. Blocks of level L < k (the two ends of a range) run in the
- * WALK layout: a thread per number walks the L-bit sieve itself.
+ * WALK layout: a thread per number walks the L-bit sieve itself. With a sieve extension
+ * (sieve_ext.c) the level-(k + kx) rows run k_uni's extension runs (cg_ext_state).
  *
  * Tables B, C, J (packed BC + J for the fast kernel) sit in shared memory or are read from
  * global memory (option); the sieve S is resident whole when it fits the device, else streamed
