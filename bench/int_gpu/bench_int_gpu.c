@@ -12,7 +12,7 @@
  * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
  * eo (the even/odd per-thread kernel against the others, 64 .. 1280 bits; eotop: from 1024
  * bits), mul1k (the default
- * mul 256, 512, 1024, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work launched
+ * mul 256, 512, 1024, 1088, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work launched
  * once, for a profiler).
  *
  * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
@@ -480,15 +480,16 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
     static const char *kinds[] = {"thread", "teo", "teo", "teo", "teo", "teop", "sr"};
     static const char *vars[] = {NULL, NULL, NULL, "BULK_CUDA_EO_STAGE", "BULK_CUDA_EO_BLOCK",
                                  NULL, NULL};
-    static const char *vals[] = {NULL, NULL, NULL, "0", "64", NULL, NULL};
+    static const char *vals[] = {NULL, NULL, NULL, "0", "128", NULL, NULL};
     enum { NK = 7 };
     OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 'teo loop': teo with\n"
-        "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; 'teo 64':\n"
-        "# BULK_CUDA_EO_BLOCK=64, blocks of 64 (832 and 1024 bits only); teop: persistent grid,\n"
+        "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; 'teo 128':\n"
+        "# BULK_CUDA_EO_BLOCK=128, blocks of 128 where teo takes 64 (832, 1024 bits; before the\n"
+        "# 16:35 round of 2026-11-21 this column forced 64 and teo took 128); teop: persistent grid,\n"
         "# next tile in flight; thread and teop up to 1024 bits, 1088 and 1280 bits: teo's 20-limb\n"
         "# capacity; IMAD%% of the best teo counts 2 w^2 multiply-adds against the measured ceiling)\n");
     OUT("%-7s %9s %12s %12s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
-        "teo again", "teo loop", "teo 64", "teop", "sr", "IMAD%", "auto picks");
+        "teo again", "teo loop", "teo 128", "teop", "sr", "IMAD%", "auto picks");
     const size_t n = big;
     for (int bi = 0; bi < nbits; bi++) {
         if (bits_list[bi] < min_bits) continue;
@@ -508,7 +509,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
         if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* the automatic choice */
         if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
         for (int k = 0; k < NK && rc == BULK_OK; k++) {
-            if (k == 4 && L <= 12) continue; /* blocks of 64 only at 13 .. 16 limbs */
+            if (k == 4 && L <= 12) continue; /* the block size choice only at 13 .. 16 limbs */
             if ((k == 0 || k == 4 || k == 5) && L > 16) continue; /* thread, teop: <= 16 limbs */
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             if (vars[k]) setenv(vars[k], vals[k], 1);
@@ -698,10 +699,11 @@ int main(int argc, char **argv)
             bench_forced(ctx, labels[k], "BULK_CUDA_KARA_MIN", mins[k], OP_MUL, 65536, big / 64,
                          big / 256, threads);
     }
-    if (want("mul1k")) { /* the default paths up to 1024 bits (the even/odd rows since 15:55) */
+    if (want("mul1k")) { /* the default paths up to 1088 bits (the even/odd rows since 15:55) */
         bench_one(ctx, OP_MUL, 256, big, big, threads);
         bench_one(ctx, OP_MUL, 512, big, big, threads);
         bench_one(ctx, OP_MUL, 1024, big, big, threads);
+        bench_one(ctx, OP_MUL, 1088, big, big, threads);
         bench_one(ctx, OP_SQR, 1024, big, big, threads);
         bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     }

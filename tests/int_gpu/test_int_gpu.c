@@ -557,7 +557,8 @@ static void check_eo(const char *kind, size_t L, size_t n)
  * the block (128; teop: tiles of 64 on a persistent grid, the partial tile by teo), one full
  * block plus one instance, a larger batch at 16 limbs (teop: many tiles per block), full
  * blocks staged by the loops (BULK_CUDA_EO_STAGE=0) instead of all loads in flight, and
- * blocks of 64 (BULK_CUDA_EO_BLOCK=64). */
+ * blocks of 64 and 128 forced (BULK_CUDA_EO_BLOCK; the default: 64 for products at 13 .. 16
+ * limbs). */
 static void test_eo(void)
 {
     static const char *kinds[] = {"teo", "teop"};
@@ -576,6 +577,9 @@ static void test_eo(void)
     check_eo("teo", 16, 1001);
     check_eo("teo", 13, 1001);
     check_eo("teo", 17, 1001); /* the 20-limb capacity ignores it */
+    setenv("BULK_CUDA_EO_BLOCK", "128", 1); /* blocks of 128 where the default takes 64 */
+    check_eo("teo", 16, 1001);
+    check_eo("teo", 14, 1001);
     unsetenv("BULK_CUDA_EO_BLOCK");
     printf("even/odd kernels: done\n");
 }

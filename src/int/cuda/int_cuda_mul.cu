@@ -1,12 +1,12 @@
 /* Multiplication on the GPU: full product, low half (mul_lo) and square (b = a).
  *
  * Kernels chosen by size from measured thresholds (choose() below):
- *  - even/odd rows, one instance per thread (limbs <= 16, W <= 1024 bits; products, squares,
+ *  - even/odd rows, one instance per thread (limbs <= 20, W <= 1280 bits; products, squares,
  *    low halves): bg_mul_rows_eo / bg_sqr_rows_eo / bg_mullo_rows_eo, one IMAD.WIDE.U32.X per
  *    word product, operands staged through shared memory (coalesced global access), b read
  *    from shared memory row by row, finished words stored as they complete. Capacities 1, 2,
- *    4, 8, 12, 16 limbs; a width between two is padded with zero words up to the next.
- *  - sum-rotate (seed 000; full products from 17 limbs, W up to 16384 bits): a group of
+ *    4, 8, 12, 16, 20 limbs; a width between two is padded with zero words up to the next.
+ *  - sum-rotate (seed 000; full products from 21 limbs, W up to 16384 bits): a group of
  *    G = 8, 16 or 32 lanes per instance, P words of a per lane, exactly the (G P)^2 word
  *    products; finished columns leave through the group's first lane.
  *  - Karatsuba over the batch from 32768 bits (even widths): three batched half-size products.
@@ -457,12 +457,18 @@ int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, 
     return launch_eo<L>(r + done * 2 * l, a + done * l, b + done * l, n - done, l, st);
 }
 
-/* Products by even/odd rows, up to 16 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares by
+/* Products (a != b) at the 16-limb capacity in blocks of 64 (BULK_CUDA_EO_BLOCK=64 / =128
+ * force 64 / 128): half the shared memory and registers a block, so twice the blocks per SM,
+ * each barrier holding two warps instead of four. Timed forced in both H200 rounds of
+ * 2026-11-21 (15:05, 15:55; 2^20 instances, 1024 bits): 5.31e9 and 5.34e9/s against 5.28e9,
+ * 5.01e9 and 5.00e9, 5.02e9 in blocks of 128 (832 bits: 5.29e9 against 5.21e9); the default
+ * since the 16:35 round. Squares, low halves and the other capacities: blocks of 128. */
+const bool kEo16Block64 = true;
+
+/* Products by even/odd rows, up to 20 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares by
  * bg_sqr_rows_eo when a == b, low halves by bg_mullo_rows_eo when lo) or, when persistent,
  * mul_eop_kernel (teop, full products, up to 16 limbs); widths padded to the compiled
- * capacities 1, 2, 4, 8, 12, 16, 20 limbs (20: kEoForceMaxLimbs, forced only until measured). BULK_CUDA_EO_BLOCK=64: teo products in blocks of 64 at 13 .. 16 limbs (half the
- * shared memory and registers a block, so twice the blocks per SM, each barrier holding two
- * warps instead of four), to time against 128. */
+ * capacities 1, 2, 4, 8, 12, 16, 20 limbs. */
 template <int L>
 int launch_eo_any(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b,
                   size_t n, int l, cudaStream_t st)
@@ -479,7 +485,8 @@ int dispatch_eo(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg
 {
     const char *e = getenv("BULK_CUDA_EO_BLOCK");
     const int cap = l <= 2 ? l : l <= 4 ? 4 : l <= 8 ? 8 : l <= 12 ? 12 : l <= 16 ? 16 : 20;
-    if (!persistent && !lo && cap == 16 && e && strcmp(e, "64") == 0)
+    const bool b64 = e && *e ? strcmp(e, "64") == 0 : kEo16Block64;
+    if (!persistent && !lo && a != b && cap == 16 && b64)
         return launch_eo<16, 64>(r, a, b, n, l, st);
     switch (cap) {
     case 1: return launch_eo_any<1>(persistent, lo, r, a, b, n, l, st);
@@ -886,7 +893,7 @@ enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_
  * bg_cost_cols) only arbitrates where nothing was measured against it.
  *
  * kEoMaxLimbs: full products, squares and low halves by the even/odd rows (mul_eo_kernel) up to
- * 16 limbs. H200 round of 2026-11-21 15:05 UTC (bench_int_gpu --only eo, 2^20 instances,
+ * 16 limbs (20 below). H200 round of 2026-11-21 15:05 UTC (bench_int_gpu --only eo, 2^20 instances,
  * bench/results/2026-11-21-h200-int-gpu-s3-round1.txt), each kernel forced: products at 256,
  * 512, 768, 832, 1024 bits 2.32e10, 1.33e10, 7.69e9, 4.30e9, 5.28e9/s against the per-thread
  * carry-flag rows' 1.70e10, 7.38e9, 3.67e9, 2.35e9, 2.13e9 and sum-rotate's 5.9e9 .. 2.59e9;
@@ -895,10 +902,12 @@ enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_
  * limbs) or 1, 2 limbs (not timed against the rows; the same code). Before that round: per
  * thread below 13 limbs and sum-rotate from 13 (2.52e9 against 1.86e9/s per thread at 1024
  * bits, bench/results/2026-11-21-h200-int-gpu.txt). */
-const int kEoMaxLimbs = 16;
-/* The widest the even/odd kernel takes when forced (BULK_CUDA_MUL=teo): its 20-limb capacity
- * (1088 .. 1280 bits; 168 registers, 3 blocks per SM), to be timed against sum-rotate. */
-const int kEoForceMaxLimbs = 20;
+/* 17 .. 20 limbs by the even/odd kernel's 20-limb capacity (1088 .. 1280 bits; 168 registers,
+ * 3 blocks per SM) since the 16:35 round: the 15:55 round timed it forced (2^20 instances)
+ * at 3.61e9 (1088 bits) and 3.63e9/s (1280 bits) against sum-rotate's 1.56e9, squares 5.73e9
+ * against 1.57e9 and low halves 6.20e9 against 1.19e9 at 1088 bits
+ * (bench/results/2026-11-21-h200-int-gpu-s3-round2.txt). */
+const int kEoMaxLimbs = 20;
 /* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
  * H200 (2026-11-21 12:40 UTC round, bench_int_gpu, 65536 bits, 16384 instances
  * device-resident) with the warp-per-instance glue: warp-column 1.256e6/s; one Karatsuba
@@ -934,7 +943,7 @@ kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
         return K_TWIDE;
     if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TKARA;
-    if (env && strcmp(env, "teo") == 0 && limbs <= kEoForceMaxLimbs) return K_TEO;
+    if (env && strcmp(env, "teo") == 0 && limbs <= kEoMaxLimbs) return K_TEO;
     if (env && strcmp(env, "teop") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
         return K_TEOP;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
