@@ -75,7 +75,7 @@ int main(int argc, char **argv)
             uint64_t *REC = malloc(nrec * sizeof *REC + 8);
             uint8_t *RST = malloc(nrec + 1);
             cg_rec_tables(d, ROFF, REC, RST);
-            uint64_t rec_it = 0, uni_it = 0;
+            uint64_t rec_it = 0, uni_it = 0, uni_hist[17] = { 0 }; /* trips per number, 16 = more */
             /* the UNIFORM table (d <= CG_UNI_MAX_D; n near 2^68 >= 2^(3d+2) for d <= 16) */
             uint32_t *UT = d <= CG_UNI_MAX_D ? malloc(cg_uni_entries((unsigned)d) * 16) : NULL;
             if (UT) cg_uni_build((unsigned)d, B, C, J, UT);
@@ -113,10 +113,12 @@ int main(int argc, char **argv)
                             return 1;
                         }
                         rec_it += (cnt_table_step - t1) + (cnt_rec_test - r1) + (cnt_t_step - s1);
+                        const uint64_t u0 = uni_it;
                         if (UT && cg_glide_uni(v, n, (int64_t)k + e->Sj[i], (unsigned)d, UT, &uni_it) != g) {
                             fprintf(stderr, "opcount: uniform trips differ\n");
                             return 1;
                         }
+                        if (UT) uni_hist[uni_it - u0 < 16 ? uni_it - u0 : 16]++;
                         lane_tables += cnt_table_step - t1;
                         cnt_t_step = s1;
                         cnt_rec_test = r1;
@@ -144,6 +146,17 @@ int main(int argc, char **argv)
                    "one-number-per-lane warps pay %.2fx the mean (max of 32 lanes)\n",
                    (double)lane_it / numbers, (double)rec_it / numbers, (double)uni_it / numbers,
                    lane_cost > 0 ? warp_cost / (lane_cost - 0) : 0.0);
+            if (UT && d == 12) {
+                /* the trip distribution: what a two-phase design (P fixed trips, the rest queued)
+                 * would waste and queue (docs/collatz-gpu.md "Uniform trips", direction (a)) */
+                printf("    uniform trips per number (d = 12):");
+                double cum = 0;
+                for (int t = 1; t <= 16; t++) {
+                    cum += (double)uni_hist[t] / numbers;
+                    if (uni_hist[t]) printf(" %s%d: %.3f", t == 16 ? ">=" : "<=", t, cum);
+                }
+                printf("\n");
+            }
             free(UT);
             free(ROFF);
             free(REC);
