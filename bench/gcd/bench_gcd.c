@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "bulk/gcd.h"
+#include "gcd/gcd_internal.h" /* gcd_mul_counts, gcd_mod_exact_count: where the products ran */
 
 static double wall(void)
 {
@@ -313,6 +314,10 @@ int main(int argc, char **argv)
                bname, th, r, n, tb, tcb, bh, st.levels, (unsigned long long)st.memory_budget,
                (unsigned long long)st.memory_floor, (unsigned long long)st.memory_need, st.groups,
                st.spilled_levels, st.spilled_rem_levels, (unsigned long long)st.spill_bytes, peak_rss_mb());
+        unsigned long long gp, gf, gb;
+        gcd_mul_counts(&gp, &gf, &gb);
+        printf("batch_products gpu_ntt %llu gpu_failed_redone_on_cpu %llu gpu_wrong_redone_on_cpu %llu "
+               "exact_division_fallbacks %llu\n", gp, gf, gb, gcd_mod_exact_count());
         if (random && r == BULK_OK) { /* each planted g_i must be a multiple of its shared number */
             size_t ok = 0;
             for (size_t k = 0; k < nplant; k++)

@@ -11,7 +11,12 @@
 /* Below this size the reciprocal comes from one exact division by bulk_mpn_divmod. */
 #define RECIP_BASE 64
 
-static _Atomic unsigned long long recip_max_fix, mod_max_fix;
+static _Atomic unsigned long long recip_max_fix, mod_max_fix, mod_exact;
+
+/* Correction steps after which mod_step gives up its Barrett estimate (measured: at most 1). */
+#define MOD_MAX_STEPS 64
+
+unsigned long long gcd_mod_exact_count(void) { return atomic_load_explicit(&mod_exact, memory_order_relaxed); }
 
 unsigned long long gcd_recip_max_fix(void) { return atomic_load_explicit(&recip_max_fix, memory_order_relaxed); }
 
@@ -187,6 +192,7 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
     bulk_mpn_copy(ac, a, an);
     unsigned long long steps = 0;
     while (bulk_mpn_cmp(qd, ac, pn) > 0) { /* q^ too high */
+        if (steps == MOD_MAX_STEPS) goto exact;
         bulk_mpn_sub(qd, qd, pn, d, dn);
         steps++;
     }
@@ -194,12 +200,20 @@ static int mod_step(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_
     for (;;) { /* q^ too low: r >= d */
         size_t cn = bulk_mpn_normalized_size(ac, pn);
         if (cn < dn || (cn == dn && bulk_mpn_cmp(ac, d, dn) < 0)) break;
+        if (steps == MOD_MAX_STEPS) goto exact;
         bulk_mpn_sub(ac, ac, pn, d, dn);
         steps++;
     }
     note_max(&mod_max_fix, steps);
     bulk_mpn_copy(r, ac, dn);
     st = BULK_OK;
+    goto out;
+exact: /* the estimate is far off (never seen: a wrong reciprocal or product would do it):
+        * the exact division instead of an endless walk by steps of d */
+    atomic_fetch_add_explicit(&mod_exact, 1, memory_order_relaxed);
+    free(q);
+    q = malloc(an * sizeof *q);
+    st = q ? small_div(q, r, a, an, d, dn) : BULK_ERR_NOMEM;
 out:
     free(t);
     free(q);

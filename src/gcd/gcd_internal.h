@@ -47,6 +47,9 @@ int gcd_mod_by(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const gcd_diviso
 unsigned long long gcd_recip_max_fix(void);
 /* The same for gcd_mod's quotient correction (steps of d after the Barrett estimate). */
 unsigned long long gcd_mod_max_fix(void);
+/* How many reductions gave up an estimate more than 64 steps off and divided exactly
+ * (bulk_mpn_divmod) instead: a guard against a wrong reciprocal or product; 0 in every run. */
+unsigned long long gcd_mod_exact_count(void);
 
 /* ---- large products (gcd_mul.c) ---------------------------------------------------------- */
 
@@ -63,11 +66,13 @@ size_t gcd_gpu_ntt_limbs(void);
 int gcd_mul_flags(const bulk_ctx *ctx);
 /* r (an + bn limbs) = a * b, r disjoint from a and b (a == b with an == bn allowed). mt: CPU
  * threads for the CPU NTT, optionally | GCD_MUL_GPU (then bulk_int_cuda_mul_big from
- * gcd_gpu_ntt_limbs() limbs, the CPU on any failure of it). Never fails. */
+ * gcd_gpu_ntt_limbs() limbs, its result checked modulo 2^64 - 1; the CPU on any failure or
+ * mismatch). Never fails. */
 void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt);
-/* Products that went to the GPU, and GPU calls that failed and ran on the CPU, since the start
- * of the process (statistics for the tests and the benchmark). */
-void gcd_mul_counts(unsigned long long *gpu, unsigned long long *fallback);
+/* Products that went to the GPU, GPU calls that failed and ran on the CPU, and GPU products
+ * that came back wrong (checked modulo 2^64 - 1) and were redone on the CPU, since the start of
+ * the process (statistics for the tests and the benchmark). */
+void gcd_mul_counts(unsigned long long *gpu, unsigned long long *fallback, unsigned long long *bad);
 
 /* ---- tree levels (spill.c) ---------------------------------------------------------------- */
 

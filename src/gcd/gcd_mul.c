@@ -5,13 +5,35 @@
  * so the choice never changes a result; any failure of the GPU call (no device, device memory
  * short, a CUDA error) falls back to the CPU for that product. */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "gcd/gcd_internal.h"
 #include "int/cuda/int_cuda_ntt.h"
 #include "int/mul_fft.h"
 
-static _Atomic unsigned long long gpu_products, gpu_fallbacks;
+static _Atomic unsigned long long gpu_products, gpu_fallbacks, gpu_bad;
+
+/* x mod (2^64 - 1): the limbs added with end-around carry (B = 2^64 is 1 modulo 2^64 - 1). */
+static uint64_t mod_m64(const bulk_limb_t *x, size_t n)
+{
+    unsigned __int128 s = 0;
+    for (size_t i = 0; i < n; i++) s += x[i];
+    uint64_t lo = (uint64_t)s, hi = (uint64_t)(s >> 64);
+    uint64_t t = lo + hi;
+    if (t < lo) t++; /* end-around carry */
+    return t == UINT64_MAX ? 0 : t;
+}
+
+/* (a b) mod (2^64 - 1) from a, b mod (2^64 - 1). */
+static uint64_t mulmod_m64(uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    uint64_t lo = (uint64_t)p, hi = (uint64_t)(p >> 64);
+    uint64_t t = lo + hi;
+    if (t < lo) t++;
+    return t == UINT64_MAX ? 0 : t;
+}
 
 size_t gcd_gpu_ntt_limbs(void)
 {
@@ -32,17 +54,26 @@ void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t 
         size_t t = gcd_gpu_ntt_limbs();
         if (t > 0 && an + bn >= t && an + bn <= BULK_INT_CUDA_NTT_MAX_LIMBS) {
             if (bulk_int_cuda_mul_big(r, a, an, b, bn) == BULK_OK) {
-                atomic_fetch_add_explicit(&gpu_products, 1, memory_order_relaxed);
-                return;
+                /* casting out 2^64 - 1: a wrong product (a lost carry, a missing limb, garbage)
+                 * is caught with probability about 1 - 2^-64 for one pass over the limbs; it
+                 * is then redone on the CPU (a wrong product would make a Barrett quotient
+                 * far off and its correction loop endless) */
+                if (mod_m64(r, an + bn) == mulmod_m64(mod_m64(a, an), mod_m64(b, bn))) {
+                    atomic_fetch_add_explicit(&gpu_products, 1, memory_order_relaxed);
+                    return;
+                }
+                atomic_fetch_add_explicit(&gpu_bad, 1, memory_order_relaxed);
+            } else {
+                atomic_fetch_add_explicit(&gpu_fallbacks, 1, memory_order_relaxed);
             }
-            atomic_fetch_add_explicit(&gpu_fallbacks, 1, memory_order_relaxed);
         }
     }
     bulk_mpn_mul_big_threads(r, a, an, b, bn, threads < 1 ? 1 : threads);
 }
 
-void gcd_mul_counts(unsigned long long *gpu, unsigned long long *fallback)
+void gcd_mul_counts(unsigned long long *gpu, unsigned long long *fallback, unsigned long long *bad)
 {
     *gpu = atomic_load_explicit(&gpu_products, memory_order_relaxed);
     *fallback = atomic_load_explicit(&gpu_fallbacks, memory_order_relaxed);
+    *bad = atomic_load_explicit(&gpu_bad, memory_order_relaxed);
 }

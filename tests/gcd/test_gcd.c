@@ -74,6 +74,7 @@ static void test_division(void)
     }
     CHECK(gcd_recip_max_fix() <= 8, "the Newton reciprocal needed %llu corrections", gcd_recip_max_fix());
     CHECK(gcd_mod_max_fix() <= 12, "a Barrett quotient needed %llu corrections", gcd_mod_max_fix());
+    CHECK(gcd_mod_exact_count() == 0, "%llu reductions fell back to exact division", gcd_mod_exact_count());
     printf("division: largest reciprocal correction %llu, largest quotient correction %llu\n",
            gcd_recip_max_fix(), gcd_mod_max_fix());
     mpz_clear(A); mpz_clear(D); mpz_clear(E);

@@ -126,14 +126,15 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     unsetenv("BULK_GCD_BATCHED_REM");
     unsetenv("BULK_GCD_BATCHED_MIN");
     double tb1 = wall();
-    unsigned long long g0, f0, g1, f1;
-    gcd_mul_counts(&g0, &f0);
+    unsigned long long g0, f0, b0, g1, f1, b1;
+    gcd_mul_counts(&g0, &f0, &b0);
     setenv("BULK_GCD_GPU_NTT", "2048", 1);
     memset(gb, 0, n * limbs * 8);
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch, gpu ntt");
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch with the GPU NTT differs", what);
     unsetenv("BULK_GCD_GPU_NTT");
-    gcd_mul_counts(&g1, &f1);
+    gcd_mul_counts(&g1, &f1, &b1);
+    CHECK(b1 == b0, "%s: %llu GPU NTT products were wrong (redone on the CPU)", what, b1 - b0);
     double tb2 = wall();
     /* and with every spillable product level through a spill file, and with half the floor
      * as the memory budget (the grouped method, whose per-input steps run on the device) */
