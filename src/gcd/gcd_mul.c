@@ -1,5 +1,5 @@
 /* The large products of the batch GCD trees and of gcd_mod (contract: gcd_internal.h): the GPU
- * NTT of the int area (bulk_int_cuda_mul_big, src/int/cuda/int_cuda_ntt.h) for products of at
+ * NTT of the int area (bulk_int_cuda_mul_big_dev, src/int/cuda/int_cuda_ntt.h) for products of at
  * least gcd_gpu_ntt_limbs() limbs when the caller allows the device, else the CPU's
  * bulk_mpn_mul_big_threads (three-prime NTT above its threshold, Toom below). Both are exact,
  * so the choice never changes a result; any failure of the GPU call (no device, device memory
@@ -47,13 +47,32 @@ int gcd_mul_flags(const bulk_ctx *ctx)
     return bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && gcd_gpu_ntt_limbs() > 0 ? GCD_MUL_GPU : 0;
 }
 
+/* r = a b on the GPU through the device-pointer variant with plain copies: the host variant's
+ * shared pinned staging raced between host threads in session 3 (round 2; see
+ * /work/notes/gcd-to-intntt.md), and the trees call from many threads at once. */
+static int gpu_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn)
+{
+    int sq = a == b && an == bn;
+    size_t limbs = an + (sq ? 0 : bn) + an + bn;
+    void *dev = NULL;
+    int st = bulk_int_cuda_dev_alloc(&dev, limbs * sizeof *r);
+    if (st != BULK_OK) return st;
+    bulk_limb_t *da = dev, *db = sq ? da : da + an, *dr = da + an + (sq ? 0 : bn);
+    st = bulk_int_cuda_dev_put(da, a, an * sizeof *a);
+    if (st == BULK_OK && !sq) st = bulk_int_cuda_dev_put(db, b, bn * sizeof *b);
+    if (st == BULK_OK) st = bulk_int_cuda_mul_big_dev(dr, da, an, db, bn);
+    if (st == BULK_OK) st = bulk_int_cuda_dev_get(r, dr, (an + bn) * sizeof *r);
+    int fs = bulk_int_cuda_dev_free(dev);
+    return st == BULK_OK ? fs : st;
+}
+
 void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt)
 {
     int threads = mt & ~GCD_MUL_GPU;
     if (mt & GCD_MUL_GPU) {
         size_t t = gcd_gpu_ntt_limbs();
         if (t > 0 && an + bn >= t && an + bn <= BULK_INT_CUDA_NTT_MAX_LIMBS) {
-            if (bulk_int_cuda_mul_big(r, a, an, b, bn) == BULK_OK) {
+            if (gpu_mul(r, a, an, b, bn) == BULK_OK) {
                 /* casting out 2^64 - 1: a wrong product (a lost carry, a missing limb, garbage)
                  * is caught with probability about 1 - 2^-64 for one pass over the limbs; it
                  * is then redone on the CPU (a wrong product would make a Barrett quotient
