@@ -622,6 +622,9 @@ int stage_queue_d2h(const void *src, size_t bytes, size_t q, cudaStream_t st)
 {
     const size_t off = q * kStageBytes;
     const size_t len = bytes - off < kStageBytes ? bytes - off : kStageBytes;
+    /* another caller's H2D DMA (queued on its own stream before it released the mutex) may
+     * still be reading this slot: wait for the slot's last DMA on the GPU before overwriting */
+    BG_CHECK(cudaStreamWaitEvent(st, g_stage.ev[q & 1], 0));
     BG_CHECK(cudaMemcpyAsync(g_stage.slot[q & 1], (const char *)src + off, len,
                              cudaMemcpyDeviceToHost, st));
     BG_CHECK(cudaEventRecord(g_stage.ev[q & 1], st));
