@@ -257,15 +257,9 @@ static inline uint64_t dec_peel(uint64_t *w, size_t len, uint64_t v)
     return r;
 }
 
-static inline size_t normalized_len(const uint64_t *w, size_t n)
-{
-    while (n && w[n - 1] == 0) n--;
-    return n;
-}
-
 size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
 {
-    n = normalized_len(a, n);
+    n = bulk_mpn_normalized_size(a, n);
     if (n == 0) {
         buf[0] = '0';
         buf[1] = 0;
@@ -297,11 +291,11 @@ size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
     if (g) {
         bulk_mpn_divmod(wq, wr, a, n, pw, pn, BULK_DIV_KNUTH, w + 2 * n);
         memset(wr + pn, 0, (n - pn) * sizeof *wr);
-        nr = normalized_len(wr, pn);
+        nr = bulk_mpn_normalized_size(wr, pn);
     } else {
         memcpy(wq, a, n * sizeof *wq);
     }
-    nq = normalized_len(wq, n);
+    nq = bulk_mpn_normalized_size(wq, n);
     char *const cend = c + chars;
     char *rend = cend, *qend = cend - 19 * g;
     while (nq && rgroups) { /* both halves: two independent chains in one loop */
@@ -311,19 +305,19 @@ size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
             wq[i] = bulk_udiv_2by1(rq, wq[i], kTen19, v, &rq);
             wr[i] = bulk_udiv_2by1(rr, wr[i], kTen19, v, &rr);
         }
-        nq = normalized_len(wq, nq);
-        nr = normalized_len(wr, nr);
+        nq = bulk_mpn_normalized_size(wq, nq);
+        nr = bulk_mpn_normalized_size(wr, nr);
         put_dec19(qend, rq);
         put_dec19(rend, rr);
         qend -= 19, rend -= 19, rgroups--;
     }
     for (; nq; qend -= 19) { /* what is left of q */
         put_dec19(qend, dec_peel(wq, nq, v));
-        nq = normalized_len(wq, nq);
+        nq = bulk_mpn_normalized_size(wq, nq);
     }
     for (; rgroups; rgroups--, rend -= 19) { /* what is left of r: all g groups, zeros included */
         put_dec19(rend, dec_peel(wr, nr, v));
-        nr = normalized_len(wr, nr);
+        nr = bulk_mpn_normalized_size(wr, nr);
     }
     const char *p = qend;
     while (p < cend - 1 && *p == '0') p++;
