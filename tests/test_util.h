@@ -77,6 +77,18 @@ static inline uint64_t test_structured_limb(uint64_t *state, int kind)
     }
 }
 
+/* malloc that never returns NULL (a test that runs out of memory stops with exit code 2);
+ * malloc(0) is made malloc(1) so that a zero-size buffer is still a valid, freeable pointer. */
+static inline void *test_xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
+
 /* A directory for the test's files under the build tree (created if needed). */
 static inline const char *test_scratch_dir(const char *name)
 {

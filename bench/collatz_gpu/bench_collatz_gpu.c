@@ -27,6 +27,8 @@
 #include "collatz/cuda/collatz_cuda.h"
 #include "common/png.h"
 
+#include "../bench_util.h"
+
 typedef unsigned __int128 u128;
 
 static FILE *g_out;
@@ -48,29 +50,8 @@ static bulk_u128 U(u128 v)
 }
 static u128 W(bulk_u128 v) { return (u128)v.hi << 64 | v.lo; }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* A line to stdout and to the results file. */
-static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    fflush(stdout);
-    if (g_out) {
-        va_start(ap, fmt);
-        vfprintf(g_out, fmt, ap);
-        va_end(ap);
-        fflush(g_out);
-    }
-}
+/* A line to stdout and to the results file (g_out). */
+#define emit(...) bench_emit_to(g_out, __VA_ARGS__)
 
 static void set_opts(int kernel, int mem, int devices)
 {
@@ -134,9 +115,9 @@ static struct vpoint measure_verify(const bulk_collatz_engine *e, u128 first, u1
     /* warm-up: tables and S to the devices */
     p.status = bulk_collatz_cuda_verify_chunk(e, U(first), U(first + ((u128)1 << e->k) * 4 - 1), r);
     for (int it = 0; p.status == BULK_OK && it < 40; it++) {
-        double t0 = now();
+        double t0 = bench_now();
         p.status = bulk_collatz_cuda_verify_chunk(e, U(first), U(first + count - 1), r);
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         if (p.status != BULK_OK) break;
         p.seconds = dt;
         p.rate = (double)count / dt;
@@ -170,9 +151,9 @@ static struct dpoint measure_delays_b(const bulk_collatz_engine *e, u128 first, 
         uint64_t *sum = malloc(nb * 8);
         uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
         if (it == 0) bulk_collatz_cuda_delay_stats(e, U(first), batch, 16, sum, mn, mx); /* warm-up */
-        double t0 = now();
+        double t0 = bench_now();
         p.status = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         free(sum);
         free(mn);
         free(mx);
@@ -352,13 +333,13 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
     for (int ki = k0; ki < nk; ki++) {
         const int k = ks[ki];
         bulk_collatz_engine *e;
-        double t0 = now();
+        double t0 = bench_now();
         int st = bulk_collatz_engine_new(&e, cpu, 12, k, 0);
         if (st != BULK_OK) {
             emit("%-4d engine: %s (memory?)\n", k, bulk_status_string(st));
             return 1;
         }
-        emit("# sieve k=%d built in %.1f s\n", k, now() - t0);
+        emit("# sieve k=%d built in %.1f s\n", k, bench_now() - t0);
         bulk_collatz_verify_result *ref = malloc(sizeof *ref), *r = malloc(sizeof *r);
         const u128 c0 = two68 + ((u128)4242 << k), c1 = c0 + ((u128)1 << (k + 2)) - 1;
         double flat_rate = 0;
@@ -443,13 +424,13 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
         const int d = da[t][0], a = da[t][1];
         const uint64_t batch = (uint64_t)da[t][2];
         bulk_collatz_engine *e;
-        double t0 = now();
+        double t0 = bench_now();
         int st = bulk_collatz_engine_new(&e, cpu, d, 0, a);
         if (st != BULK_OK) {
             emit("%-3d %-3d engine: %s\n", d, a, bulk_status_string(st));
             return 1;
         }
-        if (!ncu) emit("# tables d=%d a=%d built in %.1f s\n", d, a, now() - t0);
+        if (!ncu) emit("# tables d=%d a=%d built in %.1f s\n", d, a, bench_now() - t0);
         const uint64_t cnb = ((uint64_t)1 << 22) / batch ? ((uint64_t)1 << 22) / batch : 1;
         uint64_t *s0 = calloc(cnb, 8), *s1 = calloc(cnb, 8);
         uint32_t *m0 = calloc(2 * cnb, 4), *m1 = calloc(2 * cnb, 4);
@@ -513,13 +494,13 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
             const u128 f68 = ((u128)1 << 68) + ((u128)77 << 20);
             int st1 = bulk_collatz_cuda_delay_stats(e, U(two64), 1024, 1, &s1, m1, m1 + 1);
             int st2 = bulk_collatz_cuda_verify_chunk(e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
-            double t0 = now();
+            double t0 = bench_now();
             for (int i = 0; i < 20 && st1 == BULK_OK; i++)
                 st1 = bulk_collatz_cuda_delay_stats(e, U(two64), 1024, 1, &s1, m1, m1 + 1);
-            double t1 = now();
+            double t1 = bench_now();
             for (int i = 0; i < 20 && st2 == BULK_OK; i++)
                 st2 = bulk_collatz_cuda_verify_chunk(e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
-            double t2 = now();
+            double t2 = bench_now();
             emit("# call cost (tiny calls, warm): delay_stats of 1024 numbers %.3f ms (%s), verify_chunk of one "
                  "k=20 row %.3f ms (%s)\n", (t1 - t0) / 20 * 1e3, bulk_status_string(st1), (t2 - t1) / 20 * 1e3,
                  bulk_status_string(st2));
@@ -614,12 +595,12 @@ int main(int argc, char **argv)
     /* ---- 1. verify: rate against d, tables in shared vs global memory (seed 004 Table 4) -- */
     const int k1 = quick ? 28 : 32;
     bulk_collatz_engine *sieve;
-    double t0 = now();
+    double t0 = bench_now();
     if ((st = bulk_collatz_engine_new(&sieve, cpu, 12, k1, 0)) != BULK_OK) {
         fprintf(stderr, "engine: %s\n", bulk_status_string(st));
         return 1;
     }
-    emit("# sieve k=%d: s_k=%" PRIu64 " built on the CPU in %.1f s\n", k1, sieve->s_k, now() - t0);
+    emit("# sieve k=%d: s_k=%" PRIu64 " built on the CPU in %.1f s\n", k1, sieve->s_k, bench_now() - t0);
     emit("\n## verify: rate vs d (k=%d, n near 2^68), fast kernel\n", k1);
     emit("%-4s %-7s %14s %14s %8s\n", "d", "tables", "numbers/s", "iterated/s", "seconds");
     double best = 0;
@@ -684,9 +665,9 @@ int main(int argc, char **argv)
     {
         bulk_collatz_verify_result *rc = malloc(sizeof *rc), *rg = malloc(sizeof *rg);
         u128 cnt = (u128)1 << (k1 + 5);
-        t0 = now();
+        t0 = bench_now();
         st = bulk_collatz_verify(cpu, sieve, U(two68), U(two68 + cnt - 1), NULL, rc);
-        double tc = now() - t0;
+        double tc = bench_now() - t0;
         set_opts(0, 0, 0);
         struct vpoint p = measure_verify(sieve, two68, cnt);
         int sg = bulk_collatz_cuda_verify_chunk(sieve, U(two68), U(two68 + cnt - 1), rg);
@@ -749,9 +730,9 @@ int main(int argc, char **argv)
             uint32_t *m1 = malloc(nb * 4 * 4);
             double tc = 0;
             for (int it = 0; it < 20; it++) {
-                t0 = now();
+                t0 = bench_now();
                 bulk_collatz_delay_stats(cpu, e, U(two64), 1024, nb, s1, m1, m1 + nb);
-                tc = now() - t0;
+                tc = bench_now() - t0;
                 if (tc >= g_seconds) break;
                 nb *= 2;
                 s1 = realloc(s1, nb * 8 * 2);
@@ -777,9 +758,9 @@ int main(int argc, char **argv)
     int best_k = 24;
     for (int k = 24; k <= kmax; k += (quick ? 4 : (k < 32 ? 2 : 1))) {
         bulk_collatz_engine *e;
-        t0 = now();
+        t0 = bench_now();
         st = bulk_collatz_engine_new(&e, cpu, 12, k, 0);
-        double tb = now() - t0;
+        double tb = bench_now() - t0;
         if (st != BULK_OK) {
             emit("%-4d engine: %s (memory?)\n", k, bulk_status_string(st));
             break;
@@ -815,9 +796,9 @@ int main(int argc, char **argv)
                 bulk_collatz_verify_result *rq = malloc(sizeof *rq);
                 bulk_collatz_cuda_stats qs;
                 u128 q0 = ((u128)1 << 120) + ((u128)3 << 30);
-                t0 = now();
+                t0 = bench_now();
                 st = bulk_collatz_cuda_verify_chunk(e, U(q0), U(q0 + ((u128)1 << 24) - 1), rq);
-                double tq = now() - t0;
+                double tq = bench_now() - t0;
                 bulk_collatz_cuda_last_stats(&qs);
                 emit("near 2^120, 2^24 numbers: %.3f s, %" PRIu64 " escapes (%" PRIu64
                      " overflows reported), host exact path %.4f s overlapped + %.4f s after the GPU "

@@ -21,6 +21,8 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/collatz_cuda.h"
 
+#include "../bench_util.h"
+
 typedef unsigned __int128 u128;
 
 static FILE *g_out;
@@ -32,28 +34,8 @@ static bulk_u128 U(u128 v)
     return r;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void emit(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    fflush(stdout);
-    if (g_out) {
-        va_start(ap, fmt);
-        vfprintf(g_out, fmt, ap);
-        va_end(ap);
-        fflush(g_out);
-    }
-}
+/* A line to stdout and to the results file (g_out). */
+#define emit(...) bench_emit_to(g_out, __VA_ARGS__)
 
 /* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto), and
  * lds = 1: BULK_CZ_CUDA_V5B=lds (the diagnostic V5 kernel that reads 3^j from shared memory
@@ -114,9 +96,9 @@ static struct dpoint measure(const bulk_collatz_engine *e, u128 first, uint64_t 
             break;
         }
         if (it == 0) bulk_collatz_cuda_delay_stats(e, U(first), batch, nb < 64 ? nb : 64, sum, mn, mx); /* warm-up */
-        double t0 = now();
+        double t0 = bench_now();
         p.status = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
-        double dt = now() - t0;
+        double dt = bench_now() - t0;
         free(sum);
         free(mn);
         free(mx);
@@ -139,13 +121,13 @@ static int bench_point(bulk_ctx *cpu, int d, int a, uint64_t batch, int from_bit
 {
     const u128 first = ((u128)1 << from_bits) + 777;
     bulk_collatz_engine *e;
-    double t0 = now();
+    double t0 = bench_now();
     int st = bulk_collatz_engine_new(&e, cpu, d, 0, a);
     if (st != BULK_OK) {
         emit("%-3d %-3d engine: %s\n", d, a, bulk_status_string(st));
         return 1;
     }
-    emit("# tables d=%d a=%d built in %.1f s\n", d, a, now() - t0);
+    emit("# tables d=%d a=%d built in %.1f s\n", d, a, bench_now() - t0);
     const uint64_t cnb = ((uint64_t)1 << 22) / batch ? ((uint64_t)1 << 22) / batch : 1;
     uint64_t *s0 = calloc(cnb, 8), *s1 = calloc(cnb, 8);
     uint32_t *m0 = calloc(2 * cnb, 4), *m1 = calloc(2 * cnb, 4);

@@ -30,6 +30,8 @@
 #include "common/progress.h"
 #include "int/cuda/int_cuda.h"
 
+#include "../bench_util.h"
+
 static uint64_t rng = 0x1234567;
 static uint64_t rnd(void)
 {
@@ -159,15 +161,7 @@ static double io_bytes(enum op op, size_t L)
     return 0;
 }
 
-static char table[1 << 16];
-static size_t tlen;
-#define OUT(...)                                                                                   \
-    do {                                                                                           \
-        int k_ = snprintf(table + tlen, sizeof table - tlen, __VA_ARGS__);                         \
-        if (k_ > 0 && tlen + (size_t)k_ < sizeof table) tlen += (size_t)k_;                        \
-        fputs(table + tlen - (k_ > 0 ? (size_t)k_ : 0), stdout);                                   \
-        fflush(stdout);                                                                            \
-    } while (0)
+#define OUT bench_table_printf
 
 static double imad_peak, bw_peak;
 /* The --only list (NULL: everything). */
@@ -176,15 +170,7 @@ static int want(const char *part)
 {
     if (!only)
         return strcmp(part, "prof") != 0 && strcmp(part, "mul1k") != 0 && strcmp(part, "eotop") != 0;
-    size_t n = strlen(part);
-    for (const char *p = only; *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && strncmp(p, part, n) == 0) return 1;
-        if (!e) break;
-        p = e + 1;
-    }
-    return 0;
+    return bench_in_list(only, part);
 }
 /* The row's name when not the operation's (a variant forced through the environment). */
 static const char *row_label;
@@ -768,7 +754,7 @@ int main(int argc, char **argv)
         snprintf(path, sizeof path, "bench/results/int_gpu-%s-%s.txt", host, day);
         out = path;
     }
-    if (bulk_write_file_atomic(out, table, tlen) != 0) {
+    if (bulk_write_file_atomic(out, bench_table, bench_table_len) != 0) {
         fprintf(stderr, "bench_int_gpu: cannot write %s\n", out);
         return 1;
     }

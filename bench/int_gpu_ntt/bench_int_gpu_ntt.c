@@ -38,29 +38,15 @@
 #include "int/cuda/int_cuda_ntt.h"
 #include "int/mul_fft.h"
 
-static char table[1 << 16];
-static size_t tlen;
-#define OUT(...)                                                                                   \
-    do {                                                                                           \
-        int k_ = snprintf(table + tlen, sizeof table - tlen, __VA_ARGS__);                         \
-        if (k_ > 0 && tlen + (size_t)k_ < sizeof table) tlen += (size_t)k_;                        \
-        fputs(table + tlen - (k_ > 0 ? (size_t)k_ : 0), stdout);                                   \
-        fflush(stdout);                                                                            \
-    } while (0)
+#include "../bench_util.h"
+
+#define OUT bench_table_printf
 
 static const char *only;
 static int want(const char *part)
 {
     if (!only) return 1;
-    size_t n = strlen(part);
-    for (const char *p = only; *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && strncmp(p, part, n) == 0) return 1;
-        if (!e) break;
-        p = e + 1;
-    }
-    return 0;
+    return bench_in_list(only, part);
 }
 
 static uint64_t rs = 0x1234567887654321ull;
@@ -405,7 +391,7 @@ int main(int argc, char **argv)
     if (want("threads")) bench_threads(ctx);
     if (want("big")) bench_big(quick);
     bulk_ctx_close(ctx);
-    if (out && bulk_write_file_atomic(out, table, tlen) != 0) {
+    if (out && bulk_write_file_atomic(out, bench_table, bench_table_len) != 0) {
         fprintf(stderr, "bench_int_gpu_ntt: cannot write %s\n", out);
         return 1;
     }

@@ -88,16 +88,6 @@ static int eq_mpz(const bulk_limb_t *a, size_t n, const mpz_t z)
     return ok;
 }
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    return p;
-}
-
 /* The operand kind of case c of `cases`: every kind in turn (and in varying pairs, by salt)
  * when there are enough cases, else mostly random kinds (the wide widths have few cases). */
 static int pick_kind(size_t c, size_t cases, uint64_t *st, int salt)
@@ -126,8 +116,8 @@ static size_t cases_for(size_t limbs, size_t base)
 static void check_div_one(const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn,
                           bulk_div_method m, const char *what)
 {
-    bulk_limb_t *q = xmalloc(an * 8), *r = xmalloc(dn * 8);
-    bulk_limb_t *tp = xmalloc(bulk_mpn_divmod_scratch(an, dn) * 8);
+    bulk_limb_t *q = test_xmalloc(an * 8), *r = test_xmalloc(dn * 8);
+    bulk_limb_t *tp = test_xmalloc(bulk_mpn_divmod_scratch(an, dn) * 8);
     bulk_mpn_divmod(q, r, a, an, d, dn, m, tp);
     mpz_t A, D, Q, R;
     mpz_inits(A, D, Q, R, NULL);
@@ -137,7 +127,7 @@ static void check_div_one(const bulk_limb_t *a, size_t an, const bulk_limb_t *d,
     CHECK(eq_mpz(q, an, Q) && eq_mpz(r, dn, R), "divmod %s method %d an %zu dn %zu: wrong", what,
           (int)m, an, dn);
     /* also with q or r omitted */
-    bulk_limb_t *q2 = xmalloc(an * 8), *r2 = xmalloc(dn * 8);
+    bulk_limb_t *q2 = test_xmalloc(an * 8), *r2 = test_xmalloc(dn * 8);
     bulk_mpn_divmod(q2, NULL, a, an, d, dn, m, tp);
     bulk_mpn_divmod(NULL, r2, a, an, d, dn, m, tp);
     CHECK(memcmp(q, q2, an * 8) == 0 && memcmp(r, r2, dn * 8) == 0,
@@ -151,7 +141,7 @@ static void test_div_matrix(uint64_t seed)
     uint64_t st = seed ^ 0x1111;
     for (size_t wi = 0; wi < NW; wi++) {
         size_t L = widths[wi] / 64, cases = cases_for(L, 300);
-        bulk_limb_t *a = xmalloc(2 * L * 8), *d = xmalloc(L * 8);
+        bulk_limb_t *a = test_xmalloc(2 * L * 8), *d = test_xmalloc(L * 8);
         for (size_t c = 0; c < cases; c++) {
             size_t an = (c & 1) ? 2 * L : L;
             int ka = pick_kind(c, cases, &st, 0), kd = pick_kind(c, cases, &st, 1);
@@ -177,7 +167,7 @@ static void test_div_shapes(uint64_t seed)
     for (size_t c = 0; c < rounds; c++) {
         size_t an = 1 + test_rand(&st) % (c < rounds / 2 ? 12 : 200);
         size_t dn = 1 + test_rand(&st) % an;
-        bulk_limb_t *a = xmalloc(an * 8), *d = xmalloc(dn * 8);
+        bulk_limb_t *a = test_xmalloc(an * 8), *d = test_xmalloc(dn * 8);
         gen(a, an, &st, (int)(test_rand(&st) % NKINDS));
         gen(d, dn, &st, (int)(test_rand(&st) % NKINDS));
         if (c % 5 == 0) { /* d = B^k or 2^j B^k */
@@ -204,7 +194,7 @@ static void test_div_addback(uint64_t seed)
     for (size_t wi = 0; wi < NW; wi++) {
         size_t L = widths[wi] / 64;
         if (L < 3) continue;
-        bulk_limb_t *a = xmalloc(2 * L * 8), *d = xmalloc(L * 8);
+        bulk_limb_t *a = test_xmalloc(2 * L * 8), *d = test_xmalloc(L * 8);
         for (int c = 0; c < 4; c++) {
             memset(d, 0xff, L * 8);
             d[L - 1] = test_rand(&st) | (1ull << 63);
@@ -235,8 +225,8 @@ static void test_shinv(uint64_t seed)
         size_t vn = 1 + test_rand(&st) % (c < rounds / 2 ? 10 : 150);
         size_t h = vn - 1 + test_rand(&st) % (2 * vn + 6);
         if (h == 0) h = 1;
-        bulk_limb_t *v = xmalloc(vn * 8), *w = xmalloc((h + 2) * 8);
-        bulk_limb_t *tp = xmalloc(bulk_mpn_shinv_scratch(h, vn) * 8);
+        bulk_limb_t *v = test_xmalloc(vn * 8), *w = test_xmalloc((h + 2) * 8);
+        bulk_limb_t *tp = test_xmalloc(bulk_mpn_shinv_scratch(h, vn) * 8);
         gen(v, vn, &st, 6 + (int)(test_rand(&st) % 6));
         v[vn - 1] |= c % 3 == 0 ? 1 : test_rand(&st) | 1;
         long corr = bulk_mpn_shinv(w, h, v, vn, tp);
@@ -262,7 +252,7 @@ static void test_shinv(uint64_t seed)
 static bulk_limb_t *guarded(size_t limbs)
 {
     size_t g = sanitized ? 0 : GUARD_LIMBS;
-    bulk_limb_t *p = xmalloc((limbs + g) * 8);
+    bulk_limb_t *p = test_xmalloc((limbs + g) * 8);
     for (size_t i = 0; i < g; i++) p[limbs + i] = GUARD_PATTERN ^ i;
     return p;
 }
@@ -299,8 +289,8 @@ static void test_scratch_exact(uint64_t seed)
     mpz_inits(A, D, Q, R, NULL);
     for (size_t si = 0; si < nshapes; si++) {
         size_t an = shapes[si][0], dn = shapes[si][1];
-        bulk_limb_t *a = xmalloc(an * 8), *d = xmalloc(dn * 8), *q = xmalloc(an * 8),
-                    *r = xmalloc(dn * 8);
+        bulk_limb_t *a = test_xmalloc(an * 8), *d = test_xmalloc(dn * 8), *q = test_xmalloc(an * 8),
+                    *r = test_xmalloc(dn * 8);
         /* divisor lengths: full, thr (Newton's smallest), the largest that still leaves a
          * quotient of thr limbs, one between, and short ones (Algorithm D) */
         size_t dls[6] = { dn, thr, an + 1 >= thr ? an + 1 - thr : 1, (thr + dn) / 2, 2, 1 };
@@ -340,8 +330,8 @@ static void test_scratch_exact(uint64_t seed)
         size_t L = Ls[li];
         /* modulus limbs: full, or high zero limbs (a third of the way above thr) */
         size_t ml = (li & 1) || L <= thr ? L : thr + (L - thr) / 3;
-        bulk_limb_t *a = xmalloc(L * 8), *b = xmalloc(L * 8), *m = xmalloc(L * 8),
-                    *r = xmalloc(L * 8), *e = xmalloc(L * 8);
+        bulk_limb_t *a = test_xmalloc(L * 8), *b = test_xmalloc(L * 8), *m = test_xmalloc(L * 8),
+                    *r = test_xmalloc(L * 8), *e = test_xmalloc(L * 8);
         gen(a, L, &st, 6);
         gen(b, L, &st, 7);
         memset(m, 0, L * 8);
@@ -351,7 +341,7 @@ static void test_scratch_exact(uint64_t seed)
         memset(e, 0, L * 8);
         e[0] = test_rand(&st) >> 40; /* short exponent: the cost is the REDC, not the test */
         size_t sl = bulk_mpn_shinv_scratch(2 * L, ml);
-        bulk_limb_t *tp = guarded(sl), *w = xmalloc((2 * L + 2) * 8);
+        bulk_limb_t *tp = guarded(sl), *w = test_xmalloc((2 * L + 2) * 8);
         bulk_mpn_shinv(w, 2 * L, m, ml, tp);
         CHECK(guard_ok(tp, sl), "shinv h %zu vn %zu: wrote past its scratch", 2 * L, ml);
         free(tp), free(w);
@@ -401,8 +391,8 @@ static void test_public_wide(uint64_t seed)
      * thr limbs in W/W (both need thr <= L, else their Algorithm D neighbours); short ones */
     const size_t dls[] = { L, thr <= L ? thr : L / 2, thr <= L ? L + 1 - thr : L / 3, 700, 40, 1 };
     const size_t n = sizeof dls / sizeof dls[0];
-    bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8), *q = xmalloc(n * 2 * L * 8),
-                *r = xmalloc(n * L * 8);
+    bulk_limb_t *a = test_xmalloc(n * 2 * L * 8), *d = test_xmalloc(n * L * 8), *q = test_xmalloc(n * 2 * L * 8),
+                *r = test_xmalloc(n * L * 8);
     int8_t err[sizeof dls / sizeof dls[0]];
     for (size_t i = 0; i < n; i++) {
         gen(a + i * 2 * L, 2 * L, &st, 6);
@@ -419,7 +409,7 @@ static void test_public_wide(uint64_t seed)
         const int dm = (int)methods[mi];
         bulk_int_set_methods(ctx, BULK_MUL_AUTO, methods[mi], BULK_GCD_AUTO);
         for (size_t an = L; an <= 2 * L; an += L) {
-            bulk_limb_t *ac = xmalloc(n * an * 8);
+            bulk_limb_t *ac = test_xmalloc(n * an * 8);
             for (size_t i = 0; i < n; i++) memcpy(ac + i * an, a + i * 2 * L, an * 8);
             int rc = bulk_int_divmod(ctx, q, r, ac, an, d, n, L, err);
             CHECK(rc == BULK_OK, "public divmod 65536 bits a_limbs %zu method %d: rc %d", an, dm, rc);
@@ -446,8 +436,8 @@ static void test_gcd_matrix(uint64_t seed)
     uint64_t st = seed ^ 0x5555;
     for (size_t wi = 0; wi < NW; wi++) {
         size_t L = widths[wi] / 64, cases = cases_for(L, 300);
-        bulk_limb_t *a = xmalloc(L * 8), *b = xmalloc(L * 8), *g = xmalloc(L * 8),
-                    *g2 = xmalloc(L * 8), *tp = xmalloc(bulk_mpn_gcd_scratch(L) * 8);
+        bulk_limb_t *a = test_xmalloc(L * 8), *b = test_xmalloc(L * 8), *g = test_xmalloc(L * 8),
+                    *g2 = test_xmalloc(L * 8), *tp = test_xmalloc(bulk_mpn_gcd_scratch(L) * 8);
         mpz_t A, B, G, X;
         mpz_inits(A, B, G, X, NULL);
         for (size_t c = 0; c < cases; c++) {
@@ -456,7 +446,7 @@ static void test_gcd_matrix(uint64_t seed)
             if (c % 9 == 4) memcpy(b, a, L * 8); /* equal operands */
             if (c % 9 == 5 && L > 1) {           /* a large common factor g: a = g x, b = g y */
                 size_t gl = L / 2;
-                bulk_limb_t *gg = xmalloc(L * 8), *x = xmalloc(L * 8);
+                bulk_limb_t *gg = test_xmalloc(L * 8), *x = test_xmalloc(L * 8);
                 gen(gg, gl, &st, 6);
                 gen(x, L - gl, &st, 6);
                 memset(a, 0, L * 8);
@@ -492,8 +482,8 @@ static void test_invmod_matrix(uint64_t seed)
     uint64_t st = seed ^ 0x6666;
     for (size_t wi = 0; wi < NW; wi++) {
         size_t L = widths[wi] / 64, cases = cases_for(L, 240);
-        bulk_limb_t *a = xmalloc(L * 8), *m = xmalloc(L * 8), *r = xmalloc(L * 8),
-                    *tp = xmalloc(bulk_mpn_invmod_scratch(L) * 8);
+        bulk_limb_t *a = test_xmalloc(L * 8), *m = test_xmalloc(L * 8), *r = test_xmalloc(L * 8),
+                    *tp = test_xmalloc(bulk_mpn_invmod_scratch(L) * 8);
         mpz_t A, M, R;
         mpz_inits(A, M, R, NULL);
         for (size_t c = 0; c < cases; c++) {
@@ -530,8 +520,8 @@ static void test_powmod_matrix(uint64_t seed)
         if (sanitized) cases = cases / 3 + 1;
         /* exponent limbs: full at small widths; short where a full one costs too much */
         size_t el = L >= 1024 ? 1 : L >= 128 ? 2 : L >= 32 ? 4 : L;
-        bulk_limb_t *b = xmalloc(L * 8), *e = xmalloc(L * 8), *m = xmalloc(L * 8),
-                    *r = xmalloc(L * 8), *tp = xmalloc(bulk_mpn_powmod_scratch(L) * 8);
+        bulk_limb_t *b = test_xmalloc(L * 8), *e = test_xmalloc(L * 8), *m = test_xmalloc(L * 8),
+                    *r = test_xmalloc(L * 8), *tp = test_xmalloc(bulk_mpn_powmod_scratch(L) * 8);
         mpz_t B, E, M, R;
         mpz_inits(B, E, M, R, NULL);
         for (size_t c = 0; c < cases; c++) {
@@ -619,14 +609,14 @@ static void test_public_width(uint64_t seed, size_t L)
      * batches under ~2e5 limb products on one thread) */
     size_t n = 300000 / (2 * L * L + L) + 64;
     if (sanitized) n = n / 8 + 16;
-    bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
+    bulk_limb_t *a = test_xmalloc(n * 2 * L * 8), *d = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
     for (size_t i = 0; i < n; i++) {
         gen(a + i * 2 * L, 2 * L, &st, 6 + (int)(i % 6));
         gen(d + i * L, L, &st, (int)(i % NKINDS));
         gen(b + i * L, L, &st, (int)((i * 7) % NKINDS));
         if (i % 13 == 0) memset(d + i * L, 0, L * 8); /* zero divisors / even moduli */
     }
-    bulk_limb_t *a1 = xmalloc(n * L * 8); /* the low halves of a, L limbs apart */
+    bulk_limb_t *a1 = test_xmalloc(n * L * 8); /* the low halves of a, L limbs apart */
     for (size_t i = 0; i < n; i++) memcpy(a1 + i * L, a + i * 2 * L, L * 8);
     bulk_limb_t *ref[4] = { 0 }, *out[4];
     int8_t *eref[2] = { 0 }, *eout[2];
@@ -638,10 +628,10 @@ static void test_public_width(uint64_t seed, size_t L)
             for (int an = 1; an <= 2; an++) {
                 CHECK(bulk_int_set_methods(ctx, BULK_MUL_AUTO, (bulk_div_method)dm, BULK_GCD_AUTO) == 0,
                       "set methods");
-                bulk_limb_t *q = xmalloc(n * an * L * 8), *r = xmalloc(n * L * 8);
-                int8_t *err = xmalloc(n);
+                bulk_limb_t *q = test_xmalloc(n * an * L * 8), *r = test_xmalloc(n * L * 8);
+                int8_t *err = test_xmalloc(n);
                 memset(q, 0x5a, n * an * L * 8);
-                bulk_limb_t *ac = xmalloc(n * an * L * 8); /* the dividends, a_limbs apart */
+                bulk_limb_t *ac = test_xmalloc(n * an * L * 8); /* the dividends, a_limbs apart */
                 for (size_t i = 0; i < n; i++) memcpy(ac + i * an * L, a + i * 2 * L, an * L * 8);
                 int rc = bulk_int_divmod(ctx, q, r, ac, an * L, d, n, L, err);
                 free(ac);
@@ -669,8 +659,8 @@ static void test_public_width(uint64_t seed, size_t L)
         }
         bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_AUTO);
         /* gcd (both methods), invmod, powmod: identical across thread counts */
-        for (int k = 0; k < 4; k++) out[k] = xmalloc(n * L * 8);
-        for (int k = 0; k < 2; k++) eout[k] = xmalloc(n);
+        for (int k = 0; k < 4; k++) out[k] = test_xmalloc(n * L * 8);
+        for (int k = 0; k < 2; k++) eout[k] = test_xmalloc(n);
         int rc[4];
         bulk_int_set_methods(ctx, BULK_MUL_AUTO, BULK_DIV_AUTO, BULK_GCD_BINARY);
         rc[0] = bulk_int_gcd(ctx, out[0], a1, b, n, L);

@@ -18,16 +18,6 @@
 static uint64_t rng;
 static bulk_ctx *gpu, *cpu;
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* Instance i of x (limbs each): mostly random and structured limbs by kind = i % 8; every 11th
  * instance short (high limbs zero). */
 static void fill(bulk_limb_t *x, size_t n, size_t limbs, int salt)
@@ -82,11 +72,11 @@ static int sampled(size_t i, size_t n) { return n <= 3000 || i % 7 == 0 || i + 1
 static void test_size(size_t limbs, size_t n, int heavy)
 {
     size_t L = limbs, bytes = n * L * sizeof(bulk_limb_t);
-    bulk_limb_t *a = xmalloc(bytes), *b = xmalloc(bytes), *c = xmalloc(bytes);
-    bulk_limb_t *r = xmalloc(2 * bytes), *r2 = xmalloc(2 * bytes), *q = xmalloc(2 * bytes);
-    bulk_limb_t *q2 = xmalloc(2 * bytes), *a2 = xmalloc(2 * bytes);
-    uint8_t *f = xmalloc(n), *f2 = xmalloc(n);
-    int8_t *e = xmalloc(n), *e2 = xmalloc(n);
+    bulk_limb_t *a = test_xmalloc(bytes), *b = test_xmalloc(bytes), *c = test_xmalloc(bytes);
+    bulk_limb_t *r = test_xmalloc(2 * bytes), *r2 = test_xmalloc(2 * bytes), *q = test_xmalloc(2 * bytes);
+    bulk_limb_t *q2 = test_xmalloc(2 * bytes), *a2 = test_xmalloc(2 * bytes);
+    uint8_t *f = test_xmalloc(n), *f2 = test_xmalloc(n);
+    int8_t *e = test_xmalloc(n), *e2 = test_xmalloc(n);
     fill(a, n, L, 0);
     fill(b, n, L, 3);
     for (size_t i = 0; i < n; i += 13) memcpy(b + i * L, a + i * L, L * 8); /* equal operands */
@@ -271,11 +261,11 @@ static void test_size(size_t limbs, size_t n, int heavy)
 static void test_public_routing(size_t L, size_t n)
 {
     size_t bytes = n * L * 8;
-    bulk_limb_t *a = xmalloc(bytes), *b = xmalloc(bytes), *c = xmalloc(bytes);
-    bulk_limb_t *r = xmalloc(2 * bytes), *r2 = xmalloc(2 * bytes), *q = xmalloc(2 * bytes);
-    bulk_limb_t *q2 = xmalloc(2 * bytes), *p = xmalloc(2 * bytes);
-    uint8_t *f = xmalloc(n), *f2 = xmalloc(n);
-    int8_t *e = xmalloc(n), *e2 = xmalloc(n);
+    bulk_limb_t *a = test_xmalloc(bytes), *b = test_xmalloc(bytes), *c = test_xmalloc(bytes);
+    bulk_limb_t *r = test_xmalloc(2 * bytes), *r2 = test_xmalloc(2 * bytes), *q = test_xmalloc(2 * bytes);
+    bulk_limb_t *q2 = test_xmalloc(2 * bytes), *p = test_xmalloc(2 * bytes);
+    uint8_t *f = test_xmalloc(n), *f2 = test_xmalloc(n);
+    int8_t *e = test_xmalloc(n), *e2 = test_xmalloc(n);
     fill(a, n, L, 1);
     fill(b, n, L, 2);
     fill(c, n, L, 4);
@@ -353,10 +343,10 @@ static void test_public_routing(size_t L, size_t n)
 static void test_divmod_mode(const char *mode, size_t L, size_t n)
 {
     setenv("BULK_CUDA_DIVMOD", mode, 1);
-    bulk_limb_t *a = xmalloc(n * 2 * L * 8), *d = xmalloc(n * L * 8);
-    bulk_limb_t *q = xmalloc(n * 2 * L * 8), *q2 = xmalloc(n * 2 * L * 8);
-    bulk_limb_t *r = xmalloc(n * L * 8), *r2 = xmalloc(n * L * 8);
-    int8_t *e = xmalloc(n), *e2 = xmalloc(n);
+    bulk_limb_t *a = test_xmalloc(n * 2 * L * 8), *d = test_xmalloc(n * L * 8);
+    bulk_limb_t *q = test_xmalloc(n * 2 * L * 8), *q2 = test_xmalloc(n * 2 * L * 8);
+    bulk_limb_t *r = test_xmalloc(n * L * 8), *r2 = test_xmalloc(n * L * 8);
+    int8_t *e = test_xmalloc(n), *e2 = test_xmalloc(n);
     fill(a, n, 2 * L, 1);
     fill(d, n, L, 3);
     for (size_t i = 0; i < n; i += 17) memset(d + i * L, 0, L * 8);
@@ -384,7 +374,7 @@ static void test_gcd_mode(const char *mode, size_t L, size_t n)
 {
     if (*mode) setenv("BULK_CUDA_GCD", mode, 1);
     size_t bytes = n * L * 8;
-    bulk_limb_t *a = xmalloc(bytes), *b = xmalloc(bytes), *g = xmalloc(bytes), *g2 = xmalloc(bytes);
+    bulk_limb_t *a = test_xmalloc(bytes), *b = test_xmalloc(bytes), *g = test_xmalloc(bytes), *g2 = test_xmalloc(bytes);
     fill(a, n, L, 2);
     fill(b, n, L, 6);
     for (size_t i = 0; i < n; i++) {
@@ -441,8 +431,8 @@ static void test_sr_shapes(void)
     setenv("BULK_CUDA_MUL", "sr", 1);
     for (int si = 0; si < 6; si++) {
         size_t L = sizes[si], n = 1001;
-        bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
-        bulk_limb_t *r = xmalloc(n * 2 * L * 8), *r2 = xmalloc(n * 2 * L * 8);
+        bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
+        bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *r2 = test_xmalloc(n * 2 * L * 8);
         fill(a, n, L, 2);
         fill(b, n, L, 5);
         CHECK(bulk_int_mul(cpu, r2, a, b, n, L) == BULK_OK, "CPU mul");
@@ -484,8 +474,8 @@ static void test_mul_kernels(void)
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
             if ((k == 0 || k >= 4) && L > 16) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
-            bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8);
-            bulk_limb_t *r = xmalloc(n * 2 * L * 8), *rl = xmalloc(n * L * 8);
+            bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
+            bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *rl = test_xmalloc(n * L * 8);
             fill(a, n, L, 1);
             fill(b, n, L, 2);
             int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
@@ -502,7 +492,7 @@ static void test_mul_kernels(void)
     setenv("BULK_CUDA_KARA_MIN", "32", 1);
     for (int si = 0; si < 4; si++) {
         size_t L = ksz[si], n = L >= 512 ? 67 : 301;
-        bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
+        bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8), *r = test_xmalloc(n * 2 * L * 8);
         fill(a, n, L, 4);
         fill(b, n, L, 5);
         for (size_t i = 0; i < n; i += 9) memset(a + i * L, 0xff, L * 8);
@@ -523,7 +513,7 @@ static void test_mul_kernels(void)
  * (bg_sqr_rows_eo). */
 static void check_eo(const char *kind, size_t L, size_t n)
 {
-    bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *r = xmalloc(n * 2 * L * 8);
+    bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8), *r = test_xmalloc(n * 2 * L * 8);
     fill(a, n, L, 6);
     fill(b, n, L, 7);
     for (size_t i = 0; i < n; i += 5) memset(a + i * L, 0xff, L * 8);
@@ -535,7 +525,7 @@ static void check_eo(const char *kind, size_t L, size_t n)
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
     CHECK(bad == n, "%s kernel limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
     if (strcmp(kind, "teo") == 0) { /* low halves by bg_mullo_rows_eo, squares by bg_sqr_rows_eo */
-        bulk_limb_t *rl = xmalloc(n * L * 8);
+        bulk_limb_t *rl = test_xmalloc(n * L * 8);
         memset(rl, 0x5a, n * L * 8);
         rc = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
         CHECK(rc == BULK_OK, "%s low half limbs=%zu n=%zu: rc %d", kind, L, n, rc);
@@ -588,8 +578,8 @@ static void test_eo(void)
 static void test_chain(size_t limbs, size_t n)
 {
     size_t L = limbs;
-    bulk_limb_t *a = xmalloc(n * L * 8), *b = xmalloc(n * L * 8), *c = xmalloc(n * L * 8);
-    bulk_limb_t *g = xmalloc(n * L * 8);
+    bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8), *c = test_xmalloc(n * L * 8);
+    bulk_limb_t *g = test_xmalloc(n * L * 8);
     fill(a, n, L, 1);
     fill(b, n, L, 2);
     fill(c, n, L, 4);

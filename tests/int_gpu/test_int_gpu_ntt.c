@@ -21,16 +21,6 @@
 static uint64_t rng;
 static bulk_ctx *gpu, *cpu;
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* n numbers of `limbs`: number i by kind (i + salt) % 10 - random, structured limbs, all ones,
  * a power of two, zero, one. */
 static void fill(bulk_limb_t *x, size_t n, size_t limbs, int salt)
@@ -59,7 +49,7 @@ static void fill(bulk_limb_t *x, size_t n, size_t limbs, int salt)
 static long check_gmp(const bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                       size_t limbs)
 {
-    mp_limb_t *w = xmalloc(2 * limbs * sizeof(mp_limb_t));
+    mp_limb_t *w = test_xmalloc(2 * limbs * sizeof(mp_limb_t));
     long bad = -1;
     for (size_t i = 0; i < n && bad < 0; i++) {
         mpn_mul_n(w, (const mp_limb_t *)a + i * limbs, (const mp_limb_t *)b + i * limbs,
@@ -72,8 +62,8 @@ static long check_gmp(const bulk_limb_t *r, const bulk_limb_t *a, const bulk_lim
 
 static void test_batch(size_t limbs, size_t n)
 {
-    bulk_limb_t *a = xmalloc(n * limbs * 8), *b = xmalloc(n * limbs * 8);
-    bulk_limb_t *r = xmalloc(2 * n * limbs * 8), *rc = xmalloc(2 * n * limbs * 8);
+    bulk_limb_t *a = test_xmalloc(n * limbs * 8), *b = test_xmalloc(n * limbs * 8);
+    bulk_limb_t *r = test_xmalloc(2 * n * limbs * 8), *rc = test_xmalloc(2 * n * limbs * 8);
     fill(a, n, limbs, 0);
     fill(b, n, limbs, 3 + (int)limbs);
     CHECK(bulk_int_mul(cpu, rc, a, b, n, limbs) == BULK_OK, "cpu mul %zu", limbs);
@@ -145,8 +135,8 @@ static void test_batch(size_t limbs, size_t n)
 static void test_big(size_t na, size_t nb, int kind, int square)
 {
     if (square) nb = na;
-    bulk_limb_t *a = xmalloc(na * 8), *b = square ? a : xmalloc(nb * 8);
-    bulk_limb_t *r = xmalloc((na + nb) * 8), *w = xmalloc((na + nb) * 8);
+    bulk_limb_t *a = test_xmalloc(na * 8), *b = square ? a : test_xmalloc(nb * 8);
+    bulk_limb_t *r = test_xmalloc((na + nb) * 8), *w = test_xmalloc((na + nb) * 8);
     for (size_t i = 0; i < na; i++)
         a[i] = kind == 1 ? ~0ull : kind == 3 ? test_structured_limb(&rng, (int)(i % 8)) : test_rand(&rng);
     if (!square)
@@ -184,8 +174,8 @@ static void *conc_run(void *p)
 {
     struct conc *c = p;
     uint64_t st = c->seed;
-    bulk_limb_t *a = xmalloc(c->na * 8), *b = xmalloc(c->nb * 8), *r = xmalloc((c->na + c->nb) * 8),
-                *w = xmalloc((c->na + c->nb) * 8);
+    bulk_limb_t *a = test_xmalloc(c->na * 8), *b = test_xmalloc(c->nb * 8), *r = test_xmalloc((c->na + c->nb) * 8),
+                *w = test_xmalloc((c->na + c->nb) * 8);
     for (int rep = 0; rep < 3 && !c->bad && c->status == BULK_OK; rep++) {
         for (size_t i = 0; i < c->na; i++) a[i] = test_rand(&st);
         for (size_t i = 0; i < c->nb; i++) b[i] = test_rand(&st);
@@ -219,8 +209,8 @@ static void test_concurrent(void)
 /* The device-pointer variant and the memory helpers. */
 static void test_big_dev(size_t na, size_t nb)
 {
-    bulk_limb_t *a = xmalloc(na * 8), *b = xmalloc(nb * 8), *r = xmalloc((na + nb) * 8),
-                *w = xmalloc((na + nb) * 8);
+    bulk_limb_t *a = test_xmalloc(na * 8), *b = test_xmalloc(nb * 8), *r = test_xmalloc((na + nb) * 8),
+                *w = test_xmalloc((na + nb) * 8);
     for (size_t i = 0; i < na; i++) a[i] = test_rand(&rng);
     for (size_t i = 0; i < nb; i++) b[i] = test_rand(&rng);
     mpn_mul((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)na, (const mp_limb_t *)b, (mp_size_t)nb);
