@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-/* ---- division (div_knuth.c, div_newton.c) --------------------------------------------------- */
+/* ---- division (div_knuth.c, div_dc.c, div_newton.c) ----------------------------------------- */
 
 /* q (n limbs, may equal a) = a / d; returns a mod d. d != 0, n >= 1. */
 bulk_limb_t bulk_mpn_divrem_1(bulk_limb_t *q, const bulk_limb_t *a, size_t n, bulk_limb_t d);
@@ -33,6 +33,15 @@ bulk_limb_t bulk_mpn_divrem_1(bulk_limb_t *q, const bulk_limb_t *a, size_t n, bu
 void bulk_mpn_div_knuth(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
                         const bulk_limb_t *d, size_t dn, bulk_limb_t *tp);
 size_t bulk_mpn_div_knuth_scratch(size_t an, size_t dn);
+
+/* Divide-and-conquer division (Burnikel-Ziegler, in Moller and Granlund's in-place form):
+ * 2n-by-n as two recursive half-size steps plus a product each, Algorithm D below
+ * bulk_div_dc_threshold limbs (and for the whole division when the divisor or the quotient is
+ * shorter than that). Same contract as bulk_mpn_div_knuth (dn >= 1).
+ * tp: bulk_mpn_div_dc_scratch(an, dn) limbs. */
+void bulk_mpn_div_dc(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
+                     const bulk_limb_t *d, size_t dn, bulk_limb_t *tp);
+size_t bulk_mpn_div_dc_scratch(size_t an, size_t dn);
 
 /* Watt's division by the whole shifted inverse (seed 002 section 9): shinv_h(d) by the refine3
  * Newton iteration with shorter iterates, divisor prefixes and close products, then
@@ -52,19 +61,25 @@ size_t bulk_mpn_shinv_scratch(size_t h, size_t vn);
 
 /* The general entry: a (an >= 1 limbs) divided by d (dn >= 1 limbs, d != 0, high zero limbs
  * allowed). q (an limbs, zero-padded) and r (dn limbs, zero-padded), either may be NULL.
- * method BULK_DIV_AUTO picks by size (BULK_DIV_NEWTON_THRESHOLD), the others force one.
- * tp: bulk_mpn_divmod_scratch(an, dn) limbs (enough for either method). */
+ * method BULK_DIV_AUTO picks by the normalized sizes (the thresholds below: Newton, else
+ * divide-and-conquer, else Algorithm D), the others force one.
+ * tp: bulk_mpn_divmod_scratch(an, dn) limbs (enough for any method). */
 void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
                      const bulk_limb_t *d, size_t dn, bulk_div_method method, bulk_limb_t *tp);
 size_t bulk_mpn_divmod_scratch(size_t an, size_t dn);
-/* Enough for bulk_mpn_divmod with this method on operands of at most an and dn limbs: Algorithm
- * D's smaller area when Newton cannot be chosen for ANY normalized sizes ann <= an, dnn <= dn
- * (the choice is made on those; Newton's area is about 12 an limbs). */
+/* Enough for bulk_mpn_divmod with this method on operands of at most an and dn limbs: under
+ * AUTO the area of the largest method that ANY normalized sizes ann <= an, dnn <= dn can reach
+ * (the choice is made on those; Newton's area is about 12 an limbs, divide-and-conquer's
+ * 2 an + 2 dn + 4, Algorithm D's 2 an + dn + 4). */
 size_t bulk_mpn_divmod_scratch_method(size_t an, size_t dn, bulk_div_method method);
 
-/* AUTO uses Newton division when the divisor has at least this many limbs and the quotient at
- * least half as many (see docs/int.md, "Division", for how it was measured). */
+/* AUTO uses Newton division when the divisor and the quotient both have at least this many
+ * limbs; else divide-and-conquer when both have at least bulk_div_dc_threshold limbs (which is
+ * also the block size below which the recursion uses Algorithm D); else Algorithm D. See
+ * docs/int.md, "Division", for how they were measured. Globals so that the tuning program and
+ * the tests can move them; change them only while no division runs. */
 extern size_t bulk_div_newton_threshold;
+extern size_t bulk_div_dc_threshold;
 
 /* ---- GCD (gcd_binary.c, gcd_approx.c) ------------------------------------------------------- */
 
@@ -105,6 +120,8 @@ typedef struct bulk_div_stats {
     unsigned long long newton_adjust[6]; /* final correction delta = -1, 0, 1, 2, 3, other */
     unsigned long long newton_fallbacks; /* Newton quotient off by more than the bound (a bug) */
     unsigned long long gcd_beta_pos;     /* approximate Euclid iterations with beta > 0 */
+    unsigned long long dc_adjust;        /* divide-and-conquer estimates corrected by one */
+    unsigned long long dc_calls;         /* divisions that entered the D&C recursion */
 } bulk_div_stats;
 void bulk_div_stats_get(bulk_div_stats *out);
 

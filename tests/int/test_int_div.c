@@ -429,6 +429,206 @@ static void test_public_wide(uint64_t seed)
     free(a), free(d), free(q), free(r);
 }
 
+/* ---- divide-and-conquer division (div_dc.c) ------------------------------------------------- */
+
+/* bulk_mpn_div_dc on a (an limbs) by d (dn limbs), both with high zero limbs stripped first (its
+ * contract: d's top limb nonzero, an >= dn), with the recursion threshold thr, in scratch, q and
+ * r areas of exactly their sizes (ASan; a canary after the scratch in the normal build), with q
+ * or r omitted too; against mpz_tdiv_qr. Returns 1 when the shape was a real division. */
+static int dc_check(const bulk_limb_t *a, size_t an, const bulk_limb_t *d, size_t dn, size_t thr,
+                    const char *what)
+{
+    an = bulk_mpn_normalized_size(a, an);
+    dn = bulk_mpn_normalized_size(d, dn);
+    if (dn == 0 || an < dn) return 0;
+    size_t keep = bulk_div_dc_threshold, qn = an - dn + 1, sl = bulk_mpn_div_dc_scratch(an, dn);
+    bulk_div_dc_threshold = thr;
+    bulk_limb_t *q = test_xmalloc(qn * 8), *r = test_xmalloc(dn * 8), *tp = guarded(sl);
+    bulk_limb_t *q2 = test_xmalloc(qn * 8), *r2 = test_xmalloc(dn * 8);
+    bulk_mpn_div_dc(q, r, a, an, d, dn, tp);
+    CHECK(guard_ok(tp, sl), "dc %s an %zu dn %zu thr %zu: wrote past its scratch", what, an, dn, thr);
+    bulk_mpn_div_dc(q2, NULL, a, an, d, dn, tp);
+    bulk_mpn_div_dc(NULL, r2, a, an, d, dn, tp);
+    CHECK(guard_ok(tp, sl), "dc %s an %zu dn %zu thr %zu: wrote past its scratch (q or r NULL)",
+          what, an, dn, thr);
+    bulk_div_dc_threshold = keep;
+    mpz_t A, D, Q, R;
+    mpz_inits(A, D, Q, R, NULL);
+    to_mpz(A, a, an);
+    to_mpz(D, d, dn);
+    mpz_tdiv_qr(Q, R, A, D);
+    CHECK(eq_mpz(q, qn, Q) && eq_mpz(r, dn, R), "dc %s an %zu dn %zu thr %zu: wrong", what, an,
+          dn, thr);
+    CHECK(memcmp(q, q2, qn * 8) == 0 && memcmp(r, r2, dn * 8) == 0,
+          "dc %s an %zu dn %zu thr %zu: results differ with q or r omitted", what, an, dn, thr);
+    mpz_clears(A, D, Q, R, NULL);
+    free(q), free(r), free(tp), free(q2), free(r2);
+    return 1;
+}
+
+/* Recursion thresholds: the smallest the code allows (blocks of 4 limbs split into 2 + 2), odd
+ * ones (uneven halves at every level), and the tuned one. */
+static size_t dc_thresholds(size_t i)
+{
+    static const size_t t[] = { 1, 4, 5, 7, 11, 16, 0 };
+    return t[i] ? t[i] : bulk_div_dc_threshold;
+}
+#define DC_NTHR 7
+
+/* Random and structured operands of random shapes around the thresholds: divisors from 1 to
+ * ~6 thr limbs, quotients from 1 to ~4 dn + 3 thr limbs (short quotient blocks, several full
+ * blocks, a partial top block). */
+static void test_dc_shapes(uint64_t seed)
+{
+    uint64_t st = seed ^ 0xdc01;
+    size_t rounds = sanitized ? 60 : 400, real = 0;
+    for (size_t ti = 0; ti < DC_NTHR; ti++) {
+        size_t thr = dc_thresholds(ti), T = thr < 4 ? 4 : thr;
+        for (size_t c = 0; c < rounds; c++) {
+            size_t dn = 1 + test_rand(&st) % (6 * T);
+            size_t qn = 1 + test_rand(&st) % (c & 1 ? 3 * T : 4 * dn + 3 * T);
+            size_t an = dn + qn - 1;
+            bulk_limb_t *a = test_xmalloc(an * 8), *d = test_xmalloc(dn * 8);
+            gen(a, an, &st, c % 4 == 0 ? (int)(test_rand(&st) % NKINDS) : 6);
+            gen(d, dn, &st, c % 3 == 0 ? (int)(test_rand(&st) % NKINDS) : 6);
+            if (c % 5 == 1) d[dn - 1] |= 1ull << 63; /* normalized already: no shift */
+            if (c % 5 == 2) d[dn - 1] = 1;           /* shift by 63 */
+            if (bulk_mpn_is_zero(d, dn)) d[dn - 1] = 1;
+            real += (size_t)dc_check(a, an, d, dn, thr, "shapes");
+            free(a), free(d);
+        }
+    }
+    CHECK(real > rounds, "dc shapes: only %zu real divisions", real);
+}
+
+/* a = q d + r with chosen q and r < d: quotient limbs near B - 1 (all ones, B^k - 1), the largest
+ * remainder d - 1, zero remainders, d a power of two or all ones, d with high bit set or clear.
+ * Then the cases where a divide-and-conquer estimate is too large on purpose: d with a random top
+ * half and all-ones (or random) lower half, a = qe * (d's top half) * B^k, whose estimate from the
+ * top halves is qe while the true quotient is below it (qe * d > a): the correction loops of
+ * div_dc.c must run (the dc_adjust counter). */
+static void test_dc_structured(uint64_t seed)
+{
+    uint64_t st = seed ^ 0xdc02;
+    bulk_div_stats s0, s1;
+    bulk_div_stats_get(&s0);
+    size_t rounds = sanitized ? 40 : 240;
+    for (size_t c = 0; c < rounds; c++) {
+        size_t thr = dc_thresholds(c % DC_NTHR), T = thr < 4 ? 4 : thr;
+        size_t dn = T + test_rand(&st) % (4 * T), qn = T + test_rand(&st) % (3 * dn);
+        size_t an = dn + qn;
+        bulk_limb_t *d = test_xmalloc(dn * 8), *q = test_xmalloc(qn * 8), *r = test_xmalloc(dn * 8),
+                    *a = test_xmalloc(an * 8);
+        int dk = (int)(c % 5), qk = (int)((c / 5) % 4), rk = (int)((c / 20) % 3);
+        switch (dk) { /* divisor */
+        case 0: gen(d, dn, &st, 6), d[dn - 1] |= 1ull << 63; break;
+        case 1: gen(d, dn, &st, 6), d[dn - 1] = 1 + (test_rand(&st) >> 40); break;
+        case 2: memset(d, 0xff, dn * 8); break;
+        case 3: memset(d, 0, dn * 8), d[dn - 1] = 1ull << (test_rand(&st) % 64); break;
+        default: gen(d, dn, &st, 10); if (!d[dn - 1]) d[dn - 1] = 1; break;
+        }
+        switch (qk) { /* quotient */
+        case 0: memset(q, 0xff, qn * 8); break;
+        case 1: gen(q, qn, &st, 4); break; /* B^k - 1 */
+        case 2: gen(q, qn, &st, 6); break;
+        default: gen(q, qn, &st, 10); break;
+        }
+        memset(r, 0, dn * 8); /* remainder: 0, d - 1 or random below d */
+        if (rk == 1) bulk_mpn_sub_1(r, d, dn, 1);
+        if (rk == 2) gen(r, dn, &st, 6), r[dn - 1] = d[dn - 1] ? test_rand(&st) % d[dn - 1] : 0;
+        bulk_mpn_mul(a, q, qn, d, dn);
+        bulk_mpn_add(a, a, an, r, dn);
+        dc_check(a, an, d, dn, thr, "a = q d + r");
+        free(d), free(q), free(r), free(a);
+    }
+    bulk_div_stats_get(&s1);
+    unsigned long long before = s1.dc_adjust;
+    /* too-large estimates: qe * D1 * B^k with D = D1 B^k + D0, D0 large */
+    for (size_t c = 0; c < rounds; c++) {
+        size_t thr = dc_thresholds(c % DC_NTHR), T = thr < 4 ? 4 : thr;
+        size_t dn = 2 * T + test_rand(&st) % (4 * T), k = dn / 2 + test_rand(&st) % (dn / 2);
+        size_t qn = T + test_rand(&st) % (2 * dn), an = dn + qn;
+        bulk_limb_t *d = test_xmalloc(dn * 8), *qe = test_xmalloc(qn * 8), *a = test_xmalloc(an * 8);
+        if (c & 1) memset(d, 0xff, k * 8);
+        else gen(d, k, &st, 6), d[k - 1] |= 1ull << 63;
+        gen(d + k, dn - k, &st, 6);
+        d[dn - 1] |= 1ull << 63; /* a normalized divisor: the shift does not move the split */
+        gen(qe, qn, &st, c % 3 == 0 ? 2 : 6);
+        memset(a, 0, an * 8);
+        bulk_mpn_mul(a + k, qe, qn, d + k, dn - k);
+        if (c % 4 == 1) a[0] = test_rand(&st);
+        dc_check(a, an, d, dn, thr, "estimate too large");
+        free(d), free(qe), free(a);
+    }
+    bulk_div_stats_get(&s1);
+    printf("dc: %llu divisions, %llu corrections (%llu in the too-large cases)\n",
+           s1.dc_calls - s0.dc_calls, s1.dc_adjust - s0.dc_adjust, s1.dc_adjust - before);
+    CHECK(s1.dc_adjust - before >= rounds / 2,
+          "dc: the estimate corrections ran only %llu times in %zu too-large cases",
+          s1.dc_adjust - before, rounds);
+    CHECK(s1.dc_calls - s0.dc_calls >= rounds, "dc: only %llu divisions reached the recursion",
+          s1.dc_calls - s0.dc_calls);
+}
+
+/* The AUTO choice and its scratch area around the divide-and-conquer threshold tc, the way the
+ * wrappers size it (bulk_mpn_divmod_scratch_method(an, dn, AUTO), exactly that many limbs) on
+ * operands whose normalized sizes differ from the declared ones (as test_scratch_exact for
+ * Newton); and that AUTO really takes D&C there: with the Newton threshold out of reach, every
+ * division with divisor and quotient of >= tc limbs must reach the recursion. */
+static void test_dc_auto(uint64_t seed)
+{
+    uint64_t st = seed ^ 0xdc03;
+    size_t keep_n = bulk_div_newton_threshold, keep_c = bulk_div_dc_threshold;
+    const size_t tcs[] = { 6, 13, keep_c };
+    mpz_t A, D, Q, R;
+    mpz_inits(A, D, Q, R, NULL);
+    for (size_t ti = 0; ti < sizeof tcs / sizeof tcs[0]; ti++) {
+        size_t tc = tcs[ti];
+        bulk_div_dc_threshold = tc;
+        bulk_div_newton_threshold = (size_t)1 << 40;
+        const size_t shapes[][2] = { { 2 * tc - 2, 2 * tc - 2 }, { 2 * tc - 1, 2 * tc - 1 },
+                                     { 2 * tc - 1, tc },         { 2 * tc, tc + 3 },
+                                     { 3 * tc, 2 * tc },         { 7 * tc + 5, 2 * tc + 1 } };
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            size_t an = shapes[si][0], dn = shapes[si][1];
+            bulk_limb_t *a = test_xmalloc(an * 8), *d = test_xmalloc(dn * 8),
+                        *q = test_xmalloc(an * 8), *r = test_xmalloc(dn * 8);
+            size_t dls[5] = { dn, tc, an + 1 >= tc ? an + 1 - tc : 1, tc - 1, 1 };
+            for (size_t k = 0; k < 5; k++) {
+                size_t dl = dls[k] > dn ? dn : dls[k] < 1 ? 1 : dls[k];
+                gen(a, an, &st, 6);
+                memset(d, 0, dn * 8);
+                for (size_t i = 0; i < dl; i++) d[i] = test_rand(&st);
+                d[dl - 1] |= 1ull << (test_rand(&st) % 64);
+                if (k == 2) a[an - 1] = 0;
+                size_t ann = bulk_mpn_normalized_size(a, an);
+                int want_dc = dl >= tc && ann >= dl && ann - dl + 1 >= tc;
+                to_mpz(A, a, an);
+                to_mpz(D, d, dn);
+                mpz_tdiv_qr(Q, R, A, D);
+                size_t sl = bulk_mpn_divmod_scratch_method(an, dn, BULK_DIV_AUTO);
+                bulk_limb_t *tp = guarded(sl);
+                bulk_div_stats s0, s1;
+                bulk_div_stats_get(&s0);
+                bulk_mpn_divmod(q, r, a, an, d, dn, BULK_DIV_AUTO, tp);
+                bulk_div_stats_get(&s1);
+                CHECK(guard_ok(tp, sl), "dc auto tc %zu an %zu dn %zu (divisor %zu limbs): wrote "
+                      "past its %zu-limb scratch area", tc, an, dn, dl, sl);
+                CHECK(eq_mpz(q, an, Q) && eq_mpz(r, dn, R),
+                      "dc auto tc %zu an %zu dn %zu (divisor %zu limbs): wrong", tc, an, dn, dl);
+                CHECK((s1.dc_calls > s0.dc_calls) == want_dc,
+                      "dc auto tc %zu an %zu dn %zu (divisor %zu limbs): D&C %s", tc, an, dn, dl,
+                      want_dc ? "not taken" : "taken below its threshold");
+                free(tp);
+            }
+            free(a), free(d), free(q), free(r);
+        }
+    }
+    bulk_div_dc_threshold = keep_c;
+    bulk_div_newton_threshold = keep_n;
+    mpz_clears(A, D, Q, R, NULL);
+}
+
 /* ---- gcd, invmod, powmod at the mpn level -------------------------------------------------- */
 
 static void test_gcd_matrix(uint64_t seed)
@@ -751,7 +951,8 @@ int main(int argc, char **argv)
         { "div matrix", test_div_matrix }, { "gcd matrix", test_gcd_matrix },
         { "invmod matrix", test_invmod_matrix }, { "powmod matrix", test_powmod_matrix },
         { "public", test_public }, { "scratch exact", test_scratch_exact },
-        { "public 65536", test_public_wide },
+        { "public 65536", test_public_wide }, { "dc shapes", test_dc_shapes },
+        { "dc structured", test_dc_structured }, { "dc auto", test_dc_auto },
     };
     test_args();
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {

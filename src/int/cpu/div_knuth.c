@@ -11,12 +11,13 @@
  * add-back, counted in bulk_div_stats for the tests. */
 #include <string.h>
 
+#include "int/cpu/div_internal.h"
 #include "int/cpu/div_stats.h"
 #include "int/mpn_div.h"
 #include "int/udiv_word.h"
 
 /* The 3-by-2 reciprocal floor((B^3 - 1) / (d1 B + d0)) - B (Moller-Granlund algorithm 6). */
-static inline bulk_limb_t reciprocal_3by2(bulk_limb_t d1, bulk_limb_t d0)
+bulk_limb_t bulk_div_reciprocal_3by2(bulk_limb_t d1, bulk_limb_t d0)
 {
     bulk_limb_t v = bulk_reciprocal_word(d1);
     bulk_limb_t p = d1 * v;
@@ -83,14 +84,12 @@ bulk_limb_t bulk_mpn_divrem_1(bulk_limb_t *q, const bulk_limb_t *a, size_t n, bu
     return r >> s;
 }
 
-/* The main loop on normalized operands: np has nn limbs, dp has dn >= 2 limbs with its top bit
- * set, and the top dn limbs of np are below dp. Writes the nn - dn quotient limbs to qp and
- * leaves the remainder in np[0, dn). */
-static void div_schoolbook(bulk_limb_t *qp, bulk_limb_t *np, size_t nn, const bulk_limb_t *dp,
-                           size_t dn)
+/* The main loop (contract in div_internal.h): the quotient limbs from the top down, each from
+ * the window np[i, i + dn] of dn + 1 limbs, which is below B * D. */
+void bulk_div_schoolbook(bulk_limb_t *qp, bulk_limb_t *np, size_t nn, const bulk_limb_t *dp,
+                         size_t dn, bulk_limb_t v)
 {
     bulk_limb_t d1 = dp[dn - 1], d0 = dp[dn - 2];
-    bulk_limb_t v = reciprocal_3by2(d1, d0);
     for (size_t i = nn - dn; i-- > 0;) {
         /* The window np[i, i + dn] (dn + 1 limbs) is below B * D. */
         bulk_limb_t *w = np + i;
@@ -149,7 +148,7 @@ void bulk_mpn_div_knuth(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, si
     }
     /* With the extra top limb (below 2^s <= d's shifted top limb) the top dn limbs of np are
      * below dp, so the loop yields all an - dn + 1 quotient limbs. */
-    div_schoolbook(qp, np, an + 1, dp, dn);
+    bulk_div_schoolbook(qp, np, an + 1, dp, dn, bulk_div_reciprocal_3by2(dp[dn - 1], dp[dn - 2]));
     if (r) {
         if (s) bulk_mpn_rshift(r, np, dn, (unsigned)s);
         else bulk_mpn_copy(r, np, dn);

@@ -6,6 +6,8 @@ _Atomic unsigned long long bulk_div_stat_addbacks;
 _Atomic unsigned long long bulk_div_stat_adjust[6];
 _Atomic unsigned long long bulk_div_stat_fallbacks;
 _Atomic unsigned long long bulk_div_stat_beta_pos;
+_Atomic unsigned long long bulk_div_stat_dc_adjust;
+_Atomic unsigned long long bulk_div_stat_dc_calls;
 
 void bulk_div_stats_get(bulk_div_stats *out)
 {
@@ -15,4 +17,6 @@ void bulk_div_stats_get(bulk_div_stats *out)
             atomic_load_explicit(&bulk_div_stat_adjust[i], memory_order_relaxed);
     out->newton_fallbacks = atomic_load_explicit(&bulk_div_stat_fallbacks, memory_order_relaxed);
     out->gcd_beta_pos = atomic_load_explicit(&bulk_div_stat_beta_pos, memory_order_relaxed);
+    out->dc_adjust = atomic_load_explicit(&bulk_div_stat_dc_adjust, memory_order_relaxed);
+    out->dc_calls = atomic_load_explicit(&bulk_div_stat_dc_calls, memory_order_relaxed);
 }

@@ -9,6 +9,8 @@ extern _Atomic unsigned long long bulk_div_stat_addbacks;
 extern _Atomic unsigned long long bulk_div_stat_adjust[6];
 extern _Atomic unsigned long long bulk_div_stat_fallbacks;
 extern _Atomic unsigned long long bulk_div_stat_beta_pos;
+extern _Atomic unsigned long long bulk_div_stat_dc_adjust;
+extern _Atomic unsigned long long bulk_div_stat_dc_calls;
 
 #define BULK_DIV_STAT_INC(counter) atomic_fetch_add_explicit(&(counter), 1, memory_order_relaxed)
 

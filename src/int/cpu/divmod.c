@@ -1,18 +1,25 @@
 /* The general division entry (bulk_mpn_divmod): strips high zero limbs, handles a < d, and
- * chooses Algorithm D or Newton division by size (or as forced). */
+ * chooses Algorithm D, divide-and-conquer or Newton division by size (or as forced). */
 #include "int/mpn_div.h"
 
-/* The divisor size, in limbs, from which Newton division beats Algorithm D on 2n-by-n
- * divisions; measured by bench/int/tune_div.c (command, machine and table in docs/int.md,
- * "Division", and bench/results/). AUTO also needs a quotient of at least this many limbs:
- * with a short quotient Algorithm D is linear in the divisor and Newton is not. */
+/* The divisor size, in limbs, from which Newton division beats divide-and-conquer division on
+ * 2n-by-n divisions; measured by bench/int/tune_div.c (command, machine and table in
+ * docs/int.md, "Division", and bench/results/). AUTO also needs a quotient of at least this many
+ * limbs: with a short quotient Algorithm D is linear in the divisor and Newton is not. The same
+ * rule with bulk_div_dc_threshold (div_dc.c) picks divide-and-conquer over Algorithm D. */
 size_t bulk_div_newton_threshold = 256;
 
 size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
 {
     size_t k = bulk_mpn_div_knuth_scratch(an, dn), n = bulk_mpn_div_newton_scratch(an, dn);
-    return k > n ? k : n;
+    size_t c = bulk_mpn_div_dc_scratch(an, dn), m = k > n ? k : n;
+    return m > c ? m : c;
 }
+
+/* Does AUTO reach a method of threshold thr for some normalized shape ann <= an, dnn <= dn?
+ * It needs dnn >= thr and ann - dnn + 1 >= thr: possible exactly when dn >= thr and
+ * an + 1 >= 2 thr (take dnn = thr, ann = an). */
+static int reachable(size_t an, size_t dn, size_t thr) { return dn >= thr && an + 1 >= 2 * thr; }
 
 /* bulk_mpn_divmod chooses the method on the NORMALIZED sizes (ann <= an, dnn <= dn), so the
  * area must cover every shape it can reach, not only (an, dn): AUTO takes Newton when
@@ -24,10 +31,12 @@ size_t bulk_mpn_divmod_scratch(size_t an, size_t dn)
  * (both are sums of non-decreasing terms), so the area for (an, dn) covers every smaller shape. */
 size_t bulk_mpn_divmod_scratch_method(size_t an, size_t dn, bulk_div_method method)
 {
-    size_t thr = bulk_div_newton_threshold;
-    int newton = method == BULK_DIV_NEWTON ||
-                 (method == BULK_DIV_AUTO && dn >= thr && an + 1 >= 2 * thr);
-    return newton ? bulk_mpn_divmod_scratch(an, dn) : bulk_mpn_div_knuth_scratch(an, dn);
+    if (method == BULK_DIV_NEWTON ||
+        (method == BULK_DIV_AUTO && reachable(an, dn, bulk_div_newton_threshold)))
+        return bulk_mpn_divmod_scratch(an, dn);
+    if (method == BULK_DIV_AUTO && reachable(an, dn, bulk_div_dc_threshold))
+        return bulk_mpn_div_dc_scratch(an, dn); /* covers Algorithm D's too */
+    return bulk_mpn_div_knuth_scratch(an, dn);
 }
 
 void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
@@ -43,9 +52,11 @@ void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
         return;
     }
     size_t qn = ann - dnn + 1;
-    size_t thr = bulk_div_newton_threshold;
-    if (method == BULK_DIV_AUTO) method = dnn >= thr && qn >= thr ? BULK_DIV_NEWTON : BULK_DIV_KNUTH;
+    size_t tn = bulk_div_newton_threshold, tc = bulk_div_dc_threshold;
     if (method == BULK_DIV_NEWTON) bulk_mpn_div_newton(q, r, a, ann, d, dnn, tp);
+    else if (method == BULK_DIV_KNUTH) bulk_mpn_div_knuth(q, r, a, ann, d, dnn, tp);
+    else if (dnn >= tn && qn >= tn) bulk_mpn_div_newton(q, r, a, ann, d, dnn, tp);
+    else if (dnn >= tc && qn >= tc) bulk_mpn_div_dc(q, r, a, ann, d, dnn, tp);
     else bulk_mpn_div_knuth(q, r, a, ann, d, dnn, tp);
     if (q) bulk_mpn_zero(q + qn, an - qn);
     if (r) bulk_mpn_zero(r + dnn, dn - dnn);
