@@ -1,17 +1,18 @@
-/* tune_div: measures the Knuth / Newton division threshold (bulk_div_newton_threshold in
- * src/int/cpu/divmod.c), powmod's REDC threshold (bulk_powmod_redc_mul_threshold in
+/* tune_div: measures the division thresholds (bulk_div_dc_threshold in src/int/cpu/div_dc.c,
+ * bulk_div_newton_threshold in src/int/cpu/divmod.c), powmod's REDC threshold (bulk_powmod_redc_mul_threshold in
  * src/int/cpu/powmod.c) and the single-core speed of divmod, gcd, invmod and powmod against GMP
  * (mpn_tdiv_qr, mpz_gcd, mpz_invert, mpz_powm) in the same run.
  *
- *   tune_div [--out FILE] [--quick]
+ *   tune_div [--out FILE] [--quick] [--only div,redc,api,gcd,scaling]
  *
- * Threshold: for 2n-by-n divisions at sampled n, Algorithm D and Newton division are timed on
- * the same operands; the threshold is the first sampled n from which Newton wins at that size
- * and at every larger sample ("never" when it does not). A time is the minimum over several
+ * Thresholds: for 2n-by-n divisions at sampled n, Algorithm D, divide-and-conquer and Newton
+ * division are timed on the same operands (tune_dc and tune_threshold below say how each
+ * threshold is read off). A time is the minimum over several
  * batches of thread CPU time (robust on a shared machine). The bulk functions run through the
  * public API on a one-thread context, GMP in a plain loop over the same data. Output: a table
  * on stdout and the same text in FILE (written atomically). */
 #include <gmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "bulk/int.h"
 #include "common/atomic_file.h"
 #include "common/hostinfo.h"
+#include "../bench_util.h"
 #include "common/splitmix.h"
 #include "int/mpn_div.h"
 
@@ -95,18 +97,25 @@ static double time_op(op_fn fn, void *arg)
     return best;
 }
 
-/* ---- the threshold ------------------------------------------------------------------------ */
+/* ---- the division thresholds ------------------------------------------------------------- */
 
 struct divarg {
     size_t n;
     bulk_limb_t *a, *d, *q, *r, *tp;
-    bulk_div_method m;
+    int m; /* 0 Knuth, 1 divide and conquer, 2 Newton (all called directly: D&C has no
+            * public method value), 3 AUTO through bulk_mpn_divmod */
 };
 
 static void div_bulk(void *p)
 {
     struct divarg *x = p;
-    bulk_mpn_divmod(x->q, x->r, x->a, 2 * x->n, x->d, x->n, x->m, x->tp);
+    size_t an = 2 * x->n, dn = x->n;
+    switch (x->m) {
+    case 0: bulk_mpn_div_knuth(x->q, x->r, x->a, an, x->d, dn, x->tp); break;
+    case 1: bulk_mpn_div_dc(x->q, x->r, x->a, an, x->d, dn, x->tp); break;
+    case 2: bulk_mpn_div_newton(x->q, x->r, x->a, an, x->d, dn, x->tp); break;
+    default: bulk_mpn_divmod(x->q, x->r, x->a, an, x->d, dn, BULK_DIV_AUTO, x->tp); break;
+    }
 }
 
 static void div_gmp(void *p)
@@ -116,39 +125,99 @@ static void div_gmp(void *p)
                 (mp_size_t)(2 * x->n), (const mp_limb_t *)x->d, (mp_size_t)x->n);
 }
 
-static size_t tune_threshold(int quick)
+static void divarg_init(struct divarg *x, size_t n)
 {
-    static const size_t ns[] = { 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048 };
+    x->n = n;
+    x->a = xmalloc(2 * n * 8), x->d = xmalloc(n * 8), x->q = xmalloc((n + 1) * 8 * 2);
+    x->r = xmalloc(n * 8), x->tp = xmalloc(bulk_mpn_divmod_scratch(2 * n, n) * 8);
+    fill(x->a, 2 * n);
+    fill(x->d, n); /* random: the top limb is almost never small, the shift almost never 0 */
+}
+
+static void divarg_free(struct divarg *x) { free(x->a), free(x->d), free(x->q), free(x->r), free(x->tp); }
+
+/* The divide-and-conquer threshold T (bulk_div_dc_threshold) has two roles: AUTO's choice
+ * between Algorithm D and D&C, and the block size below which the recursion uses Algorithm D.
+ * Both are measured at once: for each candidate T, 2n-by-n divisions by bulk_mpn_div_dc with
+ * that T (which is Algorithm D itself for n < T) at sizes across both roles; the T with the
+ * smallest sum of log times (geometric mean) wins. */
+static size_t tune_dc(int quick)
+{
+    static const size_t ts[] = { 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96 };
+    static const size_t ns[] = { 16, 24, 32, 40, 48, 64, 80, 96, 128, 192, 256, 384, 512 };
+    size_t nt = sizeof ts / sizeof ts[0], nn = sizeof ns / sizeof ns[0] - (quick ? 2 : 0);
+    size_t keep = bulk_div_dc_threshold, best_t = keep;
+    double best = 1e300, tt[16][16];
+    out("divide-and-conquer threshold T: microseconds per 2n-by-n bulk_mpn_div_dc with\n"
+        "recursion threshold T (Algorithm D for n < T)\n%6s", "T \\ n");
+    for (size_t j = 0; j < nn; j++) out(" %8zu", ns[j]);
+    out(" %10s\n", "geo mean");
+    for (size_t j = 0; j < nn; j++) {
+        struct divarg x;
+        divarg_init(&x, ns[j]);
+        x.m = 1;
+        for (size_t i = 0; i < nt; i++) {
+            bulk_div_dc_threshold = ts[i];
+            tt[i][j] = time_op(div_bulk, &x);
+        }
+        divarg_free(&x);
+    }
+    for (size_t i = 0; i < nt; i++) {
+        double lg = 0;
+        out("%6zu", ts[i]);
+        for (size_t j = 0; j < nn; j++) {
+            out(" %8.2f", tt[i][j] * 1e6);
+            lg += log(tt[i][j]);
+        }
+        out(" %10.3f\n", exp(lg / (double)nn) * 1e6);
+        if (lg < best) best = lg, best_t = ts[i];
+    }
+    bulk_div_dc_threshold = keep;
+    out("threshold: divide and conquer from T = %zu limbs\n\n", best_t);
+    return best_t;
+}
+
+/* The Newton threshold, with the measured T in place: the first sampled n from which Newton
+ * beats divide-and-conquer at that size and at every larger sample ("never" when it does not);
+ * also the table of all methods against GMP. */
+static size_t tune_threshold(int quick, size_t dc_thr)
+{
+    static const size_t ns[] = { 8,   16,  32,  48,  64,   96,   128,  192,
+                                 256, 384, 512, 768, 1024, 1536, 2048, 4096 };
     size_t cnt = sizeof ns / sizeof ns[0];
-    if (quick) cnt -= 3;
+    if (quick) cnt -= 4;
     double ratio[32];
-    out("2n-by-n division, one thread: microseconds per division\n");
-    out("%8s %10s %10s %10s %12s %12s\n", "n limbs", "Knuth", "Newton", "GMP", "Newton/Knuth",
-        "GMP/Knuth");
+    size_t keep = bulk_div_dc_threshold;
+    bulk_div_dc_threshold = dc_thr;
+    out("2n-by-n division, one thread, D&C threshold %zu: microseconds per division\n", dc_thr);
+    out("%8s %10s %10s %10s %10s %10s %9s %9s\n", "n limbs", "Knuth", "D&C", "Newton", "AUTO",
+        "GMP", "D&C/GMP", "AUTO/GMP");
     for (size_t i = 0; i < cnt; i++) {
         size_t n = ns[i];
-        struct divarg x = { .n = n };
-        x.a = xmalloc(2 * n * 8), x.d = xmalloc(n * 8), x.q = xmalloc((n + 1) * 8 * 2);
-        x.r = xmalloc(n * 8), x.tp = xmalloc(bulk_mpn_divmod_scratch(2 * n, n) * 8);
-        fill(x.a, 2 * n);
-        fill(x.d, n);
-        x.m = BULK_DIV_KNUTH;
+        struct divarg x;
+        divarg_init(&x, n);
+        x.m = 0;
         double tk = time_op(div_bulk, &x);
-        x.m = BULK_DIV_NEWTON;
+        x.m = 1;
+        double tc = time_op(div_bulk, &x);
+        x.m = 2;
         double tn = time_op(div_bulk, &x);
+        x.m = 3;
+        double ta = time_op(div_bulk, &x);
         double tg = time_op(div_gmp, &x);
-        ratio[i] = tn / tk;
-        out("%8zu %10.2f %10.2f %10.2f %12.3f %12.3f\n", n, tk * 1e6, tn * 1e6, tg * 1e6,
-            tn / tk, tg / tk);
-        free(x.a), free(x.d), free(x.q), free(x.r), free(x.tp);
+        ratio[i] = tn / tc;
+        out("%8zu %10.2f %10.2f %10.2f %10.2f %10.2f %9.2f %9.2f\n", n, tk * 1e6, tc * 1e6,
+            tn * 1e6, ta * 1e6, tg * 1e6, tc / tg, ta / tg);
+        divarg_free(&x);
     }
+    bulk_div_dc_threshold = keep;
     size_t thr = 0;
     for (size_t i = cnt; i-- > 0;) {
         if (ratio[i] >= 1.0) break;
         thr = ns[i];
     }
     if (thr) out("threshold: Newton from n = %zu limbs (%zu bits)\n\n", thr, thr * 64);
-    else out("threshold: never (Newton never wins up to %zu limbs)\n\n", ns[cnt - 1]);
+    else out("threshold: never (Newton never beats D&C up to %zu limbs)\n\n", ns[cnt - 1]);
     return thr;
 }
 
@@ -384,15 +453,19 @@ static void scaling(int quick)
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) path = argv[++i];
         else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: tune_div [--out FILE] [--quick]\n"
-                   "Measures the Knuth/Newton division threshold and one-core speeds of\n"
-                   "divmod, gcd, invmod, powmod against GMP; writes the table to FILE.\n");
+            printf("usage: tune_div [--out FILE] [--quick] [--only LIST]\n"
+                   "Measures the division thresholds (Algorithm D / divide and conquer /\n"
+                   "Newton), powmod's REDC threshold and one-core speeds of divmod, gcd,\n"
+                   "invmod, powmod against GMP; writes the tables to FILE.\n"
+                   "--quick: fewer sizes and batches; --only: comma-separated parts among\n"
+                   "div, redc, api, gcd, scaling (default all).\n");
             return 0;
         } else {
             fprintf(stderr, "tune_div: unknown argument '%s' (try --help)\n", argv[i]);
@@ -415,15 +488,22 @@ int main(int argc, char **argv)
     out("tune_div: %s, %s, GMP %s, thread CPU time, min of %d batches\n", date, host,
         gmp_version, batches);
     out("load average at start: %s (other jobs share the machine)\n\n", load);
-    size_t dthr = tune_threshold(quick);
-    size_t rthr = tune_redc(quick);
-    headline();
-    gcd_sizes(quick);
-    scaling(quick);
-    out("for src/int/cpu/divmod.c:  size_t bulk_div_newton_threshold = %zu;\n",
-        dthr ? dthr : (size_t)1000000);
-    out("for src/int/cpu/powmod.c:  size_t bulk_powmod_redc_mul_threshold = %zu;\n",
-        rthr ? rthr : (size_t)1000000);
+    size_t cthr = 0, dthr = 0, rthr = 0;
+    if (!only || bench_in_list(only, "div")) {
+        cthr = tune_dc(quick);
+        dthr = tune_threshold(quick, cthr);
+    }
+    if (!only || bench_in_list(only, "redc")) rthr = tune_redc(quick);
+    if (!only || bench_in_list(only, "api")) headline();
+    if (!only || bench_in_list(only, "gcd")) gcd_sizes(quick);
+    if (!only || bench_in_list(only, "scaling")) scaling(quick);
+    if (cthr) out("for src/int/cpu/div_dc.c:  size_t bulk_div_dc_threshold = %zu;\n", cthr);
+    if (!only || bench_in_list(only, "div"))
+        out("for src/int/cpu/divmod.c:  size_t bulk_div_newton_threshold = %zu;%s\n",
+            dthr ? dthr : (size_t)1000000, dthr ? "" : " /* never won */");
+    if (!only || bench_in_list(only, "redc"))
+        out("for src/int/cpu/powmod.c:  size_t bulk_powmod_redc_mul_threshold = %zu;\n",
+            rthr ? rthr : (size_t)1000000);
     if (path && bulk_write_file_atomic(path, report, report_len) != 0) {
         fprintf(stderr, "tune_div: cannot write %s\n", path);
         return 1;

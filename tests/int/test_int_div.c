@@ -275,7 +275,10 @@ static int guard_ok(const bulk_limb_t *p, size_t limbs)
 static void test_scratch_exact(uint64_t seed)
 {
     uint64_t st = seed ^ 0x9999;
-    const size_t thr = bulk_div_newton_threshold;
+    /* AUTO's Newton threshold may be out of reach ("never won", divmod.c); the sizing logic is
+     * tested with it at 256 limbs, where it was until divide-and-conquer division came */
+    const size_t keep_thr = bulk_div_newton_threshold, thr = 256;
+    bulk_div_newton_threshold = thr;
     bulk_div_stats s0, s1;
     bulk_div_stats_get(&s0);
     /* (an, dn) shapes around 2 thr - 1 (where Newton first becomes reachable) and the public
@@ -321,6 +324,7 @@ static void test_scratch_exact(uint64_t seed)
     unsigned long long newton = 0;
     for (int i = 0; i < 6; i++) newton += s1.newton_adjust[i] - s0.newton_adjust[i];
     CHECK(newton > 0, "scratch test: no division went through Newton");
+    bulk_div_newton_threshold = keep_thr;
     mpz_clears(A, D, Q, R, NULL);
 
     /* shinv, gcd, invmod, powmod at widths on both sides of the Newton threshold, moduli and
@@ -386,10 +390,12 @@ static void test_scratch_exact(uint64_t seed)
 static void test_public_wide(uint64_t seed)
 {
     uint64_t st = seed ^ 0xaaaa;
-    const size_t L = 1024, thr = bulk_div_newton_threshold;
+    const size_t L = 1024, thr = bulk_div_newton_threshold, tc = bulk_div_dc_threshold;
     /* divisor lengths: full; Newton's smallest (thr) and the largest that leaves a quotient of
-     * thr limbs in W/W (both need thr <= L, else their Algorithm D neighbours); short ones */
-    const size_t dls[] = { L, thr <= L ? thr : L / 2, thr <= L ? L + 1 - thr : L / 3, 700, 40, 1 };
+     * thr limbs in W/W (both need thr <= L, else their Algorithm D neighbours); short ones; the
+     * same two and one below for divide-and-conquer's threshold tc */
+    const size_t dls[] = { L,  thr <= L ? thr : L / 2, thr <= L ? L + 1 - thr : L / 3, 700, 40, 1,
+                           tc, L + 1 - tc,             tc > 1 ? tc - 1 : 1 };
     const size_t n = sizeof dls / sizeof dls[0];
     bulk_limb_t *a = test_xmalloc(n * 2 * L * 8), *d = test_xmalloc(n * L * 8), *q = test_xmalloc(n * 2 * L * 8),
                 *r = test_xmalloc(n * L * 8);
@@ -481,7 +487,7 @@ static size_t dc_thresholds(size_t i)
 static void test_dc_shapes(uint64_t seed)
 {
     uint64_t st = seed ^ 0xdc01;
-    size_t rounds = sanitized ? 60 : 400, real = 0;
+    size_t rounds = sanitized ? 100 : 1000, real = 0;
     for (size_t ti = 0; ti < DC_NTHR; ti++) {
         size_t thr = dc_thresholds(ti), T = thr < 4 ? 4 : thr;
         for (size_t c = 0; c < rounds; c++) {

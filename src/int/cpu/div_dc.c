@@ -23,10 +23,12 @@
 #include "int/cpu/div_stats.h"
 #include "int/mpn_div.h"
 
-/* Measured by bench/int/tune_div.c (docs/int.md, "Division"): the smallest divisor (and
- * quotient) in limbs for which AUTO takes this method; inside the recursion, blocks of fewer
- * limbs go to Algorithm D. */
-size_t bulk_div_dc_threshold = 48;
+/* The smallest divisor (and quotient) in limbs for which AUTO takes this method; inside the
+ * recursion, blocks of fewer limbs go to Algorithm D. Measured by bench/int/tune_div.c (table
+ * in docs/int.md, "Division", and bench/results/2026-11-21-cpu-tune-div-s4.txt): over 2n-by-n
+ * divisions of 16 to 512 limbs the geometric mean of the times is smallest at 12, with 8 to 16
+ * within 1.3% of it (noise on the shared machine); 48 costs 17%, 96 35%. */
+size_t bulk_div_dc_threshold = 12;
 
 /* The recursion splits n into floor(n/2) and ceil(n/2) and Algorithm D needs divisors of at least
  * two limbs: blocks of fewer than 4 limbs always go to the basecase. */
