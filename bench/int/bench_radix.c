@@ -1,13 +1,15 @@
 /* bench_radix: decimal printing and parsing of n-limb numbers, one core: the library's
  * bulk_format_uint / bulk_parse_uint (divide and conquer of int/radix.c above
  * BULK_RADIX_DC_LIMBS limbs), the quadratic 19-digit loops alone (numtext.c's basecase), and
- * GMP's mpz_get_str / mpz_set_str, on the same random values in the same run. Every printed
+ * GMP's mpz_get_str / mpz_set_str, on the same random values in the same run; printing also
+ * with the division choice of session 3 (before divide-and-conquer division), as olddiv_us. Every printed
  * string and parsed value is compared with GMP's before it is timed.
  *
  *   bench_radix [--out FILE] [--max LIMBS]
  *
  * Times are thread CPU time, the minimum of 3 batches of >= 20 ms (robust on a shared machine). */
 #include <gmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "common/hostinfo.h"
 #include "common/numtext.h"
 #include "common/splitmix.h"
+#include "int/mpn_div.h"
 #include "int/radix.h"
 
 static double cpu_now(void)
@@ -27,7 +30,21 @@ static double cpu_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-enum { FMT_BULK, FMT_BASE, FMT_GMP, PARSE_BULK, PARSE_BASE, PARSE_GMP, NCASES };
+enum { FMT_BULK, FMT_BASE, FMT_GMP, PARSE_BULK, PARSE_BASE, PARSE_GMP, FMT_OLDDIV, NCASES };
+
+/* The division choice of AUTO before divide-and-conquer division (session 3): Algorithm D, and
+ * Newton for divisor and quotient of >= 256 limbs. FMT_OLDDIV prints with it, for the
+ * comparison in the same run. */
+static void old_division(int on)
+{
+    static size_t keep_n, keep_c;
+    if (on) {
+        keep_n = bulk_div_newton_threshold, keep_c = bulk_div_dc_threshold;
+        bulk_div_newton_threshold = 256, bulk_div_dc_threshold = SIZE_MAX;
+    } else {
+        bulk_div_newton_threshold = keep_n, bulk_div_dc_threshold = keep_c;
+    }
+}
 
 typedef struct {
     const uint64_t *a;
@@ -46,6 +63,11 @@ static void run_case(job *j, int c)
     case FMT_BULK: bulk_format_uint(j->buf, j->a, j->n, 0); break;
     case FMT_BASE: bulk_format_dec_basecase(j->buf, j->a, j->n); break;
     case FMT_GMP: mpz_get_str(j->buf, 10, j->z); break;
+    case FMT_OLDDIV:
+        old_division(1);
+        bulk_format_uint(j->buf, j->a, j->n, 0);
+        old_division(0);
+        break;
     case PARSE_BULK: bulk_parse_uint(j->text, j->len, j->out, j->cap, NULL); break;
     case PARSE_BASE:
         memset(j->out, 0, j->cap * sizeof *j->out);
@@ -89,8 +111,11 @@ int main(int argc, char **argv)
     bulk_host_cpu_model(host, sizeof host);
     fprintf(rep, "# bench_radix: decimal text <-> limbs, one core, thread CPU time per number\n");
     fprintf(rep, "# %s; GMP %s; divide and conquer from %d limbs\n", host, gmp_version, BULK_RADIX_DC_LIMBS);
-    fprintf(rep, "%-7s %-11s %-11s %-11s %-8s %-11s %-11s %-11s %-8s\n", "limbs", "print_us", "quadr_us",
-            "gmp_us", "vs_gmp", "parse_us", "quadr_us", "gmp_us", "vs_gmp");
+    fprintf(rep, "# print_us: bulk_format_uint (division AUTO: Algorithm D / divide and conquer from %zu limbs);\n"
+            "# olddiv_us: the same with the session-3 division choice (Algorithm D, Newton from 256 limbs)\n",
+            bulk_div_dc_threshold);
+    fprintf(rep, "%-7s %-11s %-11s %-11s %-11s %-8s %-11s %-11s %-11s %-8s\n", "limbs", "print_us", "olddiv_us",
+            "quadr_us", "gmp_us", "vs_gmp", "parse_us", "quadr_us", "gmp_us", "vs_gmp");
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     int bad = 0;
     for (size_t n = 16; n <= max; n *= 2) {
@@ -124,8 +149,8 @@ int main(int argc, char **argv)
         char q1[16] = "-", q2[16] = "-";
         if (t[FMT_BASE] > 0) snprintf(q1, sizeof q1, "%.1f", t[FMT_BASE] * 1e6);
         if (t[PARSE_BASE] > 0) snprintf(q2, sizeof q2, "%.1f", t[PARSE_BASE] * 1e6);
-        fprintf(rep, "%-7zu %-11.1f %-11s %-11.1f %-8.2f %-11.1f %-11s %-11.1f %-8.2f\n", n, t[FMT_BULK] * 1e6, q1,
-                t[FMT_GMP] * 1e6, t[FMT_GMP] / t[FMT_BULK], t[PARSE_BULK] * 1e6, q2, t[PARSE_GMP] * 1e6,
+        fprintf(rep, "%-7zu %-11.1f %-11.1f %-11s %-11.1f %-8.2f %-11.1f %-11s %-11.1f %-8.2f\n", n,
+                t[FMT_BULK] * 1e6, t[FMT_OLDDIV] * 1e6, q1, t[FMT_GMP] * 1e6, t[FMT_GMP] / t[FMT_BULK], t[PARSE_BULK] * 1e6, q2, t[PARSE_GMP] * 1e6,
                 t[PARSE_GMP] / t[PARSE_BULK]);
         fprintf(stderr, "%zu limbs done\n", n); /* progress: the large sizes take a while */
         mpz_clear(j.z);
