@@ -26,8 +26,9 @@
 /* The smallest divisor (and quotient) in limbs for which AUTO takes this method; inside the
  * recursion, blocks of fewer limbs go to Algorithm D. Measured by bench/int/tune_div.c (table
  * in docs/int.md, "Division", and bench/results/2026-11-21-cpu-tune-div-s4.txt): over 2n-by-n
- * divisions of 16 to 512 limbs the geometric mean of the times is smallest at 12, with 8 to 16
- * within 1.3% of it (noise on the shared machine); 48 costs 17%, 96 35%. */
+ * divisions of 16 to 512 limbs the geometric means of the times for T = 8, 10, 12, 16 are within
+ * 1.5% of each other (two runs; one chose 12, one 8: noise of the shared machine); 48 costs 17%,
+ * 96 32-35%. 12 leaves 8-limb divisions to Algorithm D, slightly faster there. */
 size_t bulk_div_dc_threshold = 12;
 
 /* The recursion splits n into floor(n/2) and ceil(n/2) and Algorithm D needs divisors of at least
