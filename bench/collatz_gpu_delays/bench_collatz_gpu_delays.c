@@ -37,21 +37,23 @@ static bulk_u128 U(u128 v)
 /* A line to stdout and to the results file (g_out). */
 #define emit(...) bench_emit_to(g_out, __VA_ARGS__)
 
-/* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto), and
+/* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto),
  * lds = 1: BULK_CZ_CUDA_V5B=lds (the diagnostic V5 kernel that reads 3^j from shared memory
- * instead of a shuffle; V5, shared entries, batches, 8 steps per round only). */
+ * instead of a shuffle; V5, shared entries, batches, 8 steps per round only), and old = 1:
+ * BULK_CZ_CUDA_V5RE=old (V5's own round end instead of the lean one, lane_delays6). */
 struct loop {
     const char *name;
-    int loop, unroll, mem, lds;
+    int loop, unroll, mem, lds, old;
 };
 static const struct loop g_loops[] = {
-    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0 },       { "auto", 0, 0, 0, 0 },
-    { "v5u2", BULK_CZ_CUDA_DELAY_V5, 2, 0, 0 },         { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0 },
-    { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0 },         { "v5x1u4", BULK_CZ_CUDA_DELAY_V5X1, 4, 0, 0 },
-    { "v5x1u8", BULK_CZ_CUDA_DELAY_V5X1, 8, 0, 0 },     { "v5x3u4", BULK_CZ_CUDA_DELAY_V5X3, 4, 0, 0 },
-    { "v5x3u8", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0 },     { "v5u4glob", BULK_CZ_CUDA_DELAY_V5, 4, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
-    { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0, 0 },     { "v5u8glob", BULK_CZ_CUDA_DELAY_V5, 8, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
-    { "v5u8lds", BULK_CZ_CUDA_DELAY_V5, 8, 0, 1 },
+    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0, 0 },       { "auto", 0, 0, 0, 0, 0 },
+    { "v5u2", BULK_CZ_CUDA_DELAY_V5, 2, 0, 0, 0 },         { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0, 0 },
+    { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0, 0 },         { "v5x1u4", BULK_CZ_CUDA_DELAY_V5X1, 4, 0, 0, 0 },
+    { "v5x1u8", BULK_CZ_CUDA_DELAY_V5X1, 8, 0, 0, 0 },     { "v5x3u4", BULK_CZ_CUDA_DELAY_V5X3, 4, 0, 0, 0 },
+    { "v5x3u8", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 0 },     { "v5u4glob", BULK_CZ_CUDA_DELAY_V5, 4, BULK_CZ_CUDA_MEM_GLOBAL, 0, 0 },
+    { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0, 0, 0 },     { "v5u8glob", BULK_CZ_CUDA_DELAY_V5, 8, BULK_CZ_CUDA_MEM_GLOBAL, 0, 0 },
+    { "v5u8lds", BULK_CZ_CUDA_DELAY_V5, 8, 0, 1, 0 },      { "v5u8old", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0, 1 },
+    { "v5x3u8old", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 1 },
 };
 #define NLOOPS (int)(sizeof g_loops / sizeof g_loops[0])
 
@@ -72,6 +74,8 @@ static void use_loop(const struct loop *l)
     bulk_collatz_cuda_set_opts(&o);
     if (l->lds) setenv("BULK_CZ_CUDA_V5B", "lds", 1);
     else unsetenv("BULK_CZ_CUDA_V5B");
+    if (l->old) setenv("BULK_CZ_CUDA_V5RE", "old", 1);
+    else unsetenv("BULK_CZ_CUDA_V5RE");
 }
 
 struct dpoint {
@@ -228,9 +232,10 @@ int main(int argc, char **argv)
         emit("%-3s %-3s %-8s %-5s %-9s %12s %12s %7s %-5s %-4s %7s %9s %s\n", "d", "a", "batch", "from", "loop",
              "numbers/s", "kernel n/s", "vs 1st", "table", "used", "seconds", "escapes", "result");
         /* indices into g_loops */
-        static const int all[] = { 0, 1, 2, 3, 4, 12, 6, 8, 11 };
-        static const int v5[] = { 0, 1, 4, 12 };
-        static const int few[] = { 0, 1, 2, 3, 4 };
+        /* session 4: the lean round end (the default, auto) against V5's own (old) */
+        static const int all[] = { 0, 1, 13, 3, 8, 14, 7 };
+        static const int v5[] = { 0, 1, 13, 8 };
+        static const int few[] = { 0, 1, 13, 8, 14 };
         struct pt {
             int d, a;
             uint64_t batch;
@@ -239,9 +244,10 @@ int main(int argc, char **argv)
             int n;
         };
         const struct pt full[] = {
-            { 14, 24, 1024, 64, all, 9 },     { 14, 20, 1 << 20, 64, few, 5 }, { 12, 24, 1024, 64, v5, 4 },
-            { 15, 24, 1024, 64, v5, 4 },      { 13, 24, 1024, 64, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },
-            { 14, 24, 1024, 68, v5, 4 },      { 17, 24, 1024, 64, v5, 4 },
+            { 14, 24, 1024, 64, all, 7 },     { 14, 20, 1 << 20, 64, few, 5 }, { 12, 24, 1024, 64, v5, 4 },
+            { 15, 24, 1024, 64, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },      { 14, 24, 1024, 68, v5, 4 },
+            { 17, 24, 1024, 64, v5, 4 },      { 14, 24, 1 << 20, 64, v5, 4 },   { 16, 24, 1 << 20, 64, v5, 4 },
+            { 16, 20, 1 << 20, 64, v5, 4 },   { 15, 22, 1 << 20, 64, v5, 4 },
         };
         /* --quick (the last round's check of the final default): V4X2, the default and V5X3 */
         static const int fin[] = { 0, 1, 8 };

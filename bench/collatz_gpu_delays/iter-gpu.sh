@@ -2,13 +2,15 @@
 # One GPU round of the delay loops (/work/notes/gpu-rounds.md): run from the repository root by
 # the lead as `B=build-gpu R=<results dir> CAP=<s> timeout <cap> sh bench/collatz_gpu_delays/iter-gpu.sh`
 # after a full CUDA build into $B. Everything it keeps goes to $R (small text files). In order of
-# importance (the cap, 60-80 s, may cut the last ones):
-#   1. the GPU test, delay cases only (BULK_CZ_GPU_TEST=delays): every loop == the CPU backend;
-#   2. the CLI: delays 2^64..2^64+2^34 --stats 2^20, the default loop, then V4X2 and V5 forced
-#      (outputs compared);
-#   3. ncu of the V5 kernel's full launches (d = 14, a = 24): stall reasons, issue, occupancy;
-#   4. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
-#   5. ncu metrics of the same launches: instructions, lanes, pipes, shared-memory wavefronts.
+# importance (the cap may cut the last ones):
+#   1. the GPU test, delay cases only (BULK_CZ_GPU_TEST=delays): every loop == the CPU backend,
+#      with the lean round end (the default) and with V5's own (BULK_CZ_CUDA_V5RE=old);
+#   2. the CLI: delays 2^64..2^64+2^34 --stats 2^20, the default, then V5's own round end and
+#      V4X2 (outputs compared);
+#   3. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
+#   4. ncu metrics of the default kernel's full launches (d = 14, a = 24, batch 1024): warp
+#      instructions, lanes, issue, pipes; the lean round end and V5's own.
+# FINAL=1: only 1, 2 and the quick benchmark (the last round).
 set -u
 B=${B:-build-gpu}
 R=${R:-iter-out}
@@ -19,10 +21,12 @@ t0=$(date +%s)
 el() { echo $(($(date +%s) - t0)); }
 { nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1; nvcc --version 2>&1 | tail -1; git log --oneline -1 2>/dev/null; } >"$R/env.txt"
 
-# 1. the GPU test, delay cases
+# 1. the GPU test, delay cases, both round ends
 (cd "$B" && BULK_CZ_GPU_TEST=delays ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
-echo "tests rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
+echo "tests (lean round end) rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
 grep -E "tests passed|tests failed|FAIL" "$R/tests.log" | tail -6
+(cd "$B" && BULK_CZ_CUDA_V5RE=old BULK_CZ_GPU_TEST=delays ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests-old.log" 2>&1
+echo "tests (V5's own round end) rc=$? ($(el) s): $(grep -c ' same' "$R/tests-old.log") same, $(grep -c DIFFERENT "$R/tests-old.log") different"
 
 # 2. the CLI (d = 14, a = 20: its defaults)
 cli() { # name env...
@@ -35,14 +39,14 @@ cli() { # name env...
     echo "cli delays ($name) rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s, %.4g numbers/s", b - a, 2^34 / (b - a) }') ($(wc -l <"$R/cli-$name.out") lines)"
 }
 cli default BULK_CZ_CUDA_DELAY=
+cli v5old BULK_CZ_CUDA_V5RE=old
 cli v4x2 BULK_CZ_CUDA_DELAY=v4x2
-echo "cli outputs: v4x2 $(cmp -s "$R/cli-default.out" "$R/cli-v4x2.out" && echo same || echo DIFFERENT) as the default's"
+echo "cli outputs: v5old $(cmp -s "$R/cli-default.out" "$R/cli-v5old.out" && echo same || echo DIFFERENT), v4x2 $(cmp -s "$R/cli-default.out" "$R/cli-v4x2.out" && echo same || echo DIFFERENT) as the default's"
 head -2 "$R/cli-default.out"
 gzip -f "$R/cli-default.out"
-rm -f "$R/cli-v4x2.out"
+rm -f "$R/cli-v4x2.out" "$R/cli-v5old.out"
 
-if [ "${FINAL:-1}" = 1 ]; then
-    # the last round (60 s): the final default at four points, no profile
+if [ "${FINAL:-0}" = 1 ]; then
     timeout 30 "$BENCH" --quick --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
     echo "delays bench (quick) rc=$? ($(el) s)"
     cat "$R/delays.txt"
@@ -50,28 +54,18 @@ if [ "${FINAL:-1}" = 1 ]; then
     exit 0
 fi
 
-# 3. ncu of the V5 kernel's full launches (d = 14, a = 24, batch 1024; the first launch of each
-#    loop is a warm-up of 64 batches and is skipped)
-if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
-    timeout 30 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
-        --section LaunchStats --section InstructionStats --section SourceCounters \
-        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u8,v5u8lds >"$R/ncu-delays.txt" 2>&1
-    echo "ncu rc=$? ($(el) s)"
-    grep -E "k_delays|ncu point|Duration|Issued Warp|No Eligible|Active Warps Per|Avg. Active Threads|Registers Per|Theoretical Occ|Executed Ipc A|Executed Instructions  |Warp Cycles Per Issued|stall|Stall" "$R/ncu-delays.txt" | grep -v "^==" | head -60
-fi
-
-# 4. the loops side by side
-timeout 40 "$BENCH" --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
+# 3. the loops side by side
+timeout 50 "$BENCH" --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
 echo "delays bench rc=$? ($(el) s)"
 cat "$R/delays.txt"
 
-# 5. raw metrics of the same launches: instructions, lanes, pipes, shared wavefronts, stall shares
+# 4. raw metrics of the default (lean) and V5's own round end: instructions, lanes, pipes, issue
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     timeout 25 ncu --clock-control none \
-        --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__cycles_active.avg,smsp__warps_active.avg.per_cycle_active,smsp__issue_active.avg.per_cycle_active \
-        -k regex:k_delays5 --launch-skip 1 -c 3 "$BENCH" --ncu v5u8,v5u8lds >"$R/ncu-metrics.txt" 2>&1
+        --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum,smsp__cycles_active.avg,smsp__warps_active.avg.per_cycle_active,smsp__issue_active.avg.per_cycle_active,smsp__pcsamp_warps_issue_stalled_no_instructions.sum \
+        -k regex:k_delays5 --launch-skip 1 -c 2 "$BENCH" --ncu auto,v5u8old >"$R/ncu-metrics.txt" 2>&1
     echo "ncu metrics rc=$? ($(el) s)"
-    grep -E "k_delays|ncu point|smsp__|l1tex__" "$R/ncu-metrics.txt" | grep -v "^==" | head -50
+    grep -E "k_delays|ncu point|smsp__|l1tex__" "$R/ncu-metrics.txt" | grep -v "^==" | head -40
 fi
 for f in "$R"/*.err; do
     [ -f "$f" ] && [ "$(wc -c <"$f")" -gt 20000 ] && { tail -c 20000 "$f" >"$f.tail" && mv "$f.tail" "$f"; }

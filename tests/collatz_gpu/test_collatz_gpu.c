@@ -382,6 +382,7 @@ int main(int argc, char **argv)
     delays5_case(cpu, 17, 22, two68 - j1, 1 << 21, 1000);
     delays5_case(cpu, 14, 20, ((u128)1 << 96) - (1 << 16), 1 << 16, 4096); /* the three-limb guard */
     delays5_case(cpu, 13, 13, 1, 1 << 20, 64);                           /* falls to <= 4 in a round */
+    delays5_case(cpu, 14, 24, ((u128)1 << 94) - (1 << 15) - j1, 1 << 16, 1024); /* the lean round end's feed limit */
     /* delay records: from 1 (the true records), and a range near 2^64 with a partial batch */
     records_case(cpu, 1, ((u128)1 << 24) + 12345);
     records_case(cpu, two64 + j1, two64 + ((u128)1 << 22) + j2);

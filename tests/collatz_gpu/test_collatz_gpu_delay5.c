@@ -6,9 +6,8 @@
  * rounds of U steps, the check at each round end, deferred results, refills) checks that every
  * number is put exactly once with its delay, and prints the loop's model figures (slot steps
  * per number, rounds, boundary work) for docs/collatz-gpu.md. Replay: --seed S. */
-#include "test_util.h"
+#include "cz_cpu_test.h"
 
-#include "backend/context.h"
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/cg_delay5.h"
 #include "collatz/cuda/cg_plan.h"
@@ -267,15 +266,10 @@ static void test_delays5(bulk_ctx *ctx, uint64_t *rs, int small)
 
 int main(int argc, char **argv)
 {
-    uint64_t seed = test_seed(argc, argv);
-    uint64_t rs = seed;
-    const char *san = getenv("BULK_SANITIZED");
-    int small = san && *san && strcmp(san, "0") != 0;
+    uint64_t rs;
+    int small;
     bulk_ctx *ctx;
-    if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) != BULK_OK) {
-        fprintf(stderr, "cannot open a CPU context\n");
-        return 1;
-    }
+    if (cz_cpu_test_open(argc, argv, &rs, &small, &ctx)) return 1;
     test_step(&rs);
     test_delays5(ctx, &rs, small);
     bulk_ctx_close(ctx);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collatz/cuda/cg_delay5.h"
+#include "collatz/cuda/cg_delay6.h"
 #include "collatz/cuda/cg_kernels.h"
 
 namespace {
@@ -39,6 +40,9 @@ struct dparams {
     uint32_t *mn, *mx;
     unsigned long long *sum;
     const uint32_t *CJ;          /* V5: packed entries j | C << 5 (cg_delay5.h), global memory */
+    uint32_t mask4, dmask, gsh;  /* V5's lean round end: (2^d - 1) << 2, cg5_done_mask(a),
+                                    32 - cg5_guard_bits(d), here so that the kernel reads them as
+                                    constant operands instead of rebuilding them in registers */
     unsigned long long *esc;     /* offsets of escaped numbers */
     unsigned int *esc_count;
     uint32_t esc_cap;
@@ -174,59 +178,97 @@ __device__ __forceinline__ void warp_stats(unsigned long long &s, uint32_t &lo, 
     hi = __reduce_max_sync(0xffffffffu, hi);
 }
 
-/* The OUT and BATCH_WARP layouts around a lane loop (V4 and V5): loop(M, off, put) runs the
- * thread's M numbers, off(m) giving the offset of the m-th, and calls put(off, delay or -1) once
- * per number in any order.
- * OUT: a thread's numbers are tid, tid + stride, ... of the launch; coalesced u32 writes.
+/* A lane's batch statistics: sum, minimum, maximum of the delays put into it. */
+struct dstat {
+    unsigned long long s;
+    uint32_t lo, hi;
+    __device__ __forceinline__ dstat() : s(0), lo(UINT32_MAX), hi(0) {}
+    __device__ __forceinline__ void add(uint32_t dl)
+    {
+        s += dl;
+        lo = min(lo, dl);
+        hi = max(hi, dl);
+    }
+    /* put(off, delay or -1) of the V4 / V5 loops: an escape goes to the host's list */
+    __device__ __forceinline__ void put(const dparams &p, uint64_t off, int64_t dl)
+    {
+        if (dl < 0) escape(p, off);
+        else add((uint32_t)dl);
+    }
+};
+
+/* The OUT and BATCH_WARP layouts around a lane loop.
+ * LOCAL = false (V4 and V5): loop(M, off, put) runs the thread's M numbers, off(m) giving the
+ * offset of the m-th, and calls put(off, delay or -1) once per number in any order.
+ * LOCAL = true (V5 with the lean round end, lane_delays6): loop(base, len, put) runs a warp's
+ * piece of len numbers at offsets base + i, i = lane + 32 m, and calls put(i, delay or
+ * UINT32_MAX for an escape) once per number in any order.
+ * OUT: a thread's numbers are tid, tid + stride, ... of the launch (LOCAL: warp pieces of
+ * CG_DELAY_PIECE5 numbers at most, about one per warp of the grid); u32 writes.
  * BATCH_WARP: pieces of p.piece numbers of one batch, a warp each, grid-stride; the launch's
  * batches 0..count-1 start at offset off0. With one piece per batch the warp stores the
  * batch's slot; otherwise the pieces merge by atomics into slots the driver set to
  * (0, UINT32_MAX, 0). */
-template <int MODE, class Loop> __device__ __forceinline__ void delays_layout(const dparams &p, Loop loop)
+template <int MODE, bool LOCAL, class Loop> __device__ __forceinline__ void delays_layout(const dparams &p, Loop loop)
 {
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint32_t lane = threadIdx.x & 31;
     if (MODE == MODE_OUT) {
-        const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
-        loop(M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
-             [&](uint64_t off, int64_t dl) {
-                 if (dl < 0) {
-                     escape(p, off);
-                     dl = 0;
-                 }
-                 p.out[off - p.off0] = (uint32_t)dl;
-             });
+        if constexpr (LOCAL) {
+            uint64_t pc = (p.count + (stride >> 5) - 1) / (stride >> 5);
+            pc = pc < CG_DELAY_PIECE5 ? (pc + 31) & ~(uint64_t)31 : CG_DELAY_PIECE5;
+            for (uint64_t i0 = (tid >> 5) * pc; i0 < p.count; i0 += (stride >> 5) * pc) {
+                const uint64_t len = p.count - i0 < pc ? p.count - i0 : pc;
+                uint32_t *out = p.out + i0;
+                const uint64_t base = p.off0 + i0;
+                loop(base, (uint32_t)len, [&](uint32_t i, uint32_t dl) {
+                    if (dl == UINT32_MAX) {
+                        escape(p, base + i);
+                        dl = 0;
+                    }
+                    out[i] = dl;
+                });
+            }
+        } else {
+            const uint64_t M = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
+            loop(M, [&](uint64_t m) { return p.off0 + tid + m * stride; },
+                 [&](uint64_t off, int64_t dl) {
+                     if (dl < 0) {
+                         escape(p, off);
+                         dl = 0;
+                     }
+                     p.out[off - p.off0] = (uint32_t)dl;
+                 });
+        }
         return;
     }
-    const uint32_t lane = threadIdx.x & 31;
     const uint64_t upb = (p.batch + p.piece - 1) / p.piece, units = p.count * upb;
     for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
         const uint64_t b = w / upb, i0 = (w - b * upb) * p.piece;
         const uint64_t len = p.batch - i0 < p.piece ? p.batch - i0 : p.piece;
         const uint64_t base = p.off0 + b * p.batch + i0;
-        const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
-        unsigned long long s = 0;
-        uint32_t lo = UINT32_MAX, hi = 0;
-        loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
-             [&](uint64_t off, int64_t dl) {
-                 if (dl < 0) {
-                     escape(p, off);
-                 } else {
-                     s += (uint64_t)dl;
-                     lo = min(lo, (uint32_t)dl);
-                     hi = max(hi, (uint32_t)dl);
-                 }
-             });
-        warp_stats(s, lo, hi);
+        dstat ds;
+        if constexpr (LOCAL) {
+            loop(base, (uint32_t)len, [&](uint32_t i, uint32_t dl) {
+                if (dl == UINT32_MAX) escape(p, base + i);
+                else ds.add(dl);
+            });
+        } else {
+            const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
+            loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
+                 [&](uint64_t off, int64_t dl) { ds.put(p, off, dl); });
+        }
+        warp_stats(ds.s, ds.lo, ds.hi);
         if (lane == 0) {
             if (upb == 1) {
-                p.sum[b] = s;
-                p.mn[b] = lo;
-                p.mx[b] = hi;
+                p.sum[b] = ds.s;
+                p.mn[b] = ds.lo;
+                p.mx[b] = ds.hi;
             } else {
-                atomicAdd(&p.sum[b], s);
-                atomicMin(&p.mn[b], lo);
-                atomicMax(&p.mx[b], hi);
+                atomicAdd(&p.sum[b], ds.s);
+                atomicMin(&p.mn[b], ds.lo);
+                atomicMax(&p.mx[b], ds.hi);
             }
         }
     }
@@ -247,8 +289,7 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
         /* as k_delays' BATCH_THREAD: the thread's batches one after the other, counters */
         const uint64_t nb = tid < p.count ? (p.count - tid + stride - 1) / stride : 0;
         uint64_t ob = tid, oi = 0, pb = tid, pi = 0;
-        unsigned long long s = 0;
-        uint32_t lo = UINT32_MAX, hi = 0;
+        dstat ds;
         lane_delays4<1, U>(t, p, nb * p.batch,
                         [&](uint64_t) {
                             const uint64_t o = p.off0 + ob * p.batch + oi;
@@ -259,29 +300,33 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
                             return o;
                         },
                         [&](uint64_t, uint64_t off, int64_t dl) {
-                            if (dl < 0) {
-                                escape(p, off);
-                            } else {
-                                s += (uint64_t)dl;
-                                lo = min(lo, (uint32_t)dl);
-                                hi = max(hi, (uint32_t)dl);
-                            }
+                            ds.put(p, off, dl);
                             if (++pi == p.batch) {
-                                p.sum[pb] = s;
-                                p.mn[pb] = lo;
-                                p.mx[pb] = hi;
-                                s = 0;
-                                lo = UINT32_MAX;
-                                hi = 0;
+                                p.sum[pb] = ds.s;
+                                p.mn[pb] = ds.lo;
+                                p.mx[pb] = ds.hi;
+                                ds = dstat();
                                 pi = 0;
                                 pb += stride;
                             }
                         });
     } else {
-        delays_layout<MODE>(p, [&](uint64_t M, auto off, auto put) {
+        delays_layout<MODE, false>(p, [&](uint64_t M, auto off, auto put) {
             lane_delays4<NL, U>(t, p, M, off, [&](uint64_t, uint64_t o, int64_t dl) { put(o, dl); });
         });
     }
+}
+
+/* Step u of a round of U (V5 and its lean round end): slot s's entry CJ[v mod 2^d], B = 4 * 3^j
+ * by a shuffle of lane j's P (or, BLDS, from pw4 in shared memory), the three-limb step, and
+ * after every second step but the last the checkpoint (cg5_mark). */
+template <int U, bool BLDS>
+__device__ __forceinline__ void step5(int u, cg5_num &s, uint32_t &cx, uint32_t &cst, const unsigned char *CJb,
+                                      uint32_t mask4, unsigned d, uint32_t P, const uint32_t *pw4, uint32_t dmask)
+{
+    const uint32_t e = *(const uint32_t *)(CJb + cg5_offset(&s, mask4));
+    cg5_step(&s, d + 2, e, BLDS ? pw4[e & 31] : __shfl_sync(0xffffffffu, P, (int)e));
+    if (u % 2 == 1 && u + 1 < U) cg5_mark(&s, &cx, &cst, dmask, (uint32_t)(u + 1) * d);
 }
 
 /* The V5 lane loop (cg_delay5.h; docs/collatz-gpu.md "Delays v5"): NL numbers per lane,
@@ -351,17 +396,76 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const uint32_t 
 #pragma unroll
         for (int u = 0; u < U; u++) {
 #pragma unroll
-            for (int q = 0; q < NL; q++) {
-                const uint32_t e = *(const uint32_t *)(CJb + cg5_offset(&s[q], mask4));
-                cg5_step(&s[q], d + 2, e, BLDS ? pw4[e & 31] : __shfl_sync(0xffffffffu, P, (int)e));
-                if (u % 2 == 1 && u + 1 < U) cg5_mark(&s[q], &cx[q], &cst[q], dmask, (uint32_t)(u + 1) * d);
-            }
+            for (int q = 0; q < NL; q++) step5<U, BLDS>(u, s[q], cx[q], cst[q], CJb, mask4, d, P, pw4, dmask);
         }
     }
     /* the results of the last round end */
 #pragma unroll
     for (int q = 0; q < NL; q++)
         if (pend[q]) put(po[q], (int64_t)pst[q] + pa[q]);
+}
+
+/* V5's loop with the lean round end (cg_delay6.h; docs/collatz-gpu.md "Delays, session 4"): the
+ * warp's piece of len numbers at offsets base + i, i = lane + 32 m, NL slots per lane, the same
+ * rounds of U steps as lane_delays5; at each round end per slot: the previous round's result put,
+ * the classification (cg6_classify), a done number's A[v] load issued (its result put one round
+ * later), a slow one's exact delay (cg_delay from n, divergent, rare) put at once, and a free slot
+ * refilled from the lane's running next number (cg6_refill). put(i, delay or UINT32_MAX for an
+ * escape), in any order. Needs len <= 2^32 - 64. */
+template <int NL, int U, class Put>
+__device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &p, uint64_t base, uint32_t len, Put put)
+{
+    const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = p.gsh;
+    const uint32_t mask4 = p.mask4, dmask = p.dmask, du = (uint32_t)U * d;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t P = lane <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[lane] : 0u; /* 4 * 3^lane */
+    const unsigned char *CJb = (const unsigned char *)CJ;
+    const uint16_t *A = p.tb.A;
+    cg6_feed f;
+    cg6_feed_init(&f, nth(p, base), lane, len);
+    cg6_slot q[NL];
+#pragma unroll
+    for (int k = 0; k < NL; k++) {
+        cg5_start(&q[k].s, cg_make(0, 0));
+        q[k].cx = ~0u;
+        q[k].cst = q[k].pst = q[k].pa = 0;
+        q[k].idx = q[k].pidx = CG6_NONE;
+    }
+    for (;;) {
+        uint32_t any = 0;
+#pragma unroll
+        for (int k = 0; k < NL; k++) {
+            if (q[k].pidx != CG6_NONE) put(q[k].pidx, q[k].pst + q[k].pa);
+            q[k].pidx = CG6_NONE;
+            q[k].s.st += du;
+            uint32_t dv, dst;
+            const int r = cg6_classify(&q[k], dmask, gsh, &dv, &dst);
+            if (r == 1) {
+                q[k].pa = A[dv >> 2];
+                q[k].pst = dst;
+                q[k].pidx = q[k].idx;
+                q[k].idx = CG6_NONE;
+            } else if (__builtin_expect(r == 2, 0)) {
+                const int64_t dl = cg_delay(nth(p, base + q[k].idx), d, a, p.tb.BC, p.tb.J, A);
+                put(q[k].idx, dl < 0 ? UINT32_MAX : (uint32_t)dl);
+                q[k].idx = CG6_NONE;
+            }
+            cg6_refill(&q[k], &f);
+            any |= q[k].idx != CG6_NONE;
+        }
+        if (!__any_sync(0xffffffffu, any)) break;
+#pragma unroll
+        for (int k = 0; k < NL; k++) q[k].cx = ~0u;
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+#pragma unroll
+            for (int k = 0; k < NL; k++) step5<U, false>(u, q[k].s, q[k].cx, q[k].cst, CJb, mask4, d, P, NULL, dmask);
+        }
+    }
+    /* the results of the last round end */
+#pragma unroll
+    for (int k = 0; k < NL; k++)
+        if (q[k].pidx != CG6_NONE) put(q[k].pidx, q[k].pst + q[k].pa);
 }
 
 /* BATCH_WARP for batches of 2^lgb < CG_DELAY_PIECE5 numbers (V5): a warp takes p.span (<= 32)
@@ -372,41 +476,50 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const uint32_t 
  * may have been compare-and-swap loops, with up to 32 lanes on one batch): a batch here has at
  * most 2^14 numbers, and a delay of 2^16 or more (none below 2^128 is known) goes to the host's
  * exact path like an escape, so a sum stays below 2^30. */
-template <class Loop> __device__ __forceinline__ void delays_span(const dparams &p, unsigned char *st, Loop loop)
+template <bool LOCAL, class Loop> __device__ __forceinline__ void delays_span(const dparams &p, unsigned char *st, Loop loop)
 {
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     const uint32_t lane = threadIdx.x & 31, span = p.span;
-    uint32_t *ssum = (uint32_t *)st + (size_t)(threadIdx.x >> 5) * span * 3;
-    uint32_t *smn = ssum + span, *smx = smn + span;
+    /* batch b's sum, minimum, maximum at ss[3 b], ss[3 b + 1], ss[3 b + 2]: one address per put,
+     * the three atomics at immediate offsets */
+    uint32_t *ss = (uint32_t *)st + (size_t)(threadIdx.x >> 5) * span * 3;
     const uint64_t units = (p.count + span - 1) / span;
     for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
         const uint64_t b0 = w * span;
         const uint32_t nb = (uint32_t)(p.count - b0 < span ? p.count - b0 : span);
         for (uint32_t b = lane; b < nb; b += 32) {
-            ssum[b] = 0;
-            smn[b] = UINT32_MAX;
-            smx[b] = 0;
+            ss[3 * b] = 0;
+            ss[3 * b + 1] = UINT32_MAX;
+            ss[3 * b + 2] = 0;
         }
         __syncwarp();
         const uint64_t base = p.off0 + (b0 << p.lgb), len = (uint64_t)nb << p.lgb;
-        const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
-        loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
-             [&](uint64_t off, int64_t dl) {
-                 if (dl < 0 || dl >= 65536) {
-                     escape(p, off);
-                     return;
-                 }
-                 const uint32_t b = (uint32_t)((off - base) >> p.lgb);
-                 atomicAdd(&ssum[b], (uint32_t)dl);
-                 atomicMin(&smn[b], (uint32_t)dl);
-                 atomicMax(&smx[b], (uint32_t)dl);
-             });
+        /* number i of the piece (dl < 2^16: a sum of <= 2^14 of them stays below 2^30) */
+        auto add = [&](uint32_t i, uint32_t dl) {
+            uint32_t *t = ss + 3 * (i >> p.lgb);
+            atomicAdd(t, dl);
+            atomicMin(t + 1, dl);
+            atomicMax(t + 2, dl);
+        };
+        if constexpr (LOCAL) {
+            loop(base, (uint32_t)len, [&](uint32_t i, uint32_t dl) {
+                if (dl >= 65536) escape(p, base + i);
+                else add(i, dl);
+            });
+        } else {
+            const uint64_t M = lane < len ? (len - lane + 31) / 32 : 0;
+            loop(M, [&](uint64_t m) { return base + lane + 32 * m; },
+                 [&](uint64_t off, int64_t dl) {
+                     if (dl < 0 || dl >= 65536) escape(p, off);
+                     else add((uint32_t)(off - base), (uint32_t)dl);
+                 });
+        }
         __syncwarp();
         for (uint32_t b = lane; b < nb; b += 32) {
-            p.sum[b0 + b] = ssum[b];
-            p.mn[b0 + b] = smn[b];
-            p.mx[b0 + b] = smx[b];
+            p.sum[b0 + b] = ss[3 * b];
+            p.mn[b0 + b] = ss[3 * b + 1];
+            p.mx[b0 + b] = ss[3 * b + 2];
         }
         __syncwarp();
     }
@@ -418,7 +531,8 @@ template <class Loop> __device__ __forceinline__ void delays_span(const dparams 
 #define CG5_THREADS 1024
 /* BLDS (a diagnostic of the third session's round 2, BULK_CZ_CUDA_V5B=lds): B = 4 * 3^j read from a
  * 32-word table in shared memory (one wavefront: a bank per j) instead of the shuffle. */
-template <bool SH, int MODE, int NL, int U, bool BLDS = false>
+/* LEAN: the lean round end (lane_delays6, the default; BULK_CZ_CUDA_V5RE=old selects V5's own). */
+template <bool SH, int MODE, int NL, int U, bool BLDS = false, bool LEAN = false>
 __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
 {
     extern __shared__ __align__(16) uint32_t cg5_smem[];
@@ -431,11 +545,16 @@ __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
         CJ = cg5_smem;
     }
     if (SH || BLDS) __syncthreads();
-    auto loop = [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U, BLDS>(CJ, pw4, p, M, off, put); };
-    if (MODE == MODE_BATCH_WARP && p.span > 1)
-        delays_span(p, (unsigned char *)cg5_smem + (SH ? (size_t)4 << p.tb.d : 0), loop);
-    else
-        delays_layout<MODE>(p, loop);
+    unsigned char *spans = (unsigned char *)cg5_smem + (SH ? (size_t)4 << p.tb.d : 0);
+    if constexpr (LEAN) {
+        auto loop = [&](uint64_t base, uint32_t len, auto put) { lane_delays6<NL, U>(CJ, p, base, len, put); };
+        if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<true>(p, spans, loop);
+        else delays_layout<MODE, true>(p, loop);
+    } else {
+        auto loop = [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U, BLDS>(CJ, pw4, p, M, off, put); };
+        if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<false>(p, spans, loop);
+        else delays_layout<MODE, false>(p, loop);
+    }
 }
 
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
@@ -597,6 +716,18 @@ kfn pick(int kv, int sh, int mode, int loop, int unroll)
         const char *bsrc = getenv("BULK_CZ_CUDA_V5B");
         if (bsrc && !strcmp(bsrc, "lds") && nl == 2 && sh && unroll == 8 && mode == MODE_BATCH_WARP)
             return k_delays5<true, MODE_BATCH_WARP, 2, 8, true>;
+        /* the lean round end (lane_delays6) for two or three numbers per lane and rounds of 4
+         * or 8 steps, unless BULK_CZ_CUDA_V5RE=old */
+        const char *re = getenv("BULK_CZ_CUDA_V5RE");
+        if (!(re && !strcmp(re, "old")) && (nl == 2 || nl == 3) && (unroll == 4 || unroll == 8)) {
+#define CG_K6(SH, NL, U)                                                                           \
+    (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U, false, true> : k_delays5<SH, MODE_BATCH_WARP, NL, U, false, true>)
+#define CG_K6U(SH, NL) (unroll == 4 ? CG_K6(SH, NL, 4) : CG_K6(SH, NL, 8))
+            if (nl == 3) return sh ? CG_K6U(true, 3) : CG_K6U(false, 3);
+            return sh ? CG_K6U(true, 2) : CG_K6U(false, 2);
+#undef CG_K6U
+#undef CG_K6
+        }
         if (nl == 1) return sh ? CG_K5U(true, 1) : CG_K5U(false, 1);
         if (nl == 3) return sh ? CG_K5U(true, 3) : CG_K5U(false, 3);
         return sh ? CG_K5U(true, 2) : CG_K5U(false, 2);
@@ -898,6 +1029,9 @@ int delays_device(int g, void *arg)
             p.span = span;
             p.lgb = lgb;
             p.CJ = dc.CJ;
+            p.mask4 = ((1u << e->d) - 1) << 2;
+            p.dmask = cg5_done_mask((unsigned)e->a);
+            p.gsh = 32 - cg5_guard_bits((unsigned)e->d);
             p.out = cur.d_out;
             p.mn = cur.d_mn;
             p.mx = cur.d_mx;
