@@ -19,6 +19,8 @@
  *
  * All sub-divisors are top parts D[k, n) of the one normalized divisor, so they share its top
  * two limbs and one 3-by-2 reciprocal, computed once per call. */
+#include <assert.h>
+
 #include "int/cpu/div_internal.h"
 #include "int/cpu/div_stats.h"
 #include "int/mpn_div.h"
@@ -107,11 +109,14 @@ static bulk_limb_t div_2n_n(bulk_limb_t *qp, bulk_limb_t *np, const bulk_limb_t 
 }
 
 /* A block of qn <= dn quotient limbs: np (dn + qn limbs) by dp (dn limbs, normalized), the top
- * dn limbs of np below dp. Quotient to qp (qn limbs), remainder in np[0, dn), np[dn, dn + qn)
- * left unspecified. tp: dn limbs.
+ * dn limbs of np below dp and, for a short block (qn < dn), np's top limb below dp's. Quotient
+ * to qp (qn limbs), remainder in np[0, dn), np[dn, dn + qn) left unspecified. tp: dn limbs.
  *
  * A short quotient is estimated from the top 2 qn limbs of np and the top qn limbs of dp (the
- * same 3-by-2 reasoning with k = dn - qn), then corrected with one qn x (dn - qn) product. */
+ * same 3-by-2 reasoning with k = dn - qn), then corrected with one qn x (dn - qn) product. The
+ * estimate has no qh: np's top qn limbs are below dp's because np's top limb is below dp's (the
+ * only short block is bulk_mpn_div_dc's first, whose top limb is the extra one, below
+ * 2^s <= dp's top limb), and a full block's top dn limbs are below dp. */
 static void div_block(bulk_limb_t *qp, bulk_limb_t *np, size_t qn, const bulk_limb_t *dp,
                       size_t dn, bulk_limb_t v, size_t thr, bulk_limb_t *tp)
 {
@@ -121,19 +126,20 @@ static void div_block(bulk_limb_t *qp, bulk_limb_t *np, size_t qn, const bulk_li
         return;
     }
     size_t k = dn - qn; /* low divisor limbs left out of the estimate */
+    assert(k == 0 || np[dn + qn - 1] < dp[dn - 1]);
     bulk_limb_t qh = div_2n_n(qp, np + k, dp + k, qn, v, thr, tp);
+    assert(qh == 0);
+    (void)qh;
     if (k) {
         bulk_mpn_mul(tp, qp, qn, dp, k); /* dn limbs; bulk_mpn_mul takes either order */
         bulk_limb_t cy = bulk_mpn_sub_n(np, np, tp, dn);
-        if (qh) cy += bulk_mpn_sub_n(np + qn, np + qn, dp, k);
         while (cy) {
-            qh -= bulk_mpn_sub_1(qp, qp, qn, 1);
+            /* the estimate is >= the true quotient >= 0: no borrow out of qp */
+            bulk_mpn_sub_1(qp, qp, qn, 1);
             cy -= bulk_mpn_add_n(np, np, dp, dn);
             BULK_DIV_STAT_INC(bulk_div_stat_dc_adjust);
         }
     }
-    /* The top dn limbs of np were below dp, so the true quotient is below B^qn: any qh of the
-     * estimate was taken back by the corrections. */
 }
 
 /* np (nn limbs) by dp (dn >= 2 limbs, normalized), the top dn limbs of np below dp: the
