@@ -3,7 +3,7 @@
  * src/int/cpu/powmod.c) and the single-core speed of divmod, gcd, invmod and powmod against GMP
  * (mpn_tdiv_qr, mpz_gcd, mpz_invert, mpz_powm) in the same run.
  *
- *   tune_div [--out FILE] [--quick] [--only div,redc,api,gcd,scaling]
+ *   tune_div [--out FILE] [--quick] [--only div,unbal,redc,api,gcd,scaling]
  *
  * Thresholds: for 2n-by-n divisions at sampled n, Algorithm D, divide-and-conquer and Newton
  * division are timed on the same operands (tune_dc and tune_threshold below say how each
@@ -219,6 +219,50 @@ static size_t tune_threshold(int quick, size_t dc_thr)
     if (thr) out("threshold: Newton from n = %zu limbs (%zu bits)\n\n", thr, thr * 64);
     else out("threshold: never (Newton never beats D&C up to %zu limbs)\n\n", ns[cnt - 1]);
     return thr;
+}
+
+/* ---- unbalanced shapes ------------------------------------------------------------------- */
+
+struct shapearg {
+    size_t an, dn;
+    bulk_limb_t *a, *d, *q, *r, *tp;
+    int m; /* 0 Knuth, 1 divide and conquer, 2 GMP */
+};
+
+static void shape_op(void *p)
+{
+    struct shapearg *x = p;
+    if (x->m == 0) bulk_mpn_div_knuth(x->q, x->r, x->a, x->an, x->d, x->dn, x->tp);
+    else if (x->m == 1) bulk_mpn_div_dc(x->q, x->r, x->a, x->an, x->d, x->dn, x->tp);
+    else
+        mpn_tdiv_qr((mp_limb_t *)x->q, (mp_limb_t *)x->r, 0, (const mp_limb_t *)x->a,
+                    (mp_size_t)x->an, (const mp_limb_t *)x->d, (mp_size_t)x->dn);
+}
+
+/* Quotients much shorter or much longer than the divisor (the blocks and the short-quotient
+ * estimate of div_dc.c), with the D&C threshold in place. */
+static void unbalanced(int quick)
+{
+    static const size_t shapes[][2] = { { 12, 512 },   { 32, 512 },  { 128, 1024 }, { 512, 1024 },
+                                        { 1024, 64 },  { 4096, 16 }, { 4096, 256 } };
+    size_t cnt = sizeof shapes / sizeof shapes[0] - (quick ? 2 : 0);
+    out("unbalanced divisions, one thread: microseconds (quotient qn limbs, divisor dn limbs)\n");
+    out("%6s %6s %10s %10s %10s %9s %9s\n", "qn", "dn", "Knuth", "D&C", "GMP", "D&C/Kn", "D&C/GMP");
+    for (size_t i = 0; i < cnt; i++) {
+        struct shapearg x = { .dn = shapes[i][1] };
+        x.an = shapes[i][0] + x.dn - 1;
+        x.a = xmalloc(x.an * 8), x.d = xmalloc(x.dn * 8), x.q = xmalloc((x.an + 1) * 8);
+        x.r = xmalloc(x.dn * 8), x.tp = xmalloc(bulk_mpn_divmod_scratch(x.an, x.dn) * 8);
+        fill(x.a, x.an);
+        fill(x.d, x.dn);
+        x.d[x.dn - 1] |= 1ull << 60; /* the full quotient length (GMP needs d's top limb != 0) */
+        double t[3];
+        for (x.m = 0; x.m < 3; x.m++) t[x.m] = time_op(shape_op, &x);
+        out("%6zu %6zu %10.2f %10.2f %10.2f %9.2f %9.2f\n", shapes[i][0], x.dn, t[0] * 1e6,
+            t[1] * 1e6, t[2] * 1e6, t[1] / t[0], t[1] / t[2]);
+        free(x.a), free(x.d), free(x.q), free(x.r), free(x.tp);
+    }
+    out("\n");
 }
 
 /* ---- powmod's REDC threshold ---------------------------------------------------------------- */
@@ -465,7 +509,7 @@ int main(int argc, char **argv)
                    "Newton), powmod's REDC threshold and one-core speeds of divmod, gcd,\n"
                    "invmod, powmod against GMP; writes the tables to FILE.\n"
                    "--quick: fewer sizes and batches; --only: comma-separated parts among\n"
-                   "div, redc, api, gcd, scaling (default all).\n");
+                   "div, unbal, redc, api, gcd, scaling (default all).\n");
             return 0;
         } else {
             fprintf(stderr, "tune_div: unknown argument '%s' (try --help)\n", argv[i]);
@@ -493,6 +537,7 @@ int main(int argc, char **argv)
         cthr = tune_dc(quick);
         dthr = tune_threshold(quick, cthr);
     }
+    if (!only || bench_in_list(only, "unbal")) unbalanced(quick);
     if (!only || bench_in_list(only, "redc")) rthr = tune_redc(quick);
     if (!only || bench_in_list(only, "api")) headline();
     if (!only || bench_in_list(only, "gcd")) gcd_sizes(quick);
