@@ -4,18 +4,19 @@
  * by the top half of the divisor followed by one product with the divisor's low half and a
  * short correction. Below bulk_div_dc_threshold limbs the steps are Algorithm D (div_knuth.c).
  *
- * Why it is correct: write D = D1 B^k + D0 (D normalized, so D1 >= B^m / 2 for its m limbs) and
- * let N be a number whose quotient by D fits the block being computed. The estimate
- * qe = floor(floor(N / B^k) / D1) is never below the true quotient q = floor(N / D) (dividing
- * by the smaller D1 B^k <= D), and it exceeds q by at most 2 (Burnikel-Ziegler, lemma 2:
- * the normalized D1 makes the relative error of D1 B^k as a stand-in for D smaller than 2 / qe).
- * The step therefore computes qe and R1 = floor(N / B^k) - qe D1 by recursion, then
- * R = R1 B^k + (N mod B^k) - qe D0, which is N - qe D; while R is negative, qe is one too large:
- * qe--, R += D (at most twice; counted in bulk_div_stats.dc_adjust for the tests).
+ * Why it is correct: write D = D1 B^k + D0 with D1 the top h limbs (D normalized, so
+ * D1 >= B^h / 2), N the dividend of a step and q = floor(N / D). The estimate
+ * qe = floor(floor(N / B^k) / D1) is never below q (D >= D1 B^k), and not much above it: if
+ * qe >= q + m + 1 then N - qe D < D - (m + 1) D = -m D, while N - qe D >= -qe D0 > -qe B^k, so
+ * qe > m D1 >= m B^h / 2. An estimate below B^h (no top bit) is thus at most q + 2, one below
+ * 2 B^h (top bit qh set) at most q + 4 (the first is Burnikel and Ziegler's bound).
+ * The step computes qe and R1 = floor(N / B^k) - qe D1 by recursion, then
+ * R = R1 B^k + (N mod B^k) - qe D0, which is N - qe D; while R is negative, qe is too large:
+ * qe--, R += D (each time counted in bulk_div_stats.dc_adjust for the tests).
  *
  * Cost: with M(n) the time of an n x n product, D(2n, n) = 2 D(n, n/2) + 2 M(n/2) + O(n), which
- * is about 2 M(n) under Karatsuba-like M: a constant times a product, not Newton's larger
- * constant (an inverse of the whole divisor and two more full products per division).
+ * is 2 M(n) under Karatsuba and about 2.6 M(n) under Toom-3: a constant times a product, below
+ * Newton's (an inverse of the whole divisor and two more full products per division).
  *
  * All sub-divisors are top parts D[k, n) of the one normalized divisor, so they share its top
  * two limbs and one 3-by-2 reciprocal, computed once per call. */
@@ -87,8 +88,9 @@ static bulk_limb_t div_2n_n(bulk_limb_t *qp, bulk_limb_t *np, const bulk_limb_t 
     bulk_limb_t cy = bulk_mpn_sub_n(np + lo, np + lo, tp, n);
     if (qh) cy += bulk_mpn_sub_n(np + n, np + n, dp, lo); /* the B^hi of q1 times dp[0, lo) */
     while (cy) {
-        /* R < 0: q1 was too large (at most twice). The borrow count cy and the carries of
-         * the additions keep track of R's sign beyond its n limbs. */
+        /* R < 0: q1 was too large (at most 2 times, 4 with qh; see the header). The borrow
+         * count cy and the carries of the additions keep track of R's sign beyond its n
+         * limbs. */
         qh -= bulk_mpn_sub_1(qp + lo, qp + lo, hi, 1);
         cy -= bulk_mpn_add_n(np + lo, np + lo, dp, n);
         BULK_DIV_STAT_INC(bulk_div_stat_dc_adjust);
