@@ -10,7 +10,12 @@
  * q = (L - c) * 3^-j mod 2^X. The eliminated classes have glide depth + odd steps (sieve.c), so
  * their glide sum per level-K block is sum over entries of Gj[j], a number fixed at build time.
  * Memory: the lists (at most 40 * 2^X entries) besides the stored sieve, instead of s_K entries
- * of 17 bytes (k = 32, X = 5: 0.7 GB stored instead of 16 GB for a stored k = 37). */
+ * of 17 bytes (k = 32, X = 5: 0.7 GB stored instead of 16 GB for a stored k = 37).
+ * Limits (collatz_internal.h): X <= BULK_CZ_MAX_EXT = 16 (u16 list residues; the tables of X
+ * base bits, 17 bytes per residue, and the lists take at most 5.5 MB then) and
+ * K <= BULK_CZ_MAX_K_GEN = 40: every state after K halvings, 3^j2 nH + c2 with c2 < 3^j2 and
+ * j2 <= K, keeps 3^j2 and c2 in 64 bits (3^40 < 2^64 < 3^41); beyond that the states, the walks
+ * of the range ends (levels up to K - 1) and the GPU's prefixes would need 128-bit c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +24,10 @@
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x)
 {
     if (x == 0) return BULK_OK;
-    if (x < 0 || x > BULK_CZ_MAX_EXT || e->k + x > BULK_COLLATZ_MAX_K || !e->Sr || e->kx) {
+    if (x < 0 || x > BULK_CZ_MAX_EXT || e->k + x > BULK_CZ_MAX_K_GEN || !e->Sr || e->kx) {
         bulk_cz_set_error("sieve extension of %d bits on a stored sieve of k = %d is out of range "
                           "(at most %d bits, k + bits <= %d, once per engine)",
-                          x, e->k, BULK_CZ_MAX_EXT, BULK_COLLATZ_MAX_K);
+                          x, e->k, BULK_CZ_MAX_EXT, BULK_CZ_MAX_K_GEN);
         return BULK_ERR_ARG;
     }
     const int k = e->k;

@@ -108,9 +108,22 @@ tr ',' '\n' <"$T/x20.json" | grep -E '"(iterated|k)"' >>"$T/x20.f"
 fields "$T/s20.json" >>"$T/s20.f"
 fields "$T/x20.json" >>"$T/x20.f"
 cmp -s "$T/s20.f" "$T/x20.f" || fail "--k-stored 11 differs from a stored sieve of 20 bits"
+# the most generated levels (16) on a 4-bit stored sieve: the same again
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 4 --d 10 --threads 2 --json >"$T/y20.json" || fail "verify --k-stored 4"
+tr ',' '\n' <"$T/y20.json" | grep -E '"(iterated|k)"' >"$T/y20.f"
+fields "$T/y20.json" >>"$T/y20.f"
+cmp -s "$T/s20.f" "$T/y20.f" || fail "--k 20 --k-stored 4 differs from a stored sieve of 20 bits"
+# K = 40 (the largest generated sieve) on a small range: the same totals as k = 10
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^16" --k 40 --k-stored 24 --d 10 --json >"$T/k40.json" || fail "verify --k 40"
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^16" --k 10 --d 10 --json >"$T/k10.json" || fail "verify --k 10"
+grep -q '"k":40' "$T/k40.json" || fail "--k 40 not reported: $(cat "$T/k40.json")"
+fields "$T/k40.json" >"$T/k40.f"
+fields "$T/k10.json" >"$T/k10.f"
+cmp -s "$T/k40.f" "$T/k10.f" || fail "--k 40 totals differ from --k 10"
 cmp -s "$T/a.f" "$(fields "$T/s20.json" >"$T/s20.g"; echo "$T/s20.g")" && fail "different ranges gave equal totals"
 expect_exit 2 "$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 20 --k-stored 21
 expect_exit 2 "$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 30 --k-stored 10
+expect_exit 2 "$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 40 --k-stored 40
 "$BULK" collatz verify --from 2^64 --to "2^64+2^24" >"$T/v.txt" || fail "verify text"
 grep -q "^checksum *$(tr ',' '\n' <"$T/a.json" | sed -n 's/"checksum":"\(.*\)"/\1/p')\$" "$T/v.txt" || fail "text checksum"
 
@@ -222,7 +235,7 @@ expect_exit 2 "$BULK" collatz verify --from 1 --to "2^128+1"
 expect_exit 2 "$BULK" collatz verify --from 1 --to 0x1g
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --d 25
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --d 0
-expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --k 40
+expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --k 41
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --part 4/3
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --checkpoint "$T/no/such/dir/ck"
 expect_exit 2 "$BULK" collatz verify --to 100

@@ -619,7 +619,7 @@ static void test_verify_extension(uint64_t *rng)
 {
     bulk_ctx *c = ctx_threads(1);
     static const int cs[][3] = { { 10, 9, 7 }, { 8, 14, 4 }, { 12, 0, 12 }, { 4, 12, 3 },
-                                 { 16, 11, 5 }, { 19, 10, 6 } };
+                                 { 16, 11, 5 }, { 19, 10, 6 }, { 10, 3, 16 } };
     bulk_collatz_verify_result *r0 = malloc(sizeof *r0), *r1 = malloc(sizeof *r1);
     for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
         const int d = cs[ci][0], k = cs[ci][1], x = cs[ci][2], K = k + x;
@@ -663,10 +663,12 @@ static void test_verify_extension(uint64_t *rng)
     }
     /* bad extensions */
     bulk_collatz_engine *e = engine(c, 8, 28, 0);
-    CHECK(bulk_cz_build_extension(e, 12) == BULK_ERR_ARG, "k + x = 40 accepted");
-    CHECK(bulk_cz_build_extension(e, 13) == BULK_ERR_ARG, "x = 13 accepted");
+    CHECK(bulk_cz_build_extension(e, 13) == BULK_ERR_ARG, "k + x = 41 accepted");
     CHECK(bulk_cz_build_extension(e, 3) == BULK_OK && bulk_cz_build_extension(e, 3) == BULK_ERR_ARG,
           "a second extension accepted");
+    bulk_collatz_engine_free(e);
+    e = engine(c, 8, 4, 0);
+    CHECK(bulk_cz_build_extension(e, 17) == BULK_ERR_ARG, "x = 17 accepted");
     bulk_collatz_engine_free(e);
     free(r0);
     free(r1);

@@ -116,9 +116,17 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         { "uniform, UNI_BLOCKS=5, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
         { "uniform, UNI_UNROLL=1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
         { "uniform, UNI_UNROLL=3", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        /* extension rows (kx > 0 only): the third session's runs (BULK_CZ_CUDA_EXT, set below by
+         * name) beside the default generated slices; generated slices of 777 entries */
+        { "ext sorted runs", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        { "ext unsorted runs", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        { "ext gen, 777-entry slices", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .s_slice_entries = 777, .escape_capacity = 3, .wave_numbers = 1 << 20 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
+        if (!kx && !strncmp(vs[v].name, "ext ", 4)) continue;
         if (kx && v % 3 != 0 && vs[v].o.verify_layout != BULK_CZ_CUDA_LAYOUT_UNIFORM) continue;
+        if (strstr(vs[v].name, "ext sorted")) setenv("BULK_CZ_CUDA_EXT", "sorted", 1);
+        if (strstr(vs[v].name, "ext unsorted")) setenv("BULK_CZ_CUDA_EXT", "unsorted", 1);
         if (strstr(vs[v].name, "UNI_LIMBS=3")) setenv("BULK_CZ_CUDA_UNI_LIMBS", "3", 1);
         if (strstr(vs[v].name, "UNI_BLOCKS=5")) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
         if (strstr(vs[v].name, "UNI_UNROLL=1")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
@@ -132,6 +140,7 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         unsetenv("BULK_CZ_CUDA_UNI_LIMBS");
         unsetenv("BULK_CZ_CUDA_UNI_BLOCKS");
         unsetenv("BULK_CZ_CUDA_UNI_UNROLL");
+        unsetenv("BULK_CZ_CUDA_EXT");
         bulk_collatz_cuda_stats s;
         bulk_collatz_cuda_last_stats(&s);
         CHECK(st == BULK_OK, "CUDA verify (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
@@ -153,6 +162,57 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
     free(got);
     bulk_collatz_engine_free(e);
 }
+/* A deep generated sieve (K = ks + kx up to 40) on whole level-K rows, too many numbers for the
+ * CPU backend: the GPU's totals (covered, checksum, largest glide and its n, overflows) must
+ * equal its own run of the stored ks-bit sieve alone (that one is compared with the CPU in the
+ * cases above), and it must iterate exactly s_K numbers per row (s_K from the extension's
+ * count, which test_collatz_engine checks against the sieve walk), for every extension form. */
+static void verify_case_deep(bulk_ctx *cpu, int d, int ks, int kx, u128 first, int rows)
+{
+    if (skip_cases("verify")) return;
+    bulk_collatz_engine *e0, *e;
+    int st = bulk_collatz_engine_new(&e0, cpu, d, ks, 0);
+    if (st == BULK_OK) st = bulk_collatz_engine_new(&e, cpu, d, ks, 0);
+    if (st == BULK_OK) st = bulk_cz_build_extension(e, kx);
+    CHECK(st == BULK_OK, "engines d=%d k=%d kx=%d: %d", d, ks, kx, st);
+    if (st) return;
+    const int K = ks + kx;
+    const u128 a = first >> K << K, last = a + ((u128)rows << K) - 1;
+    bulk_collatz_verify_result *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
+    double t0 = now();
+    st = bulk_collatz_cuda_verify_chunk(e0, U(a), U(last), ref);
+    double t1 = now();
+    CHECK(st == BULK_OK, "CUDA verify of the stored k=%d: %d %s", ks, st, bulk_collatz_last_error());
+    printf("deep sieve d=%d K=%d (%d stored + %d) on %d rows of 2^%d: stored k=%d alone %.3f s\n", d, K, ks, kx,
+           rows, K, ks, t1 - t0);
+    static const char *forms[] = { "gen", "sorted", "unsorted" };
+    for (int f = 0; f < 3 && st == BULK_OK; f++) {
+        setenv("BULK_CZ_CUDA_EXT", forms[f], 1);
+        t0 = now();
+        int sg = bulk_collatz_cuda_verify_chunk(e, U(a), U(last), got);
+        double tg = now() - t0;
+        unsetenv("BULK_CZ_CUDA_EXT");
+        CHECK(sg == BULK_OK, "CUDA verify K=%d (%s): %d %s", K, forms[f], sg, bulk_collatz_last_error());
+        if (sg) continue;
+        const u128 it = (u128)got->iterated.hi << 64 | got->iterated.lo;
+        int ok = !memcmp(&ref->covered, &got->covered, sizeof got->covered) &&
+                 !memcmp(&ref->checksum, &got->checksum, sizeof got->checksum) && ref->max_glide == got->max_glide &&
+                 !memcmp(&ref->max_glide_n, &got->max_glide_n, sizeof got->max_glide_n) &&
+                 ref->overflows == got->overflows && it == (u128)rows * e->s_kx;
+        CHECK(ok, "K=%d (%s): totals differ from the stored k=%d, or iterated != %d s_K", K, forms[f], ks, rows);
+        if (!ok) {
+            show("stored", ref);
+            show("K     ", got);
+        }
+        printf("  %-28s %s  %.3f s (%.3g numbers/s), iterated = %d s_%d\n", forms[f], ok ? "same" : "DIFFERENT", tg,
+               (double)((u128)rows << K) / tg, rows, K);
+    }
+    free(ref);
+    free(got);
+    bulk_collatz_engine_free(e0);
+    bulk_collatz_engine_free(e);
+}
+
 static void verify_case(bulk_ctx *cpu, int d, int k, u128 first, u128 last, int want_overflows)
 {
     verify_case_x(cpu, d, k, 0, first, last, want_overflows);
@@ -373,6 +433,10 @@ int main(int argc, char **argv)
     verify_case_x(cpu, 10, 12, 4, top - ((u128)1 << 20), top, 1);
     verify_case_x(cpu, 20, 12, 3, two68 + j2, two68 + ((u128)1 << 22) + j1, 0);
     verify_case_x(cpu, 12, 10, 4, 1, ((u128)1 << 22) + j1, 0);
+    /* generated levels up to K = 40 (and 16 of them) on whole rows, GPU only (see above) */
+    verify_case_x(cpu, 12, 8, 16, two68 + j2, two68 + ((u128)1 << 26) + j1, 0);
+    verify_case_deep(cpu, 12, 24, 16, two68 + ((u128)j1 << 41), 2);
+    verify_case_deep(cpu, 12, 28, 12, two68 + ((u128)j2 << 41), 1);
     /* delays and batch statistics */
     delays_case(cpu, 12, 24, two64 - 1000000 + j1, 1 << 22);
     delays_case(cpu, 10, 20, two68 + j2, 1 << 21);

@@ -693,6 +693,109 @@ static void test_verify_ext(bulk_ctx *ctx, uint64_t *rs, int small)
     }
 }
 
+/* The generated level-K slices (cg_verify.cu run_ext_gen): every entry cg_ext_gen_one makes from
+ * the j-sorted stored sieve and the survivor lists is a mandatory class of K bits whose state
+ * after K halvings is (j2, c2), checked by walking its K low bits one level at a time
+ * (cg_sieve_child); for small K the entries are exactly the stored K-bit sieve (as a multiset),
+ * and at K = 40 (the limit) the all-odd class reaches j2 = 40 with c2 = 3^40 - 1. */
+static int cmp_entry(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0;
+}
+static void test_ext_gen(bulk_ctx *ctx, uint64_t *rs, int small)
+{
+    static const int kx[][2] = { { 10, 4 }, { 8, 6 }, { 3, 16 }, { 12, 8 }, { 24, 16 }, { 28, 12 } };
+    for (size_t t = 0; t < sizeof kx / sizeof kx[0]; t++) {
+        const int k = kx[t][0], X = kx[t][1], K = k + X;
+        if (small && k > 24) continue;
+        bulk_collatz_engine *e;
+        int st = bulk_collatz_engine_new(&e, ctx, 8, k, 0);
+        if (st == BULK_OK) st = bulk_cz_build_extension(e, X);
+        CHECK(st == BULK_OK, "engine k=%d kx=%d: %d", k, X, st);
+        if (st) continue;
+        /* S sorted by j, as ext_sort_upload (a counting sort) */
+        uint64_t goff[42] = { 0 };
+        for (uint64_t i = 0; i < e->s_k; i++) goff[e->Sj[i] + 1]++;
+        for (int j = 0; j < 41; j++) goff[j + 1] += goff[j];
+        uint64_t *sr = malloc(e->s_k * 8), *sc = malloc(e->s_k * 8), at[42];
+        memcpy(at, goff, sizeof at);
+        for (uint64_t i = 0; i < e->s_k; i++) {
+            sr[at[e->Sj[i]]] = e->Sr[i];
+            sc[at[e->Sj[i]]] = e->Sc[i];
+            at[e->Sj[i]]++;
+        }
+        const int full = K <= 20; /* every entry, compared with the stored K-bit sieve */
+        uint64_t *all = full ? malloc(e->s_kx * 3 * 8) : NULL, nall = 0, checked = 0, bad = 0;
+        int maxj2 = 0;
+        for (int j = 0; j <= 40; j++) {
+            const uint64_t ne = goff[j + 1] - goff[j];
+            const uint32_t len = e->xoff[j + 1] - e->xoff[j];
+            const uint64_t tj = ne * len;
+            if (tj == 0) continue;
+            const uint64_t samples = full ? tj : 2000;
+            for (uint64_t si = 0; si < samples; si++) {
+                /* the group's first and last entries, then random ones */
+                const uint64_t ti = full ? si : si == 0 ? 0 : si == 1 ? tj - 1 : test_rand(rs) % tj;
+                uint64_t rr, c2;
+                uint8_t j2;
+                cg_ext_gen_one(k, X, ti, len, sr + goff[j], sc + goff[j], j, bulk_cz_pow3[j], e->xinv[j],
+                               e->xL + e->xoff[j], e->xB, e->xC, e->xdj, &rr, &c2, &j2);
+                /* the walk in 128 bits (at K = 40 its last odd step 3 c + 1 passes 2^64 before
+                 * the halving; the generated c2 < 3^40 fits) */
+                int wj = 0, elim = 0;
+                u128 wc = 0, p3 = 1;
+                for (int i = 0; i < K && !elim; i++) {
+                    u128 c1 = wc + (((rr >> i) & 1) ? p3 : 0);
+                    if (c1 & 1) {
+                        c1 = 3 * c1 + 1;
+                        wj++;
+                        p3 *= 3;
+                    }
+                    wc = c1 >> 1;
+                    elim = p3 < ((u128)1 << (i + 1));
+                }
+                if (elim || wj != j2 || wc != c2 || (K < 64 && (rr >> K) != 0)) bad++;
+                if (j2 > maxj2) maxj2 = j2;
+                checked++;
+                if (full) {
+                    all[3 * nall] = rr;
+                    all[3 * nall + 1] = c2;
+                    all[3 * nall + 2] = j2;
+                    nall++;
+                }
+            }
+        }
+        CHECK(bad == 0, "generated K=%d (k=%d + %d): %llu of %llu entries not the walk's state", K, k, X,
+              (unsigned long long)bad, (unsigned long long)checked);
+        if (K == 40) CHECK(maxj2 == 40, "K = 40: the all-odd class (j2 = 40) not generated (max j2 %d)", maxj2);
+        if (full) {
+            bulk_collatz_engine *eK;
+            CHECK(nall == e->s_kx, "generated %llu entries, s_%d = %llu", (unsigned long long)nall, K,
+                  (unsigned long long)e->s_kx);
+            if (nall == e->s_kx && bulk_collatz_engine_new(&eK, ctx, 8, K, 0) == BULK_OK) {
+                uint64_t *ref = malloc(eK->s_k * 3 * 8);
+                for (uint64_t i = 0; i < eK->s_k; i++) {
+                    ref[3 * i] = eK->Sr[i];
+                    ref[3 * i + 1] = eK->Sc[i];
+                    ref[3 * i + 2] = eK->Sj[i];
+                }
+                qsort(all, nall, 24, cmp_entry);
+                qsort(ref, eK->s_k, 24, cmp_entry);
+                CHECK(eK->s_k == nall && !memcmp(all, ref, nall * 24), "generated K=%d differs from the stored sieve", K);
+                free(ref);
+                bulk_collatz_engine_free(eK);
+            }
+        }
+        printf("generated slices k=%d + %d (K=%d): %llu entries checked%s, largest j2 %d\n", k, X, K,
+               (unsigned long long)checked, full ? " (all, = the stored sieve)" : "", maxj2);
+        free(all);
+        free(sr);
+        free(sc);
+        bulk_collatz_engine_free(e);
+    }
+}
+
 static void test_prefix_chain(uint64_t *rs)
 {
     int bad = 0;
@@ -894,6 +997,7 @@ int main(int argc, char **argv)
     test_index(&rs);
     test_verify(ctx, &rs, small);
     test_verify_ext(ctx, &rs, small);
+    test_ext_gen(ctx, &rs, small);
     test_delays(ctx, &rs, small);
     bulk_ctx_close(ctx);
     return test_finish();

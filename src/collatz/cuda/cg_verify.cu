@@ -79,6 +79,9 @@ struct vparams {
     int xsorted, xj;
     uint32_t xlen, xo0;
     uint64_t xiv;
+    /* k_uni: the level the host redoes an escape from, plus one (0: p.k). The generated level-K
+     * slices (run_ext_gen) run with k = K but escape from the stored level, as block_extended */
+    int esc_k1;
 };
 
 /* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
@@ -459,6 +462,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
     cg_u128 maxn = cg_make(0, 0);
     const unsigned d = D ? (unsigned)D : (unsigned)p.tb.d, lim = cg_limit_bits(d);
     const uint32_t pairs = cg_uni_pairs(d), mask = D ? (1u << D) - 1 : p.mask;
+    const int escL = p.esc_k1 ? p.esc_k1 - 1 : p.k;
     flat_runs f;
     if (EXT) {
         f.q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -490,7 +494,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
         /* the number that ended in this pass (at most one per lane), booked once per pass */
         if (rc == 1) sum += s.done;
         const int note = rc == 1 && s.done >= maxg;
-        if (rc == 2) escape(p, s.n, p.k);
+        if (rc == 2) escape(p, s.n, escL);
         /* a lane's new maximum is rare after its first numbers: the warp skips the 128-bit
          * compare unless some lane may need it (the vote with every lane of the warp) */
         if (__any_sync(0xffffffffu, note)) {
@@ -537,7 +541,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                 s.done = done0;
                 s.ri = 0;
                 need = ovf0;
-                if (ovf0) escape(p, s.n, p.k);
+                if (ovf0) escape(p, s.n, escL);
             }
         }
     }
@@ -550,6 +554,35 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
 }
 
 typedef void (*kfn)(vparams);
+
+/* Parameters of k_ext_gen: entries t0 .. t0 + cnt - 1 of the group of stored entries with j odd
+ * steps (xsr, xsc: the group of the j-sorted S; lists of len residues from xLj) into out*. */
+struct xgen {
+    const uint64_t *xsr, *xsc, *xB, *xC;
+    const uint16_t *xLj;
+    const uint8_t *xdj;
+    uint64_t t0, cnt, pow3j, xiv;
+    uint32_t len;
+    int k, X, j;
+    uint64_t *osr, *osc;
+    uint8_t *osj;
+};
+
+/* A slice of the sieve of K = k + kx bits generated from the stored one (cg_ext_gen_one): one
+ * thread per entry, grid-stride; consecutive entries share a stored entry (coalesced writes). */
+__global__ void __launch_bounds__(256) k_ext_gen(xgen g)
+{
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; u < g.cnt; u += T) {
+        uint64_t rr, c2;
+        uint8_t j2;
+        cg_ext_gen_one(g.k, g.X, g.t0 + u, g.len, g.xsr, g.xsc, g.j, g.pow3j, g.xiv, g.xLj, g.xB, g.xC, g.xdj, &rr,
+                       &c2, &j2);
+        g.osr[u] = rr;
+        g.osc[u] = c2;
+        g.osj[u] = j2;
+    }
+}
 
 /* The UNIFORM kernel variant for four limbs (k_uni's V; environment, read at each call):
  * BULK_CZ_CUDA_UNI_BLOCKS = 5 -> 1; BULK_CZ_CUDA_UNI_UNROLL = 1 -> 0 (one trip per pass), 3 -> 4;
@@ -623,6 +656,10 @@ struct vcache {
     const void *xs_key;
     uint64_t xs_n;
     int xs_k;
+    /* a generated level-K slice (run_ext_gen): gcap entries of (r, c, j) */
+    uint64_t *d_gsr, *d_gsc;
+    uint8_t *d_gsj;
+    uint64_t gcap;
 };
 #define CG_MAX_VDEV 64
 vcache g_vc[CG_MAX_VDEV];
@@ -642,6 +679,9 @@ void vcache_free(vcache *c)
     cudaFree(c->d_ext);
     cudaFree(c->d_xsr);
     cudaFree(c->d_xsc);
+    cudaFree(c->d_gsr);
+    cudaFree(c->d_gsc);
+    cudaFree(c->d_gsj);
     cudaFreeHost(c->h_acc);
     cudaFreeHost(c->h_esc);
     cudaFreeHost(c->h_cnt);
@@ -1150,6 +1190,118 @@ int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, cons
     });
 }
 
+/* Rows [0, rows) of level-K blocks from row nH through generated slices of the K-bit sieve (the
+ * "gen" form, the default since the fourth session): the j-sorted S and the survivor lists
+ * expand on the device into slices of (r, c, j) entries of level K (k_ext_gen, cg_ext_gen_one),
+ * each of which runs as a stored sieve of K bits in the stored-sieve kernel (k_uni<D, false>,
+ * the loads of the next run's entry one run ahead, incremental rows) with k = K; escapes are
+ * redone from the stored level k (esc_k1), as block_extended's reference path. A slice holds
+ * o.s_slice_entries entries when set (tests), else up to 2^28 (4.5 GB) or a quarter of the free
+ * memory. Only for K <= 40 (cg_ext_gen_one: 3^j2 < 2^64). */
+int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
+{
+    vcache &c = *r.cache;
+    const bulk_collatz_engine *e = r.e;
+    const int K = e->k + e->kx;
+    uint64_t total = 0;
+    for (int j = 0; j <= 40; j++) total += (c.xs_goff[j + 1] - c.xs_goff[j]) * (uint64_t)(e->xoff[j + 1] - e->xoff[j]);
+    if (total == 0) return BULK_OK;
+    uint64_t cap = r.o.s_slice_entries;
+    if (!cap) {
+        size_t freeb = 0, totalb = 0;
+        CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
+        cap = (uint64_t)1 << 28;
+        const uint64_t room = (uint64_t)(0.25 * (double)(freeb + (size_t)c.gcap * 17) / 17.0);
+        if (cap > room) cap = room;
+        if (cap < 4096) cap = 4096;
+    }
+    if (cap > total) cap = total;
+    if (c.gcap < cap) {
+        cudaFree(c.d_gsr);
+        cudaFree(c.d_gsc);
+        cudaFree(c.d_gsj);
+        c.d_gsr = c.d_gsc = NULL;
+        c.d_gsj = NULL;
+        c.gcap = 0;
+        CG_CHECK(cudaMalloc(&c.d_gsr, cap * 8));
+        CG_CHECK(cudaMalloc(&c.d_gsc, cap * 8));
+        CG_CHECK(cudaMalloc(&c.d_gsj, cap));
+        c.gcap = cap;
+    }
+    vparams px = base;
+    ext_params(r, px); /* the device tables of the extension */
+    vparams p = base;
+    p.k = K;
+    p.kx = 0;
+    p.esc_k1 = e->k + 1;
+    /* the stored rows' launch shape (run_rows, FLAT branch) over a slice of ne entries */
+    auto flush = [&](uint64_t ne) -> int {
+        const uint64_t ln = r.o.launch_numbers;
+        uint64_t rl = ln / (ne ? ne : 1);
+        if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
+        rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
+        uint64_t el = ln / rl;
+        if (el < 1) el = 1;
+        return launch_tiles(r, p, nH, rows, c.d_gsr, c.d_gsc, c.d_gsj, ne, rl, el, 1.0, [&](vparams &q) {
+            return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, K, 0);
+        });
+    };
+    uint64_t fill = 0;
+    for (int j = 0; j <= 40; j++) {
+        const uint64_t g0 = c.xs_goff[j], ne = c.xs_goff[j + 1] - g0;
+        const uint32_t len = e->xoff[j + 1] - e->xoff[j];
+        const uint64_t tj = ne * (uint64_t)len;
+        for (uint64_t t = 0; t < tj;) {
+            const uint64_t n = tj - t < cap - fill ? tj - t : cap - fill;
+            xgen g;
+            g.xsr = c.d_xsr + g0;
+            g.xsc = c.d_xsc + g0;
+            g.xB = px.xB;
+            g.xC = px.xC;
+            g.xLj = px.xL + e->xoff[j];
+            g.xdj = px.xdj;
+            g.t0 = t;
+            g.cnt = n;
+            g.pow3j = bulk_cz_pow3[j];
+            g.xiv = e->xinv[j];
+            g.len = len;
+            g.k = e->k;
+            g.X = e->kx;
+            g.j = j;
+            g.osr = c.d_gsr + fill;
+            g.osc = c.d_gsc + fill;
+            g.osj = c.d_gsj + fill;
+            k_ext_gen<<<r.grid, 256, 0, r.s>>>(g);
+            CG_CHECK(cudaGetLastError());
+            fill += n;
+            t += n;
+            if (fill == cap) {
+                int s = flush(fill);
+                if (s) return s;
+                fill = 0;
+            }
+        }
+    }
+    if (fill) return flush(fill);
+    return BULK_OK;
+}
+
+/* How extension rows run (BULK_CZ_CUDA_EXT, read at each call, for the GPU rounds' comparisons):
+ * 2 = gen (generated level-K slices, run_ext_gen; the default), 1 = sorted (the third session's
+ * k_uni<D, true> runs over S sorted by j, from CG_EXT_SORTED_MIN extension bits on, else
+ * unsorted), 0 = unsorted. gen and sorted need the j-sorted S on the device (ext_sort_upload),
+ * else the unsorted runs; gen needs K <= 40. */
+int ext_method(const vrun &r)
+{
+    const char *ev = getenv("BULK_CZ_CUDA_EXT");
+    const int kx = r.e->kx, K = r.e->k + kx;
+    if (ev && !strcmp(ev, "unsorted")) return 0;
+    if ((ev && !strcmp(ev, "sorted")) || K > 40)
+        return !r.o.s_slice_entries && kx >= CG_EXT_SORTED_MIN ? 1 : 0;
+    if (ev && *ev && strcmp(ev, "gen")) fprintf(stderr, "BULK_CZ_CUDA_EXT=%s: unknown (gen|sorted|unsorted), ignored\n", ev);
+    return 2;
+}
+
 /* A ROWS or EXT piece's rows against a slice of S. */
 int run_piece(vrun &r, vparams &base, const cg_piece &pc, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
               const uint8_t *Sj, uint64_t ne)
@@ -1214,12 +1366,14 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
         cg_w r0, rn;
         cg_split_rows(pc.rows, job.G, g, &r0, &rn);
         if (rn == 0) continue;
-        if (pc.kind == CG_PIECE_EXT && !r.o.s_slice_entries && e->kx >= CG_EXT_SORTED_MIN) {
-            /* extension rows through S sorted by j, when the device holds it */
+        const int xm = pc.kind == CG_PIECE_EXT ? ext_method(r) : 0;
+        if (xm) {
+            /* extension rows through S sorted by j, when the device holds it: generated
+             * level-K slices (gen) or the sorted runs */
             int ok = 0, s = ext_sort_upload(*r.cache, e, &ok);
             if (s) return s;
             if (ok) {
-                s = run_ext_sorted(r, base, pc.nH + r0, rn);
+                s = xm == 2 ? run_ext_gen(r, base, pc.nH + r0, rn) : run_ext_sorted(r, base, pc.nH + r0, rn);
                 if (s) return s;
                 continue;
             }

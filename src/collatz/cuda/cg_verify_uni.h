@@ -271,6 +271,22 @@ BULK_HD void cg_ext_state(int k, int X, uint64_t r, uint64_t c, uint64_t pow3j, 
     *rr = r | q << k;
 }
 
+/* One entry of a generated level-K slice (the "gen" form of extension rows, cg_verify.cu
+ * run_ext_gen): index t of the group of stored entries with j odd steps (sorted by j), whose
+ * lists hold len residues each, is entry x = t / len with list position i = t mod len; the
+ * entry's state after K + j2 steps is 3^j2 nH + c2 for n = 2^K nH + rr (cg_ext_state). The slice
+ * (rr, c2, j2) is then a stored sieve of K bits for those entries, run by the stored-sieve
+ * kernel with k = K. Needs j2 <= 40 (3^j2 and c2 < 2^64): K <= 40. */
+BULK_HD void cg_ext_gen_one(int k, int X, uint64_t t, uint32_t len, const uint64_t *xsr, const uint64_t *xsc, int j,
+                            uint64_t pow3j, uint64_t xiv, const uint16_t *xLj, const uint64_t *xB, const uint64_t *xC,
+                            const uint8_t *xdj, uint64_t *rr, uint64_t *c2, uint8_t *j2)
+{
+    const uint64_t x = t / len, i = t - x * len;
+    const uint64_t L = xLj[i];
+    cg_ext_state(k, X, xsr[x], xsc[x], pow3j, xiv, L, xB[L], xC[L], rr, c2);
+    *j2 = (uint8_t)(j + xdj[L]);
+}
+
 /* The launch condition of the UNIFORM kernel: d <= CG_UNI_MAX_D and every n of the launch
  * >= 2^(3d+2) (n_min is the smallest). */
 BULK_HD int cg_uni_ok(unsigned d, cg_u128 n_min) { return d >= 1 && d <= CG_UNI_MAX_D && cg_bm_ok(n_min, d); }
