@@ -416,7 +416,7 @@ template <int NL, int U, class Put>
 __device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &p, uint64_t base, uint32_t len, Put put)
 {
     const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = p.gsh;
-    const uint32_t mask4 = p.mask4, dmask = p.dmask, du = (uint32_t)U * d;
+    const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = p.dmask, du = (uint32_t)U * d;
     const uint32_t lane = threadIdx.x & 31;
     const uint32_t P = lane <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[lane] : 0u; /* 4 * 3^lane */
     const unsigned char *CJb = (const unsigned char *)CJ;
@@ -495,12 +495,17 @@ template <bool LOCAL, class Loop> __device__ __forceinline__ void delays_span(co
         }
         __syncwarp();
         const uint64_t base = p.off0 + (b0 << p.lgb), len = (uint64_t)nb << p.lgb;
-        /* number i of the piece (dl < 2^16: a sum of <= 2^14 of them stays below 2^30) */
+        /* number i of the piece (dl < 2^16: a sum of <= 2^14 of them stays below 2^30). The
+         * atomics take the 32-bit shared address, made opaque once per piece: otherwise the
+         * compiler (64 registers) rebuilt the generic pointer from threadIdx and the CTA's
+         * shared window at every put (~11 instructions, SASS of the first build) */
+        uint32_t sa;
+        asm volatile("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(sa) : "l"(ss));
         auto add = [&](uint32_t i, uint32_t dl) {
-            uint32_t *t = ss + 3 * (i >> p.lgb);
-            atomicAdd(t, dl);
-            atomicMin(t + 1, dl);
-            atomicMax(t + 2, dl);
+            const uint32_t t = sa + 12u * (i >> p.lgb);
+            asm volatile("red.shared.add.u32 [%0], %1;\n\t"
+                         "red.shared.min.u32 [%0+4], %1;\n\t"
+                         "red.shared.max.u32 [%0+8], %1;" ::"r"(t), "r"(dl) : "memory");
         };
         if constexpr (LOCAL) {
             loop(base, (uint32_t)len, [&](uint32_t i, uint32_t dl) {
