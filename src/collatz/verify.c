@@ -245,8 +245,9 @@ int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bul
             note_glide(out, from128(1), 0);
         } else {
             /* the largest aligned block that fits, up to level K = k + kx (with an extension;
-             * levels between k and K walk their sieve like those below k, so the iterated
-             * numbers are those of a stored sieve of K bits) */
+             * a block of a level between k and K, at the range's ends, is its 2^(L-k) level-k
+             * blocks through the stored sieve: as fast per number as the rows, and no walk
+             * beyond level k, whose 64-bit states would not hold levels above 40) */
             const int K = e->k + e->kx;
             int L = ctz128(from128(cur));
             if (L > K) L = K;
@@ -254,6 +255,10 @@ int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bul
             cz_u128 nH = from128(cur >> L);
             if (L == K && e->kx > 0) {
                 block_extended(&a, nH);
+            } else if (L > e->k && e->kx > 0 && e->Sr) {
+                const u128 n0 = to128(nH) << (L - e->k);
+                for (u128 q = 0; q < ((u128)1 << (L - e->k)) && a.status == BULK_OK; q++)
+                    block_stored(&a, from128(n0 + q));
             } else if (L == e->k && e->Sr) {
                 /* max_glide: an eliminated class (depth i <= k, 3^j' < 2^i) has glide
                  * i + j' < k + j < glide of any mandatory n (3^j >= 2^k), so the block's

@@ -100,16 +100,22 @@ fields "$T/a.json" >"$T/a.f"
 fields "$T/b.json" >"$T/b.f"
 cmp -s "$T/a.f" "$T/b.f" || fail "verify results differ between d/k/threads"
 # a sieve of --k bits with only --k-stored of them in memory (the rest generated on the fly):
-# the totals and the iterated count of the stored sieve of --k bits
-"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 20 --d 10 --threads 1 --json >"$T/s20.json" || fail "verify --k-stored 20"
-"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 11 --d 10 --threads 2 --json >"$T/x20.json" || fail "verify --k-stored 11"
+# the totals and, on whole blocks of 2^K, the iterated count of the stored sieve of --k bits
+# (ragged ends run their blocks of levels k..K-1 through the stored k bits: other counts there)
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 20 --d 10 --threads 1 --json >"$T/r20.json" || fail "verify --k-stored 20 (ragged)"
+"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 11 --d 10 --threads 2 --json >"$T/rx20.json" || fail "verify --k-stored 11 (ragged)"
+fields "$T/r20.json" >"$T/r20.f"
+fields "$T/rx20.json" >"$T/rx20.f"
+cmp -s "$T/r20.f" "$T/rx20.f" || fail "--k-stored 11 totals differ from a stored sieve of 20 bits on a ragged range"
+"$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 20 --k-stored 20 --d 10 --threads 1 --json >"$T/s20.json" || fail "verify --k-stored 20"
+"$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 20 --k-stored 11 --d 10 --threads 2 --json >"$T/x20.json" || fail "verify --k-stored 11"
 tr ',' '\n' <"$T/s20.json" | grep -E '"(iterated|k)"' >>"$T/s20.f"
 tr ',' '\n' <"$T/x20.json" | grep -E '"(iterated|k)"' >>"$T/x20.f"
 fields "$T/s20.json" >>"$T/s20.f"
 fields "$T/x20.json" >>"$T/x20.f"
 cmp -s "$T/s20.f" "$T/x20.f" || fail "--k-stored 11 differs from a stored sieve of 20 bits"
 # the most generated levels (16) on a 4-bit stored sieve: the same again
-"$BULK" collatz verify --from 2^64+5 --to "2^64+2^23" --k 20 --k-stored 4 --d 10 --threads 2 --json >"$T/y20.json" || fail "verify --k-stored 4"
+"$BULK" collatz verify --from 2^64 --to "2^64+2^23" --k 20 --k-stored 4 --d 10 --threads 2 --json >"$T/y20.json" || fail "verify --k-stored 4"
 tr ',' '\n' <"$T/y20.json" | grep -E '"(iterated|k)"' >"$T/y20.f"
 fields "$T/y20.json" >>"$T/y20.f"
 cmp -s "$T/s20.f" "$T/y20.f" || fail "--k 20 --k-stored 4 differs from a stored sieve of 20 bits"

@@ -242,9 +242,12 @@ static int blocks_of_plan(const cg_piece *pc, int np, u128 *bn, int *bl, int cap
     return nb;
 }
 
-static int blocks_reference(u128 cur, u128 end, int k, u128 *bn, int *bl, int cap)
+/* verify.c's loop: blocks up to level K = k + kx; with kx > 0 a block of a level between k and
+ * K is its 2^(L-k) level-k blocks (written by the list as such) */
+static int blocks_reference(u128 cur, u128 end, int k, int kx, u128 *bn, int *bl, int cap)
 {
     int nb = 0;
+    const int K = k + kx;
     for (;;) {
         if (nb == cap) return -1;
         if (cur == 1) {
@@ -252,10 +255,18 @@ static int blocks_reference(u128 cur, u128 end, int k, u128 *bn, int *bl, int ca
             bl[nb++] = -1;
         } else {
             int L = cg_ctz(cur);
-            if (L > k) L = k;
+            if (L > K) L = K;
             while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
-            bn[nb] = cur >> L;
-            bl[nb++] = L;
+            if (kx > 0 && L > k && L < K) {
+                for (u128 q = 0; q < ((u128)1 << (L - k)); q++) {
+                    if (nb == cap) return -1;
+                    bn[nb] = (cur >> k) + q;
+                    bl[nb++] = k;
+                }
+            } else {
+                bn[nb] = cur >> L;
+                bl[nb++] = L;
+            }
             cur += ((u128)1 << L) - 1;
         }
         if (cur >= end) break;
@@ -288,15 +299,17 @@ static void test_planner(uint64_t *rs)
         cg_piece pc[CG_MAX_PIECES];
         int np = cg_plan_chunk_x(base, last, k, kx, 1, pc);
         int na = blocks_of_plan(pc, np, an, al, CAP);
-        int nb = blocks_reference(base, last, k + kx, bn, bl, CAP);
+        int nb = blocks_reference(base, last, k, kx, bn, bl, CAP);
         if (nb < 0) continue; /* too many blocks to list: skip this draw */
         CHECK(na == nb, "planner: %d blocks, reference %d (k=%d kx=%d)", na, nb, k, kx);
         for (int i = 0; i < na && i < nb; i++)
             CHECK(an[i] == bn[i] && al[i] == bl[i], "planner block %d differs (k=%d kx=%d)", i, k, kx);
-        /* rows only at level k (one row each below an extension), extension rows at k + kx */
+        /* rows only at level k (below an extension 2^(L-k) rows for a block of level L < K),
+         * extension rows at k + kx */
         for (int i = 0; i < np; i++) {
             if (pc[i].kind == CG_PIECE_ROWS)
-                CHECK(pc[i].L == k && pc[i].rows >= 1 && (kx == 0 || pc[i].rows == 1), "rows piece");
+                CHECK(pc[i].L == k && pc[i].rows >= 1 && (kx == 0 || (pc[i].rows & (pc[i].rows - 1)) == 0),
+                      "rows piece");
             if (pc[i].kind == CG_PIECE_EXT) CHECK(kx > 0 && pc[i].L == k + kx && pc[i].rows >= 1, "ext piece");
         }
     }

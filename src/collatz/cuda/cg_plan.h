@@ -66,7 +66,8 @@ static inline int cg_ctz(cg_w v)
  * The pieces cover the range exactly, in increasing order, with exactly the blocks verify.c
  * would visit: blocks up to level K = k + kx, level-K blocks through the extension (EXT, merged
  * into one piece), level-k blocks through the stored sieve (ROWS; with kx > 0 they occur only
- * at the range's ends, one piece each), all others walked (WALK). */
+ * at the range's ends, one piece each, and a block of a level L between k and K there is its
+ * 2^(L-k) level-k rows, one piece), all others walked (WALK). */
 static inline int cg_plan_chunk_x(cg_w first, cg_w last, int k, int kx, int stored, cg_piece *out)
 {
     int np = 0;
@@ -83,18 +84,19 @@ static inline int cg_plan_chunk_x(cg_w first, cg_w last, int k, int kx, int stor
             int L = cg_ctz(cur);
             if (L > K) L = K;
             while (L > 0 && end - cur < ((cg_w)1 << L) - 1) L--;
-            if ((L == K && kx > 0) || (L == k && stored)) {
+            if ((L == K && kx > 0) || (L >= k && stored)) {
                 /* this and every following level-L block up to end, all aligned to 2^L
-                 * (cur >= 2, so end - cur + 1 cannot wrap); below an extension, a level-k block
-                 * is followed by a smaller one or by a level-K block: one row */
+                 * (cur >= 2, so end - cur + 1 cannot wrap); below an extension, a block of
+                 * level k..K-1 is followed by a smaller one or by a level-K block: its 2^(L-k)
+                 * level-k rows */
                 const int ext = L == K && kx > 0;
-                cg_w rows = ext || kx == 0 ? (end - cur + 1) >> L : 1;
+                cg_w rows = ext || kx == 0 ? (end - cur + 1) >> L : (cg_w)1 << (L - k);
                 out[np].kind = ext ? CG_PIECE_EXT : CG_PIECE_ROWS;
-                out[np].L = L;
-                out[np].nH = cur >> L;
+                out[np].L = ext ? L : k;
+                out[np].nH = ext ? cur >> L : cur >> k;
                 out[np].rows = rows;
                 np++;
-                cur += rows * ((cg_w)1 << L) - 1;
+                cur += ext || kx == 0 ? rows * ((cg_w)1 << L) - 1 : ((cg_w)1 << L) - 1;
             } else {
                 out[np].kind = CG_PIECE_WALK;
                 out[np].L = L;
