@@ -120,6 +120,7 @@ typedef struct bulk_div_stats {
     unsigned long long newton_adjust[6]; /* final correction delta = -1, 0, 1, 2, 3, other */
     unsigned long long newton_fallbacks; /* Newton quotient off by more than the bound (a bug) */
     unsigned long long gcd_beta_pos;     /* approximate Euclid iterations with beta > 0 */
+    /* these two count the CALLING THREAD's divisions only (they fire on nearly every one) */
     unsigned long long dc_adjust;        /* divide-and-conquer estimates corrected by one */
     unsigned long long dc_calls;         /* divisions that entered the D&C recursion */
 } bulk_div_stats;

@@ -93,7 +93,7 @@ static bulk_limb_t div_2n_n(bulk_limb_t *qp, bulk_limb_t *np, const bulk_limb_t 
          * limbs. */
         qh -= bulk_mpn_sub_1(qp + lo, qp + lo, hi, 1);
         cy -= bulk_mpn_add_n(np + lo, np + lo, dp, n);
-        BULK_DIV_STAT_INC(bulk_div_stat_dc_adjust);
+        BULK_DIV_STAT_INC_THREAD(bulk_div_stat_dc_adjust);
     }
     /* Low half: the remainder np[lo, lo + n) < dp; divide np[hi, n + lo) (2 lo limbs, its top
      * lo limbs np[n, n + lo)) by dp[hi, n). */
@@ -105,7 +105,7 @@ static bulk_limb_t div_2n_n(bulk_limb_t *qp, bulk_limb_t *np, const bulk_limb_t 
         /* a borrow out of qp cancels ql: the true low part is below B^lo (R < dp above) */
         bulk_mpn_sub_1(qp, qp, lo, 1);
         cy -= bulk_mpn_add_n(np, np, dp, n);
-        BULK_DIV_STAT_INC(bulk_div_stat_dc_adjust);
+        BULK_DIV_STAT_INC_THREAD(bulk_div_stat_dc_adjust);
     }
     return qh;
 }
@@ -139,7 +139,7 @@ static void div_block(bulk_limb_t *qp, bulk_limb_t *np, size_t qn, const bulk_li
             /* the estimate is >= the true quotient >= 0: no borrow out of qp */
             bulk_mpn_sub_1(qp, qp, qn, 1);
             cy -= bulk_mpn_add_n(np, np, dp, dn);
-            BULK_DIV_STAT_INC(bulk_div_stat_dc_adjust);
+            BULK_DIV_STAT_INC_THREAD(bulk_div_stat_dc_adjust);
         }
     }
 }
@@ -177,7 +177,7 @@ void bulk_mpn_div_dc(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
         bulk_mpn_div_knuth(q, r, a, an, d, dn, tp);
         return;
     }
-    BULK_DIV_STAT_INC(bulk_div_stat_dc_calls);
+    BULK_DIV_STAT_INC_THREAD(bulk_div_stat_dc_calls);
     size_t qn = an - dn + 1;
     bulk_limb_t *qp = q ? q : tp; /* tp: qn limbs when q is NULL */
     tp += qn;
