@@ -73,9 +73,6 @@ static int powers_build(powers *P, size_t limit_limbs, size_t limit_digits)
     return BULK_OK;
 }
 
-/* Writes the value a[0..n) (n normalized) for a < P[lev + 1]: with pad = 0 its digits without
- * leading zeros ("0" for zero), with pad > 0 exactly pad digits (a < 10^pad). Returns the
- * number of characters written (no NUL), or 0 when memory ran out. */
 /* a < P[lev] = Z B^s? (n normalized) */
 static int below_power(const bulk_limb_t *a, size_t n, int lev, const powers *P)
 {
@@ -84,6 +81,9 @@ static int below_power(const bulk_limb_t *a, size_t n, int lev, const powers *P)
     return bulk_mpn_cmp(a + s, P->p[lev], zn) < 0; /* equal tops: a >= P (P's low limbs are 0) */
 }
 
+/* Writes the value a[0..n) (n normalized) for a < P[lev + 1]: with pad = 0 its digits without
+ * leading zeros ("0" for zero), with pad > 0 exactly pad digits (a < 10^pad). Returns the
+ * number of characters written (no NUL), or 0 when memory ran out. */
 static size_t get_rec(char *out, const bulk_limb_t *a, size_t n, int lev, size_t pad, const powers *P)
 {
     while (lev >= 0 && below_power(a, n, lev, P)) lev--; /* a < P[lev]: no split at this level */
