@@ -83,7 +83,7 @@ static bulk_limb_t div_2n_n(bulk_limb_t *qp, bulk_limb_t *np, const bulk_limb_t 
     size_t lo = n / 2, hi = n - lo;
     /* High half: estimate q1 = (qh, qp[lo, n)) with R1 in np[2 lo, 2 lo + hi). */
     bulk_limb_t qh = estimate(qp + lo, np + 2 * lo, dp + lo, hi, v, thr, tp);
-    /* R = R1 B^lo + np[lo, 2 lo) ... as the n limbs np[lo, lo + n), minus q1 dp[0, lo). */
+    /* R = (R1 B^lo + np[lo, 2 lo)) - q1 dp[0, lo), in place in the n limbs np[lo, lo + n). */
     bulk_mpn_mul(tp, qp + lo, hi, dp, lo);
     bulk_limb_t cy = bulk_mpn_sub_n(np + lo, np + lo, tp, n);
     if (qh) cy += bulk_mpn_sub_n(np + n, np + n, dp, lo); /* the B^hi of q1 times dp[0, lo) */
@@ -146,7 +146,8 @@ static void div_block(bulk_limb_t *qp, bulk_limb_t *np, size_t qn, const bulk_li
 
 /* np (nn limbs) by dp (dn >= 2 limbs, normalized), the top dn limbs of np below dp: the
  * nn - dn quotient limbs to qp, remainder in np[0, dn). Blocks of dn quotient limbs from the
- * top (each a 2dn-by-dn division), the top block holding the remainder (nn - dn) mod dn. */
+ * bottom up are full 2dn-by-dn divisions; the top block takes the (nn - dn) mod dn leftover
+ * quotient limbs (a full block when there are none) and is done first. */
 static void div_qr(bulk_limb_t *qp, bulk_limb_t *np, size_t nn, const bulk_limb_t *dp, size_t dn,
                    bulk_limb_t v, size_t thr, bulk_limb_t *tp)
 {
