@@ -8,10 +8,6 @@
  * per number, rounds, boundary work) for docs/collatz-gpu.md. Replay: --seed S. */
 #include "cz_cpu_test.h"
 
-#include "collatz/collatz_internal.h"
-#include "collatz/cuda/cg_delay5.h"
-#include "collatz/cuda/cg_plan.h"
-
 typedef unsigned __int128 u128;
 
 static cg_u128 of_w(u128 v) { return cg_make((uint64_t)v, (uint64_t)(v >> 64)); }
@@ -49,18 +45,6 @@ static void test_step(uint64_t *rs)
         CHECK(s.st == j && (s.ov >> (32 - g)) == 0, "cg5_step count/guard d=%u", d);
         CHECK(want >= ((u128)1 << 30) || cg5_value(&s) == (uint32_t)want, "cg5_value");
     }
-}
-
-/* The packed entries of engine e: CJ[L] = j | C << 5 with J[L] = d + j. */
-static uint32_t *make_cj(const bulk_collatz_engine *e)
-{
-    const size_t n = (size_t)1 << e->d;
-    uint32_t *cj = malloc(n * sizeof *cj);
-    for (size_t L = 0; L < n; L++) {
-        CHECK(e->B[L] == bulk_cz_pow3[e->J[L] - e->d], "B = 3^(J - d) at L=%zu", L);
-        cj[L] = cg5_entry((unsigned)(e->J[L] - e->d), e->C[L]);
-    }
-    return cj;
 }
 
 /* lane_delays5 on the CPU: 32 lanes x nl slots, the lane's numbers lane + 32 m (BATCH_WARP's
@@ -160,13 +144,12 @@ static void test_delays5(bulk_ctx *ctx, uint64_t *rs, int small)
     static const unsigned us[] = { 1, 2, 3, 4, 8 };
     for (size_t t = 0; t < sizeof da / sizeof da[0]; t++) {
         const int d = da[t][0], a = da[t][1];
-        bulk_collatz_engine *e;
-        int st = bulk_collatz_engine_new(&e, ctx, d, 4, a);
-        CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
-        if (st) continue;
-        uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
-        cg_pack_tables(d, e->B, e->C, BC, NULL);
-        uint32_t *CJ = make_cj(e);
+        struct cz_tabs tb;
+        if (cz_tabs_new(&tb, ctx, d, a)) continue;
+        bulk_collatz_engine *e = tb.e;
+        const uint64_t *BC = tb.BC;
+        const uint32_t *CJ = tb.CJ;
+        int st;
         const u128 starts[] = { 1, ((u128)1 << 64) - 100, ((u128)1 << 68) + test_rand(rs) % 1000,
                                 ((u128)1 << 96) - 2000 - test_rand(rs) % 1000, ((u128)1 << 90) + test_rand(rs),
                                 ~(u128)0 - 3000, ((u128)test_rand(rs) << 64 | test_rand(rs)) >> (test_rand(rs) % 100) };
@@ -258,20 +241,14 @@ static void test_delays5(bulk_ctx *ctx, uint64_t *rs, int small)
         }
         free(ref);
         free(wo);
-        free(CJ);
-        free(BC);
-        bulk_collatz_engine_free(e);
+        cz_tabs_free(&tb);
     }
 }
 
-int main(int argc, char **argv)
+static void run(bulk_ctx *ctx, uint64_t *rs, int small)
 {
-    uint64_t rs;
-    int small;
-    bulk_ctx *ctx;
-    if (cz_cpu_test_open(argc, argv, &rs, &small, &ctx)) return 1;
-    test_step(&rs);
-    test_delays5(ctx, &rs, small);
-    bulk_ctx_close(ctx);
-    return test_finish();
+    test_step(rs);
+    test_delays5(ctx, rs, small);
 }
+
+int main(int argc, char **argv) { return cz_cpu_test_main(argc, argv, run); }

@@ -11,9 +11,7 @@
  * Replay: --seed S. */
 #include "cz_cpu_test.h"
 
-#include "collatz/collatz_internal.h"
 #include "collatz/cuda/cg_delay6.h"
-#include "collatz/cuda/cg_plan.h"
 
 typedef unsigned __int128 u128;
 
@@ -86,15 +84,6 @@ static void test_classify(uint64_t *rs)
         if (r6 == 1 && r5 == 1) CHECK(dv == q.s.x0 && dst == q.s.st, "done at the round's end value");
         if (r6 == 1 && r5 == 3) CHECK(dv == q.cx && dst == q.cst, "done at the checkpoint");
     }
-}
-
-/* The packed entries of engine e: CJ[L] = j | C << 5 with J[L] = d + j. */
-static uint32_t *make_cj(const bulk_collatz_engine *e)
-{
-    const size_t n = (size_t)1 << e->d;
-    uint32_t *cj = malloc(n * sizeof *cj);
-    for (size_t L = 0; L < n; L++) cj[L] = cg5_entry((unsigned)(e->J[L] - e->d), e->C[L]);
-    return cj;
 }
 
 struct wstats6 {
@@ -179,13 +168,12 @@ static void test_twin6(bulk_ctx *ctx, uint64_t *rs, int small)
     for (size_t t = 0; t < sizeof da / sizeof da[0]; t++) {
         const int d = da[t][0], a = da[t][1];
         if (small && a > 24) continue;
-        bulk_collatz_engine *e;
-        int st = bulk_collatz_engine_new(&e, ctx, d, 4, a);
-        CHECK(st == BULK_OK, "engine d=%d a=%d: %d", d, a, st);
-        if (st) continue;
-        uint64_t *BC = malloc(((size_t)1 << d) * sizeof *BC);
-        cg_pack_tables(d, e->B, e->C, BC, NULL);
-        uint32_t *CJ = make_cj(e);
+        struct cz_tabs tb;
+        if (cz_tabs_new(&tb, ctx, d, a)) continue;
+        const bulk_collatz_engine *e = tb.e;
+        const uint64_t *BC = tb.BC;
+        const uint32_t *CJ = tb.CJ;
+        int st;
         const u128 starts[] = { 1,
                                 ((u128)1 << 64) + 777,
                                 ((u128)1 << 68) + test_rand(rs) % 1000,
@@ -231,21 +219,15 @@ static void test_twin6(bulk_ctx *ctx, uint64_t *rs, int small)
         }
         free(ref);
         free(wo);
-        free(CJ);
-        free(BC);
-        bulk_collatz_engine_free(e);
+        cz_tabs_free(&tb);
     }
 }
 
-int main(int argc, char **argv)
+static void run(bulk_ctx *ctx, uint64_t *rs, int small)
 {
-    uint64_t rs;
-    int small;
-    bulk_ctx *ctx;
-    if (cz_cpu_test_open(argc, argv, &rs, &small, &ctx)) return 1;
-    test_feed(&rs);
-    test_classify(&rs);
-    test_twin6(ctx, &rs, small);
-    bulk_ctx_close(ctx);
-    return test_finish();
+    test_feed(rs);
+    test_classify(rs);
+    test_twin6(ctx, rs, small);
 }
+
+int main(int argc, char **argv) { return cz_cpu_test_main(argc, argv, run); }
