@@ -169,7 +169,8 @@ static const char *only;
 static int want(const char *part)
 {
     if (!only)
-        return strcmp(part, "prof") != 0 && strcmp(part, "mul1k") != 0 && strcmp(part, "eotop") != 0;
+        return strcmp(part, "prof") != 0 && strcmp(part, "mul1k") != 0 && strcmp(part, "eotop") != 0 &&
+               strcmp(part, "div4") != 0;
     return bench_in_list(only, part);
 }
 /* The row's name when not the operation's (a variant forced through the environment). */
@@ -263,7 +264,7 @@ static void bench_forced(bulk_ctx *ctx, const char *label, const char *var, cons
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
  * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, with
  * Karatsuba over 64-bit rows, with even/odd rows (teo, teop), the automatic choice, gcd by
- * divsteps, divmod 2048/1024), in that order, no timing. */
+ * divsteps, divmod 2048/1024 by default, then forced stage and eo), in that order, no timing. */
 static void profile_once(bulk_ctx *ctx)
 {
     const size_t n = (size_t)1 << 18, L = 16;
@@ -295,6 +296,13 @@ static void profile_once(bulk_ctx *ctx)
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &G, n, L);
     if (rc == BULK_OK) rc = bulk_int_dev_gcd(ctx, G, A1, d.B);
     if (rc == BULK_OK) rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
+    /* the staged divmod kernels forced: carry-flag rows, even/odd rows (session 4) */
+    static const char *dk[] = {"stage", "eo"};
+    for (int k = 0; k < 2 && rc == BULK_OK; k++) {
+        setenv("BULK_CUDA_DIVMOD", dk[k], 1);
+        rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
+        unsetenv("BULK_CUDA_DIVMOD");
+    }
     bulk_int_dev_free(G);
     if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
     OUT("# profile_once: %s\n", bulk_status_string(rc));
@@ -329,6 +337,17 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
     }
     int bad = rc != BULK_OK || rc2 != rc || memcmp(q, q2, n * 2 * L * 8) != 0 ||
               memcmp(r, r2, n * L * 8) != 0 || memcmp(e, e2, n) != 0;
+    /* the staged kernels (carry-flag rows, even/odd rows) against the same regs results */
+    static const char *staged[] = {"stage", "eo"};
+    for (int k = 0; k < 2 && !bad; k++) {
+        memset(q2, 0xa5, n * 2 * L * 8); /* poisoned: every word must be written */
+        memset(r2, 0xa5, n * L * 8);
+        setenv("BULK_CUDA_DIVMOD", staged[k], 1);
+        rc2 = bulk_int_cuda_divmod(ctx, q2, r2, a, 2 * L, d, n, L, e2);
+        unsetenv("BULK_CUDA_DIVMOD");
+        bad = rc2 != rc || memcmp(q, q2, n * 2 * L * 8) != 0 || memcmp(r, r2, n * L * 8) != 0 ||
+              memcmp(e, e2, n) != 0;
+    }
     /* and the new kernel against GMP on the first instances with a full-size divisor */
     for (size_t i = 0; !bad && i < n && i < 4096; i++) {
         if (i % 7 == 0) continue;
@@ -338,7 +357,7 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
         bad = memcmp(gq, q2 + i * 2 * L, (L + 1) * 8) != 0 || memcmp(gr, r2 + i * L, L * 8) != 0;
         for (size_t k = L + 1; k < 2 * L; k++) bad |= q2[i * 2 * L + k] != 0;
     }
-    OUT("# divmod 2048/1024 check, %zu instances: recip %s regs and GMP (rc %d / %d)\n", n,
+    OUT("# divmod 2048/1024 check, %zu instances: recip, stage, eo %s regs and GMP (rc %d / %d)\n", n,
         bad ? "DIFFERS FROM" : "identical to", rc, rc2);
     free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
     return bad;
@@ -633,8 +652,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
                    "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
-                   "  gcd, powmod, kernels, shapes, eo, eotop, mul1k, prof (default: all but prof,\n"
-                   "  eotop and mul1k, whose rows the others contain)\n");
+                   "  gcd, powmod, kernels, shapes, eo, eotop, mul1k, div4, prof (default: all but\n"
+                   "  prof, eotop, mul1k and div4, whose rows the others contain)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -712,6 +731,26 @@ int main(int argc, char **argv)
     if (want("mullo")) bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     if (want("add")) bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
     int div_bad = 0;
+    if (want("div4")) { /* session 4 (issue 5, divmod >= 1/4 of mul 1024): the default divmod
+                         * 2048/1024 and mul 1024 rows, then the staged kernels forced: carry-flag
+                         * rows (stage) and complemented even/odd rows (eo), each with the
+                         * 16-byte staging of full blocks and with the word loops (the staging
+                         * of the sessions before) */
+        bench_one(ctx, OP_MUL, 1024, big, big / 4, threads);
+        bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
+        static const char *modes[] = {"stage", "eo"};
+        static const char *labels[] = {"dstage", "deo"}, *llabels[] = {"dstageL", "deoL"};
+        for (int k = 0; k < 2; k++)
+            bench_forced(ctx, labels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big, 4096,
+                         threads);
+        setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1);
+        for (int k = 0; k < 2; k++)
+            bench_forced(ctx, llabels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big, 4096,
+                         threads);
+        unsetenv("BULK_CUDA_DIVMOD_STAGE");
+        bench_forced(ctx, "deo2", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
+        div_bad = divmod_check(ctx, big / 4);
+    }
     if (want("divmod")) {
         bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
         /* the other divmod kernels forced (BULK_CUDA_DIVMOD), same data and work: column-major

@@ -2,17 +2,18 @@
 # One GPU round of the CUDA integer backend (/work/notes/gpu-rounds.md): run by the lead from the
 # repository root on the GPU machine after the whole tree was built with CUDA into $B:
 #
-#   B=build-gpu R=<results dir> timeout 180 sh bench/int_gpu/iter-gpu.sh
+#   B=build-gpu R=<results dir> timeout 120 sh bench/int_gpu/iter-gpu.sh
 #
-# 1. ctest of test_int_gpu (on the device against GMP and the CPU backend) and
-#    test_int_gpu_core (not the NTT area's test_int_gpu_ntt*) -> $R/ctest.log;
-# 2. bench_int_gpu --only mul1k: the default mul 256, 512, 1024, 1088, sqr 1024, mul_lo 1024
-#    rows (device-resident, end-to-end, GMP on all cores) -> $R/mul1k.txt;
-# 3. bench_int_gpu --only eotop: the even/odd per-thread multiplication (BULK_CUDA_MUL=teo)
-#    against its variants and sum-rotate at 1024 .. 1280 bits, 2^20 instances -> $R/eo.txt
-#    (--only eo: from 64 bits; the earlier rounds' full table: `bench_int_gpu --only mul,...`,
-#    see gpu-run.sh);
-# 4. the SASS opcode mix of the kernels under work (cuobjdump) -> $R/sass-mul.txt.
+# Session 4 (issue 5: divmod 2048/1024 at >= 1/4 of the mul 1024 rate, >= 1.34e9/s):
+# 1. ctest of test_int_gpu (on the device against GMP and the CPU backend; every divmod mode,
+#    the add-back cases) and test_int_gpu_core -> $R/ctest.log;
+# 2. bench_int_gpu --only div4: mul 1024 and divmod 2048/1024 by default (device-resident,
+#    end-to-end, GMP on all cores), then the staged divmod kernels forced (carry-flag rows
+#    "dstage", complemented even/odd rows "deo"; with the word-loop staging "...L"; deo twice
+#    for the run-to-run spread) and the check of every kernel against regs and GMP -> $R/div4.txt;
+# 3. (NCU=0 skips) one Nsight Compute pass over the staged divmod kernels (bench --only prof
+#    launches the default, stage and eo once each, 2^18 instances) -> $R/ncu.txt;
+# 4. the SASS opcode mix of the staged divmod kernels at 32 words (cuobjdump) -> $R/sass-div.txt.
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
 # the later ones; the exit status is that of the tests.
 set -u
@@ -32,38 +33,43 @@ cmake --build "$B" -j 16 --target test_int_gpu test_int_gpu_core bench_int_gpu \
 stamp "build checked"
 
 status=1
-if (cd "$B" && timeout 40 ctest -R '^test_int_gpu(_core)?$' --output-on-failure -V) >"$R/ctest.log" 2>&1; then
+if (cd "$B" && timeout 45 ctest -R '^test_int_gpu(_core)?$' --output-on-failure -V) >"$R/ctest.log" 2>&1; then
     status=0
 fi
-grep -E "SKIP|Passed|Failed|FAIL|tests passed|seed|gcd .*done|Test time" "$R/ctest.log" | head -60
+grep -E "SKIP|Passed|Failed|FAIL|tests passed|seed|divmod .*done|Test time" "$R/ctest.log" | head -60
 stamp "tests: $([ $status = 0 ] && echo passed || echo FAILED)"
 
 BENCH="$B/bench/int_gpu/bench_int_gpu"
-# session 3 (issue-5 mul 1024): the default rows up to 1088 bits (even/odd rows since the
-# 15:55 round) with end-to-end and GMP, then the even/odd kernels against their variants and
-# sum-rotate at 1024 .. 1280 bits, 2^20 instances (the last round's cap is 60 s)
-timeout 18 "$BENCH" --only mul1k --out "$R/mul1k.txt" >"$R/mul1k.log" 2>&1
-stamp "mul1k rc $?"
-sed -n '/^op /,$p' "$R/mul1k.txt" 2>/dev/null || tail -20 "$R/mul1k.log"
-timeout 15 "$BENCH" --only eotop --out "$R/eo.txt" >"$R/eo.log" 2>&1
-stamp "eo rc $?"
-sed -n '/^# even\/odd/,$p' "$R/eo.txt" 2>/dev/null || tail -20 "$R/eo.log"
+timeout 30 "$BENCH" --only div4 --out "$R/div4.txt" >"$R/div4.log" 2>&1
+stamp "div4 rc $?"
+sed -n '/^op /,$p' "$R/div4.txt" 2>/dev/null || tail -20 "$R/div4.log"
 
-# SASS opcode mix per kernel of interest (counts only; the listings stay on the machine)
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+    timeout 25 ncu --clock-control none -k regex:divmod_stage_kernel \
+        --section SpeedOfLight --section WarpStateStats --section InstructionStats \
+        --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
+        --section SchedulerStats \
+        "$BENCH" --only prof --out "$R/prof-bench.txt" >"$R/ncu.txt" 2>&1
+    stamp "ncu rc $?"
+    grep -E "divmod_stage_kernel|Duration|Executed Ipc A|Issue Slots Busy|Registers Per|Achieved Occ|Theoretical Occ|Warp Cycles Per Issued|No Eligible|Executed Instructions  |Compute \(SM\) Thr|Memory Thr" \
+        "$R/ncu.txt" | head -60
+else
+    stamp "no ncu (or NCU=0)"
+fi
+
+# SASS opcode mix of the staged divmod kernels at 32 words (counts only; static, so the rare
+# add-back and fallback paths count too)
 if command -v cuobjdump >/dev/null 2>&1; then
-    o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/int_cuda_mul.cu.o"
+    o="$B/CMakeFiles/bulk_obj.dir/src/int/cuda/int_cuda_num.cu.o"
     cuobjdump -sass "$o" 2>/dev/null | awk '
-        /Function :/ { fn = $3; keep = (fn ~ /mul_eo_kernelILi16ELi128E|mul_eop_kernelILi16E|mul_sr_kernelILi4ELi8ELb0ELb1E/) }
+        /Function :/ { fn = $3; keep = (fn ~ /divmod_stage_kernelILi32E/) }
         keep && /^ +\/\*[0-9a-f]+\*\// {
             op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); c[fn " " op]++; n[fn]++ }
         END { for (k in c) print k, c[k]; for (f in n) print f, "TOTAL", n[f] }' |
-        sort -k1,1 -k3,3nr >"$R/sass-mul.txt"
+        sort -k1,1 -k3,3nr >"$R/sass-div.txt"
     stamp "sass mix written"
 else
     stamp "no cuobjdump"
 fi
-
-# (round 1 of session 3 profiled the even/odd kernels with ncu: bench/results/
-# 2026-11-21-h200-int-gpu-s3-round1.txt; this round's cap goes to the default-path rows)
 stamp "done"
 exit $status

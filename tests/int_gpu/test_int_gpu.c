@@ -366,6 +366,45 @@ static void test_divmod_mode(const char *mode, size_t L, size_t n)
     printf("divmod %s limbs %zu n %zu: done\n", mode, L, n);
 }
 
+/* Knuth's add-back step on the device (BULK_CUDA_DIVMOD=mode, 2L/L limbs, L a capacity: the
+ * full-block staging): each divisor is (d1, d0, all ones below) in 32-bit words with d1's top
+ * bit set, and each dividend's top words are qd (d1, d0) shifted so that the first nonzero
+ * quotient word's estimate from the top words is qd while the true word is qd - 1 (the
+ * construction of test_int_gpu_core's test_divmod_addback, checked there with GMP); the rest
+ * random. Against the CPU backend. */
+static void test_divmod_addback(const char *mode, size_t L, size_t n)
+{
+    setenv("BULK_CUDA_DIVMOD", mode, 1);
+    const size_t NW = 2 * L; /* divisor words */
+    uint32_t *a = test_xmalloc(n * 4 * L * 8), *d = test_xmalloc(n * L * 8);
+    bulk_limb_t *q = test_xmalloc(n * 2 * L * 8), *q2 = test_xmalloc(n * 2 * L * 8);
+    bulk_limb_t *r = test_xmalloc(n * L * 8), *r2 = test_xmalloc(n * L * 8);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *u = a + i * 2 * NW, *v = d + i * NW;
+        uint32_t d1 = (uint32_t)test_rand(&rng) | 0x80000000u, d0 = (uint32_t)test_rand(&rng);
+        uint32_t qd = (uint32_t)test_rand(&rng) | 2;
+        for (size_t k = 0; k < NW - 2; k++) v[k] = 0xffffffffu;
+        v[NW - 2] = d0;
+        v[NW - 1] = d1;
+        for (size_t k = 0; k < 2 * NW; k++) u[k] = (uint32_t)test_rand(&rng);
+        uint64_t c = (uint64_t)qd * d0; /* u's top three words = qd (d1, d0) */
+        u[2 * NW - 3] = (uint32_t)c;
+        c = (uint64_t)qd * d1 + (c >> 32);
+        u[2 * NW - 2] = (uint32_t)c;
+        u[2 * NW - 1] = (uint32_t)(c >> 32);
+    }
+    int rc = bulk_int_cuda_divmod(gpu, q, r, (const bulk_limb_t *)a, 2 * L, (const bulk_limb_t *)d,
+                                  n, L, NULL);
+    int rc2 = bulk_int_divmod(cpu, q2, r2, (const bulk_limb_t *)a, 2 * L, (const bulk_limb_t *)d,
+                              n, L, NULL);
+    CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(q, q2, n * 2 * L * 8) == 0 &&
+              memcmp(r, r2, n * L * 8) == 0,
+          "divmod %s add-back cases %zu/%zu limbs differ from CPU (rc %d)", mode, 2 * L, L, rc);
+    unsetenv("BULK_CUDA_DIVMOD");
+    free(a); free(d); free(q); free(q2); free(r); free(r2);
+    printf("divmod %s add-back cases limbs %zu n %zu: done\n", mode, L, n);
+}
+
 /* gcd under BULK_CUDA_GCD=mode ("" = the default: batched divsteps in registers up to 16
  * limbs; "approx" = seed 001's kernel) against the CPU backend on every instance and GMP on a
  * sample: random and structured limbs (fill), equal operands, one or both zero, powers of two,
@@ -642,6 +681,13 @@ int main(int argc, char **argv)
     for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("stage", dcols[k], 4099);
+    for (int k = 0; k < 9; k++) test_divmod_mode("eo", dcols[k], 4099);
+    setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1); /* the word-loop staging of full blocks too */
+    for (int k = 0; k < 9; k += 4) test_divmod_mode("eo", dcols[k], 4099);
+    unsetenv("BULK_CUDA_DIVMOD_STAGE");
+    test_divmod_addback("eo", 16, 2 * 128 + 5);
+    test_divmod_addback("stage", 16, 2 * 128 + 5);
+    test_divmod_addback("eo", 4, 128);
     /* gcd: the register kernel's capacities 4, 8, 16, 32, 64 words and widths between them;
      * 33 limbs: the approximate kernel */
     static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 32, 33};

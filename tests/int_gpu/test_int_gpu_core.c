@@ -666,6 +666,17 @@ static void test_divmod(void)
                         CHECK(rc3 == 0 && bg_cmp(q, s, q3, s, nu) == 0 && bg_cmp(r, s, r3, s, nv) == 0,
                               "divmod_regs_recip NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
                     }
+                    /* the complemented even/odd rows (BULK_CUDA_DIVMOD=eo, session 4) */
+                    bg_word *q4 = strided(nu, s), *r4 = strided(nv, s);
+                    int rc4 = bg_divmod_regs_eo(q4, r4, u, nu, v, nv, s, NW);
+                    if (BG_AT(v, s, nv - 1) == 0) {
+                        CHECK(rc4 == -1, "divmod_regs_eo must decline a short divisor");
+                    } else {
+                        CHECK(rc4 == 0 && bg_cmp(q, s, q4, s, nu) == 0 && bg_cmp(r, s, r4, s, nv) == 0,
+                              "divmod_regs_eo NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
+                    }
+                    free(q4);
+                    free(r4);
                     free(q3);
                     free(r3);
                     free(q2);
@@ -714,6 +725,11 @@ static void test_divmod_extremes(void)
                 CHECK(rc3 == 0 && memcmp(q, q3, sizeof q3) == 0 && memcmp(r, r3, sizeof r3) == 0,
                       "divmod_regs_recip extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
                       NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
+                bg_word q4[4], r4[3];
+                int rc4 = bg_divmod_regs_eo(q4, r4, u, 4, v, 3, 1, NW);
+                CHECK(rc4 == 0 && memcmp(q, q4, sizeof q4) == 0 && memcmp(r, r4, sizeof r4) == 0,
+                      "divmod_regs_eo extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
+                      NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
             }
         mpz_t U, V, Q, R;
         mpz_inits(U, V, Q, R, NULL);
@@ -750,6 +766,99 @@ static void test_div2by1(void)
     }
 }
 
+/* bg_recip3by2 against floor((B^3 - 1) / d) - B and bg_div3by2 against the 96-by-64-bit
+ * division, both in unsigned __int128, on random and edge words: d1 = 2^31 and B - 1, d0 = 0
+ * and B - 1, (n2, n1) = (d1, d0) - 1, n0 = 0 and B - 1. */
+static void test_div3by2(void)
+{
+    static const bg_word d1v[] = {0x80000000u, 0x80000001u, 0xffffffffu, 0xfffffffeu, 0xc0000000u};
+    static const bg_word d0v[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu};
+    int reps = sanitized ? 200000 : 1000000;
+    for (int rep = 0; rep < reps; rep++) {
+        bg_word d1 = rep % 4 == 0 ? d1v[test_rand(&rng) % 5] : (bg_word)test_rand(&rng) | 0x80000000u;
+        bg_word d0 = rep % 3 == 0 ? d0v[test_rand(&rng) % 5] : (bg_word)test_rand(&rng);
+        const uint64_t d = ((uint64_t)d1 << 32) | d0;
+        const unsigned __int128 b3 = (unsigned __int128)1 << 96;
+        const bg_word dinv = bg_recip3by2(d1, d0);
+        const unsigned __int128 want_inv = (b3 - 1) / d - ((uint64_t)1 << 32);
+        CHECK(want_inv >> 32 == 0 && dinv == (bg_word)want_inv, "recip3by2 %08x%08x: %08x", d1, d0,
+              dinv);
+        uint64_t top = test_rand(&rng) % d; /* (n2, n1) < (d1, d0) */
+        if (rep % 8 == 1) top = d - 1;
+        if (rep % 32 == 5) top = 0;
+        if (rep % 16 == 7) top = d - 1 - (test_rand(&rng) & 0xffff) % d;
+        bg_word n0 = (bg_word)test_rand(&rng);
+        if (rep % 8 == 3) n0 = rep % 16 == 3 ? 0 : 0xffffffffu;
+        const unsigned __int128 num = ((unsigned __int128)top << 32) | n0;
+        const bg_word qw = bg_div3by2((bg_word)(top >> 32), (bg_word)top, n0, d1, d0, dinv);
+        CHECK(num / d == qw, "div3by2 %016llx%08x / %016llx: %08x", (unsigned long long)top, n0,
+              (unsigned long long)d, qw);
+    }
+}
+
+/* Knuth's add-back step in bg_divmod_regs_eo at the full widths (NW = 4 .. 32 words, u of 2 NW,
+ * v of NW words, v's top bit set so no shift): v = (d1, d0, all ones below) and the top quotient
+ * word's window W = qd (d1, d0, 0, ..) + e with e < B^(NW - 2), so the 3-by-2 estimate from the
+ * top words is qd while the true word is qd - 1 (checked here with GMP): the row goes negative
+ * and the add-back must repair it. Results against GMP. */
+static void test_divmod_addback(void)
+{
+    int reps = sanitized ? 60 : 300;
+    for (int NW = 4; NW <= BG_DIV_MAXW; NW *= 2) {
+        const int nu = 2 * NW, nv = NW;
+        mpz_t U, V, Q, R, W, T;
+        mpz_inits(U, V, Q, R, W, T, NULL);
+        for (int rep = 0; rep < reps; rep++) {
+            bg_word u[2 * BG_DIV_MAXW], v[BG_DIV_MAXW], q[2 * BG_DIV_MAXW], r[BG_DIV_MAXW];
+            bg_word d1 = (bg_word)test_rand(&rng) | 0x80000000u, d0 = (bg_word)test_rand(&rng);
+            if (rep % 5 == 1) d0 = 0xffffffffu;
+            bg_word qd = (bg_word)test_rand(&rng) | 2;
+            if (rep % 7 == 3) qd = 0xffffffffu;
+            for (int k = 0; k < nv - 2; k++) v[k] = 0xffffffffu;
+            v[nv - 2] = d0;
+            v[nv - 1] = d1;
+            /* the window: qd (d1, d0) B^(NW - 2) + e, e of NW - 2 random words */
+            bg_word w[BG_DIV_MAXW + 1];
+            uint64_t c = 0;
+            for (int k = 0; k < NW - 2; k++) w[k] = (bg_word)test_rand(&rng);
+            c = (uint64_t)qd * d0;
+            w[NW - 2] = (bg_word)c;
+            c = (uint64_t)qd * d1 + (c >> 32);
+            w[NW - 1] = (bg_word)c;
+            w[NW] = (bg_word)(c >> 32);
+            /* u = window B^(NW - 1) + random low words: u has 2 NW words, so the window's top
+             * word w[NW] is un[2 NW] - it must be 0 for u to fit: qd (d1 B + d0) < B^2 needs
+             * qd < B - ... so take the window one word lower when w[NW] != 0 */
+            if (w[NW] != 0) { /* shift the construction down: quotient word NW - 1 instead */
+                for (int k = 0; k < NW; k++) u[k] = (bg_word)test_rand(&rng);
+                for (int k = 0; k < NW; k++) u[NW + k] = w[k + 1];
+                u[NW - 1] = w[0];
+            } else {
+                for (int k = 0; k < NW; k++) u[k] = (bg_word)test_rand(&rng);
+                for (int k = 0; k < NW; k++) u[NW + k] = w[k];
+            }
+            to_mpz(U, u, 1, nu);
+            to_mpz(V, v, 1, nv);
+            /* the estimate for the first quotient word whose window reaches the planted one */
+            mpz_tdiv_q_2exp(W, U, (mp_bitcnt_t)(32 * (w[NW] != 0 ? NW - 1 : NW)));
+            mpz_tdiv_q(T, W, V);
+            mpz_tdiv_q_2exp(W, W, (mp_bitcnt_t)(32 * (NW - 2)));
+            bg_word t3[3] = {0, 0, 0};
+            from_mpz(t3, 1, 3, W);
+            bg_word est = (t3[2] == d1 && t3[1] == d0)
+                              ? 0xffffffffu
+                              : bg_div3by2(t3[2], t3[1], t3[0], d1, d0, bg_recip3by2(d1, d0));
+            CHECK(mpz_cmp_ui(T, est) < 0, "addback case NW=%d rep=%d: estimate %08x not too large",
+                  NW, rep, est);
+            int rc = bg_divmod_regs_eo(q, r, u, nu, v, nv, 1, NW);
+            mpz_tdiv_qr(Q, R, U, V);
+            CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
+                  "divmod_regs_eo addback NW=%d rep=%d", NW, rep);
+        }
+        mpz_clears(U, V, Q, R, W, T, NULL);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
@@ -766,5 +875,7 @@ int main(int argc, char **argv)
     test_divmod();
     test_divmod_extremes();
     test_div2by1();
+    test_div3by2();
+    test_divmod_addback();
     return test_finish();
 }

@@ -142,12 +142,19 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
  * sit at t S .. t S + S - 1 of shared memory, S = nu + wa + 1 odd, so the per-thread accesses
  * at equal offsets fall in distinct banks; q and r overwrite u and v in place (the register
  * code reads all of both first). The fallback (divisor's top word zero) copies u and v to its
- * global scratch first (bg_divmod zeroes q before reading u). */
-template <int NW>
+ * global scratch first (bg_divmod zeroes q before reading u).
+ * EO: the register code is bg_divmod_regs_eo (BULK_CUDA_DIVMOD=eo) instead of
+ * bg_divmod_regs_recip.
+ * vec (session 4): a full block (kThreads instances) at the compiled width (nu = 2 NW,
+ * wa = NW) with 16-byte aligned arrays is copied with 16-byte global accesses at compile-time
+ * offsets, all of a thread's loads issued before the first shared-memory store (one memory
+ * round trip instead of one per few words; no run-time division k / nu per word). Otherwise,
+ * and with vec = 0 (BULK_CUDA_DIVMOD_STAGE=loop), the word loops. */
+template <int NW, bool EO>
 __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
                                                                int nu, const bg_limb *d, int wa,
                                                                bg_word *SC, size_t n, int8_t *err,
-                                                               int *bad)
+                                                               int *bad, int vec)
 {
     extern __shared__ bg_word dsh[];
     const int S = nu + wa + 1;
@@ -155,20 +162,49 @@ __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_l
     const int cnt = n - first < (size_t)kThreads ? (int)(n - first) : kThreads;
     const bg_word *ga = (const bg_word *)(a + first * (size_t)(nu / 2));
     const bg_word *gd = (const bg_word *)(d + first * (size_t)(wa / 2));
-    for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
-        int inst = k / nu;
-        dsh[inst * S + (k - inst * nu)] = ga[k];
-    }
-    for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
-        int inst = k / wa;
-        dsh[inst * S + nu + (k - inst * wa)] = gd[k];
+    bg_word *gq = q ? (bg_word *)(q + first * (size_t)(nu / 2)) : NULL;
+    bg_word *gr = r ? (bg_word *)(r + first * (size_t)(wa / 2)) : NULL;
+    const bool full = vec && nu == 2 * NW && wa == NW && cnt == kThreads &&
+                      (((uintptr_t)ga | (uintptr_t)gd | (uintptr_t)gq | (uintptr_t)gr) & 15) == 0;
+    constexpr int NA4 = NW / 2, ND4 = NW / 4; /* 16-byte pieces of u and v per instance */
+    constexpr int SF = 3 * NW + 1;            /* S when full */
+    if (full) {
+        const uint4 *a4 = (const uint4 *)ga, *d4 = (const uint4 *)gd;
+        uint4 ra[NA4], rd[ND4];
+        BG_UNROLL
+        for (int it = 0; it < NA4; it++) ra[it] = a4[threadIdx.x + kThreads * it];
+        BG_UNROLL
+        for (int it = 0; it < ND4; it++) rd[it] = d4[threadIdx.x + kThreads * it];
+        BG_UNROLL
+        for (int it = 0; it < NA4; it++) {
+            const int c = threadIdx.x + kThreads * it;
+            bg_word *p = dsh + (c / NA4) * SF + 4 * (c % NA4);
+            p[0] = ra[it].x; p[1] = ra[it].y; p[2] = ra[it].z; p[3] = ra[it].w;
+        }
+        BG_UNROLL
+        for (int it = 0; it < ND4; it++) {
+            const int c = threadIdx.x + kThreads * it;
+            bg_word *p = dsh + (c / ND4) * SF + 2 * NW + 4 * (c % ND4);
+            p[0] = rd[it].x; p[1] = rd[it].y; p[2] = rd[it].z; p[3] = rd[it].w;
+        }
+    } else {
+        for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
+            int inst = k / nu;
+            dsh[inst * S + (k - inst * nu)] = ga[k];
+        }
+        for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
+            int inst = k / wa;
+            dsh[inst * S + nu + (k - inst * wa)] = gd[k];
+        }
     }
     __syncthreads();
     const int t = threadIdx.x;
     if (t < cnt) {
         bg_word *u = dsh + t * S, *v = u + nu;
         int e = 0;
-        if (bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW) < 0) {
+        const int st = EO ? bg_divmod_regs_eo(u, v, u, nu, v, wa, 1, NW)
+                          : bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW);
+        if (st < 0) {
             const size_t i = first + (size_t)t, per = 2 * (size_t)(nu + wa) + 1;
             bg_word *un = SC + i * per, *vn = un + nu + 1, *uc = vn + wa, *vc = uc + nu;
             bg_copy(uc, 1, u, 1, nu);
@@ -179,34 +215,65 @@ __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_l
         if (e && bad) atomicExch(bad, 1);
     }
     __syncthreads();
-    if (q) {
-        bg_word *gq = (bg_word *)(q + first * (size_t)(nu / 2));
+    if (full) {
+        if (gq) {
+            uint4 *q4 = (uint4 *)gq;
+            BG_UNROLL
+            for (int it = 0; it < NA4; it++) {
+                const int c = threadIdx.x + kThreads * it;
+                const bg_word *p = dsh + (c / NA4) * SF + 4 * (c % NA4);
+                q4[c] = make_uint4(p[0], p[1], p[2], p[3]);
+            }
+        }
+        if (gr) {
+            uint4 *r4 = (uint4 *)gr;
+            BG_UNROLL
+            for (int it = 0; it < ND4; it++) {
+                const int c = threadIdx.x + kThreads * it;
+                const bg_word *p = dsh + (c / ND4) * SF + 2 * NW + 4 * (c % ND4);
+                r4[c] = make_uint4(p[0], p[1], p[2], p[3]);
+            }
+        }
+        return;
+    }
+    if (gq)
         for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
             int inst = k / nu;
             gq[k] = dsh[inst * S + (k - inst * nu)];
         }
-    }
-    if (r) {
-        bg_word *gr = (bg_word *)(r + first * (size_t)(wa / 2));
+    if (gr)
         for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
             int inst = k / wa;
             gr[k] = dsh[inst * S + nu + (k - inst * wa)];
         }
-    }
 }
 
-template <int NW>
+template <int NW, bool EO>
 int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a,
                         int nu, const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err,
                         int *bad)
 {
     size_t smem = sizeof(bg_word) * (size_t)kThreads * (size_t)(nu + nv + 1);
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW>,
+        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW, EO>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    divmod_stage_kernel<NW><<<gr, kThreads, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad);
+    const char *e = getenv("BULK_CUDA_DIVMOD_STAGE");
+    const int vec = !(e && strcmp(e, "loop") == 0);
+    divmod_stage_kernel<NW, EO><<<gr, kThreads, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad, vec);
     BG_CHECK_LAUNCH();
     return BULK_OK;
+}
+
+/* divmod_stage_kernel<NW, EO> for the capacity of `limbs` (4, 8, 16 or 32 words). */
+template <bool EO>
+int launch_divmod_stage_w(size_t limbs, unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r,
+                          const bg_limb *a, int nu, const bg_limb *d, int nv, bg_word *SC, size_t n,
+                          int8_t *err, int *bad)
+{
+    if (limbs <= 2) return launch_divmod_stage<4, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 4) return launch_divmod_stage<8, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 8) return launch_divmod_stage<16, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    return launch_divmod_stage<32, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
 }
 
 /* The default for divisors up to 16 limbs since the H200 round of 2026-11-21 12:40 UTC
@@ -217,7 +284,19 @@ int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, co
 bool divmod_stage_mode()
 {
     const char *e = getenv("BULK_CUDA_DIVMOD");
-    return !e || !*e || strcmp(e, "stage") == 0;
+    return !e || !*e || strcmp(e, "stage") == 0 || strcmp(e, "eo") == 0;
+}
+
+/* Which register code the staged kernel runs: bg_divmod_regs_eo (complemented remainder,
+ * even/odd fused rows, 3-by-2 quotient estimate; session 4) under BULK_CUDA_DIVMOD=eo,
+ * bg_divmod_regs_recip under =stage. The default: kDivmodEoDefault. */
+static const bool kDivmodEoDefault = false;
+bool divmod_eo_mode()
+{
+    const char *e = getenv("BULK_CUDA_DIVMOD");
+    if (e && strcmp(e, "eo") == 0) return true;
+    if (e && strcmp(e, "stage") == 0) return false;
+    return kDivmodEoDefault;
 }
 
 /* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs under
@@ -400,6 +479,7 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
     size_t nu = 2 * a_limbs, nv = 2 * limbs;
     if (limbs <= 16 && divmod_stage_mode()) { /* staged; scratch only for the fallbacks */
         size_t words = 2 * (nu + nv) + 1, batch = sub_batch(n, words);
+        const bool eo = divmod_eo_mode();
         bg_word *s;
         int rc = scratch_alloc(&s, words * batch, st);
         if (rc != BULK_OK) return rc;
@@ -409,10 +489,12 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
             const bg_limb *ad = a + done * a_limbs, *dd = d + done * limbs;
             int8_t *er = err ? err + done : NULL;
             unsigned gr = grid_for(cnt);
-            if (limbs <= 2) rc = launch_divmod_stage<4>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
-            else if (limbs <= 4) rc = launch_divmod_stage<8>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
-            else if (limbs <= 8) rc = launch_divmod_stage<16>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
-            else rc = launch_divmod_stage<32>(gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
+            if (eo)
+                rc = launch_divmod_stage_w<true>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                                 cnt, er, bad);
+            else
+                rc = launch_divmod_stage_w<false>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                                  cnt, er, bad);
         }
         if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
         return rc;

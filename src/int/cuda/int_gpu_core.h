@@ -1304,6 +1304,185 @@ BULK_HD int bg_divmod_regs_recip(bg_word *q, bg_word *r, const bg_word *u, int n
     return 0;
 }
 
+/* ---- schoolbook division by even/odd rows (session 4) --------------------------------------- */
+
+/* Moller and Granlund's reciprocal of a normalised two-word divisor d1 B + d0 (d1's top bit
+ * set): floor((B^3 - 1) / (d1 B + d0)) - B, B = 2^32 (GMP's invert_pi1, 32-bit words): the
+ * one-word reciprocal of d1 corrected for d0 - no division beyond bg_recip32's. */
+BULK_HD bg_word bg_recip3by2(bg_word d1, bg_word d0)
+{
+    bg_word v = bg_recip32(d1), p = d1 * v + d0;
+    if (p < d0) {
+        v--;
+        const bg_word mask = (bg_word)0 - (bg_word)(p >= d1);
+        p -= d1;
+        v += mask;
+        p -= mask & d1;
+    }
+    const uint64_t t = (uint64_t)d0 * v;
+    const bg_word t1 = (bg_word)(t >> 32), t0 = (bg_word)t;
+    p += t1;
+    if (p < t1) {
+        v--;
+        if (p >= d1 && (p > d1 || t0 >= d0)) v--;
+    }
+    return v;
+}
+
+/* floor((n2 B^2 + n1 B + n0) / (d1 B + d0)) for (n2, n1) < (d1, d0), d1's top bit set, dinv =
+ * bg_recip3by2(d1, d0): Moller-Granlund's 3-by-2 division (GMP's udiv_qr_3by2), the quotient
+ * only. Two 32x32 -> 64 products, one plain product and 64-bit adds; the exact 3-by-2 quotient,
+ * so in Knuth's loop it is the estimate after both qhat corrections, with no loop. */
+BULK_HD bg_word bg_div3by2(bg_word n2, bg_word n1, bg_word n0, bg_word d1, bg_word d0,
+                           bg_word dinv)
+{
+    const uint64_t qq = (uint64_t)n2 * dinv + (((uint64_t)n2 << 32) | n1);
+    const uint64_t d = ((uint64_t)d1 << 32) | d0;
+    bg_word q = (bg_word)(qq >> 32);
+    const bg_word q0 = (bg_word)qq, r1 = n1 - d1 * q;
+    uint64_t r = ((((uint64_t)r1 << 32) | n0) - d) - (uint64_t)d0 * q; /* mod 2^64 */
+    q++;
+    const bg_word mask = (bg_word)0 - (bg_word)((bg_word)(r >> 32) >= q0);
+    q += mask;
+    r += d & (((uint64_t)mask << 32) | mask);
+    if (r >= d) q++; /* unlikely */
+    return q;
+}
+
+/* The remainder of bg_divmod_regs_eo lives in 64-bit pairs of words (word k in x2[k / 2], the
+ * low half when k is even): the fused multiply-add IMAD.WIDE.U32.X reads and writes a 64-bit
+ * register pair, and with 32-bit words ptxas (nvcc 13, sm_90) placed the words written by the
+ * other chain's 32-bit adds in unaligned registers and spent two moves per fused product
+ * building pairs for the next row. As halves of one 64-bit value the two words of a pair stay
+ * in one aligned register pair (device: mov.b64 packs and unpacks, which cost nothing). */
+BULK_HD uint64_t bg_pack(bg_word lo, bg_word hi)
+{
+#if BG_DEVICE
+    uint64_t d;
+    asm("mov.b64 %0, {%1, %2};" : "=l"(d) : "r"(lo), "r"(hi));
+    return d;
+#else
+    return ((uint64_t)hi << 32) | lo;
+#endif
+}
+
+BULK_HD bg_word bg_pget(const uint64_t *x2, int k)
+{
+#if BG_DEVICE
+    bg_word lo, hi;
+    asm("mov.b64 {%0, %1}, %2;" : "=r"(lo), "=r"(hi) : "l"(x2[k >> 1]));
+    return (k & 1) ? hi : lo;
+#else
+    return (bg_word)(x2[k >> 1] >> (32 * (k & 1)));
+#endif
+}
+
+BULK_HD void bg_pset(uint64_t *x2, int k, bg_word w)
+{
+    const bg_word lo = bg_pget(x2, k & ~1), hi = bg_pget(x2, k | 1);
+    x2[k >> 1] = (k & 1) ? bg_pack(lo, w) : bg_pack(w, hi);
+}
+
+/* x[j .. j + NW] += qw vn modulo B^(NW + 1) (the carry out of word j + NW dropped), x in pairs:
+ * - the products qw vn_i with j + i even start on the low word of a pair: one fused chain
+ *   (madc.lo.cc and madc.hi.cc on the pair's halves: one IMAD.WIDE.U32.X each);
+ * - the others (j + i odd) straddle two pairs: independent 32x32 -> 64 products (mul.wide)
+ *   added by one add chain.
+ * NW even (4 .. 32). About 2 instructions a word. */
+BULK_HD void bg_divregs_row_eo(uint64_t *x2, const bg_word *vn, bg_word qw, int j, int NW)
+{
+    const int p = j & 1;
+    {
+        bg_cc f = {0};
+        BG_UNROLL
+        for (int i = p; i < NW; i += 2) {
+            const int k = j + i; /* even */
+            bg_word lo = bg_pget(x2, k), hi = bg_pget(x2, k + 1);
+            lo = i == p ? bg_mad_lo_cc(qw, vn[i], lo, &f) : bg_madc_lo_cc(qw, vn[i], lo, &f);
+            hi = k + 1 == j + NW ? bg_madc_hi(qw, vn[i], hi, &f) : bg_madc_hi_cc(qw, vn[i], hi, &f);
+            x2[k >> 1] = bg_pack(lo, hi);
+        }
+        if (p == 0) bg_pset(x2, j + NW, bg_addc(bg_pget(x2, j + NW), 0, &f));
+    }
+    {
+        bg_cc f = {0};
+        const int par = 1 - p;
+        BG_UNROLL
+        for (int i = par; i < NW; i += 2) {
+            const uint64_t t = bg_mad_wide(qw, vn[i], 0);
+            const int k = j + i; /* odd */
+            const bg_word w0 = i == par ? bg_add_cc(bg_pget(x2, k), (bg_word)t, &f)
+                                        : bg_addc_cc(bg_pget(x2, k), (bg_word)t, &f);
+            const bg_word w1 = k + 1 == j + NW ? bg_addc(bg_pget(x2, k + 1), (bg_word)(t >> 32), &f)
+                                               : bg_addc_cc(bg_pget(x2, k + 1), (bg_word)(t >> 32), &f);
+            bg_pset(x2, k, w0);
+            bg_pset(x2, k + 1, w1);
+        }
+        if (par == 0) bg_pset(x2, j + NW, bg_addc(bg_pget(x2, j + NW), 0, &f));
+    }
+}
+
+/* x[j .. j + NW] -= vn modulo B^(NW + 1), x in pairs (the complement form's add-back). */
+BULK_HD void bg_divregs_subback(uint64_t *x2, const bg_word *vn, int j, int NW)
+{
+    uint64_t b = 0;
+    BG_UNROLL
+    for (int i = 0; i < NW; i++) {
+        const uint64_t t = (uint64_t)bg_pget(x2, i + j) - vn[i] - b;
+        bg_pset(x2, i + j, (bg_word)t);
+        b = (t >> 32) & 1;
+    }
+    bg_pset(x2, j + NW, bg_pget(x2, j + NW) - (bg_word)b);
+}
+
+/* Same contract and same normalisation as bg_divmod_regs (BULK_CUDA_DIVMOD=eo), with the
+ * multiply-subtract u -= qhat v done as one fused multiply-add per two word products:
+ * - the remainder is kept complemented, x = ~u (so u - qhat v = ~(x + qhat v) within the window
+ *   j .. j + NW, modulo B^(NW + 1)): the row becomes an ADDITION of qhat v, which madc.lo.cc /
+ *   madc.hi.cc pairs do with one IMAD.WIDE.U32.X per word product, as in the even/odd rows of
+ *   the multiplication (bg_eo_chain), for the half of the products that start on an even word;
+ *   the other half are added by one add chain (bg_divregs_row_eo): about 2 instructions a
+ *   word, against about 6 in the SASS of bg_divmod_regs_recip's carry-flag rows (IMAD,
+ *   IMAD.HI and three or four IADD3);
+ * - qhat is the exact 3-by-2 quotient of the window's top three words by vn's top two
+ *   (bg_div3by2, one reciprocal per instance: no correction loop), B - 1 when the top two
+ *   words equal vn's; it is then the true quotient word or one more, which the window's top
+ *   word after the row shows (x's top word not all ones: negative) and one subtraction of v
+ *   from x (an add-back to u) repairs - rare on random data.
+ * Quotient words and the remainder are the same as bg_divmod_regs's bit for bit. */
+BULK_HD int bg_divmod_regs_eo(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
+                              int wa, size_t s, int NW)
+{
+    bg_word vtop = BG_AT(v, s, wa - 1);
+    if (vtop == 0) return -1;
+    const int dw = NW - wa, sh = bg_clz32(vtop);
+    bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1];
+    uint64_t x2[BG_DIV_MAXW + 1];
+    bg_divregs_load(vn, un, u, nu, v, s, NW, dw, sh);
+    BG_UNROLL
+    for (int m = 0; m < NW; m++) x2[m] = bg_pack(~un[2 * m], ~un[2 * m + 1]);
+    x2[NW] = bg_pack(~un[2 * NW], 0xffffffffu);
+    const bg_word d1 = vn[NW - 1], d0 = vn[NW - 2], dinv = bg_recip3by2(d1, d0);
+    BG_UNROLL
+    for (int j = NW; j >= 0; j--) {
+        /* Knuth's invariant: the window's top two words are at most (d1, d0) */
+        const bg_word n2 = ~bg_pget(x2, j + NW), n1 = ~bg_pget(x2, j + NW - 1);
+        const bg_word n0 = ~bg_pget(x2, j + NW - 2);
+        bg_word qw = bg_div3by2(n2, n1, n0, d1, d0, dinv);
+        if (n2 == d1 && n1 == d0) qw = 0xffffffffu;
+        bg_divregs_row_eo(x2, vn, qw, j, NW);
+        if (bg_pget(x2, j + NW) != 0xffffffffu) { /* rare: qhat was one too large */
+            qw--;
+            bg_divregs_subback(x2, vn, j, NW);
+        }
+        if (q && j < nu) BG_AT(q, s, j) = qw;
+    }
+    BG_UNROLL
+    for (int k = 0; k <= NW; k++) un[k] = ~bg_pget(x2, k);
+    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
+    return 0;
+}
+
 /* ---- Montgomery arithmetic (powmod) --------------------------------------------------------- */
 
 /* -m0^-1 mod 2^32 for odd m0 (Newton: each step doubles the correct low bits). */
