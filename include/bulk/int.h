@@ -39,7 +39,8 @@ typedef enum bulk_mul_method {
 typedef enum bulk_div_method {
     BULK_DIV_AUTO = 0,
     BULK_DIV_KNUTH,  /* schoolbook division, Knuth's Algorithm D */
-    BULK_DIV_NEWTON  /* Watt's whole-shifted-inverse Newton iteration, seed 002 */
+    BULK_DIV_NEWTON, /* Watt's whole-shifted-inverse Newton iteration, seed 002 */
+    BULK_DIV_DC      /* divide and conquer (Burnikel-Ziegler), Algorithm D below its threshold */
 } bulk_div_method;
 
 typedef enum bulk_gcd_method {

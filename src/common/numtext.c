@@ -273,7 +273,7 @@ size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
     const size_t pn = g ? kDecPowLen[g] : 0;
     /* words: q and r, n limbs each (r zero padded so that both divide over one length), the
      * division's scratch; characters: every group written in full, 19 per limb plus two */
-    const size_t tn = g ? bulk_mpn_divmod_scratch_method(n, pn, BULK_DIV_KNUTH) : 0;
+    const size_t tn = g ? bulk_mpn_divmod_scratch_method(n, pn, BULK_DIV_AUTO) : 0;
     const size_t words = 2 * n + tn, chars = 19 * (n + 2);
     uint64_t stack_words[3 * 48];
     char stack_chars[19 * 50];
@@ -289,7 +289,7 @@ size_t bulk_format_dec_basecase(char *buf, const uint64_t *a, size_t n)
     uint64_t *wq = w, *wr = w + n;
     size_t nq, nr = 0, rgroups = g;
     if (g) {
-        bulk_mpn_divmod(wq, wr, a, n, pw, pn, BULK_DIV_KNUTH, w + 2 * n);
+        bulk_mpn_divmod(wq, wr, a, n, pw, pn, BULK_DIV_AUTO, w + 2 * n);
         memset(wr + pn, 0, (n - pn) * sizeof *wr);
         nr = bulk_mpn_normalized_size(wr, pn);
     } else {

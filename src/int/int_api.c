@@ -11,7 +11,7 @@ int bulk_int_set_methods(bulk_ctx *ctx, bulk_mul_method mul, bulk_div_method div
 {
     if (!ctx) return BULK_ERR_ARG;
     if ((int)mul < BULK_MUL_AUTO || (int)mul > BULK_MUL_TOOM8) return BULK_ERR_ARG;
-    if ((int)div < BULK_DIV_AUTO || (int)div > BULK_DIV_NEWTON) return BULK_ERR_ARG;
+    if ((int)div < BULK_DIV_AUTO || (int)div > BULK_DIV_DC) return BULK_ERR_ARG;
     if ((int)gcd < BULK_GCD_AUTO || (int)gcd > BULK_GCD_APPROX_EUCLID) return BULK_ERR_ARG;
     ctx->int_mul_method = (int)mul;
     ctx->int_div_method = (int)div;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Sizes (limbs) from which divide and conquer is used (measured: bench/results/..-radix). */
-#define BULK_RADIX_DC_LIMBS 128         /* printing */
+#define BULK_RADIX_DC_LIMBS 80          /* printing */
 #define BULK_RADIX_DC_PARSE_LIMBS 160  /* parsing */
 
 /* Writes a[0..n) as decimal without leading zeros ("0" for zero) plus a NUL into buf (at least

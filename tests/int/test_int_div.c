@@ -150,7 +150,7 @@ static void test_div_matrix(uint64_t seed)
             if (bulk_mpn_is_zero(d, L)) d[0] = 1 + (test_rand(&st) & 7);
             if (c % 7 == 3) memcpy(d, a, L * 8), d[0] |= 1; /* equal-ish operands */
             if (bulk_mpn_is_zero(d, L)) d[0] = 1;
-            for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_NEWTON; m++)
+            for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_DC; m++)
                 check_div_one(a, an, d, L, (bulk_div_method)m, "matrix");
             check_div_one(a, an, d, L, BULK_DIV_AUTO, "matrix");
         }
@@ -175,7 +175,7 @@ static void test_div_shapes(uint64_t seed)
             d[dn - 1] = 1ull << (test_rand(&st) % 64);
         }
         if (bulk_mpn_is_zero(d, dn)) d[dn - 1] = 1;
-        for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_NEWTON; m++)
+        for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_DC; m++)
             check_div_one(a, an, d, dn, (bulk_div_method)m, "shapes");
         free(a), free(d);
     }
@@ -307,7 +307,7 @@ static void test_scratch_exact(uint64_t seed)
             to_mpz(A, a, an);
             to_mpz(D, d, dn);
             mpz_tdiv_qr(Q, R, A, D);
-            for (int m = BULK_DIV_AUTO; m <= BULK_DIV_NEWTON; m++) {
+            for (int m = BULK_DIV_AUTO; m <= BULK_DIV_DC; m++) {
                 size_t sl = bulk_mpn_divmod_scratch_method(an, dn, (bulk_div_method)m);
                 bulk_limb_t *tp = guarded(sl);
                 bulk_mpn_divmod(q, r, a, an, d, dn, (bulk_div_method)m, tp);
@@ -410,8 +410,8 @@ static void test_public_wide(uint64_t seed)
     CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "ctx open");
     mpz_t A, D, Q, R;
     mpz_inits(A, D, Q, R, NULL);
-    const bulk_div_method methods[] = { BULK_DIV_AUTO, BULK_DIV_NEWTON };
-    for (int mi = 0; mi < 2; mi++) {
+    const bulk_div_method methods[] = { BULK_DIV_AUTO, BULK_DIV_NEWTON, BULK_DIV_DC };
+    for (int mi = 0; mi < 3; mi++) {
         const int dm = (int)methods[mi];
         bulk_int_set_methods(ctx, BULK_MUL_AUTO, methods[mi], BULK_GCD_AUTO);
         for (size_t an = L; an <= 2 * L; an += L) {
@@ -782,7 +782,7 @@ static void test_small_exhaustive(uint64_t seed)
             CHECK(eq_mpz(g, 2, Q), "small gcd approx %zu %zu", i, j);
             if (mpz_sgn(B) != 0) {
                 mpz_tdiv_qr(Q, R, A, B);
-                for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_NEWTON; m++) {
+                for (int m = BULK_DIV_KNUTH; m <= BULK_DIV_DC; m++) {
                     bulk_mpn_divmod(q, r, a, 2, b, 2, (bulk_div_method)m, tp);
                     CHECK(eq_mpz(q, 2, Q) && eq_mpz(r, 2, R), "small divmod %zu %zu method %d", i, j, m);
                 }
@@ -830,7 +830,7 @@ static void test_public_width(uint64_t seed, size_t L)
     for (int threads = 1; threads <= 3; threads++) {
         bulk_ctx *ctx;
         CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) == BULK_OK, "ctx open");
-        for (int dm = BULK_DIV_AUTO; dm <= BULK_DIV_NEWTON; dm++) {
+        for (int dm = BULK_DIV_AUTO; dm <= BULK_DIV_DC; dm++) {
             for (int an = 1; an <= 2; an++) {
                 CHECK(bulk_int_set_methods(ctx, BULK_MUL_AUTO, (bulk_div_method)dm, BULK_GCD_AUTO) == 0,
                       "set methods");

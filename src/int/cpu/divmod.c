@@ -42,7 +42,7 @@ size_t bulk_mpn_divmod_scratch_method(size_t an, size_t dn, bulk_div_method meth
     if (method == BULK_DIV_NEWTON ||
         (method == BULK_DIV_AUTO && reachable(an, dn, bulk_div_newton_threshold)))
         return bulk_mpn_divmod_scratch(an, dn);
-    if (method == BULK_DIV_AUTO && reachable(an, dn, bulk_div_dc_threshold))
+    if (method == BULK_DIV_DC || (method == BULK_DIV_AUTO && reachable(an, dn, bulk_div_dc_threshold)))
         return bulk_mpn_div_dc_scratch(an, dn); /* covers Algorithm D's too */
     return bulk_mpn_div_knuth_scratch(an, dn);
 }
@@ -63,6 +63,7 @@ void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
     size_t tn = bulk_div_newton_threshold, tc = bulk_div_dc_threshold;
     if (method == BULK_DIV_NEWTON) bulk_mpn_div_newton(q, r, a, ann, d, dnn, tp);
     else if (method == BULK_DIV_KNUTH) bulk_mpn_div_knuth(q, r, a, ann, d, dnn, tp);
+    else if (method == BULK_DIV_DC) bulk_mpn_div_dc(q, r, a, ann, d, dnn, tp);
     else if (dnn >= tn && qn >= tn) bulk_mpn_div_newton(q, r, a, ann, d, dnn, tp);
     else if (dnn >= tc && qn >= tc) bulk_mpn_div_dc(q, r, a, ann, d, dnn, tp);
     else bulk_mpn_div_knuth(q, r, a, ann, d, dnn, tp);
