@@ -17,7 +17,7 @@ static const char verify_usage[] =
     "\n"
     "  --d D               base bits of tables B, C, J (1..24, default 10; d = 8..11 are within\n"
     "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
-    "  --k K               sieve bits (0..40; default min(37, log2(B-A) - 6), at least 0;\n"
+    "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
     "                      with --backend cuda min(39, log2(B-A) - 6))\n"
     "  --k-stored S        bits of the sieve kept in memory (0..39, default min(K, 28)); levels\n"
     "                      S+1..K are generated on the fly (at most 16 of them)\n"

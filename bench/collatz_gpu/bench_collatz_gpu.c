@@ -130,7 +130,11 @@ static struct vpoint measure_verify(const bulk_collatz_engine *e, u128 first, u1
         if (f > 16) f = 16;
         if (f < 2) f = 2;
         count = (u128)((double)count * f);
-        if (!g_ragged) count = count >> e->k << e->k; /* whole rows */
+        /* whole rows (of 2^K with a generated sieve of K = k + kx bits: a ragged end would run
+         * its blocks of levels k..K-1 through the stored k bits, slower per number; until
+         * session 4 it was rounded to 2^k, and those ends were walked per number) */
+        const int rb = e->k + e->kx;
+        if (!g_ragged) count = count >> rb << rb;
     }
     free(r);
     return p;
@@ -257,15 +261,15 @@ static void panel(int px0, int py0, const struct series *s, int ns, const uint8_
 
 /* The four panels so far (rewritten after every point of the last section, so that a time
  * limit leaves a plot of what was measured). */
-static struct series vd[2], vk[2], dd[2], da[1];
+static struct series vd[2], vk[3], dd[2], da[1];
 
 static void write_plot(const char *png)
 {
     if (!png) return;
     memset(img, 255, sizeof img);
-    const uint8_t col[2][3] = { { 30, 80, 220 }, { 220, 40, 40 } };
+    const uint8_t col[3][3] = { { 30, 80, 220 }, { 220, 40, 40 }, { 30, 160, 60 } };
     panel(0, 0, vd, 2, col);
-    panel(PW, 0, vk, 2, col);
+    panel(PW, 0, vk, 3, col); /* green: the generated sieve of K bits from 28 stored (--kscan) */
     panel(0, PH, dd, 2, col);
     panel(PW, PH, da, 1, col);
     if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
@@ -512,6 +516,78 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
     return bad ? 1 : 0;
 }
 
+/* --kscan (also the end of the full run): verify rate against the sieve depth K near 2^68, d = 12,
+ * the default options (docs/collatz-gpu.md, session 4): the stored k = 28 and k = 37 sieves beside
+ * K = 36..44 generated from 28 stored bits in the default form (BULK_CZ_CUDA_EXT=gen: level-K
+ * slices expanded on the device and run by the stored-sieve kernel), and K = 39 in the third
+ * session's sorted and unsorted runs. Every point runs the same 2^42 numbers from an aligned
+ * start (whole rows for every K <= 42; K = 43, 44: one row of 2^K, 2^43 / 2^44 numbers) after a
+ * warm-up of one row; its totals (covered, checksum, largest glide and n, overflows) must equal
+ * the stored k = 28 sieve's on 2^42 (K <= 42), and iterated must be rows x s_K exactly. The
+ * green series of the PNG's k panel. */
+static int bench_kscan(bulk_ctx *cpu)
+{
+    static const struct { int ks, K; const char *form; } v[] = {
+        { 28, 28, "stored" }, { 37, 37, "stored" }, { 28, 36, "gen" },    { 28, 37, "gen" },
+        { 28, 39, "gen" },    { 28, 40, "gen" },    { 28, 42, "gen" },    { 28, 43, "gen" },
+        { 28, 44, "gen" },    { 28, 39, "sorted" }, { 28, 39, "unsorted" },
+    };
+    const int nv = (int)(sizeof v / sizeof v[0]);
+    const u128 a = ((u128)1 << 68) + ((u128)777 << 44), R = (u128)1 << 42;
+    bulk_collatz_verify_result *ref = malloc(sizeof *ref), *r = malloc(sizeof *r);
+    int bad = 0, have_ref = 0;
+    emit("\n## verify: rate vs sieve depth K (d=12, n from 2^68+777*2^44, default options)\n");
+    emit("%-3s %-3s %-9s %12s %11s %14s %14s %8s %9s %s\n", "K", "ks", "form", "s_K/2^K", "numbers", "numbers/s",
+         "iterated/s", "seconds", "escapes", "result");
+    for (int i = 0; i < nv; i++) {
+        const int ks = v[i].ks, K = v[i].K;
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, cpu, 12, ks, 0) != BULK_OK) {
+            emit("%-3d %-3d engine: memory?\n", K, ks);
+            bad++;
+            continue;
+        }
+        if (K > ks && bulk_cz_build_extension(e, K - ks) != BULK_OK) {
+            emit("%-3d %-3d extension: %s\n", K, ks, bulk_collatz_last_error());
+            bulk_collatz_engine_free(e);
+            bad++;
+            continue;
+        }
+        const uint64_t sK = K > ks ? e->s_kx : e->s_k;
+        const u128 n = K <= 42 ? R : (u128)1 << K, rows = n >> K;
+        set_opts(0, 0, 0);
+        if (strcmp(v[i].form, "stored")) setenv("BULK_CZ_CUDA_EXT", v[i].form, 1);
+        int st = bulk_collatz_cuda_verify_chunk(e, U(a), U(a + ((u128)1 << K) - 1), r); /* warm-up */
+        double t0 = bench_now();
+        if (st == BULK_OK) st = bulk_collatz_cuda_verify_chunk(e, U(a), U(a + n - 1), r);
+        const double dt = bench_now() - t0;
+        unsetenv("BULK_CZ_CUDA_EXT");
+        bulk_collatz_cuda_stats cs;
+        bulk_collatz_cuda_last_stats(&cs);
+        int ok = st == BULK_OK && W(r->iterated) == rows * sK;
+        if (ok && n == R) {
+            if (!have_ref) {
+                memcpy(ref, r, sizeof *r);
+                have_ref = 1;
+            } else ok = same_totals(ref, r);
+        }
+        if (!ok) bad++;
+        emit("%-3d %-3d %-9s %12.5f %11.4g %14.4g %14.4g %8.3f %9llu %s\n", K, ks, v[i].form,
+             (double)sK / (double)((u128)1 << K), (double)n, (double)n / dt, (double)W(r->iterated) / dt, dt,
+             (unsigned long long)cs.escapes,
+             st != BULK_OK ? bulk_status_string(st) : !ok ? "DIFFERENT" : i == 0 ? "reference" : n == R ? "same totals" : "iterated = s_K");
+        if (st == BULK_OK && !strcmp(v[i].form, "gen")) {
+            vk[2].x[vk[2].n] = K;
+            vk[2].y[vk[2].n++] = (double)n / dt;
+        }
+        bulk_collatz_engine_free(e);
+    }
+    emit("# kscan: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all totals equal, iterated = rows x s_K");
+    free(ref);
+    free(r);
+    return bad ? 1 : 0;
+}
+
 /* --ncu-verify: a few verify launches with the default options (k = 32, d = 12, near 2^68), for
  * `ncu -k regex:k_flat --launch-skip 2 -c 1`. */
 static int bench_ncu_verify(bulk_ctx *cpu)
@@ -534,7 +610,7 @@ static int bench_ncu_verify(bulk_ctx *cpu)
 int main(int argc, char **argv)
 {
     const char *out = NULL, *png = NULL;
-    int kmax = 37, quick = 0, layouts = 0, delays = 0, ncu = 0;
+    int kmax = 37, quick = 0, layouts = 0, delays = 0, ncu = 0, kscan = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--png") && i + 1 < argc) png = argv[++i];
@@ -546,6 +622,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--ncu")) delays = ncu = 1;
         else if (!strcmp(argv[i], "--ncu-verify")) ncu = 2;
         else if (!strcmp(argv[i], "--k37")) g_only37 = 1;
+        else if (!strcmp(argv[i], "--kscan")) kscan = 1;
         else if (!strcmp(argv[i], "--short")) g_short = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: bench_collatz_gpu [--out FILE] [--png FILE] [--kmax K (24..40, default 37)]\n"
@@ -556,6 +633,8 @@ int main(int argc, char **argv)
                    "--delays: only the delay loops v3 / v4 / v4x2 side by side (from 2^64), checked identical.\n"
                    "--ncu: one delay launch of 2^27 numbers per loop (d=12, a=24), for ncu -k regex:delays.\n"
                    "--ncu-verify: verify launches with the default options (k=32, d=12), for ncu -k regex:k_flat.\n"
+                   "--kscan: only the verify rate against the sieve depth K (stored 28 / 37, generated from 28\n"
+                   "         stored bits up to K=44; d=12; near 2^68), totals checked equal, iterated = s_K.\n"
                    "Rates of the CUDA Collatz backend against d, k, a; overflow share; CPU speed-up.\n");
             return 0;
         } else {
@@ -581,9 +660,11 @@ int main(int argc, char **argv)
     char host[64] = "?";
     gethostname(host, sizeof host);
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
-         ncu ? "ncu" : delays ? "delays" : layouts ? "layouts" : quick ? "quick" : "full");
-    if (layouts || delays || ncu == 2) {
-        int rc = ncu == 2 ? bench_ncu_verify(cpu) : delays ? bench_delays(cpu, ncu) : bench_layouts(cpu, kmax);
+         ncu ? "ncu" : delays ? "delays" : layouts ? "layouts" : kscan ? "kscan" : quick ? "quick" : "full");
+    if (layouts || delays || ncu == 2 || kscan) {
+        int rc = ncu == 2 ? bench_ncu_verify(cpu) : delays ? bench_delays(cpu, ncu)
+                 : kscan ? bench_kscan(cpu) : bench_layouts(cpu, kmax);
+        if (kscan) write_plot(png);
         bulk_collatz_cuda_release();
         bulk_ctx_close(cpu);
         if (g_out) fclose(g_out);
@@ -818,12 +899,14 @@ int main(int argc, char **argv)
         }
         bulk_collatz_engine_free(e);
     }
+    /* ---- 5. verify: rate against the sieve depth K, generated levels (session 4) -------- */
+    bench_kscan(cpu);
 
     write_plot(png);
     if (png)
         emit("# plot %s: top left verify rate vs d, top right vs k, bottom left delays vs d, "
-             "bottom right delays vs a; blue = shared tables, red = global; y log10, one grid "
-             "line per decade\n", png);
+             "bottom right delays vs a; blue = shared tables, red = global, green = the sieve of "
+             "K bits generated from 28 stored (x = K); y log10, one grid line per decade\n", png);
     bulk_collatz_cuda_release();
     bulk_ctx_close(cpu);
     if (g_out) fclose(g_out);

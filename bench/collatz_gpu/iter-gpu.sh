@@ -2,19 +2,19 @@
 # One GPU round of the Collatz CUDA backend's verify work (/work/notes/gpu-rounds.md): run from
 # the repository root by the lead as `B=build-gpu R=<results dir> timeout <cap> sh
 # bench/collatz_gpu/iter-gpu.sh` after a full CUDA build into $B. Everything it keeps goes to $R
-# (small text files). Steps, most important first (the cap, 60-80 s, may cut the last ones):
-#   1. the GPU test, verify cases (BULK_CZ_GPU_TEST=verify; CUDA == CPU bit for bit, every variant; the twin test is
-#      CPU-only and runs on the build machine);
-#   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json), then with the generated sieve on
-#      the GPU (--k 39 --k-stored 28);
-#   3. bench_collatz_gpu --layouts --k37 --short: verify at k = 37, d = 12, near 2^68: FLAT (the
-#      reference), FLAT_BATCH 16 + records + incremental setup (the default until round 1 of the
-#      third session), the build's default path (AUTO: UNIFORM, two trips per pass), and the
-#      extension rows (stored 32 or 28 bits generated to K = 37, and to K = 39); every result
-#      checked identical to FLAT's (K = 39: the totals);
+# (small text files). Steps, most important first (the cap, ~100-120 s, may cut the last ones):
+#   1. the GPU test, verify cases (BULK_CZ_GPU_TEST=verify; CUDA == CPU bit for bit, every variant
+#      and every extension form; the deep generated sieves K = 40 against the stored sieve's
+#      totals and s_K; the twin test is CPU-only and runs on the build machine);
+#   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json; since session 4 the generated
+#      sieve from 28 stored bits on a GPU too), then with --k 38 / 39 / 40 (28 stored), and K = 39
+#      with the third session's sorted runs (BULK_CZ_CUDA_EXT=sorted) for comparison;
+#   3. bench_collatz_gpu --kscan: verify rate against the sieve depth K near 2^68 (d = 12): the
+#      stored k = 37 default beside K = 36..40 generated from 28 stored bits (gen slices), and
+#      K = 39 in the older sorted / unsorted forms; totals checked equal to the stored sieve's;
 #   (NCU=1: 4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
-#    5. the SASS of k_uni (d = 12) and of the former default kernel (gzip).)
-# VERIFY_ONLY=0 adds the delay benchmark (another engineer's area since session 3).
+#    5. the SASS of k_uni (d = 12).)
+# Switches: CLI=0 skips step 2, KSCAN=0 step 3; VERIFY_ONLY=0 adds the delay benchmark.
 set -u
 B=${B:-build-gpu}
 R=${R:-iter-out}
@@ -28,7 +28,7 @@ el() { echo $(($(date +%s) - t0)); }
 # 1. the GPU test
 (cd "$B" && BULK_CZ_GPU_TEST=verify ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
 echo "tests rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
-grep -E "tests passed|tests failed|Passed|Failed|FAIL" "$R/tests.log" | tail -6
+grep -E "tests passed|tests failed|Passed|Failed|FAIL|deep sieve|  gen |  sorted |  unsorted " "$R/tests.log" | tail -14
 
 # 2. the CLI
 cli_verify() {
@@ -38,18 +38,28 @@ cli_verify() {
     "$CLI" collatz verify --from 2^68 --to 2^68+2^44 --backend cuda --json "$@" >"$R/cli-verify$tag.json" 2>"$R/cli-verify$tag.err"
     rc=$?
     s1=$(date +%s.%N)
-    echo "cli verify$tag $* rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
+    echo "cli verify$tag $* ${EXTF:+(BULK_CZ_CUDA_EXT=$EXTF) }rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
     cat "$R/cli-verify$tag.json"
 }
-# the defaults (since round 2 of the third session: UNIFORM, two trips per pass), then the
-# generated sieve on the GPU: K = 39 from 28 stored bits (extension rows through S sorted by j)
-cli_verify ""
-cli_verify "-k39s28" --k 39 --k-stored 28
+if [ "${CLI:-1}" != 0 ]; then
+    EXTF=
+    cli_verify ""
+    cli_verify "-k39" --k 39
+    cli_verify "-k40" --k 40
+    cli_verify "-k38" --k 38
+    EXTF=sorted
+    export BULK_CZ_CUDA_EXT=sorted
+    cli_verify "-k39-sorted" --k 39
+    unset BULK_CZ_CUDA_EXT
+    EXTF=
+fi
 
-# 3. verify layouts at k = 37
-timeout 30 "$BENCH" --layouts --k37 --short --seconds 0.3 --out "$R/layouts37.txt" >/dev/null 2>"$R/layouts37.err"
-echo "layouts k=37 rc=$? ($(el) s)"
-cat "$R/layouts37.txt"
+# 3. rate against the sieve depth
+if [ "${KSCAN:-1}" != 0 ]; then
+    timeout 60 "$BENCH" --kscan --seconds 0.3 --out "$R/kscan.txt" --png "$R/kscan.png" >/dev/null 2>"$R/kscan.err"
+    echo "kscan rc=$? ($(el) s)"
+    cat "$R/kscan.txt"
+fi
 
 # 4. (NCU=1) ncu on one launch of the default kernel (k = 32, d = 12)
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-0}" = 1 ]; then
@@ -61,11 +71,11 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-0}" = 1 ]; then
     grep -E "k_uni|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu-verify|Theoretical Occ|L1/TEX Hit|L2 Hit|Mem Busy" "$R/ncu-uni.txt" | grep -v "^==" | head -24
 fi
 
-# 5. (NCU=1) SASS of the uniform kernel and the former default FLAT_BATCH kernel
+# 5. (NCU=1) SASS of the uniform kernel
 if command -v cuobjdump >/dev/null 2>&1 && [ "${NCU:-0}" = 1 ]; then
     o="$B/CMakeFiles/bulk_obj.dir/src/collatz/cuda"
     cuobjdump -sass "$o/cg_verify.cu.o" 2>/dev/null |
-        awk '/Function :/ { keep = ($0 ~ /k_uniILi12ELb[01]ELi[03]E/ || $0 ~ /k_flatILb0ELb1ELb1ELb1E/) } keep' | gzip >"$R/sass.txt.gz"
+        awk '/Function :/ { keep = ($0 ~ /k_uniILi12ELb[01]ELi3E/) } keep' | gzip >"$R/sass.txt.gz"
     echo "sass: $(zcat "$R/sass.txt.gz" | grep -c 'Function :') functions, $(wc -c <"$R/sass.txt.gz") bytes"
 fi
 

@@ -66,9 +66,9 @@ struct bulk_collatz_engine {
 
 /* Largest sieve extension (bits above the stored sieve): the survivor lists hold u16 residues. */
 #define BULK_CZ_MAX_EXT 16
-/* Largest generated sieve K = k + kx: a level-K state 3^j nH + c keeps 3^j and c < 3^j in 64
- * bits for j <= K <= 40 (3^40 < 2^64 < 3^41). */
-#define BULK_CZ_MAX_K_GEN 40
+/* Largest generated sieve K = k + kx (sieve_ext.c: beyond 40 the rare states with more than 40
+ * odd steps take the exact reference path, whose count grows to ~1.5e6 per block at K = 46). */
+#define BULK_CZ_MAX_K_GEN 46
 
 /* Adds a sieve extension of x bits (0: none) to an engine with a stored sieve; e->k + x must be
  * at most BULK_COLLATZ_MAX_K. BULK_ERR_ARG (message set) or BULK_ERR_NOMEM. */

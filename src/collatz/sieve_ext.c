@@ -13,9 +13,12 @@
  * of 17 bytes (k = 32, X = 5: 0.7 GB stored instead of 16 GB for a stored k = 37).
  * Limits (collatz_internal.h): X <= BULK_CZ_MAX_EXT = 16 (u16 list residues; the tables of X
  * base bits, 17 bytes per residue, and the lists take at most 5.5 MB then) and
- * K <= BULK_CZ_MAX_K_GEN = 40: every state after K halvings, 3^j2 nH + c2 with c2 < 3^j2 and
- * j2 <= K, keeps 3^j2 and c2 in 64 bits (3^40 < 2^64 < 3^41); beyond that the states, the walks
- * of the range ends (levels up to K - 1) and the GPU's prefixes would need 128-bit c. */
+ * K <= BULK_CZ_MAX_K_GEN = 46. A state after K halvings, 3^j2 nH + c2 with c2 < 3^j2, keeps 3^j2
+ * and c2 in 64 bits for j2 <= 40 (3^40 < 2^64 < 3^41); the classes with j2 > 40 (more than 40 of
+ * K steps odd: sum of C(K, i) for i < K - 40, at most 14235 per block at K = 44, 1.55e6 at 46)
+ * start from their level-k state on the exact reference path instead (verify.c block_extended;
+ * the GPU hands them to the host the same way), and the ends of a range never walk above level
+ * k (verify.c), so nothing else needs 128-bit states. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +67,9 @@ int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x)
                     b >>= 1;
                     c >>= 1;
                     t++;
-                    /* 3^jt < 2^(k+t): eliminated here, glide (k+t) + jt */
-                    if (bulk_cz_pow3[jt] < ((uint64_t)1 << (k + t))) {
+                    /* 3^jt < 2^(k+t): eliminated here, glide (k+t) + jt (3^jt > 2^64 for
+                     * jt > 40: never, as k + t <= K < 64) */
+                    if (jt <= 40 && bulk_cz_pow3[jt] < ((uint64_t)1 << (k + t))) {
                         Gj[j] += (uint64_t)(k + t + jt);
                         elim = 1;
                         break;

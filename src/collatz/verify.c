@@ -183,7 +183,8 @@ static void block_extended(struct acc *a, cz_u128 nH)
             const int j2 = j + e->xdj[L];
             const u128 n = base | ((u128)q << k) | r;
             int64_t g = -1;
-            if (fast) g = cz_fast_glide(e, (u128)bulk_cz_pow3[j2] * nH.lo + c2, n, (int64_t)K + j2);
+            /* j2 > 40 (K > 40 only): 3^j2 and c2 leave 64 bits, the reference path below */
+            if (fast && j2 <= 40) g = cz_fast_glide(e, (u128)bulk_cz_pow3[j2] * nH.lo + c2, n, (int64_t)K + j2);
             if (g < 0) {
                 cz_u128 v;
                 if (cz_sieve_start(&v, from128((nh << X) | q), p3, c))

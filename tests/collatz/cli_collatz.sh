@@ -241,7 +241,7 @@ expect_exit 2 "$BULK" collatz verify --from 1 --to "2^128+1"
 expect_exit 2 "$BULK" collatz verify --from 1 --to 0x1g
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --d 25
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --d 0
-expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --k 41
+expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --k 47
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --part 4/3
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --checkpoint "$T/no/such/dir/ck"
 expect_exit 2 "$BULK" collatz verify --to 100

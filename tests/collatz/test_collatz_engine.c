@@ -611,6 +611,28 @@ static void test_fast_kernel(uint64_t *rng)
     bulk_ctx_close(c);
 }
 
+/* s_K by the parity-sequence DP of test_sieve_sizes in 128 bits (K <= 80): the count of 0/1
+ * sequences of length K whose prefix sums j_i keep 3^j_i >= 2^i. */
+static uint64_t dp_sieve_count(int K)
+{
+    uint64_t dp[2][82];
+    memset(dp, 0, sizeof dp);
+    dp[0][0] = 1;
+    for (int i = 0; i < K; i++) {
+        uint64_t *a = dp[i & 1], *b = dp[(i + 1) & 1];
+        memset(b, 0, sizeof dp[0]);
+        nv_u128 p3 = 1;
+        for (int j = 0; j <= i + 1; j++, p3 *= 3) {
+            /* j odd steps after i + 1 halvings: from j (even step) or j - 1 (odd step) */
+            if (p3 < ((nv_u128)1 << (i + 1))) continue;
+            b[j] = a[j] + (j ? a[j - 1] : 0);
+        }
+    }
+    uint64_t s = 0;
+    for (int j = 0; j <= K; j++) s += dp[K & 1][j];
+    return s;
+}
+
 /* A stored sieve of k bits with an extension of x bits gives the totals (checksum, covered,
  * largest glide, overflows and their values) of the stored sieve of k bits alone, iterates
  * exactly s_(k+x) numbers per aligned block of 2^(k+x), and matches the naive glide sum; near
@@ -663,9 +685,18 @@ static void test_verify_extension(uint64_t *rng)
     }
     /* bad extensions */
     bulk_collatz_engine *e = engine(c, 8, 28, 0);
-    CHECK(bulk_cz_build_extension(e, 13) == BULK_ERR_ARG, "k + x = 41 accepted");
-    CHECK(bulk_cz_build_extension(e, 3) == BULK_OK && bulk_cz_build_extension(e, 3) == BULK_ERR_ARG,
-          "a second extension accepted");
+    CHECK(bulk_cz_build_extension(e, 17) == BULK_ERR_ARG, "x = 17 accepted");
+    /* K = 44 > 40 (survivors with more than 40 odd steps, whose states leave 64 bits): the
+     * lists still give exactly s_44 per block (DP above; 83401400116) */
+    CHECK(bulk_cz_build_extension(e, 16) == BULK_OK && e->s_kx == dp_sieve_count(44) &&
+              e->s_kx == 83401400116ull,
+          "K = 44: s_kx %llu, DP %llu", (unsigned long long)e->s_kx, (unsigned long long)dp_sieve_count(44));
+    CHECK(bulk_cz_build_extension(e, 3) == BULK_ERR_ARG, "a second extension accepted");
+    bulk_collatz_engine_free(e);
+    /* s_40 and s_46 (the largest K) from 24 and 30 stored bits against the DP */
+    e = engine(c, 8, 24, 0);
+    CHECK(bulk_cz_build_extension(e, 16) == BULK_OK && e->s_kx == dp_sieve_count(40) && e->s_kx == 6402835000ull,
+          "K = 40: s_kx %llu", (unsigned long long)e->s_kx);
     bulk_collatz_engine_free(e);
     e = engine(c, 8, 4, 0);
     CHECK(bulk_cz_build_extension(e, 17) == BULK_ERR_ARG, "x = 17 accepted");

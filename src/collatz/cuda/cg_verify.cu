@@ -517,12 +517,15 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                 } else if (!runs_next(p, f, r, c, j, row0, left)) {
                     live = 0;
                 } else {
-                    pow3j = t.pow3[j];
+                    /* j > 40 only in generated slices of K > 40 (cg_ext_gen_one: 3^j and c beyond
+                     * 64 bits): every row of the run escapes to the host's exact redo */
+                    const int wide = j > 40;
+                    pow3j = t.pow3[wide ? 40 : j];
                     done0 = (uint32_t)(p.k + j);
                     const uint64_t h1 = p.nH0_lo + row0 - 1, hlo = p.nH0_lo + row0;
                     const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
                     s.n = cg_form_n(h1, hhi, p.k, r);
-                    ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c);
+                    ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c) | wide;
                     if (L3) uni3_clip(s.n, v0, ovf0);
                 }
             }
@@ -1290,14 +1293,14 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
  * 2 = gen (generated level-K slices, run_ext_gen; the default), 1 = sorted (the third session's
  * k_uni<D, true> runs over S sorted by j, from CG_EXT_SORTED_MIN extension bits on, else
  * unsorted), 0 = unsorted. gen and sorted need the j-sorted S on the device (ext_sort_upload),
- * else the unsorted runs; gen needs K <= 40. */
+ * else the unsorted runs. K > 40: gen only (the other forms take 3^j2 from a table of 41). */
 int ext_method(const vrun &r)
 {
     const char *ev = getenv("BULK_CZ_CUDA_EXT");
     const int kx = r.e->kx, K = r.e->k + kx;
+    if (K > 40) return 2;
     if (ev && !strcmp(ev, "unsorted")) return 0;
-    if ((ev && !strcmp(ev, "sorted")) || K > 40)
-        return !r.o.s_slice_entries && kx >= CG_EXT_SORTED_MIN ? 1 : 0;
+    if (ev && !strcmp(ev, "sorted")) return !r.o.s_slice_entries && kx >= CG_EXT_SORTED_MIN ? 1 : 0;
     if (ev && *ev && strcmp(ev, "gen")) fprintf(stderr, "BULK_CZ_CUDA_EXT=%s: unknown (gen|sorted|unsorted), ignored\n", ev);
     return 2;
 }
@@ -1376,6 +1379,11 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
                 s = xm == 2 ? run_ext_gen(r, base, pc.nH + r0, rn) : run_ext_sorted(r, base, pc.nH + r0, rn);
                 if (s) return s;
                 continue;
+            }
+            if (e->k + e->kx > 40) {
+                bulk_cz_set_error("K = %d needs the stored sieve sorted by j on the device (%.1f GB)",
+                                  e->k + e->kx, (double)e->s_k * 16 / 1e9);
+                return BULK_ERR_NOMEM;
             }
         }
         if (dv->s_whole && !r.o.s_slice_entries) {
@@ -1521,7 +1529,15 @@ static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int 
     cg_piece pieces[CG_MAX_PIECES];
     int np = cg_plan_chunk_x(first, last, e->k, e->kx, e->Sr != NULL, pieces);
     for (int i = 0; i < np; i++)
-        if (pieces[i].kind == CG_PIECE_EXT && !ext_uni(e, pieces[i].nH)) pieces[i].kind = CG_PIECE_EXT_WALK;
+        if (pieces[i].kind == CG_PIECE_EXT && !ext_uni(e, pieces[i].nH)) {
+            /* the per-number walk of K bits holds its states in 64 bits: K <= 40 */
+            if (e->k + e->kx > 40) {
+                bulk_cz_set_error("K = %d (> 40) on the GPU needs d <= %d and n >= 2^(3d+2) (d = %d)",
+                                  e->k + e->kx, CG_UNI_MAX_D, e->d);
+                return BULK_ERR_UNSUPPORTED;
+            }
+            pieces[i].kind = CG_PIECE_EXT_WALK;
+        }
     vjob job = { e, pieces, np, G, res };
     int s = cg_run_devices(G, verify_device, &job);
     if (s != BULK_OK) return s;

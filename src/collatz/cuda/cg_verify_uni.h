@@ -276,7 +276,9 @@ BULK_HD void cg_ext_state(int k, int X, uint64_t r, uint64_t c, uint64_t pow3j, 
  * lists hold len residues each, is entry x = t / len with list position i = t mod len; the
  * entry's state after K + j2 steps is 3^j2 nH + c2 for n = 2^K nH + rr (cg_ext_state). The slice
  * (rr, c2, j2) is then a stored sieve of K bits for those entries, run by the stored-sieve
- * kernel with k = K. Needs j2 <= 40 (3^j2 and c2 < 2^64): K <= 40. */
+ * kernel with k = K. c2 is exact for j2 <= 40 (3^j2 and c2 < 2^64); an entry with j2 > 40
+ * (K > 40 only) carries a meaningless c2, and the kernel hands its rows to the host (exact
+ * redo from the level-k state), as verify.c block_extended takes its reference path. */
 BULK_HD void cg_ext_gen_one(int k, int X, uint64_t t, uint32_t len, const uint64_t *xsr, const uint64_t *xsc, int j,
                             uint64_t pow3j, uint64_t xiv, const uint16_t *xLj, const uint64_t *xB, const uint64_t *xC,
                             const uint8_t *xdj, uint64_t *rr, uint64_t *c2, uint8_t *j2)
