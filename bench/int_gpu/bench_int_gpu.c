@@ -735,7 +735,7 @@ int main(int argc, char **argv)
                          * 2048/1024 and mul 1024 rows, then the staged kernels forced: carry-flag
                          * rows (stage) and complemented even/odd rows (eo), each with the
                          * 16-byte staging of full blocks and with the word loops (the staging
-                         * of the sessions before) */
+                         * of the sessions before), then both in blocks of 64 */
         bench_one(ctx, OP_MUL, 1024, big, big / 4, threads);
         bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
         static const char *modes[] = {"stage", "eo"};
@@ -749,6 +749,11 @@ int main(int argc, char **argv)
                          threads);
         unsetenv("BULK_CUDA_DIVMOD_STAGE");
         bench_forced(ctx, "deo2", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
+        setenv("BULK_CUDA_DIVMOD_BLOCK", "64", 1); /* blocks of 64 instances */
+        bench_forced(ctx, "deo64", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
+        bench_forced(ctx, "dstage64", "BULK_CUDA_DIVMOD", "stage", OP_DIVMOD, 1024, big, 4096,
+                     threads);
+        unsetenv("BULK_CUDA_DIVMOD_BLOCK");
         div_bad = divmod_check(ctx, big / 4);
     }
     if (want("divmod")) {

@@ -10,7 +10,8 @@
 # 2. bench_int_gpu --only div4: mul 1024 and divmod 2048/1024 by default (device-resident,
 #    end-to-end, GMP on all cores), then the staged divmod kernels forced (carry-flag rows
 #    "dstage", complemented even/odd rows "deo"; with the word-loop staging "...L"; deo twice
-#    for the run-to-run spread) and the check of every kernel against regs and GMP -> $R/div4.txt;
+#    for the run-to-run spread; "...64": blocks of 64) and the check of every kernel against
+#    regs and GMP -> $R/div4.txt;
 # 3. (NCU=0 skips) one Nsight Compute pass over the staged divmod kernels (bench --only prof
 #    launches the default, stage and eo once each, 2^18 instances) -> $R/ncu.txt;
 # 4. the SASS opcode mix of the staged divmod kernels at 32 words (cuobjdump) -> $R/sass-div.txt.

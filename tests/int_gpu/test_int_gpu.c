@@ -685,6 +685,11 @@ int main(int argc, char **argv)
     setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1); /* the word-loop staging of full blocks too */
     for (int k = 0; k < 9; k += 4) test_divmod_mode("eo", dcols[k], 4099);
     unsetenv("BULK_CUDA_DIVMOD_STAGE");
+    setenv("BULK_CUDA_DIVMOD_BLOCK", "64", 1); /* blocks of 64 */
+    for (int k = 0; k < 9; k += 2) test_divmod_mode("eo", dcols[k], 4099);
+    test_divmod_mode("stage", 16, 4099);
+    test_divmod_addback("eo", 16, 64 + 7);
+    unsetenv("BULK_CUDA_DIVMOD_BLOCK");
     test_divmod_addback("eo", 16, 2 * 128 + 5);
     test_divmod_addback("stage", 16, 2 * 128 + 5);
     test_divmod_addback("eo", 4, 128);

@@ -145,26 +145,27 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
  * global scratch first (bg_divmod zeroes q before reading u).
  * EO: the register code is bg_divmod_regs_eo (BULK_CUDA_DIVMOD=eo) instead of
  * bg_divmod_regs_recip.
- * vec (session 4): a full block (kThreads instances) at the compiled width (nu = 2 NW,
+ * BT: threads (instances) per block, kThreads or 64 (BULK_CUDA_DIVMOD_BLOCK=64: half the
+ * shared memory a block, so a block's staging and barriers idle 2 warps instead of 4).
+ * vec (session 4): a full block (BT instances) at the compiled width (nu = 2 NW,
  * wa = NW) with 16-byte aligned arrays is copied with 16-byte global accesses at compile-time
  * offsets, all of a thread's loads issued before the first shared-memory store (one memory
  * round trip instead of one per few words; no run-time division k / nu per word). Otherwise,
  * and with vec = 0 (BULK_CUDA_DIVMOD_STAGE=loop), the word loops. */
-template <int NW, bool EO>
-__global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
-                                                               int nu, const bg_limb *d, int wa,
-                                                               bg_word *SC, size_t n, int8_t *err,
-                                                               int *bad, int vec)
+template <int NW, bool EO, int BT>
+__global__ void __launch_bounds__(BT, 512 / BT)
+    divmod_stage_kernel(bg_limb *q, bg_limb *r, const bg_limb *a, int nu, const bg_limb *d, int wa,
+                        bg_word *SC, size_t n, int8_t *err, int *bad, int vec)
 {
     extern __shared__ bg_word dsh[];
     const int S = nu + wa + 1;
-    const size_t first = (size_t)blockIdx.x * kThreads;
-    const int cnt = n - first < (size_t)kThreads ? (int)(n - first) : kThreads;
+    const size_t first = (size_t)blockIdx.x * BT;
+    const int cnt = n - first < (size_t)BT ? (int)(n - first) : BT;
     const bg_word *ga = (const bg_word *)(a + first * (size_t)(nu / 2));
     const bg_word *gd = (const bg_word *)(d + first * (size_t)(wa / 2));
     bg_word *gq = q ? (bg_word *)(q + first * (size_t)(nu / 2)) : NULL;
     bg_word *gr = r ? (bg_word *)(r + first * (size_t)(wa / 2)) : NULL;
-    const bool full = vec && nu == 2 * NW && wa == NW && cnt == kThreads &&
+    const bool full = vec && nu == 2 * NW && wa == NW && cnt == BT &&
                       (((uintptr_t)ga | (uintptr_t)gd | (uintptr_t)gq | (uintptr_t)gr) & 15) == 0;
     constexpr int NA4 = NW / 2, ND4 = NW / 4; /* 16-byte pieces of u and v per instance */
     constexpr int SF = 3 * NW + 1;            /* S when full */
@@ -172,27 +173,27 @@ __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_l
         const uint4 *a4 = (const uint4 *)ga, *d4 = (const uint4 *)gd;
         uint4 ra[NA4], rd[ND4];
         BG_UNROLL
-        for (int it = 0; it < NA4; it++) ra[it] = a4[threadIdx.x + kThreads * it];
+        for (int it = 0; it < NA4; it++) ra[it] = a4[threadIdx.x + BT * it];
         BG_UNROLL
-        for (int it = 0; it < ND4; it++) rd[it] = d4[threadIdx.x + kThreads * it];
+        for (int it = 0; it < ND4; it++) rd[it] = d4[threadIdx.x + BT * it];
         BG_UNROLL
         for (int it = 0; it < NA4; it++) {
-            const int c = threadIdx.x + kThreads * it;
+            const int c = threadIdx.x + BT * it;
             bg_word *p = dsh + (c / NA4) * SF + 4 * (c % NA4);
             p[0] = ra[it].x; p[1] = ra[it].y; p[2] = ra[it].z; p[3] = ra[it].w;
         }
         BG_UNROLL
         for (int it = 0; it < ND4; it++) {
-            const int c = threadIdx.x + kThreads * it;
+            const int c = threadIdx.x + BT * it;
             bg_word *p = dsh + (c / ND4) * SF + 2 * NW + 4 * (c % ND4);
             p[0] = rd[it].x; p[1] = rd[it].y; p[2] = rd[it].z; p[3] = rd[it].w;
         }
     } else {
-        for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
+        for (int k = threadIdx.x; k < cnt * nu; k += BT) {
             int inst = k / nu;
             dsh[inst * S + (k - inst * nu)] = ga[k];
         }
-        for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
+        for (int k = threadIdx.x; k < cnt * wa; k += BT) {
             int inst = k / wa;
             dsh[inst * S + nu + (k - inst * wa)] = gd[k];
         }
@@ -220,7 +221,7 @@ __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_l
             uint4 *q4 = (uint4 *)gq;
             BG_UNROLL
             for (int it = 0; it < NA4; it++) {
-                const int c = threadIdx.x + kThreads * it;
+                const int c = threadIdx.x + BT * it;
                 const bg_word *p = dsh + (c / NA4) * SF + 4 * (c % NA4);
                 q4[c] = make_uint4(p[0], p[1], p[2], p[3]);
             }
@@ -229,7 +230,7 @@ __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_l
             uint4 *r4 = (uint4 *)gr;
             BG_UNROLL
             for (int it = 0; it < ND4; it++) {
-                const int c = threadIdx.x + kThreads * it;
+                const int c = threadIdx.x + BT * it;
                 const bg_word *p = dsh + (c / ND4) * SF + 2 * NW + 4 * (c % ND4);
                 r4[c] = make_uint4(p[0], p[1], p[2], p[3]);
             }
@@ -237,31 +238,45 @@ __global__ void __launch_bounds__(kThreads) divmod_stage_kernel(bg_limb *q, bg_l
         return;
     }
     if (gq)
-        for (int k = threadIdx.x; k < cnt * nu; k += kThreads) {
+        for (int k = threadIdx.x; k < cnt * nu; k += BT) {
             int inst = k / nu;
             gq[k] = dsh[inst * S + (k - inst * nu)];
         }
     if (gr)
-        for (int k = threadIdx.x; k < cnt * wa; k += kThreads) {
+        for (int k = threadIdx.x; k < cnt * wa; k += BT) {
             int inst = k / wa;
             gr[k] = dsh[inst * S + nu + (k - inst * wa)];
         }
 }
 
+template <int NW, bool EO, int BT>
+int launch_divmod_stage_bt(cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a, int nu,
+                           const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err, int *bad,
+                           int vec)
+{
+    size_t smem = sizeof(bg_word) * (size_t)BT * (size_t)(nu + nv + 1);
+    if (smem > 48 * 1024)
+        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW, EO, BT>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    const unsigned gr = (unsigned)((n + BT - 1) / BT);
+    divmod_stage_kernel<NW, EO, BT><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad, vec);
+    BG_CHECK_LAUNCH();
+    return BULK_OK;
+}
+
+/* BULK_CUDA_DIVMOD_STAGE=loop: the word loops for every block; BULK_CUDA_DIVMOD_BLOCK=64:
+ * blocks of 64 instances (default kThreads). */
 template <int NW, bool EO>
 int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a,
                         int nu, const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err,
                         int *bad)
 {
-    size_t smem = sizeof(bg_word) * (size_t)kThreads * (size_t)(nu + nv + 1);
-    if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW, EO>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    const char *e = getenv("BULK_CUDA_DIVMOD_STAGE");
+    (void)gr;
+    const char *e = getenv("BULK_CUDA_DIVMOD_STAGE"), *b = getenv("BULK_CUDA_DIVMOD_BLOCK");
     const int vec = !(e && strcmp(e, "loop") == 0);
-    divmod_stage_kernel<NW, EO><<<gr, kThreads, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad, vec);
-    BG_CHECK_LAUNCH();
-    return BULK_OK;
+    if (b && strcmp(b, "64") == 0)
+        return launch_divmod_stage_bt<NW, EO, 64>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
+    return launch_divmod_stage_bt<NW, EO, kThreads>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
 }
 
 /* divmod_stage_kernel<NW, EO> for the capacity of `limbs` (4, 8, 16 or 32 words). */
