@@ -12,6 +12,7 @@
 #include "cz_cpu_test.h"
 
 #include "collatz/cuda/cg_delay6.h"
+#include "collatz/collatz_internal.h"
 
 typedef unsigned __int128 u128;
 
@@ -90,18 +91,30 @@ struct wstats6 {
     uint64_t rounds, slot_rounds, finishes, slow;
 };
 
-/* lane_delays6 on the CPU for one warp's piece of len numbers n0 + i: out[i] = the delay put for
- * number i (UINT32_MAX: escape), each put once (-2 before: checked). */
-static void warp_twin6(u128 n0, uint32_t len, int nl, unsigned u, const bulk_collatz_engine *e, const uint32_t *CJ,
-                       const uint64_t *BC, int64_t *out, struct wstats6 *ws)
+/* What a warp's piece holds: consecutive numbers n0 + i (the number feed) or the classes k0 + i
+ * of the block with high part nH (the class feed of phase 1). */
+struct piece6 {
+    int classes;
+    u128 n0;
+    const uint64_t *cls2;
+    uint64_t nH;
+    uint32_t k0;
+};
+
+/* lane_delays6 on the CPU for one warp's piece of len start values: out[i] = the delay put for
+ * start value i (UINT32_MAX: escape), each put once (-2 before: checked). */
+static void warp_twin6(const struct piece6 *pc, uint32_t len, int nl, unsigned u, const bulk_collatz_engine *e,
+                       const uint32_t *CJ, const uint64_t *BC, int64_t *out, struct wstats6 *ws)
 {
     enum { NLMAX = 3 };
     const unsigned d = (unsigned)e->d, a = (unsigned)e->a, gsh = 32 - cg5_guard_bits(d);
     const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = cg5_done_mask(a), du = u * d;
     cg6_feed f[32];
+    cg6_cfeed cf[32];
     cg6_slot q[32][NLMAX];
     for (uint32_t l = 0; l < 32; l++) {
-        cg6_feed_init(&f[l], of_w(n0), l, len);
+        if (pc->classes) cg6_cfeed_init(&cf[l], pc->cls2, pc->nH, pc->k0, l, len);
+        else cg6_feed_init(&f[l], of_w(pc->n0), l, len);
         for (int k = 0; k < nl; k++) {
             cg5_start(&q[l][k].s, cg_make(0, 0));
             q[l][k].cx = ~0u;
@@ -131,13 +144,15 @@ static void warp_twin6(u128 n0, uint32_t len, int nl, unsigned u, const bulk_col
                     s->idx = CG6_NONE;
                     ws->finishes++;
                 } else if (r == 2) {
-                    const int64_t dl = cg_delay(of_w(n0 + s->idx), d, a, BC, e->J, e->A);
+                    const cg_u128 v = pc->classes ? cg6_class_value(&cf[l], s->idx) : of_w(pc->n0 + s->idx);
+                    const int64_t dl = cg_delay(v, d, a, BC, e->J, e->A);
                     PUT6(s->idx, dl < 0 ? UINT32_MAX : (uint32_t)dl);
                     s->idx = CG6_NONE;
                     ws->slow++;
                     ws->finishes++;
                 }
-                cg6_refill(s, &f[l]);
+                if (pc->classes) cg6_crefill(s, &cf[l]);
+                else cg6_refill(s, &f[l]);
                 any |= s->idx != CG6_NONE;
             }
         if (!any) break;
@@ -195,7 +210,8 @@ static void test_twin6(bulk_ctx *ctx, uint64_t *rs, int small)
                     for (uint32_t i = 0; i < len; i++) wo[i] = -2;
                     struct wstats6 ws;
                     memset(&ws, 0, sizeof ws);
-                    warp_twin6(n0, len, nl, u, e, CJ, BC, wo, &ws);
+                    const struct piece6 pc = { 0, n0, NULL, 0, 0 };
+                    warp_twin6(&pc, len, nl, u, e, CJ, BC, wo, &ws);
                     int bad = 0, esc = 0;
                     for (uint32_t i = 0; i < len; i++) {
                         const int64_t want = cg_delay(of_w(n0 + i), (unsigned)d, (unsigned)a, BC, e->J, e->A);
@@ -223,11 +239,106 @@ static void test_twin6(bulk_ctx *ctx, uint64_t *rs, int small)
     }
 }
 
+/* The class path: the tables (cg6_class_tables) against the engine's classes; phase 1's twin
+ * (the lane loop on the class feed) against cg_delay of each class's start value; phase 2's rule
+ * M + j + D against the CPU engine's delays of consecutive numbers near 2^64 and 2^68 (the
+ * whole block's D for the residues checked from cg_delay, independent of the twin). */
+static void test_classes(bulk_ctx *ctx, uint64_t *rs, int small)
+{
+    struct cz_tabs tb;
+    if (cz_tabs_new(&tb, ctx, 14, 22)) return;
+    bulk_collatz_engine *e = tb.e;
+    int st = bulk_cz_need_classes(e);
+    CHECK(st == BULK_OK && e->M == 22 && e->ncls < (1u << CG6_CLS_BITS), "classes: %d, M=%d, %u classes", st, e->M,
+          e->ncls);
+    if (st != BULK_OK || e->ncls >= (1u << CG6_CLS_BITS)) {
+        cz_tabs_free(&tb);
+        return;
+    }
+    const unsigned M = (unsigned)e->M;
+    const size_t R = (size_t)1 << M;
+    uint32_t *cmap = malloc(R * sizeof *cmap);
+    uint64_t *cls2 = malloc((size_t)e->ncls * 2 * sizeof *cls2);
+    cg6_class_tables(e->M, e->ncls, e->cls, e->cls_j, e->cls_c, bulk_cz_pow3, cmap, cls2);
+    /* the tables: residue r's state after M halvings is (j, c) of its class */
+    for (int it = 0; it < 2000; it++) {
+        const uint32_t r = (uint32_t)(test_rand(rs) & (R - 1)), q = cmap[r] & ((1u << CG6_CLS_BITS) - 1);
+        u128 v = (u128)1 << M | r; /* nH = 1: after M halvings 3^j + c */
+        unsigned jj = 0;
+        for (unsigned h = 0; h < M;) {
+            if (v & 1) {
+                v = 3 * v + 1;
+                jj++;
+            } else {
+                v >>= 1;
+                h++;
+            }
+        }
+        CHECK(q < e->ncls && (cmap[r] >> CG6_CLS_BITS) == jj && cls2[2 * q + 1] == bulk_cz_pow3[jj] &&
+                  v == (u128)cls2[2 * q + 1] + cls2[2 * q],
+              "class of residue %u", r);
+    }
+    const u128 starts[] = { (u128)1 << 64, ((u128)1 << 68) + ((u128)(test_rand(rs) % 1000) << M) };
+    const uint32_t len = small ? 500 : 3000;
+    int64_t *wo = malloc((size_t)(len > 4096 ? len : 4096) * sizeof *wo);
+    uint32_t *ref = malloc(4096 * sizeof *ref);
+    for (size_t si = 0; si < sizeof starts / sizeof starts[0]; si++) {
+        const uint64_t nH = (uint64_t)(starts[si] >> M);
+        /* phase 1 on a piece of classes (a random place in the class list) */
+        const uint32_t k0 = (uint32_t)(test_rand(rs) % (e->ncls - len));
+        for (int nl = 2; nl <= 3; nl++)
+            for (unsigned u = 4; u <= 8; u *= 2) {
+                for (uint32_t i = 0; i < len; i++) wo[i] = -2;
+                struct wstats6 ws;
+                memset(&ws, 0, sizeof ws);
+                const struct piece6 pc = { 1, 0, cls2, nH, k0 };
+                warp_twin6(&pc, len, nl, u, e, tb.CJ, tb.BC, wo, &ws);
+                int bad = 0;
+                for (uint32_t i = 0; i < len; i++) {
+                    cg6_cfeed cf;
+                    cg6_cfeed_init(&cf, cls2, nH, k0, 0, len);
+                    const cg_u128 v = cg6_class_value(&cf, i);
+                    const u128 vw = (u128)cg_hi64(v) << 64 | cg_lo64(v);
+                    const uint64_t q = k0 + i;
+                    bad += vw != (u128)cls2[2 * q + 1] * nH + cls2[2 * q];
+                    const int64_t want = cg_delay(v, 14, 22, tb.BC, e->J, e->A);
+                    bad += wo[i] != (want < 0 ? (int64_t)UINT32_MAX : want);
+                }
+                CHECK(bad == 0, "class twin nl=%d u=%u start #%zu: %d mismatches", nl, u, si, bad);
+                if (si == 0 && nl == 2 && u == 8 && !small)
+                    printf("class twin d=14 a=22 nH=2^42: %.3f slot rounds per class (%.2f slot steps), %llu slow\n",
+                           (double)ws.slot_rounds / len, (double)ws.slot_rounds * u / len, (unsigned long long)ws.slow);
+            }
+        /* phase 2's rule on 4096 consecutive numbers of the block (D from cg_delay) */
+        const u128 n0 = starts[si] + (test_rand(rs) & (R - 1) & ~(u128)4095);
+        st = bulk_collatz_delays(ctx, e, cg_u_of(n0), 4096, ref);
+        CHECK(st == BULK_OK, "bulk_collatz_delays: %d", st);
+        int bad = 0;
+        for (uint32_t i = 0; i < 4096; i++) {
+            const u128 n = n0 + i;
+            const uint32_t ce = cmap[(uint32_t)n & (R - 1)], q = ce & ((1u << CG6_CLS_BITS) - 1);
+            cg6_cfeed cf;
+            cg6_cfeed_init(&cf, cls2, (uint64_t)(n >> M), q, 0, 1);
+            const int64_t dv = cg_delay(cg6_class_value(&cf, 0), 14, 22, tb.BC, e->J, e->A);
+            CHECK(dv >= 0 && dv < CG6_D_NONE, "class delay in range");
+            bad += cg6_member_delay(ce, (uint32_t)dv, M) != ref[i];
+        }
+        CHECK(bad == 0, "phase 2 rule: %d of 4096 numbers differ (start #%zu)", bad, si);
+        CHECK(cg6_member_delay(cmap[0], CG6_D_NONE, M) == UINT32_MAX, "a class left to the host");
+    }
+    free(wo);
+    free(ref);
+    free(cmap);
+    free(cls2);
+    cz_tabs_free(&tb);
+}
+
 static void run(bulk_ctx *ctx, uint64_t *rs, int small)
 {
     test_feed(rs);
     test_classify(rs);
     test_twin6(ctx, rs, small);
+    test_classes(ctx, rs, small);
 }
 
 int main(int argc, char **argv) { return cz_cpu_test_main(argc, argv, run); }

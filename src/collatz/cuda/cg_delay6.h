@@ -22,6 +22,7 @@
 #ifndef BULK_COLLATZ_CUDA_CG_DELAY6_H
 #define BULK_COLLATZ_CUDA_CG_DELAY6_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "collatz/cuda/cg_delay5.h"
@@ -79,6 +80,78 @@ BULK_HD int cg6_refill(cg6_slot *q, cg6_feed *f)
     f->x1 = y1;
     f->x0 = y0;
     return 1;
+}
+
+/* ---- merge classes on the GPU (docs/collatz-gpu.md "Delays, session 4") ----------------------
+ * In an aligned block of 2^M numbers n = 2^M nH + r (nH >= 1) the first M halvings depend only
+ * on r and lead to 3^j nH + c (collatz/delays.c); residues with equal (j, c) form a class and
+ * share the rest of the trajectory: delay(n) = M + j + delay(3^j nH + c). Phase 1 runs one
+ * trajectory per class (the lane loop with the class feed below) into D[block][class]; phase 2
+ * gives each number M + j + D[...] through the map cmap[r] = class | j << CG6_CLS_BITS. */
+
+/* Bits of a class index in cmap (889180 classes for M = 22 < 2^20). */
+#define CG6_CLS_BITS 20
+/* D's mark of a class whose delay the GPU did not settle (an escape, or >= 2^16 - 1): its
+ * numbers go to the host's exact path. */
+#define CG6_D_NONE 0xffffu
+
+/* The class feed of one lane: classes k0 + i, i = lane + 32 m < len, of the block with high
+ * part nH; cls2[2 q] = c, cls2[2 q + 1] = 3^j of class q. nH < 2^57 keeps every start value
+ * 3^j nH + c (3^j < 2^35 for j <= 22) below 2^92, so x = 4 v fits three limbs; the caller
+ * (the driver: numbers below 2^79) sees to that. */
+typedef struct cg6_cfeed {
+    const uint64_t *cls2;
+    uint64_t nH;
+    uint32_t k0, idx, len;
+} cg6_cfeed;
+
+BULK_HD void cg6_cfeed_init(cg6_cfeed *f, const uint64_t *cls2, uint64_t nH, uint32_t k0, uint32_t lane, uint32_t len)
+{
+    f->cls2 = cls2;
+    f->nH = nH;
+    f->k0 = k0;
+    f->idx = lane;
+    f->len = len;
+}
+
+/* The start value 3^j nH + c of local class i (exact in 128 bits for any nH < 2^64). */
+BULK_HD cg_u128 cg6_class_value(const cg6_cfeed *f, uint32_t i)
+{
+    const uint64_t c = f->cls2[2 * (uint64_t)(f->k0 + i)], p = f->cls2[2 * (uint64_t)(f->k0 + i) + 1];
+    const unsigned __int128 v = (unsigned __int128)p * f->nH + c;
+    return cg_make((uint64_t)v, (uint64_t)(v >> 64));
+}
+
+/* A free slot takes the lane's next class, if any (as cg6_refill); a start value of 2^94 or
+ * more (only when nH >= 2^57) gets a violated guard word: the exact slow path. */
+BULK_HD int cg6_crefill(cg6_slot *q, cg6_cfeed *f)
+{
+    if (q->idx != CG6_NONE || f->idx >= f->len) return 0;
+    const cg_u128 v = cg6_class_value(f, f->idx);
+    cg5_start(&q->s, v);
+    q->idx = f->idx;
+    f->idx += 32;
+    return 1;
+}
+
+/* The class path's tables from the engine's classes (bulk_cz_need_classes built them; host
+ * only: not BULK_HD): cmap[r] = class | j << CG6_CLS_BITS for r < 2^M, cls2[2 q] = c, cls2[2 q + 1] = 3^j.
+ * Needs ncls < 2^CG6_CLS_BITS. */
+static inline void cg6_class_tables(int M, uint32_t ncls, const uint32_t *cls, const uint8_t *cls_j,
+                                    const uint64_t *cls_c, const uint64_t *pow3, uint32_t *cmap, uint64_t *cls2)
+{
+    for (size_t r = 0; r < (size_t)1 << M; r++) cmap[r] = cls[r] | (uint32_t)cls_j[cls[r]] << CG6_CLS_BITS;
+    for (size_t q = 0; q < ncls; q++) {
+        cls2[2 * q] = cls_c[q];
+        cls2[2 * q + 1] = pow3[cls_j[q]];
+    }
+}
+
+/* A number's delay from its class entry e = cmap[r] and its class's D (phase 2): UINT32_MAX
+ * when the class was left to the host. */
+BULK_HD uint32_t cg6_member_delay(uint32_t e, uint32_t D, unsigned M)
+{
+    return D == CG6_D_NONE ? 0xffffffffu : M + (e >> CG6_CLS_BITS) + D;
 }
 
 /* The round end's classification of a slot whose round steps were added (cg5_num.st += du):

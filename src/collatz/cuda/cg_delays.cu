@@ -43,6 +43,11 @@ struct dparams {
     uint32_t mask4, dmask, gsh;  /* V5's lean round end: (2^d - 1) << 2, cg5_done_mask(a),
                                     32 - cg5_guard_bits(d), here so that the kernel reads them as
                                     constant operands instead of rebuilding them in registers */
+    const uint64_t *cls2;        /* the class path: class q's c and 3^j (cg_delay6.h) */
+    const uint32_t *cmap;        /* residue r's class | j << CG6_CLS_BITS */
+    uint16_t *cd;                /* D[b * ncls + q]: phase 1's class delays of block B0 + b */
+    uint64_t B0;                 /* n >> M of the launch's first block */
+    uint32_t ncls, nbk, M;       /* classes per block, blocks of the launch, block bits */
     unsigned long long *esc;     /* offsets of escaped numbers */
     unsigned int *esc_count;
     uint32_t esc_cap;
@@ -405,15 +410,39 @@ __device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const uint32_t 
         if (pend[q]) put(po[q], (int64_t)pst[q] + pa[q]);
 }
 
+/* The feeds of lane_delays6: refill(q) gives a free slot the lane's next start value (returns 1
+ * when it did), value(i) is start value i (for the exact slow path). NumFeed: consecutive numbers
+ * first + base + i; ClassFeed: the merge classes of one block (phase 1 of the class path). */
+struct NumFeed {
+    cg6_feed f;
+    const dparams &p;
+    uint64_t base;
+    __device__ __forceinline__ NumFeed(const dparams &p_, uint64_t base_, uint32_t lane, uint32_t len) : p(p_), base(base_)
+    {
+        cg6_feed_init(&f, nth(p_, base_), lane, len);
+    }
+    __device__ __forceinline__ int refill(cg6_slot *q) { return cg6_refill(q, &f); }
+    __device__ __forceinline__ cg_u128 value(uint32_t i) const { return nth(p, base + i); }
+};
+struct ClassFeed {
+    cg6_cfeed f;
+    __device__ __forceinline__ ClassFeed(const uint64_t *cls2, uint64_t nH, uint32_t k0, uint32_t lane, uint32_t len)
+    {
+        cg6_cfeed_init(&f, cls2, nH, k0, lane, len);
+    }
+    __device__ __forceinline__ int refill(cg6_slot *q) { return cg6_crefill(q, &f); }
+    __device__ __forceinline__ cg_u128 value(uint32_t i) const { return cg6_class_value(&f, i); }
+};
+
 /* V5's loop with the lean round end (cg_delay6.h; docs/collatz-gpu.md "Delays, session 4"): the
- * warp's piece of len numbers at offsets base + i, i = lane + 32 m, NL slots per lane, the same
- * rounds of U steps as lane_delays5; at each round end per slot: the previous round's result put,
- * the classification (cg6_classify), a done number's A[v] load issued (its result put one round
- * later), a slow one's exact delay (cg_delay from n, divergent, rare) put at once, and a free slot
- * refilled from the lane's running next number (cg6_refill). put(i, delay or UINT32_MAX for an
- * escape), in any order. Needs len <= 2^32 - 64. */
-template <int NL, int U, class Put>
-__device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &p, uint64_t base, uint32_t len, Put put)
+ * lane's start values from the feed (a warp's piece: local indices i = lane + 32 m), NL slots per
+ * lane, the same rounds of U steps as lane_delays5; at each round end per slot: the previous
+ * round's result put, the classification (cg6_classify), a done number's A[v] load issued (its
+ * result put one round later), a slow one's exact delay (cg_delay from its start value,
+ * divergent, rare) put at once, and a free slot refilled from the feed. put(i, delay or
+ * UINT32_MAX for an escape), in any order. */
+template <int NL, int U, class Feed, class Put>
+__device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &p, Feed &feed, Put put)
 {
     const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = p.gsh;
     const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = p.dmask, du = (uint32_t)U * d;
@@ -421,8 +450,6 @@ __device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &
     const uint32_t P = lane <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[lane] : 0u; /* 4 * 3^lane */
     const unsigned char *CJb = (const unsigned char *)CJ;
     const uint16_t *A = p.tb.A;
-    cg6_feed f;
-    cg6_feed_init(&f, nth(p, base), lane, len);
     cg6_slot q[NL];
 #pragma unroll
     for (int k = 0; k < NL; k++) {
@@ -446,11 +473,11 @@ __device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &
                 q[k].pidx = q[k].idx;
                 q[k].idx = CG6_NONE;
             } else if (__builtin_expect(r == 2, 0)) {
-                const int64_t dl = cg_delay(nth(p, base + q[k].idx), d, a, p.tb.BC, p.tb.J, A);
+                const int64_t dl = cg_delay(feed.value(q[k].idx), d, a, p.tb.BC, p.tb.J, A);
                 put(q[k].idx, dl < 0 ? UINT32_MAX : (uint32_t)dl);
                 q[k].idx = CG6_NONE;
             }
-            cg6_refill(&q[k], &f);
+            feed.refill(&q[k]);
             any |= q[k].idx != CG6_NONE;
         }
         if (!__any_sync(0xffffffffu, any)) break;
@@ -552,7 +579,10 @@ __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
     if (SH || BLDS) __syncthreads();
     unsigned char *spans = (unsigned char *)cg5_smem + (SH ? (size_t)4 << p.tb.d : 0);
     if constexpr (LEAN) {
-        auto loop = [&](uint64_t base, uint32_t len, auto put) { lane_delays6<NL, U>(CJ, p, base, len, put); };
+        auto loop = [&](uint64_t base, uint32_t len, auto put) {
+            NumFeed feed(p, base, threadIdx.x & 31, len);
+            lane_delays6<NL, U>(CJ, p, feed, put);
+        };
         if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<true>(p, spans, loop);
         else delays_layout<MODE, true>(p, loop);
     } else {
@@ -560,6 +590,59 @@ __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
         if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<false>(p, spans, loop);
         else delays_layout<MODE, false>(p, loop);
     }
+}
+
+/* ---- the class path (merge classes, cg_delay6.h; docs/collatz-gpu.md "Delays, session 4") ---- */
+
+/* Phase 1: D[b][q] = delay(3^j nH + c) of every class q of the launch's blocks b < nbk
+ * (nH = B0 + b), CG6_D_NONE where the host must settle it; warp pieces of classes of one block,
+ * about one piece per warp of the grid (at most CG_DELAY_PIECE5 classes). */
+template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS) k_classes(dparams p)
+{
+    extern __shared__ __align__(16) uint32_t cg5_smem[];
+    const uint32_t *CJ = p.CJ;
+    if (SH) {
+        const uint32_t n = 1u << p.tb.d;
+        for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) cg5_smem[i] = p.CJ[i];
+        CJ = cg5_smem;
+        __syncthreads();
+    }
+    const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    uint64_t pc = ((uint64_t)p.ncls * p.nbk + warps - 1) / warps;
+    pc = pc < CG_DELAY_PIECE5 ? (pc + 31) & ~(uint64_t)31 : CG_DELAY_PIECE5;
+    const uint64_t ppb = (p.ncls + pc - 1) / pc, units = ppb * p.nbk;
+    for (uint64_t w = tid >> 5; w < units; w += warps) {
+        const uint64_t b = w / ppb;
+        const uint32_t k0 = (uint32_t)((w - b * ppb) * pc);
+        const uint32_t len = (uint32_t)(p.ncls - k0 < pc ? p.ncls - k0 : pc);
+        uint16_t *D = p.cd + b * p.ncls + k0;
+        ClassFeed feed(p.cls2, p.B0 + b, k0, threadIdx.x & 31, len);
+        lane_delays6<NL, U>(CJ, p, feed, [&](uint32_t i, uint32_t dl) { D[i] = (uint16_t)(dl < CG6_D_NONE ? dl : CG6_D_NONE); });
+    }
+}
+
+/* Phase 2: every number of the launch from its class, M + j + D (cg6_member_delay), through the
+ * usual layouts (OUT, batch pieces, spans); numbers in order, lane + 32 m of a piece. */
+template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dparams p)
+{
+    extern __shared__ __align__(16) uint32_t cg5_smem[];
+    const unsigned M = p.M;
+    auto loop = [&](uint64_t base, uint32_t len, auto put) {
+        const uint32_t lane = threadIdx.x & 31;
+        const uint64_t o = base + lane;
+        uint64_t lo = p.first_lo + o, hi = p.first_hi + (lo < o);
+        for (uint32_t i = lane; i < len; i += 32) {
+            const uint64_t blk = (hi << (64 - M)) | (lo >> M); /* n >> M (n < 2^79) */
+            const uint32_t e = p.cmap[(uint32_t)lo & ((1u << M) - 1)];
+            const uint32_t D = p.cd[(blk - p.B0) * p.ncls + (e & ((1u << CG6_CLS_BITS) - 1))];
+            put(i, cg6_member_delay(e, D, M));
+            lo += 32;
+            hi += lo < 32;
+        }
+    };
+    if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<true>(p, (unsigned char *)cg5_smem, loop);
+    else delays_layout<MODE, true>(p, loop);
 }
 
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
@@ -711,6 +794,25 @@ int v5_lanes(int loop)
     return loop == BULK_CZ_CUDA_DELAY_V5 ? 2 : loop == BULK_CZ_CUDA_DELAY_V5X1 ? 1 : loop == BULK_CZ_CUDA_DELAY_V5X3 ? 3 : 0;
 }
 
+/* The lean round end (lane_delays6) runs for two or three numbers per lane and rounds of 4 or 8
+ * steps, unless BULK_CZ_CUDA_V5RE=old. */
+int lean_loop(int loop, int unroll)
+{
+    const char *re = getenv("BULK_CZ_CUDA_V5RE");
+    const int nl = v5_lanes(loop);
+    return !(re && !strcmp(re, "old")) && (nl == 2 || nl == 3) && (unroll == 4 || unroll == 8);
+}
+
+/* The class path's kernels: phase 1 (NL slots, rounds of 4 or 8 steps), phase 2 for the mode. */
+kfn pick_classes(int sh, int nl, int unroll)
+{
+#define CG_KC(SH, NL) (unroll == 4 ? k_classes<SH, NL, 4> : k_classes<SH, NL, 8>)
+    if (nl == 3) return sh ? CG_KC(true, 3) : CG_KC(false, 3);
+    return sh ? CG_KC(true, 2) : CG_KC(false, 2);
+#undef CG_KC
+}
+kfn pick_members(int mode) { return mode == MODE_OUT ? k_members<MODE_OUT> : k_members<MODE_BATCH_WARP>; }
+
 kfn pick(int kv, int sh, int mode, int loop, int unroll)
 {
     if (kv == BULK_CZ_CUDA_KERNEL_FAST && v5_lanes(loop) && mode != MODE_BATCH_THREAD) {
@@ -721,10 +823,7 @@ kfn pick(int kv, int sh, int mode, int loop, int unroll)
         const char *bsrc = getenv("BULK_CZ_CUDA_V5B");
         if (bsrc && !strcmp(bsrc, "lds") && nl == 2 && sh && unroll == 8 && mode == MODE_BATCH_WARP)
             return k_delays5<true, MODE_BATCH_WARP, 2, 8, true>;
-        /* the lean round end (lane_delays6) for two or three numbers per lane and rounds of 4
-         * or 8 steps, unless BULK_CZ_CUDA_V5RE=old */
-        const char *re = getenv("BULK_CZ_CUDA_V5RE");
-        if (!(re && !strcmp(re, "old")) && (nl == 2 || nl == 3) && (unroll == 4 || unroll == 8)) {
+        if (lean_loop(loop, unroll)) {
 #define CG_K6(SH, NL, U)                                                                           \
     (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U, false, true> : k_delays5<SH, MODE_BATCH_WARP, NL, U, false, true>)
 #define CG_K6U(SH, NL) (unroll == 4 ? CG_K6(SH, NL, 4) : CG_K6(SH, NL, 8))
@@ -775,6 +874,12 @@ struct dcache {
     uint32_t cap_esc;
     uint32_t *CJ; /* V5 entries of d = cj_d (0: none) */
     int cj_d;
+    uint64_t *cls2;    /* the class path: classes (c, 3^j) and the residue map of M = cls_M bits */
+    uint32_t *cmap;
+    int cls_M;
+    uint32_t cls_n;
+    uint16_t *cd;      /* phase 1's class delays, cap_cd entries */
+    uint64_t cap_cd;
 };
 #define CG_MAX_DEV 64
 dcache g_dc[CG_MAX_DEV];
@@ -813,6 +918,9 @@ void dcache_free(dcache *c)
     if (c->stream) cudaStreamDestroy(c->stream);
     if (c->copier) cudaStreamDestroy(c->copier);
     cudaFree(c->CJ);
+    cudaFree(c->cls2);
+    cudaFree(c->cmap);
+    cudaFree(c->cd);
     memset(c, 0, sizeof *c);
 }
 
@@ -925,6 +1033,33 @@ int delays_device(int g, void *arg)
     int per_sm = 0;
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
     const int grid = dv->sms * (per_sm > 0 ? per_sm : 1);
+    /* the class path (merge classes of M bits, cg_delay6.h; docs/collatz-gpu.md "Delays,
+     * session 4"): V5 with the lean round end, on trial with BULK_CZ_CUDA_CLASSES=1, every n of
+     * the call in [2^40, 2^79) (nH < 2^57: three-limb start values; small n would leave the
+     * class trajectories short and the block partial) */
+    const char *cenv = getenv("BULK_CZ_CUDA_CLASSES");
+    const cg_w last_n = j.first + (cg_w)j.count * (j.batch ? j.batch : 1) - 1;
+    int cls = v5 && lean_loop(o.delay_loop, o.delay_unroll) && cenv && !strcmp(cenv, "1") && e->M > 0 &&
+              e->M <= 22 && (j.first >> 40) != 0 && (last_n >> 79) == 0 && j.count > 0;
+    kfn f1 = NULL, f2 = NULL;
+    size_t smem1 = 0;
+    int grid1 = 0, grid2 = 0;
+    if (cls && ((s = bulk_cz_need_classes(e)) != BULK_OK || e->ncls >= (1u << CG6_CLS_BITS))) {
+        if (s != BULK_OK) return s;
+        cls = 0;
+    }
+    if (cls) {
+        f1 = pick_classes(sh, v5_lanes(o.delay_loop), o.delay_unroll);
+        f2 = pick_members(mode);
+        smem1 = sh ? cg5_smem_bytes(e->d) : 0;
+        int per1 = 0, per2 = 0;
+        CG_CHECK(cudaFuncSetAttribute(f1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem1));
+        CG_CHECK(cudaFuncSetAttribute(f2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)span_bytes));
+        CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per1, f1, o.threads_per_block, smem1));
+        CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per2, f2, o.threads_per_block, span_bytes));
+        grid1 = dv->sms * (per1 > 0 ? per1 : 1);
+        grid2 = dv->sms * (per2 > 0 ? per2 : 1);
+    }
     /* units per launch: about launch_numbers numbers */
     uint64_t per = j.batch ? o.launch_numbers / j.batch : o.launch_numbers;
     if (per < 1) per = 1;
@@ -990,6 +1125,44 @@ int delays_device(int g, void *arg)
         DG_TRY(ce);
         dc.cj_d = e->d;
     }
+    if (cls && (dc.cls_M != e->M || dc.cls_n != e->ncls)) {
+        /* the classes (c, 3^j) and the residue map, once per device (they depend on M only) */
+        const size_t R = (size_t)1 << e->M, Q = e->ncls;
+        uint32_t *hm = (uint32_t *)malloc(R * 4);
+        uint64_t *hc = (uint64_t *)malloc(Q * 16);
+        if (!hm || !hc) {
+            free(hm);
+            free(hc);
+            status = BULK_ERR_NOMEM;
+            goto done;
+        }
+        cg6_class_tables(e->M, e->ncls, e->cls, e->cls_j, e->cls_c, bulk_cz_pow3, hm, hc);
+        cudaFree(dc.cls2);
+        cudaFree(dc.cmap);
+        dc.cls2 = NULL;
+        dc.cmap = NULL;
+        dc.cls_M = 0;
+        cudaError_t ce = cudaMalloc(&dc.cls2, Q * 16);
+        if (ce == cudaSuccess) ce = cudaMalloc(&dc.cmap, R * 4);
+        if (ce == cudaSuccess) ce = cudaMemcpy(dc.cls2, hc, Q * 16, cudaMemcpyHostToDevice);
+        if (ce == cudaSuccess) ce = cudaMemcpy(dc.cmap, hm, R * 4, cudaMemcpyHostToDevice);
+        free(hm);
+        free(hc);
+        DG_TRY(ce);
+        dc.cls_M = e->M;
+        dc.cls_n = (uint32_t)Q;
+    }
+    if (cls) {
+        /* phase 1's class delays for the blocks one launch touches */
+        const uint64_t need = ((per * (j.batch ? j.batch : 1) >> e->M) + 2) * (uint64_t)e->ncls;
+        if (dc.cap_cd < need) {
+            cudaFree(dc.cd);
+            dc.cd = NULL;
+            dc.cap_cd = 0;
+            DG_TRY(cudaMalloc(&dc.cd, need * 2));
+            dc.cap_cd = need;
+        }
+    }
     for (int i = 0; i < 2; i++) {
         b[i].n = 0;
         if (!j.batch && dc.cap_out < per) {
@@ -1052,7 +1225,22 @@ int delays_device(int g, void *arg)
                 DG_TRY(cudaMemsetAsync(cur.d_mx, 0, n * 4, stream));
             }
             DG_TRY(cudaEventRecord(cur.k0, stream));
-            f<<<grid, o.threads_per_block, smem, stream>>>(p);
+            if (cls) {
+                /* phase 1 for every block the launch touches, then phase 2 */
+                const cg_w n0 = j.first + (cg_w)p.off0, nn = (cg_w)n * (j.batch ? j.batch : 1);
+                p.B0 = (uint64_t)(n0 >> e->M);
+                p.nbk = (uint32_t)(((n0 + nn - 1) >> e->M) - (n0 >> e->M) + 1);
+                p.cls2 = dc.cls2;
+                p.cmap = dc.cmap;
+                p.cd = dc.cd;
+                p.ncls = dc.cls_n;
+                p.M = (uint32_t)e->M;
+                f1<<<grid1, o.threads_per_block, smem1, stream>>>(p);
+                DG_TRY(cudaGetLastError());
+                f2<<<grid2, o.threads_per_block, span_bytes, stream>>>(p);
+            } else {
+                f<<<grid, o.threads_per_block, smem, stream>>>(p);
+            }
             DG_TRY(cudaGetLastError());
             DG_TRY(cudaEventRecord(cur.k1, stream));
             st->launches++;
