@@ -7,7 +7,7 @@
 #      and every extension form; the deep generated sieves K = 40 against the stored sieve's
 #      totals and s_K; the twin test is CPU-only and runs on the build machine);
 #   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json; since session 4 the generated
-#      sieve from 28 stored bits on a GPU too), then with --k 38 / 39 / 40 (28 stored), and K = 39
+#      sieve from 28 stored bits on a GPU too), then with --k 39 / 40 / 43 (28 stored), and K = 39
 #      with the third session's sorted runs (BULK_CZ_CUDA_EXT=sorted) for comparison;
 #   3. bench_collatz_gpu --kscan: verify rate against the sieve depth K near 2^68 (d = 12): the
 #      stored k = 37 default beside K = 36..40 generated from 28 stored bits (gen slices), and
@@ -46,7 +46,7 @@ if [ "${CLI:-1}" != 0 ]; then
     cli_verify ""
     cli_verify "-k39" --k 39
     cli_verify "-k40" --k 40
-    cli_verify "-k38" --k 38
+    cli_verify "-k43" --k 43
     EXTF=sorted
     export BULK_CZ_CUDA_EXT=sorted
     cli_verify "-k39-sorted" --k 39

@@ -3,7 +3,7 @@
  * context's threads (bulk_parallel_for), and their results are merged in chunk order, so the
  * totals never depend on the thread count.
  * Between waves the done prefix and its totals are checkpointed every few seconds.
- * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44) numbers (capped by the
+ * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44, K + 2) numbers (capped by the
  * range) handed to bulk_collatz_cuda_verify_chunk, which spreads it over all GPUs itself; the
  * result is the same because every field of a result merges independently of the split. */
 #include <stdlib.h>
@@ -97,8 +97,11 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
      * thread: waves, progress and checkpoints stay a few tens of seconds apart at k = 37) */
     size_t per_wave = (size_t)threads * (shift >= 34 ? 1 : 4);
     if (gpu) {
-        /* one GPU call per wave: large enough to keep the GPUs busy for a second or more */
+        /* one GPU call per wave: large enough to keep the GPUs busy for a second or more, and
+         * at least 4 blocks of the generated sieve's 2^K (else no level-K block would fit a
+         * wave: K = 46 from 28 stored bits) */
         shift = e->k + 12 > 44 ? e->k + 12 : 44;
+        if (K + 2 > shift) shift = K + 2;
         per_wave = 1;
     }
     bulk_collatz_verify_result *res = malloc(per_wave * sizeof *res);
