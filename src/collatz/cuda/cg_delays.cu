@@ -622,27 +622,65 @@ template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS)
     }
 }
 
-/* Phase 2: every number of the launch from its class, M + j + D (cg6_member_delay), through the
- * usual layouts (OUT, batch pieces, spans); numbers in order, lane + 32 m of a piece. */
+/* Phase 2: every number of the launch from its class, M + j + D (cg6_member_delay), in order:
+ * number base + i of a warp's piece (i = lane + 32 m) from the piece's residue r0 and block b0
+ * (32-bit: r0 + i < 2^M + 2^15). Batches of 2^lgb >= 32 numbers (the span form): a warp takes
+ * whole batches, its lanes accumulate a batch in registers (all 32 lanes are in the same batch at
+ * every m) and one warp reduction writes it; otherwise the usual layouts (OUT, batch pieces). */
 template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dparams p)
 {
-    extern __shared__ __align__(16) uint32_t cg5_smem[];
     const unsigned M = p.M;
-    auto loop = [&](uint64_t base, uint32_t len, auto put) {
-        const uint32_t lane = threadIdx.x & 31;
-        const uint64_t o = base + lane;
-        uint64_t lo = p.first_lo + o, hi = p.first_hi + (lo < o);
-        for (uint32_t i = lane; i < len; i += 32) {
-            const uint64_t blk = (hi << (64 - M)) | (lo >> M); /* n >> M (n < 2^79) */
-            const uint32_t e = p.cmap[(uint32_t)lo & ((1u << M) - 1)];
-            const uint32_t D = p.cd[(blk - p.B0) * p.ncls + (e & ((1u << CG6_CLS_BITS) - 1))];
-            put(i, cg6_member_delay(e, D, M));
-            lo += 32;
-            hi += lo < 32;
-        }
+    const uint32_t rmask = (1u << M) - 1, kmask = (1u << CG6_CLS_BITS) - 1, lane = threadIdx.x & 31;
+    auto start = [&](uint64_t base, uint32_t &r0, uint32_t &b0) {
+        const uint64_t lo = p.first_lo + base, hi = p.first_hi + (lo < base);
+        r0 = (uint32_t)lo & rmask;
+        b0 = (uint32_t)(((hi << (64 - M)) | (lo >> M)) - p.B0); /* n >> M (n < 2^79) */
     };
-    if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<true>(p, (unsigned char *)cg5_smem, loop);
-    else delays_layout<MODE, true>(p, loop);
+    auto member = [&](uint32_t r0, uint32_t b0, uint32_t i) -> uint32_t {
+        const uint32_t t = r0 + i, e = p.cmap[t & rmask];
+        return cg6_member_delay(e, p.cd[(b0 + (t >> M)) * p.ncls + (e & kmask)], M);
+    };
+    if (MODE == MODE_BATCH_WARP && p.span > 1) {
+        const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5, units = (p.count + p.span - 1) / p.span;
+        const uint32_t per = 1u << (p.lgb - 5); /* warp rows per batch */
+        for (uint64_t w = tid >> 5; w < units; w += warps) {
+            const uint64_t bg = w * p.span;
+            const uint32_t nb = (uint32_t)(p.count - bg < p.span ? p.count - bg : p.span);
+            const uint64_t base = p.off0 + (bg << p.lgb);
+            uint32_t r0, b0;
+            start(base, r0, b0);
+            for (uint32_t b = 0; b < nb; b++) {
+                /* a batch's sum stays below 2^30 (< 2^15 numbers, delays < 2^16: larger ones
+                 * and escapes go to the host, which adds them to the batch) */
+                uint32_t sum = 0, lo = UINT32_MAX, hi = 0;
+                for (uint32_t m = 0; m < per; m++) {
+                    const uint32_t i = ((b * per + m) << 5) + lane, dl = member(r0, b0, i);
+                    if (dl < 65536) {
+                        sum += dl;
+                        lo = min(lo, dl);
+                        hi = max(hi, dl);
+                    } else {
+                        escape(p, base + i);
+                    }
+                }
+                sum = __reduce_add_sync(0xffffffffu, sum);
+                lo = __reduce_min_sync(0xffffffffu, lo);
+                hi = __reduce_max_sync(0xffffffffu, hi);
+                if (lane == 0) {
+                    p.sum[bg + b] = sum;
+                    p.mn[bg + b] = lo;
+                    p.mx[bg + b] = hi;
+                }
+            }
+        }
+        return;
+    }
+    delays_layout<MODE, true>(p, [&](uint64_t base, uint32_t len, auto put) {
+        uint32_t r0, b0;
+        start(base, r0, b0);
+        for (uint32_t i = lane; i < len; i += 32) put(i, member(r0, b0, i));
+    });
 }
 
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
