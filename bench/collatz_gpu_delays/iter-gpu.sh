@@ -5,7 +5,8 @@
 # importance (the cap may cut the last ones):
 #   1. the GPU test, delay cases only (BULK_CZ_GPU_TEST=delays): every loop == the CPU backend,
 #      with the lean round end (the default; OLDTESTS=1: also with V5's own, BULK_CZ_CUDA_V5RE=old);
-#   1b. the same with the class path on (BULK_CZ_CUDA_CLASSES=1);
+#   1b. test_collatz_gpu_delays (the class path and the lean round end on large ranges), then
+#       the delay cases of test_collatz_gpu with the class path on (BULK_CZ_CUDA_CLASSES=1);
 #   2. the CLI: delays 2^64..2^64+2^34 --stats 2^20, the default, the class path, V5's own round
 #      end and V4X2 (outputs compared), then other (d, a);
 #   3. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
@@ -26,6 +27,9 @@ el() { echo $(($(date +%s) - t0)); }
 (cd "$B" && BULK_CZ_GPU_TEST=delays ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
 echo "tests (lean round end) rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
 grep -E "tests passed|tests failed|FAIL" "$R/tests.log" | tail -6
+(cd "$B" && ctest -R '^test_collatz_gpu_delays$' --output-on-failure -V) >"$R/tests-paths.log" 2>&1
+echo "test_collatz_gpu_delays (class path, lean round end) rc=$? ($(el) s): $(grep -c ' same' "$R/tests-paths.log") same, $(grep -c DIFFERENT "$R/tests-paths.log") different"
+grep -E "tests passed|tests failed|FAIL" "$R/tests-paths.log" | tail -6
 (cd "$B" && BULK_CZ_CUDA_CLASSES=1 BULK_CZ_GPU_TEST=delays ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests-cls.log" 2>&1
 echo "tests (class path, BULK_CZ_CUDA_CLASSES=1) rc=$? ($(el) s): $(grep -c ' same' "$R/tests-cls.log") same, $(grep -c DIFFERENT "$R/tests-cls.log") different"
 grep -E "tests passed|tests failed|FAIL" "$R/tests-cls.log" | tail -4

@@ -1273,6 +1273,7 @@ int delays_device(int g, void *arg)
                 p.cd = dc.cd;
                 p.ncls = dc.cls_n;
                 p.M = (uint32_t)e->M;
+                st->classes += (uint64_t)p.nbk * p.ncls;
                 f1<<<grid1, o.threads_per_block, smem1, stream>>>(p);
                 DG_TRY(cudaGetLastError());
                 f2<<<grid2, o.threads_per_block, span_bytes, stream>>>(p);

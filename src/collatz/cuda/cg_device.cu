@@ -337,6 +337,7 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg)
         s->launches += rs[g].stats.launches;
         s->reruns += rs[g].stats.reruns;
         s->kernel_seconds += rs[g].stats.kernel_seconds;
+        s->classes += rs[g].stats.classes;
         if (rs[g].stats.delay_loop) s->delay_loop = rs[g].stats.delay_loop;
         if (rs[g].stats.kernel) s->kernel = rs[g].stats.kernel;
         if (rs[g].stats.table_mem) s->table_mem = rs[g].stats.table_mem;
