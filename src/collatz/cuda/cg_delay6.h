@@ -98,12 +98,21 @@ BULK_HD int cg6_refill(cg6_slot *q, cg6_feed *f)
 /* The class feed of one lane: classes k0 + i, i = lane + 32 m < len, of the block with high
  * part nH; cls2[2 q] = c, cls2[2 q + 1] = 3^j of class q. nH < 2^57 keeps every start value
  * 3^j nH + c (3^j < 2^35 for j <= 22) below 2^92, so x = 4 v fits three limbs; the caller
- * (the driver: numbers below 2^79) sees to that. */
+ * (the driver: numbers below 2^79) sees to that. The lane's next class (c, 3^j) is loaded one
+ * refill ahead (nc, np), so a refill does not wait for its global loads. */
 typedef struct cg6_cfeed {
     const uint64_t *cls2;
-    uint64_t nH;
+    uint64_t nH, nc, np;
     uint32_t k0, idx, len;
 } cg6_cfeed;
+
+BULK_HD void cg6_cfeed_load(cg6_cfeed *f)
+{
+    if (f->idx < f->len) {
+        f->nc = f->cls2[2 * (uint64_t)(f->k0 + f->idx)];
+        f->np = f->cls2[2 * (uint64_t)(f->k0 + f->idx) + 1];
+    }
+}
 
 BULK_HD void cg6_cfeed_init(cg6_cfeed *f, const uint64_t *cls2, uint64_t nH, uint32_t k0, uint32_t lane, uint32_t len)
 {
@@ -112,25 +121,33 @@ BULK_HD void cg6_cfeed_init(cg6_cfeed *f, const uint64_t *cls2, uint64_t nH, uin
     f->k0 = k0;
     f->idx = lane;
     f->len = len;
+    f->nc = f->np = 0;
+    cg6_cfeed_load(f);
 }
 
-/* The start value 3^j nH + c of local class i (exact in 128 bits for any nH < 2^64). */
-BULK_HD cg_u128 cg6_class_value(const cg6_cfeed *f, uint32_t i)
+/* 3^j nH + c (exact in 128 bits for any nH < 2^64). */
+BULK_HD cg_u128 cg6_class_start(uint64_t p, uint64_t nH, uint64_t c)
 {
-    const uint64_t c = f->cls2[2 * (uint64_t)(f->k0 + i)], p = f->cls2[2 * (uint64_t)(f->k0 + i) + 1];
-    const unsigned __int128 v = (unsigned __int128)p * f->nH + c;
+    const unsigned __int128 v = (unsigned __int128)p * nH + c;
     return cg_make((uint64_t)v, (uint64_t)(v >> 64));
 }
 
-/* A free slot takes the lane's next class, if any (as cg6_refill); a start value of 2^94 or
- * more (only when nH >= 2^57) gets a violated guard word: the exact slow path. */
+/* The start value of local class i (the slow path's; loads its entry). */
+BULK_HD cg_u128 cg6_class_value(const cg6_cfeed *f, uint32_t i)
+{
+    return cg6_class_start(f->cls2[2 * (uint64_t)(f->k0 + i) + 1], f->nH, f->cls2[2 * (uint64_t)(f->k0 + i)]);
+}
+
+/* A free slot takes the lane's next class, if any (as cg6_refill), and the following class's
+ * entry is loaded; a start value of 2^94 or more (only when nH >= 2^57) gets a violated guard
+ * word: the exact slow path. */
 BULK_HD int cg6_crefill(cg6_slot *q, cg6_cfeed *f)
 {
     if (q->idx != CG6_NONE || f->idx >= f->len) return 0;
-    const cg_u128 v = cg6_class_value(f, f->idx);
-    cg5_start(&q->s, v);
+    cg5_start(&q->s, cg6_class_start(f->np, f->nH, f->nc));
     q->idx = f->idx;
     f->idx += 32;
+    cg6_cfeed_load(f);
     return 1;
 }
 
