@@ -203,8 +203,15 @@ __global__ void __launch_bounds__(BT, 512 / BT)
     if (t < cnt) {
         bg_word *u = dsh + t * S, *v = u + nu;
         int e = 0;
-        const int st = EO ? bg_divmod_regs_eo(u, v, u, nu, v, wa, 1, NW)
-                          : bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW);
+        /* full blocks: the widths as constants, so the normalising loads fold (one load and
+         * one funnel shift a word instead of bounds checks on run-time offsets) */
+        int st;
+        if (full)
+            st = EO ? bg_divmod_regs_eo(u, v, u, 2 * NW, v, NW, 1, NW)
+                    : bg_divmod_regs_recip(u, v, u, 2 * NW, v, NW, 1, NW);
+        else
+            st = EO ? bg_divmod_regs_eo(u, v, u, nu, v, wa, 1, NW)
+                    : bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW);
         if (st < 0) {
             const size_t i = first + (size_t)t, per = 2 * (size_t)(nu + wa) + 1;
             bg_word *un = SC + i * per, *vn = un + nu + 1, *uc = vn + wa, *vc = uc + nu;

@@ -1127,8 +1127,30 @@ BULK_HD int bg_clz32(bg_word x)
 #endif
 }
 
-/* The normalisation shared by bg_divmod_regs and bg_divmod_regs_recip: vn (NW words) = v
- * shifted left by 32 dw + sh bits, un (2 NW + 1 words) = u shifted the same. */
+/* The high word of (hi B + lo) << sh, 0 <= sh < 32 (one funnel shift on the device). */
+BULK_HD bg_word bg_shl2(bg_word hi, bg_word lo, int sh)
+{
+#if BG_DEVICE
+    return __funnelshift_l(lo, hi, (unsigned)sh);
+#else
+    return sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+#endif
+}
+
+/* The low word of (hi B + lo) >> sh, 0 <= sh < 32 (one funnel shift on the device). */
+BULK_HD bg_word bg_shr2(bg_word hi, bg_word lo, int sh)
+{
+#if BG_DEVICE
+    return __funnelshift_r(lo, hi, (unsigned)sh);
+#else
+    return sh ? (lo >> sh) | (hi << (32 - sh)) : lo;
+#endif
+}
+
+/* The normalisation shared by bg_divmod_regs, bg_divmod_regs_recip and bg_divmod_regs_eo: vn
+ * (NW words) = v shifted left by 32 dw + sh bits, un (2 NW + 1 words) = u shifted the same.
+ * With nu, dw and NW compile-time constants (the staged kernel's full blocks) the bounds fold
+ * and each word is one load and one funnel shift. */
 BULK_HD void bg_divregs_load(bg_word *vn, bg_word *un, const bg_word *u, int nu, const bg_word *v,
                              size_t s, int NW, int dw, int sh)
 {
@@ -1137,14 +1159,14 @@ BULK_HD void bg_divregs_load(bg_word *vn, bg_word *un, const bg_word *u, int nu,
         int src = k - dw; /* < wa */
         bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
         bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
-        vn[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+        vn[k] = bg_shl2(hi, lo, sh);
     }
     BG_UNROLL
     for (int k = 0; k <= 2 * NW; k++) {
         int src = k - dw;
         bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
         bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
-        un[k] = sh ? (hi << sh) | (lo >> (32 - sh)) : hi;
+        un[k] = bg_shl2(hi, lo, sh);
     }
 }
 
@@ -1173,7 +1195,7 @@ BULK_HD void bg_divregs_store(bg_word *q, bg_word *r, const bg_word *un, int nu,
         BG_UNROLL
         for (int k = 0; k < NW; k++) {
             int dst = k - dw;
-            bg_word val = sh ? (un[k] >> sh) | (un[k + 1] << (32 - sh)) : un[k];
+            bg_word val = bg_shr2(un[k + 1], un[k], sh);
             if (dst >= 0) BG_AT(r, s, dst) = val;
         }
     }
@@ -1450,21 +1472,46 @@ BULK_HD void bg_divregs_subback(uint64_t *x2, const bg_word *vn, int j, int NW)
  *   word after the row shows (x's top word not all ones: negative) and one subtraction of v
  *   from x (an add-back to u) repairs - rare on random data.
  * Quotient words and the remainder are the same as bg_divmod_regs's bit for bit. */
+/* Word k of u shifted left by 32 dw + sh bits (bg_divregs_load's un[k]). */
+BULK_HD bg_word bg_divregs_uword(const bg_word *u, int nu, size_t s, int k, int dw, int sh)
+{
+    const int src = k - dw;
+    const bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
+    const bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
+    return bg_shl2(hi, lo, sh);
+}
+
 BULK_HD int bg_divmod_regs_eo(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
                               int wa, size_t s, int NW)
 {
     bg_word vtop = BG_AT(v, s, wa - 1);
     if (vtop == 0) return -1;
     const int dw = NW - wa, sh = bg_clz32(vtop);
-    bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1];
+    bg_word vn[BG_DIV_MAXW], un[BG_DIV_MAXW + 1];
     uint64_t x2[BG_DIV_MAXW + 1];
-    bg_divregs_load(vn, un, u, nu, v, s, NW, dw, sh);
     BG_UNROLL
-    for (int m = 0; m < NW; m++) x2[m] = bg_pack(~un[2 * m], ~un[2 * m + 1]);
-    x2[NW] = bg_pack(~un[2 * NW], 0xffffffffu);
+    for (int k = 0; k < NW; k++) { /* v normalised */
+        const int src = k - dw;
+        vn[k] = bg_shl2(src >= 0 ? BG_AT(v, s, src) : 0, src >= 1 ? BG_AT(v, s, src - 1) : 0, sh);
+    }
+    /* u normalised and complemented, lazily: the words of the first window (NW .. 2 NW) now,
+     * pair m (words 2m, 2m + 1) one step before word 2m + 1 enters the window - so the low
+     * half of u is not held in registers from the start (with all of it loaded up front
+     * ptxas spilled at NW = 32 once the widths were constants). When q aliases u (the staged
+     * kernel), q[j] is written after step j and no later load reads a word at or above j. */
+    BG_UNROLL
+    for (int m = NW / 2; m < NW; m++)
+        x2[m] = bg_pack(~bg_divregs_uword(u, nu, s, 2 * m, dw, sh),
+                        ~bg_divregs_uword(u, nu, s, 2 * m + 1, dw, sh));
+    x2[NW] = bg_pack(~bg_divregs_uword(u, nu, s, 2 * NW, dw, sh), 0xffffffffu);
     const bg_word d1 = vn[NW - 1], d0 = vn[NW - 2], dinv = bg_recip3by2(d1, d0);
     BG_UNROLL
     for (int j = NW; j >= 0; j--) {
+        if ((j & 1) == 0 && j >= 2) { /* pair j / 2 - 1 (words j - 2, j - 1): needed at step j - 1 */
+            const int m = j / 2 - 1;
+            x2[m] = bg_pack(~bg_divregs_uword(u, nu, s, 2 * m, dw, sh),
+                            ~bg_divregs_uword(u, nu, s, 2 * m + 1, dw, sh));
+        }
         /* Knuth's invariant: the window's top two words are at most (d1, d0) */
         const bg_word n2 = ~bg_pget(x2, j + NW), n1 = ~bg_pget(x2, j + NW - 1);
         const bg_word n0 = ~bg_pget(x2, j + NW - 2);
