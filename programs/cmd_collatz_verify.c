@@ -18,7 +18,7 @@ static const char verify_usage[] =
     "  --d D               base bits of tables B, C, J (1..24, default 10; d = 8..11 are within\n"
     "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
-    "                      with --backend cuda min(39, log2(B-A) - 6))\n"
+    "                      with --backend cuda min(40, log2(B-A) - 4))\n"
     "  --k-stored S        bits of the sieve kept in memory (0..39, default min(K, 28)); levels\n"
     "                      S+1..K are generated on the fly (at most 16 of them)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
@@ -111,12 +111,13 @@ int cmd_collatz_verify(int argc, char **argv)
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
     if (k < 0) {
-        /* deeper sieves are faster on the CPU (bench/results/ *-cpu-collatz.txt) and on the GPU,
-         * which generates the levels above the stored 28 bits itself (docs/collatz-gpu.md,
-         * session 4: H200, 2^68..2^68+2^44, K = 39 from 28 stored bits 4.01 s against 5.02 s for
-         * the former GPU default of 32 stored bits) */
-        k = floor_log2_range(first, last) - 6;
-        if (k > (gpu ? 39 : 37)) k = gpu ? 39 : 37;
+        /* deeper sieves are faster on the CPU up to 37 (bench/results/ *-cpu-collatz.txt; 40
+         * gained nothing on the VM: 2026-11-21-vm-collatz-cpu-k37-k40.txt) and on the GPU, which
+         * generates the levels above the stored 28 bits itself and needs fewer rows per block
+         * (docs/collatz-gpu.md, session 4: H200, 2^68..2^68+2^44 in 3.56 s wall with K = 37
+         * from 28 stored bits, against 5.02 s for the former GPU default of 32 stored bits) */
+        k = floor_log2_range(first, last) - (gpu ? 4 : 6);
+        if (k > (gpu ? 40 : 37)) k = gpu ? 40 : 37;
         if (k < 0) k = 0;
     }
     /* the stored part: the extension above it is as fast and needs far less memory (k = 28:

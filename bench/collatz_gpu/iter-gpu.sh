@@ -7,11 +7,11 @@
 #      and every extension form; the deep generated sieves K = 40 against the stored sieve's
 #      totals and s_K; the twin test is CPU-only and runs on the build machine);
 #   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json; since session 4 the generated
-#      sieve from 28 stored bits on a GPU too), then with --k 39 / 40 / 43 (28 stored), and K = 39
-#      with the third session's sorted runs (BULK_CZ_CUDA_EXT=sorted) for comparison;
+#      sieve from 28 stored bits on a GPU too, K = 40 for this range), then with --k 37 / 39 / 43;
 #   3. bench_collatz_gpu --kscan: verify rate against the sieve depth K near 2^68 (d = 12): the
 #      stored k = 37 default beside K = 36..40 generated from 28 stored bits (gen slices), and
 #      K = 39 in the older sorted / unsorted forms; totals checked equal to the stored sieve's;
+#   4b. (NCU_GEN=1, the default) ncu on one k_uni launch over a generated K = 40 slice (CLI);
 #   (NCU=1: 4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
 #    5. the SASS of k_uni (d = 12).)
 # Switches: CLI=0 skips step 2, KSCAN=0 step 3; VERIFY_ONLY=0 adds the delay benchmark.
@@ -44,19 +44,14 @@ cli_verify() {
 if [ "${CLI:-1}" != 0 ]; then
     EXTF=
     cli_verify ""
+    cli_verify "-k37" --k 37
     cli_verify "-k39" --k 39
-    cli_verify "-k40" --k 40
     cli_verify "-k43" --k 43
-    EXTF=sorted
-    export BULK_CZ_CUDA_EXT=sorted
-    cli_verify "-k39-sorted" --k 39
-    unset BULK_CZ_CUDA_EXT
-    EXTF=
 fi
 
 # 3. rate against the sieve depth
 if [ "${KSCAN:-1}" != 0 ]; then
-    timeout 60 "$BENCH" --kscan --seconds 0.3 --out "$R/kscan.txt" --png "$R/kscan.png" >/dev/null 2>"$R/kscan.err"
+    timeout 60 "$BENCH" --kscan --seconds 0.3 --out "$R/kscan.txt" >/dev/null 2>"$R/kscan.err"
     echo "kscan rc=$? ($(el) s)"
     cat "$R/kscan.txt"
 fi
@@ -69,6 +64,17 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-0}" = 1 ]; then
         "$BENCH" --ncu-verify >"$R/ncu-uni.txt" 2>&1
     echo "ncu uniform rc=$? ($(el) s)"
     grep -E "k_uni|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |ncu-verify|Theoretical Occ|L1/TEX Hit|L2 Hit|Mem Busy" "$R/ncu-uni.txt" | grep -v "^==" | head -24
+fi
+
+# 4b. (NCU_GEN=1) ncu on one launch of the stored-sieve kernel over a generated K = 40 slice
+# (the CLI's k_uni launches after the k_ext_gen one), beside 4.'s stored k = 32 launch
+if command -v ncu >/dev/null 2>&1 && [ "${NCU_GEN:-1}" = 1 ]; then
+    timeout 40 ncu --clock-control none --section WarpStateStats --section Occupancy \
+        --section SchedulerStats --section LaunchStats --section InstructionStats --section SpeedOfLight \
+        -k regex:k_uni --launch-skip 3 -c 1 \
+        "$CLI" collatz verify --from 2^68 --to 2^68+2^41 --k 40 --backend cuda --json >"$R/ncu-gen40.txt" 2>&1
+    echo "ncu gen K=40 rc=$? ($(el) s)"
+    grep -E "k_uni|Duration|Issued Warp|No Eligible|Eligible Warps|Active Warps Per|Warp Cycles Per Issued|Avg. Active Threads|Achieved Occupancy|Registers Per|Executed Instructions  |Theoretical Occ|L1/TEX Hit|L2 Hit|Mem Busy|Grid Size" "$R/ncu-gen40.txt" | grep -v "^==" | head -24
 fi
 
 # 5. (NCU=1) SASS of the uniform kernel

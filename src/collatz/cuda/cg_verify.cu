@@ -1098,7 +1098,11 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
         uint64_t rl = ln / (ne ? ne : 1);
         if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
         rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
-        uint64_t el = ln / rl;
+        /* entries per launch for launch_numbers numbers with the rows a launch really has (a
+         * range of fewer rows than rl: until session 4 el was ln / rl, so a launch of 4 rows
+         * held 2^23 numbers, ~30 per thread, and the launches' tails cost ~30% at K = 40) */
+        const uint64_t rr = rows < (cg_w)rl ? (uint64_t)rows : rl;
+        uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;
         return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, rl, el, 1.0, [&](vparams &p) {
             return uni_mode(r, (cg_w)p.nH0_hi << 64 | p.nH0_lo, p.nrows);
@@ -1243,7 +1247,8 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
         uint64_t rl = ln / (ne ? ne : 1);
         if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
         rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
-        uint64_t el = ln / rl;
+        const uint64_t rr = rows < (cg_w)rl ? (uint64_t)rows : rl; /* as run_rows */
+        uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;
         return launch_tiles(r, p, nH, rows, c.d_gsr, c.d_gsc, c.d_gsj, ne, rl, el, 1.0, [&](vparams &q) {
             return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, K, 0);
