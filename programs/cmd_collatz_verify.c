@@ -19,8 +19,8 @@ static const char verify_usage[] =
     "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
     "                      with --backend cuda min(40, log2(B-A) - 4))\n"
-    "  --k-stored S        bits of the sieve kept in memory (0..39, default min(K, 28)); levels\n"
-    "                      S+1..K are generated on the fly (at most 16 of them)\n"
+    "  --k-stored S        bits of the sieve kept in memory (0..39; default min(K, 28), at least\n"
+    "                      K - 16); levels S+1..K are generated on the fly (at most 16)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
@@ -122,7 +122,7 @@ int cmd_collatz_verify(int argc, char **argv)
     }
     /* the stored part: the extension above it is as fast and needs far less memory (k = 28:
      * 60 MB instead of 0.7 GB for k = 32 or 60 GB for k = 39) */
-    if (ks < 0) ks = k < 28 ? k : 28;
+    if (ks < 0) ks = k < 28 ? k : k - 28 > BULK_CZ_MAX_EXT ? k - BULK_CZ_MAX_EXT : 28;
     if (ks > k) cli_die(CLI_EXIT_USAGE, "collatz verify: --k-stored %d is larger than --k %d", ks, k);
     if (ks > BULK_COLLATZ_MAX_K)
         cli_die(CLI_EXIT_USAGE, "collatz verify: --k-stored %d: at most %d sieve bits are stored", ks, BULK_COLLATZ_MAX_K);
