@@ -264,7 +264,8 @@ static void bench_forced(bulk_ctx *ctx, const char *label, const char *var, cons
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
  * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, with
  * Karatsuba over 64-bit rows, with even/odd rows (teo, teop), the automatic choice, gcd by
- * divsteps, divmod 2048/1024 by default, then forced stage and eo), in that order, no timing. */
+ * divsteps, divmod 2048/1024 by default, then forced stage, eo, eor, eor4, eor8), in that order,
+ * no timing. */
 static void profile_once(bulk_ctx *ctx)
 {
     const size_t n = (size_t)1 << 18, L = 16;
@@ -297,8 +298,8 @@ static void profile_once(bulk_ctx *ctx)
     if (rc == BULK_OK) rc = bulk_int_dev_gcd(ctx, G, A1, d.B);
     if (rc == BULK_OK) rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
     /* the staged divmod kernels forced: carry-flag rows, even/odd rows (session 4) */
-    static const char *dk[] = {"stage", "eo"};
-    for (int k = 0; k < 2 && rc == BULK_OK; k++) {
+    static const char *dk[] = {"stage", "eo", "eor", "eor4", "eor8"};
+    for (int k = 0; k < 5 && rc == BULK_OK; k++) {
         setenv("BULK_CUDA_DIVMOD", dk[k], 1);
         rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
         unsetenv("BULK_CUDA_DIVMOD");
@@ -338,8 +339,8 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
     int bad = rc != BULK_OK || rc2 != rc || memcmp(q, q2, n * 2 * L * 8) != 0 ||
               memcmp(r, r2, n * L * 8) != 0 || memcmp(e, e2, n) != 0;
     /* the staged kernels (carry-flag rows, even/odd rows) against the same regs results */
-    static const char *staged[] = {"stage", "eo"};
-    for (int k = 0; k < 2 && !bad; k++) {
+    static const char *staged[] = {"stage", "eo", "eor", "eor4", "eor8"};
+    for (int k = 0; k < 5 && !bad; k++) {
         memset(q2, 0xa5, n * 2 * L * 8); /* poisoned: every word must be written */
         memset(r2, 0xa5, n * L * 8);
         setenv("BULK_CUDA_DIVMOD", staged[k], 1);
@@ -357,7 +358,8 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
         bad = memcmp(gq, q2 + i * 2 * L, (L + 1) * 8) != 0 || memcmp(gr, r2 + i * L, L * 8) != 0;
         for (size_t k = L + 1; k < 2 * L; k++) bad |= q2[i * 2 * L + k] != 0;
     }
-    OUT("# divmod 2048/1024 check, %zu instances: recip, stage, eo %s regs and GMP (rc %d / %d)\n", n,
+    OUT("# divmod 2048/1024 check, %zu instances: recip, stage, eo, eor, eor4, eor8 %s regs and "
+        "GMP (rc %d / %d)\n", n,
         bad ? "DIFFERS FROM" : "identical to", rc, rc2);
     free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
     return bad;
@@ -733,25 +735,23 @@ int main(int argc, char **argv)
     int div_bad = 0;
     if (want("div4")) { /* session 4 (issue 5, divmod >= 1/4 of mul 1024): the default divmod
                          * 2048/1024 and mul 1024 rows, then the staged kernels forced: carry-flag
-                         * rows (stage) and complemented even/odd rows (eo), each with the
-                         * 16-byte staging of full blocks and with the word loops (the staging
-                         * of the sessions before), then both in blocks of 64 */
+                         * rows (stage), complemented even/odd rows unrolled (eo, twice: the
+                         * spread) and rolled (eor, eor4, eor8: 2, 4, 8 steps a loop iteration);
+                         * eo with the word-loop staging (L); eo and eor in blocks of 128 (the
+                         * default since session 4's round 1: 64) */
         bench_one(ctx, OP_MUL, 1024, big, big / 4, threads);
         bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-        static const char *modes[] = {"stage", "eo"};
-        static const char *labels[] = {"dstage", "deo"}, *llabels[] = {"dstageL", "deoL"};
-        for (int k = 0; k < 2; k++)
+        static const char *modes[] = {"stage", "eo", "eor", "eor4", "eor8", "eo"};
+        static const char *labels[] = {"dstage", "deo", "deor", "deor4", "deor8", "deo2"};
+        for (int k = 0; k < 6; k++)
             bench_forced(ctx, labels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big, 4096,
                          threads);
-        setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1);
-        for (int k = 0; k < 2; k++)
-            bench_forced(ctx, llabels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big, 4096,
-                         threads);
+        setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1); /* the word-loop staging */
+        bench_forced(ctx, "deoL", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
         unsetenv("BULK_CUDA_DIVMOD_STAGE");
-        bench_forced(ctx, "deo2", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
-        setenv("BULK_CUDA_DIVMOD_BLOCK", "64", 1); /* blocks of 64 instances */
-        bench_forced(ctx, "deo64", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
-        bench_forced(ctx, "dstage64", "BULK_CUDA_DIVMOD", "stage", OP_DIVMOD, 1024, big, 4096,
+        setenv("BULK_CUDA_DIVMOD_BLOCK", "128", 1); /* blocks of 128 (the default: 64) */
+        bench_forced(ctx, "deo128", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
+        bench_forced(ctx, "deor128", "BULK_CUDA_DIVMOD", "eor", OP_DIVMOD, 1024, big, 4096,
                      threads);
         unsetenv("BULK_CUDA_DIVMOD_BLOCK");
         div_bad = divmod_check(ctx, big / 4);

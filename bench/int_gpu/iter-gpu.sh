@@ -9,11 +9,11 @@
 #    the add-back cases) and test_int_gpu_core -> $R/ctest.log;
 # 2. bench_int_gpu --only div4: mul 1024 and divmod 2048/1024 by default (device-resident,
 #    end-to-end, GMP on all cores), then the staged divmod kernels forced (carry-flag rows
-#    "dstage", complemented even/odd rows "deo"; with the word-loop staging "...L"; deo twice
-#    for the run-to-run spread; "...64": blocks of 64) and the check of every kernel against
-#    regs and GMP -> $R/div4.txt;
+#    "dstage", complemented even/odd rows unrolled "deo" (twice: the spread) and rolled "deor",
+#    "deor4", "deor8"; "deoL" the word-loop staging; "...128" blocks of 128) and the check of
+#    every kernel against regs and GMP -> $R/div4.txt;
 # 3. (NCU=0 skips) one Nsight Compute pass over the staged divmod kernels (bench --only prof
-#    launches the default, stage and eo once each, 2^18 instances) -> $R/ncu.txt;
+#    launches the default, stage, eo, eor, eor4, eor8 once each, 2^18 instances) -> $R/ncu.txt;
 # 4. the SASS opcode mix of the staged divmod kernels at 32 words (cuobjdump) -> $R/sass-div.txt.
 # Each step is bounded so the whole stays under the round's cap; a failing step does not stop
 # the later ones; the exit status is that of the tests.
@@ -46,14 +46,22 @@ stamp "div4 rc $?"
 sed -n '/^op /,$p' "$R/div4.txt" 2>/dev/null || tail -20 "$R/div4.log"
 
 if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
-    timeout 25 ncu --clock-control none -k regex:divmod_stage_kernel \
+    timeout 30 ncu --clock-control none -k regex:divmod_stage_kernel \
         --section SpeedOfLight --section WarpStateStats --section InstructionStats \
         --section ComputeWorkloadAnalysis --section Occupancy --section LaunchStats \
         --section SchedulerStats \
         "$BENCH" --only prof --out "$R/prof-bench.txt" >"$R/ncu.txt" 2>&1
     stamp "ncu rc $?"
-    grep -E "divmod_stage_kernel|Duration|Executed Ipc A|Issue Slots Busy|Registers Per|Achieved Occ|Theoretical Occ|Warp Cycles Per Issued|No Eligible|Executed Instructions  |Compute \(SM\) Thr|Memory Thr" \
+    grep -E "divmod_stage_kernel|Duration|Executed Ipc A|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Executed Instructions  |stalled waiting to be selected to fetch|represents about" \
         "$R/ncu.txt" | head -60
+    # stall reasons per issued instruction of every staged divmod launch (separate: an unknown
+    # metric name must not cost the sections above)
+    timeout 20 ncu --clock-control none -k regex:divmod_stage_kernel \
+        --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+        "$BENCH" --only prof --out "$R/prof-bench2.txt" >"$R/ncu-stalls.txt" 2>&1
+    stamp "ncu stalls rc $?"
+    grep -E "divmod_stage_kernel|no_instruction|wait_per|math_pipe|short_score|long_score|not_selected|barrier|dispatch|branch" \
+        "$R/ncu-stalls.txt" | sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | head -70
 else
     stamp "no ncu (or NCU=0)"
 fi

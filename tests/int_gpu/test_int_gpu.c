@@ -682,10 +682,13 @@ int main(int argc, char **argv)
     for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("stage", dcols[k], 4099);
     for (int k = 0; k < 9; k++) test_divmod_mode("eo", dcols[k], 4099);
+    for (int k = 0; k < 9; k++) test_divmod_mode("eor", dcols[k], 4099);
+    for (int k = 0; k < 9; k += 2) test_divmod_mode("eor4", dcols[k], 4099);
+    for (int k = 1; k < 9; k += 2) test_divmod_mode("eor8", dcols[k], 4099);
     setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1); /* the word-loop staging of full blocks too */
     for (int k = 0; k < 9; k += 4) test_divmod_mode("eo", dcols[k], 4099);
     unsetenv("BULK_CUDA_DIVMOD_STAGE");
-    setenv("BULK_CUDA_DIVMOD_BLOCK", "64", 1); /* blocks of 64 */
+    setenv("BULK_CUDA_DIVMOD_BLOCK", "128", 1); /* blocks of 128 (the default: 64) */
     for (int k = 0; k < 9; k += 2) test_divmod_mode("eo", dcols[k], 4099);
     test_divmod_mode("stage", 16, 4099);
     test_divmod_addback("eo", 16, 64 + 7);
@@ -693,6 +696,9 @@ int main(int argc, char **argv)
     test_divmod_addback("eo", 16, 2 * 128 + 5);
     test_divmod_addback("stage", 16, 2 * 128 + 5);
     test_divmod_addback("eo", 4, 128);
+    test_divmod_addback("eor", 16, 2 * 64 + 5);
+    test_divmod_addback("eor4", 8, 64);
+    test_divmod_addback("eor8", 16, 64 + 1);
     /* gcd: the register kernel's capacities 4, 8, 16, 32, 64 words and widths between them;
      * 33 limbs: the approximate kernel */
     static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 32, 33};

@@ -666,28 +666,36 @@ static void test_divmod(void)
                         CHECK(rc3 == 0 && bg_cmp(q, s, q3, s, nu) == 0 && bg_cmp(r, s, r3, s, nv) == 0,
                               "divmod_regs_recip NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
                     }
-                    /* the complemented even/odd rows (BULK_CUDA_DIVMOD=eo, session 4) */
-                    bg_word *q4 = strided(nu, s), *r4 = strided(nv, s);
-                    int rc4 = bg_divmod_regs_eo(q4, r4, u, nu, v, nv, s, NW);
-                    if (BG_AT(v, s, nv - 1) == 0) {
-                        CHECK(rc4 == -1, "divmod_regs_eo must decline a short divisor");
-                    } else {
-                        CHECK(rc4 == 0 && bg_cmp(q, s, q4, s, nu) == 0 && bg_cmp(r, s, r4, s, nv) == 0,
-                              "divmod_regs_eo NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
+                    /* the complemented even/odd rows (BULK_CUDA_DIVMOD=eo, session 4), and
+                     * the same with the quotient loop rolled (=eor) */
+                    for (int f = 0; f < 4; f++) { /* eo, then eor with U = 2, 4, 8 */
+                        static const char *fns[] = {"divmod_regs_eo", "divmod_regs_eor",
+                                                    "divmod_regs_eor4", "divmod_regs_eor8"};
+                        const char *fn = fns[f];
+                        bg_word *q4 = strided(nu, s), *r4 = strided(nv, s);
+                        int rc4 = f ? bg_divmod_regs_eor(q4, r4, u, nu, v, nv, s, NW, 1 << f)
+                                    : bg_divmod_regs_eo(q4, r4, u, nu, v, nv, s, NW);
+                        if (BG_AT(v, s, nv - 1) == 0) {
+                            CHECK(rc4 == -1, "%s must decline a short divisor", fn);
+                        } else {
+                            CHECK(rc4 == 0 && bg_cmp(q, s, q4, s, nu) == 0 && bg_cmp(r, s, r4, s, nv) == 0,
+                                  "%s NW=%d nu=%d nv=%d rep=%d", fn, NW, nu, nv, rep);
+                        }
+                        /* in place, as the staged kernel calls it: q over u, r over v */
+                        bg_word *u5 = strided(nu, s), *v5 = strided(nv, s);
+                        bg_copy(u5, s, u, s, nu);
+                        bg_copy(v5, s, v, s, nv);
+                        if (BG_AT(v, s, nv - 1) != 0) {
+                            int rc5 = f ? bg_divmod_regs_eor(u5, v5, u5, nu, v5, nv, s, NW, 1 << f)
+                                        : bg_divmod_regs_eo(u5, v5, u5, nu, v5, nv, s, NW);
+                            CHECK(rc5 == 0 && bg_cmp(q, s, u5, s, nu) == 0 && bg_cmp(r, s, v5, s, nv) == 0,
+                                  "%s in place NW=%d nu=%d nv=%d rep=%d", fn, NW, nu, nv, rep);
+                        }
+                        free(u5);
+                        free(v5);
+                        free(q4);
+                        free(r4);
                     }
-                    /* in place, as the staged kernel calls it: q over u, r over v */
-                    bg_word *u5 = strided(nu, s), *v5 = strided(nv, s);
-                    bg_copy(u5, s, u, s, nu);
-                    bg_copy(v5, s, v, s, nv);
-                    if (BG_AT(v, s, nv - 1) != 0) {
-                        int rc5 = bg_divmod_regs_eo(u5, v5, u5, nu, v5, nv, s, NW);
-                        CHECK(rc5 == 0 && bg_cmp(q, s, u5, s, nu) == 0 && bg_cmp(r, s, v5, s, nv) == 0,
-                              "divmod_regs_eo in place NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
-                    }
-                    free(u5);
-                    free(v5);
-                    free(q4);
-                    free(r4);
                     free(q3);
                     free(r3);
                     free(q2);
@@ -741,6 +749,12 @@ static void test_divmod_extremes(void)
                 CHECK(rc4 == 0 && memcmp(q, q4, sizeof q4) == 0 && memcmp(r, r4, sizeof r4) == 0,
                       "divmod_regs_eo extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
                       NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
+                for (int U = 2; U <= 8; U *= 2) {
+                    rc4 = bg_divmod_regs_eor(q4, r4, u, 4, v, 3, 1, NW, U);
+                    CHECK(rc4 == 0 && memcmp(q, q4, sizeof q4) == 0 && memcmp(r, r4, sizeof r4) == 0,
+                          "divmod_regs_eor U=%d extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
+                          U, NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
+                }
             }
         mpz_t U, V, Q, R;
         mpz_inits(U, V, Q, R, NULL);
@@ -865,6 +879,16 @@ static void test_divmod_addback(void)
             mpz_tdiv_qr(Q, R, U, V);
             CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
                   "divmod_regs_eo addback NW=%d rep=%d", NW, rep);
+            for (int U = 2; U <= 8; U *= 2) {
+                rc = bg_divmod_regs_eor(q, r, u, nu, v, nv, 1, NW, U);
+                CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
+                      "divmod_regs_eor U=%d addback NW=%d rep=%d", U, NW, rep);
+                bg_copy(q, 1, u, 1, nu); /* in place (q over u, r over v) */
+                bg_copy(r, 1, v, 1, nv);
+                rc = bg_divmod_regs_eor(q, r, q, nu, r, nv, 1, NW, U);
+                CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
+                      "divmod_regs_eor U=%d addback in place NW=%d rep=%d", U, NW, rep);
+            }
         }
         mpz_clears(U, V, Q, R, W, T, NULL);
     }

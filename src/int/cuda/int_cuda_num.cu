@@ -143,8 +143,9 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
  * at equal offsets fall in distinct banks; q and r overwrite u and v in place (the register
  * code reads all of both first). The fallback (divisor's top word zero) copies u and v to its
  * global scratch first (bg_divmod zeroes q before reading u).
- * EO: the register code is bg_divmod_regs_eo (BULK_CUDA_DIVMOD=eo) instead of
- * bg_divmod_regs_recip.
+ * ALG: the register code: 0 bg_divmod_regs_recip (BULK_CUDA_DIVMOD=stage), 1
+ * bg_divmod_regs_eo (=eo), 2, 3, 4 bg_divmod_regs_eor (=eor, eor4, eor8: the same with the
+ * quotient loop rolled, 2, 4, 8 steps an iteration).
  * BT: threads (instances) per block, kThreads or 64 (BULK_CUDA_DIVMOD_BLOCK=64: half the
  * shared memory a block, so a block's staging and barriers idle 2 warps instead of 4).
  * vec (session 4): a full block (BT instances) at the compiled width (nu = 2 NW,
@@ -152,7 +153,7 @@ __global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_li
  * offsets, all of a thread's loads issued before the first shared-memory store (one memory
  * round trip instead of one per few words; no run-time division k / nu per word). Otherwise,
  * and with vec = 0 (BULK_CUDA_DIVMOD_STAGE=loop), the word loops. */
-template <int NW, bool EO, int BT>
+template <int NW, int ALG, int BT>
 __global__ void __launch_bounds__(BT, 512 / BT)
     divmod_stage_kernel(bg_limb *q, bg_limb *r, const bg_limb *a, int nu, const bg_limb *d, int wa,
                         bg_word *SC, size_t n, int8_t *err, int *bad, int vec)
@@ -207,11 +208,13 @@ __global__ void __launch_bounds__(BT, 512 / BT)
          * one funnel shift a word instead of bounds checks on run-time offsets) */
         int st;
         if (full)
-            st = EO ? bg_divmod_regs_eo(u, v, u, 2 * NW, v, NW, 1, NW)
-                    : bg_divmod_regs_recip(u, v, u, 2 * NW, v, NW, 1, NW);
+            st = ALG >= 2   ? bg_divmod_regs_eor(u, v, u, 2 * NW, v, NW, 1, NW, 1 << (ALG - 1))
+                 : ALG == 1 ? bg_divmod_regs_eo(u, v, u, 2 * NW, v, NW, 1, NW)
+                            : bg_divmod_regs_recip(u, v, u, 2 * NW, v, NW, 1, NW);
         else
-            st = EO ? bg_divmod_regs_eo(u, v, u, nu, v, wa, 1, NW)
-                    : bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW);
+            st = ALG >= 2   ? bg_divmod_regs_eor(u, v, u, nu, v, wa, 1, NW, 1 << (ALG - 1))
+                 : ALG == 1 ? bg_divmod_regs_eo(u, v, u, nu, v, wa, 1, NW)
+                            : bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW);
         if (st < 0) {
             const size_t i = first + (size_t)t, per = 2 * (size_t)(nu + wa) + 1;
             bg_word *un = SC + i * per, *vn = un + nu + 1, *uc = vn + wa, *vc = uc + nu;
@@ -256,24 +259,26 @@ __global__ void __launch_bounds__(BT, 512 / BT)
         }
 }
 
-template <int NW, bool EO, int BT>
+template <int NW, int ALG, int BT>
 int launch_divmod_stage_bt(cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a, int nu,
                            const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err, int *bad,
                            int vec)
 {
     size_t smem = sizeof(bg_word) * (size_t)BT * (size_t)(nu + nv + 1);
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW, EO, BT>,
+        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW, ALG, BT>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     const unsigned gr = (unsigned)((n + BT - 1) / BT);
-    divmod_stage_kernel<NW, EO, BT><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad, vec);
+    divmod_stage_kernel<NW, ALG, BT><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad, vec);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
-/* BULK_CUDA_DIVMOD_STAGE=loop: the word loops for every block; BULK_CUDA_DIVMOD_BLOCK=64:
- * blocks of 64 instances (default kThreads). */
-template <int NW, bool EO>
+/* BULK_CUDA_DIVMOD_STAGE=loop: the word loops for every block. Blocks of 64 instances by
+ * default since session 4's first round (H200, 2048/1024, 2^20 instances: eo 1.45e9/s in
+ * blocks of 64 against 1.31e9 in blocks of 128; stage 9.17e8 against 9.12e8);
+ * BULK_CUDA_DIVMOD_BLOCK=128 forces kThreads. */
+template <int NW, int ALG>
 int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a,
                         int nu, const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err,
                         int *bad)
@@ -281,21 +286,21 @@ int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, co
     (void)gr;
     const char *e = getenv("BULK_CUDA_DIVMOD_STAGE"), *b = getenv("BULK_CUDA_DIVMOD_BLOCK");
     const int vec = !(e && strcmp(e, "loop") == 0);
-    if (b && strcmp(b, "64") == 0)
-        return launch_divmod_stage_bt<NW, EO, 64>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
-    return launch_divmod_stage_bt<NW, EO, kThreads>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
+    if (b && strcmp(b, "128") == 0)
+        return launch_divmod_stage_bt<NW, ALG, kThreads>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
+    return launch_divmod_stage_bt<NW, ALG, 64>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
 }
 
-/* divmod_stage_kernel<NW, EO> for the capacity of `limbs` (4, 8, 16 or 32 words). */
-template <bool EO>
+/* divmod_stage_kernel<NW, ALG> for the capacity of `limbs` (4, 8, 16 or 32 words). */
+template <int ALG>
 int launch_divmod_stage_w(size_t limbs, unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r,
                           const bg_limb *a, int nu, const bg_limb *d, int nv, bg_word *SC, size_t n,
                           int8_t *err, int *bad)
 {
-    if (limbs <= 2) return launch_divmod_stage<4, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-    if (limbs <= 4) return launch_divmod_stage<8, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-    if (limbs <= 8) return launch_divmod_stage<16, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-    return launch_divmod_stage<32, EO>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 2) return launch_divmod_stage<4, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 4) return launch_divmod_stage<8, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 8) return launch_divmod_stage<16, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
+    return launch_divmod_stage<32, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
 }
 
 /* The default for divisors up to 16 limbs since the H200 round of 2026-11-21 12:40 UTC
@@ -306,19 +311,28 @@ int launch_divmod_stage_w(size_t limbs, unsigned gr, cudaStream_t st, bg_limb *q
 bool divmod_stage_mode()
 {
     const char *e = getenv("BULK_CUDA_DIVMOD");
-    return !e || !*e || strcmp(e, "stage") == 0 || strcmp(e, "eo") == 0;
+    return !e || !*e || strcmp(e, "stage") == 0 || strcmp(e, "eo") == 0 || strcmp(e, "eor") == 0 ||
+           strcmp(e, "eor4") == 0 || strcmp(e, "eor8") == 0;
 }
 
-/* Which register code the staged kernel runs: bg_divmod_regs_eo (complemented remainder,
- * even/odd fused rows, 3-by-2 quotient estimate; session 4) under BULK_CUDA_DIVMOD=eo,
- * bg_divmod_regs_recip under =stage. The default: kDivmodEoDefault. */
-static const bool kDivmodEoDefault = false;
-bool divmod_eo_mode()
+/* Which register code the staged kernel runs (divmod_stage_kernel's ALG):
+ * bg_divmod_regs_eo (1: complemented remainder, even/odd fused rows, 3-by-2 quotient
+ * estimate; session 4) under BULK_CUDA_DIVMOD=eo, bg_divmod_regs_eor (the same, quotient loop
+ * rolled: 2, 3, 4 = 2, 4, 8 steps an iteration) under =eor, eor4, eor8, bg_divmod_regs_recip
+ * (0) under =stage. The default:
+ * kDivmodAlgDefault, eo since session 4's first round (H200, 2048/1024, 2^20 instances
+ * device-resident: eo 1.31e9/s, stage 9.12e8, both blocks of 128; identical results to regs
+ * and GMP; test_int_gpu passed). */
+static const int kDivmodAlgDefault = 1;
+int divmod_alg()
 {
     const char *e = getenv("BULK_CUDA_DIVMOD");
-    if (e && strcmp(e, "eo") == 0) return true;
-    if (e && strcmp(e, "stage") == 0) return false;
-    return kDivmodEoDefault;
+    if (e && strcmp(e, "eo") == 0) return 1;
+    if (e && strcmp(e, "eor") == 0) return 2;
+    if (e && strcmp(e, "eor4") == 0) return 3;
+    if (e && strcmp(e, "eor8") == 0) return 4;
+    if (e && strcmp(e, "stage") == 0) return 0;
+    return kDivmodAlgDefault;
 }
 
 /* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs under
@@ -501,7 +515,7 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
     size_t nu = 2 * a_limbs, nv = 2 * limbs;
     if (limbs <= 16 && divmod_stage_mode()) { /* staged; scratch only for the fallbacks */
         size_t words = 2 * (nu + nv) + 1, batch = sub_batch(n, words);
-        const bool eo = divmod_eo_mode();
+        const int alg = divmod_alg();
         bg_word *s;
         int rc = scratch_alloc(&s, words * batch, st);
         if (rc != BULK_OK) return rc;
@@ -511,12 +525,21 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
             const bg_limb *ad = a + done * a_limbs, *dd = d + done * limbs;
             int8_t *er = err ? err + done : NULL;
             unsigned gr = grid_for(cnt);
-            if (eo)
-                rc = launch_divmod_stage_w<true>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                                 cnt, er, bad);
+            if (alg == 4)
+                rc = launch_divmod_stage_w<4>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                              cnt, er, bad);
+            else if (alg == 3)
+                rc = launch_divmod_stage_w<3>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                              cnt, er, bad);
+            else if (alg == 2)
+                rc = launch_divmod_stage_w<2>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                              cnt, er, bad);
+            else if (alg == 1)
+                rc = launch_divmod_stage_w<1>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                              cnt, er, bad);
             else
-                rc = launch_divmod_stage_w<false>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                                  cnt, er, bad);
+                rc = launch_divmod_stage_w<0>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
+                                              cnt, er, bad);
         }
         if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
         return rc;

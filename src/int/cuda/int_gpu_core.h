@@ -22,8 +22,10 @@
 
 #if defined(__CUDA_ARCH__) /* the device pass only: the host compiler warns on the pragma */
 #define BG_UNROLL _Pragma("unroll")
+#define BG_NOUNROLL _Pragma("unroll 1")
 #else
 #define BG_UNROLL
+#define BG_NOUNROLL
 #endif
 
 #if defined(__CUDA_ARCH__)
@@ -1444,17 +1446,18 @@ BULK_HD void bg_divregs_row_eo(uint64_t *x2, const bg_word *vn, bg_word qw, int 
     }
 }
 
-/* x[j .. j + NW] -= vn modulo B^(NW + 1), x in pairs (the complement form's add-back). */
+/* x[j .. j + NW] -= vn modulo B^(NW + 1), x in pairs (the complement form's add-back): one
+ * subtract chain (one IADD3.X a word; the 64-bit C version took three). */
 BULK_HD void bg_divregs_subback(uint64_t *x2, const bg_word *vn, int j, int NW)
 {
-    uint64_t b = 0;
+    bg_cc f = {0};
     BG_UNROLL
     for (int i = 0; i < NW; i++) {
-        const uint64_t t = (uint64_t)bg_pget(x2, i + j) - vn[i] - b;
-        bg_pset(x2, i + j, (bg_word)t);
-        b = (t >> 32) & 1;
+        const bg_word w = i == 0 ? bg_sub_cc(bg_pget(x2, j), vn[0], &f)
+                                 : bg_subc_cc(bg_pget(x2, i + j), vn[i], &f);
+        bg_pset(x2, i + j, w);
     }
-    bg_pset(x2, j + NW, bg_pget(x2, j + NW) - (bg_word)b);
+    bg_pset(x2, j + NW, bg_subc(bg_pget(x2, j + NW), 0, &f));
 }
 
 /* Same contract and same normalisation as bg_divmod_regs (BULK_CUDA_DIVMOD=eo), with the
@@ -1526,6 +1529,88 @@ BULK_HD int bg_divmod_regs_eo(bg_word *q, bg_word *r, const bg_word *u, int nu, 
     }
     BG_UNROLL
     for (int k = 0; k <= NW; k++) un[k] = ~bg_pget(x2, k);
+    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
+    return 0;
+}
+
+/* One quotient step of bg_divmod_regs_eor on the window y[b .. b + NW] (b = 0 or 1, a
+ * compile-time constant), quotient word j: qhat, the row, the rare add-back, q[j]. */
+BULK_HD void bg_divregs_step_eo(uint64_t *y2, const bg_word *vn, bg_word d1, bg_word d0,
+                                bg_word dinv, int b, int NW, bg_word *q, size_t s, int nu, int j)
+{
+    /* Knuth's invariant: the window's top two words are at most (d1, d0) */
+    const bg_word n2 = ~bg_pget(y2, b + NW), n1 = ~bg_pget(y2, b + NW - 1);
+    const bg_word n0 = ~bg_pget(y2, b + NW - 2);
+    bg_word qw = bg_div3by2(n2, n1, n0, d1, d0, dinv);
+    if (n2 == d1 && n1 == d0) qw = 0xffffffffu;
+    bg_divregs_row_eo(y2, vn, qw, b, NW);
+    if (bg_pget(y2, b + NW) != 0xffffffffu) { /* rare: qhat was one too large */
+        qw--;
+        bg_divregs_subback(y2, vn, b, NW);
+    }
+    if (q && j < nu) BG_AT(q, s, j) = qw;
+}
+
+/* bg_divmod_regs_eo with the quotient loop ROLLED (BULK_CUDA_DIVMOD=eor, eor4, eor8: U = 2, 4,
+ * 8 steps an iteration): the same steps and the same results, but the window stays at fixed
+ * registers: y holds words j0 .. j0 + NW + U - 1 of the complemented remainder (j0 even), an
+ * iteration runs the steps j0 + U - 1 .. j0 (window y[j - j0 ..]) and then shifts y up by U
+ * words (U / 2 pairs; NW / 2 64-bit moves), the U words of u below entering at the bottom
+ * (loaded one iteration ahead). Why: the fully unrolled kernel is ~190 KB of SASS (33 steps of
+ * ~215 instructions, the add-back inline), and ncu (session 4, round 1) found 37 % of its
+ * stall cycles waiting for instruction fetch; this loop body is U steps (~2.4 KB each). The
+ * cost: the moves, ~NW / U per step. U even, U <= NW (NW >= 4: U is lowered to NW). */
+BULK_HD int bg_divmod_regs_eor(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
+                               int wa, size_t s, int NW, int U)
+{
+    bg_word vtop = BG_AT(v, s, wa - 1);
+    if (vtop == 0) return -1;
+    if (U > NW) U = NW;
+    const int dw = NW - wa, sh = bg_clz32(vtop), P = U / 2; /* P pairs a shift */
+    bg_word vn[BG_DIV_MAXW], un[BG_DIV_MAXW + 1];
+    uint64_t y2[BG_DIV_MAXW / 2 + 4], nx[4];
+    BG_UNROLL
+    for (int k = 0; k < NW; k++) { /* v normalised */
+        const int src = k - dw;
+        vn[k] = bg_shl2(src >= 0 ? BG_AT(v, s, src) : 0, src >= 1 ? BG_AT(v, s, src - 1) : 0, sh);
+    }
+    const bg_word d1 = vn[NW - 1], d0 = vn[NW - 2], dinv = bg_recip3by2(d1, d0);
+    /* y = words NW - U + 2 .. 2 NW + 1 (word 2 NW + 1 is above u: complement of 0); the first
+     * step (j = NW) at local base U - 2 */
+    const int jb = NW - U + 2;
+    BG_UNROLL
+    for (int m = 0; m < NW / 2 + P; m++)
+        y2[m] = bg_pack(~bg_divregs_uword(u, nu, s, jb + 2 * m, dw, sh),
+                        jb + 2 * m + 1 <= 2 * NW ? ~bg_divregs_uword(u, nu, s, jb + 2 * m + 1, dw, sh)
+                                                 : 0xffffffffu);
+    bg_divregs_step_eo(y2, vn, d1, d0, dinv, U - 2, NW, q, s, nu, NW);
+    /* one pair down: y = words NW - U .. 2 NW - 1 (the dropped pair is above the remainder) */
+    BG_UNROLL
+    for (int m = NW / 2 + P - 1; m > 0; m--) y2[m] = y2[m - 1];
+    y2[0] = bg_pack(~bg_divregs_uword(u, nu, s, NW - U, dw, sh),
+                    ~bg_divregs_uword(u, nu, s, NW - U + 1, dw, sh));
+    BG_UNROLL
+    for (int m = 0; m < P; m++) /* the words below, for the first shift */
+        nx[m] = NW - 2 * U >= 0 ? bg_pack(~bg_divregs_uword(u, nu, s, NW - 2 * U + 2 * m, dw, sh),
+                                           ~bg_divregs_uword(u, nu, s, NW - 2 * U + 2 * m + 1, dw, sh))
+                                 : 0;
+    BG_NOUNROLL
+    for (int j0 = NW - U;; j0 -= U) {
+        BG_UNROLL
+        for (int b = U - 1; b >= 0; b--) bg_divregs_step_eo(y2, vn, d1, d0, dinv, b, NW, q, s, nu, j0 + b);
+        if (j0 == 0) break;
+        BG_UNROLL
+        for (int m = NW / 2 + P - 1; m >= P; m--) y2[m] = y2[m - P];
+        BG_UNROLL
+        for (int m = 0; m < P; m++) y2[m] = nx[m];
+        if (j0 >= 2 * U) /* the U words below j0 - U, for the next shift (u words < j0 - U) */
+            BG_UNROLL
+            for (int m = 0; m < P; m++)
+                nx[m] = bg_pack(~bg_divregs_uword(u, nu, s, j0 - 2 * U + 2 * m, dw, sh),
+                                ~bg_divregs_uword(u, nu, s, j0 - 2 * U + 2 * m + 1, dw, sh));
+    }
+    BG_UNROLL
+    for (int k = 0; k <= NW; k++) un[k] = ~bg_pget(y2, k);
     bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
     return 0;
 }
