@@ -40,14 +40,15 @@ static bulk_u128 U(u128 v)
 /* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto),
  * lds = 1: BULK_CZ_CUDA_V5B=lds (the diagnostic V5 kernel that reads 3^j from shared memory
  * instead of a shuffle; V5, shared entries, batches, 8 steps per round only), old = 1:
- * BULK_CZ_CUDA_V5RE=old (V5's own round end instead of the lean one, lane_delays6), cls = 1:
- * BULK_CZ_CUDA_CLASSES=1 (the merge-class path: one trajectory per class, cg_delay6.h). */
+ * BULK_CZ_CUDA_V5RE=old (V5's own round end instead of the lean one, lane_delays6), cls = 0:
+ * BULK_CZ_CUDA_CLASSES=0 (no merge-class path; cls = 1: the default, the class path where it
+ * applies: cg_delay6.h). */
 struct loop {
     const char *name;
     int loop, unroll, mem, lds, old, cls;
 };
 static const struct loop g_loops[] = {
-    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0, 0, 0 },       { "auto", 0, 0, 0, 0, 0, 0 },
+    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0, 0, 0 },       { "auto", 0, 0, 0, 0, 0, 1 },
     { "v5u2", BULK_CZ_CUDA_DELAY_V5, 2, 0, 0, 0, 0 },         { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0, 0, 0 },
     { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0, 0, 0 },         { "v5x1u4", BULK_CZ_CUDA_DELAY_V5X1, 4, 0, 0, 0, 0 },
     { "v5x1u8", BULK_CZ_CUDA_DELAY_V5X1, 8, 0, 0, 0, 0 },     { "v5x3u4", BULK_CZ_CUDA_DELAY_V5X3, 4, 0, 0, 0, 0 },
@@ -56,6 +57,7 @@ static const struct loop g_loops[] = {
     { "v5u8lds", BULK_CZ_CUDA_DELAY_V5, 8, 0, 1, 0, 0 },      { "v5u8old", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0, 1, 0 },
     { "v5x3u8old", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 1, 0 }, { "cls", 0, 0, 0, 0, 0, 1 },
     { "clsx3", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 0, 1 }, { "clsu4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0, 0, 1 },
+    { "lean", 0, 0, 0, 0, 0, 0 },
 };
 #define NLOOPS (int)(sizeof g_loops / sizeof g_loops[0])
 
@@ -78,8 +80,8 @@ static void use_loop(const struct loop *l)
     else unsetenv("BULK_CZ_CUDA_V5B");
     if (l->old) setenv("BULK_CZ_CUDA_V5RE", "old", 1);
     else unsetenv("BULK_CZ_CUDA_V5RE");
-    if (l->cls) setenv("BULK_CZ_CUDA_CLASSES", "1", 1);
-    else unsetenv("BULK_CZ_CUDA_CLASSES");
+    if (l->cls) unsetenv("BULK_CZ_CUDA_CLASSES");
+    else setenv("BULK_CZ_CUDA_CLASSES", "0", 1);
 }
 
 struct dpoint {
@@ -237,9 +239,11 @@ int main(int argc, char **argv)
              "numbers/s", "kernel n/s", "vs 1st", "table", "used", "seconds", "escapes", "result");
         /* indices into g_loops */
         /* session 4: the lean round end (the default, auto) against V5's own (old) */
-        static const int all[] = { 0, 1, 13, 15, 16, 17, 3, 8, 14, 7 };
-        static const int v5[] = { 0, 1, 13, 8, 15 };
-        static const int few[] = { 0, 1, 13, 8, 15, 16 };
+        /* session 4: auto = the class path (the default), lean = V5 with the lean round end and
+         * no classes, v5u8old = V5's own round end (the third session's default) */
+        static const int all[] = { 0, 1, 18, 13, 16, 17, 8 };
+        static const int v5[] = { 0, 1, 18, 13 };
+        static const int few[] = { 0, 1, 18, 13, 16 };
         struct pt {
             int d, a;
             uint64_t batch;
@@ -248,13 +252,12 @@ int main(int argc, char **argv)
             int n;
         };
         const struct pt full[] = {
-            { 14, 24, 1024, 64, all, 10 },    { 14, 20, 1 << 20, 64, few, 6 }, { 12, 24, 1024, 64, v5, 5 },
-            { 15, 24, 1024, 64, v5, 5 },      { 16, 24, 1024, 64, v5, 5 },      { 14, 24, 1024, 68, v5, 5 },
-            { 17, 24, 1024, 64, v5, 5 },      { 14, 24, 1 << 20, 64, v5, 5 },   { 16, 24, 1 << 20, 64, v5, 5 },
-            { 16, 20, 1 << 20, 64, v5, 5 },   { 15, 22, 1 << 20, 64, v5, 5 },   { 16, 28, 1024, 64, v5, 5 },
+            { 14, 24, 1024, 64, all, 7 },     { 14, 20, 1 << 20, 64, few, 5 }, { 15, 22, 1 << 20, 64, v5, 4 },
+            { 15, 24, 1024, 64, v5, 4 },      { 14, 24, 1024, 68, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },
+            { 13, 22, 1 << 20, 64, v5, 4 },   { 15, 20, 1 << 20, 64, v5, 4 },   { 12, 24, 1024, 64, v5, 4 },
         };
-        /* --quick (the last round's check of the final default): V4X2, the default and V5X3 */
-        static const int fin[] = { 0, 1, 8 };
+        /* --quick (the last round's check of the final default): V4X2, the default and the lean loop */
+        static const int fin[] = { 0, 1, 18 };
         const struct pt qk[] = { { 14, 24, 1024, 64, fin, 3 }, { 14, 20, 1 << 20, 64, fin, 3 },
                                  { 16, 24, 1024, 64, fin, 2 }, { 12, 24, 1024, 68, fin, 2 } };
         const struct pt *pts = quick ? qk : full;

@@ -1,5 +1,6 @@
 /* GPU test of the delay paths of session 4 (label gpu; exits 77, reported as skipped, without a
- * CUDA device): the merge-class path (cg_delay6.h, k_classes + k_members; BULK_CZ_CUDA_CLASSES)
+ * CUDA device): the merge-class path (cg_delay6.h, k_classes + k_members; the default where it
+ * applies, BULK_CZ_CUDA_CLASSES=0 turns it off)
  * and the lean round end, against the CPU backend, on ranges large enough for whole class blocks:
  * near 2^64 (across it), near 2^68, just below 2^79 (the class path's limit) and across it (the
  * path must step aside there), in every output form (every delay; batch statistics of 1024 =
@@ -23,14 +24,14 @@ static bulk_u128 U(u128 v)
 
 struct variant {
     const char *name;
-    int classes; /* BULK_CZ_CUDA_CLASSES=1 */
+    int classes; /* 0: BULK_CZ_CUDA_CLASSES=0 (the lean loop only), 1: the default (classes where they apply) */
     bulk_collatz_cuda_opts o;
 };
 
 static const struct variant g_vs[] = {
     { "classes", 1, { 0 } },
     { "classes, v5x3, 4 steps", 1, { .delay_loop = BULK_CZ_CUDA_DELAY_V5X3, .delay_unroll = 4 } },
-    { "classes, small launches, tiny escapes", 1, { .launch_numbers = 3000000, .escape_capacity = 1 } },
+    { "classes, small launches, tiny escapes", 1, { .launch_numbers = 5000000, .escape_capacity = 1 } },
     { "classes, global entries", 1, { .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
     { "lean round end", 0, { 0 } },
 };
@@ -39,16 +40,17 @@ static const struct variant g_vs[] = {
 static void use(const struct variant *v)
 {
     CHECK(bulk_collatz_cuda_set_opts(&v->o) == BULK_OK, "set opts (%s)", v->name);
-    if (v->classes) setenv("BULK_CZ_CUDA_CLASSES", "1", 1);
-    else unsetenv("BULK_CZ_CUDA_CLASSES");
+    if (v->classes) unsetenv("BULK_CZ_CUDA_CLASSES");
+    else setenv("BULK_CZ_CUDA_CLASSES", "0", 1);
 }
 
-/* The class path runs where it should: numbers in [2^40, 2^79), V5 with the lean round end. */
+/* The class path runs where it should: numbers in [2^40, 2^79), at least 2^23 of them, V5 with
+ * the lean round end (every variant here; launches of >= 2^22 numbers). */
 static void check_used(const struct variant *v, u128 first, u128 count, const char *what)
 {
     bulk_collatz_cuda_stats s;
     bulk_collatz_cuda_last_stats(&s);
-    const int want = v->classes && (first >> 40) != 0 && ((first + count - 1) >> 79) == 0;
+    const int want = v->classes && (first >> 40) != 0 && ((first + count - 1) >> 79) == 0 && (count >> 23) != 0;
     CHECK((s.classes > 0) == want, "%s (%s): class path %s, expected %s", what, v->name, s.classes ? "used" : "not used",
           want ? "used" : "not used");
 }
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
     /* near 2^68, the CLI's table sizes; d = 16 (entries in global memory) */
     range_case(cpu, 14, 20, two68 + j2, 1 << 25);
     range_case(cpu, 16, 22, two68 + ((u128)j1 << 22), 1 << 24);
+    /* below the class path's size (2^23 numbers): the lean loop */
+    range_case(cpu, 14, 24, two64 + j2, (1 << 23) - 1024);
     /* just below 2^79 (class start values near 2^92), and across 2^79 (no class path) */
     range_case(cpu, 14, 24, two79 - ((u128)1 << 24) - j2, 1 << 24);
     range_case(cpu, 12, 24, two79 - ((u128)1 << 22) - j2, 1 << 23);

@@ -214,7 +214,8 @@ struct dstat {
  * batches 0..count-1 start at offset off0. With one piece per batch the warp stores the
  * batch's slot; otherwise the pieces merge by atomics into slots the driver set to
  * (0, UINT32_MAX, 0). */
-template <int MODE, bool LOCAL, class Loop> __device__ __forceinline__ void delays_layout(const dparams &p, Loop loop)
+template <int MODE, bool LOCAL, class Loop>
+__device__ __forceinline__ void delays_layout(const dparams &p, Loop loop, uint32_t lpiece = 0)
 {
     const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -222,7 +223,7 @@ template <int MODE, bool LOCAL, class Loop> __device__ __forceinline__ void dela
     if (MODE == MODE_OUT) {
         if constexpr (LOCAL) {
             uint64_t pc = (p.count + (stride >> 5) - 1) / (stride >> 5);
-            pc = pc < CG_DELAY_PIECE5 ? (pc + 31) & ~(uint64_t)31 : CG_DELAY_PIECE5;
+            pc = lpiece ? lpiece : pc < CG_DELAY_PIECE5 ? (pc + 31) & ~(uint64_t)31 : CG_DELAY_PIECE5;
             for (uint64_t i0 = (tid >> 5) * pc; i0 < p.count; i0 += (stride >> 5) * pc) {
                 const uint64_t len = p.count - i0 < pc ? p.count - i0 : pc;
                 uint32_t *out = p.out + i0;
@@ -248,10 +249,12 @@ template <int MODE, bool LOCAL, class Loop> __device__ __forceinline__ void dela
         }
         return;
     }
-    const uint64_t upb = (p.batch + p.piece - 1) / p.piece, units = p.count * upb;
+    /* lpiece (LOCAL): smaller pieces where the driver set up merging (a batch of several pieces) */
+    const uint64_t piece = lpiece && p.batch > p.piece && lpiece < p.piece ? lpiece : p.piece;
+    const uint64_t upb = (p.batch + piece - 1) / piece, units = p.count * upb;
     for (uint64_t w = tid >> 5; w < units; w += stride >> 5) {
-        const uint64_t b = w / upb, i0 = (w - b * upb) * p.piece;
-        const uint64_t len = p.batch - i0 < p.piece ? p.batch - i0 : p.piece;
+        const uint64_t b = w / upb, i0 = (w - b * upb) * piece;
+        const uint64_t len = p.batch - i0 < piece ? p.batch - i0 : piece;
         const uint64_t base = p.off0 + b * p.batch + i0;
         dstat ds;
         if constexpr (LOCAL) {
@@ -624,9 +627,14 @@ template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS)
 
 /* Phase 2: every number of the launch from its class, M + j + D (cg6_member_delay), in order:
  * number base + i of a warp's piece (i = lane + 32 m) from the piece's residue r0 and block b0
- * (32-bit: r0 + i < 2^M + 2^15). Batches of 2^lgb >= 32 numbers (the span form): a warp takes
- * whole batches, its lanes accumulate a batch in registers (all 32 lanes are in the same batch at
- * every m) and one warp reduction writes it; otherwise the usual layouts (OUT, batch pieces). */
+ * (32-bit: r0 + i < 2^M + 2^15). Small pieces (CG6_MEMBER_PIECE numbers, or one batch) taken in
+ * grid-stride order, so that the warps at work at any time read D of one or two blocks (round 1
+ * of session 4: with pieces of about a launch per grid, D of all 33 blocks, 58 MB, was read at
+ * once, past the L2: 0.28 issued per cycle, a third of the kernel time). Batches of 2^lgb >= 32
+ * numbers that fit a piece (spans): a warp takes a whole batch, its lanes accumulate in registers
+ * (all 32 lanes are in the same batch at every m) and one warp reduction writes it; otherwise
+ * the usual layouts (OUT, batch pieces). */
+#define CG6_MEMBER_PIECE 1024
 template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dparams p)
 {
     const unsigned M = p.M;
@@ -642,45 +650,44 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
     };
     if (MODE == MODE_BATCH_WARP && p.span > 1) {
         const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-        const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5, units = (p.count + p.span - 1) / p.span;
+        const uint64_t warps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
         const uint32_t per = 1u << (p.lgb - 5); /* warp rows per batch */
-        for (uint64_t w = tid >> 5; w < units; w += warps) {
-            const uint64_t bg = w * p.span;
-            const uint32_t nb = (uint32_t)(p.count - bg < p.span ? p.count - bg : p.span);
-            const uint64_t base = p.off0 + (bg << p.lgb);
+        for (uint64_t b = tid >> 5; b < p.count; b += warps) {
+            const uint64_t base = p.off0 + (b << p.lgb);
             uint32_t r0, b0;
             start(base, r0, b0);
-            for (uint32_t b = 0; b < nb; b++) {
-                /* a batch's sum stays below 2^30 (< 2^15 numbers, delays < 2^16: larger ones
-                 * and escapes go to the host, which adds them to the batch) */
-                uint32_t sum = 0, lo = UINT32_MAX, hi = 0;
-                for (uint32_t m = 0; m < per; m++) {
-                    const uint32_t i = ((b * per + m) << 5) + lane, dl = member(r0, b0, i);
-                    if (dl < 65536) {
-                        sum += dl;
-                        lo = min(lo, dl);
-                        hi = max(hi, dl);
-                    } else {
-                        escape(p, base + i);
-                    }
+            /* a batch's sum stays below 2^30 (< 2^15 numbers, delays < 2^16: larger ones and
+             * escapes go to the host, which adds them to the batch) */
+            uint32_t sum = 0, lo = UINT32_MAX, hi = 0;
+            for (uint32_t m = 0; m < per; m++) {
+                const uint32_t i = (m << 5) + lane, dl = member(r0, b0, i);
+                if (dl < 65536) {
+                    sum += dl;
+                    lo = min(lo, dl);
+                    hi = max(hi, dl);
+                } else {
+                    escape(p, base + i);
                 }
-                sum = __reduce_add_sync(0xffffffffu, sum);
-                lo = __reduce_min_sync(0xffffffffu, lo);
-                hi = __reduce_max_sync(0xffffffffu, hi);
-                if (lane == 0) {
-                    p.sum[bg + b] = sum;
-                    p.mn[bg + b] = lo;
-                    p.mx[bg + b] = hi;
-                }
+            }
+            sum = __reduce_add_sync(0xffffffffu, sum);
+            lo = __reduce_min_sync(0xffffffffu, lo);
+            hi = __reduce_max_sync(0xffffffffu, hi);
+            if (lane == 0) {
+                p.sum[b] = sum;
+                p.mn[b] = lo;
+                p.mx[b] = hi;
             }
         }
         return;
     }
-    delays_layout<MODE, true>(p, [&](uint64_t base, uint32_t len, auto put) {
-        uint32_t r0, b0;
-        start(base, r0, b0);
-        for (uint32_t i = lane; i < len; i += 32) put(i, member(r0, b0, i));
-    });
+    delays_layout<MODE, true>(
+        p,
+        [&](uint64_t base, uint32_t len, auto put) {
+            uint32_t r0, b0;
+            start(base, r0, b0);
+            for (uint32_t i = lane; i < len; i += 32) put(i, member(r0, b0, i));
+        },
+        CG6_MEMBER_PIECE);
 }
 
 template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays(dparams p)
@@ -1072,13 +1079,17 @@ int delays_device(int g, void *arg)
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
     const int grid = dv->sms * (per_sm > 0 ? per_sm : 1);
     /* the class path (merge classes of M bits, cg_delay6.h; docs/collatz-gpu.md "Delays,
-     * session 4"): V5 with the lean round end, on trial with BULK_CZ_CUDA_CLASSES=1, every n of
+     * session 4"; BULK_CZ_CUDA_CLASSES=0 turns it off): V5 with the lean round end, every n of
      * the call in [2^40, 2^79) (nH < 2^57: three-limb start values; small n would leave the
-     * class trajectories short and the block partial) */
+     * class trajectories short), at least 2^23 numbers in the call and 2^M per launch (phase 1
+     * runs every class of every block a launch touches: a smaller launch pays for a block's
+     * classes without its numbers) */
     const char *cenv = getenv("BULK_CZ_CUDA_CLASSES");
-    const cg_w last_n = j.first + (cg_w)j.count * (j.batch ? j.batch : 1) - 1;
-    int cls = v5 && lean_loop(o.delay_loop, o.delay_unroll) && cenv && !strcmp(cenv, "1") && e->M > 0 &&
-              e->M <= 22 && (j.first >> 40) != 0 && (last_n >> 79) == 0 && j.count > 0;
+    const uint64_t ub = j.batch ? j.batch : 1;
+    const cg_w total_n = (cg_w)j.count * ub, last_n = j.first + total_n - 1;
+    int cls = v5 && lean_loop(o.delay_loop, o.delay_unroll) && !(cenv && !strcmp(cenv, "0")) && e->M > 0 &&
+              e->M <= 22 && (j.first >> 40) != 0 && (last_n >> 79) == 0 && (total_n >> 23) != 0 &&
+              o.launch_numbers >= ((uint64_t)1 << e->M);
     kfn f1 = NULL, f2 = NULL;
     size_t smem1 = 0;
     int grid1 = 0, grid2 = 0;
@@ -1233,6 +1244,12 @@ int delays_device(int g, void *arg)
         /* launch the next piece into cur (cur's previous contents were settled) */
         if (done_u < un) {
             uint64_t n = un - done_u < per ? un - done_u : per;
+            if (cls && done_u + n < un && ub <= ((uint64_t)1 << e->M) && (((uint64_t)1 << e->M) % ub) == 0) {
+                /* end the launch on a class block's boundary where the units allow it (else
+                 * both launches run the classes of the block they share) */
+                const uint64_t rem = (uint64_t)((j.first + (cg_w)(u0 + done_u + n) * ub) & (((cg_w)1 << e->M) - 1));
+                if (rem % ub == 0 && rem / ub < n / 2) n -= rem / ub;
+            }
             dparams p;
             memset(&p, 0, sizeof p);
             cg_ktables_fill(&p.tb, dv);
