@@ -99,6 +99,13 @@ if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
     echo "ncu metrics rc=$? ($(el) s)"
     grep -E "k_delays|ncu point|smsp__|l1tex__" "$R/ncu-metrics.txt" | grep -v "^==" | head -40
 fi
+# 5. stall reasons of the class path's phase 1 and phase 2 (the default's main launch)
+if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+    timeout 25 ncu --clock-control none --section WarpStateStats --section SchedulerStats --section Occupancy \
+        -k regex:'k_classes|k_members' -c 2 "$BENCH" --ncu auto >"$R/ncu-stalls.txt" 2>&1
+    echo "ncu stalls rc=$? ($(el) s)"
+    grep -E "k_classes|k_members|Issued Warp|No Eligible|Active Warps Per|Warp Cycles Per Issued|Stall|stall" "$R/ncu-stalls.txt" | grep -v "^==" | head -40
+fi
 for f in "$R"/*.err; do
     [ -f "$f" ] && [ "$(wc -c <"$f")" -gt 20000 ] && { tail -c 20000 "$f" >"$f.tail" && mv "$f.tail" "$f"; }
 done
