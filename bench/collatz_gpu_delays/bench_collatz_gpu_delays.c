@@ -254,7 +254,8 @@ int main(int argc, char **argv)
         const struct pt full[] = {
             { 14, 24, 1024, 64, all, 7 },     { 14, 20, 1 << 20, 64, few, 5 }, { 15, 22, 1 << 20, 64, v5, 4 },
             { 15, 24, 1024, 64, v5, 4 },      { 14, 24, 1024, 68, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },
-            { 13, 22, 1 << 20, 64, v5, 4 },   { 15, 20, 1 << 20, 64, v5, 4 },   { 12, 24, 1024, 64, v5, 4 },
+            { 15, 26, 1024, 64, v5, 4 },      { 15, 24, 1024, 68, v5, 4 },      { 15, 20, 1 << 20, 64, v5, 4 },
+            { 13, 22, 1 << 20, 64, v5, 4 },
         };
         /* --quick (the last round's check of the final default): V4X2, the default and the lean loop */
         static const int fin[] = { 0, 1, 18 };
