@@ -628,13 +628,15 @@ template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS)
 /* Phase 2: every number of the launch from its class, M + j + D (cg6_member_delay), in order:
  * number base + i of a warp's piece (i = lane + 32 m) from the piece's residue r0 and block b0
  * (32-bit: r0 + i < 2^M + 2^15). Small pieces (CG6_MEMBER_PIECE numbers, or one batch) taken in
- * grid-stride order, so that the warps at work at any time read D of one or two blocks (round 1
- * of session 4: with pieces of about a launch per grid, D of all 33 blocks, 58 MB, was read at
- * once, past the L2: 0.28 issued per cycle, a third of the kernel time). Batches of 2^lgb >= 32
+ * grid-stride order, so that the warps at work at any time read D of a few blocks (4224 warps of
+ * an H200 x 4096 numbers: 4 blocks, 7 MB; round 1 of session 4: with pieces of about a launch per
+ * grid, D of all 33 blocks, 58 MB, was read at once, past the L2: 0.28 issued per cycle, a third
+ * of the kernel time); 4096 rather than less, so that the pieces of a large batch merge by few
+ * global atomics (three per piece). Batches of 2^lgb >= 32
  * numbers that fit a piece (spans): a warp takes a whole batch, its lanes accumulate in registers
  * (all 32 lanes are in the same batch at every m) and one warp reduction writes it; otherwise
  * the usual layouts (OUT, batch pieces). */
-#define CG6_MEMBER_PIECE 1024
+#define CG6_MEMBER_PIECE 4096
 template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dparams p)
 {
     const unsigned M = p.M;
