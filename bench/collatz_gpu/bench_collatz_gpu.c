@@ -531,6 +531,8 @@ static int bench_kscan(bulk_ctx *cpu)
         { 28, 28, "stored" }, { 37, 37, "stored" }, { 28, 36, "gen" },    { 28, 37, "gen" },
         { 28, 39, "gen" },    { 28, 40, "gen" },    { 28, 42, "gen" },    { 28, 43, "gen" },
         { 28, 44, "gen" },    { 30, 46, "gen" },    { 28, 39, "sorted" }, { 28, 39, "unsorted" },
+        /* k_uni's variant 5 (BULK_CZ_CUDA_UNI_R1=1: the first record in the dip trip) */
+        { 37, 37, "stored+r1" }, { 28, 40, "gen+r1" },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
     const u128 a = ((u128)1 << 68) + ((u128)777 << 46), R = (u128)1 << 42; /* a: aligned for K <= 46 */
@@ -556,7 +558,9 @@ static int bench_kscan(bulk_ctx *cpu)
         const uint64_t sK = K > ks ? e->s_kx : e->s_k;
         const u128 n = K <= 42 ? R : (u128)1 << K, rows = n >> K;
         set_opts(0, 0, 0);
-        if (strcmp(v[i].form, "stored")) setenv("BULK_CZ_CUDA_EXT", v[i].form, 1);
+        if (strncmp(v[i].form, "stored", 6)) setenv("BULK_CZ_CUDA_EXT", "gen", 1);
+        if (!strcmp(v[i].form, "sorted") || !strcmp(v[i].form, "unsorted")) setenv("BULK_CZ_CUDA_EXT", v[i].form, 1);
+        if (strstr(v[i].form, "+r1")) setenv("BULK_CZ_CUDA_UNI_R1", "1", 1);
         /* warm-up (one row; K > 42: none, the row is the measurement and its one-time costs,
          * the sorted S and the slice buffers, are milliseconds of seconds) */
         int st = K <= 42 ? bulk_collatz_cuda_verify_chunk(e, U(a), U(a + ((u128)1 << K) - 1), r) : BULK_OK;
@@ -564,6 +568,7 @@ static int bench_kscan(bulk_ctx *cpu)
         if (st == BULK_OK) st = bulk_collatz_cuda_verify_chunk(e, U(a), U(a + n - 1), r);
         const double dt = bench_now() - t0;
         unsetenv("BULK_CZ_CUDA_EXT");
+        unsetenv("BULK_CZ_CUDA_UNI_R1");
         bulk_collatz_cuda_stats cs;
         bulk_collatz_cuda_last_stats(&cs);
         int ok = st == BULK_OK && W(r->iterated) == rows * sK;
@@ -578,7 +583,7 @@ static int bench_kscan(bulk_ctx *cpu)
              (double)sK / (double)((u128)1 << K), (double)n, (double)n / dt, (double)W(r->iterated) / dt, dt,
              (unsigned long long)cs.escapes,
              st != BULK_OK ? bulk_status_string(st) : !ok ? "DIFFERENT" : i == 0 ? "reference" : n == R ? "same totals" : "iterated = s_K");
-        if (st == BULK_OK && !strcmp(v[i].form, "gen")) {
+        if (st == BULK_OK && !strcmp(v[i].form, "gen")) { /* the green series: gen, default kernel */
             vk[2].x[vk[2].n] = K;
             vk[2].y[vk[2].n++] = (double)n / dt;
         }

@@ -7,10 +7,12 @@
 #      and every extension form; the deep generated sieves K = 40 against the stored sieve's
 #      totals and s_K; the twin test is CPU-only and runs on the build machine);
 #   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json; since session 4 the generated
-#      sieve from 28 stored bits on a GPU too, K = 40 for this range), then with --k 37 / 39 / 43;
+#      sieve from 28 stored bits on a GPU too, K = 40 for this range), then with --k 37 / 39 / 43,
+#      and the default with BULK_CZ_CUDA_UNI_R1=1 (k_uni variant 5: the first record in the dip trip);
 #   3. bench_collatz_gpu --kscan: verify rate against the sieve depth K near 2^68 (d = 12): the
 #      stored k = 37 default beside K = 36..40 generated from 28 stored bits (gen slices), and
-#      K = 39 in the older sorted / unsorted forms; totals checked equal to the stored sieve's;
+#      K = 39 in the older sorted / unsorted forms, k = 37 stored and K = 40 with variant 5; totals
+#      checked equal to the stored sieve's, iterated = rows x s_K;
 #   4b. (NCU_GEN=1, the default) ncu on one k_uni launch over a generated K = 40 slice (CLI);
 #   (NCU=1: 4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
 #    5. the SASS of k_uni (d = 12).)
@@ -38,7 +40,7 @@ cli_verify() {
     "$CLI" collatz verify --from 2^68 --to 2^68+2^44 --backend cuda --json "$@" >"$R/cli-verify$tag.json" 2>"$R/cli-verify$tag.err"
     rc=$?
     s1=$(date +%s.%N)
-    echo "cli verify$tag $* ${EXTF:+(BULK_CZ_CUDA_EXT=$EXTF) }rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
+    echo "cli verify$tag $* ${EXTF:+$EXTF }rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
     cat "$R/cli-verify$tag.json"
 }
 if [ "${CLI:-1}" != 0 ]; then
@@ -47,6 +49,11 @@ if [ "${CLI:-1}" != 0 ]; then
     cli_verify "-k37" --k 37
     cli_verify "-k39" --k 39
     cli_verify "-k43" --k 43
+    EXTF="(BULK_CZ_CUDA_UNI_R1=1)"
+    export BULK_CZ_CUDA_UNI_R1=1
+    cli_verify "-r1" 
+    unset BULK_CZ_CUDA_UNI_R1
+    EXTF=
 fi
 
 # 3. rate against the sieve depth

@@ -76,9 +76,12 @@ int main(int argc, char **argv)
             uint8_t *RST = malloc(nrec + 1);
             cg_rec_tables(d, ROFF, REC, RST);
             uint64_t rec_it = 0, uni_it = 0, uni_hist[17] = { 0 }; /* trips per number, 16 = more */
+            uint64_t uni1_it = 0; /* the same with the first record in the dip trip (variant 5) */
             /* the UNIFORM table (d <= CG_UNI_MAX_D; n near 2^68 >= 2^(3d+2) for d <= 16) */
             uint32_t *UT = d <= CG_UNI_MAX_D ? malloc(cg_uni_entries((unsigned)d) * 16) : NULL;
             if (UT) cg_uni_build((unsigned)d, B, C, J, UT);
+            uint32_t *UT1 = d <= CG_UNI_MAX_D ? malloc(cg_uni1_entries((unsigned)d) * 16) : NULL;
+            if (UT1) cg_uni1_build((unsigned)d, B, C, J, UT1);
             cnt_table_step = cnt_bm_check = cnt_single_step = cnt_t_step = 0;
             uint64_t numbers = 0, escapes = 0;
             /* warp model of the one-number-per-lane loop: 32 lanes (consecutive entries, as in
@@ -119,6 +122,10 @@ int main(int argc, char **argv)
                             return 1;
                         }
                         if (UT) uni_hist[uni_it - u0 < 16 ? uni_it - u0 : 16]++;
+                        if (UT1 && cg_glide_uni1(v, n, (int64_t)k + e->Sj[i], (unsigned)d, UT1, &uni1_it) != g) {
+                            fprintf(stderr, "opcount: uniform trips with the first record differ\n");
+                            return 1;
+                        }
                         lane_tables += cnt_table_step - t1;
                         cnt_t_step = s1;
                         cnt_rec_test = r1;
@@ -142,9 +149,9 @@ int main(int argc, char **argv)
             double frac = (double)e->s_k / (double)((uint64_t)1 << k);
             printf("%-3d %-3d %9.5f %8.2f %8.2f %8.2f %8.4f %10.1f %12.3g %12.3g\n", k, d, frac, ta, tb, ts,
                    100.0 * escapes / numbers, instr, INT_RATE / (instr * frac), 2 * INT_RATE / (instr * frac));
-            printf("    lane form: %.2f iterations / number (record replays: %.2f; uniform trips: %.2f); "
-                   "one-number-per-lane warps pay %.2fx the mean (max of 32 lanes)\n",
-                   (double)lane_it / numbers, (double)rec_it / numbers, (double)uni_it / numbers,
+            printf("    lane form: %.2f iterations / number (record replays: %.2f; uniform trips: %.2f, with the "
+                   "first record in the dip trip %.2f); one-number-per-lane warps pay %.2fx the mean (max of 32 lanes)\n",
+                   (double)lane_it / numbers, (double)rec_it / numbers, (double)uni_it / numbers, (double)uni1_it / numbers,
                    lane_cost > 0 ? warp_cost / (lane_cost - 0) : 0.0);
             if (UT && d == 12) {
                 /* the trip distribution: what a two-phase design (P fixed trips, the rest queued)
@@ -158,6 +165,7 @@ int main(int argc, char **argv)
                 printf("\n");
             }
             free(UT);
+            free(UT1);
             free(ROFF);
             free(REC);
             free(RST);

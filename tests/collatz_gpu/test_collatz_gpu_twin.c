@@ -136,6 +136,8 @@ static void test_glide(uint64_t *rs, int small)
         /* the UNIFORM table (cg_verify_uni.h), d <= CG_UNI_MAX_D */
         uint32_t *UT = d <= CG_UNI_MAX_D ? malloc(cg_uni_entries(d) * 16) : NULL;
         if (UT) cg_uni_build(d, B, C, J, UT);
+        uint32_t *UT1 = d <= CG_UNI_MAX_D ? malloc(cg_uni1_entries(d) * 16) : NULL;
+        if (UT1) cg_uni1_build(d, B, C, J, UT1);
         int bad = 0, kept = 0, tried = 0, ubad = 0, utried = 0, u3tried = 0;
         for (int it = 0; it < (small ? 300 : 3000); it++) {
             /* n of 2..127 bits, v in [n, n 2^(d+2)) */
@@ -151,6 +153,8 @@ static void test_glide(uint64_t *rs, int small)
                 utried++;
                 const int64_t gref = cg_glide(of_w(v), of_w(nn), 5, d, BC, BM, J);
                 if (cg_glide_uni(of_w(v), of_w(nn), 5, d, UT, NULL) != gref) ubad++;
+                /* the first record in the dip trip (k_uni variant 5) */
+                if (cg_glide_uni1(of_w(v), of_w(nn), 5, d, UT1, NULL) != gref) ubad++;
                 /* three limbs: the same glide, or an escape with a value at 2^(96 - lim) first */
                 if (cg_uni3_ok(d, of_w(nn))) {
                     u3tried++;
@@ -188,6 +192,7 @@ static void test_glide(uint64_t *rs, int small)
                       "uniform records end on BM d=%u L=%llu", d, (unsigned long long)L);
             }
             free(UT);
+            free(UT1);
         }
         CHECK(!cg_bm_ok(of_w(((u128)1 << (3 * d + 2)) - 1), d) && cg_bm_ok(of_w((u128)1 << (3 * d + 2)), d),
               "cg_bm_ok bound d=%u", d);

@@ -454,7 +454,8 @@ __device__ __forceinline__ int ext_sorted_next(const vparams &p, flat_runs &f, c
 template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREADS, V == 1 ? 5 : 4) k_uni(vparams p)
 {
     constexpr bool L3 = V == 2; /* three limbs */
-    constexpr int U = V == 3 ? 2 : V == 4 ? 3 : 1; /* trips per loop pass (the setup once per pass) */
+    constexpr bool R1 = V == 5; /* the first record in the dip trip (cg_uni1_trip, p.uni = its table) */
+    constexpr int U = V == 3 || V == 5 ? 2 : V == 4 ? 3 : 1; /* trips per loop pass (the setup once per pass) */
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
     /* the accumulator in its narrowest form (a glide < 2^32; the count per launch < 2^32) */
     uint64_t sum = 0;
@@ -485,9 +486,16 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
         for (int u = 0; u < U; u++) {
             /* U >= 2: a number that ends in a trip idles through the rest of the pass */
             if (!need) {
-                const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
-                rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
-                        : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
+                if (R1) {
+                    const uint32_t ix = cg_uni1_index(&s, mask);
+                    const uint4 e = __ldg(p.uni + ix);
+                    const uint2 f = __ldg((const uint2 *)(p.uni + ix + 1));
+                    rc = cg_uni1_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w, f.x, f.y);
+                } else {
+                    const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
+                    rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
+                            : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
+                }
                 need = rc != 0;
             }
         }
@@ -593,7 +601,9 @@ __global__ void __launch_bounds__(256) k_ext_gen(xgen g)
  * trip per pass; 48 registers and 40 warps: 3.211e12). */
 int uni_variant(void)
 {
-    const char *eb = getenv("BULK_CZ_CUDA_UNI_BLOCKS"), *eu = getenv("BULK_CZ_CUDA_UNI_UNROLL");
+    const char *eb = getenv("BULK_CZ_CUDA_UNI_BLOCKS"), *eu = getenv("BULK_CZ_CUDA_UNI_UNROLL"),
+               *er = getenv("BULK_CZ_CUDA_UNI_R1");
+    if (er && !strcmp(er, "1")) return 5; /* the first record in the dip trip, two trips per pass */
     if (eb && !strcmp(eb, "5")) return 1;
     if (eu && !strcmp(eu, "1")) return 0;
     if (eu && !strcmp(eu, "3")) return 4;
@@ -609,7 +619,7 @@ kfn pick(int kv, int sh, int mode, int e_d)
                        : d == 16 ? k_uni<16, true, V> : k_uni<0, true, V>)                                         \
                     : (d == 10 ? k_uni<10, false, V> : d == 12 ? k_uni<12, false, V> : d == 14 ? k_uni<14, false, V> \
                        : d == 16 ? k_uni<16, false, V> : k_uni<0, false, V>))
-        return v == 1 ? CG_KU(1) : v == 2 ? CG_KU(2) : v == 3 ? CG_KU(3) : v == 4 ? CG_KU(4) : CG_KU(0);
+        return v == 1 ? CG_KU(1) : v == 2 ? CG_KU(2) : v == 3 ? CG_KU(3) : v == 4 ? CG_KU(4) : v == 5 ? CG_KU(5) : CG_KU(0);
 #undef CG_KU
     }
     /* modes 7..10: the same four with the incremental setup (INC) */
@@ -650,6 +660,8 @@ struct vcache {
     int acc_cap;      /* accumulator slots (grid) */
     uint32_t *d_uni;  /* the UNIFORM table (cg_uni_build) of uni_d bits, or NULL */
     int uni_d;
+    uint32_t *d_uni1; /* the table of k_uni's variant 5 (cg_uni1_build) of uni1_d bits, or NULL */
+    int uni1_d;
     unsigned char *d_ext; /* the sieve extension's tables (ext_upload), ext_cap bytes */
     size_t ext_cap;
     /* S sorted by j for extension rows (ext_sort_upload): r and c of the engine's entries in the
@@ -679,6 +691,7 @@ void vcache_free(vcache *c)
     }
     cudaFree(c->d_acc);
     cudaFree(c->d_uni);
+    cudaFree(c->d_uni1);
     cudaFree(c->d_ext);
     cudaFree(c->d_xsr);
     cudaFree(c->d_xsc);
@@ -948,6 +961,24 @@ int run_init(vrun &r, const cg_dev *dv)
         }
         c.uni_d = r.e->d;
     }
+    if (need_uni && uni_variant() == 5 && c.uni1_d != r.e->d) {
+        /* variant 5's table (the first record beside each operation) */
+        cudaFree(c.d_uni1);
+        c.d_uni1 = NULL;
+        c.uni1_d = 0;
+        const size_t bytes = (size_t)cg_uni1_entries((unsigned)r.e->d) * 16;
+        uint32_t *h = (uint32_t *)malloc(bytes);
+        if (!h) return BULK_ERR_NOMEM;
+        cg_uni1_build((unsigned)r.e->d, r.e->B, r.e->C, r.e->J, h);
+        cudaError_t ce = cudaMalloc(&c.d_uni1, bytes);
+        if (ce == cudaSuccess) ce = cudaMemcpy(c.d_uni1, h, bytes, cudaMemcpyHostToDevice);
+        free(h);
+        if (ce != cudaSuccess) {
+            cg_note_error(ce, "UNIFORM variant-5 table", __FILE__, __LINE__);
+            return BULK_ERR_CUDA;
+        }
+        c.uni1_d = r.e->d;
+    }
     if (r.e->kx > 0) {
         int st = ext_upload(c, r.e);
         if (st) return st;
@@ -1043,6 +1074,9 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     p.esc_cap = r.o.escape_capacity;
     p.refill = (uint32_t)r.o.refill_lanes;
     p.uni = r.cache ? (const uint4 *)r.cache->d_uni : NULL;
+    /* k_uni's variant 5 reads its own table (the four-limb modes; three limbs are variant 2) */
+    if ((mode == MODE_UNI || mode == MODE_UNI_EXT) && r.cache && r.cache->d_uni1 && uni_variant() == 5)
+        p.uni = (const uint4 *)r.cache->d_uni1;
     p.nstep = p.k + p.kx < 64 ? (uint64_t)1 << (p.k + p.kx) : 0;
     p.mask = (1u << r.e->d) - 1;
     pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);

@@ -135,6 +135,102 @@ BULK_HD int cg_uni_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint
     return !tm && (lta || ltb);
 }
 
+/* ---- the first record in the dip trip (BULK_CZ_CUDA_UNI_R1=1: k_uni variant 5) ----------
+ * In the table-mode trip where the dip test fires, the step product wb is wasted. Here it tests
+ * the operation's first record instead (its (b0, c0 | t0 << 26) sits in a second 16-byte slot
+ * after the operation's entry; the choice waits for the dip test's compare), so a number whose
+ * first record is already below n ends in its dip trip, and record mode starts at the second
+ * record: pairs (rec 2p+1, rec 2p+2). Saves a trip for about half the numbers (those whose
+ * number of records tested is odd) for one more 8-byte load and two selects per trip. Table
+ * (uint4 units): operation L at 2L (entry) and 2L + 1 (first record), record pairs from 2^(d+1),
+ * one spare unit at the end (a record-mode trip loads the unit after its pair too). */
+BULK_HD uint64_t cg_uni1_entries(unsigned d) { return ((uint64_t)1 << d) * (2 + cg_uni_pairs(d)) + 1; }
+
+BULK_HD void cg_uni1_build(unsigned d, const uint64_t *B, const uint64_t *C, const uint8_t *J, uint32_t *tab)
+{
+    const uint64_t size = (uint64_t)1 << d;
+    const uint32_t pairs = cg_uni_pairs(d);
+    for (uint64_t L = 0; L < size; L++) {
+        const uint64_t bm = cg_bm_entry(d, L);
+        uint32_t *e = tab + 8 * L;
+        e[0] = (uint32_t)B[L];
+        e[1] = (uint32_t)C[L];
+        e[2] = (uint32_t)bm;
+        e[3] = (uint32_t)(bm >> 32) | (uint32_t)J[L] << 26;
+        uint64_t rec[CG_UNI_MAX_D];
+        uint8_t rst[CG_UNI_MAX_D];
+        uint32_t nr = cg_rec_entries(d, L, rec, rst);
+        if (nr == 0) {
+            /* no b below 2^d: the dip test never fires on L */
+            rec[0] = 0;
+            rst[0] = 0;
+            nr = 1;
+        }
+        e[4] = (uint32_t)rec[0];
+        e[5] = (uint32_t)(rec[0] >> 32) | (uint32_t)rst[0] << 26;
+        e[6] = e[7] = 0;
+        for (uint32_t p = 0; p < pairs; p++) {
+            const uint32_t last = nr - 1;
+            const uint32_t i0 = 2 * p + 1 < nr ? 2 * p + 1 : last, i1 = 2 * p + 2 < nr ? 2 * p + 2 : last;
+            uint32_t *r = tab + 4 * (2 * size + L * pairs + p);
+            r[0] = (uint32_t)rec[i1];
+            r[1] = (uint32_t)(rec[i1] >> 32) | (uint32_t)rst[i1] << 26;
+            r[2] = (uint32_t)rec[i0];
+            r[3] = (uint32_t)(rec[i0] >> 32) | (uint32_t)rst[i0] << 26;
+        }
+    }
+    uint32_t *z = tab + 4 * (cg_uni1_entries(d) - 1);
+    z[0] = z[1] = z[2] = z[3] = 0;
+}
+
+/* The unit the next trip reads (its entry; the first-record slot or the next unit follows). */
+BULK_HD uint32_t cg_uni1_index(const cg_uni *s, uint32_t mask) { return s->ri ? s->ri : 2 * (s->v.x0 & mask); }
+
+/* cg_uni_trip with the first record in the dip trip: (e0..e3) = tab[cg_uni1_index], (f0, f1) the
+ * first two words of the unit after it. Same returns. */
+BULK_HD int cg_uni1_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint32_t pairs, uint32_t e0,
+                         uint32_t e1, uint32_t e2, uint32_t e3, uint32_t f0, uint32_t f1)
+{
+    const cg_u128 v = s->v;
+#if defined(__CUDA_ARCH__)
+    const uint32_t h0 = __funnelshift_r(v.x0, v.x1, d), h1 = __funnelshift_r(v.x1, v.x2, d),
+                   h2 = __funnelshift_r(v.x2, v.x3, d), h3 = v.x3 >> d;
+#else
+    const uint32_t h0 = (v.x0 >> d) | (v.x1 << (32 - d)), h1 = (v.x1 >> d) | (v.x2 << (32 - d)),
+                   h2 = (v.x2 >> d) | (v.x3 << (32 - d)), h3 = v.x3 >> d;
+#endif
+    const cg_u128 wa = cg_uni_mul(h0, h1, h2, h3, e2, e3 & CG_UNI_CMASK);
+    const int tm = s->ri == 0, lta = cg_lt(wa, s->n), dip = tm && lta;
+    const uint32_t X = dip ? f0 : e0, Y = dip ? f1 : e1;
+    const cg_u128 wb = cg_uni_mul(h0, h1, h2, h3, X, Y & CG_UNI_CMASK);
+    const int ltb = cg_lt(wb, s->n);
+    if (tm && cg_over(v, lim)) return 2;
+    const uint32_t ta = e3 >> 26, tb = Y >> 26;
+    s->done += tm ? (lta ? (ltb ? tb : 0u) : ta) : (lta ? ta : ltb ? tb : 0u);
+    if (tm && !lta) s->v = wb;
+    s->ri = tm ? (lta ? 2 * (mask + 1) + (v.x0 & mask) * pairs : 0u) : s->ri + 1;
+    return (!tm && (lta || ltb)) || (dip && ltb);
+}
+
+/* cg_glide_uni through cg_uni1_trip (its CPU twin). */
+BULK_HD int64_t cg_glide_uni1(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint32_t *tab, uint64_t *trips)
+{
+    cg_uni s;
+    s.v = v;
+    s.n = n;
+    s.done = (uint32_t)done;
+    s.ri = 0;
+    const uint32_t mask = (1u << d) - 1, pairs = cg_uni_pairs(d);
+    const unsigned lim = cg_limit_bits(d);
+    for (;;) {
+        const uint32_t *e = tab + 4 * (uint64_t)cg_uni1_index(&s, mask);
+        if (trips) ++*trips;
+        int r = cg_uni1_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3], e[4], e[5]);
+        if (r == 1) return (int64_t)s.done;
+        if (r == 2) return -1;
+    }
+}
+
 /* ---- three limbs (values below 2^96; n ~ 2^64..2^80) ------------------------------------
  * The same trip on v, n and the products held in x0..x2 (x3 stays 0): the kernel's variant for
  * launches whose n are all below 2^(96 - lim - 8) (cg_uni3_ok). The margin test becomes
