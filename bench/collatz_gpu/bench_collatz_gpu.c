@@ -528,11 +528,12 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
 static int bench_kscan(bulk_ctx *cpu)
 {
     static const struct { int ks, K; const char *form; } v[] = {
-        { 28, 28, "stored" }, { 37, 37, "stored" }, { 28, 36, "gen" },    { 28, 37, "gen" },
-        { 28, 39, "gen" },    { 28, 40, "gen" },    { 28, 42, "gen" },    { 28, 43, "gen" },
-        { 28, 44, "gen" },    { 30, 46, "gen" },    { 28, 39, "sorted" }, { 28, 39, "unsorted" },
-        /* k_uni's variant 5 (BULK_CZ_CUDA_UNI_R1=1: the first record in the dip trip) */
-        { 37, 37, "stored+r1" }, { 28, 40, "gen+r1" },
+        /* "+r1": k_uni's variant 5 (BULK_CZ_CUDA_UNI_R1=1: the first record in the dip trip);
+         * the longest points last (a GPU round's time limit cuts those) */
+        { 28, 28, "stored" }, { 37, 37, "stored" }, { 37, 37, "stored+r1" }, { 28, 36, "gen" },
+        { 28, 37, "gen" },    { 28, 39, "gen" },    { 28, 40, "gen" },       { 28, 40, "gen+r1" },
+        { 28, 42, "gen" },    { 28, 43, "gen" },    { 28, 44, "gen" },       { 30, 46, "gen" },
+        { 28, 39, "sorted" }, { 28, 39, "unsorted" },
     };
     const int nv = (int)(sizeof v / sizeof v[0]);
     const u128 a = ((u128)1 << 68) + ((u128)777 << 46), R = (u128)1 << 42; /* a: aligned for K <= 46 */

@@ -58,7 +58,7 @@ fi
 
 # 3. rate against the sieve depth
 if [ "${KSCAN:-1}" != 0 ]; then
-    timeout 60 "$BENCH" --kscan --seconds 0.3 --out "$R/kscan.txt" >/dev/null 2>"$R/kscan.err"
+    timeout 70 "$BENCH" --kscan --seconds 0.3 --out "$R/kscan.txt" >/dev/null 2>"$R/kscan.err"
     echo "kscan rc=$? ($(el) s)"
     cat "$R/kscan.txt"
 fi
