@@ -4,17 +4,17 @@
 # bench/collatz_gpu/iter-gpu.sh` after a full CUDA build into $B. Everything it keeps goes to $R
 # (small text files). Steps, most important first (the cap, ~100-120 s, may cut the last ones):
 #   1. the GPU test, verify cases (BULK_CZ_GPU_TEST=verify; CUDA == CPU bit for bit, every variant
-#      and every extension form; the deep generated sieves K = 40 against the stored sieve's
+#      and every extension form; the deep generated sieves K = 40, 44 against the stored sieve's
 #      totals and s_K; the twin test is CPU-only and runs on the build machine);
 #   2. the CLI verify 2^68..2^68+2^44 with the defaults (--json; since session 4 the generated
-#      sieve from 28 stored bits on a GPU too, K = 40 for this range), then with --k 37 / 39 / 43,
-#      and the default with BULK_CZ_CUDA_UNI_R1=1 (k_uni variant 5: the first record in the dip trip);
-#   3. bench_collatz_gpu --kscan: verify rate against the sieve depth K near 2^68 (d = 12): the
-#      stored k = 37 default beside K = 36..40 generated from 28 stored bits (gen slices), and
-#      K = 39 in the older sorted / unsorted forms, k = 37 stored and K = 40 with variant 5; totals
-#      checked equal to the stored sieve's, iterated = rows x s_K;
-#   4b. (NCU_GEN=1, the default) ncu on one k_uni launch over a generated K = 40 slice (CLI);
-#   (NCU=1: 4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
+#      sieve from 28 stored bits on a GPU too, K = 39 for this range; k_uni variant 5) and with
+#      variant 3 (BULK_CZ_CUDA_UNI_R1=0); then 2^68..2^68+2^46 with the defaults (K = 40, 64 rows)
+#      and --k 37;
+#   3. bench_collatz_gpu --kscan --short: verify rate against the sieve depth K near 2^68
+#      (d = 12): stored k = 28 and 37, K = 37 / 40 / 43 generated from 28 stored bits, k = 37
+#      and K = 40 with variant 3 ("+r0"); totals checked equal, iterated = rows x s_K;
+#   (NCU_GEN=1: 4b. ncu on one k_uni launch over a generated K = 40 slice (CLI);
+#    NCU=1: 4. ncu on one launch of the default verify kernel (k_uni, k = 32, d = 12);
 #    5. the SASS of k_uni (d = 12).)
 # Switches: CLI=0 skips step 2, KSCAN=0 step 3; VERIFY_ONLY=0 adds the delay benchmark.
 set -u
@@ -37,28 +37,32 @@ cli_verify() {
     s0=$(date +%s.%N)
     tag=$1
     shift
-    "$CLI" collatz verify --from 2^68 --to 2^68+2^44 --backend cuda --json "$@" >"$R/cli-verify$tag.json" 2>"$R/cli-verify$tag.err"
+    to=${TO:-2^68+2^44}
+    lg=$([ "$to" = "2^68+2^46" ] && echo 46 || echo 44)
+    "$CLI" collatz verify --from 2^68 --to "$to" --backend cuda --json "$@" >"$R/cli-verify$tag.json" 2>"$R/cli-verify$tag.err"
     rc=$?
     s1=$(date +%s.%N)
-    echo "cli verify$tag $* ${EXTF:+$EXTF }rc=$rc: $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^44 / (b - a) }') ($(el) s)"
+    echo "cli verify$tag --to $to $* ${EXTF:+$EXTF }rc=$rc: $(awk -v a="$s0" -v b="$s1" -v l="$lg" 'BEGIN { printf "%.3f s wall, %.4g numbers/s", b - a, 2^l / (b - a) }') ($(el) s)"
     cat "$R/cli-verify$tag.json"
 }
 if [ "${CLI:-1}" != 0 ]; then
     EXTF=
     cli_verify ""
-    cli_verify "-k37" --k 37
-    cli_verify "-k39" --k 39
-    cli_verify "-k43" --k 43
-    EXTF="(BULK_CZ_CUDA_UNI_R1=1)"
-    export BULK_CZ_CUDA_UNI_R1=1
-    cli_verify "-r1" 
+    EXTF="(BULK_CZ_CUDA_UNI_R1=0)"
+    export BULK_CZ_CUDA_UNI_R1=0
+    cli_verify "-r0"
     unset BULK_CZ_CUDA_UNI_R1
     EXTF=
+    # a range of 2^46 (K = 40 by default: 64 rows of 2^40) against K = 37 (512 rows)
+    TO="2^68+2^46"
+    cli_verify "-46"
+    cli_verify "-46-k37" --k 37
+    TO=
 fi
 
 # 3. rate against the sieve depth
 if [ "${KSCAN:-1}" != 0 ]; then
-    timeout 70 "$BENCH" --kscan --seconds 0.3 --out "$R/kscan.txt" >/dev/null 2>"$R/kscan.err"
+    timeout 40 "$BENCH" --kscan --short --seconds 0.3 --out "$R/kscan.txt" >/dev/null 2>"$R/kscan.err"
     echo "kscan rc=$? ($(el) s)"
     cat "$R/kscan.txt"
 fi
@@ -75,7 +79,7 @@ fi
 
 # 4b. (NCU_GEN=1) ncu on one launch of the stored-sieve kernel over a generated K = 40 slice
 # (the CLI's k_uni launches after the k_ext_gen one), beside 4.'s stored k = 32 launch
-if command -v ncu >/dev/null 2>&1 && [ "${NCU_GEN:-1}" = 1 ]; then
+if command -v ncu >/dev/null 2>&1 && [ "${NCU_GEN:-0}" = 1 ]; then
     timeout 40 ncu --clock-control none --section WarpStateStats --section Occupancy \
         --section SchedulerStats --section LaunchStats --section InstructionStats --section SpeedOfLight \
         -k regex:k_uni --launch-skip 3 -c 1 \

@@ -116,7 +116,7 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         { "uniform, UNI_BLOCKS=5, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
         { "uniform, UNI_UNROLL=1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
         { "uniform, UNI_UNROLL=3", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
-        { "uniform, UNI_R1=1, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
+        { "uniform, UNI_R1=0, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
         /* extension rows (kx > 0 only): the third session's runs (BULK_CZ_CUDA_EXT, set below by
          * name) beside the default generated slices; generated slices of 777 entries */
         { "ext sorted runs", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
@@ -132,7 +132,7 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         if (strstr(vs[v].name, "UNI_BLOCKS=5")) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
         if (strstr(vs[v].name, "UNI_UNROLL=1")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
         if (strstr(vs[v].name, "UNI_UNROLL=3")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "3", 1);
-        if (strstr(vs[v].name, "UNI_R1=1")) setenv("BULK_CZ_CUDA_UNI_R1", "1", 1);
+        if (strstr(vs[v].name, "UNI_R1=0")) setenv("BULK_CZ_CUDA_UNI_R1", "0", 1);
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;
         if (vs[v].o.table_mem == BULK_CZ_CUDA_MEM_SHARED && ((size_t)17 << d) > 200000) continue;
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");

@@ -448,8 +448,10 @@ __device__ __forceinline__ int ext_sorted_next(const vparams &p, flat_runs &f, c
 /* V: the variant (tuning knobs for the GPU rounds, uni_variant): 0: at most 64 registers, 32
  * warps per SM (56 used, no spill); 1 (BULK_CZ_CUDA_UNI_BLOCKS=5): 48 registers, 40 warps (8
  * bytes spilled in the stored-sieve kernel's loop); 2 (BULK_CZ_CUDA_UNI_LIMBS=3, where the launch
- * allows it): three limbs; 3 (the default; BULK_CZ_CUDA_UNI_UNROLL=1 gives 0): two trips per
- * pass of the loop, the votes and the setup once; 4 (BULK_CZ_CUDA_UNI_UNROLL=3): three. D: d as a compile-time constant (shifts, masks, the margin and the
+ * allows it): three limbs; 3 (BULK_CZ_CUDA_UNI_R1=0; the default until session 4): two trips per
+ * pass of the loop, the votes and the setup once; 4 (BULK_CZ_CUDA_UNI_UNROLL=3): three; 5 (the
+ * default since session 4; BULK_CZ_CUDA_UNI_UNROLL=1 gives 0): 3 with the first record in the
+ * dip trip (cg_uni1_trip, its own table in p.uni). D: d as a compile-time constant (shifts, masks, the margin and the
  * record stride folded), 0: d from the parameters. */
 template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREADS, V == 1 ? 5 : 4) k_uni(vparams p)
 {
@@ -597,17 +599,22 @@ __global__ void __launch_bounds__(256) k_ext_gen(xgen g)
 
 /* The UNIFORM kernel variant for four limbs (k_uni's V; environment, read at each call):
  * BULK_CZ_CUDA_UNI_BLOCKS = 5 -> 1; BULK_CZ_CUDA_UNI_UNROLL = 1 -> 0 (one trip per pass), 3 -> 4;
- * else 3, two trips per pass (H200 round 1, k = 37: 4.202e12 numbers/s against 3.402e12 with one
+ * BULK_CZ_CUDA_UNI_R1 = 0 -> 3; else 5 (3 with the first record in the dip trip). Variant 3, two
+ * trips per pass (H200 round 1, k = 37: 4.202e12 numbers/s against 3.402e12 with one
  * trip per pass; 48 registers and 40 warps: 3.211e12). */
 int uni_variant(void)
 {
     const char *eb = getenv("BULK_CZ_CUDA_UNI_BLOCKS"), *eu = getenv("BULK_CZ_CUDA_UNI_UNROLL"),
                *er = getenv("BULK_CZ_CUDA_UNI_R1");
-    if (er && !strcmp(er, "1")) return 5; /* the first record in the dip trip, two trips per pass */
     if (eb && !strcmp(eb, "5")) return 1;
     if (eu && !strcmp(eu, "1")) return 0;
     if (eu && !strcmp(eu, "3")) return 4;
-    return 3;
+    /* the first record in the dip trip, two trips per pass: the default since round 2 of the
+     * fourth session (H200, all results identical: k = 37 stored 5.075e12 vs 5.056e12, K = 40
+     * generated (4 rows) 4.822e12 vs 4.580e12, CLI 2^68..+2^44 3.557 s vs 3.652 s wall);
+     * BULK_CZ_CUDA_UNI_R1=0 keeps variant 3 */
+    if (er && !strcmp(er, "0")) return 3;
+    return 5;
 }
 
 kfn pick(int kv, int sh, int mode, int e_d)
