@@ -6,7 +6,7 @@
  * session's measurements). Nothing is timed before a warm-up call (tables uploaded).
  *
  * Usage: bench_collatz_gpu_delays [--out FILE] [--seconds S] [--quick] [--ncu LOOPS]
- * --quick: four points, V4X2, the default loop and V5X3; --ncu LOOPS: exactly one launch of 2^27
+ * --quick: five points, V4X2, the default (the class path) and the lean loop; --ncu LOOPS: exactly one launch of 2^27
  * numbers (d = 14, a = 24, batch 1024, from 2^64) per loop of the comma list (e.g.
  * v4x2,v5u4), nothing else, for `ncu -k regex:delays`. Without a CUDA device it says so and
  * exits 0. */
@@ -260,7 +260,8 @@ int main(int argc, char **argv)
         /* --quick (the last round's check of the final default): V4X2, the default and the lean loop */
         static const int fin[] = { 0, 1, 18 };
         const struct pt qk[] = { { 14, 24, 1024, 64, fin, 3 }, { 14, 20, 1 << 20, 64, fin, 3 },
-                                 { 16, 24, 1024, 64, fin, 2 }, { 12, 24, 1024, 68, fin, 2 } };
+                                 { 15, 24, 1024, 64, fin, 3 }, { 15, 22, 1 << 20, 64, fin, 3 },
+                                 { 14, 24, 1024, 68, fin, 3 } };
         const struct pt *pts = quick ? qk : full;
         const int np = quick ? (int)(sizeof qk / sizeof qk[0]) : (int)(sizeof full / sizeof full[0]);
         for (int i = 0; i < np; i++) bad += bench_point(cpu, pts[i].d, pts[i].a, pts[i].batch, pts[i].from, pts[i].loops, pts[i].n);

@@ -11,7 +11,8 @@
 #   3. bench_collatz_gpu_delays: the loops side by side (call and kernel rates, results checked);
 #   4. ncu metrics of the lean loop's full launch (d = 14, a = 24, batch 1024) and of the class
 #      path's two kernels: warp instructions, lanes, issue, pipes.
-# FINAL=1: only 1, 2 and the quick benchmark (the last round).
+# FINAL=1 (the default since the last round of session 4): 1, 2, the quick benchmark and the
+# class path's metrics; FINAL=0: everything.
 set -u
 B=${B:-build-gpu}
 R=${R:-iter-out}
@@ -50,6 +51,8 @@ cli v5old BULK_CZ_CUDA_V5RE=old
 cli v4x2 BULK_CZ_CUDA_DELAY=v4x2
 for c in lean v5old v4x2; do echo "cli outputs: $c $(cmp -s "$R/cli-default.out" "$R/cli-$c.out" && echo same || echo DIFFERENT) as the default's"; done
 head -2 "$R/cli-default.out"
+rm -f "$R/cli-v4x2.out" "$R/cli-v5old.out" "$R/cli-lean.out"
+if [ "${FINAL:-1}" != 1 ]; then
 # the CLI's default d and a by measurement (the same statistics whatever d and a)
 clida() { # d a env...
     dd=$1
@@ -64,8 +67,6 @@ clida() { # d a env...
 clida 15 22 BULK_CZ_CUDA_DELAY=
 clida 15 20 BULK_CZ_CUDA_DELAY=
 clida 13 20 BULK_CZ_CUDA_DELAY=
-gzip -f "$R/cli-default.out"
-rm -f "$R/cli-v4x2.out" "$R/cli-v5old.out" "$R/cli-lean.out" "$R/cli-da.out"
 # a long range (2^37 numbers): where a larger table pays for its build
 for da in "14 20" "15 22"; do
     set -- $da
@@ -77,11 +78,23 @@ for da in "14 20" "15 22"; do
 done
 echo "cli long outputs: $(cmp -s "$R/cli-long-14-20.out" "$R/cli-long-15-22.out" && echo same || echo DIFFERENT)"
 rm -f "$R"/cli-long-*.out
+rm -f "$R/cli-da.out"
+fi
+gzip -f "$R/cli-default.out"
 
-if [ "${FINAL:-0}" = 1 ]; then
-    timeout 30 "$BENCH" --quick --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
+if [ "${FINAL:-1}" = 1 ]; then
+    # the last round: the final state at five points (V4X2, the default = class path, the lean
+    # loop), then the metrics of the class path's two kernels
+    timeout 35 "$BENCH" --quick --seconds 0.2 --out "$R/delays.txt" >/dev/null 2>"$R/delays.err"
     echo "delays bench (quick) rc=$? ($(el) s)"
     cat "$R/delays.txt"
+    if command -v ncu >/dev/null 2>&1 && [ "${NCU:-1}" = 1 ]; then
+        timeout 25 ncu --clock-control none \
+            --metrics smsp__inst_executed.sum,smsp__cycles_active.avg,smsp__warps_active.avg.per_cycle_active,smsp__issue_active.avg.per_cycle_active \
+            -k regex:'k_classes|k_members' -c 2 "$BENCH" --ncu auto >"$R/ncu-metrics.txt" 2>&1
+        echo "ncu metrics rc=$? ($(el) s)"
+        grep -E "k_classes|k_members|smsp__|ncu point" "$R/ncu-metrics.txt" | grep -v "^==" | head -20
+    fi
     echo "total $(el) s"
     exit 0
 fi

@@ -637,6 +637,7 @@ template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS)
  * (all 32 lanes are in the same batch at every m) and one warp reduction writes it; otherwise
  * the usual layouts (OUT, batch pieces). */
 #define CG6_MEMBER_PIECE 4096
+#define CG6_GATHER 8
 template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dparams p)
 {
     const unsigned M = p.M;
@@ -646,9 +647,21 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
         r0 = (uint32_t)lo & rmask;
         b0 = (uint32_t)(((hi << (64 - M)) | (lo >> M)) - p.B0); /* n >> M (n < 2^79) */
     };
-    auto member = [&](uint32_t r0, uint32_t b0, uint32_t i) -> uint32_t {
-        const uint32_t t = r0 + i, e = p.cmap[t & rmask];
-        return cg6_member_delay(e, p.cd[(b0 + (t >> M)) * p.ncls + (e & kmask)], M);
+    /* the delays of numbers i + 32 k < len, k < CG6_GATHER (dl[k] unset past len): the map loads
+     * first, then the dependent D loads, so that a lane has CG6_GATHER chains in flight (round 2
+     * of session 4: one number at a time, 68% of the warps' cycles waited on these loads) */
+    auto gather = [&](uint32_t r0, uint32_t b0, uint32_t i, uint32_t len, uint32_t *dl) {
+        /* past len the last number is loaded again (no predicated loads: they kept the compiler
+         * from grouping them) and its result is not used */
+        uint32_t t[CG6_GATHER], e[CG6_GATHER];
+#pragma unroll
+        for (int k = 0; k < CG6_GATHER; k++) {
+            t[k] = r0 + min(i + 32 * k, len - 1);
+            e[k] = p.cmap[t[k] & rmask];
+        }
+#pragma unroll
+        for (int k = 0; k < CG6_GATHER; k++)
+            dl[k] = cg6_member_delay(e[k], p.cd[(b0 + (t[k] >> M)) * p.ncls + (e[k] & kmask)], M);
     };
     if (MODE == MODE_BATCH_WARP && p.span > 1) {
         const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -661,14 +674,20 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
             /* a batch's sum stays below 2^30 (< 2^15 numbers, delays < 2^16: larger ones and
              * escapes go to the host, which adds them to the batch) */
             uint32_t sum = 0, lo = UINT32_MAX, hi = 0;
-            for (uint32_t m = 0; m < per; m++) {
-                const uint32_t i = (m << 5) + lane, dl = member(r0, b0, i);
-                if (dl < 65536) {
-                    sum += dl;
-                    lo = min(lo, dl);
-                    hi = max(hi, dl);
-                } else {
-                    escape(p, base + i);
+            const uint32_t len = per << 5;
+            for (uint32_t i = lane; i < len; i += 32 * CG6_GATHER) {
+                uint32_t dl[CG6_GATHER];
+                gather(r0, b0, i, len, dl);
+#pragma unroll
+                for (int k = 0; k < CG6_GATHER; k++) {
+                    if (i + 32 * k >= len) continue;
+                    if (dl[k] < 65536) {
+                        sum += dl[k];
+                        lo = min(lo, dl[k]);
+                        hi = max(hi, dl[k]);
+                    } else {
+                        escape(p, base + i + 32 * k);
+                    }
                 }
             }
             sum = __reduce_add_sync(0xffffffffu, sum);
@@ -687,7 +706,13 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
         [&](uint64_t base, uint32_t len, auto put) {
             uint32_t r0, b0;
             start(base, r0, b0);
-            for (uint32_t i = lane; i < len; i += 32) put(i, member(r0, b0, i));
+            for (uint32_t i = lane; i < len; i += 32 * CG6_GATHER) {
+                uint32_t dl[CG6_GATHER];
+                gather(r0, b0, i, len, dl);
+#pragma unroll
+                for (int k = 0; k < CG6_GATHER; k++)
+                    if (i + 32 * k < len) put(i + 32 * k, dl[k]);
+            }
         },
         CG6_MEMBER_PIECE);
 }
