@@ -3,7 +3,7 @@
  * context's threads (bulk_parallel_for), and their results are merged in chunk order, so the
  * totals never depend on the thread count.
  * Between waves the done prefix and its totals are checkpointed every few seconds.
- * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44, K + 2) numbers (capped by the
+ * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44, K + 6) numbers (capped by the
  * range) handed to bulk_collatz_cuda_verify_chunk, which spreads it over all GPUs itself; the
  * result is the same because every field of a result merges independently of the split. */
 #include <stdlib.h>
@@ -98,10 +98,10 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     size_t per_wave = (size_t)threads * (shift >= 34 ? 1 : 4);
     if (gpu) {
         /* one GPU call per wave: large enough to keep the GPUs busy for a second or more, and
-         * at least 4 blocks of the generated sieve's 2^K (else no level-K block would fit a
-         * wave: K = 46 from 28 stored bits) */
+         * 64 blocks of the generated sieve's 2^K (a call's rows per sieve entry: H200, session
+         * 4, the rate per iterated number fell from 3.6e10/s at 32 rows to 2.7e10 at 4) */
         shift = e->k + 12 > 44 ? e->k + 12 : 44;
-        if (K + 2 > shift) shift = K + 2;
+        if (K + 6 > shift) shift = K + 6;
         per_wave = 1;
     }
     bulk_collatz_verify_result *res = malloc(per_wave * sizeof *res);
