@@ -647,9 +647,10 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
         r0 = (uint32_t)lo & rmask;
         b0 = (uint32_t)(((hi << (64 - M)) | (lo >> M)) - p.B0); /* n >> M (n < 2^79) */
     };
-    /* the delays of numbers i + 32 k < len, k < CG6_GATHER (dl[k] unset past len): the map loads
-     * first, then the dependent D loads, so that a lane has CG6_GATHER chains in flight (round 2
-     * of session 4: one number at a time, 68% of the warps' cycles waited on these loads) */
+    /* the delays of numbers i + 32 k, k < CG6_GATHER (those at or past len: the delay of number
+     * len - 1, not to be used): the map loads first, then the dependent D loads, so that a lane
+     * has CG6_GATHER chains in flight (round 2 of session 4: one number at a time, 68% of the
+     * warps' cycles waited on these loads) */
     auto gather = [&](uint32_t r0, uint32_t b0, uint32_t i, uint32_t len, uint32_t *dl) {
         /* past len the last number is loaded again (no predicated loads: they kept the compiler
          * from grouping them) and its result is not used */
