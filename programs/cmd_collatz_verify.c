@@ -18,7 +18,8 @@ static const char verify_usage[] =
     "  --d D               base bits of tables B, C, J (1..24, default 10; d = 8..11 are within\n"
     "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
-    "                      with --backend cuda min(40, log2(B-A) - 4))\n"
+    "                      with --backend cuda min(40, log2(B-A) - 4), one less where that\n"
+    "                      level eliminates nothing: K = 33, 36, 38)\n"
     "  --k-stored S        bits of the sieve kept in memory (0..39; default min(K, 28), at least\n"
     "                      K - 16); levels S+1..K are generated on the fly (at most 16)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
@@ -83,6 +84,16 @@ static int floor_log2_range(bulk_u128 first, bulk_u128 last)
     return l;
 }
 
+/* 1 when the sieve of K bits eliminates classes at depth K, i.e. s_K < 2 s_(K-1): a class alive
+ * at depth K - 1 (3^j >= 2^(K-1)) dies at its next halving when 3^j < 2^K, so exactly when some
+ * power of 3 lies in [2^(K-1), 2^K) (K = 33, 36, 38, 41, 44, 47 add nothing over K - 1). */
+static int sieve_gains(int K)
+{
+    unsigned __int128 p = 1;
+    while (p < ((unsigned __int128)1 << (K - 1))) p *= 3;
+    return p < ((unsigned __int128)1 << K);
+}
+
 int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
@@ -119,6 +130,8 @@ int cmd_collatz_verify(int argc, char **argv)
         k = floor_log2_range(first, last) - (gpu ? 4 : 6);
         if (k > (gpu ? 40 : 37)) k = gpu ? 40 : 37;
         if (k < 0) k = 0;
+        /* on the GPU a level that eliminates nothing only halves the rows: one less */
+        while (gpu && k > 1 && !sieve_gains(k)) k--;
     }
     /* the stored part: the extension above it is as fast and needs far less memory (k = 28:
      * 60 MB instead of 0.7 GB for k = 32 or 60 GB for k = 39) */
