@@ -319,11 +319,13 @@ bool divmod_stage_mode()
  * bg_divmod_regs_eo (1: complemented remainder, even/odd fused rows, 3-by-2 quotient
  * estimate; session 4) under BULK_CUDA_DIVMOD=eo, bg_divmod_regs_eor (the same, quotient loop
  * rolled: 2, 3, 4 = 2, 4, 8 steps an iteration) under =eor, eor4, eor8, bg_divmod_regs_recip
- * (0) under =stage. The default:
- * kDivmodAlgDefault, eo since session 4's first round (H200, 2048/1024, 2^20 instances
- * device-resident: eo 1.31e9/s, stage 9.12e8, both blocks of 128; identical results to regs
- * and GMP; test_int_gpu passed). */
-static const int kDivmodAlgDefault = 1;
+ * (0) under =stage. The default: kDivmodAlgDefault, eor8 since session 4's second round
+ * (H200, 2048/1024, 2^20 instances device-resident, blocks of 64: eor8 3.14e9/s, eor4 3.04e9,
+ * eor 2.93e9, eo 2.47e9 (2.43e9 again), stage 1.01e9; all identical to regs and GMP;
+ * test_int_gpu passed; ncu: the unrolled eo waits 3.3 cycles per issued instruction for
+ * instruction fetch, eor8 0.4). Round 1 had made eo the default (1.31e9/s against stage
+ * 9.12e8, blocks of 128). */
+static const int kDivmodAlgDefault = 4;
 int divmod_alg()
 {
     const char *e = getenv("BULK_CUDA_DIVMOD");
