@@ -4,7 +4,8 @@
 #
 #   B=build-gpu R=<results dir> timeout 120 sh bench/int_gpu/iter-gpu.sh
 #
-# Session 4 (issue 5: divmod 2048/1024 at >= 1/4 of the mul 1024 rate, >= 1.34e9/s):
+# Session 4 (issue 5: divmod 2048/1024 at >= 1/4 of the mul 1024 rate, >= 1.34e9/s; the
+# default since round 2: eor8 in blocks of 64 - round 3 measures that final state):
 # 1. ctest of test_int_gpu (on the device against GMP and the CPU backend; every divmod mode,
 #    the add-back cases) and test_int_gpu_core -> $R/ctest.log;
 # 2. bench_int_gpu --only div4: mul 1024 and divmod 2048/1024 by default (device-resident,
