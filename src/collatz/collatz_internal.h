@@ -100,6 +100,11 @@ void bulk_cz_build_scan(int d, int32_t *Tb, uint32_t *Tc, uint8_t *Ts);
  * would not fit 64 bits (it does for a <= 32). */
 int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P);
 
+/* One mandatory number of a level-L walk booked as a CPU verify run books it, except its
+ * `iterated` (verify.c; the GPU backend's host redo of escaped numbers). */
+int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
+                             bulk_collatz_verify_result *r);
+
 /* One level of the sieve walk (seed 004 section 3.1, in the (j, c) form): the low i bits p of n
  * are fixed and n = 2^i m + p has become 3^j m + c after i halvings and j odd steps, with
  * 3^j' >= 2^i' at every depth so far. Fixing bit i to `bit` gives the state at depth i+1;

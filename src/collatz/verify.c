@@ -227,6 +227,34 @@ static void walk_block(struct acc *a, cz_u128 nH, int L, int i, int j, uint64_t 
     }
 }
 
+/* One number n that a level-L walk found mandatory (n = 2^L nH + p), booked into r exactly as
+ * walk_block books it (iterate_one: the fast kernel, the reference path with the dip table, the
+ * exact path with an overflow counted exactly when those overflow), except `iterated`, which the
+ * caller counts: the GPU backend's host redo of its escapes. Whether a trajectory "overflows"
+ * depends on the path (table operations skip the values inside them), so the GPU must book its
+ * escapes through this very path to report the CPU's overflow list. */
+int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
+                             bulk_collatz_verify_result *r)
+{
+    if (!e || !r || L < 0 || L > 63) return BULK_ERR_ARG;
+    const u128 nw = to128(n);
+    const uint64_t p = (uint64_t)(nw & (((u128)1 << L) - 1));
+    int j = 0;
+    uint64_t c = 0;
+    for (int i = 0; i < L; i++)
+        if (cz_sieve_child(i, &j, &c, (int)((p >> i) & 1))) return BULK_ERR_INTERNAL; /* not mandatory */
+    cz_u128 v;
+    int ok = cz_sieve_start(&v, from128(nw >> L), bulk_cz_pow3[j], c);
+    bulk_collatz_verify_result t;
+    bulk_collatz_verify_result_init(&t);
+    struct acc a = { e, &t, 0, 0, 0, BULK_OK };
+    iterate_one(&a, n, v, ok, (int64_t)L + j);
+    if (a.status != BULK_OK) return a.status;
+    t.checksum = from128(a.checksum);
+    bulk_collatz_verify_result_merge(r, &t);
+    return BULK_OK;
+}
+
 static int ctz128(cz_u128 v)
 {
     if (v.lo) return __builtin_ctzll(v.lo);

@@ -600,6 +600,10 @@ static void test_verify(bulk_ctx *ctx, uint64_t *rs, int small)
             ~(u128)0 - 5000,             /* trajectories pass 2^128: escapes */
             ((u128)1 << 127) + (test_rand(rs) % 4096),
             rand_u128(rs, (int)t) >> (test_rand(rs) % 60),
+            /* 2^81 - 1 climbs to 3^81 - 1 > 2^128 inside one table operation at d = 12: the
+             * CPU's path steps over it, so the GPU's host redo must book it as the CPU does (no
+             * overflow); found by CI with seed 10077779902356347091 */
+            ((u128)1 << 81) - 1,
         };
         for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
             u128 first = starts[s] ? starts[s] : 1;
@@ -681,6 +685,10 @@ static void test_verify_ext(bulk_ctx *ctx, uint64_t *rs, int small)
             ((u128)1 << 68) + (test_rand(rs) % 100000),
             ~(u128)0 - ((u128)3 << (k + X)), /* trajectories pass 2^128: escapes, overflows */
             rand_u128(rs, (int)t) >> (test_rand(rs) % 60),
+            /* 2^81 - 1 climbs to 3^81 - 1 > 2^128 inside one table operation at d = 12: the
+             * CPU's path steps over it, so the GPU's host redo must book it as the CPU does (no
+             * overflow); found by CI with seed 10077779902356347091 */
+            ((u128)1 << 81) - 1,
         };
         for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
             u128 first = starts[i] ? starts[i] : 1;

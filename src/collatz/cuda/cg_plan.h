@@ -198,39 +198,15 @@ static inline void cg_fold(bulk_collatz_verify_result *r, cg_w sum, cg_w iter, u
 }
 
 /* The share of one escaped number n of a level-L block (n = 2^L nH + p, p mandatory at level
- * L), computed exactly as verify.c iterate_one does with the CPU engine's own functions: its
- * sieve state by the walk (cg_sieve_child, the twin of cz_sieve_child checked equal on every
- * residue of 18 bits; cz_sieve_child itself cannot be named in a .cu), its start value (cz_sieve_start), the CPU fast path
- * (cz_glide_from), and the exact path with an overflow booked exactly when that overflows. Its
- * "iterated" was already counted on the device. Returns BULK_OK or the exact path's status. */
+ * L), booked by the CPU engine's own code (verify.c bulk_cz_verify_mandatory: the same walk,
+ * fast kernel, reference and exact paths as a CPU run, so the overflow list is the CPU's: an
+ * earlier copy here skipped the fast kernel and counted an overflow for 2^81 - 1 at d = 12,
+ * which the CPU's table operations step over). Its "iterated" was already counted on the
+ * device. Returns BULK_OK or the exact path's status. */
 static inline int cg_host_iterate(const struct bulk_collatz_engine *e, cg_w n, int L,
                                   bulk_collatz_verify_result *r)
 {
-    cg_w nH = n >> L, p = L ? n & (((cg_w)1 << L) - 1) : 0;
-    int j = 0;
-    uint64_t c = 0;
-    for (int i = 0; i < L; i++)
-        if (cg_sieve_child(bulk_cz_pow3, i, &j, &c, (int)((p >> i) & 1)))
-            return BULK_ERR_INTERNAL; /* not mandatory: cannot happen */
-    cz_u128 v, nn = cg_u_of(n);
-    int ok = cz_sieve_start(&v, cg_u_of(nH), bulk_cz_pow3[j], c);
-    int64_t g = ok ? cz_glide_from(v, nn, (int64_t)L + j, e->d, e->B, e->C, e->J) : -1;
-    bulk_collatz_verify_result t;
-    bulk_collatz_verify_result_init(&t);
-    if (g < 0) {
-        uint64_t eg = 0;
-        int st = bulk_cz_exact_glide128(nn, &eg);
-        if (st != BULK_OK) return st;
-        g = (int64_t)eg;
-        t.overflows = 1;
-        t.n_overflow_values = 1;
-        t.overflow_values[0] = nn;
-    }
-    t.checksum = cg_u_of((cg_w)(uint64_t)g);
-    t.max_glide = (uint64_t)g;
-    t.max_glide_n = nn;
-    bulk_collatz_verify_result_merge(r, &t);
-    return BULK_OK;
+    return bulk_cz_verify_mandatory(e, cg_u_of(n), L, r);
 }
 
 /* The part of a chunk's result that needs no device: every number is covered, each level-k
