@@ -182,16 +182,8 @@ void bulk_mpn_div_dc(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_
     size_t qn = an - dn + 1;
     bulk_limb_t *qp = q ? q : tp; /* tp: qn limbs when q is NULL */
     tp += qn;
-    int s = bulk_limb_clz(d[dn - 1]);
     bulk_limb_t *dp = tp, *np = tp + dn, *pt = np + an + 1; /* pt: dn limbs */
-    if (s) {
-        bulk_mpn_lshift(dp, d, dn, (unsigned)s);
-        np[an] = bulk_mpn_lshift(np, a, an, (unsigned)s);
-    } else {
-        bulk_mpn_copy(dp, d, dn);
-        bulk_mpn_copy(np, a, an);
-        np[an] = 0;
-    }
+    int s = bulk_div_normalize(dp, np, d, dn, a, an);
     /* With the extra top limb (below 2^s <= dp's top limb) the top dn limbs of np are below dp,
      * so the an - dn + 1 quotient limbs are all there is. */
     div_qr(qp, np, an + 1, dp, dn, bulk_div_reciprocal_3by2(dp[dn - 1], dp[dn - 2]), thr, pt);

@@ -19,4 +19,21 @@ bulk_limb_t bulk_div_reciprocal_3by2(bulk_limb_t d1, bulk_limb_t d0);
 void bulk_div_schoolbook(bulk_limb_t *qp, bulk_limb_t *np, size_t nn, const bulk_limb_t *dp,
                          size_t dn, bulk_limb_t v);
 
+/* Normalizes for division: dp = d << s and np = a << s with its carry-out in np[an] (an + 1
+ * limbs), s = clz(d's top limb); returns s. Shared by Algorithm D and divide and conquer. */
+static inline int bulk_div_normalize(bulk_limb_t *dp, bulk_limb_t *np, const bulk_limb_t *d, size_t dn,
+                                     const bulk_limb_t *a, size_t an)
+{
+    int s = bulk_limb_clz(d[dn - 1]);
+    if (s) {
+        bulk_mpn_lshift(dp, d, dn, (unsigned)s);
+        np[an] = bulk_mpn_lshift(np, a, an, (unsigned)s);
+    } else {
+        bulk_mpn_copy(dp, d, dn);
+        bulk_mpn_copy(np, a, an);
+        np[an] = 0;
+    }
+    return s;
+}
+
 #endif

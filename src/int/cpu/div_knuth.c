@@ -136,16 +136,8 @@ void bulk_mpn_div_knuth(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, si
         if (r) r[0] = rem;
         return;
     }
-    int s = bulk_limb_clz(d[dn - 1]);
     bulk_limb_t *dp = tp, *np = tp + dn; /* dn + an + 1 limbs */
-    if (s) {
-        bulk_mpn_lshift(dp, d, dn, (unsigned)s);
-        np[an] = bulk_mpn_lshift(np, a, an, (unsigned)s);
-    } else {
-        bulk_mpn_copy(dp, d, dn);
-        bulk_mpn_copy(np, a, an);
-        np[an] = 0;
-    }
+    int s = bulk_div_normalize(dp, np, d, dn, a, an);
     /* With the extra top limb (below 2^s <= d's shifted top limb) the top dn limbs of np are
      * below dp, so the loop yields all an - dn + 1 quotient limbs. */
     bulk_div_schoolbook(qp, np, an + 1, dp, dn, bulk_div_reciprocal_3by2(dp[dn - 1], dp[dn - 2]));
