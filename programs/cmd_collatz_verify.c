@@ -22,6 +22,10 @@ static const char verify_usage[] =
     "                      level eliminates nothing: K = 33, 36, 38)\n"
     "  --k-stored S        bits of the sieve kept in memory (0..39; default min(K, 28), at least\n"
     "                      K - 16); levels S+1..K are generated on the fly (at most 16)\n"
+    "  --converge          convergence only: also skip the numbers a smaller number is proved\n"
+    "                      to reach or to merge with (3-adic predecessors, equal sieve states,\n"
+    "                      n = 2, 4, 5, 8 mod 9): ~2.5x fewer numbers iterated; their glides are\n"
+    "                      not computed, so checksum and max glide cover only the others\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
@@ -36,15 +40,15 @@ static const char verify_usage[] =
 
 static void print_result(FILE *out, int json, const char *from, const char *to,
                          unsigned long long pi, unsigned long long pn, bulk_u128 first,
-                         bulk_u128 last, int d, int k, const bulk_collatz_verify_result *r,
+                         bulk_u128 last, int d, int k, int conv, const bulk_collatz_verify_result *r,
                          double secs)
 {
     double covered = (double)r->covered.hi * 18446744073709551616.0 + (double)r->covered.lo;
     double rate = secs > 0 ? covered / secs : 0;
     if (json) {
         fprintf(out, "{\"command\":\"collatz verify\",\"from\":\"%s\",\"to\":\"%s\",\"part\":\"%llu/%llu\",", from, to, pi, pn);
-        fprintf(out, "\"first\":\"%s\",\"last\":\"%s\",\"d\":%d,\"k\":%d,", czcli_str(first, 0),
-                czcli_str(last, 1), d, k);
+        fprintf(out, "\"first\":\"%s\",\"last\":\"%s\",\"d\":%d,\"k\":%d,\"mode\":\"%s\",", czcli_str(first, 0),
+                czcli_str(last, 1), d, k, conv ? "converge" : "glides");
         fprintf(out, "\"covered\":\"%s\",\"iterated\":\"%s\",\"overflows\":%llu,\"overflow_values\":[",
                 czcli_str(r->covered, 0), czcli_str(r->iterated, 1),
                 (unsigned long long)r->overflows);
@@ -59,6 +63,7 @@ static void print_result(FILE *out, int json, const char *from, const char *to,
     fprintf(out, "range       [%s, %s]", czcli_str(first, 0), czcli_str(last, 1));
     if (pn > 1) fprintf(out, "  (part %llu/%llu of [%s, %s))", pi, pn, from, to);
     fprintf(out, "\ntables      d=%d k=%d\n", d, k);
+    if (conv) fprintf(out, "mode        converge (checksum and max glide: the numbers not skipped)\n");
     fprintf(out, "covered     %s\niterated    %s\n", czcli_str(r->covered, 0),
             czcli_str(r->iterated, 1));
     fprintf(out, "overflows   %llu", (unsigned long long)r->overflows);
@@ -98,7 +103,7 @@ int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
     const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *v;
-    int d = 10, k = -1, ks = -1, json = 0, threads = 0;
+    int d = 10, k = -1, ks = -1, json = 0, threads = 0, conv = 0;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -113,6 +118,7 @@ int cmd_collatz_verify(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
         else if ((v = cli_opt_value(argc, argv, &i, "--part"))) part = v;
         else if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--converge")) conv = 1;
         else cli_die(CLI_EXIT_USAGE, "collatz verify: unknown argument '%s'", argv[i]);
     }
     bulk_u128 first, last;
@@ -143,12 +149,14 @@ int cmd_collatz_verify(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "collatz verify: --k %d --k-stored %d: at most %d levels are generated", k, ks,
                 BULK_CZ_MAX_EXT);
     char identity[512];
-    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d",
-             from, to, pi, pn, d, k);
+    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d%s",
+             from, to, pi, pn, d, k, conv ? " converge" : "");
     if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
         cli_die(CLI_EXIT_USAGE, "collatz verify: bounds too long");
     double t0 = bulk_now();
     bulk_collatz_engine *e = czcli_engine(ctx, d, ks, 0);
+    if (conv && bulk_collatz_engine_set_converge(e) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "collatz verify --converge: %s", bulk_collatz_last_error());
     if (ks < k && bulk_cz_build_extension(e, k - ks) != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
     bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 1 };
@@ -161,7 +169,7 @@ int cmd_collatz_verify(int argc, char **argv)
     if (st == BULK_ERR_ARG || st == BULK_ERR_IO)
         cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
     if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_status_string(st));
-    print_result(stdout, json, from, to, pi, pn, first, last, d, k, r, secs);
+    print_result(stdout, json, from, to, pi, pn, first, last, d, k, conv, r, secs);
     free(r);
     return CLI_EXIT_OK;
 }
@@ -204,7 +212,7 @@ static bulk_u128 json_u128(const char *file, const char *text, const char *key)
 int cmd_collatz_merge(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, merge_usage);
-    int json = 0, nfiles = 0;
+    int json = 0, nfiles = 0, conv = 0, nfiles_seen = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) json = 1;
         else if (argv[i][0] == '-') cli_die(CLI_EXIT_USAGE, "merge: unknown option '%s'", argv[i]);
@@ -275,13 +283,17 @@ int cmd_collatz_merge(int argc, char **argv)
         bulk_u128 f = json_u128(file, text, "first"), l = json_u128(file, text, "last");
         if (pi == 1) first = f;
         if (pi == pn) last = l;
+        /* "mode" since session 5; older results are full-glide runs */
+        const int fconv = strstr(text, "\"mode\":\"converge\"") != NULL;
+        if (nfiles_seen++ == 0) conv = fconv;
+        else if (fconv != conv) cli_die(CLI_EXIT_USAGE, "merge: %s: mixes --converge and full-glide results", file);
         d = (int)json_u128(file, text, "d").lo;
         k = (int)json_u128(file, text, "k").lo;
         bulk_collatz_verify_result_merge(total, r);
     }
     for (unsigned long long p = 1; p <= nparts; p++)
         if (!seen[p]) cli_die(CLI_EXIT_USAGE, "merge: part %llu/%llu is missing", p, nparts);
-    print_result(stdout, json, from0, to0, 1, 1, first, last, d, k, total, 0);
+    print_result(stdout, json, from0, to0, 1, 1, first, last, d, k, conv, total, 0);
     free(seen);
     free(total);
     free(r);

@@ -62,6 +62,11 @@ struct bulk_collatz_engine {
     uint32_t xoff[42];
     uint64_t xinv[41];
     uint64_t G_x, s_kx;
+    /* convergence mode (bulk_collatz_engine_set_converge, converge.c): the stored sieve also
+     * drops the classes proved by a smaller number, and verify skips the rows with n = 2, 4, 5, 8
+     * mod 9; conv = 1, cv its tables */
+    int conv;
+    struct cz_conv *cv;
 };
 
 /* Largest sieve extension (bits above the stored sieve): the survivor lists hold u16 residues. */
@@ -73,6 +78,22 @@ struct bulk_collatz_engine {
 /* Adds a sieve extension of x bits (0: none) to an engine with a stored sieve; e->k + x must be
  * at most BULK_COLLATZ_MAX_K. BULK_ERR_ARG (message set) or BULK_ERR_NOMEM. */
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x);
+
+/* ---- convergence mode (converge.c) ---- */
+/* Depth of the 3-adic predecessor chains (chains valid for V mod 3^E) and bits of the merge test. */
+#define CZ_CONV_E 8
+#define CZ_CONV_MERGE_BITS 20
+struct cz_conv;
+/* The tables for a stored sieve of k bits (BULK_ERR_NOMEM). */
+int bulk_cz_conv_new(int k, struct cz_conv **out);
+void bulk_cz_conv_free(struct cz_conv *cv);
+/* The class n = 2^D m + p -> 3^j m + c (m >= 2^(k - D), D <= k) is proved by a smaller
+ * predecessor (1) or not (0). */
+int bulk_cz_conv_pred(const struct cz_conv *cv, int D, int j, uint64_t c, uint64_t p);
+/* The residue p of depth D is the merge test's depth and shares its state with a smaller one. */
+int bulk_cz_conv_merged(const struct cz_conv *cv, int D, uint64_t p);
+/* n = 2, 4, 5, 8 mod 9: proved by (2n - 1) / 3 or (8n - 5) / 9 (1), else 0. */
+int bulk_cz_conv_row_skip(unsigned n_mod_9);
 
 /* Bits of the delay merge classes (889180 classes of 2^22 residues, 21.2%; 20 bits: 23.5%,
  * measured 1.1x slower, 16 bits: 29.4%, 1.3x slower; one-word class loop near 2^64). */

@@ -24,11 +24,19 @@ struct walk {
     uint64_t counts[BULK_COLLATZ_MAX_K + 1]; /* alive nodes per depth */
     uint64_t G;                              /* glide sum of eliminated residues mod 2^k */
     int bad;                                 /* an elimination whose m = 1 check failed */
+    const struct cz_conv *cv;                /* convergence mode (converge.c), else NULL */
     /* fill pass: where the leaves go */
     uint64_t *Sr, *Sc;
     uint8_t *Sj;
     uint64_t pos;
 };
+
+/* Convergence mode: the class of a surviving child (depth D, state (j, c), residue p) is proved
+ * by a smaller number (converge.c) and leaves the sieve, its glides not computed. */
+static int conv_proved(const struct walk *w, int D, int j, uint64_t c, uint64_t p)
+{
+    return w->cv && (bulk_cz_conv_merged(w->cv, D, p) || bulk_cz_conv_pred(w->cv, D, j, c, p));
+}
 
 static void walk_node(struct walk *w, int i, int j, uint64_t p, uint64_t c)
 {
@@ -48,7 +56,7 @@ static void walk_node(struct walk *w, int i, int j, uint64_t p, uint64_t c)
         if (cz_sieve_child(i, &jj, &cc, bit)) {
             if (!(cc + bulk_cz_pow3[jj] < ((uint64_t)1 << (i + 1)) + pp)) w->bad = 1;
             w->G += (uint64_t)(i + 1 + jj) << (w->k - (i + 1));
-        } else {
+        } else if (!conv_proved(w, i + 1, jj, cc, pp)) {
             walk_node(w, i + 1, jj, pp, cc);
         }
     }
@@ -72,7 +80,7 @@ static void collect(struct walk *w, int i, int j, uint64_t p, uint64_t c, struct
                 if (!(cc + bulk_cz_pow3[jj] < ((uint64_t)1 << (i + 1)) + pp)) w->bad = 1;
                 w->G += (uint64_t)(i + 1 + jj) << (w->k - (i + 1));
             }
-        } else {
+        } else if (!conv_proved(w, i + 1, jj, cc, pp)) {
             collect(w, i + 1, jj, pp, cc, out, n);
         }
     }
@@ -85,6 +93,7 @@ struct job {
     uint64_t *Sr, *Sc;
     uint8_t *Sj;
     const uint64_t *offset; /* fill pass: first slot of each task */
+    const struct cz_conv *cv;
 };
 
 static void run_tasks(void *arg, size_t begin, size_t end, int worker)
@@ -95,6 +104,7 @@ static void run_tasks(void *arg, size_t begin, size_t end, int worker)
         struct walk *w = &job->walks[t];
         memset(w, 0, sizeof *w);
         w->k = job->k;
+        w->cv = job->cv;
         if (job->Sr) {
             w->Sr = job->Sr;
             w->Sc = job->Sc;
@@ -107,12 +117,13 @@ static void run_tasks(void *arg, size_t begin, size_t end, int worker)
 
 /* Walks the sieve of k bits; fills counts[0..k], *G, *bad; stores the leaves when Sr != NULL
  * (arrays of exactly s_k entries, sized by a previous counting call). */
-static int sieve_walk(int k, int threads, uint64_t *counts, uint64_t *G, int *bad, uint64_t **Sr,
-                      uint64_t **Sc, uint8_t **Sj)
+static int sieve_walk(int k, int threads, const struct cz_conv *cv, uint64_t *counts, uint64_t *G, int *bad,
+                      uint64_t **Sr, uint64_t **Sc, uint8_t **Sj)
 {
     struct walk top;
     memset(&top, 0, sizeof top);
     top.k = k;
+    top.cv = cv;
     top.split = k < 12 ? k : 12;
     size_t ntasks = 0;
     collect(&top, 0, 0, 0, 0, NULL, &ntasks);
@@ -127,7 +138,7 @@ static int sieve_walk(int k, int threads, uint64_t *counts, uint64_t *G, int *ba
     }
     ntasks = 0;
     collect(&top, 0, 0, 0, 0, tasks, &ntasks);
-    struct job job = { tasks, walks, k, top.split, NULL, NULL, NULL, NULL };
+    struct job job = { tasks, walks, k, top.split, NULL, NULL, NULL, NULL, cv };
     if (Sr) {
         /* offsets need each task's leaf count: a counting pass first */
         bulk_parallel_for(threads, ntasks, 1, run_tasks, &job);
@@ -170,7 +181,7 @@ int bulk_collatz_sieve_count(bulk_ctx *ctx, int k, uint64_t *counts)
     if (!ctx || !counts || k < 0 || k > BULK_COLLATZ_MAX_K) return BULK_ERR_ARG;
     uint64_t G;
     int bad;
-    int st = sieve_walk(k, bulk_ctx_threads(ctx), counts, &G, &bad, NULL, NULL, NULL);
+    int st = sieve_walk(k, bulk_ctx_threads(ctx), NULL, counts, &G, &bad, NULL, NULL, NULL);
     if (st == BULK_OK && bad) st = BULK_ERR_INTERNAL;
     return st;
 }
@@ -180,7 +191,7 @@ int bulk_cz_build_sieve(struct bulk_collatz_engine *e, int threads)
     uint64_t counts[BULK_COLLATZ_MAX_K + 1];
     uint64_t G;
     int bad;
-    int st = sieve_walk(e->k, threads, counts, &G, &bad, &e->Sr, &e->Sc, &e->Sj);
+    int st = sieve_walk(e->k, threads, e->cv, counts, &G, &bad, &e->Sr, &e->Sc, &e->Sj);
     if (st != BULK_OK) return st;
     if (bad) return BULK_ERR_INTERNAL;
     e->s_k = counts[e->k];

@@ -164,6 +164,7 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e)
     free(e->xC);
     free(e->xdj);
     free(e->xL);
+    bulk_cz_conv_free(e->cv);
     free(e);
 }
 
@@ -238,6 +239,27 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
 }
 
 uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e) { return e->s_k; }
+
+int bulk_collatz_engine_set_converge(bulk_collatz_engine *e)
+{
+    if (!e || e->k < 1 || !e->Sr || e->kx) {
+        bulk_cz_set_error("convergence mode needs a stored sieve (k >= 1) and must be set before "
+                          "a sieve extension is added");
+        return BULK_ERR_ARG;
+    }
+    if (e->conv) return BULK_OK;
+    int st = bulk_cz_conv_new(e->k, &e->cv);
+    if (st != BULK_OK) return st;
+    free(e->Sr);
+    free(e->Sc);
+    free(e->Sj);
+    e->Sr = e->Sc = NULL;
+    e->Sj = NULL;
+    e->conv = 1;
+    return bulk_cz_build_sieve(e, e->threads);
+}
+
+int bulk_collatz_engine_converge(const bulk_collatz_engine *e) { return e && e->conv; }
 
 void bulk_cz_u128_str(bulk_u128 v, char *buf)
 {

@@ -108,6 +108,9 @@ static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, in
     finish_one(a, n, g);
 }
 
+/* n mod 9 of a 128-bit n (2^64 = 7 mod 9). */
+static inline unsigned mod9(u128 n) { return (unsigned)(((uint64_t)n % 9 + (uint64_t)(n >> 64) % 9 * 7) % 9); }
+
 /* Level-k block using the stored sieve: n = 2^k nH + Sr[x] starts at 3^Sj[x] nH + Sc[x] after
  * k + Sj[x] steps. Where the fast kernel applies (nH < 2^64 and n >= 2^(d + 34): the whole block
  * near 2^64 and beyond) a tight loop with one-word sieve starts; elsewhere, and for the states the
@@ -120,12 +123,16 @@ static void block_stored(struct acc *a, cz_u128 nH)
     const int k = e->k, d = e->d;
     const uint64_t s = e->s_k;
     const cz_u128 base = cz_shl(nH, k);
+    /* convergence mode: rows with n = 2, 4, 5, 8 mod 9 are proved by a smaller number */
+    const int conv = e->conv;
+    const unsigned b9 = mod9(to128(base));
     if (nH.hi == 0 && cz_fast_usable(e, to128(base))) {
         const u128 b128 = to128(base);
         const uint64_t h = nH.lo;
         const uint64_t *Sr = e->Sr, *Sc = e->Sc;
         const uint8_t *Sj = e->Sj;
         for (uint64_t x = 0; x < s; x++) {
+            if (conv && bulk_cz_conv_row_skip((b9 + (unsigned)(Sr[x] % 9)) % 9)) continue;
             const u128 n = b128 | Sr[x];
             const u128 v = (u128)bulk_cz_pow3[Sj[x]] * h + Sc[x];
             int64_t g = cz_fast_glide(e, v, n, (int64_t)k + Sj[x]);
@@ -136,6 +143,7 @@ static void block_stored(struct acc *a, cz_u128 nH)
         }
     } else {
         for (uint64_t x = 0; x < s; x++) {
+            if (conv && bulk_cz_conv_row_skip((b9 + (unsigned)(e->Sr[x] % 9)) % 9)) continue;
             cz_u128 n = base, v;
             n.lo |= e->Sr[x];
             int64_t g = -1;
@@ -170,14 +178,19 @@ static void block_extended(struct acc *a, cz_u128 nH)
     const int fast = nH.hi == 0 && cz_fast_usable(e, base);
     const uint64_t *Sr = e->Sr, *Sc = e->Sc;
     const uint8_t *Sj = e->Sj;
+    /* convergence mode: n mod 9 = base + q 2^k + r (mod 9) */
+    const int conv = e->conv;
+    const unsigned b9 = mod9(base), k9 = (unsigned)(((u128)1 << k) % 9);
     for (uint64_t x = 0; x < e->s_k; x++) {
         const uint64_t r = Sr[x], c = Sc[x];
         const int j = Sj[x];
         const uint64_t p3 = bulk_cz_pow3[j], inv = e->xinv[j];
+        const unsigned br9 = (b9 + (unsigned)(r % 9)) % 9;
         const uint16_t *Ls = e->xL + e->xoff[j], *Le = e->xL + e->xoff[j + 1];
         for (; Ls < Le; Ls++) {
             const uint64_t L = *Ls;
             const uint64_t q = ((L - c) * inv) & xm;
+            if (conv && bulk_cz_conv_row_skip((unsigned)((br9 + q % 9 * k9) % 9))) continue;
             const u128 w = (u128)p3 * q + c;
             const uint64_t c2 = (uint64_t)((u128)e->xB[L] * (uint64_t)(w >> X) + e->xC[L]);
             const int j2 = j + e->xdj[L];
