@@ -66,11 +66,14 @@ static int skip_cases(const char *kind)
 /* kx > 0: an engine with a sieve extension (k stored bits + kx generated, collatz/sieve_ext.c):
  * blocks of level k + kx run k_uni's extension runs (d <= 16, n >= 2^(3d+2)) or the WALK layout
  * (else), whatever the options; every third variant and the uniform ones then. */
-static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 last, int want_overflows)
+/* conv: the engine in convergence mode (bulk_collatz_engine_set_converge): k_uni skips the rows
+ * a smaller number proves, other row kernels hand the range to the CPU (cpu_fallback). */
+static void verify_case_m(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 last, int want_overflows, int conv)
 {
     if (skip_cases("verify")) return;
     bulk_collatz_engine *e;
     int st = bulk_collatz_engine_new(&e, cpu, d, k, 0);
+    if (st == BULK_OK && conv) st = bulk_collatz_engine_set_converge(e);
     if (st == BULK_OK && kx) st = bulk_cz_build_extension(e, kx);
     CHECK(st == BULK_OK, "engine d=%d k=%d kx=%d: %d", d, k, kx, st);
     if (st) return;
@@ -82,8 +85,8 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
     char a[48], b[48];
     u128_str(U(first), a);
     u128_str(U(last), b);
-    printf("verify d=%d k=%d%s [%s, %s]: CPU %.3f s, overflows %llu\n", d, k, kx ? " + extension" : "", a, b, tcpu,
-           (unsigned long long)ref->overflows);
+    printf("verify d=%d k=%d%s%s [%s, %s]: CPU %.3f s, overflows %llu\n", d, k, kx ? " + extension" : "",
+           conv ? " (convergence mode)" : "", a, b, tcpu, (unsigned long long)ref->overflows);
     if (want_overflows) CHECK(ref->overflows > 0, "this range should have overflows");
     struct variant vs[] = {
         { "auto", { 0 } },
@@ -154,10 +157,10 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
             show("cpu ", ref);
             show("cuda", got);
         }
-        printf("  %-28s %s  %.3f s on %d GPU(s), %llu launches, %llu escapes, %llu reruns\n",
+        printf("  %-28s %s  %.3f s on %d GPU(s), %llu launches, %llu escapes, %llu reruns%s\n",
                vs[v].name, ok ? "same" : "DIFFERENT", tgpu, s.devices,
                (unsigned long long)s.launches, (unsigned long long)s.escapes,
-               (unsigned long long)s.reruns);
+               (unsigned long long)s.reruns, s.cpu_fallback ? ", CPU fallback" : "");
     }
     bulk_collatz_cuda_opts none = { 0 };
     bulk_collatz_cuda_set_opts(&none);
@@ -165,6 +168,11 @@ static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
     free(got);
     bulk_collatz_engine_free(e);
 }
+static void verify_case_x(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 last, int want_overflows)
+{
+    verify_case_m(cpu, d, k, kx, first, last, want_overflows, 0);
+}
+
 /* A deep generated sieve (K = ks + kx up to 44) on whole level-K rows, too many numbers for the
  * CPU backend: the GPU's totals (covered, checksum, largest glide and its n, overflows) must
  * equal its own run of the stored ks-bit sieve alone (that one is compared with the CPU in the
@@ -443,6 +451,14 @@ int main(int argc, char **argv)
     verify_case_deep(cpu, 12, 28, 12, two68 + ((u128)j2 << 41), 1);
     /* K = 44: the classes with more than 40 odd steps escape to the host */
     verify_case_deep(cpu, 12, 28, 16, two68 + ((u128)j1 << 45), 1);
+    /* convergence mode: rows (around 2^64, ragged ends), extension runs, sorted runs, generated
+     * slices, escapes near 2^128, and from 1 (small n: the CPU fallback) */
+    verify_case_m(cpu, 12, 20, 0, two64 - ((u128)1 << 29) + j1, two64 + ((u128)1 << 29) + j2, 0, 1);
+    verify_case_m(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0, 1);
+    verify_case_m(cpu, 12, 12, 8, two68 + j2, two68 + ((u128)1 << 26) + j1, 0, 1);
+    verify_case_m(cpu, 10, 14, 4, top - ((u128)1 << 20), top, 1, 1);
+    verify_case_m(cpu, 12, 8, 16, two68 + j2, two68 + ((u128)1 << 26) + j1, 0, 1);
+    verify_case_m(cpu, 12, 14, 4, 1, ((u128)1 << 22) + j1, 0, 1);
     /* delays and batch statistics */
     delays_case(cpu, 12, 24, two64 - 1000000 + j1, 1 << 22);
     delays_case(cpu, 10, 20, two68 + j2, 1 << 21);

@@ -157,12 +157,13 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
     if (dev < 0 || dev >= CG_MAX_DEVICES) return BULK_ERR_ARG;
     cg_dev *dv = &g_dev[dev]; /* only device dev's own host thread touches this slot */
     double t0 = cg_now();
-    if (dv->valid && (dv->d != e->d || dv->k != e->k || dv->a != e->a)) dev_free(dv);
+    if (dv->valid && (dv->d != e->d || dv->k != e->k || dv->a != e->a || dv->conv != e->conv)) dev_free(dv);
     if (!dv->valid) {
         dv->dev = dev;
         dv->d = e->d;
         dv->k = e->k;
         dv->a = e->a;
+        dv->conv = e->conv;
         CG_CHECK(cudaDeviceGetAttribute(&dv->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         CG_CHECK(cudaDeviceGetAttribute(&dv->sms, cudaDevAttrMultiProcessorCount, dev));
         size_t n = (size_t)1 << e->d;

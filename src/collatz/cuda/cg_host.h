@@ -62,7 +62,7 @@ const char *cg_take_error(void);
  * streams it in slices through its own buffers. Cached per device for one (d, k, a). */
 typedef struct cg_dev {
     int dev, valid;
-    int d, k, a;
+    int d, k, a, conv; /* conv: the sieve of a convergence-mode engine (other entries) */
     uint64_t *BC, *BM, *B, *C;
     uint8_t *J;
     uint16_t *A;

@@ -82,7 +82,17 @@ struct vparams {
     /* k_uni: the level the host redoes an escape from, plus one (0: p.k). The generated level-K
      * slices (run_ext_gen) run with k = K but escape from the stored level, as block_extended */
     int esc_k1;
+    /* convergence mode (k_uni only, as verify.c block_stored/block_extended): rows with
+     * n = 2, 4, 5, 8 mod 9 are skipped; s9 = nstep mod 9, the change of n mod 9 per row */
+    int conv;
+    uint32_t s9;
 };
+
+/* n mod 9 from the four limbs (2^32 = 4, 2^64 = 7, 2^96 = 1 mod 9). */
+__device__ __forceinline__ uint32_t n_mod9(const cg_u128 &n)
+{
+    return (n.x0 % 9 + 4 * (n.x1 % 9) + 7 * (n.x2 % 9) + n.x3 % 9) % 9;
+}
 
 /* A mandatory number from its sieve state: the fast kernel (cg_core.h) or the engine's own
  * collatz_core.h functions. -1: escape. */
@@ -476,7 +486,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
         runs_init(p, f);
     }
     uint64_t pow3j = 0;
-    uint32_t done0 = 0, cnt = 0, left = 0;
+    uint32_t done0 = 0, cnt = 0, left = 0, n9 = 0;
     int live = 1, need = 1, ovf0 = 0;
     cg_u128 v0 = cg_make(0, 0); /* the prefix 3^j nH + c of the lane's last row */
     cg_uni s;
@@ -538,23 +548,34 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                     ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c) | wide;
                     if (L3) uni3_clip(s.n, v0, ovf0);
                 }
+                if (live && p.conv) n9 = n_mod9(s.n); /* of the run's row "-1" */
             }
             if (live) {
-                /* n < 2^128 (three limbs: < 2^96): the plan's rows */
-                if (L3) {
-                    cg_add64_3(&s.n, p.nstep);
-                    ovf0 |= cg_add64_3(&v0, pow3j);
-                } else {
-                    cg_add64(&s.n, p.nstep);
-                    ovf0 |= cg_add64(&v0, pow3j);
+                /* the next row (convergence mode: the next row not proved by a smaller number,
+                 * at most 3 rows on; a run whose last rows are all proved ends without one) */
+                int skip;
+                do {
+                    /* n < 2^128 (three limbs: < 2^96): the plan's rows */
+                    if (L3) {
+                        cg_add64_3(&s.n, p.nstep);
+                        ovf0 |= cg_add64_3(&v0, pow3j);
+                    } else {
+                        cg_add64(&s.n, p.nstep);
+                        ovf0 |= cg_add64(&v0, pow3j);
+                    }
+                    left--;
+                    n9 += p.s9;
+                    if (n9 >= 9) n9 -= 9;
+                    skip = p.conv && ((0x134u >> n9) & 1); /* bulk_cz_conv_row_skip */
+                } while (skip && left > 0);
+                if (!skip) {
+                    cnt++;
+                    s.v = v0;
+                    s.done = done0;
+                    s.ri = 0;
+                    need = ovf0;
+                    if (ovf0) escape(p, s.n, escL);
                 }
-                left--;
-                cnt++;
-                s.v = v0;
-                s.done = done0;
-                s.ri = 0;
-                need = ovf0;
-                if (ovf0) escape(p, s.n, escL);
             }
         }
     }
@@ -1086,6 +1107,12 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
         p.uni = (const uint4 *)r.cache->d_uni1;
     p.nstep = p.k + p.kx < 64 ? (uint64_t)1 << (p.k + p.kx) : 0;
     p.mask = (1u << r.e->d) - 1;
+    /* convergence mode: only k_uni skips the rows a smaller number proves (the WALK pieces at
+     * a range's ends iterate every mandatory number, on the CPU too); other row kernels make
+     * verify_part run the range on the CPU instead */
+    p.conv = r.e->conv;
+    p.s9 = (1u << ((p.k + p.kx) % 6)) % 9; /* 2^6 = 1 mod 9 */
+    if (p.conv && mode < MODE_UNI && mode != MODE_WALK) return BULK_ERR_UNSUPPORTED;
     pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     CG_CHECK(cudaGetLastError());
     cg_stats()->launches++;
@@ -1584,8 +1611,19 @@ static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int 
             }
             pieces[i].kind = CG_PIECE_EXT_WALK;
         }
+    int conv_cpu = 0; /* convergence mode where k_uni does not run every row: the CPU's path */
+    for (int i = 0; i < np; i++) conv_cpu |= e->conv && pieces[i].kind == CG_PIECE_EXT_WALK;
     vjob job = { e, pieces, np, G, res };
-    int s = cg_run_devices(G, verify_device, &job);
+    int s = conv_cpu ? BULK_ERR_UNSUPPORTED : cg_run_devices(G, verify_device, &job);
+    if (s == BULK_ERR_UNSUPPORTED && e->conv) {
+        /* (launch(): a row kernel other than k_uni was chosen) the same results on the CPU,
+         * one thread: a fallback for small n (< 2^(3d+2)), d > 16 or a forced layout */
+        bulk_collatz_verify_result t;
+        s = bulk_collatz_verify_chunk(e, cg_u_of(first), cg_u_of(last), &t);
+        if (s == BULK_OK) bulk_collatz_verify_result_merge(out, &t);
+        cg_stats()->cpu_fallback = 1;
+        return s;
+    }
     if (s != BULK_OK) return s;
     bulk_collatz_verify_result part;
     bulk_collatz_verify_result_init(&part);

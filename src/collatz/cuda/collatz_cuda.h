@@ -119,6 +119,7 @@ typedef struct bulk_collatz_cuda_stats {
     double kernel_seconds;  /* delays: sum of the kernels' own times (CUDA events), all devices */
     int delay_loop;         /* delays: BULK_CZ_CUDA_DELAY_* as used (fast kernel) */
     uint64_t classes;       /* delays: class trajectories run by the merge-class path (0: not used) */
+    int cpu_fallback;       /* verify in convergence mode ran on the CPU (no k_uni for its rows) */
 } bulk_collatz_cuda_stats;
 void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s);
 
