@@ -161,10 +161,54 @@ static int rix_order(const void *x, const void *y)
     return p->r < q->r ? -1 : p->r > q->r;
 }
 
+struct skey {
+    uint64_t key, p;
+};
+static int skey_order(const void *x, const void *y)
+{
+    const struct skey *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->p < b->p ? -1 : a->p > b->p;
+}
+
+/* The merge table against an own twin: at depth M = min(k, 20) (k >= 13) a residue p is merged
+ * exactly when a smaller residue of M bits has the same state (j, c) after M halvings (own
+ * walk, every residue, eliminated or not); at every other depth nothing is merged. */
+static void check_merges(const bulk_collatz_engine *e, uint64_t *rng)
+{
+    const int M = e->k < 20 ? e->k : 20;
+    const uint64_t size = (uint64_t)1 << M;
+    struct skey *keys = test_xmalloc(size * sizeof *keys);
+    for (uint64_t p = 0; p < size; p++) {
+        int j = 0;
+        uint64_t c = 0;
+        for (int i = 0; i < M; i++) (void)own_child(i, &j, &c, (int)((p >> i) & 1));
+        keys[p] = (struct skey){ (uint64_t)j << 58 | c, p };
+    }
+    qsort(keys, size, sizeof *keys, skey_order);
+    uint64_t merged = 0, bad = 0;
+    for (uint64_t t = 0; t < size; t++) {
+        const int want = t > 0 && keys[t].key == keys[t - 1].key;
+        merged += want;
+        if (bulk_cz_conv_merged(e->cv, M, keys[t].p) != want && bad++ < 5)
+            CHECK(0, "k=%d: merged(%d, %llu) = %d, own twin %d", e->k, M,
+                  (unsigned long long)keys[t].p, !want, want);
+    }
+    for (int i = 0; i < 50; i++) {
+        const int D = 1 + (int)(test_rand(rng) % (uint64_t)e->k);
+        if (D == M) continue;
+        const uint64_t p = test_rand(rng) & (((uint64_t)1 << D) - 1);
+        CHECK(!bulk_cz_conv_merged(e->cv, D, p), "k=%d: merged at depth %d != %d", e->k, D, M);
+    }
+    printf("    merge table (M=%d): %llu of %llu residues merged, %llu mismatches\n", M,
+           (unsigned long long)merged, (unsigned long long)size, (unsigned long long)bad);
+    free(keys);
+}
+
 static void test_soundness(bulk_ctx *c1, uint64_t *rng)
 {
     const int ks[] = { 14, 16, 18, 20, 22 };
-    const int nk = sanitized ? 3 : 5;
+    const int nk = sanitized ? 4 : 5;
     for (int ki = 0; ki < nk; ki++) {
         const int k = ks[ki];
         bulk_collatz_engine *es = engine(c1, 10, k, 0), *ec = engine(c1, 10, k, 1);
@@ -202,7 +246,7 @@ static void test_soundness(bulk_ctx *c1, uint64_t *rng)
          * a random sample of them (every one at the smaller k) */
         uint64_t ndrop = 0;
         for (uint64_t x = 0; x < es->s_k; x++) ndrop += !kept[x];
-        const uint64_t want = sanitized ? 300 : (k <= 18 ? ndrop : 3000);
+        const uint64_t want = sanitized ? 1000 : (k <= 18 ? ndrop : 3000);
         const uint64_t b0 = cert_inverse, g0 = cert_glide;
         uint64_t tested = 0, fails = 0;
         for (uint64_t x = 0; x < es->s_k; x++) {
@@ -226,6 +270,7 @@ static void test_soundness(bulk_ctx *c1, uint64_t *rng)
                (unsigned long long)ndrop, (unsigned long long)tested,
                (unsigned long long)(cert_inverse - b0), (unsigned long long)(cert_glide - g0),
                (unsigned long long)fails);
+        if (ki == 0 || ki == nk - 1 || k == 20) check_merges(ec, rng);
         /* the oracle can say no: kept residues (rows not 2, 4, 5, 8 mod 9) without one */
         uint64_t kn = 0, kno = 0;
         for (uint64_t x = 0; x < ec->s_k && kn < (sanitized ? 100u : 1000u); x++) {
@@ -373,11 +418,15 @@ static void test_verify(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
         bulk_collatz_engine *es = engine(c1, 12, k, 0), *ec = engine(c1, 12, k, 1);
         bulk_collatz_verify_result *got = result_new(), *want = result_new(), *std = result_new(),
                                    *t = result_new();
-        const int rounds = sanitized ? 3 : 12;
+        const int rounds = sanitized ? 4 : 12;
         for (int i = 0; i < rounds; i++) {
-            /* whole blocks */
-            const int bits = 30 + (int)(test_rand(rng) % 21);
-            const nv_u128 nH0 = ((nv_u128)1 << (bits - k)) + test_rand(rng) % ((uint64_t)1 << (bits - k));
+            /* whole blocks: n of 30..50 bits (the reference path below 2^46 = 2^(d + 34), the
+             * fast kernel above), and just below / above 2^64 and near 2^80 (two-word n and
+             * mod 9) */
+            const int big[] = { 64, 65, 66, 80 };
+            const int bits = i < 4 ? big[i] : 30 + (int)(test_rand(rng) % 21);
+            nv_u128 nH0 = ((nv_u128)1 << (bits - k)) + test_rand(rng) % ((uint64_t)1 << (bits - k < 60 ? bits - k : 60));
+            if (i == 0) nH0 = ((nv_u128)1 << (64 - k)) - 1 - test_rand(rng) % 4; /* ends at or below 2^64 */
             const uint64_t nb = 1 + test_rand(rng) % (sanitized ? 2 : 8);
             const nv_u128 a = nH0 << k, b = ((nH0 + nb) << k) - 1;
             chunk(ec, a, b, got);
