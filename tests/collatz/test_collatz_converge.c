@@ -292,6 +292,57 @@ static void test_soundness(bulk_ctx *c1, uint64_t *rng)
     }
 }
 
+/* The predecessor test at sieve sizes too large to store here (k up to 39, the largest): random
+ * descents through the own sieve walk; each class (D, j, c, p) that bulk_cz_conv_pred proves gets
+ * certificates for n = 2^D m + p at m = m0 = 2^(k - D) (the smallest m of a level-k block with
+ * nH >= 1), m0 + 1 and a random larger m. */
+static void test_pred_large(uint64_t *rng)
+{
+    const int ks[] = { 24, 30, 39 };
+    for (int ki = 0; ki < 3; ki++) {
+        const int k = ks[ki];
+        struct cz_conv *cv;
+        CHECK(bulk_cz_conv_new(k, &cv) == BULK_OK, "conv tables k=%d", k);
+        const int want = sanitized ? 60 : 300;
+        int proved = 0, tries = 0;
+        while (proved < want && tries++ < 100000) {
+            int j = 0, D = 0;
+            uint64_t c = 0, p = 0;
+            while (D < k) {
+                const int bit = (int)(test_rand(rng) & 1);
+                int j1 = j;
+                uint64_t c1 = c;
+                if (own_child(D, &j1, &c1, bit)) {
+                    j1 = j;
+                    c1 = c;
+                    if (own_child(D, &j1, &c1, !bit)) break; /* both children eliminated */
+                    p |= (uint64_t)!bit << D;
+                } else {
+                    p |= (uint64_t)bit << D;
+                }
+                j = j1;
+                c = c1;
+                D++;
+                if (bulk_cz_conv_pred(cv, D, j, c, p)) {
+                    proved++;
+                    const nv_u128 m0 = (nv_u128)1 << (k - D);
+                    const nv_u128 ms[3] = { m0, m0 + 1, m0 + 1 + test_rand(rng) % ((uint64_t)1 << 20) };
+                    for (int t = 0; t < 3; t++) {
+                        const nv_u128 n = (ms[t] << D) + p;
+                        CHECK(certificate(n, D + j + 8, 40) != 0,
+                              "k=%d: pred class D=%d j=%d c=%llu p=%llu: no certificate for n=%s", k,
+                              D, j, (unsigned long long)c, (unsigned long long)p, S(n));
+                    }
+                    break;
+                }
+            }
+        }
+        printf("(a') k=%d: %d predecessor-proved classes checked (%d descents)\n", k, proved, tries);
+        CHECK(proved == want, "k=%d: only %d predecessor proofs in the descents", k, proved);
+        bulk_cz_conv_free(cv);
+    }
+}
+
 /* ---- (b) the mod-9 rows ---- */
 
 static void test_rows(uint64_t *rng)
@@ -578,6 +629,7 @@ int main(int argc, char **argv)
     test_api(c1);
     test_rows(&rng);
     test_soundness(c1, &rng);
+    test_pred_large(&rng);
     test_verify(c1, c2, &rng);
     test_extension(c1, c2, &rng);
     printf("certificate search: %llu inverse, %llu glide, %llu nodes\n", (unsigned long long)cert_inverse,
