@@ -19,7 +19,8 @@ static const char verify_usage[] =
     "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
     "                      with --backend cuda min(40, log2(B-A) - 4), one less where that\n"
-    "                      level eliminates nothing: K = 33, 36, 38)\n"
+    "                      level eliminates nothing: K = 33, 36, 38; with --converge 43 on\n"
+    "                      ranges of 2^48 and more)\n"
     "  --k-stored S        bits of the sieve kept in memory (0..39; default min(K, 28), at least\n"
     "                      K - 16); levels S+1..K are generated on the fly (at most 16)\n"
     "  --converge          convergence only: also skip the numbers a smaller number is proved\n"
@@ -135,6 +136,10 @@ int cmd_collatz_verify(int argc, char **argv)
          * from 28 stored bits, against 5.02 s for the former GPU default of 32 stored bits) */
         k = floor_log2_range(first, last) - (gpu ? 4 : 6);
         if (k > (gpu ? 40 : 37)) k = gpu ? 40 : 37;
+        /* --converge on the GPU: the fewer numbers it iterates pay for a deeper sieve on long
+         * ranges (H200, 2^68 + 2^48: K = 43 1.40e13/s, K = 40 1.28e13, K = 44 1.26e13; + 2^46:
+         * K = 40 1.20e13, K = 42 1.08e13; bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt) */
+        if (gpu && conv && floor_log2_range(first, last) >= 48) k = 43;
         if (k < 0) k = 0;
         /* on the GPU a level that eliminates nothing only halves the rows: one less */
         while (gpu && k > 1 && !sieve_gains(k)) k--;
