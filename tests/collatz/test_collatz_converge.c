@@ -3,7 +3,9 @@
  *  (a) soundness: every residue of the standard sieve S that the converge sieve dropped is, for
  *      several n = 2^k m + r, given a brute-force certificate (a number A < n, A >= 1, whose
  *      trajectory meets n's: found by searching the inverse Collatz tree of n's trajectory
- *      values); the converge S is a subset of the standard S with the same states;
+ *      values); the converge S is a subset of the standard S with the same states; the merge
+ *      table equals an own twin (equal states after M halvings); bulk_cz_conv_pred's proofs
+ *      at k = 24, 30, 39 (random descents of an own sieve walk) get certificates too;
  *  (b) mod-9 rows: bulk_cz_conv_row_skip is 1 exactly for n = 2, 4, 5, 8 mod 9, and then the
  *      certificate search finds a smaller predecessor of n itself (64- and 100-bit n);
  *  (c) verify twin: whole aligned level-k blocks give iterated = the converge S entries whose n
@@ -12,8 +14,9 @@
  *      that twin on the whole blocks; 1 vs 2 threads and part splits give identical results;
  *  (d) sieve extension on a converge engine: a level-K block iterates exactly the level-K
  *      mandatory residues (own sieve walk) above the converge S entries, minus the mod-9 rows;
- *      checksum = G_k 2^X + (own glide sum of the depths k+1..K) + naive glides; thread and
- *      part invariance;
+ *      checksum = G_k 2^X + (own glide sum of the depths k+1..K) + naive glides; ragged
+ *      ranges exactly (walked ends, level-k blocks between, extended blocks); thread and part
+ *      invariance;
  *  (e) API: k = 0 and after an extension -> BULK_ERR_ARG; setting it twice is a no-op.
  * Replay with --seed S. BULK_SANITIZED=1 shrinks the loops. */
 #include "collatz/collatz_internal.h"
@@ -176,6 +179,12 @@ static int skey_order(const void *x, const void *y)
  * walk, every residue, eliminated or not); at every other depth nothing is merged. */
 static void check_merges(const bulk_collatz_engine *e, uint64_t *rng)
 {
+    if (e->k < 13) { /* no merge table below k = 13 (sieve.c's walk splits at depth 12) */
+        for (int D = 1; D <= e->k; D++)
+            for (uint64_t p = 0; p < ((uint64_t)1 << D); p++)
+                CHECK(!bulk_cz_conv_merged(e->cv, D, p), "k=%d: merged at depth %d", e->k, D);
+        return;
+    }
     const int M = e->k < 20 ? e->k : 20;
     const uint64_t size = (uint64_t)1 << M;
     struct skey *keys = test_xmalloc(size * sizeof *keys);
@@ -207,8 +216,8 @@ static void check_merges(const bulk_collatz_engine *e, uint64_t *rng)
 
 static void test_soundness(bulk_ctx *c1, uint64_t *rng)
 {
-    const int ks[] = { 14, 16, 18, 20, 22 };
-    const int nk = sanitized ? 4 : 5;
+    const int ks[] = { 11, 14, 16, 18, 20, 22 };
+    const int nk = sanitized ? 5 : 6;
     for (int ki = 0; ki < nk; ki++) {
         const int k = ks[ki];
         bulk_collatz_engine *es = engine(c1, 10, k, 0), *ec = engine(c1, 10, k, 1);
@@ -270,7 +279,7 @@ static void test_soundness(bulk_ctx *c1, uint64_t *rng)
                (unsigned long long)ndrop, (unsigned long long)tested,
                (unsigned long long)(cert_inverse - b0), (unsigned long long)(cert_glide - g0),
                (unsigned long long)fails);
-        if (ki == 0 || ki == nk - 1 || k == 20) check_merges(ec, rng);
+        if (ki <= 1 || ki == nk - 1 || k == 20) check_merges(ec, rng);
         /* the oracle can say no: kept residues (rows not 2, 4, 5, 8 mod 9) without one */
         uint64_t kn = 0, kno = 0;
         for (uint64_t x = 0; x < ec->s_k && kn < (sanitized ? 100u : 1000u); x++) {
@@ -528,6 +537,33 @@ static void test_verify(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
 
 /* ---- (d) sieve extension ---- */
 
+/* What verify must report for the level-K block nH of a converge engine with an extension:
+ * the numbers 2^K nH + mr[x] (the own walk's level-K mandatory residues above the converge S)
+ * not 2, 4, 5, 8 mod 9 iterated, checksum G_k 2^X + Gx + their naive glides. */
+static void ext_twin(const bulk_collatz_engine *ec, const uint64_t *mr, uint64_t nm, uint64_t Gx,
+                     nv_u128 nH, bulk_collatz_verify_result *want)
+{
+    const int K = ec->k + ec->kx;
+    const nv_u128 a = nH << K;
+    bulk_collatz_verify_result_init(want);
+    nv_u128 iter = 0, sum = ((nv_u128)ec->G_k << ec->kx) + Gx;
+    for (uint64_t x = 0; x < nm; x++) {
+        const nv_u128 n = a | mr[x];
+        if (!row_kept(n)) continue;
+        uint64_t g = 0;
+        CHECK(naive_glide(n, &g), "naive glide overflow");
+        iter++;
+        sum += g;
+        if (g > want->max_glide || (g == want->max_glide && n < N(want->max_glide_n)) || N(want->max_glide_n) == 0) {
+            want->max_glide = g;
+            want->max_glide_n = U(n);
+        }
+    }
+    want->covered = U((nv_u128)1 << K);
+    want->iterated = U(iter);
+    want->checksum = U(sum);
+}
+
 static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
 {
     const int k = 14, X = 3, K = k + X;
@@ -556,23 +592,7 @@ static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
         const int bits = 30 + (int)(test_rand(rng) % 21);
         const nv_u128 nH = ((nv_u128)1 << (bits - K)) + test_rand(rng) % ((uint64_t)1 << (bits - K));
         const nv_u128 a = nH << K, b = ((nH + 1) << K) - 1;
-        bulk_collatz_verify_result_init(want);
-        nv_u128 iter = 0, sum = ((nv_u128)ec->G_k << X) + Gx;
-        for (uint64_t x = 0; x < nm; x++) {
-            const nv_u128 n = a | mr[x];
-            if (!row_kept(n)) continue;
-            uint64_t g = 0;
-            CHECK(naive_glide(n, &g), "naive glide overflow");
-            iter++;
-            sum += g;
-            if (g > want->max_glide || (g == want->max_glide && n < N(want->max_glide_n)) || N(want->max_glide_n) == 0) {
-                want->max_glide = g;
-                want->max_glide_n = U(n);
-            }
-        }
-        want->covered = U((nv_u128)1 << K);
-        want->iterated = U(iter);
-        want->checksum = U(sum);
+        ext_twin(ec, mr, nm, Gx, nH, want);
         chunk(ec, a, b, got);
         cmp("extended block", a, b, got, want, 1);
         chunk(es, a, b, std);
@@ -582,6 +602,37 @@ static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
         const nv_u128 b2 = b + ((nv_u128)1 << K) + test_rand(rng) % ((uint64_t)1 << K);
         chunk(ec, a2, b2, got);
         CHECK(N(got->covered) == b2 - a2 + 1, "extended ragged covered");
+        {
+            /* exact: [a2, h) only walks levels below k (standard results), [h, a) is level-k
+             * blocks through the stored sieve, [a, b + 2^K] two extended blocks, then level-k
+             * blocks up to t and a walked rest [t, b2] */
+            const nv_u128 h = ((a2 + ((nv_u128)1 << k) - 1) >> k) << k, t = ((b2 + 1) >> k) << k;
+            const nv_u128 a3 = b + 1 + ((nv_u128)1 << K); /* after the second extended block */
+            bulk_collatz_verify_result *part = result_new();
+            bulk_collatz_verify_result_init(want);
+            if (h > a2) {
+                chunk(es, a2, h - 1, part);
+                bulk_collatz_verify_result_merge(want, part);
+            }
+            if (a > h) {
+                twin_blocks(ec, h >> k, (uint64_t)((a - h) >> k), part);
+                bulk_collatz_verify_result_merge(want, part);
+            }
+            ext_twin(ec, mr, nm, Gx, nH, part);
+            bulk_collatz_verify_result_merge(want, part);
+            ext_twin(ec, mr, nm, Gx, nH + 1, part);
+            bulk_collatz_verify_result_merge(want, part);
+            if (t > a3) {
+                twin_blocks(ec, a3 >> k, (uint64_t)((t - a3) >> k), part);
+                bulk_collatz_verify_result_merge(want, part);
+            }
+            if (b2 >= t) {
+                chunk(es, t, b2, part);
+                bulk_collatz_verify_result_merge(want, part);
+            }
+            cmp("extended ragged", a2, b2, got, want, 0);
+            free(part);
+        }
         chunk(es, a2, b2, std);
         CHECK(N(got->iterated) < N(std->iterated), "extended ragged: converge iterated not below standard");
         if (i < 2) invariance(c1, c2, ec, a2, b2, got, rng);
