@@ -8,6 +8,7 @@
 
 #include "bulk/collatz.h"
 #include "collatz/collatz_core.h"
+#include "collatz/converge_core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,8 +81,7 @@ struct bulk_collatz_engine {
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x);
 
 /* ---- convergence mode (converge.c) ---- */
-/* Depth of the 3-adic predecessor chains (chains valid for V mod 3^E) and bits of the merge test. */
-#define CZ_CONV_E 8
+/* Bits of the merge test (the chain depth E and the chains: converge_core.h). */
 #define CZ_CONV_MERGE_BITS 20
 struct cz_conv;
 /* The tables for a stored sieve of k bits (BULK_ERR_NOMEM). */
@@ -90,6 +90,12 @@ void bulk_cz_conv_free(struct cz_conv *cv);
 /* The class n = 2^D m + p -> 3^j m + c (m >= 2^(k - D), D <= k) is proved by a smaller
  * predecessor (1) or not (0). */
 int bulk_cz_conv_pred(const struct cz_conv *cv, int D, int j, uint64_t c, uint64_t p);
+/* The same for m >= 2^m0_bits (D + m0_bits + 8 <= 120 keeps the products in 128 bits). */
+int bulk_cz_conv_pred_m0(const struct cz_conv *cv, int D, int j, uint64_t c, uint64_t p, int m0_bits);
+/* The chain tables (converge_core.h layout: CZ_CONV_POW3E counts, CZ_CONV_MAX_CHAINS chains
+ * per residue), for the device copy. */
+const uint8_t *bulk_cz_conv_nch(const struct cz_conv *cv);
+const struct cz_chain *bulk_cz_conv_chains(const struct cz_conv *cv);
 /* The residue p of depth D is the merge test's depth and shares its state with a smaller one. */
 int bulk_cz_conv_merged(const struct cz_conv *cv, int D, uint64_t p);
 /* n = 2, 4, 5, 8 mod 9: proved by (2n - 1) / 3 or (8n - 5) / 9 (1), else 0. */

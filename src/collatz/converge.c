@@ -23,17 +23,9 @@
 #include <string.h>
 
 #include "collatz/collatz_internal.h"
+#include "collatz/converge_core.h"
 
 typedef unsigned __int128 u128;
-
-/* One chain: A = (2^a V - b) / 3^e. */
-struct cz_chain {
-    uint8_t a, e;
-    uint32_t b;
-};
-
-/* Chains per residue of V mod 3^E, by increasing 2^a / 3^e. */
-#define CZ_CONV_MAX_CHAINS 24
 
 struct cz_conv {
     int k;
@@ -103,7 +95,7 @@ int bulk_cz_conv_new(int k, struct cz_conv **out)
     struct cz_conv *cv = calloc(1, sizeof *cv);
     if (!cv) return BULK_ERR_NOMEM;
     cv->k = k;
-    cv->pow3E = (uint32_t)bulk_cz_pow3[CZ_CONV_E];
+    cv->pow3E = CZ_CONV_POW3E;
     cv->nch = calloc(cv->pow3E, 1);
     cv->ch = calloc((size_t)cv->pow3E * CZ_CONV_MAX_CHAINS, sizeof *cv->ch);
     if (!cv->nch || !cv->ch) {
@@ -154,21 +146,17 @@ int bulk_cz_conv_merged(const struct cz_conv *cv, int depth, uint64_t p)
 
 int bulk_cz_conv_pred(const struct cz_conv *cv, int D, int j, uint64_t c, uint64_t p)
 {
-    if (j < CZ_CONV_E || D > cv->k) return 0;
-    const u128 m0 = (u128)1 << (cv->k - D);
-    const u128 p3j = bulk_cz_pow3[j], twoD = (u128)1 << D;
-    const uint32_t u = (uint32_t)(c % cv->pow3E);
-    const struct cz_chain *ch = cv->ch + (size_t)u * CZ_CONV_MAX_CHAINS;
-    for (int t = 0; t < cv->nch[u]; t++) {
-        const u128 p3e = bulk_cz_pow3[ch[t].e];
-        /* the slope: 2^a 3^j < 3^e 2^D, else no later (steeper) chain either */
-        if (!((p3j << ch[t].a) < p3e * twoD)) return 0;
-        /* A < n at m = m0 (then for all m >= m0, as A's slope is the smaller); sizes: 3^j m0
-         * < 2^(62 + 39), times 2^a < 2^10 */
-        if (((p3j * m0 + c) << ch[t].a) < p3e * (twoD * m0 + p) + ch[t].b) return 1;
-    }
-    return 0;
+    if (D > cv->k) return 0;
+    return bulk_cz_conv_pred_m0(cv, D, j, c, p, cv->k - D);
 }
+
+int bulk_cz_conv_pred_m0(const struct cz_conv *cv, int D, int j, uint64_t c, uint64_t p, int m0_bits)
+{
+    return cz_conv_pred_core(cv->nch, cv->ch, bulk_cz_pow3, D, j, c, p, m0_bits);
+}
+
+const uint8_t *bulk_cz_conv_nch(const struct cz_conv *cv) { return cv->nch; }
+const struct cz_chain *bulk_cz_conv_chains(const struct cz_conv *cv) { return cv->ch; }
 
 int bulk_cz_conv_row_skip(unsigned n_mod_9)
 {

@@ -168,7 +168,9 @@ static void block_stored(struct acc *a, cz_u128 nH)
  * q = (L - c) 3^-j mod 2^kx, r' = r + 2^k q, and the state after K steps
  * 3^(j + xdj[L]) nH + (xB[L] (w >> kx) + xC[L]), w = 3^j q + c. The fast kernel starts there;
  * the reference path (and an overflow) starts from the level-k state 3^j (2^kx nH + q) + c, as
- * a level-k block would, so the results equal those of 2^kx level-k blocks bit for bit. */
+ * a level-k block would, so the results equal those of 2^kx level-k blocks bit for bit (not so
+ * in convergence mode: the classes of depths k+1..K count their glide in G_x whatever their n mod
+ * 9, and a level-K class can be proved by a predecessor at level K). */
 static void block_extended(struct acc *a, cz_u128 nH)
 {
     const bulk_collatz_engine *e = a->e;
@@ -194,6 +196,8 @@ static void block_extended(struct acc *a, cz_u128 nH)
             const u128 w = (u128)p3 * q + c;
             const uint64_t c2 = (uint64_t)((u128)e->xB[L] * (uint64_t)(w >> X) + e->xC[L]);
             const int j2 = j + e->xdj[L];
+            /* convergence mode: the level-K class proved by a predecessor (for every nH >= 1) */
+            if (conv && bulk_cz_conv_pred_m0(e->cv, K, j2, c2, (q << k) | r, 0)) continue;
             const u128 n = base | ((u128)q << k) | r;
             int64_t g = -1;
             /* j2 > 40 (K > 40 only): 3^j2 and c2 leave 64 bits, the reference path below */

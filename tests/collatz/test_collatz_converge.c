@@ -538,8 +538,8 @@ static void test_verify(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
 /* ---- (d) sieve extension ---- */
 
 /* What verify must report for the level-K block nH of a converge engine with an extension:
- * the numbers 2^K nH + mr[x] (the own walk's level-K mandatory residues above the converge S)
- * not 2, 4, 5, 8 mod 9 iterated, checksum G_k 2^X + Gx + their naive glides. */
+ * the numbers 2^K nH + mr[x] (the own walk's level-K mandatory residues above the converge S,
+ * less the classes a level-K predecessor proves) not 2, 4, 5, 8 mod 9 iterated, checksum G_k 2^X + Gx + their naive glides. */
 static void ext_twin(const bulk_collatz_engine *ec, const uint64_t *mr, uint64_t nm, uint64_t Gx,
                      nv_u128 nH, bulk_collatz_verify_result *want)
 {
@@ -572,7 +572,7 @@ static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
     CHECK(bulk_cz_build_extension(es, X) == BULK_OK, "extension");
     /* own level-K walk above each converge S entry: the mandatory ones (K bits) and the glide
      * sum of those eliminated at depths k+1..K */
-    uint64_t nm = 0, Gx = 0;
+    uint64_t nm = 0, Gx = 0, kproved = 0;
     uint64_t *mr = test_xmalloc(ec->s_k * ((size_t)1 << X) * sizeof *mr);
     for (uint64_t x = 0; x < ec->s_k; x++)
         for (uint64_t q = 0; q < ((uint64_t)1 << X); q++) {
@@ -582,9 +582,25 @@ static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
             CHECK(own_walk(p, 0, k, &j, &c) < 0 && j == ec->Sj[x] && c == ec->Sc[x],
                   "stored entry %llu: own walk disagrees", (unsigned long long)ec->Sr[x]);
             const int64_t g = own_walk(p, k, K, &j, &c);
-            if (g < 0) mr[nm++] = p;
-            else Gx += (uint64_t)g;
+            if (g >= 0) {
+                Gx += (uint64_t)g;
+            } else if (bulk_cz_conv_pred_m0(ec->cv, K, j, c, p, 0)) {
+                /* verify skips a level-K class a predecessor proves for every nH >= 1: check
+                 * the proof by the certificate search at nH = 1 and a random nH */
+                kproved++;
+                const nv_u128 ms[2] = { 1, 1 + test_rand(rng) % ((uint64_t)1 << 30) };
+                for (int t = 0; t < 2; t++) {
+                    const nv_u128 n = (ms[t] << K) + p;
+                    CHECK(certificate(n, K + j + 8, 40) == 1, "level-K class p=%llu j=%d: no certificate for n=%s",
+                          (unsigned long long)p, j, S(n));
+                }
+            } else {
+                mr[nm++] = p;
+            }
         }
+    printf("(d) k=%d K=%d: %llu level-K classes proved by a predecessor (certificates checked), %llu iterated\n", k,
+           K, (unsigned long long)kproved, (unsigned long long)nm);
+    CHECK(kproved > 0, "no level-K predecessor proofs at K = %d", K);
     CHECK(Gx == ec->G_x, "G_x %llu, own walk %llu", (unsigned long long)ec->G_x, (unsigned long long)Gx);
     bulk_collatz_verify_result *got = result_new(), *want = result_new(), *std = result_new();
     const int rounds = sanitized ? 2 : 6;

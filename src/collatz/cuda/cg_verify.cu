@@ -235,6 +235,21 @@ __device__ __forceinline__ int runs_next(const vparams &p, flat_runs &f, uint64_
     return 1;
 }
 
+/* Marks a generated entry (k_ext_gen) that convergence mode proved by a predecessor: no rows run. */
+#define CG_GEN_SKIP 0xff
+/* The layout of vcache::d_conv: 3^0..3^40, CZ_CONV_POW3E chain counts, then the chains (8-aligned). */
+#define CG_CONV_CH_OFF ((41 * 8 + CZ_CONV_POW3E + 7) / 8 * 8)
+
+/* runs_next, passing over the runs of entries marked CG_GEN_SKIP. */
+__device__ __forceinline__ int runs_next_kept(const vparams &p, flat_runs &f, uint64_t &r, uint64_t &c, int &j,
+                                              uint64_t &row0, uint32_t &len)
+{
+    int got;
+    while ((got = runs_next(p, f, r, c, j, row0, len)) && j == CG_GEN_SKIP) {
+    }
+    return got;
+}
+
 /* FLAT layout (the fast kernel's ROWS and ENTRY work): the launch's entries x rows are cut into
  * runs of up to CG_FLAT_RUN consecutive rows of one entry; threads take runs grid-stride. A
  * thread's loop is cg_lane_iter (cg_core.h): one uniform iteration per trip, and a lane whose
@@ -534,7 +549,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                     if (!(p.xsorted ? ext_sorted_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)
                                     : ext_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)))
                         live = 0;
-                } else if (!runs_next(p, f, r, c, j, row0, left)) {
+                } else if (!runs_next_kept(p, f, r, c, j, row0, left)) {
                     live = 0;
                 } else {
                     /* j > 40 only in generated slices of K > 40 (cg_ext_gen_one: 3^j and c beyond
@@ -600,6 +615,12 @@ struct xgen {
     int k, X, j;
     uint64_t *osr, *osc;
     uint8_t *osj;
+    /* convergence mode: an entry whose level-K class a predecessor proves (cz_conv_pred_core,
+     * as verify.c block_extended) gets j = CG_GEN_SKIP, and k_uni skips its runs */
+    int conv;
+    const uint8_t *cnch;
+    const cz_chain *cch;
+    const uint64_t *cpow3;
 };
 
 /* A slice of the sieve of K = k + kx bits generated from the stored one (cg_ext_gen_one): one
@@ -612,6 +633,7 @@ __global__ void __launch_bounds__(256) k_ext_gen(xgen g)
         uint8_t j2;
         cg_ext_gen_one(g.k, g.X, g.t0 + u, g.len, g.xsr, g.xsc, g.j, g.pow3j, g.xiv, g.xLj, g.xB, g.xC, g.xdj, &rr,
                        &c2, &j2);
+        if (g.conv && cz_conv_pred_core(g.cnch, g.cch, g.cpow3, g.k + g.X, j2, c2, rr, 0)) j2 = CG_GEN_SKIP;
         g.osr[u] = rr;
         g.osc[u] = c2;
         g.osj[u] = j2;
@@ -703,6 +725,9 @@ struct vcache {
     uint64_t *d_gsr, *d_gsc;
     uint8_t *d_gsj;
     uint64_t gcap;
+    /* convergence mode: the predecessor chains (converge_core.h; the same for every engine) and
+     * 3^0..3^40, uploaded on first use */
+    unsigned char *d_conv;
 };
 #define CG_MAX_VDEV 64
 vcache g_vc[CG_MAX_VDEV];
@@ -726,6 +751,7 @@ void vcache_free(vcache *c)
     cudaFree(c->d_gsr);
     cudaFree(c->d_gsc);
     cudaFree(c->d_gsj);
+    cudaFree(c->d_conv);
     cudaFreeHost(c->h_acc);
     cudaFreeHost(c->h_esc);
     cudaFreeHost(c->h_cnt);
@@ -1112,7 +1138,8 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
      * verify_part run the range on the CPU instead */
     p.conv = r.e->conv;
     p.s9 = (1u << ((p.k + p.kx) % 6)) % 9; /* 2^6 = 1 mod 9 */
-    if (p.conv && mode < MODE_UNI && mode != MODE_WALK) return BULK_ERR_UNSUPPORTED;
+    if (p.conv && ((mode < MODE_UNI && mode != MODE_WALK) || mode == MODE_UNI_EXT || mode == MODE_UNI3_EXT))
+        return BULK_ERR_UNSUPPORTED; /* (the extension runs lack the level-K predecessor test) */
     pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     CG_CHECK(cudaGetLastError());
     cg_stats()->launches++;
@@ -1303,6 +1330,22 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
         CG_CHECK(cudaMalloc(&c.d_gsj, cap));
         c.gcap = cap;
     }
+    if (e->conv && !c.d_conv) {
+        /* 3^0..3^40 (at 0: read by cz_conv_pred_core as pow3), the chain counts, the chains */
+        const size_t nb = CG_CONV_CH_OFF + (size_t)CZ_CONV_POW3E * CZ_CONV_MAX_CHAINS * sizeof(cz_chain);
+        unsigned char *h = (unsigned char *)malloc(nb);
+        if (!h) return BULK_ERR_NOMEM;
+        memcpy(h, bulk_cz_pow3, 41 * sizeof(uint64_t));
+        memcpy(h + 41 * sizeof(uint64_t), bulk_cz_conv_nch(e->cv), CZ_CONV_POW3E);
+        memcpy(h + CG_CONV_CH_OFF, bulk_cz_conv_chains(e->cv), nb - CG_CONV_CH_OFF);
+        cudaError_t ce = cudaMalloc((void **)&c.d_conv, nb);
+        if (ce == cudaSuccess) ce = cudaMemcpy(c.d_conv, h, nb, cudaMemcpyHostToDevice);
+        free(h);
+        if (ce != cudaSuccess) {
+            cg_note_error(ce, "convergence tables", __FILE__, __LINE__);
+            return BULK_ERR_CUDA;
+        }
+    }
     vparams px = base;
     ext_params(r, px); /* the device tables of the extension */
     vparams p = base;
@@ -1347,6 +1390,10 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
             g.osr = c.d_gsr + fill;
             g.osc = c.d_gsc + fill;
             g.osj = c.d_gsj + fill;
+            g.conv = e->conv;
+            g.cnch = c.d_conv + 41 * sizeof(uint64_t);
+            g.cch = (const cz_chain *)(c.d_conv + CG_CONV_CH_OFF);
+            g.cpow3 = (const uint64_t *)c.d_conv;
             k_ext_gen<<<r.grid, 256, 0, r.s>>>(g);
             CG_CHECK(cudaGetLastError());
             fill += n;
