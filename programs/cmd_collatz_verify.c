@@ -15,8 +15,9 @@ static const char verify_usage[] =
     "an exact multi-limb path for every n whose trajectory leaves 128 bits (an overflow).\n"
     "A and B: decimal, 0x hex, or expressions with + - * ^ (2^64, 3*2^60, 2^68+2^40); B <= 2^128.\n"
     "\n"
-    "  --d D               base bits of tables B, C, J (1..24, default 10; d = 8..11 are within\n"
-    "                      a few percent of each other in bench/results/*-cpu-collatz.txt)\n"
+    "  --d D               base bits of tables B, C, J (1..24, default 10, 14 with --converge on\n"
+    "                      a GPU; d = 8..11 are within a few percent of each other on the CPU,\n"
+    "                      bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
     "                      with --backend cuda min(40, log2(B-A) - 4), one less where that\n"
     "                      level eliminates nothing: K = 33, 36, 38; with --converge 43 on\n"
@@ -104,7 +105,7 @@ int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
     const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *v;
-    int d = 10, k = -1, ks = -1, json = 0, threads = 0, conv = 0;
+    int d = -1, k = -1, ks = -1, json = 0, threads = 0, conv = 0;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -128,6 +129,9 @@ int cmd_collatz_verify(int argc, char **argv)
     if (part) czcli_part(part, &first, &last, &pi, &pn);
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
+    /* d = 10 (CPU: d = 8..11 within a few percent); --converge on the GPU: d = 14 (H200,
+     * 2^68 + 2^50 with K = 43: 1.59e13 against 1.54e13 numbers/s at d = 10) */
+    if (d < 0) d = gpu && conv ? 14 : 10;
     if (k < 0) {
         /* deeper sieves are faster on the CPU up to 37 (bench/results/ *-cpu-collatz.txt; 40
          * gained nothing on the VM: 2026-11-21-vm-collatz-cpu-k37-k40.txt) and on the GPU, which

@@ -3,8 +3,8 @@
 # the Collatz GPU test (Release, sm_90) and runs
 #   1. test_collatz_gpu's verify cases (every variant against the CPU backend, convergence mode
 #      included) -> $R/test-verify.log
-#   2. the CLI on 2^68 .. 2^68 + 2^44 and + 2^46, full-glide and --converge, then --converge with
-#      more stored sieve bits (predecessor checks reach only the stored levels) -> $R/cli.jsonl
+#   2. the CLI on 2^68 .. 2^68 + 2^44 and + 2^46, full-glide and --converge, then --converge on
+#      + 2^48 and + 2^50 (the CLI's defaults throughout) -> $R/cli.jsonl
 #   3. the CPU backend on the device machine's cores, both modes, on 2^68 .. + 2^36 -> $R/cli.jsonl
 #   GMP_PREFIX=$PWD/.deps/gmp sh bench/collatz_gpu/converge-gpu.sh   (results under $OUT/conv)
 set -u
@@ -33,9 +33,8 @@ for e in 44 46; do
     run --from 2^68 --to 2^68+2^$e --backend cuda
     run --from 2^68 --to 2^68+2^$e --backend cuda --converge
 done
-run --from 2^68 --to 2^68+2^46 --backend cuda --converge --k 40 --k-stored 30
-run --from 2^68 --to 2^68+2^46 --backend cuda --converge --k 40 --k-stored 32
 run --from 2^68 --to 2^68+2^48 --backend cuda --converge
+run --from 2^68 --to 2^68+2^50 --backend cuda --converge
 run --from 2^68 --to 2^68+2^36 --backend cpu
 run --from 2^68 --to 2^68+2^36 --backend cpu --converge
 cat "$R/cli.jsonl"
