@@ -28,6 +28,7 @@ static const char verify_usage[] =
     "                      to reach or to merge with (3-adic predecessors, equal sieve states,\n"
     "                      n = 2, 4, 5, 8 mod 9): ~2.5x fewer numbers iterated; their glides are\n"
     "                      not computed, so checksum and max glide cover only the others\n"
+    "                      (and depend on K and on where --part cuts; docs/collatz.md)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
@@ -143,7 +144,7 @@ int cmd_collatz_verify(int argc, char **argv)
         /* --converge on the GPU: the fewer numbers it iterates pay for a deeper sieve on long
          * ranges (H200, 2^68 + 2^48: K = 43 1.40e13/s, K = 40 1.28e13, K = 44 1.26e13; + 2^46:
          * K = 40 1.20e13, K = 42 1.08e13; bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt) */
-        if (gpu && conv && floor_log2_range(first, last) >= 48) k = 43;
+        if (gpu && conv && floor_log2_range(first, last) >= 47) k = 43; /* ranges of 2^48 and more */
         if (k < 0) k = 0;
         /* on the GPU a level that eliminates nothing only halves the rows: one less */
         while (gpu && k > 1 && !sieve_gains(k)) k--;
@@ -188,7 +189,9 @@ int cmd_collatz_verify(int argc, char **argv)
 static const char merge_usage[] =
     "usage: bulk collatz merge [--json] FILE...\n"
     "Combines the `verify --json` outputs of the parts 1/N .. N/N of one range into the totals\n"
-    "of the whole range (the same as one run). Every part must be present exactly once.\n";
+    "of the whole range (the same as one run; for --converge results only covered is, since\n"
+    "their checksum depends on where the parts cut blocks). Every part must be present exactly\n"
+    "once, and all parts must be of the same mode.\n";
 
 /* The string value of "key" in a one-line JSON object written by verify (exits 2 if absent). */
 static const char *json_str(const char *file, const char *text, const char *key, char *buf,

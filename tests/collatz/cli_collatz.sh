@@ -150,6 +150,31 @@ tr ',' '\n' <"$T/one.json" | grep -q '"1237940039285380274899124223"' || fail "2
 expect_exit 2 "$BULK" collatz merge "$T/p1.json" "$T/p2.json"
 expect_exit 2 "$BULK" collatz merge "$T/p1.json" "$T/p1.json" "$T/p2.json" "$T/p3.json"
 
+# ---- --converge: fewer numbers iterated, same covered; parts at multiples of 2^K merge exactly;
+# a full-glide part does not merge with convergence-mode parts; no sieve (k = 0) is refused ----
+"$BULK" collatz verify --from 2^64 --to 2^64+2^22 --k 16 --json >"$T/g.json" || fail "glides run"
+"$BULK" collatz verify --from 2^64 --to 2^64+2^22 --k 16 --converge --json >"$T/c.json" || fail "converge run"
+grep -q '"mode":"converge"' "$T/c.json" || fail "converge result without its mode"
+grep -q '"mode":"glides"' "$T/g.json" || fail "full-glide result without its mode"
+covg=$(tr ',' '\n' <"$T/g.json" | grep '"covered"')
+covc=$(tr ',' '\n' <"$T/c.json" | grep '"covered"')
+[ "$covg" = "$covc" ] || fail "converge covered $covc, full glides $covg"
+itg=$(tr ',' '\n' <"$T/g.json" | sed -n 's/"iterated":"\([0-9]*\)"/\1/p')
+itc=$(tr ',' '\n' <"$T/c.json" | sed -n 's/"iterated":"\([0-9]*\)"/\1/p')
+[ -n "$itc" ] && [ -n "$itg" ] && [ $((itc * 2)) -lt "$itg" ] || fail "converge iterated $itc not below half of $itg"
+# 2^22 numbers in 4 parts of 2^20 = 16 blocks of 2^16 each: the same numbers skipped as one run
+for i in 1 2 3 4; do
+    "$BULK" collatz verify --from 2^64 --to 2^64+2^22 --k 16 --converge --part $i/4 --json >"$T/c$i.json" || fail "converge part $i"
+done
+"$BULK" collatz merge --json "$T/c1.json" "$T/c2.json" "$T/c3.json" "$T/c4.json" >"$T/cm.json" || fail "converge merge"
+fields "$T/c.json" >"$T/c.f"
+fields "$T/cm.json" >"$T/cm.f"
+cmp -s "$T/c.f" "$T/cm.f" || fail "converge: merge of aligned parts differs from one run"
+"$BULK" collatz verify --from 2^64 --to 2^64+2^22 --k 16 --part 4/4 --json >"$T/g4.json" || fail "glides part 4"
+expect_exit 2 "$BULK" collatz merge "$T/c1.json" "$T/c2.json" "$T/c3.json" "$T/g4.json"
+grep -q "mixes" "$T/err.txt" || fail "merge of mixed modes: no mention of the mix"
+expect_exit 2 "$BULK" collatz verify --from 2^40 --to 2^40+100 --k 0 --converge
+
 # ---- kill -9 and resume ----------------------------------------------------------------------
 CK="$T/ck.txt"
 KARGS="--from 2^64+3 --to 2^64+2^$KILLR --k 16 --d 12 --threads 2"
