@@ -15,7 +15,7 @@ static const char verify_usage[] =
     "an exact multi-limb path for every n whose trajectory leaves 128 bits (an overflow).\n"
     "A and B: decimal, 0x hex, or expressions with + - * ^ (2^64, 3*2^60, 2^68+2^40); B <= 2^128.\n"
     "\n"
-    "  --d D               base bits of tables B, C, J (1..24, default 10, 14 with --converge on\n"
+    "  --d D               base bits of tables B, C, J (1..24, default 10, 16 with --converge on\n"
     "                      a GPU; d = 8..11 are within a few percent of each other on the CPU,\n"
     "                      bench/results/*-cpu-collatz.txt)\n"
     "  --k K               sieve bits (0..46; default min(37, log2(B-A) - 6), at least 0;\n"
@@ -24,11 +24,11 @@ static const char verify_usage[] =
     "                      ranges of 2^48 and more)\n"
     "  --k-stored S        bits of the sieve kept in memory (0..39; default min(K, 28), at least\n"
     "                      K - 16); levels S+1..K are generated on the fly (at most 16)\n"
-    "  --converge          convergence only: also skip the numbers a smaller number is proved\n"
-    "                      to reach or to merge with (3-adic predecessors, equal sieve states,\n"
-    "                      n = 2, 4, 5, 8 mod 9): ~2.5x fewer numbers iterated; their glides are\n"
-    "                      not computed, so checksum and max glide cover only the others\n"
-    "                      (and depend on K and on where --part cuts; docs/collatz.md)\n"
+    "  --converge          convergence only: skip the numbers a smaller number is proved to\n"
+    "                      reach or to merge with (3-adic predecessors, equal sieve states,\n"
+    "                      n = 2, 4, 5, 8 mod 9; ~3x fewer numbers iterated), and stop each\n"
+    "                      number at the table operation that proves a value below it: no\n"
+    "                      glides, so no checksum and max glide (docs/collatz.md)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
@@ -57,25 +57,32 @@ static void print_result(FILE *out, int json, const char *from, const char *to,
                 (unsigned long long)r->overflows);
         for (uint32_t i = 0; i < r->n_overflow_values; i++)
             fprintf(out, "%s\"%s\"", i ? "," : "", czcli_str(r->overflow_values[i], 0));
-        fprintf(out, "],\"max_glide\":%llu,\"max_glide_n\":\"%s\",\"checksum\":\"%s\",",
-                (unsigned long long)r->max_glide, czcli_str(r->max_glide_n, 0),
-                czcli_str(r->checksum, 1));
+        if (conv) /* convergence mode computes no glides */
+            fprintf(out, "],\"max_glide\":null,\"max_glide_n\":null,\"checksum\":null,");
+        else
+            fprintf(out, "],\"max_glide\":%llu,\"max_glide_n\":\"%s\",\"checksum\":\"%s\",",
+                    (unsigned long long)r->max_glide, czcli_str(r->max_glide_n, 0),
+                    czcli_str(r->checksum, 1));
         fprintf(out, "\"seconds\":%.3f,\"rate\":%.4g}\n", secs, rate);
         return;
     }
     fprintf(out, "range       [%s, %s]", czcli_str(first, 0), czcli_str(last, 1));
     if (pn > 1) fprintf(out, "  (part %llu/%llu of [%s, %s))", pi, pn, from, to);
     fprintf(out, "\ntables      d=%d k=%d\n", d, k);
-    if (conv) fprintf(out, "mode        converge (checksum and max glide: the numbers not skipped)\n");
+    if (conv) fprintf(out, "mode        converge (proofs of convergence only: no glides computed)\n");
     fprintf(out, "covered     %s\niterated    %s\n", czcli_str(r->covered, 0),
             czcli_str(r->iterated, 1));
     fprintf(out, "overflows   %llu", (unsigned long long)r->overflows);
     for (uint32_t i = 0; i < r->n_overflow_values && i < 10; i++)
         fprintf(out, "%s%s", i ? " " : "  (", czcli_str(r->overflow_values[i], 0));
     if (r->n_overflow_values) fprintf(out, "%s)", r->overflows > 10 ? " ..." : "");
-    fprintf(out, "\nmax glide   %llu at n = %s\n", (unsigned long long)r->max_glide,
-            czcli_str(r->max_glide_n, 0));
-    fprintf(out, "checksum    %s\n", czcli_str(r->checksum, 0));
+    if (conv) {
+        fprintf(out, "\nmax glide   -\nchecksum    -\n");
+    } else {
+        fprintf(out, "\nmax glide   %llu at n = %s\n", (unsigned long long)r->max_glide,
+                czcli_str(r->max_glide_n, 0));
+        fprintf(out, "checksum    %s\n", czcli_str(r->checksum, 0));
+    }
     if (secs > 0) fprintf(out, "time        %.3f s  (%.4g numbers/s)\n", secs, rate);
     fprintf(out, "verified    yes\n");
 }
@@ -130,9 +137,9 @@ int cmd_collatz_verify(int argc, char **argv)
     if (part) czcli_part(part, &first, &last, &pi, &pn);
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
-    /* d = 10 (CPU: d = 8..11 within a few percent); --converge on the GPU: d = 14 (H200,
-     * 2^68 + 2^50 with K = 43: 1.59e13 against 1.54e13 numbers/s at d = 10) */
-    if (d < 0) d = gpu && conv ? 14 : 10;
+    /* d = 10 (CPU: d = 8..11 within a few percent); --converge on the GPU: d = 16 (H200,
+     * 2^68 + 2^50 with K = 43: 2.31e13 numbers/s, d = 14 2.18e13, d = 12 2.15e13) */
+    if (d < 0) d = gpu && conv ? 16 : 10;
     if (k < 0) {
         /* deeper sieves are faster on the CPU up to 37 (bench/results/ *-cpu-collatz.txt; 40
          * gained nothing on the VM: 2026-11-21-vm-collatz-cpu-k37-k40.txt) and on the GPU, which
@@ -142,8 +149,8 @@ int cmd_collatz_verify(int argc, char **argv)
         k = floor_log2_range(first, last) - (gpu ? 4 : 6);
         if (k > (gpu ? 40 : 37)) k = gpu ? 40 : 37;
         /* --converge on the GPU: the fewer numbers it iterates pay for a deeper sieve on long
-         * ranges (H200, 2^68 + 2^48: K = 43 1.40e13/s, K = 40 1.28e13, K = 44 1.26e13; + 2^46:
-         * K = 40 1.20e13, K = 42 1.08e13; bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt) */
+         * ranges (H200, d = 14, 2^68 + 2^48: K = 43 1.94e13/s, K = 40 1.80e13, K = 44 1.79e13;
+         * + 2^46: K = 40 1.65e13, K = 43 1.45e13; bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt) */
         if (gpu && conv && floor_log2_range(first, last) >= 47) k = 43; /* ranges of 2^48 and more */
         if (k < 0) k = 0;
         /* on the GPU a level that eliminates nothing only halves the rows: one less */
@@ -189,8 +196,8 @@ int cmd_collatz_verify(int argc, char **argv)
 static const char merge_usage[] =
     "usage: bulk collatz merge [--json] FILE...\n"
     "Combines the `verify --json` outputs of the parts 1/N .. N/N of one range into the totals\n"
-    "of the whole range (the same as one run; for --converge results only covered is, since\n"
-    "their checksum depends on where the parts cut blocks). Every part must be present exactly\n"
+    "of the whole range (the same as one run; --converge results have no checksum, and their\n"
+    "`iterated` depends on where the parts cut blocks). Every part must be present exactly\n"
     "once, and all parts must be of the same mode.\n";
 
 /* The string value of "key" in a one-line JSON object written by verify (exits 2 if absent). */
@@ -273,9 +280,15 @@ int cmd_collatz_merge(int argc, char **argv)
         bulk_collatz_verify_result_init(r);
         r->covered = json_u128(file, text, "covered");
         r->iterated = json_u128(file, text, "iterated");
-        r->checksum = json_u128(file, text, "checksum");
-        r->max_glide = json_u128(file, text, "max_glide").lo;
-        r->max_glide_n = json_u128(file, text, "max_glide_n");
+        /* "mode" since session 5; older results are full-glide runs */
+        const int fconv = strstr(text, "\"mode\":\"converge\"") != NULL;
+        if (nfiles_seen++ == 0) conv = fconv;
+        else if (fconv != conv) cli_die(CLI_EXIT_USAGE, "merge: %s: mixes --converge and full-glide results", file);
+        if (!conv) { /* convergence mode has no glides */
+            r->checksum = json_u128(file, text, "checksum");
+            r->max_glide = json_u128(file, text, "max_glide").lo;
+            r->max_glide_n = json_u128(file, text, "max_glide_n");
+        }
         r->overflows = json_u128(file, text, "overflows").lo;
         const char *ov = strstr(text, "\"overflow_values\":[");
         if (!ov) cli_die(CLI_EXIT_USAGE, "merge: %s: no overflow_values", file);
@@ -295,10 +308,6 @@ int cmd_collatz_merge(int argc, char **argv)
         bulk_u128 f = json_u128(file, text, "first"), l = json_u128(file, text, "last");
         if (pi == 1) first = f;
         if (pi == pn) last = l;
-        /* "mode" since session 5; older results are full-glide runs */
-        const int fconv = strstr(text, "\"mode\":\"converge\"") != NULL;
-        if (nfiles_seen++ == 0) conv = fconv;
-        else if (fconv != conv) cli_die(CLI_EXIT_USAGE, "merge: %s: mixes --converge and full-glide results", file);
         d = (int)json_u128(file, text, "d").lo;
         k = (int)json_u128(file, text, "k").lo;
         bulk_collatz_verify_result_merge(total, r);

@@ -1,7 +1,11 @@
 #!/bin/sh
-# Session 5: `collatz verify --converge` on the GPU against the sieve depth K and table bits d
-# (2^68 .. 2^68 + 2^48 and + 2^46; the default K = 40 from 28 stored bits). Builds like
-# converge-gpu.sh (incremental when build-gpu is there). Results: $OUT/scan/cli.jsonl
+# `collatz verify --converge` on the GPU against the start, range, sieve depth K and table bits d.
+#   GMP_PREFIX=$PWD/.deps/gmp sh bench/collatz_gpu/converge-scan.sh FROM:RANGE_BITS:K:D ...
+# e.g. 2^68:48:43:14 runs --from 2^68 --to 2^68+2^48 --k 43 --d 14 (K or D "-": the CLI default).
+# Builds like converge-gpu.sh (incremental when build-gpu is there). Results: $OUT/scan/cli.jsonl
+# Session 5 ran: 2^68:48:{40,43,44,46}:10, 2^68:48:43:{12,14}, 2^68:48:{40,44}:14,
+# 2^68:46:{42,43}:10, 2^68:46:43:14 (before the dip stop), and the list in
+# bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt (after it).
 set -u
 B=build-gpu
 R=${OUT:-/tmp}/scan
@@ -11,16 +15,15 @@ cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON ${GMP_PREFIX:+-DCMA
     >"$R/build.log" 2>&1
 cmake --build "$B" -j "$(nproc)" --target bulk >>"$R/build.log" 2>&1 || { tail -40 "$R/build.log"; exit 1; }
 echo "build $(($(date +%s) - t0)) s"
-run() {
-    echo "## $*" >>"$R/cli.jsonl"
-    timeout 100 "$B/bulk" collatz verify --json --backend cuda --converge --from 2^68 "$@" >>"$R/cli.jsonl" 2>>"$R/cli.err"
-    echo "rc=$? $* ($(($(date +%s) - t0)) s) $(tail -1 "$R/cli.jsonl" | grep -o '"seconds":[^}]*')"
-}
-for kd in "40 10" "43 10" "44 10" "46 10" "43 12" "43 14" "40 14" "44 14"; do
-    set -- $kd
-    run --to 2^68+2^48 --k "$1" --d "$2"
-done
-for kd in "42 10" "43 10" "43 14"; do
-    set -- $kd
-    run --to 2^68+2^46 --k "$1" --d "$2"
+for spec in "$@"; do
+    IFS=: read -r from bits k d <<EOT
+$spec
+EOT
+    set --
+    [ "$k" != "-" ] && set -- "$@" --k "$k"
+    [ "$d" != "-" ] && set -- "$@" --d "$d"
+    echo "## --from $from --to $from+2^$bits $*" >>"$R/cli.jsonl"
+    timeout 150 "$B/bulk" collatz verify --json --backend cuda --converge --from "$from" --to "$from+2^$bits" "$@" \
+        >>"$R/cli.jsonl" 2>>"$R/cli.err"
+    echo "rc=$? $spec ($(($(date +%s) - t0)) s) $(tail -1 "$R/cli.jsonl" | grep -o '"seconds":[^}]*')"
 done

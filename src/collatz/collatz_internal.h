@@ -100,6 +100,10 @@ const struct cz_chain *bulk_cz_conv_chains(const struct cz_conv *cv);
 int bulk_cz_conv_merged(const struct cz_conv *cv, int D, uint64_t p);
 /* n = 2, 4, 5, 8 mod 9: proved by (2n - 1) / 3 or (8n - 5) / 9 (1), else 0. */
 int bulk_cz_conv_row_skip(unsigned n_mod_9);
+/* Convergence mode reports no glides: checksum and the largest glide of r are set to 0 (every
+ * backend, verify.c; the GPU stops each number at the table operation that proves a value below
+ * n, without its exact glide). */
+void bulk_cz_conv_clear_glides(bulk_collatz_verify_result *r);
 
 /* Bits of the delay merge classes (889180 classes of 2^22 residues, 21.2%; 20 bits: 23.5%,
  * measured 1.1x slower, 16 bits: 29.4%, 1.3x slower; one-word class loop near 2^64). */

@@ -250,6 +250,13 @@ static void walk_block(struct acc *a, cz_u128 nH, int L, int i, int j, uint64_t 
  * caller counts: the GPU backend's host redo of its escapes. Whether a trajectory "overflows"
  * depends on the path (table operations skip the values inside them), so the GPU must book its
  * escapes through this very path to report the CPU's overflow list. */
+void bulk_cz_conv_clear_glides(bulk_collatz_verify_result *r)
+{
+    memset(&r->checksum, 0, sizeof r->checksum);
+    r->max_glide = 0;
+    memset(&r->max_glide_n, 0, sizeof r->max_glide_n);
+}
+
 int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
                              bulk_collatz_verify_result *r)
 {
@@ -323,5 +330,6 @@ int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bul
     out->covered = from128(a.covered);
     out->iterated = from128(a.iterated);
     out->checksum = from128(a.checksum);
+    if (e->conv) bulk_cz_conv_clear_glides(out);
     return BULK_OK;
 }

@@ -421,13 +421,13 @@ static void cmp(const char *what, nv_u128 a, nv_u128 b, const bulk_collatz_verif
           S(N(got->covered)), S(N(want->covered)));
     CHECK(N(got->iterated) == N(want->iterated), "%s [%s, %s]: iterated %s, want %s", what, S(a), S(b),
           S(N(got->iterated)), S(N(want->iterated)));
-    CHECK(N(got->checksum) == N(want->checksum), "%s [%s, %s]: checksum %s, want %s", what, S(a), S(b),
-          S(N(got->checksum)), S(N(want->checksum)));
-    if (with_max)
-        CHECK(got->max_glide == want->max_glide && N(got->max_glide_n) == N(want->max_glide_n),
-              "%s [%s, %s]: max glide %llu at %s, want %llu at %s", what, S(a), S(b),
-              (unsigned long long)got->max_glide, S(N(got->max_glide_n)),
-              (unsigned long long)want->max_glide, S(N(want->max_glide_n)));
+    /* convergence mode reports no glides (the GPU stops at the operation that proves a value
+     * below n): checksum and the largest glide are 0 on every backend; the twins' glide sums are
+     * kept as a check that their numbers are the ones iterated (naive_glide runs on each) */
+    (void)with_max;
+    CHECK(N(got->checksum) == 0 && got->max_glide == 0 && N(got->max_glide_n) == 0,
+          "%s [%s, %s]: convergence mode reported glides (checksum %s, max %llu)", what, S(a), S(b),
+          S(N(got->checksum)), (unsigned long long)got->max_glide);
 }
 
 /* Thread counts and a split into pieces (like --part) give the result of one chunk. */

@@ -95,6 +95,29 @@ static void test_arith(uint64_t *rs)
     }
 }
 
+/* Convergence mode (k_uni with p.conv): a number is done at the first trip that returns 1 or
+ * enters record mode (the dip test proved a value below n inside operation L). That operation
+ * must hold the glide: steps before it < gref <= steps before it + J[L]; an escape must be the
+ * reference's escape (gref < 0). r1: the variant-5 trips (cg_uni1_trip, its table). */
+static int uni_dip_stop_ok(u128 v, u128 nn, unsigned d, const uint32_t *tab, const uint8_t *J, int64_t gref, int r1)
+{
+    cg_uni s;
+    s.v = of_w(v);
+    s.n = of_w(nn);
+    s.done = 5;
+    s.ri = 0;
+    const uint32_t mask = (1u << d) - 1, pairs = cg_uni_pairs(d);
+    const unsigned lim = cg_limit_bits(d);
+    for (;;) {
+        const uint32_t before = s.done, L = s.v.x0 & mask;
+        const uint32_t *e = tab + 4 * (uint64_t)(r1 ? cg_uni1_index(&s, mask) : cg_uni_index(&s, mask));
+        const int r = r1 ? cg_uni1_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3], e[4], e[5])
+                         : cg_uni_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3]);
+        if (r == 2) return gref < 0;
+        if (r == 1 || s.ri != 0) return gref > (int64_t)before && gref <= (int64_t)before + J[L];
+    }
+}
+
 /* 1 when the trajectory from v reaches a value >= lim before it drops below n. */
 static int reaches(u128 v, u128 n, u128 lim)
 {
@@ -155,6 +178,8 @@ static void test_glide(uint64_t *rs, int small)
                 if (cg_glide_uni(of_w(v), of_w(nn), 5, d, UT, NULL) != gref) ubad++;
                 /* the first record in the dip trip (k_uni variant 5) */
                 if (cg_glide_uni1(of_w(v), of_w(nn), 5, d, UT1, NULL) != gref) ubad++;
+                /* convergence mode stops at the dip trip: that trip's operation holds the glide */
+                if (!uni_dip_stop_ok(v, nn, d, UT, J, gref, 0) || !uni_dip_stop_ok(v, nn, d, UT1, J, gref, 1)) ubad++;
                 /* three limbs: the same glide, or an escape with a value at 2^(96 - lim) first */
                 if (cg_uni3_ok(d, of_w(nn))) {
                     u3tried++;

@@ -523,6 +523,9 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                     rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
                             : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
                 }
+                /* convergence mode: the dip test proved a value below n (the lane entered
+                 * record mode): done, the exact glide is not needed */
+                if (p.conv && rc == 0 && s.ri != 0) rc = 1;
                 need = rc != 0;
             }
         }
@@ -1676,6 +1679,7 @@ static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int 
     bulk_collatz_verify_result_init(&part);
     cg_fold_static_x(&part, first, last, pieces, np, e->G_k, e->kx, e->G_x);
     for (int g = 0; g < G; g++) bulk_collatz_verify_result_merge(&part, &res[g]);
+    if (e->conv) bulk_cz_conv_clear_glides(&part); /* k_uni stopped at the dip trips */
     bulk_collatz_verify_result_merge(out, &part);
     return BULK_OK;
 }
