@@ -38,11 +38,12 @@ int bulk_collatz_engine_new(bulk_collatz_engine **e, bulk_ctx *ctx, int d, int k
 void bulk_collatz_engine_free(bulk_collatz_engine *e);
 /* Switches the engine to convergence mode (docs/collatz.md "Convergence mode"): verify then
  * skips every number that a smaller number is proved to reach or to share a trajectory with
- * (3-adic predecessors, equal sieve states, n = 2, 4, 5, 8 mod 9), about 2.5x fewer numbers
- * iterated. Such a number converges when all smaller ones do, as a number with a finite glide
- * does, so `covered` keeps its meaning; but skipped numbers have no computed glide: `checksum`
- * and `max_glide` then cover only the numbers not skipped. Rebuilds the stored sieve (needs a
- * stored sieve of k >= 1 and no sieve extension yet). BULK_ERR_ARG, BULK_ERR_NOMEM. */
+ * (3-adic predecessors, equal sieve states, n = 2, 4, 5, 8 mod 9; about 3x fewer numbers
+ * iterated), and the GPU ends each iterated number at the table operation that proves a value
+ * below it. Every covered number converges when all smaller ones do, as in the full-glide mode,
+ * but no glides are reported: `checksum`, `max_glide` and `max_glide_n` are 0. Rebuilds the
+ * stored sieve (needs a stored sieve of k >= 1 and no sieve extension yet; after a failure the
+ * engine can only be freed). BULK_ERR_ARG, BULK_ERR_NOMEM. */
 int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
 /* 1 for an engine in convergence mode, else 0. */
 int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
