@@ -8,18 +8,10 @@
 #   3. the CPU backend on the device machine's cores, both modes, on 2^68 .. + 2^36 -> $R/cli.jsonl
 #   GMP_PREFIX=$PWD/.deps/gmp sh bench/collatz_gpu/converge-gpu.sh   (results under $OUT/conv)
 set -u
-B=build-gpu
 R=${OUT:-/tmp}/conv
-mkdir -p "$R"
-t0=$(date +%s)
+TARGETS="bulk test_collatz_gpu"
+. bench/collatz_gpu/gpu-build.sh
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader >"$R/device.txt" 2>&1
-cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON ${GMP_PREFIX:+-DCMAKE_PREFIX_PATH=$GMP_PREFIX} \
-    >"$R/build.log" 2>&1
-if ! cmake --build "$B" -j "$(nproc)" --target bulk test_collatz_gpu >>"$R/build.log" 2>&1; then
-    tail -40 "$R/build.log"
-    exit 1
-fi
-echo "build $(($(date +%s) - t0)) s"
 BULK_CZ_GPU_TEST=verify "$B/tests/collatz_gpu/test_collatz_gpu" >"$R/test-verify.log" 2>&1
 echo "test_collatz_gpu (verify cases) rc=$? ($(($(date +%s) - t0)) s)"
 grep -c " same " "$R/test-verify.log"

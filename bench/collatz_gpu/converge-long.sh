@@ -3,14 +3,9 @@
 # the CLI's defaults (K = 43) and with d = 14, and the full-glide mode over + 2^48 beside them.
 # Builds like converge-gpu.sh (incremental when build-gpu is there). Results: $OUT/long/cli.jsonl
 set -u
-B=build-gpu
 R=${OUT:-/tmp}/long
-mkdir -p "$R"
-t0=$(date +%s)
-cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON ${GMP_PREFIX:+-DCMAKE_PREFIX_PATH=$GMP_PREFIX} \
-    >"$R/build.log" 2>&1
-cmake --build "$B" -j "$(nproc)" --target bulk >>"$R/build.log" 2>&1 || { tail -40 "$R/build.log"; exit 1; }
-echo "build $(($(date +%s) - t0)) s"
+TARGETS="bulk"
+. bench/collatz_gpu/gpu-build.sh
 run() {
     echo "## $*" >>"$R/cli.jsonl"
     timeout 150 "$B/bulk" collatz verify --json --backend cuda --from 2^68 "$@" >>"$R/cli.jsonl" 2>>"$R/cli.err"

@@ -7,14 +7,9 @@
 # 2^68:46:{42,43}:10, 2^68:46:43:14 (before the dip stop), and the list in
 # bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt (after it).
 set -u
-B=build-gpu
 R=${OUT:-/tmp}/scan
-mkdir -p "$R"
-t0=$(date +%s)
-cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBULK_CUDA=ON ${GMP_PREFIX:+-DCMAKE_PREFIX_PATH=$GMP_PREFIX} \
-    >"$R/build.log" 2>&1
-cmake --build "$B" -j "$(nproc)" --target bulk >>"$R/build.log" 2>&1 || { tail -40 "$R/build.log"; exit 1; }
-echo "build $(($(date +%s) - t0)) s"
+TARGETS="bulk"
+. bench/collatz_gpu/gpu-build.sh
 for spec in "$@"; do
     IFS=: read -r from bits k d <<EOT
 $spec

@@ -10,35 +10,12 @@
 #include "collatz/cpu/glide_fast.h"
 #include "collatz/collatz_internal.h"
 #include "collatz/naive.h"
+#include "cz_test.h"
 #include "common/parallel.h"
 #include "test_util.h"
 
 static int sanitized;
 
-static bulk_u128 U(nv_u128 v)
-{
-    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
-    return r;
-}
-static nv_u128 N(bulk_u128 v) { return ((nv_u128)v.hi << 64) | v.lo; }
-static const char *S(nv_u128 v)
-{
-    static char buf[8][48];
-    static int slot;
-    slot = (slot + 1) & 7;
-    bulk_cz_u128_str(U(v), buf[slot]);
-    return buf[slot];
-}
-
-static bulk_ctx *ctx_threads(int t)
-{
-    bulk_ctx *c;
-    if (bulk_ctx_open(&c, BULK_BACKEND_CPU, t) != BULK_OK) {
-        fprintf(stderr, "cannot open a context\n");
-        exit(1);
-    }
-    return c;
-}
 
 static bulk_collatz_engine *engine(bulk_ctx *c, int d, int k, int a)
 {
