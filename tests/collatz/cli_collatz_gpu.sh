@@ -3,6 +3,7 @@
 # exactly what `--backend cpu` prints for verify (near 2^64, near 2^68, a range around 2^90 with
 # numbers whose trajectories pass 2^128), delays (raw u32 and --stats) and records (delay, plus
 # glide, which stays on the CPU). Without a device it prints a SKIP line and passes.
+# Convergence mode (--converge, d given: the GPU's default d differs) is compared the same way.
 # Usage: sh cli_collatz_gpu.sh BULK DATA_DIR SCRATCH_DIR
 set -u
 BULK=$1
@@ -25,7 +26,7 @@ fail() {
 }
 # the verify JSON without the timing fields
 vfields() {
-    tr ',' '\n' <"$1" | grep -E '"(first|last|d|k|covered|iterated|overflows|overflow_values|max_glide|max_glide_n|checksum)"'
+    tr ',' '\n' <"$1" | grep -E '"(first|last|d|k|mode|covered|iterated|overflows|overflow_values|max_glide|max_glide_n|checksum)"'
 }
 # same NAME ARGS...: runs `bulk collatz ARGS --backend B` for cpu and cuda into NAME.B
 same() {
@@ -35,7 +36,10 @@ same() {
         "$BULK" collatz "$@" --backend $b >"$T/$name.$b" 2>"$T/$name.$b.err" || fail "$name --backend $b exited $?: $(cat "$T/$name.$b.err")"
     done
 }
+# (the 2^90 range last: the overflow check below reads its output)
 for range in "2^64 2^64+2^28 --k 20" "2^64+12345 2^64+2^26+777 --k 16 --d 12" \
+             "2^64+99 2^64+2^28+5 --k 20 --d 12 --converge" \
+             "2^68+5 2^68+2^30 --k 26 --k-stored 18 --d 14 --converge" \
              "2^68+5 2^68+2^26 --k 18" "2^90-2^16 2^90+2^16 --k 10"; do
     set -- $range
     from=$1 to=$2
