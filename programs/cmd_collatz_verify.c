@@ -41,52 +41,6 @@ static const char verify_usage[] =
     "and checksum = the sum of glide(n) over the range mod 2^128, which is the same for every\n"
     "thread count, backend, d and k. Exit 0 when every n was verified.\n";
 
-static void print_result(FILE *out, int json, const char *from, const char *to,
-                         unsigned long long pi, unsigned long long pn, bulk_u128 first,
-                         bulk_u128 last, int d, int k, int conv, const bulk_collatz_verify_result *r,
-                         double secs)
-{
-    double covered = (double)r->covered.hi * 18446744073709551616.0 + (double)r->covered.lo;
-    double rate = secs > 0 ? covered / secs : 0;
-    if (json) {
-        fprintf(out, "{\"command\":\"collatz verify\",\"from\":\"%s\",\"to\":\"%s\",\"part\":\"%llu/%llu\",", from, to, pi, pn);
-        fprintf(out, "\"first\":\"%s\",\"last\":\"%s\",\"d\":%d,\"k\":%d,\"mode\":\"%s\",", czcli_str(first, 0),
-                czcli_str(last, 1), d, k, conv ? "converge" : "glides");
-        fprintf(out, "\"covered\":\"%s\",\"iterated\":\"%s\",\"overflows\":%llu,\"overflow_values\":[",
-                czcli_str(r->covered, 0), czcli_str(r->iterated, 1),
-                (unsigned long long)r->overflows);
-        for (uint32_t i = 0; i < r->n_overflow_values; i++)
-            fprintf(out, "%s\"%s\"", i ? "," : "", czcli_str(r->overflow_values[i], 0));
-        if (conv) /* convergence mode computes no glides */
-            fprintf(out, "],\"max_glide\":null,\"max_glide_n\":null,\"checksum\":null,");
-        else
-            fprintf(out, "],\"max_glide\":%llu,\"max_glide_n\":\"%s\",\"checksum\":\"%s\",",
-                    (unsigned long long)r->max_glide, czcli_str(r->max_glide_n, 0),
-                    czcli_str(r->checksum, 1));
-        fprintf(out, "\"seconds\":%.3f,\"rate\":%.4g}\n", secs, rate);
-        return;
-    }
-    fprintf(out, "range       [%s, %s]", czcli_str(first, 0), czcli_str(last, 1));
-    if (pn > 1) fprintf(out, "  (part %llu/%llu of [%s, %s))", pi, pn, from, to);
-    fprintf(out, "\ntables      d=%d k=%d\n", d, k);
-    if (conv) fprintf(out, "mode        converge (proofs of convergence only: no glides computed)\n");
-    fprintf(out, "covered     %s\niterated    %s\n", czcli_str(r->covered, 0),
-            czcli_str(r->iterated, 1));
-    fprintf(out, "overflows   %llu", (unsigned long long)r->overflows);
-    for (uint32_t i = 0; i < r->n_overflow_values && i < 10; i++)
-        fprintf(out, "%s%s", i ? " " : "  (", czcli_str(r->overflow_values[i], 0));
-    if (r->n_overflow_values) fprintf(out, "%s)", r->overflows > 10 ? " ..." : "");
-    if (conv) {
-        fprintf(out, "\nmax glide   -\nchecksum    -\n");
-    } else {
-        fprintf(out, "\nmax glide   %llu at n = %s\n", (unsigned long long)r->max_glide,
-                czcli_str(r->max_glide_n, 0));
-        fprintf(out, "checksum    %s\n", czcli_str(r->checksum, 0));
-    }
-    if (secs > 0) fprintf(out, "time        %.3f s  (%.4g numbers/s)\n", secs, rate);
-    fprintf(out, "verified    yes\n");
-}
-
 static int floor_log2_range(bulk_u128 first, bulk_u128 last)
 {
     unsigned __int128 len = ((((unsigned __int128)last.hi << 64) | last.lo) -
@@ -186,7 +140,7 @@ int cmd_collatz_verify(int argc, char **argv)
     if (st == BULK_ERR_ARG || st == BULK_ERR_IO)
         cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
     if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_status_string(st));
-    print_result(stdout, json, from, to, pi, pn, first, last, d, k, conv, r, secs);
+    czcli_print_verify(stdout, json, from, to, pi, pn, first, last, d, k, conv, r, secs, NULL, NULL);
     free(r);
     return CLI_EXIT_OK;
 }
@@ -314,7 +268,7 @@ int cmd_collatz_merge(int argc, char **argv)
     }
     for (unsigned long long p = 1; p <= nparts; p++)
         if (!seen[p]) cli_die(CLI_EXIT_USAGE, "merge: part %llu/%llu is missing", p, nparts);
-    print_result(stdout, json, from0, to0, 1, 1, first, last, d, k, conv, total, 0);
+    czcli_print_verify(stdout, json, from0, to0, 1, 1, first, last, d, k, conv, total, 0, NULL, NULL);
     free(seen);
     free(total);
     free(r);

@@ -1,6 +1,8 @@
 /* Helpers shared by the `bulk collatz` subcommands (programs/cmd_collatz*.c). */
 #ifndef BULK_PROGRAMS_COLLATZ_CLI_H
 #define BULK_PROGRAMS_COLLATZ_CLI_H
+#include <stdio.h>
+
 #include "bulk/collatz.h"
 #include "cli.h"
 
@@ -22,6 +24,14 @@ const char *czcli_str(bulk_u128 v, int slot);
 
 /* Opens the context and the engine or exits (2 for bad parameters, 1 otherwise). */
 bulk_collatz_engine *czcli_engine(bulk_ctx *ctx, int d, int k, int a);
+
+/* Prints a verify result: text, or with json one line (the input of `collatz merge`). conv:
+ * convergence mode (no glides: null / -). secs <= 0 omits the time; extra_json (",\"k\":v...")
+ * goes before the closing brace, extra_text after the rate on the time line (either may be NULL). */
+void czcli_print_verify(FILE *out, int json, const char *from, const char *to, unsigned long long pi,
+                        unsigned long long pn, bulk_u128 first, bulk_u128 last, int d, int k, int conv,
+                        const bulk_collatz_verify_result *r, double secs, const char *extra_json,
+                        const char *extra_text);
 
 int cmd_collatz_verify(int argc, char **argv);
 int cmd_collatz_merge(int argc, char **argv);

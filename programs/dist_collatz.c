@@ -196,7 +196,7 @@ static const char usage[] =
     "GPU per rank by local rank where GPUs are present, else the CPUs of the host shared by its\n"
     "ranks. Output as the one-process command (verify --json is accepted by `collatz merge`).\n"
     "\n"
-    "  verify --from A --to B [--d D] [--k K] [--json]\n"
+    "  verify --from A --to B [--d D] [--k K] [--json] [--converge]   (collatz verify --help)\n"
     "  delays --from A --to B --stats BATCH [--out FILE] [--png FILE] [--d D] [--a A]\n"
     "  records --kind delay|glide|path --from A --to B [--d D] [--a A]\n"
     "\n"
@@ -227,7 +227,7 @@ int dist_collatz_main(int argc, char **argv)
     else cli_die(CLI_EXIT_USAGE, "dist collatz: '%s' does not run distributed (verify, delays --stats, records)", sub);
 
     const char *from = NULL, *to = NULL, *rk = NULL, *outp = NULL, *png = NULL, *chunk_s = NULL, *v;
-    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0;
+    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0;
     unsigned long long batch = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     dist_opts o = { 0 };
@@ -246,6 +246,7 @@ int dist_collatz_main(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if (kind == J_VERIFY && !strcmp(argv[i], "--json")) json = 1;
+        else if (kind == J_VERIFY && !strcmp(argv[i], "--converge")) conv = 1;
         else cli_die(CLI_EXIT_USAGE, "collatz %s (distributed): unknown or unsupported argument '%s'", sub, argv[i]);
     }
     struct cz_job j = { 0 };
@@ -298,7 +299,8 @@ int dist_collatz_main(int argc, char **argv)
     bulk_cz_u128_str(f, fs);
     bulk_cz_u128_str(l, ts);
     if (kind == J_VERIFY)
-        snprintf(ident, sizeof ident, "collatz verify first=%s last=%s d=%d k=%d chunk=%s", fs, ts, d, k, cs);
+        snprintf(ident, sizeof ident, "collatz verify first=%s last=%s d=%d k=%d chunk=%s%s", fs, ts, d, k, cs,
+                 conv ? " converge" : "");
     else if (kind == J_STATS)
         snprintf(ident, sizeof ident, "collatz delays first=%s last=%s stats=%llu d=%d a=%d chunk=%s", fs, ts, batch, d, a, cs);
     else
@@ -309,6 +311,8 @@ int dist_collatz_main(int argc, char **argv)
     threads = dist_place(threads);
     j.ctx = cli_open_ctx(backend, threads);
     j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : 0, kind == J_VERIFY ? 0 : a);
+    if (conv && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "dist collatz verify --converge: %s", bulk_collatz_last_error());
     /* the time printed is that of the chunk phase: every rank builds its tables first, which
        does not shrink with more ranks and would hide the scaling of the distributed part */
     double t0 = bulk_now();
@@ -337,38 +341,10 @@ int dist_collatz_main(int argc, char **argv)
             parse_verify(pay[i], i, r);
             bulk_collatz_verify_result_merge(tot, r);
         }
-        double cov = (double)tot->covered.hi * 18446744073709551616.0 + (double)tot->covered.lo;
-        double rate = secs > 0 ? cov / secs : 0;
-        char a0[48], a1[48];
-        if (json) {
-            printf("{\"command\":\"collatz verify\",\"from\":\"%s\",\"to\":\"%s\",\"part\":\"1/1\",", from, to);
-            bulk_cz_u128_str(f, a0);
-            bulk_cz_u128_str(l, a1);
-            printf("\"first\":\"%s\",\"last\":\"%s\",\"d\":%d,\"k\":%d,", a0, a1, d, k);
-            bulk_cz_u128_str(tot->covered, a0);
-            bulk_cz_u128_str(tot->iterated, a1);
-            printf("\"covered\":\"%s\",\"iterated\":\"%s\",\"overflows\":%" PRIu64 ",\"overflow_values\":[", a0, a1, tot->overflows);
-            for (uint32_t i = 0; i < tot->n_overflow_values; i++) {
-                bulk_cz_u128_str(tot->overflow_values[i], a0);
-                printf("%s\"%s\"", i ? "," : "", a0);
-            }
-            bulk_cz_u128_str(tot->max_glide_n, a0);
-            bulk_cz_u128_str(tot->checksum, a1);
-            printf("],\"max_glide\":%" PRIu64 ",\"max_glide_n\":\"%s\",\"checksum\":\"%s\",", tot->max_glide, a0, a1);
-            printf("\"seconds\":%.3f,\"rate\":%.4g,\"ranks\":%d,\"chunks\":%" PRIu64 "}\n", secs, rate, dist_comm_size(), job.nchunks);
-        } else {
-            printf("range       [%s, %s]\n", czcli_str(f, 0), czcli_str(l, 1));
-            printf("tables      d=%d k=%d\n", d, k);
-            printf("covered     %s\niterated    %s\n", czcli_str(tot->covered, 0), czcli_str(tot->iterated, 1));
-            printf("overflows   %" PRIu64, tot->overflows);
-            for (uint32_t i = 0; i < tot->n_overflow_values && i < 10; i++)
-                printf("%s%s", i ? " " : "  (", czcli_str(tot->overflow_values[i], 0));
-            if (tot->n_overflow_values) printf("%s)", tot->overflows > 10 ? " ..." : "");
-            printf("\nmax glide   %" PRIu64 " at n = %s\n", tot->max_glide, czcli_str(tot->max_glide_n, 0));
-            printf("checksum    %s\n", czcli_str(tot->checksum, 0));
-            printf("time        %.3f s  (%.4g numbers/s)  %d ranks, %" PRIu64 " chunks\n", secs, rate, dist_comm_size(), job.nchunks);
-            printf("verified    yes\n");
-        }
+        char xj[96], xt[96];
+        snprintf(xj, sizeof xj, ",\"ranks\":%d,\"chunks\":%" PRIu64, dist_comm_size(), job.nchunks);
+        snprintf(xt, sizeof xt, "  %d ranks, %" PRIu64 " chunks", dist_comm_size(), job.nchunks);
+        czcli_print_verify(stdout, json, from, to, 1, 1, f, l, d, k, conv, tot, secs, xj, xt);
         free(tot);
         free(r);
     } else if (kind == J_STATS) {

@@ -3,7 +3,8 @@
 # commands for verify, delays --stats and records (merging across chunks, records from a start
 # above 1 too), a run killed with SIGKILL and restarted on its --checkpoint DIR computes only the
 # missing chunks and gives the same totals, a damaged chunk file is recomputed, a checkpoint of
-# another run is refused (exit 2), and --verify-chunks rechecks. bulk int through the driver
+# another run is refused (exit 2), and --verify-chunks rechecks; verify --converge equals one
+# process. bulk int through the driver
 # equals the plain command, and bad input keeps its file:line and exit 2.
 # Usage: sh cli_dist.sh BULK DATA_DIR SCRATCH_DIR
 set -u
@@ -30,6 +31,17 @@ for key in covered overflows checksum max_glide max_glide_n overflow_values; do
 done
 # the distributed JSON is accepted by merge (as one part)
 "$BULK" collatz merge "$T/od.json" >"$T/om.txt" || fail "merge of the dist json"
+
+# --converge: chunks at multiples of 2^k iterate the numbers one process iterates
+"$BULK" collatz verify --from 2^40 --to 2^40+2^24 --k 18 --d 12 --converge --json >"$T/c1.json" || fail "verify --converge"
+"$BULK" dist collatz verify --from 2^40 --to 2^40+2^24 --k 18 --d 12 --chunk 2^20 --converge --json >"$T/cd.json" 2>/dev/null ||
+    fail "dist verify --converge"
+for key in covered iterated overflows checksum mode; do
+    a=$(grep -o "\"$key\":[^,]*" "$T/c1.json" | head -1)
+    b=$(grep -o "\"$key\":[^,]*" "$T/cd.json" | head -1)
+    [ -n "$a" ] && [ "$a" = "$b" ] || fail "dist verify --converge: $key '$a' vs '$b'"
+done
+grep -q '"mode":"converge"' "$T/cd.json" || fail "dist verify --converge: no mode"
 
 # the Slurm job-array example of docs/scale-out.md, every task run here, then merged: the same
 # totals as the distributed run and as one process
