@@ -29,7 +29,6 @@ typedef unsigned __int128 u128;
 
 struct cz_conv {
     int k;
-    uint32_t pow3E;
     uint8_t *nch;          /* chains per residue */
     struct cz_chain *ch;   /* CZ_CONV_MAX_CHAINS per residue */
     int M;                 /* merge bits (0: none) */
@@ -95,14 +94,13 @@ int bulk_cz_conv_new(int k, struct cz_conv **out)
     struct cz_conv *cv = calloc(1, sizeof *cv);
     if (!cv) return BULK_ERR_NOMEM;
     cv->k = k;
-    cv->pow3E = CZ_CONV_POW3E;
-    cv->nch = calloc(cv->pow3E, 1);
-    cv->ch = calloc((size_t)cv->pow3E * CZ_CONV_MAX_CHAINS, sizeof *cv->ch);
+    cv->nch = calloc(CZ_CONV_POW3E, 1);
+    cv->ch = calloc((size_t)CZ_CONV_POW3E * CZ_CONV_MAX_CHAINS, sizeof *cv->ch);
     if (!cv->nch || !cv->ch) {
         bulk_cz_conv_free(cv);
         return BULK_ERR_NOMEM;
     }
-    for (uint32_t u = 0; u < cv->pow3E; u++) {
+    for (uint32_t u = 0; u < CZ_CONV_POW3E; u++) {
         struct chain_search s;
         s.n = 0;
         chains_from(&s, u, 0, 0, 0, 1);
@@ -158,8 +156,4 @@ int bulk_cz_conv_pred_m0(const struct cz_conv *cv, int D, int j, uint64_t c, uin
 const uint8_t *bulk_cz_conv_nch(const struct cz_conv *cv) { return cv->nch; }
 const struct cz_chain *bulk_cz_conv_chains(const struct cz_conv *cv) { return cv->ch; }
 
-int bulk_cz_conv_row_skip(unsigned n_mod_9)
-{
-    /* 2, 5, 8: (2n - 1) / 3; 4: (8n - 5) / 9 */
-    return (0x134u >> n_mod_9) & 1;
-}
+int bulk_cz_conv_row_skip(unsigned n_mod_9) { return cz_conv_row_skip(n_mod_9); }

@@ -29,6 +29,10 @@ struct cz_chain {
     uint32_t b;
 };
 
+/* n = 2, 4, 5, 8 mod 9 (given n mod 9): n is reached from (2n - 1) / 3 (n = 2 mod 3) or from
+ * (8n - 5) / 9 (n = 4 mod 9), both below n, so convergence mode skips the row (1). */
+BULK_HD int cz_conv_row_skip(unsigned n_mod_9) { return (0x134u >> n_mod_9) & 1; }
+
 /* nch[u], ch[u * CZ_CONV_MAX_CHAINS ..]: the chains of residue u; pow3[i] = 3^i (i <= 40). */
 BULK_HD int cz_conv_pred_core(const uint8_t *nch, const struct cz_chain *ch, const uint64_t *pow3, int D, int j,
                               uint64_t c, uint64_t p, int m0_bits)

@@ -111,6 +111,9 @@ static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, in
 /* n mod 9 of a 128-bit n (2^64 = 7 mod 9). */
 static inline unsigned mod9(u128 n) { return (unsigned)(((uint64_t)n % 9 + (uint64_t)(n >> 64) % 9 * 7) % 9); }
 
+/* Convergence mode skips the row of residue r in a block whose base is b9 mod 9. */
+static inline int conv_row_skipped(int conv, unsigned b9, uint64_t r) { return conv && cz_conv_row_skip((b9 + (unsigned)(r % 9)) % 9); }
+
 /* Level-k block using the stored sieve: n = 2^k nH + Sr[x] starts at 3^Sj[x] nH + Sc[x] after
  * k + Sj[x] steps. Where the fast kernel applies (nH < 2^64 and n >= 2^(d + 34): the whole block
  * near 2^64 and beyond) a tight loop with one-word sieve starts; elsewhere, and for the states the
@@ -132,7 +135,7 @@ static void block_stored(struct acc *a, cz_u128 nH)
         const uint64_t *Sr = e->Sr, *Sc = e->Sc;
         const uint8_t *Sj = e->Sj;
         for (uint64_t x = 0; x < s; x++) {
-            if (conv && bulk_cz_conv_row_skip((b9 + (unsigned)(Sr[x] % 9)) % 9)) continue;
+            if (conv_row_skipped(conv, b9, Sr[x])) continue;
             const u128 n = b128 | Sr[x];
             const u128 v = (u128)bulk_cz_pow3[Sj[x]] * h + Sc[x];
             int64_t g = cz_fast_glide(e, v, n, (int64_t)k + Sj[x]);
@@ -143,7 +146,7 @@ static void block_stored(struct acc *a, cz_u128 nH)
         }
     } else {
         for (uint64_t x = 0; x < s; x++) {
-            if (conv && bulk_cz_conv_row_skip((b9 + (unsigned)(e->Sr[x] % 9)) % 9)) continue;
+            if (conv_row_skipped(conv, b9, e->Sr[x])) continue;
             cz_u128 n = base, v;
             n.lo |= e->Sr[x];
             int64_t g = -1;
@@ -192,7 +195,7 @@ static void block_extended(struct acc *a, cz_u128 nH)
         for (; Ls < Le; Ls++) {
             const uint64_t L = *Ls;
             const uint64_t q = ((L - c) * inv) & xm;
-            if (conv && bulk_cz_conv_row_skip((unsigned)((br9 + q % 9 * k9) % 9))) continue;
+            if (conv && cz_conv_row_skip((unsigned)((br9 + q % 9 * k9) % 9))) continue;
             const u128 w = (u128)p3 * q + c;
             const uint64_t c2 = (uint64_t)((u128)e->xB[L] * (uint64_t)(w >> X) + e->xC[L]);
             const int j2 = j + e->xdj[L];

@@ -392,7 +392,7 @@ static void chunk(const bulk_collatz_engine *e, nv_u128 a, nv_u128 b, bulk_colla
 }
 
 static void cmp(const char *what, nv_u128 a, nv_u128 b, const bulk_collatz_verify_result *got,
-                const bulk_collatz_verify_result *want, int with_max)
+                const bulk_collatz_verify_result *want)
 {
     CHECK(N(got->covered) == N(want->covered), "%s [%s, %s]: covered %s, want %s", what, S(a), S(b),
           S(N(got->covered)), S(N(want->covered)));
@@ -401,7 +401,6 @@ static void cmp(const char *what, nv_u128 a, nv_u128 b, const bulk_collatz_verif
     /* convergence mode reports no glides (the GPU stops at the operation that proves a value
      * below n): checksum and the largest glide are 0 on every backend; the twins' glide sums are
      * kept as a check that their numbers are the ones iterated (naive_glide runs on each) */
-    (void)with_max;
     CHECK(N(got->checksum) == 0 && got->max_glide == 0 && N(got->max_glide_n) == 0,
           "%s [%s, %s]: convergence mode reported glides (checksum %s, max %llu)", what, S(a), S(b),
           S(N(got->checksum)), (unsigned long long)got->max_glide);
@@ -468,7 +467,7 @@ static void test_verify(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
             const nv_u128 a = nH0 << k, b = ((nH0 + nb) << k) - 1;
             chunk(ec, a, b, got);
             twin_blocks(ec, nH0, nb, want);
-            cmp("whole blocks", a, b, got, want, 1);
+            cmp("whole blocks", a, b, got, want);
             chunk(es, a, b, std);
             CHECK(N(got->iterated) < N(std->iterated), "converge iterated %s not below standard %s",
                   S(N(got->iterated)), S(N(std->iterated)));
@@ -484,7 +483,7 @@ static void test_verify(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
             bulk_collatz_verify_result_merge(std, want);
             chunk(es, b + 1, b2, t);
             bulk_collatz_verify_result_merge(std, t);
-            cmp("ragged", a2, b2, got, std, 0);
+            cmp("ragged", a2, b2, got, std);
             CHECK(N(got->covered) == b2 - a2 + 1, "ragged covered");
             if (i < 3) invariance(c1, c2, ec, a2, b2, got, rng);
         }
@@ -500,7 +499,7 @@ static void test_verify(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
             bulk_collatz_verify_result_merge(std, t);
             chunk(es, (nv_u128)(1 + nb) << k, b, t);
             bulk_collatz_verify_result_merge(std, t);
-            cmp("from 1", 1, b, got, std, 0);
+            cmp("from 1", 1, b, got, std);
             invariance(c1, c2, ec, 1, b, got, rng);
         }
         free(got);
@@ -587,7 +586,7 @@ static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
         const nv_u128 a = nH << K, b = ((nH + 1) << K) - 1;
         ext_twin(ec, mr, nm, Gx, nH, want);
         chunk(ec, a, b, got);
-        cmp("extended block", a, b, got, want, 1);
+        cmp("extended block", a, b, got, want);
         chunk(es, a, b, std);
         CHECK(N(got->iterated) < N(std->iterated), "extended: converge iterated not below standard");
         /* ragged range with extended blocks inside */
@@ -623,7 +622,7 @@ static void test_extension(bulk_ctx *c1, bulk_ctx *c2, uint64_t *rng)
                 chunk(es, t, b2, part);
                 bulk_collatz_verify_result_merge(want, part);
             }
-            cmp("extended ragged", a2, b2, got, want, 0);
+            cmp("extended ragged", a2, b2, got, want);
             free(part);
         }
         chunk(es, a2, b2, std);

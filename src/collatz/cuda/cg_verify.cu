@@ -584,7 +584,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                     left--;
                     n9 += p.s9;
                     if (n9 >= 9) n9 -= 9;
-                    skip = p.conv && ((0x134u >> n9) & 1); /* bulk_cz_conv_row_skip */
+                    skip = p.conv && cz_conv_row_skip(n9);
                 } while (skip && left > 0);
                 if (!skip) {
                     cnt++;
