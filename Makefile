@@ -34,7 +34,7 @@ sanitize:
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 BULK_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
 
 bench: build
-	sh bench/run-all.sh $(BUILD)
+	BUILD_DIR=$(BUILD) sh bench/run.sh all
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

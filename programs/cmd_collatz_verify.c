@@ -96,7 +96,7 @@ int cmd_collatz_verify(int argc, char **argv)
     if (d < 0) d = gpu && conv ? 16 : 10;
     if (k < 0) {
         /* deeper sieves are faster on the CPU up to 37 (bench/results/ *-cpu-collatz.txt; 40
-         * gained nothing on the VM: 2026-11-21-vm-collatz-cpu-k37-k40.txt) and on the GPU, which
+         * gained nothing on the VM: collatz-sieve-depth-vm.txt) and on the GPU, which
          * generates the levels above the stored 28 bits itself and needs fewer rows per block
          * (docs/collatz-gpu.md, session 4: H200, 2^68..2^68+2^44 in 3.56 s wall with K = 37
          * from 28 stored bits, against 5.02 s for the former GPU default of 32 stored bits) */
@@ -104,7 +104,7 @@ int cmd_collatz_verify(int argc, char **argv)
         if (k > (gpu ? 40 : 37)) k = gpu ? 40 : 37;
         /* --converge on the GPU: the fewer numbers it iterates pay for a deeper sieve on long
          * ranges (H200, d = 14, 2^68 + 2^48: K = 43 1.94e13/s, K = 40 1.80e13, K = 44 1.79e13;
-         * + 2^46: K = 40 1.65e13, K = 43 1.45e13; bench/results/2026-11-21-h200-collatz-gpu-s5-converge.txt) */
+         * + 2^46: K = 40 1.65e13, K = 43 1.45e13; bench/results/collatz-gpu-converge-h200.txt) */
         if (gpu && conv && floor_log2_range(first, last) >= 47) k = 43; /* ranges of 2^48 and more */
         if (k < 0) k = 0;
         /* on the GPU a level that eliminates nothing only halves the rows: one less */

@@ -257,7 +257,7 @@ int main(int argc, char **argv)
         char name[128];
         int sms = 0, khz = 0;
         if (bulk_cuda_device_count() == 0 || life_cuda_info(name, sizeof name, &sms, &khz) != BULK_OK) {
-            out("# GPU: no CUDA device here; run bench/life/gpu-run.sh on a GPU machine\n");
+            out("# GPU: no CUDA device here; run `sh bench/run.sh life --gpu` on a GPU machine\n");
         } else {
             out("# GPU: %s, %d SMs, %d MHz; integer limit %.3e 32-bit ops/s; Conway %.0f ops per 32-bit word\n",
                 name, sms, khz / 1000, (double)sms * khz * 1e3 * GPU_OPS_PER_CYCLE_SM, GPU_OPS_CONWAY);

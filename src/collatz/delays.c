@@ -131,7 +131,7 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
  * classes. A value reaching 2^(64+d) hands its class to delay_of (two words, exact path).
  * Measured near 2^64, d = 15, a = 20, one thread, classes of 16 bits: 8.3-8.6e7 numbers/s
  * against 7.1-7.6e7 for the 5 lanes of fixed groups in arrays
- * (bench/results/2026-11-21-cpu-collatz-fastkernel-experiments.txt). */
+ * (a16ed0f:bench/results/2026-11-21-cpu-collatz-fastkernel-experiments.txt). */
 static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D,
                               const uint32_t *list, uint32_t nlist)
 {

@@ -168,7 +168,7 @@ uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
  *           and its square, reciprocal and Barrett products need NTT buffers of up to about
  *           48 S / c each (min(threads, c) nodes at once). Calibrated on 1e5 moduli, 2
  *           threads: peak RSS 499 MB with every level spilled, about 35 S
- *           (bench/results/2026-11-21-cpu-gcd-spill.txt);
+ *           (a16ed0f:bench/results/2026-11-21-cpu-gcd-spill.txt);
  *   need  = floor + (levels - 2) S: every product level resident.
  * keep = how many of the spillable levels (1 .. levels - 2) stay resident: the top `keep`
  * ones (the remainder tree meets them first and frees them early).

@@ -80,7 +80,7 @@ static inline int bulk_int_parallel(const bulk_ctx *ctx, size_t n, double cost, 
      * GMP's mpn_tdiv_qr through bulk_parallel_for at n / 32 per range: 1.83x). The cause is
      * not identified: 64-byte aligned per-worker scratch and a per-thread copy of the job
      * struct changed nothing, and cpu-clock profiles show the extra time spread over both
-     * threads in the division loop itself (bench/results/2026-11-21-divmod-scaling.txt). */
+     * threads in the division loop itself (bench/results/int-scaling-vm.txt). */
     size_t grain = (size_t)(2000000.0 / cost) + 1;
     size_t balance = n / ((size_t)threads * 16);
     if (balance < grain) grain = balance > 0 ? balance : 1;

@@ -13,7 +13,7 @@ int main(int argc, char **argv)
     uint64_t seed = test_seed(argc, argv), rs = seed;
     if (bulk_cuda_device_count() == 0) {
         printf("SKIP: no CUDA device (the CUDA Life kernels are tested on a GPU machine: "
-               "bench/life/gpu-run.sh)\n");
+               "sh bench/run.sh life --gpu)\n");
         return 77;
     }
     bulk_ctx *cpu, *gpu;

@@ -17,7 +17,7 @@ extern "C" {
  * UNIFORM (k_uni, two trips per pass; FLAT_BATCH where it does not apply). H200 round 1 of
  * 2026-11-21 (third session), k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental
  * setup 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all
- * identical (bench/results/2026-11-21-h200-collatz-gpu-s3-verify-round1-layouts37.txt). */
+ * identical (a16ed0f:bench/results/2026-11-21-h200-collatz-gpu-s3-verify-round1-layouts37.txt). */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
 /* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;

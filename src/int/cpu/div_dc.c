@@ -28,7 +28,7 @@
 
 /* The smallest divisor (and quotient) in limbs for which AUTO takes this method; inside the
  * recursion, blocks of fewer limbs go to Algorithm D. Measured by bench/int/tune_div.c (table
- * in docs/int.md, "Division", and bench/results/2026-11-21-cpu-tune-div-s4.txt): over 2n-by-n
+ * in docs/int.md, "Division", and bench/results/int-tune-div-vm.txt): over 2n-by-n
  * divisions of 16 to 512 limbs the geometric means of the times for T = 8, 10, 12, 16 are within
  * 1.5% of each other (two runs; one chose 12, one 8: noise of the shared machine); 48 costs 17%,
  * 96 32-35%. 12 leaves 8-limb divisions to Algorithm D, slightly faster there. */

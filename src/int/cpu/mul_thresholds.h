@@ -1,7 +1,7 @@
 /* Multiplication thresholds (in limbs) of the AUTO dispatch in mpn_mul.c.
  *
  * MEASURED, not guessed: by bench/int/tune_mul.c (`build-intmul/bench/int/tune_mul --out
- * bench/results/2026-11-21-cpu-tune-mul.txt`, Release -O3 build, one thread), on the project's
+ * bench/results/int-tune-mul-vm.txt`, Release -O3 build, one thread), on the project's
  * 2-core "AMD EPYC" KVM machine (family 26, gcc 12.2, GMP 6.2.1), 2026-11-21; the full table of
  * times behind each value is in that results file. Each threshold is the first size from which
  * the method at the top level (sub-products by AUTO) beat the AUTO of the methods below it at

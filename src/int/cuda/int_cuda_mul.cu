@@ -888,25 +888,25 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_TEOP };
 
 /* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
- * run by `sh bench/int_gpu/gpu-run.sh` on an NVIDIA H200 (132 SMs), 2026-11-21,
- * bench/results/2026-11-21-h200-int-gpu.txt. The issue-cost model below (bg_cost_sr /
+ * run by `sh bench/run.sh int --gpu` on an NVIDIA H200 (132 SMs), 2026-11-21,
+ * a16ed0f:bench/results/2026-11-21-h200-int-gpu.txt. The issue-cost model below (bg_cost_sr /
  * bg_cost_cols) only arbitrates where nothing was measured against it.
  *
  * kEoMaxLimbs: full products, squares and low halves by the even/odd rows (mul_eo_kernel) up to
  * 16 limbs (20 below). H200 round of 2026-11-21 15:05 UTC (bench_int_gpu --only eo, 2^20 instances,
- * bench/results/2026-11-21-h200-int-gpu-s3-round1.txt), each kernel forced: products at 256,
+ * a16ed0f:bench/results/2026-11-21-h200-int-gpu-s3-round1.txt), each kernel forced: products at 256,
  * 512, 768, 832, 1024 bits 2.32e10, 1.33e10, 7.69e9, 4.30e9, 5.28e9/s against the per-thread
  * carry-flag rows' 1.70e10, 7.38e9, 3.67e9, 2.35e9, 2.13e9 and sum-rotate's 5.9e9 .. 2.59e9;
  * squares 1.68e10 / 7.70e9 (512 / 1024 bits) against 1.12e10 / 3.98e9, low halves 1.73e10 /
  * 8.83e9 against 9.55e9 / 2.96e9. Every width runs one of the measured capacities (4, 8, 12, 16
  * limbs) or 1, 2 limbs (not timed against the rows; the same code). Before that round: per
  * thread below 13 limbs and sum-rotate from 13 (2.52e9 against 1.86e9/s per thread at 1024
- * bits, bench/results/2026-11-21-h200-int-gpu.txt). */
+ * bits, a16ed0f:bench/results/2026-11-21-h200-int-gpu.txt). */
 /* 17 .. 20 limbs by the even/odd kernel's 20-limb capacity (1088 .. 1280 bits; 168 registers,
  * 3 blocks per SM) since the 16:35 round: the 15:55 round timed it forced (2^20 instances)
  * at 3.61e9 (1088 bits) and 3.63e9/s (1280 bits) against sum-rotate's 1.56e9, squares 5.73e9
  * against 1.57e9 and low halves 6.20e9 against 1.19e9 at 1088 bits
- * (bench/results/2026-11-21-h200-int-gpu-s3-round2.txt). */
+ * (a16ed0f:bench/results/2026-11-21-h200-int-gpu-s3-round2.txt). */
 const int kEoMaxLimbs = 20;
 /* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
  * H200 (2026-11-21 12:40 UTC round, bench_int_gpu, 65536 bits, 16384 instances

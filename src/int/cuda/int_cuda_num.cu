@@ -340,7 +340,7 @@ int divmod_alg()
 /* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs under
  * BULK_CUDA_DIVMOD=recip (the default before divmod_stage_kernel): measured faster on an H200
  * (2026-11-21, bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: recip 3.68e8/s,
- * regs 3.06e8/s, results identical to regs and GMP; bench/results/2026-11-21-h200-int-gpu-run3.txt).
+ * regs 3.06e8/s, results identical to regs and GMP; bench/results/int-gpu-h200.txt).
  * BULK_CUDA_DIVMOD=regs forces the old kernel, =recip the new one. */
 static const bool kDivmodRecipDefault = true;
 static bool divmod_recip_mode()
