@@ -76,7 +76,7 @@
 #                        runs `collatz --gpu multi` (MPI_ONLY=1 skips), then `bulk dist collatz
 #                        verify` on 1, 2, 4, 8 ranks with one GPU each: efficiency, checksums
 #   all --gpu            one call: build, ctest -L gpu, a short benchmark of every area
-#   rounds SECONDS AREA:MODE[:SECS]...   --gpu: build once, then each AREA MODE (e.g. int:ntt,
+#   series SECONDS AREA:MODE[:SECS]...   --gpu: build once, then each AREA MODE (e.g. int:ntt,
 #                        collatz:delays:110) under its own time cap, logs under OUT
 #
 # Results: bench/results/<area>[-MODE]-<machine>.txt (BULK_BENCH_MACHINE, default the short host
@@ -795,10 +795,10 @@ gpu_all() {
 }
 
 # Several measurements in one device call: build once, then each AREA:MODE[:SECS] under a cap.
-gpu_rounds() {
+gpu_series() {
     secs=$1
     shift
-    R=$OUTROOT/rounds
+    R=$OUTROOT/series
     gpu_build "$R"
     for spec in "$@"; do
         a=${spec%%:*} rest=${spec#*:} m='' cap=$secs
@@ -816,10 +816,10 @@ int | gcd | collatz | life | bpbc | mpi) ;;
 all) [ $GPU = 1 ] && { gpu_all "$@"; exit; }
     for a in bpbc collatz gcd int life; do echo "== $a"; sh "$0" "$a" || exit; done
     exit 0 ;;
-rounds) [ $# -ge 2 ] || usage; GPU=1; gpu_rounds "$@"; exit ;;
+series) [ $# -ge 2 ] || usage; GPU=1; gpu_series "$@"; exit ;;
 demo) exec sh bench/demo.sh "$B" ;;
 -h | --help | help) usage ;;
-*) die "unknown area '$AREA' (int, gcd, collatz, life, bpbc, mpi, all, rounds)" ;;
+*) die "unknown area '$AREA' (int, gcd, collatz, life, bpbc, mpi, all, series)" ;;
 esac
 # the MODE word (with or without --) when it names a measurement; other words go to the program
 [ $GPU = 1 ] && fn=gpu_$AREA || fn=cpu_$AREA
