@@ -1,22 +1,29 @@
 # Convenience front end over CMake. The two commands of the README:
 #   make demo   builds and runs the main job on the best backend present
 #   make test   builds and runs every test (GPU tests skip cleanly without a GPU)
-# Other targets: build, test-gpu, sanitize, bench, install (PREFIX=/usr/local), clean.
+# Other targets: configure, build, test-gpu, sanitize, bench, install (PREFIX=/usr/local), clean.
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+CONFIGURE = cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 
-.PHONY: all build demo test test-gpu sanitize bench install clean
+.PHONY: all configure build demo test test-gpu sanitize bench install clean
 
 all: build
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+# Configures when the build tree has no build system yet (Makefile, or build.ninja with
+# CMAKE_FLAGS=-GNinja). A configure that failed half way leaves CMakeCache.txt without one, so
+# the cache alone does not count: the next make configures again instead of failing on a
+# missing Makefile. Later changes to the CMake files are picked up by the build system itself.
+configure:
+	@if [ ! -f $(BUILD)/Makefile ] && [ ! -f $(BUILD)/build.ninja ]; then \
+		echo "$(CONFIGURE)"; $(CONFIGURE); \
+	fi
 
-build: $(BUILD)/CMakeCache.txt
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build

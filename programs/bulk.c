@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "dist.h"
 
 struct command {
     const char *name;
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
         printf("bulk %s\n", bulk_version());
         return CLI_EXIT_OK;
     }
+    if (dist_refuse_copies(argc - 1, argv + 1)) return CLI_EXIT_USAGE; /* launched, no MPI */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "bulk: unknown command '%s'\n", argv[1]);

@@ -16,8 +16,9 @@ static const char dist_usage[] =
     "\n"
     "Runs the command cut into chunks that rank 0 hands out (collatz; --checkpoint DIR makes it\n"
     "restartable) or into slices of the input (int), and prints what the one-process command\n"
-    "prints. Without mpirun, or in a build without MPI, it runs as one process. See\n"
-    "docs/scale-out.md.\n";
+    "prints. Without mpirun, or in a build without MPI, it runs as one process. A build\n"
+    "without MPI started as N > 1 ranks (mpirun, srun) refuses every command with exit 2\n"
+    "(BULK_DIST=0 runs the copies anyway). See docs/scale-out.md.\n";
 
 /* One line per rank: its rank, local rank, the GPU list it would see and its thread count
  * (dist_place), so that a job script can check its mapping before a long run. */

@@ -18,6 +18,12 @@
 /* 1 when this process was started by an MPI launcher (OMPI_COMM_WORLD_SIZE, PMI_SIZE,
  * PMIX_RANK or MPI_LOCALNRANKS set) and the build has MPI. BULK_DIST=0 turns it off. */
 int dist_launched(void);
+/* Guard of the dispatcher (bulk.c) for builds without MPI: started as one of N > 1 ranks of a
+ * launch (OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_SIZE or PMIX_RANK, an srun step's task count),
+ * every rank would run the whole job and write the same outputs, so any command except `info`
+ * and --help is refused: prints why and returns 2 (the exit code). 0 means go on: a build with
+ * MPI, one rank, BULK_DIST=0, or a command that computes nothing. argv[0] is the command. */
+int dist_refuse_copies(int argc, char **argv);
 /* This process's rank among the ranks of its host, and their number (0 and 1 when unknown). */
 int dist_local_rank(void);
 int dist_local_size(void);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "dist.h"
 #include "dist_comm.h"
 
@@ -26,6 +27,43 @@ int dist_launched(void)
     if (!dist_comm_has_mpi()) return 0;
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") ||
            getenv("MPI_LOCALNRANKS");
+}
+
+/* The size of the launch: the first of OMPI_COMM_WORLD_SIZE (Open MPI), PMI_SIZE (MPICH, Intel
+ * MPI, Slurm's PMI-2), PMIX_SIZE, and, inside an srun step (SLURM_STEP_ID set),
+ * SLURM_STEP_NUM_TASKS or SLURM_NTASKS (a batch script alone is not a step). PMIX_RANK = r > 0
+ * without a size means at least r + 1. *from names the variable; 1 when none applies. */
+static int launch_size(const char **from)
+{
+    static const char *sizes[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE" };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int v = env_int(sizes[i], 0);
+        if (v >= 1) return *from = sizes[i], v;
+    }
+    if (getenv("SLURM_STEP_ID")) {
+        int v = env_int(*from = "SLURM_STEP_NUM_TASKS", 0);
+        if (v < 1) v = env_int(*from = "SLURM_NTASKS", 0);
+        if (v >= 1) return v;
+    }
+    int r = env_int(*from = "PMIX_RANK", 0);
+    return r >= 1 ? r + 1 : 1;
+}
+
+int dist_refuse_copies(int argc, char **argv)
+{
+    const char *off = getenv("BULK_DIST"), *from = NULL;
+    if (dist_comm_has_mpi() || (off && !strcmp(off, "0")) || argc < 1) return 0;
+    if (!strcmp(argv[0], "info") || (argc > 1 && !strcmp(argv[1], "help"))) return 0;
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return 0;
+    int n = launch_size(&from);
+    if (n <= 1) return 0;
+    fprintf(stderr,
+            "bulk: this bulk was built without MPI; %s%d ranks would each run the whole range "
+            "(%s=%s). Rebuild with MPI (cmake/mpi.cmake, docs/scale-out.md) or run one process; "
+            "BULK_DIST=0 runs the copies anyway\n",
+            strcmp(from, "PMIX_RANK") ? "" : "at least ", n, from, getenv(from));
+    return CLI_EXIT_USAGE;
 }
 
 int dist_local_rank(void)

@@ -94,6 +94,47 @@ int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const b
 int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                     const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
 
+/* ---- text <-> limbs ------------------------------------------------------------------------
+ *
+ * Non-negative integers as text. `base` is 10 (decimal digits), 16 (hex digits 0-9 a-f A-F,
+ * after an optional "0x"/"0X") or, for parsing only, 0 (hex after "0x"/"0X", else decimal).
+ * Parsing is strict: at least one digit, leading zeros allowed, nothing else (a sign, a space,
+ * an underscore, a second prefix is BULK_ERR_PARSE: the values are unsigned, and a negative
+ * number is refused, not wrapped). Printing writes decimal, or for base 16 "0x" and lowercase
+ * hex digits, without leading zeros ("0", "0x0" for zero), which base 0 parses back.
+ * Wide numbers are converted in O(M(n) log n) by divide and conquer; results are exact.
+ * Widths as above: 1 <= limbs <= 1 << 20 (else BULK_ERR_ARG). Never aborts. */
+
+/* Characters (without the terminating NUL) that printing any limbs-limb value in base 10 or 16
+ * may need: an upper bound (0 for another base or a width out of range). */
+size_t bulk_int_str_size(size_t limbs, int base);
+
+/* Parses the NUL-terminated text s into r (limbs limbs, zero-padded). Returns BULK_OK,
+ * BULK_ERR_PARSE (empty, or a character that is not a digit of the base: *err_pos, when not
+ * NULL, gets its offset in s), BULK_ERR_OVERFLOW (the value needs more than limbs limbs), or
+ * BULK_ERR_ARG (NULL r or s, a width out of range, a base other than 0, 10, 16). After an error
+ * other than BULK_ERR_ARG, r is zero. */
+int bulk_int_from_str(bulk_limb_t *r, const char *s, size_t limbs, int base, size_t *err_pos);
+
+/* Writes the value a (limbs limbs) in base 10 or 16 and a NUL into buf (cap bytes; any
+ * bulk_int_str_size(limbs, base) + 1 bytes always suffice). *len (when not NULL) gets the
+ * number of characters without the NUL. Returns BULK_OK, BULK_ERR_OVERFLOW when the text does
+ * not fit cap (then *len is the number of characters needed and buf holds ""), BULK_ERR_NOMEM,
+ * or BULK_ERR_ARG. */
+int bulk_int_to_str(char *buf, size_t cap, const bulk_limb_t *a, size_t limbs, int base,
+                    size_t *len);
+
+/* Bulk forms on the context's threads. from_strs: instance i of r (limbs limbs) from the text
+ * s[i] (a NULL s[i] is BULK_ERR_ARG for that instance); per-instance codes of bulk_int_from_str
+ * in err[i] (optional), a failing instance is zero, the return value is the code of the
+ * lowest-numbered failing instance. to_strs: instance i of a printed at buf + i * stride, NUL
+ * terminated; stride >= bulk_int_str_size(limbs, base) + 1 (else BULK_ERR_ARG), so only
+ * BULK_ERR_NOMEM can fail an instance. */
+int bulk_int_from_strs(bulk_ctx *ctx, bulk_limb_t *r, const char *const *s, size_t n,
+                       size_t limbs, int base, int8_t *err);
+int bulk_int_to_strs(bulk_ctx *ctx, char *buf, size_t stride, const bulk_limb_t *a, size_t n,
+                     size_t limbs, int base);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,7 +39,7 @@ static int mul_add_small(uint64_t *out, size_t *used, size_t cap, uint64_t mul, 
     return BULK_OK;
 }
 
-int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t *err_pos)
+int bulk_parse_hex_digits(const char *s, size_t len, uint64_t *out, size_t cap, size_t *err_pos)
 {
     size_t used = 0;
     if (cap) memset(out, 0, cap * sizeof *out);
@@ -47,23 +47,38 @@ int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t
         if (err_pos) *err_pos = 0;
         return BULK_ERR_PARSE;
     }
+    for (size_t i = 0; i < len; i++) {
+        if (hex_value(s[i]) < 0) {
+            if (err_pos) *err_pos = i;
+            return BULK_ERR_PARSE;
+        }
+    }
+    size_t bit = 0;
+    for (size_t i = len; i-- > 0; bit += 4) {
+        uint64_t v = (uint64_t)hex_value(s[i]);
+        if (v == 0) continue;
+        size_t limb = bit / 64;
+        if (limb >= cap) {
+            if (cap) memset(out, 0, cap * sizeof *out);
+            return BULK_ERR_OVERFLOW;
+        }
+        out[limb] |= v << (bit % 64);
+        if (limb + 1 > used) used = limb + 1;
+    }
+    return (int)used;
+}
+
+int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t *err_pos)
+{
+    if (cap) memset(out, 0, cap * sizeof *out);
+    if (len == 0) {
+        if (err_pos) *err_pos = 0;
+        return BULK_ERR_PARSE;
+    }
     if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        for (size_t i = 2; i < len; i++) {
-            if (hex_value(s[i]) < 0) {
-                if (err_pos) *err_pos = i;
-                return BULK_ERR_PARSE;
-            }
-        }
-        size_t bit = 0;
-        for (size_t i = len; i-- > 2; bit += 4) {
-            uint64_t v = (uint64_t)hex_value(s[i]);
-            if (v == 0) continue;
-            size_t limb = bit / 64;
-            if (limb >= cap) return BULK_ERR_OVERFLOW;
-            out[limb] |= v << (bit % 64);
-            if (limb + 1 > used) used = limb + 1;
-        }
-        return (int)used;
+        int st = bulk_parse_hex_digits(s + 2, len - 2, out, cap, err_pos);
+        if (st == BULK_ERR_PARSE && err_pos) *err_pos += 2;
+        return st;
     }
     for (size_t i = 0; i < len; i++) {
         if (s[i] < '0' || s[i] > '9') {

@@ -10,6 +10,10 @@
  * is set to its offset when err_pos is not NULL) or BULK_ERR_OVERFLOW (needs more than cap limbs). */
 int bulk_parse_uint(const char *s, size_t len, uint64_t *out, size_t cap, size_t *err_pos);
 
+/* Hex digits only (0-9, a-f, A-F; no prefix), s[0..len), into out[0..cap): same contract as
+ * bulk_parse_uint (out is all zero after an overflow). */
+int bulk_parse_hex_digits(const char *s, size_t len, uint64_t *out, size_t cap, size_t *err_pos);
+
 /* Number of limbs that always suffice for a len-character number (decimal or hex). */
 size_t bulk_parse_uint_limbs_bound(size_t len);
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make install` contract: installing the build tree into a fresh prefix (cmake --install
 # --prefix, what `make install PREFIX=...` runs) gives headers, libbulk and a bulk.pc with which
-# a program compiles, links and runs — located through pkg-config alone.
+# a program compiles, links and runs — located through pkg-config alone — and a bin/bulk that
+# runs without LD_LIBRARY_PATH (its RUNPATH, CMakeLists.txt).
 # Usage: install_pkgconfig.sh BUILD_DIR SCRATCH   (USER_CFLAGS: extra flags for the user program)
 set -u
 B=$1
@@ -29,13 +30,36 @@ int main(void)
     bulk_ctx_close(ctx);
     /* (2^65 - 1) * 3 = 3 * 2^65 - 3 */
     printf("%d %llx %llx %llx\n", st, (unsigned long long)r[0], (unsigned long long)r[1], (unsigned long long)r[2]);
-    return st;
+    if (st != BULK_OK) return 1;
+    /* text conversion: 2^128 - 1 parsed from decimal, printed in hex and back in decimal */
+    char text[64];
+    size_t len;
+    if (bulk_int_from_str(r, "340282366920938463463374607431768211455", 2, 10, NULL) != BULK_OK) return 1;
+    if (bulk_int_to_str(text, sizeof text, r, 2, 16, &len) != BULK_OK) return 1;
+    printf("%s\n", text);
+    if (bulk_int_from_str(r, "340282366920938463463374607431768211456", 2, 0, NULL) != BULK_ERR_OVERFLOW) return 1;
+    return 0;
 }
 C
 cc -std=c11 -Wall -Werror ${USER_CFLAGS:-} "$S/use.c" $(pkg-config --cflags --libs bulk) -o "$S/use" >"$S/cc.log" 2>&1 ||
     { cat "$S/cc.log"; echo "FAIL: compiling against the installed bulk via pkg-config"; exit 1; }
 libdir=$(pkg-config --variable=libdir bulk)
 got=$(LD_LIBRARY_PATH=$libdir "$S/use") || { echo "FAIL: the program failed: $got"; exit 1; }
-[ "$got" = "0 fffffffffffffffd 5 0" ] || { echo "FAIL: got '$got'"; exit 1; }
-"$S/prefix/bin/bulk" --help >/dev/null 2>&1 || { echo "FAIL: installed bulk --help"; exit 1; }
+want="0 fffffffffffffffd 5 0
+0xffffffffffffffffffffffffffffffff"
+[ "$got" = "$want" ] || { echo "FAIL: got '$got'"; exit 1; }
+# the installed bulk runs as installed: no LD_LIBRARY_PATH (its RUNPATH finds what it needs)
+printf '7 5\n' >"$S/in.txt"
+out=$(env -u LD_LIBRARY_PATH "$S/prefix/bin/bulk" int add --in "$S/in.txt" 2>"$S/run.err") ||
+    { cat "$S/run.err"; echo "FAIL: installed bulk without LD_LIBRARY_PATH"; exit 1; }
+[ "$out" = "12" ] || { echo "FAIL: installed bulk int add: '$out'"; exit 1; }
+env -u LD_LIBRARY_PATH "$S/prefix/bin/bulk" --help >/dev/null 2>&1 || { echo "FAIL: installed bulk --help"; exit 1; }
+if command -v ldd >/dev/null; then
+    env -u LD_LIBRARY_PATH ldd "$S/prefix/bin/bulk" >"$S/ldd.txt" 2>&1
+    ! grep -q "not found" "$S/ldd.txt" || { cat "$S/ldd.txt"; echo "FAIL: installed bulk misses a library"; exit 1; }
+fi
+if command -v readelf >/dev/null; then
+    readelf -d "$S/prefix/bin/bulk" | grep -q 'R.*PATH.*\$ORIGIN/' ||
+        { echo "FAIL: installed bulk has no \$ORIGIN RUNPATH"; exit 1; }
+fi
 echo "install + pkg-config: ok"
