@@ -198,10 +198,11 @@ static int life_run(int argc, char **argv)
         opt.torus = 1;
         if (parse_dims("--torus", torus_text, &opt.torus_width, &opt.torus_height))
             cli_die(CLI_EXIT_USAGE, "life: --torus '%s': want WxH with W, H >= 1", torus_text);
-        if (p.width > opt.torus_width || p.height > opt.torus_height)
+        /* the frame the file states (its header's x and y), not only the live cells, must fit */
+        if (p.frame_width > opt.torus_width || p.frame_height > opt.torus_height)
             cli_die(CLI_EXIT_USAGE,
                     "life: %s:1:1: the pattern (%" PRIu64 " x %" PRIu64 ") does not fit the torus %" PRIu64 " x %" PRIu64,
-                    in, p.width, p.height, opt.torus_width, opt.torus_height);
+                    in, p.frame_width, p.frame_height, opt.torus_width, opt.torus_height);
     } else if (opt.rule.birth & 1) {
         cli_die(CLI_EXIT_USAGE, "life: a B0 rule fills the unbounded plane at once; use --torus WxH");
     }
@@ -215,8 +216,8 @@ static int life_run(int argc, char **argv)
     if (st == BULK_ERR_ARG)
         cli_die(CLI_EXIT_USAGE, "life: cannot place the pattern in this universe (--max-memory too small?)");
     if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
-    /* torus coordinates are the pattern's, shifted to its #CXRLE Pos when it has one */
-    int64_t dx = opt.torus ? p.x : 0, dy = opt.torus ? p.y : 0;
+    /* torus coordinates are the frame's, shifted to its #CXRLE Pos when it has one */
+    int64_t dx = opt.torus ? p.x - (int64_t)p.frame_dx : 0, dy = opt.torus ? p.y - (int64_t)p.frame_dy : 0;
     uint64_t g0 = bulk_life_generation(u);
     uint64_t left = (uint64_t)steps;
     if (every) print_population(u);
