@@ -24,6 +24,8 @@ static const char circuit_usage[] =
     "  --binary: each vector is ceil(I/8) bytes, input j in byte j/8, bit j%8 (least significant\n"
     "  bit first); the input size must be a multiple of that. The output is packed the same way,\n"
     "  ceil(O/8) bytes per vector (unused high bits zero).\n"
+    "  The AIGER header's counts are bounds, not sizes: a header declaring more inputs, latches,\n"
+    "  outputs or gates than the file holds is an error at the line where the file ends.\n"
     "adder: writes the ripple-carry adder for two K-bit numbers (1 <= K <= 4096) as AIGER (ASCII,\n"
     "  binary with --binary) to standard output or OUT. Inputs a0..a{K-1} then b0..b{K-1}, least\n"
     "  significant bit first; outputs s0..sK (K+1 sum bits, sK = carry out); 7K-4 AND gates.\n"
