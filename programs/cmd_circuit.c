@@ -24,6 +24,8 @@ static const char circuit_usage[] =
     "  --binary: each vector is ceil(I/8) bytes, input j in byte j/8, bit j%8 (least significant\n"
     "  bit first); the input size must be a multiple of that. The output is packed the same way,\n"
     "  ceil(O/8) bytes per vector (unused high bits zero).\n"
+    "  The AIGER header's counts are bounds, not sizes: a header declaring more inputs, latches,\n"
+    "  outputs or gates than the file holds is an error at the line where the file ends.\n"
     "adder: writes the ripple-carry adder for two K-bit numbers (1 <= K <= 4096) as AIGER (ASCII,\n"
     "  binary with --binary) to standard output or OUT. Inputs a0..a{K-1} then b0..b{K-1}, least\n"
     "  significant bit first; outputs s0..sK (K+1 sum bits, sK = carry out); 7K-4 AND gates.\n"
@@ -118,16 +120,23 @@ static int circuit_eval(int argc, char **argv)
     bulk_ctx *ctx = cli_open_ctx(be, threads);
     output out;
     out_open(&out, outpath, binary);
-    /* pass 2: batches of 64 * BATCH_WORDS vectors: transpose in, evaluate, transpose out */
-    enum { BATCH_WORDS = 4096 };
-    uint64_t *in = malloc(sizeof(uint64_t) * BATCH_WORDS * (I ? I : 1));
-    uint64_t *res = malloc(sizeof(uint64_t) * BATCH_WORDS * (O ? O : 1));
+    /* pass 2: batches of 64 * bwords vectors: transpose in, evaluate, transpose out. A batch
+     * has at most BATCH_WORDS words, no more than the input needs, and fewer when the circuit
+     * is wide, so that its bit planes stay near BATCH_BYTES (and one word, at least): the
+     * header's counts alone never size them. */
+    enum { BATCH_WORDS = 4096, BATCH_BYTES = 64 << 20 };
+    size_t bwords = (nvec + 63) / 64, wide = BATCH_BYTES / (sizeof(uint64_t) * (I + O + 1));
+    if (bwords > BATCH_WORDS) bwords = BATCH_WORDS;
+    if (bwords > wide) bwords = wide ? wide : 1;
+    const size_t nin = bwords * I, nres = bwords * O;
+    uint64_t *in = malloc(sizeof(uint64_t) * (nin ? nin : 1));
+    uint64_t *res = malloc(sizeof(uint64_t) * (nres ? nres : 1));
     const size_t outbytes = (O + 7) / 8;
     char *line = malloc(O + outbytes + 2);
     if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
     size_t pos = 0;
-    for (size_t v0 = 0; v0 < nvec; v0 += 64 * (size_t)BATCH_WORDS) {
-        size_t m = nvec - v0 < 64 * (size_t)BATCH_WORDS ? nvec - v0 : 64 * (size_t)BATCH_WORDS;
+    for (size_t v0 = 0; v0 < nvec; v0 += 64 * bwords) {
+        size_t m = nvec - v0 < 64 * bwords ? nvec - v0 : 64 * bwords;
         size_t nw = (m + 63) / 64;
         memset(in, 0, sizeof(uint64_t) * nw * I);
         for (size_t k = 0; k < m; k++) {

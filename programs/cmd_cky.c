@@ -11,7 +11,7 @@
 #include "common/atomic_file.h"
 
 static const char cky_usage[] =
-    "usage: bulk cky --grammar G.cfg --in STRINGS [--tokens] [--out OUT]\n"
+    "usage: bulk cky --grammar G.cfg --in STRINGS [--tokens] [--out OUT] [--max-length N]\n"
     "                [--backend cpu|cuda|auto] [--threads N]\n"
     "\n"
     "Prints, for every line of STRINGS ('-' = standard input), 1 when the grammar derives it and\n"
@@ -19,6 +19,12 @@ static const char cky_usage[] =
     "Terminals are single bytes of the line by default (a trailing CR is ignored); with --tokens\n"
     "they are the white-space separated tokens of the line. A symbol that no rule produces makes\n"
     "its line 0. An empty line is derivable iff the start symbol derives the empty string.\n"
+    "\n"
+    "  --max-length N  refuse (exit 2, naming file:line) a string of more than N terminals\n"
+    "                  (default 2048). A string of length n needs a table of n(n+1)/2 cells of\n"
+    "                  8 bytes per non-terminal for each group of up to 64 strings: 1.1 GB at\n"
+    "                  n = 2048 for a grammar of 64 non-terminals, 4 times that at 4096, and\n"
+    "                  time grows as n^3; raise N when the memory is there.\n"
     "\n"
     "Grammar text (NLTK style): 'LHS -> A B | \\'a\\' | ...', one rule per line, the first\n"
     "left-hand side is the start symbol, terminals quoted with ' or \", '#' starts a comment, an\n"
@@ -28,6 +34,12 @@ static const char cky_usage[] =
     "Exit status: 0 success, 1 run-time failure, 2 bad grammar or usage (message names file and\n"
     "line: a rule without '->', an undefined non-terminal, an empty grammar, ...).\n";
 
+/* The default --max-length: the CKY table of one group of 64 strings of length n is
+ * n(n+1)/2 cells x 8 bytes per non-terminal, 1.07 GiB at n = 2048 for a grammar of 64
+ * non-terminals (the size of seed 001's experiments); 4096 would take 4.3 GiB per group and
+ * thread, and 8 times the time. */
+enum { CKY_MAX_LENGTH = 2048 };
+
 static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 int cmd_cky(int argc, char **argv)
@@ -35,9 +47,11 @@ int cmd_cky(int argc, char **argv)
     cli_help_if_asked(argc, argv, cky_usage);
     const char *gpath = NULL, *inpath = NULL, *outpath = NULL, *v;
     int tokens = 0, threads = 0;
+    long long max_length = CKY_MAX_LENGTH;
     bulk_backend be = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt_value(argc, argv, &i, "--grammar"))) gpath = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--max-length"))) max_length = cli_parse_ll("--max-length", v, 1, 1ll << 24);
         else if ((v = cli_opt_value(argc, argv, &i, "--in"))) inpath = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
         else if (cli_backend_threads_opt(argc, argv, &i, &be, &threads)) continue;
@@ -77,6 +91,9 @@ int cmd_cky(int argc, char **argv)
         } else {
             for (size_t k = 0; k < n; k++) syms[ns++] = bulk_grammar_terminal(g, text + p + k, 1);
         }
+        if (ns - off[li - 1] > (size_t)max_length)
+            cli_die(CLI_EXIT_USAGE, "%s:%zu: the string has %zu %s, more than --max-length %lld", inpath, li,
+                    ns - off[li - 1], tokens ? "tokens" : "terminals", max_length);
         p = q + 1;
     }
     off[li] = ns;

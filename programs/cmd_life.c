@@ -18,12 +18,15 @@ static const char life_usage[] =
     "and writes the final generation as RLE with a '#CXRLE Pos=x,y Gen=g' line (the position of\n"
     "the top-left cell of the live cells' bounding box), so it compares with Golly cell for cell.\n"
     "\n"
-    "  --in FILE          the pattern (RLE: header 'x = W, y = H, rule = R'; #CXRLE Pos/Gen kept)\n"
+    "  --in FILE          the pattern (RLE: header 'x = W, y = H, rule = R'; #CXRLE Pos/Gen kept).\n"
+    "                     W x H is the frame the runs must stay in, not a size: memory follows\n"
+    "                     the live cells, so a large frame around a few cells costs nothing\n"
     "  --steps N          generations to run (>= 0)\n"
     "  --rule R           B/S rule (B3/S23, B36/S23, B3678/S34678, S23/B3, 23/3); overrides the\n"
     "                     file's rule; default: the file's, else B3/S23\n"
-    "  --torus WxH        a W x H torus with the pattern's top-left cell at (0, 0), x to the right,\n"
-    "                     y down; without it the universe is the unbounded plane\n"
+    "  --torus WxH        a W x H torus with the top-left cell of the pattern's frame at (0, 0),\n"
+    "                     x to the right, y down; the frame must fit. Only this option sizes a\n"
+    "                     torus. Without it the universe is the unbounded plane\n"
     "  --out FILE         write the final RLE there (atomically); default: to stdout\n"
     "  --png FILE         draw the final generation (live cells black)\n"
     "  --png-region X,Y,W,H  the rectangle to draw (default: the torus, or the live cells on the\n"
@@ -198,10 +201,11 @@ static int life_run(int argc, char **argv)
         opt.torus = 1;
         if (parse_dims("--torus", torus_text, &opt.torus_width, &opt.torus_height))
             cli_die(CLI_EXIT_USAGE, "life: --torus '%s': want WxH with W, H >= 1", torus_text);
-        if (p.width > opt.torus_width || p.height > opt.torus_height)
+        /* the frame the file states (its header's x and y), not only the live cells, must fit */
+        if (p.frame_width > opt.torus_width || p.frame_height > opt.torus_height)
             cli_die(CLI_EXIT_USAGE,
                     "life: %s:1:1: the pattern (%" PRIu64 " x %" PRIu64 ") does not fit the torus %" PRIu64 " x %" PRIu64,
-                    in, p.width, p.height, opt.torus_width, opt.torus_height);
+                    in, p.frame_width, p.frame_height, opt.torus_width, opt.torus_height);
     } else if (opt.rule.birth & 1) {
         cli_die(CLI_EXIT_USAGE, "life: a B0 rule fills the unbounded plane at once; use --torus WxH");
     }
@@ -215,8 +219,8 @@ static int life_run(int argc, char **argv)
     if (st == BULK_ERR_ARG)
         cli_die(CLI_EXIT_USAGE, "life: cannot place the pattern in this universe (--max-memory too small?)");
     if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
-    /* torus coordinates are the pattern's, shifted to its #CXRLE Pos when it has one */
-    int64_t dx = opt.torus ? p.x : 0, dy = opt.torus ? p.y : 0;
+    /* torus coordinates are the frame's, shifted to its #CXRLE Pos when it has one */
+    int64_t dx = opt.torus ? p.x - (int64_t)p.frame_dx : 0, dy = opt.torus ? p.y - (int64_t)p.frame_dy : 0;
     uint64_t g0 = bulk_life_generation(u);
     uint64_t left = (uint64_t)steps;
     if (every) print_population(u);

@@ -49,6 +49,13 @@ typedef struct bulk_life_pattern {
     int64_t x, y;            /* coordinates of the top-left cell of the rectangle */
     uint64_t width, height;  /* the rectangle (0 x 0 for an empty pattern) */
     uint64_t *cells;         /* height rows of bulk_life_words(width) words, layout as above */
+    /* The frame: the rectangle a file states (RLE header "x = W, y = H"; plain text: its longest
+     * line by its rows). The readers keep only the live cells' bounding box as the rectangle
+     * above, at (frame_dx, frame_dy) of the frame, so a large stated frame around a few cells
+     * costs no memory. On a torus the frame is what must fit and what is placed at (0, 0).
+     * All 0 (patterns built in memory): the frame is the rectangle itself. */
+    uint64_t frame_width, frame_height;
+    uint64_t frame_dx, frame_dy;
     bulk_life_rule rule;     /* the file's rule (Conway's when the file names none) */
     int has_rule;            /* the file stated a rule */
     int has_pos;             /* the file had #CXRLE Pos=x,y (x, y come from it) */
@@ -67,7 +74,9 @@ static inline uint64_t bulk_life_words(uint64_t width) { return (width + 63) / 6
 /* Reads RLE (header "x = W, y = H[, rule = R]", '#' lines, "#CXRLE Pos=x,y Gen=g") or, when the
  * text has no RLE header, a plain-text pattern ('.' dead, 'O' or '*' alive, '!' comment lines).
  * Malformed input gives BULK_ERR_PARSE with err filled in (unknown character, a row longer than
- * the stated width, more rows than the stated height, missing '!', bad header, bad rule). */
+ * the stated width, more rows than the stated height, missing '!', bad header, bad rule).
+ * The result is the live cells' bounding box (x, y: its top-left cell, the file's coordinates)
+ * inside the stated frame; the memory it takes does not depend on the header's W and H. */
 int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len, bulk_life_error *err);
 /* The same from a file (BULK_ERR_IO when it cannot be read; err->message says why). */
 int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path, bulk_life_error *err);
@@ -107,9 +116,10 @@ typedef struct bulk_life_options {
 
 typedef struct bulk_life bulk_life;
 
-/* Places pattern p in a new universe. On a torus the pattern's top-left cell is (0, 0) of the
- * torus; BULK_ERR_ARG when the pattern is larger than the torus. On the plane coordinates are the
- * pattern's own (p->x, p->y). The universe keeps a reference to ctx (which must outlive it). */
+/* Places pattern p in a new universe. On a torus the top-left cell of the pattern's frame is
+ * (0, 0) of the torus; BULK_ERR_ARG when the frame is larger than the torus. On the plane
+ * coordinates are the pattern's own (p->x, p->y). The universe keeps a reference to ctx (which
+ * must outlive it). */
 int bulk_life_create(bulk_life **u, bulk_ctx *ctx, const bulk_life_pattern *p,
                      const bulk_life_options *opt);
 void bulk_life_free(bulk_life *u);

@@ -104,6 +104,25 @@ expect 2 "empty grammar" "$BULK" cky --grammar "$S/empty.cfg" --in "$S/eps.txt"
 expect 2 "" "$BULK" cky --grammar "$S/missing.cfg" --in "$S/eps.txt"
 expect 2 "" "$BULK" cky --grammar "$DATA/cky/dyck.cfg"
 
+# ---- cky --max-length: a string of N terminals is parsed, N + 1 is refused with file:line ----
+expect 0 "" "$BULK" cky --grammar "$DATA/cky/dyck.cfg" --in "$S/dyck.txt" --max-length 6
+printf '1\n1\n0\n0\n0\n0\n1\n' | cmp -s - "$S/out" || fail "--max-length 6 answers: $(tr '\n' ' ' <"$S/out")"
+expect 2 "dyck.txt:2: the string has 6 terminals, more than --max-length 5" \
+    "$BULK" cky --grammar "$DATA/cky/dyck.cfg" --in "$S/dyck.txt" --max-length 5 --out "$S/never3.txt"
+[ ! -e "$S/never3.txt" ] || fail "cky left an output file after a too long string"
+expect 2 "tok.txt:1: the string has 5 tokens, more than --max-length 4" \
+    "$BULK" cky --grammar "$S/tok.cfg" --in "$S/tok.txt" --tokens --max-length 4
+expect 2 "max-length" "$BULK" cky --grammar "$DATA/cky/dyck.cfg" --in "$S/dyck.txt" --max-length 0
+"$BULK" cky --help | grep -q -- "--max-length N" || fail "cky --help lacks --max-length"
+# the default, 2048: symbols the grammar lacks make the 2048-byte line 0 without a table; one
+# more byte is refused before any parsing
+awk 'BEGIN { s = ""; for (i = 0; i < 2048; i++) s = s "z"; print s; print s "z" }' >"$S/long.txt"
+head -1 "$S/long.txt" >"$S/long2048.txt"
+expect 0 "" "$BULK" cky --grammar "$DATA/cky/dyck.cfg" --in "$S/long2048.txt"
+printf '0\n' | cmp -s - "$S/out" || fail "2048-byte line: $(cat "$S/out")"
+expect 2 "long.txt:2: the string has 2049 terminals, more than --max-length 2048" \
+    "$BULK" cky --grammar "$DATA/cky/dyck.cfg" --in "$S/long.txt"
+
 if [ "$fails" -ne 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1

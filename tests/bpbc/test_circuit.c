@@ -66,21 +66,31 @@ static void raw_random(raw_aig *g, uint64_t *s)
     free(perm);
 }
 
-/* ASCII text with the gates in a shuffled order (ASCII AIGER allows any order). */
-static char *raw_text(const raw_aig *g, uint64_t *s, size_t *len)
+/* Literal l of the raw numbering with its variable multiplied by `spread`. */
+static unsigned long long spread_lit(unsigned l, unsigned long long spread)
+{
+    return 2 * (l >> 1) * spread | (l & 1u);
+}
+
+/* ASCII text with the gates in a shuffled order (ASCII AIGER allows any order). With spread
+ * > 1 variable v is written as v * spread: sparse numbers up to M near 2^31 that the reader
+ * must not index by (the circuit is the same). */
+static char *raw_text(const raw_aig *g, uint64_t *s, size_t *len, unsigned long long spread)
 {
     size_t cap = 64 + 40 * (g->nin + g->nand + g->nout);
     char *t = malloc(cap), *p = t;
-    p += sprintf(p, "aag %u %u 0 %u %u\n", g->maxvar, g->nin, g->nout, g->nand);
-    for (unsigned i = 0; i < g->nin; i++) p += sprintf(p, "%u\n", g->in_lit[i]);
-    for (unsigned o = 0; o < g->nout; o++) p += sprintf(p, "%u\n", g->out[o]);
+    p += sprintf(p, "aag %llu %u 0 %u %u\n", g->maxvar * spread, g->nin, g->nout, g->nand);
+    for (unsigned i = 0; i < g->nin; i++) p += sprintf(p, "%llu\n", spread_lit(g->in_lit[i], spread));
+    for (unsigned o = 0; o < g->nout; o++) p += sprintf(p, "%llu\n", spread_lit(g->out[o], spread));
     unsigned *ord = malloc(sizeof(unsigned) * (g->nand + 1));
     for (unsigned a = 0; a < g->nand; a++) ord[a] = a;
     for (unsigned a = g->nand; a > 1; a--) {
         unsigned j = (unsigned)(test_rand(s) % a), x = ord[a - 1];
         ord[a - 1] = ord[j], ord[j] = x;
     }
-    for (unsigned a = 0; a < g->nand; a++) p += sprintf(p, "%u %u %u\n", g->lhs[ord[a]], g->r0[ord[a]], g->r1[ord[a]]);
+    for (unsigned a = 0; a < g->nand; a++)
+        p += sprintf(p, "%llu %llu %llu\n", spread_lit(g->lhs[ord[a]], spread), spread_lit(g->r0[ord[a]], spread),
+                     spread_lit(g->r1[ord[a]], spread));
     p += sprintf(p, "i0 first_input\nc\nany comment text\n");
     free(ord);
     *len = (size_t)(p - t);
@@ -167,11 +177,23 @@ static void test_random_circuits(bulk_ctx *ctx, bulk_ctx *ctx1, uint64_t seed, i
         raw_aig g;
         raw_random(&g, &s);
         size_t len;
-        char *text = raw_text(&g, &s, &len);
+        /* every fourth round numbers the variables sparsely, up to M near 2^31 - 2 */
+        unsigned long long spread = r % 4 == 3 ? 2147483646ull / (g.maxvar ? g.maxvar : 1) : 1;
+        char *text = raw_text(&g, &s, &len, spread);
         bulk_circuit *c = NULL;
         char err[256];
         int st = bulk_circuit_parse(&c, text, len, "random.aag", err, sizeof err);
         CHECK(st == BULK_OK, "round %d: parse failed: %s", r, err);
+        if (st == BULK_OK && spread > 1) { /* the same circuit as the dense numbering gives */
+            size_t len1;
+            char *text1 = raw_text(&g, &s, &len1, 1);
+            bulk_circuit *c1 = NULL;
+            CHECK(bulk_circuit_parse(&c1, text1, len1, "dense.aag", err, sizeof err) == BULK_OK, "dense: %s", err);
+            if (c1) CHECK(c1->inputs == c->inputs && c1->ands == c->ands && c1->outputs == c->outputs,
+                          "round %d: sparse numbering changed the counts", r);
+            bulk_circuit_free(c1);
+            free(text1);
+        }
         if (st == BULK_OK) {
             check_against_raw(r % 2 ? ctx : ctx1, c, &g, &s, "random circuit");
             for (int bin = 0; bin <= 1; bin++) {
@@ -279,6 +301,24 @@ static void test_malformed(bulk_ctx *ctx)
     BAD("aig 3 2 0 1 1\n6\n\x02", "bad.aag:3:", "truncated binary gate");
     BAD("aig 3 2 0 1 1\n6\n\x07\x00", "bad.aag:3:", "binary delta beyond lhs");
     BAD("aig 3 2 0 1 2\n6\n\x02\x02", "bad.aag:1:", "binary M != I+L+A");
+    /* headers that claim more than the file holds fail where the file ends, with no allocation
+     * sized by the claim (a 2^31 x 13-byte table, 16 GiB of gates before this reader) */
+    BAD("aag 2147483646 1000000000 0 100000000 1000000000\n2\n", "bad.aag:3: the file ends before input 1 of the 1000000000",
+        "huge aag header");
+    BAD("aag 2147483646 0 1000000000 0 1000000000\n", "bad.aag:2: the file ends before latch 0", "huge aag latches");
+    BAD("aig 2147483646 0 0 100000000 2147483646\n2\n", "bad.aag:3: the file ends before output 1", "huge aig header");
+    BAD("aig 2147483646 0 0 1 2147483646\n0\n\x02\x00", "bad.aag:4: the file ends before AND gate 1 of the 2147483646",
+        "huge aig gate count");
+    /* a variable numbered near 2^31 among few definitions is valid */
+    static const char far[] = "aag 2147483646 1 0 2 1\n4294967292\n4294967293\n2\n2 4294967293 1\n";
+    bulk_circuit *fc = NULL;
+    CHECK(bulk_circuit_parse(&fc, far, sizeof far - 1, "far.aag", NULL, 0) == BULK_OK, "far.aag");
+    if (fc) {
+        uint64_t in[1] = { 0x6 }, out[2];
+        CHECK(fc->maxvar == 2 && bulk_circuit_eval(ctx, fc, out, in, 1) == BULK_OK && out[0] == ~in[0] && out[1] == ~in[0],
+              "far.aag values %llx %llx", (unsigned long long)out[0], (unsigned long long)out[1]);
+        bulk_circuit_free(fc);
+    }
     /* a valid binary file: the AND example of the AIGER format description */
     bulk_circuit *c = NULL;
     static const char and_aig[] = "aig 3 2 0 1 1\n6\n\x02\x02";

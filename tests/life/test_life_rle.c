@@ -54,6 +54,37 @@ int main(int argc, char **argv)
     CHECK(p.width == 3 && p.height == 3 && cell(&p, 1, 0) && cell(&p, 0, 2), "plain cells");
     bulk_life_pattern_free(&p);
 
+    /* the header is a frame to check, not a size: only the live cells' box is kept */
+    CHECK(read_text("x = 30, y = 20\n5$10b3o$!\n", &p, &err) == BULK_OK, "frame: %s", err.message);
+    CHECK(p.width == 3 && p.height == 1 && p.x == 10 && p.y == 5 && p.frame_width == 30 &&
+              p.frame_height == 20 && p.frame_dx == 10 && p.frame_dy == 5 && cell(&p, 0, 0) && cell(&p, 2, 0),
+          "frame fields: %" PRIu64 "x%" PRIu64 " at %" PRId64 ",%" PRId64, p.width, p.height, p.x, p.y);
+    bulk_life_pattern_free(&p);
+    CHECK(read_text("x = 3, y = 900000000\r\n3o!\r\n", &p, &err) == BULK_OK, "huge frame: %s", err.message);
+    CHECK(p.width == 3 && p.height == 1 && p.frame_height == 900000000 && p.y == 0, "huge frame fields");
+    bulk_life_pattern_free(&p);
+    CHECK(read_text("#CXRLE Pos=-7,3\nx = 4000000000, y = 4000000000\n3999999999$3999999997b3o!\n", &p, &err) == BULK_OK,
+          "far cells: %s", err.message);
+    CHECK(p.width == 3 && p.height == 1 && p.x == 3999999990 && p.y == 4000000002 && p.frame_dy == 3999999999,
+          "far cells fields");
+    bulk_life_pattern_free(&p);
+    CHECK(read_text("x = 5, y = 5\n5b$5b!\n", &p, &err) == BULK_OK, "no live cells: %s", err.message);
+    CHECK(p.width == 0 && p.height == 0 && p.frame_width == 5 && p.frame_height == 5 && p.x == 0, "no live cells fields");
+    bulk_life_pattern_free(&p);
+    /* runs across word boundaries: cells 3..192 of a 200-wide row */
+    CHECK(read_text("x = 200, y = 2\n$3b190o!\n", &p, &err) == BULK_OK, "long run: %s", err.message);
+    CHECK(p.width == 190 && p.height == 1 && p.x == 3 && p.y == 1, "long run box");
+    for (uint64_t x = 0; x < 190; x++) CHECK(cell(&p, x, 0), "long run cell %" PRIu64, x);
+    bulk_life_pattern_free(&p);
+    CHECK(read_text("...\n.O.\n...\n", &p, &err) == BULK_OK, "plain frame: %s", err.message);
+    CHECK(p.width == 1 && p.height == 1 && p.x == 1 && p.y == 1 && p.frame_width == 3 && p.frame_height == 3,
+          "plain frame fields");
+    /* cropping keeps the stated frame where it was */
+    CHECK(bulk_life_pattern_crop(&p) == BULK_OK && p.frame_dx == 1 && p.x == 1, "crop of a read pattern");
+    bulk_life_pattern_free(&p);
+    bad("x = 3, y = 900000000\n899999999$4o!\n", 2, 11, "past the width of a huge frame");
+    bad("x = 3, y = 3\n18446744073709551600$18$o!\n", 2, 25, "row count saturates, never wraps");
+
     /* malformed input */
     bad("x = 3, y = 3\nbo$2bo$3o\n", 2, 10, "missing !");
     bad("x = 3, y = 3\nbo$2bo$3q!\n", 2, 9, "unknown character");

@@ -86,7 +86,12 @@ void bulk_circuit_free(bulk_circuit *c)
     free(c);
 }
 
-static bulk_circuit *circuit_alloc(uint32_t i, uint32_t l, uint32_t o, uint32_t a)
+/* A circuit with the header's counts and room for lcap latches, ocap outputs and acap gates:
+ * at most what the rest of the file can hold (see body_caps), so that a header alone never
+ * sizes an allocation. A parse that succeeds has filled every counted entry, which the bound
+ * guarantees fits; one that fails frees the circuit. */
+static bulk_circuit *circuit_alloc(uint32_t i, uint32_t l, uint32_t o, uint32_t a, size_t lcap, size_t ocap,
+                                   size_t acap)
 {
     bulk_circuit *c = calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -95,15 +100,46 @@ static bulk_circuit *circuit_alloc(uint32_t i, uint32_t l, uint32_t o, uint32_t 
     c->outputs = o;
     c->ands = a;
     c->maxvar = i + l + a;
-    c->latch_next = malloc(sizeof(uint32_t) * (l ? l : 1));
-    c->latch_init = malloc(sizeof(uint32_t) * (l ? l : 1));
-    c->out = malloc(sizeof(uint32_t) * (o ? o : 1));
-    c->and_rhs = malloc(sizeof(uint32_t) * 2 * (a ? a : 1));
+    c->latch_next = malloc(sizeof(uint32_t) * (lcap ? lcap : 1));
+    c->latch_init = malloc(sizeof(uint32_t) * (lcap ? lcap : 1));
+    c->out = malloc(sizeof(uint32_t) * (ocap ? ocap : 1));
+    c->and_rhs = malloc(sizeof(uint32_t) * 2 * (acap ? acap : 1));
     if (!c->latch_next || !c->latch_init || !c->out || !c->and_rhs) {
         bulk_circuit_free(c);
         return NULL;
     }
     return c;
+}
+
+/* How many entries of each section the bytes left after the header can hold. Each entry is a
+ * line ending in '\n' whose numbers have at least one digit: ASCII inputs and outputs "2\n"
+ * take at least 2 bytes, latches "2 3\n" 4, gates "2 3 4\n" 6; binary latches "3\n" and outputs
+ * take 2, gates two deltas of at least one byte each. Entry k of a section is stored only
+ * after its own bytes have been read, by then at least (k + 1) times its minimum, so k stays
+ * below the cap. */
+typedef struct body_caps {
+    size_t i, l, o, a;
+} body_caps;
+
+static body_caps caps_for(const reader *r, const uint64_t h[5], int binary)
+{
+    const size_t left = (size_t)(r->end - r->p);
+    const size_t li = left / 2, ll = left / (binary ? 2 : 4), lo = left / 2, la = left / (binary ? 2 : 6);
+    body_caps k = { binary ? 0 : (h[1] < li ? h[1] : li), h[2] < ll ? h[2] : ll, h[3] < lo ? h[3] : lo,
+                    h[4] < la ? h[4] : la };
+    return k;
+}
+
+/* The message when entry i of a section cannot be read: the file may simply end before the
+ * count the header declared (the usual sign of a header that claims too much), or the line
+ * may be malformed. */
+static int fail_entry(reader *r, const unsigned char *start, unsigned line, const char *what, uint32_t i,
+                      uint64_t declared, const char *expected)
+{
+    if (start >= r->end)
+        return fail(r, line, "the file ends before %s %u of the %llu that the header (line 1) declares", what, i,
+                    (unsigned long long)declared);
+    return fail(r, line, "%s %u: expected %s", what, i, expected);
 }
 
 /* Header line: returns 0 or an error; fills m,i,l,o,a. */
@@ -137,67 +173,127 @@ static int check_lit(reader *r, uint64_t lit, uint64_t maxvar, unsigned line, co
     return 0;
 }
 
-/* The shared tail of both readers: latches ("[lit] next [init]") and outputs. In ASCII mode
- * latch and input literals are definitions recorded in `def_line` (0 = undefined). */
+/* One variable an ASCII file defines (as an input, a latch or an AND gate). */
+typedef struct vdef {
+    uint32_t var;       /* its number in the file */
+    uint32_t idx;       /* its position among the inputs, latches or gates */
+    uint32_t newvar;    /* its number after renumbering */
+    unsigned line;      /* where it is defined */
+    unsigned char kind; /* 1 input, 2 latch, 3 gate */
+} vdef;
+
+/* The defined variables by number, in an open-addressing table. Files may number variables
+ * freely up to M = 2^31 - 2 however few they define, so nothing is indexed by M: the table
+ * holds only the definitions the file has room for. */
+typedef struct vtab {
+    vdef *d;
+    uint32_t n;
+    uint32_t *slot; /* 1 + index into d; 0 = empty */
+    size_t mask;
+} vtab;
+
+static int vt_init(vtab *t, size_t cap)
+{
+    size_t ns = 2;
+    while (ns < 2 * cap) ns *= 2;
+    t->d = malloc(sizeof *t->d * (cap ? cap : 1));
+    t->slot = calloc(ns, sizeof *t->slot);
+    t->n = 0;
+    t->mask = ns - 1;
+    return t->d && t->slot ? BULK_OK : BULK_ERR_NOMEM;
+}
+
+static void vt_free(vtab *t) { free(t->d), free(t->slot); }
+
+/* The slot that holds var, or the empty slot where it would go. */
+static uint32_t *vt_slot(const vtab *t, uint32_t var)
+{
+    size_t h = (size_t)(((uint64_t)var * 0x9e3779b97f4a7c15ull) >> 32) & t->mask;
+    while (t->slot[h] && t->d[t->slot[h] - 1].var != var) h = (h + 1) & t->mask;
+    return &t->slot[h];
+}
+
+static vdef *vt_find(const vtab *t, uint32_t var)
+{
+    uint32_t s = *vt_slot(t, var);
+    return s ? &t->d[s - 1] : NULL;
+}
+
+/* Defines var; the earlier definition when it has one (nothing is added then). */
+static const vdef *vt_define(vtab *t, uint32_t var, unsigned char kind, uint32_t idx, unsigned line)
+{
+    uint32_t *s = vt_slot(t, var);
+    if (*s) return &t->d[*s - 1];
+    t->d[t->n] = (vdef){ var, idx, 0, line, kind };
+    *s = ++t->n;
+    return NULL;
+}
+
+/* The new literal of a used literal (whose variable is defined or 0). */
+static uint32_t map_lit(const vtab *t, uint32_t lit)
+{
+    const vdef *d = lit >> 1 ? vt_find(t, lit >> 1) : NULL;
+    return ((d ? d->newvar : 0) << 1) | (lit & 1u);
+}
+
 static int parse_ascii(reader *r, bulk_circuit **out, const uint64_t h[5])
 {
     const uint64_t M = h[0];
     const uint32_t I = (uint32_t)h[1], L = (uint32_t)h[2], O = (uint32_t)h[3], A = (uint32_t)h[4];
+    const body_caps k = caps_for(r, h, 0);
     int st = BULK_ERR_NOMEM;
-    /* kind[v]: 0 undefined, 1 input, 2 latch, 3 gate; idx[v]: its position; line of definition */
-    unsigned char *kind = calloc(M + 1, 1);
-    uint32_t *idx = calloc(M + 1, sizeof *idx);
-    unsigned *dline = calloc(M + 1, sizeof *dline);
-    uint32_t *newvar = calloc(M + 1, sizeof *newvar);
-    uint32_t *lat = malloc(sizeof(uint32_t) * 3 * (L ? L : 1));
-    uint32_t *outs = malloc(sizeof(uint32_t) * (O ? O : 1));
-    uint32_t *gates = malloc(sizeof(uint32_t) * 3 * (A ? A : 1));
-    unsigned *gline = malloc(sizeof(unsigned) * (A ? A : 1));
-    uint32_t *order = malloc(sizeof(uint32_t) * (A ? A : 1));
-    uint32_t *stack = malloc(sizeof(uint32_t) * (A ? A : 1));
-    unsigned char *state = calloc(A ? A : 1, 1);
+    vtab vt = { 0 };
+    uint32_t *lat = malloc(sizeof(uint32_t) * 3 * (k.l ? k.l : 1));
+    uint32_t *outs = malloc(sizeof(uint32_t) * (k.o ? k.o : 1));
+    uint32_t *gates = malloc(sizeof(uint32_t) * 3 * (k.a ? k.a : 1));
+    unsigned *gline = malloc(sizeof(unsigned) * (k.a ? k.a : 1));
+    uint32_t *order = malloc(sizeof(uint32_t) * (k.a ? k.a : 1));
+    uint32_t *stack = malloc(sizeof(uint32_t) * (k.a ? k.a : 1));
+    unsigned char *state = calloc(k.a ? k.a : 1, 1);
     bulk_circuit *c = NULL;
-    if (!kind || !idx || !dline || !newvar || !lat || !outs || !gates || !gline || !order || !stack || !state)
+    if (vt_init(&vt, k.i + k.l + k.a) || !lat || !outs || !gates || !gline || !order || !stack || !state)
         goto done;
     uint64_t v[3];
+    const vdef *prev;
     for (uint32_t i = 0; i < I; i++) {
         unsigned ln = r->line;
-        if (read_line(r, v, 1, 1) < 0) { st = fail(r, ln, "input %u: expected one literal", i); goto done; }
+        const unsigned char *at = r->p;
+        if (read_line(r, v, 1, 1) < 0) { st = fail_entry(r, at, ln, "input", i, I, "one literal"); goto done; }
         if ((st = check_lit(r, v[0], M, ln, "input"))) goto done;
         if (v[0] < 2 || (v[0] & 1)) { st = fail(r, ln, "input literal %llu must be even and >= 2", (unsigned long long)v[0]); goto done; }
         uint32_t var = (uint32_t)(v[0] >> 1);
-        if (kind[var]) { st = fail(r, ln, "variable %u already defined on line %u", var, dline[var]); goto done; }
-        kind[var] = 1, idx[var] = i, dline[var] = ln;
+        if ((prev = vt_define(&vt, var, 1, i, ln))) { st = fail(r, ln, "variable %u already defined on line %u", var, prev->line); goto done; }
     }
     for (uint32_t i = 0; i < L; i++) {
         unsigned ln = r->line;
-        int k = read_line(r, v, 2, 3);
-        if (k < 0) { st = fail(r, ln, "latch %u: expected 'literal next [init]'", i); goto done; }
+        const unsigned char *at = r->p;
+        int kk = read_line(r, v, 2, 3);
+        if (kk < 0) { st = fail_entry(r, at, ln, "latch", i, L, "'literal next [init]'"); goto done; }
         if ((st = check_lit(r, v[0], M, ln, "latch")) || (st = check_lit(r, v[1], M, ln, "latch next"))) goto done;
         if (v[0] < 2 || (v[0] & 1)) { st = fail(r, ln, "latch literal %llu must be even and >= 2", (unsigned long long)v[0]); goto done; }
-        uint64_t init = k == 3 ? v[2] : 0;
+        uint64_t init = kk == 3 ? v[2] : 0;
         if (init != 0 && init != 1 && init != v[0]) { st = fail(r, ln, "latch init must be 0, 1 or the latch literal"); goto done; }
         uint32_t var = (uint32_t)(v[0] >> 1);
-        if (kind[var]) { st = fail(r, ln, "variable %u already defined on line %u", var, dline[var]); goto done; }
-        kind[var] = 2, idx[var] = i, dline[var] = ln;
+        if ((prev = vt_define(&vt, var, 2, i, ln))) { st = fail(r, ln, "variable %u already defined on line %u", var, prev->line); goto done; }
         lat[3 * i] = (uint32_t)v[0], lat[3 * i + 1] = (uint32_t)v[1], lat[3 * i + 2] = (uint32_t)init;
     }
     unsigned out_line0 = r->line;
     for (uint32_t i = 0; i < O; i++) {
         unsigned ln = r->line;
-        if (read_line(r, v, 1, 1) < 0) { st = fail(r, ln, "output %u: expected one literal", i); goto done; }
+        const unsigned char *at = r->p;
+        if (read_line(r, v, 1, 1) < 0) { st = fail_entry(r, at, ln, "output", i, O, "one literal"); goto done; }
         if ((st = check_lit(r, v[0], M, ln, "output"))) goto done;
         outs[i] = (uint32_t)v[0];
     }
     for (uint32_t i = 0; i < A; i++) {
         unsigned ln = r->line;
-        if (read_line(r, v, 3, 3) < 0) { st = fail(r, ln, "AND gate %u: expected 'lhs rhs0 rhs1'", i); goto done; }
+        const unsigned char *at = r->p;
+        if (read_line(r, v, 3, 3) < 0) { st = fail_entry(r, at, ln, "AND gate", i, A, "'lhs rhs0 rhs1'"); goto done; }
         for (int j = 0; j < 3; j++)
             if ((st = check_lit(r, v[j], M, ln, "AND gate"))) goto done;
         if (v[0] < 2 || (v[0] & 1)) { st = fail(r, ln, "AND gate lhs %llu must be even and >= 2", (unsigned long long)v[0]); goto done; }
         uint32_t var = (uint32_t)(v[0] >> 1);
-        if (kind[var]) { st = fail(r, ln, "variable %u already defined on line %u", var, dline[var]); goto done; }
-        kind[var] = 3, idx[var] = i, dline[var] = ln;
+        if ((prev = vt_define(&vt, var, 3, i, ln))) { st = fail(r, ln, "variable %u already defined on line %u", var, prev->line); goto done; }
         gates[3 * i] = (uint32_t)v[0], gates[3 * i + 1] = (uint32_t)v[1], gates[3 * i + 2] = (uint32_t)v[2];
         gline[i] = ln;
     }
@@ -205,15 +301,15 @@ static int parse_ascii(reader *r, bulk_circuit **out, const uint64_t h[5])
     for (uint32_t i = 0; i < A; i++)
         for (int j = 1; j < 3; j++) {
             uint32_t var = gates[3 * i + j] >> 1;
-            if (var && !kind[var]) { st = fail(r, gline[i], "AND gate uses undefined variable %u", var); goto done; }
+            if (var && !vt_find(&vt, var)) { st = fail(r, gline[i], "AND gate uses undefined variable %u", var); goto done; }
         }
     for (uint32_t i = 0; i < L; i++) {
         uint32_t var = lat[3 * i + 1] >> 1;
-        if (var && !kind[var]) { st = fail(r, dline[lat[3 * i] >> 1], "latch uses undefined variable %u", var); goto done; }
+        if (var && !vt_find(&vt, var)) { st = fail(r, vt_find(&vt, lat[3 * i] >> 1)->line, "latch uses undefined variable %u", var); goto done; }
     }
     for (uint32_t i = 0; i < O; i++) {
         uint32_t var = outs[i] >> 1;
-        if (var && !kind[var]) { st = fail(r, out_line0 + i, "output uses undefined variable %u", var); goto done; }
+        if (var && !vt_find(&vt, var)) { st = fail(r, out_line0 + i, "output uses undefined variable %u", var); goto done; }
     }
     /* topological order of the gates (iterative DFS; state 1 = on the stack, 2 = placed) */
     uint32_t placed = 0;
@@ -226,10 +322,10 @@ static int parse_ascii(reader *r, bulk_circuit **out, const uint64_t h[5])
             uint32_t g = stack[sp - 1];
             int pushed = 0;
             for (int j = 1; j < 3 && !pushed; j++) {
-                uint32_t var = gates[3 * g + j] >> 1;
-                if (var && kind[var] == 3) {
-                    uint32_t h2 = idx[var];
-                    if (state[h2] == 1) { st = fail(r, gline[g], "combinational cycle through variable %u", var); goto done; }
+                const vdef *d = gates[3 * g + j] >> 1 ? vt_find(&vt, gates[3 * g + j] >> 1) : NULL;
+                if (d && d->kind == 3) {
+                    uint32_t h2 = d->idx;
+                    if (state[h2] == 1) { st = fail(r, gline[g], "combinational cycle through variable %u", d->var); goto done; }
                     if (state[h2] == 0) {
                         state[h2] = 1;
                         stack[sp++] = h2;
@@ -244,32 +340,31 @@ static int parse_ascii(reader *r, bulk_circuit **out, const uint64_t h[5])
             }
         }
     }
-    c = circuit_alloc(I, L, O, A);
+    c = circuit_alloc(I, L, O, A, L, O, A);
     if (!c) goto done;
-    for (uint32_t var = 1; var <= M; var++) {
-        if (kind[var] == 1) newvar[var] = 1 + idx[var];
-        else if (kind[var] == 2) newvar[var] = 1 + I + idx[var];
+    for (uint32_t n = 0; n < vt.n; n++) {
+        vdef *d = &vt.d[n];
+        if (d->kind == 1) d->newvar = 1 + d->idx;
+        else if (d->kind == 2) d->newvar = 1 + I + d->idx;
     }
-    for (uint32_t p = 0; p < A; p++) newvar[gates[3 * order[p]] >> 1] = 1 + I + L + p;
-#define MAPLIT(l) ((newvar[(l) >> 1] << 1) | ((l) & 1u))
+    for (uint32_t p = 0; p < A; p++) vt_find(&vt, gates[3 * order[p]] >> 1)->newvar = 1 + I + L + p;
     for (uint32_t p = 0; p < A; p++) {
-        c->and_rhs[2 * p] = MAPLIT(gates[3 * order[p] + 1]);
-        c->and_rhs[2 * p + 1] = MAPLIT(gates[3 * order[p] + 2]);
+        c->and_rhs[2 * p] = map_lit(&vt, gates[3 * order[p] + 1]);
+        c->and_rhs[2 * p + 1] = map_lit(&vt, gates[3 * order[p] + 2]);
     }
     for (uint32_t i = 0; i < L; i++) {
-        c->latch_next[i] = MAPLIT(lat[3 * i + 1]);
+        c->latch_next[i] = map_lit(&vt, lat[3 * i + 1]);
         uint32_t init = lat[3 * i + 2];
-        c->latch_init[i] = init <= 1 ? init : MAPLIT(init);
+        c->latch_init[i] = init <= 1 ? init : map_lit(&vt, init);
     }
-    for (uint32_t i = 0; i < O; i++) c->out[i] = MAPLIT(outs[i]);
-#undef MAPLIT
+    for (uint32_t i = 0; i < O; i++) c->out[i] = map_lit(&vt, outs[i]);
     *out = c;
     c = NULL;
     st = BULK_OK;
 done:
     bulk_circuit_free(c);
-    free(kind), free(idx), free(dline), free(newvar), free(lat), free(outs), free(gates);
-    free(gline), free(order), free(stack), free(state);
+    vt_free(&vt);
+    free(lat), free(outs), free(gates), free(gline), free(order), free(stack), free(state);
     return st;
 }
 
@@ -291,30 +386,35 @@ static int parse_binary(reader *r, bulk_circuit **out, const uint64_t h[5])
 {
     const uint64_t M = h[0];
     const uint32_t I = (uint32_t)h[1], L = (uint32_t)h[2], O = (uint32_t)h[3], A = (uint32_t)h[4];
-    bulk_circuit *c = circuit_alloc(I, L, O, A);
+    const body_caps k = caps_for(r, h, 1);
+    bulk_circuit *c = circuit_alloc(I, L, O, A, k.l, k.o, k.a);
     if (!c) return BULK_ERR_NOMEM;
     int st;
     uint64_t v[2];
     for (uint32_t i = 0; i < L; i++) {
         unsigned ln = r->line;
-        int k = read_line(r, v, 1, 2);
-        if (k < 0) { st = fail(r, ln, "latch %u: expected 'next [init]'", i); goto bad; }
+        const unsigned char *at = r->p;
+        int kk = read_line(r, v, 1, 2);
+        if (kk < 0) { st = fail_entry(r, at, ln, "latch", i, L, "'next [init]'"); goto bad; }
         if ((st = check_lit(r, v[0], M, ln, "latch next"))) goto bad;
         uint32_t self = 2 * (I + i + 1);
-        uint64_t init = k == 2 ? v[1] : 0;
+        uint64_t init = kk == 2 ? v[1] : 0;
         if (init != 0 && init != 1 && init != self) { st = fail(r, ln, "latch init must be 0, 1 or the latch literal"); goto bad; }
         c->latch_next[i] = (uint32_t)v[0];
         c->latch_init[i] = (uint32_t)init;
     }
     for (uint32_t i = 0; i < O; i++) {
         unsigned ln = r->line;
-        if (read_line(r, v, 1, 1) < 0) { st = fail(r, ln, "output %u: expected one literal", i); goto bad; }
+        const unsigned char *at = r->p;
+        if (read_line(r, v, 1, 1) < 0) { st = fail_entry(r, at, ln, "output", i, O, "one literal"); goto bad; }
         if ((st = check_lit(r, v[0], M, ln, "output"))) goto bad;
         c->out[i] = (uint32_t)v[0];
     }
     for (uint32_t i = 0; i < A; i++) {
         unsigned ln = r->line + i;
         uint32_t lhs = 2 * (I + L + i + 1), d0, d1;
+        if (r->p >= r->end)
+            { st = fail(r, ln, "the file ends before AND gate %u of the %u that the header (line 1) declares", i, A); goto bad; }
         if (read_delta(r, &d0) || read_delta(r, &d1))
             { st = fail(r, ln, "AND gate %u: truncated or malformed delta encoding", i); goto bad; }
         if (d0 == 0 || d0 > lhs) { st = fail(r, ln, "AND gate %u: delta %u does not give 0 <= rhs0 < lhs", i, d0); goto bad; }

@@ -6,6 +6,7 @@
  * worker's scratch, cells stored by increasing substring length (bulk_cky_cell), so that the
  * split loop of seed 001's algorithm reads two finished cells and accumulates into a third.
  * Results depend only on the strings (each string's answer is computed once). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,13 @@ static void parse_group(cky_job *j, const cky_group *gr, int worker)
     const bulk_grammar *g = j->g;
     const size_t n = gr->n, nnt = g->nnt;
     const int lanes = gr->count > 64 ? 4 : 1;
-    const size_t cellw = nnt * (size_t)lanes, cells = n * (n + 1) / 2;
+    const size_t cellw = nnt * (size_t)lanes;
+    /* a table too large to size at all is out of memory, never a wrapped product */
+    if (n > ((size_t)1 << 31) || (cellw && n * (n + 1) / 2 > SIZE_MAX / sizeof(uint64_t) / cellw)) {
+        __atomic_store_n(&j->status, BULK_ERR_NOMEM, __ATOMIC_RELAXED);
+        return;
+    }
+    const size_t cells = n * (n + 1) / 2;
     if (j->scratch_words[worker] < cells * cellw) {
         free(j->scratch[worker]);
         j->scratch[worker] = malloc(cells * cellw * sizeof(uint64_t));

@@ -53,6 +53,10 @@ int bulk_life_pattern_crop(bulk_life_pattern *p)
     p->cells = c;
     p->x += (int64_t)x0;
     p->y += (int64_t)y0;
+    if (p->frame_width || p->frame_height) { /* a stated frame stays where it was */
+        p->frame_dx += x0;
+        p->frame_dy += y0;
+    }
     p->width = w;
     p->height = h;
     return BULK_OK;

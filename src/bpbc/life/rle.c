@@ -3,7 +3,9 @@
  * RLE: '#' lines (only "#CXRLE Pos=x,y Gen=g" is interpreted), then the header
  * "x = W, y = H[, rule = R]", then runs "[count]tag" with tag b or . (dead), o or A (alive), $ (end
  * of row) and ! (end of pattern; the rest of the file is ignored). Whitespace between runs is
- * allowed. The rectangle is the header's W x H; a run that goes past it is an error. */
+ * allowed. The header's W x H is the frame: a run that goes past it is an error. The header is
+ * a bound, never a size: the text is read twice, once to check it and find the live cells'
+ * bounding box, once to fill a bitmap of that box, so memory follows the cells in the file. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -68,22 +70,55 @@ static void skip_line(reader *r)
     advance(r);
 }
 
-static int alloc_cells(bulk_life_pattern *p, uint64_t w, uint64_t h)
+/* The live cells' bounding box [x0, x1) x [y0, y1), empty while x0 == x1. */
+typedef struct box {
+    uint64_t x0, x1, y0, y1;
+} box;
+
+static void box_add(box *b, uint64_t x, uint64_t y, uint64_t n)
 {
-    uint64_t words = bulk_life_words(w);
-    if (h && words > PATTERN_MAX_BYTES / 8 / h) return BULK_ERR_OVERFLOW;
-    size_t n = (size_t)(words * h);
+    if (b->x0 == b->x1) {
+        *b = (box){ x, x + n, y, y + 1 };
+        return;
+    }
+    if (x < b->x0) b->x0 = x;
+    if (x + n > b->x1) b->x1 = x + n;
+    if (y < b->y0) b->y0 = y;
+    if (y + 1 > b->y1) b->y1 = y + 1;
+}
+
+/* Allocates p->cells for the box b and records where it lies in the stated w x h frame. The
+ * bitmap is sized by the live cells only, so a header that states a huge rectangle around a few
+ * cells costs nothing; the box still may not exceed PATTERN_MAX_BYTES. */
+static int alloc_cells(bulk_life_pattern *p, const box *b, uint64_t w, uint64_t h)
+{
+    uint64_t bw = b->x1 - b->x0, bh = b->y1 - b->y0;
+    uint64_t words = bulk_life_words(bw);
+    if (bh && words > PATTERN_MAX_BYTES / 8 / bh) return BULK_ERR_OVERFLOW;
+    size_t n = (size_t)(words * bh);
     p->cells = calloc(n ? n : 1, sizeof(uint64_t));
     if (!p->cells) return BULK_ERR_NOMEM;
-    p->width = w;
-    p->height = h;
+    p->width = bw;
+    p->height = bh;
+    p->frame_width = w;
+    p->frame_height = h;
+    p->frame_dx = bh ? b->x0 : 0;
+    p->frame_dy = bh ? b->y0 : 0;
+    p->x += (int64_t)p->frame_dx;
+    p->y += (int64_t)p->frame_dy;
     return BULK_OK;
 }
 
+/* Sets the n cells from (x, y) of the frame; they lie in the box the bitmap was sized for. */
 static void set_cells(bulk_life_pattern *p, uint64_t x, uint64_t y, uint64_t n)
 {
-    uint64_t *row = p->cells + y * bulk_life_words(p->width);
-    for (uint64_t i = x; i < x + n; i++) row[i / 64] |= 1ull << (i % 64);
+    uint64_t *row = p->cells + (y - p->frame_dy) * bulk_life_words(p->width);
+    uint64_t i = x - p->frame_dx, e = i + n;
+    while (i < e) {
+        uint64_t k = 64 - i % 64 < e - i ? 64 - i % 64 : e - i; /* cells in this word */
+        row[i / 64] |= (k == 64 ? ~0ull : ((1ull << k) - 1)) << (i % 64);
+        i += k;
+    }
 }
 
 /* Parses a signed decimal integer at s (no spaces); returns chars used or 0. */
@@ -196,16 +231,11 @@ static int parse_header(reader *r, bulk_life_pattern *p, uint64_t *w, uint64_t *
     return BULK_OK;
 }
 
-static int read_rle(reader *r, bulk_life_pattern *p)
+/* The runs after the header, up to '!': checked against the stated w x h. First (p == NULL) to
+ * validate and find the live cells' box, then (p != NULL, from the same reader state) to set
+ * the cells in the bitmap sized for that box. */
+static int scan_runs(reader *r, bulk_life_pattern *p, uint64_t w, uint64_t h, box *b)
 {
-    uint64_t w = 0, h = 0;
-    int st = parse_header(r, p, &w, &h);
-    if (st) return st;
-    unsigned long hline = r->line - 1;
-    st = alloc_cells(p, w, h);
-    if (st == BULK_ERR_OVERFLOW)
-        return fail_at(r->err, hline, 1, "pattern rectangle %" PRIu64 " x %" PRIu64 " is too large", w, h);
-    if (st) return st;
     uint64_t x = 0, y = 0;
     unsigned long end_line = r->line, end_col = r->col; /* just past the last run */
     for (;;) {
@@ -240,7 +270,7 @@ static int read_rle(reader *r, bulk_life_pattern *p)
         unsigned long tcol = r->col, tline = r->line;
         if (c == '!') break;
         if (c == '$') {
-            y += n;
+            y = n > UINT64_MAX - y ? UINT64_MAX : y + n; /* only a later run can be past h */
             x = 0;
         } else if (c == 'b' || c == '.' || c == 'o' || c == 'A') {
             if (y >= h)
@@ -250,7 +280,10 @@ static int read_rle(reader *r, bulk_life_pattern *p)
                 return fail_at(r->err, line, col,
                                "run of %" PRIu64 " at x = %" PRIu64 " goes past the stated width x = %" PRIu64,
                                n, x, w);
-            if (c == 'o' || c == 'A') set_cells(p, x, y, n);
+            if (c == 'o' || c == 'A') {
+                if (p) set_cells(p, x, y, n);
+                else box_add(b, x, y, n);
+            }
             x += n;
         } else {
             if (isprint(c))
@@ -264,51 +297,68 @@ static int read_rle(reader *r, bulk_life_pattern *p)
     return BULK_OK;
 }
 
-static int read_plain(reader *r, bulk_life_pattern *p)
+static int read_rle(reader *r, bulk_life_pattern *p)
 {
-    /* Two passes: measure, then fill. */
-    size_t start = r->pos;
-    unsigned long sline = r->line;
-    uint64_t w = 0, h = 0, rows = 0;
-    for (size_t i = start; i < r->len;) {
-        const char *nl = memchr(r->s + i, '\n', r->len - i);
-        size_t e = nl ? (size_t)(nl - r->s) : r->len;
-        size_t le = e;
-        while (le > i && isspace((unsigned char)r->s[le - 1])) le--;
-        if (le > i && (r->s[i] == '!' || r->s[i] == '#')) {
-            /* comment */
-        } else {
-            rows++;
-            if (le > i) {
-                h = rows;
-                if (le - i > w) w = le - i;
-            }
-        }
-        i = e + 1;
-    }
-    int st = alloc_cells(p, w, h);
-    if (st == BULK_ERR_OVERFLOW) return fail_at(r->err, sline, 1, "pattern is too large");
+    uint64_t w = 0, h = 0;
+    int st = parse_header(r, p, &w, &h);
     if (st) return st;
-    uint64_t y = 0;
-    unsigned long line = sline;
-    for (size_t i = start; i < r->len && y < h; line++) {
+    unsigned long hline = r->line - 1;
+    reader body = *r;
+    box b = { 0, 0, 0, 0 };
+    if ((st = scan_runs(r, NULL, w, h, &b)) != BULK_OK) return st;
+    st = alloc_cells(p, &b, w, h);
+    if (st == BULK_ERR_OVERFLOW)
+        return fail_at(r->err, hline, 1,
+                       "the live cells span %" PRIu64 " x %" PRIu64 " cells, more than a pattern may hold",
+                       b.x1 - b.x0, b.y1 - b.y0);
+    if (st) return st;
+    return scan_runs(&body, p, w, h, &b);
+}
+
+/* The rows of a plain-text pattern. First (p == NULL) to check the characters and measure the
+ * frame (*w, *h: the longest row, the last row with cells or dots) and the live cells' box, then
+ * (p != NULL) to set the cells in the bitmap sized for that box. */
+static int scan_plain(reader *r, bulk_life_pattern *p, uint64_t *w, uint64_t *h, box *b)
+{
+    uint64_t rows = 0;
+    unsigned long line = r->line;
+    for (size_t i = r->pos; i < r->len; line++) {
         const char *nl = memchr(r->s + i, '\n', r->len - i);
         size_t e = nl ? (size_t)(nl - r->s) : r->len;
         size_t le = e;
         while (le > i && isspace((unsigned char)r->s[le - 1])) le--;
-        if (!(le > i && (r->s[i] == '!' || r->s[i] == '#'))) {
+        if (!(le > i && (r->s[i] == '!' || r->s[i] == '#'))) { /* not a comment: a row */
             for (size_t k = i; k < le; k++) {
                 char c = r->s[k];
-                if (c == 'O' || c == 'o' || c == '*') set_cells(p, k - i, y, 1);
-                else if (c != '.' && c != ' ' && c != '\t')
+                if (c == 'O' || c == 'o' || c == '*') {
+                    if (p) set_cells(p, k - i, rows, 1);
+                    else box_add(b, k - i, rows, 1);
+                } else if (c != '.' && c != ' ' && c != '\t') {
                     return fail_at(r->err, line, (unsigned long)(k - i + 1),
                                    "unknown character '%c' in a plain-text pattern (want . or O)", c);
+                }
             }
-            y++;
+            rows++;
+            if (le > i && !p) {
+                *h = rows;
+                if (le - i > *w) *w = le - i;
+            }
         }
         i = e + 1;
     }
     return BULK_OK;
+}
+
+static int read_plain(reader *r, bulk_life_pattern *p)
+{
+    uint64_t w = 0, h = 0;
+    box b = { 0, 0, 0, 0 };
+    int st = scan_plain(r, NULL, &w, &h, &b);
+    if (st) return st;
+    st = alloc_cells(p, &b, w, h);
+    if (st == BULK_ERR_OVERFLOW) return fail_at(r->err, r->line, 1, "pattern is too large");
+    if (st) return st;
+    return scan_plain(r, p, &w, &h, &b);
 }
 
 int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len, bulk_life_error *err)

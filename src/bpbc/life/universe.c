@@ -174,10 +174,21 @@ int bulk_life_create(bulk_life **out, bulk_ctx *ctx, const bulk_life_pattern *p,
     if (opt->torus) {
         w = opt->torus_width;
         h = opt->torus_height;
-        if (w == 0 || h == 0 || p->width > w || p->height > h) {
+        /* the frame (at least the cells' own rectangle) fits, and the cells sit where the frame
+         * puts them */
+        uint64_t fw = p->frame_width, fh = p->frame_height;
+        if (p->frame_dx > UINT64_MAX - p->width || p->frame_dy > UINT64_MAX - p->height) {
             bulk_life_free(u);
             return BULK_ERR_ARG;
         }
+        if (fw < p->frame_dx + p->width) fw = p->frame_dx + p->width;
+        if (fh < p->frame_dy + p->height) fh = p->frame_dy + p->height;
+        if (w == 0 || h == 0 || fw > w || fh > h) {
+            bulk_life_free(u);
+            return BULK_ERR_ARG;
+        }
+        px = (int64_t)p->frame_dx;
+        py = (int64_t)p->frame_dy;
     } else {
         /* a first layout with a margin of 64 cells; chunks widen it as needed */
         w = p->width + 128;
