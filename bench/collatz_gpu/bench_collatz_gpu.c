@@ -25,7 +25,7 @@
 
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/collatz_cuda.h"
-#include "common/png.h"
+#include "pictures/png.h"
 
 #include "../bench_util.h"
 
@@ -272,7 +272,7 @@ static void write_plot(const char *png)
     panel(PW, 0, vk, 3, col); /* green: the generated sieve of K bits from 28 stored (--kscan) */
     panel(0, PH, dd, 2, col);
     panel(PW, PH, da, 1, col);
-    if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
+    if (pic_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
 }
 
 /* --layouts: the FLAT kernel (the default) and FLAT_BATCH (idle lanes refill together, at 8, 12
