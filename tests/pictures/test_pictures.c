@@ -354,7 +354,7 @@ static void test_life_cli(const char *dir, uint64_t *rng)
         fwrite(row, 1, 2001, f);
     }
     fclose(f);
-    CHECK(run("life run --in '%s' --torus 2000x2000 --steps 0 --png '%s' --png-scale 1 --out /dev/null", soup, png) == 0,
+    CHECK(run("life run --in '%s' --torus 2000x2000 --steps 0 --png '%s' --png-scale 1 >/dev/null", soup, png) == 0,
           "life run --png of the soup failed");
     bulk_life *u = universe(soup, 0, 2000, 2000, ctx);
     check_life_png(png, u, 0, 0, 2000, 2000, 1, 1, "soup");
@@ -370,7 +370,7 @@ static void test_life_cli(const char *dir, uint64_t *rng)
     fputs(".O.\n..O\nOOO\n", f);
     fclose(f);
     snprintf(png, sizeof png, "%s/glider.png", dir);
-    CHECK(run("life run --in '%s' --steps 9 --png '%s' --png-scale 3 --out /dev/null", glider, png) == 0,
+    CHECK(run("life run --in '%s' --steps 9 --png '%s' --png-scale 3 >/dev/null", glider, png) == 0,
           "life run --png of the glider failed");
     u = universe(glider, 9, 0, 0, ctx);
     bulk_life_pattern box;
@@ -379,21 +379,21 @@ static void test_life_cli(const char *dir, uint64_t *rng)
         bulk_life_pattern_free(&box);
     }
     /* --png-region, default scale (8 here: 10 x 6 cells) */
-    CHECK(run("life run --in '%s' --steps 9 --png '%s' --png-region 0,0,10,6 --out /dev/null", glider, png) == 0,
+    CHECK(run("life run --in '%s' --steps 9 --png '%s' --png-region 0,0,10,6 >/dev/null", glider, png) == 0,
           "life run --png-region failed");
     check_life_png(png, u, 0, 0, 10, 6, 1, 8, "glider region");
     bulk_life_free(u);
 
     /* a torus 8200 cells wide: shrunk 3 : 1 (a pixel alive when any of its 3 x 3 cells is) */
     snprintf(png, sizeof png, "%s/wide.png", dir);
-    CHECK(run("life run --in '%s/soup.cells' --torus 8200x2003 --steps 2 --png '%s' --png-scale 1 --out /dev/null", dir, png) == 0,
+    CHECK(run("life run --in '%s/soup.cells' --torus 8200x2003 --steps 2 --png '%s' --png-scale 1 >/dev/null", dir, png) == 0,
           "life run --png of the wide torus failed");
     u = universe(soup, 2, 8200, 2003, ctx);
     check_life_png(png, u, 0, 0, 8200, 2003, 3, 1, "wide torus");
     bulk_life_free(u);
 
     /* an unwritable --png is a run-time failure (exit 1) */
-    CHECK(run("life run --in '%s' --steps 1 --png /nonexistent-dir/g.png --out /dev/null 2>/dev/null", glider) == 1,
+    CHECK(run("life run --in '%s' --steps 1 --png /nonexistent-dir/g.png >/dev/null 2>&1", glider) == 1,
           "an unwritable --png did not exit 1");
     bulk_ctx_close(ctx);
 }
