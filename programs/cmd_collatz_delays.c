@@ -1,4 +1,5 @@
 /* bulk collatz delay / delays. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,12 +7,13 @@
 #include <unistd.h>
 
 #include "collatz/collatz_internal.h"
-#include "collatz/plot.h"
 #include "collatz/runstate.h"
 #include "collatz_cli.h"
+#include "collatz_plot.h"
 #include "common/atomic_file.h"
 #include "common/numtext.h"
 #include "common/progress.h"
+#include "pictures/png.h"
 
 static const char delay_usage[] =
     "usage: bulk collatz delay N...\n"
@@ -83,8 +85,8 @@ static const char delays_usage[] =
     "  --stats BATCH       instead of every delay: per batch of BATCH consecutive numbers the\n"
     "                      average, minimum and maximum delay (seed 003), as lines\n"
     "                      `first_n average min max`; B - A must be a multiple of BATCH\n"
-    "  --png FILE          with --stats: plot the three curves (blue average, red minimum,\n"
-    "                      green maximum) against the batch\n"
+    "  --png FILE          with --stats: a plot of the three curves against n (average, minimum,\n"
+    "                      maximum delay per batch; axes with values, legend, title), 1024 x 600\n"
     "  --d D               base bits of B, C, J (default 14)   --a A  bits of table A (default 20;\n"
     "                      on a GPU, long runs: --d 15 --a 24 is the fastest measured, 1.0e11/s)\n"
     "  --threads N, --backend cpu|cuda|auto\n"
@@ -199,16 +201,29 @@ static double avg6(uint64_t sum, uint64_t batch)
     return strtod(buf, NULL);
 }
 
-/* --png: the three curves of nb batches into png (exit 2 when it cannot be written). */
-static void plot_or_die(const char *png, double *const ys[3], uint64_t nb)
+/* What --png draws: the range as given and the batches of the run. */
+struct plot_range {
+    const char *from, *to;
+    bulk_u128 first;
+    uint64_t batch;
+};
+
+/* --png: the three curves of nb batches into png (exit 1 when it cannot be written; f, when
+ * not NULL, is the --out file to abandon then). */
+static void plot_or_die(const char *png, const struct plot_range *r, double *const ys[3],
+                        uint64_t nb, bulk_afile *f)
 {
-    if (bulk_cz_plot(png, 1024, 600, NULL, (const double *const *)ys, 3, nb) != 0)
-        cli_die(CLI_EXIT_USAGE, "cannot write %s", png);
+    if (czcli_plot_delays(png, r->from, r->to, r->first, r->batch, nb, ys[0], ys[1], ys[2]) != 0) {
+        int e = errno;
+        if (f) bulk_afile_abort(f);
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e));
+    }
 }
 
 /* --png with --checkpoint: the batches of a resumed run are partly in the stats file only, so
  * the plot is drawn from the complete file (nb lines "first_n average minimum maximum"). */
-static void plot_from_stats_file(const char *path, const char *png, uint64_t nb)
+static void plot_from_stats_file(const char *path, const char *png, const struct plot_range *r,
+                                 uint64_t nb)
 {
     FILE *fp = fopen(path, "r");
     if (!fp) cli_die(CLI_EXIT_FAIL, "cannot read %s", path);
@@ -234,7 +249,7 @@ static void plot_from_stats_file(const char *path, const char *png, uint64_t nb)
     if (b != nb)
         cli_die(CLI_EXIT_FAIL, "%s: %llu stats lines, expected %llu", path, (unsigned long long)b,
                 (unsigned long long)nb);
-    plot_or_die(png, ys, nb);
+    plot_or_die(png, r, ys, nb, NULL);
     for (int s = 0; s < 3; s++) free(ys[s]);
 }
 
@@ -267,6 +282,7 @@ int cmd_collatz_delays(int argc, char **argv)
     else if (!strcmp(fmt, "u32")) width = 4;
     else if (strcmp(fmt, "text")) cli_die(CLI_EXIT_USAGE, "--format: '%s' is not text, u16 or u32", fmt);
     if (png && !batch) cli_die(CLI_EXIT_USAGE, "--png needs --stats BATCH");
+    if (png && !pic_available()) cli_die(CLI_EXIT_USAGE, "--png: " PIC_MISSING);
     if (batch && width) cli_die(CLI_EXIT_USAGE, "--stats writes text; --format %s applies to raw delays only", fmt);
     if (a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
     if (ckpt && !outp) cli_die(CLI_EXIT_USAGE, "--checkpoint needs --out FILE");
@@ -383,7 +399,8 @@ int cmd_collatz_delays(int argc, char **argv)
         if (png && ckpt) {
             /* before the final state: a kill in between redoes the tail and the plot */
             if (fflush(rs.fp) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", rs.partial);
-            plot_from_stats_file(rs.partial, png, nb);
+            struct plot_range pr = { from, to, first, batch };
+            plot_from_stats_file(rs.partial, png, &pr, nb);
         } else if (png) {
             double *ys[3];
             for (int s = 0; s < 3; s++) {
@@ -395,10 +412,8 @@ int cmd_collatz_delays(int argc, char **argv)
                 ys[1][b] = mn[b];
                 ys[2][b] = mx[b];
             }
-            if (bulk_cz_plot(png, 1024, 600, NULL, (const double *const *)ys, 3, nb) != 0) {
-                if (outp && !ckpt) bulk_afile_abort(&f);
-                cli_die(CLI_EXIT_USAGE, "cannot write %s", png);
-            }
+            struct plot_range pr = { from, to, first, batch };
+            plot_or_die(png, &pr, ys, nb, outp ? &f : NULL);
             for (int s = 0; s < 3; s++) free(ys[s]);
         }
         free(sum);

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/atomic_file.h"
-#include "common/png.h"
+#include "pictures/png.h"
 
 static const char life_usage[] =
     "usage: bulk life run --in PATTERN --steps N [options]\n"
@@ -28,7 +28,7 @@ static const char life_usage[] =
     "                     x to the right, y down; the frame must fit. Only this option sizes a\n"
     "                     torus. Without it the universe is the unbounded plane\n"
     "  --out FILE         write the final RLE there (atomically); default: to stdout\n"
-    "  --png FILE         draw the final generation (live cells black)\n"
+    "  --png FILE         draw the final generation (live cells black on white; a 1-bit PNG)\n"
     "  --png-region X,Y,W,H  the rectangle to draw (default: the torus, or the live cells on the\n"
     "                     plane, with a border of 2 cells)\n"
     "  --png-scale S      pixels per cell (default: up to 8, keeping the image near 1024 pixels;\n"
@@ -86,6 +86,48 @@ static void print_population(bulk_life *u)
     printf("%" PRIu64 " %" PRIu64 "\n", bulk_life_generation(u), pop);
 }
 
+/* The rows of a --png picture: pixel row r shows cell rows [r / s * shrink, + shrink) of the
+ * region (a pixel is alive when any of its shrink x shrink cells is), each cell pixel s pixels
+ * wide and high; one band of cell rows is read at a time. Index 1 (black) is alive. */
+struct life_pic {
+    bulk_life *u;
+    int64_t x, y;
+    uint64_t w, h, shrink, s, pw;
+    uint64_t band;  /* the pixel row of cells held in bits, UINT64_MAX: none yet */
+    uint8_t *bits;  /* that row, packed as the PNG wants it (MSB first) */
+    int st;         /* a failed bulk_life_region */
+};
+
+static int life_pic_row(void *ctx, uint32_t row, uint8_t *buf)
+{
+    struct life_pic *lp = ctx;
+    uint64_t py = row / lp->s, nbytes = (lp->pw * lp->s + 7) / 8;
+    if (py != lp->band) {
+        bulk_life_pattern band;
+        uint64_t rows = lp->shrink;
+        if (py * lp->shrink + rows > lp->h) rows = lp->h - py * lp->shrink;
+        lp->st = bulk_life_region(lp->u, lp->x, lp->y + (int64_t)(py * lp->shrink), lp->w, rows, &band);
+        if (lp->st) {
+            errno = EIO;
+            return -1;
+        }
+        uint64_t nw = bulk_life_words(lp->w);
+        memset(lp->bits, 0, (size_t)nbytes);
+        for (uint64_t px = 0; px < lp->pw; px++) {
+            int alive = 0;
+            for (uint64_t r = 0; r < rows && !alive; r++)
+                for (uint64_t c = px * lp->shrink; c < (px + 1) * lp->shrink && c < lp->w && !alive; c++)
+                    alive = (int)((band.cells[r * nw + c / 64] >> (c % 64)) & 1);
+            for (uint64_t i = px * lp->s; alive && i < (px + 1) * lp->s; i++)
+                lp->bits[i / 8] |= (uint8_t)(0x80u >> (i % 8));
+        }
+        bulk_life_pattern_free(&band);
+        lp->band = py;
+    }
+    memcpy(buf, lp->bits, (size_t)nbytes);
+    return 0;
+}
+
 static void write_png(bulk_life *u, const char *path, const char *region, long long scale,
                       int torus, uint64_t tw, uint64_t th, int64_t dx, int64_t dy)
 {
@@ -126,30 +168,16 @@ static void write_png(bulk_life *u, const char *path, const char *region, long l
     if (pw * s > 65536 || ph * s > 65536)
         cli_die(CLI_EXIT_USAGE, "life: the PNG would be %" PRIu64 " x %" PRIu64 " pixels; use a smaller --png-scale",
                 pw * s, ph * s);
-    uint8_t *rgb = malloc((size_t)(pw * s * ph * s * 3));
-    if (!rgb) cli_die(CLI_EXIT_FAIL, "life: out of memory for the PNG");
-    memset(rgb, 255, (size_t)(pw * s * ph * s * 3));
-    for (uint64_t py = 0; py < ph; py++) {
-        bulk_life_pattern band;
-        uint64_t rows = shrink;
-        if (py * shrink + rows > h) rows = h - py * shrink;
-        int st = bulk_life_region(u, x, y + (int64_t)(py * shrink), w, rows, &band);
-        if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
-        uint64_t nw = bulk_life_words(w);
-        for (uint64_t px = 0; px < pw; px++) {
-            int alive = 0;
-            for (uint64_t r = 0; r < rows && !alive; r++)
-                for (uint64_t c = px * shrink; c < (px + 1) * shrink && c < w && !alive; c++)
-                    alive = (int)((band.cells[r * nw + c / 64] >> (c % 64)) & 1);
-            if (!alive) continue;
-            for (uint64_t yy = 0; yy < s; yy++)
-                memset(rgb + ((py * s + yy) * pw * s + px * s) * 3, 0, (size_t)(s * 3));
-        }
-        bulk_life_pattern_free(&band);
+    struct life_pic lp = { u, x, y, w, h, shrink, s, pw, UINT64_MAX, NULL, 0 };
+    lp.bits = malloc((size_t)((pw * s + 7) / 8));
+    if (!lp.bits) cli_die(CLI_EXIT_FAIL, "life: out of memory for the PNG");
+    static const uint8_t white_black[6] = { 255, 255, 255, 0, 0, 0 };
+    pic_image im = { (uint32_t)(pw * s), (uint32_t)(ph * s), PIC_INDEXED, 1, white_black, 2, life_pic_row, &lp };
+    if (pic_png_write(path, &im) != 0) {
+        if (lp.st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(lp.st));
+        cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", path, strerror(errno));
     }
-    if (bulk_png_write_rgb(path, (uint32_t)(pw * s), (uint32_t)(ph * s), rgb) != 0)
-        cli_die(CLI_EXIT_FAIL, "life: cannot write %s", path);
-    free(rgb);
+    free(lp.bits);
 }
 
 static int life_run(int argc, char **argv)
@@ -179,6 +207,7 @@ static int life_run(int argc, char **argv)
     }
     if (!in) cli_die(CLI_EXIT_USAGE, "life run: --in PATTERN is required");
     if (steps < 0) cli_die(CLI_EXIT_USAGE, "life run: --steps N is required");
+    if (png && !pic_available()) cli_die(CLI_EXIT_USAGE, "life run: --png: " PIC_MISSING);
 
     bulk_life_pattern p;
     bulk_life_error err;

@@ -8,6 +8,7 @@
  * statistics batches concatenate (a chunk is a whole number of batches); records of chunk j are
  * kept only when they beat the maximum of chunks 0..j-1 (the last record of a chunk is its
  * maximum), which is the definition applied to the whole range. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,12 +17,13 @@
 #include <time.h>
 
 #include "collatz/collatz_internal.h"
-#include "collatz/plot.h"
 #include "collatz_cli.h"
+#include "collatz_plot.h"
 #include "common/atomic_file.h"
 #include "common/progress.h"
 #include "dist.h"
 #include "dist_comm.h"
+#include "pictures/png.h"
 
 typedef unsigned __int128 u128;
 
@@ -260,6 +262,7 @@ int dist_collatz_main(int argc, char **argv)
     if (kind == J_STATS) {
         if (!batch) cli_die(CLI_EXIT_USAGE, "collatz delays (distributed): --stats BATCH is required (raw delays run in one process)");
         if (len % batch) cli_die(CLI_EXIT_USAGE, "--stats %llu: the range length is not a multiple of the batch", batch);
+        if (png && !pic_available()) cli_die(CLI_EXIT_USAGE, "--png: " PIC_MISSING);
         j.batch = batch;
     }
     if (kind == J_RECORDS) {
@@ -373,9 +376,10 @@ int dist_collatz_main(int argc, char **argv)
             }
             if (*p) bad_payload(i);
         }
-        if (png && bulk_cz_plot(png, 1024, 600, NULL, (const double *const *)ys, 3, nb) != 0) {
+        if (png && czcli_plot_delays(png, from, to, B(j.first), batch, nb, ys[0], ys[1], ys[2]) != 0) {
+            int e = errno;
             if (outp) bulk_afile_abort(&af);
-            cli_die(CLI_EXIT_USAGE, "cannot write %s", png);
+            cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e));
         }
         for (int s = 0; s < 3; s++) free(ys[s]);
         if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", outp);

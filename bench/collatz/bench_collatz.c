@@ -17,9 +17,8 @@
 
 #include "bulk/collatz.h"
 #include "collatz/collatz_internal.h"
-#include "collatz/plot.h"
-#include "common/png.h"
 #include "common/progress.h"
+#include "pictures/plot.h"
 
 static double thread_cpu(void)
 {
@@ -110,22 +109,26 @@ struct series {
 };
 
 /* One PNG, 2 x 2 panels: verify against d (top left), verify against k (top right), delays
- * against d (bottom left), delays against a (bottom right); blue lines, y from 0. */
+ * against d (bottom left), delays against a (bottom right); y from 0. */
 static int write_figure(const char *path, const struct series *s)
 {
-    const int W = 640, H = 400;
-    uint8_t *img = malloc((size_t)W * H * 3);
-    if (!img) return -1;
-    memset(img, 255, (size_t)W * H * 3);
-    for (int p = 0; p < 4; p++) {
-        if (s[p].n == 0) continue;
-        const double *ys[1] = { s[p].y };
-        bulk_cz_plot_into(img, W, H, (p % 2) * W / 2, (p / 2) * H / 2, W / 2, H / 2, s[p].x, ys,
-                          1, (size_t)s[p].n);
+    static const char *const title[4] = { "verify, rate against d", "verify, rate against k",
+                                          "delays, rate against d", "delays, rate against a" };
+    static const char *const xlabel[4] = { "d (bits of tables B, C, J)", "k (bits of the sieve)",
+                                           "d (bits of tables B, C, J)", "a (bits of table A)" };
+    static const char *const ylabel[4] = { "10\u2079 numbers/s, one core", "10\u2079 numbers/s, one core",
+                                           "10\u2076 numbers/s, one core", "10\u2076 numbers/s, one core" };
+    pic_plot p[4];
+    memset(p, 0, sizeof p);
+    for (int i = 0; i < 4; i++) {
+        p[i].title = title[i];
+        p[i].xlabel = xlabel[i];
+        p[i].ylabel = ylabel[i];
+        p[i].y_from_zero = 1;
+        p[i].nseries = 1;
+        p[i].series[0] = (pic_series){ NULL, s[i].x, s[i].y, (size_t)s[i].n };
     }
-    int st = bulk_png_write_rgb(path, W, H, img);
-    free(img);
-    return st;
+    return pic_plot_grid_png(path, 1280, 800, 2, p, 4);
 }
 
 /* Rebuilds the figure from a results file written by this program. */

@@ -25,7 +25,7 @@
 
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/collatz_cuda.h"
-#include "common/png.h"
+#include "pictures/plot.h"
 
 #include "../bench_util.h"
 
@@ -180,99 +180,41 @@ static struct dpoint measure_delays(const bulk_collatz_engine *e, u128 first, ui
     return measure_delays_b(e, first, 1024, nb);
 }
 
-/* ---- a small line plot (log10 y) into an RGB image ---------------------------------------- */
-#define PW 400
-#define PH 300
-static uint8_t img[2 * PH][2 * PW][3];
-
-static void px(int x, int y, const uint8_t *c)
-{
-    if (x < 0 || y < 0 || x >= 2 * PW || y >= 2 * PH) return;
-    memcpy(img[y][x], c, 3);
-}
-static void line(int x0, int y0, int x1, int y1, const uint8_t *c)
-{
-    int dx = abs(x1 - x0), dy = -abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-    int err = dx + dy;
-    for (;;) {
-        px(x0, y0, c);
-        px(x0, y0 + 1, c);
-        if (x0 == x1 && y0 == y1) break;
-        int e2 = 2 * err;
-        if (e2 >= dy) {
-            err += dy;
-            x0 += sx;
-        }
-        if (e2 <= dx) {
-            err += dx;
-            y0 += sy;
-        }
-    }
-}
-
+/* ---- the figure: four panels, y on decades ------------------------------------------------- */
 struct series {
     int n;
     double x[48], y[48];
 };
 
-/* Panel (px0, py0): every series with the same axes; x linear, y log10; grid at decades. */
-static void panel(int px0, int py0, const struct series *s, int ns, const uint8_t (*col)[3])
-{
-    double xmin = 1e300, xmax = -1e300, ymin = 1e300, ymax = -1e300;
-    for (int i = 0; i < ns; i++)
-        for (int j = 0; j < s[i].n; j++) {
-            if (s[i].y[j] <= 0) continue;
-            double ly = log10(s[i].y[j]);
-            xmin = fmin(xmin, s[i].x[j]);
-            xmax = fmax(xmax, s[i].x[j]);
-            ymin = fmin(ymin, ly);
-            ymax = fmax(ymax, ly);
-        }
-    if (xmin > xmax) return;
-    ymin = floor(ymin);
-    ymax = ceil(ymax);
-    if (ymax <= ymin) ymax = ymin + 1;
-    if (xmax <= xmin) xmax = xmin + 1;
-    const int L = px0 + 40, R = px0 + PW - 15, T = py0 + 15, B = py0 + PH - 30;
-    const uint8_t axis[3] = { 0, 0, 0 }, grid[3] = { 215, 215, 215 };
-    for (double d = ymin; d <= ymax + 1e-9; d += 1) {
-        int y = B - (int)((d - ymin) / (ymax - ymin) * (B - T));
-        line(L, y, R, y, grid);
-    }
-    for (int xv = (int)ceil(xmin); xv <= (int)floor(xmax); xv++) {
-        int x = L + (int)((xv - xmin) / (xmax - xmin) * (R - L));
-        line(x, B, x, B + (xv % 4 == 0 ? 9 : 4), axis);
-    }
-    line(L, T, L, B, axis);
-    line(L, B, R, B, axis);
-    for (int i = 0; i < ns; i++) {
-        int lx = -1, ly = -1;
-        for (int j = 0; j < s[i].n; j++) {
-            if (s[i].y[j] <= 0) continue;
-            int x = L + (int)((s[i].x[j] - xmin) / (xmax - xmin) * (R - L));
-            int y = B - (int)((log10(s[i].y[j]) - ymin) / (ymax - ymin) * (B - T));
-            for (int a = -2; a <= 2; a++) line(x - 2, y + a, x + 2, y + a, col[i]);
-            if (lx >= 0) line(lx, ly, x, y, col[i]);
-            lx = x;
-            ly = y;
-        }
-    }
-}
-
 /* The four panels so far (rewritten after every point of the last section, so that a time
  * limit leaves a plot of what was measured). */
 static struct series vd[2], vk[3], dd[2], da[1];
 
+static void set_panel(pic_plot *p, const char *title, const char *xlabel, const struct series *s,
+                      int ns, const char *const *names)
+{
+    memset(p, 0, sizeof *p);
+    p->title = title;
+    p->xlabel = xlabel;
+    p->ylabel = "numbers/s";
+    p->ylog = 1;
+    p->nseries = ns;
+    for (int i = 0; i < ns; i++) /* a series not measured (yet) gets no legend entry */
+        p->series[i] = (pic_series){ s[i].n ? names[i] : NULL, s[i].x, s[i].y, (size_t)s[i].n };
+}
+
 static void write_plot(const char *png)
 {
     if (!png) return;
-    memset(img, 255, sizeof img);
-    const uint8_t col[3][3] = { { 30, 80, 220 }, { 220, 40, 40 }, { 30, 160, 60 } };
-    panel(0, 0, vd, 2, col);
-    panel(PW, 0, vk, 3, col); /* green: the generated sieve of K bits from 28 stored (--kscan) */
-    panel(0, PH, dd, 2, col);
-    panel(PW, PH, da, 1, col);
-    if (bulk_png_write_rgb(png, 2 * PW, 2 * PH, &img[0][0][0]) != 0) perror(png);
+    static const char *const tables[3] = { "shared tables", "global tables",
+                                           "sieve of K bits, 28 stored (x = K)" };
+    static const char *const one[1] = { NULL };
+    pic_plot p[4];
+    set_panel(&p[0], "verify, rate against d", "d (bits of tables B, C, J)", vd, 2, tables);
+    set_panel(&p[1], "verify, rate against k", "k (bits of the sieve)", vk, 3, tables);
+    set_panel(&p[2], "delays, rate against d", "d (bits of tables B, C, J)", dd, 2, tables);
+    set_panel(&p[3], "delays, rate against a", "a (bits of table A)", da, 1, one);
+    if (pic_plot_grid_png(png, 1280, 800, 2, p, 4) != 0) perror(png);
 }
 
 /* --layouts: the FLAT kernel (the default) and FLAT_BATCH (idle lanes refill together, at 8, 12
@@ -917,7 +859,7 @@ int main(int argc, char **argv)
     if (png)
         emit("# plot %s: top left verify rate vs d, top right vs k, bottom left delays vs d, "
              "bottom right delays vs a; blue = shared tables, red = global, green = the sieve of "
-             "K bits generated from 28 stored (x = K); y log10, one grid line per decade\n", png);
+             "K bits generated from 28 stored (x = K); y on decades\n", png);
     bulk_collatz_cuda_release();
     bulk_ctx_close(cpu);
     if (g_out) fclose(g_out);

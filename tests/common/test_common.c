@@ -9,7 +9,6 @@
 #include "common/atomic_file.h"
 #include "common/numtext.h"
 #include "common/parallel.h"
-#include "common/png.h"
 #include "test_util.h"
 
 static void check_roundtrip(const uint64_t *a, size_t n)
@@ -110,15 +109,6 @@ static void test_files(const char *dir)
     CHECK(f && fread(buf, 1, sizeof buf, f) == 6 && strcmp(buf, "hello\n") == 0, "abort keeps old");
     if (f) fclose(f);
     CHECK(bulk_write_file_atomic("/nonexistent-dir/x", "a", 1) == -1, "unwritable path fails");
-
-    uint8_t rgb[3 * 5 * 3];
-    for (size_t i = 0; i < sizeof rgb; i++) rgb[i] = (uint8_t)(i * 7);
-    snprintf(path, sizeof path, "%s/t.png", dir);
-    CHECK(bulk_png_write_rgb(path, 5, 3, rgb) == 0, "png write");
-    f = fopen(path, "rb");
-    unsigned char sig[8];
-    CHECK(f && fread(sig, 1, 8, f) == 8 && sig[0] == 137 && sig[1] == 'P', "png signature");
-    if (f) fclose(f);
 }
 
 int main(int argc, char **argv)
