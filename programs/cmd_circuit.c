@@ -163,8 +163,9 @@ static int circuit_eval(int argc, char **argv)
         }
     }
     if (ferror(out.fp)) {
+        int e = errno;
         if (out.atomic) bulk_afile_abort(&out.af);
-        cli_die(CLI_EXIT_FAIL, "writing the output failed");
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", out.atomic ? outpath : "standard output", strerror(e ? e : EIO));
     }
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
@@ -192,8 +193,9 @@ static int circuit_adder(int argc, char **argv)
     out_open(&out, outpath, binary);
     st = binary ? bulk_circuit_write_aig(c, out.fp) : bulk_circuit_write_aag(c, out.fp);
     if (st != BULK_OK) {
+        int e = errno;
         if (out.atomic) bulk_afile_abort(&out.af);
-        cli_die(CLI_EXIT_FAIL, "writing the circuit failed");
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", out.atomic ? outpath : "standard output", strerror(e ? e : EIO));
     }
     out_commit(&out, outpath);
     bulk_circuit_free(c);

@@ -1,6 +1,7 @@
 /* bulk collatz records. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "collatz/runstate.h"
@@ -46,7 +47,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
             return BULK_ERR_PARSE;
         }
     } else if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
-        bulk_cz_set_error("cannot write the checkpoint file %s", ckpt);
+        bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno));
         return BULK_ERR_IO;
     }
     int done = next == end + 1;
@@ -83,7 +84,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
         double now = bulk_now();
         if (done || now - last_ckpt >= every) {
             if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s", ckpt);
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno));
                 st = BULK_ERR_IO;
                 break;
             }

@@ -145,7 +145,7 @@ static void write_png(bulk_life *u, const char *path, const char *region, long l
         bulk_life_pattern_free(&band);
     }
     if (bulk_png_write_rgb(path, (uint32_t)(pw * s), (uint32_t)(ph * s), rgb) != 0)
-        cli_die(CLI_EXIT_FAIL, "life: cannot write %s", path);
+        cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", path, strerror(errno));
     free(rgb);
 }
 
@@ -242,7 +242,8 @@ static int life_run(int argc, char **argv)
     if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
     if (png) write_png(u, png, region, png_scale, opt.torus, opt.torus_width, opt.torus_height, dx, dy);
     if (out) {
-        if (bulk_write_file_atomic(out, text, len) != 0) cli_die(CLI_EXIT_FAIL, "life: cannot write %s", out);
+        if (bulk_write_file_atomic(out, text, len) != 0)
+            cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", out, strerror(errno));
     } else {
         fwrite(text, 1, len, stdout);
     }

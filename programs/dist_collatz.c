@@ -8,6 +8,7 @@
  * statistics batches concatenate (a chunk is a whole number of batches); records of chunk j are
  * kept only when they beat the maximum of chunks 0..j-1 (the last record of a chunk is its
  * maximum), which is the definition applied to the whole range. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -356,7 +357,7 @@ int dist_collatz_main(int argc, char **argv)
         bulk_afile af;
         FILE *out = stdout;
         if (outp) {
-            if (bulk_afile_open(&af, outp, "w") != 0) cli_die(CLI_EXIT_USAGE, "cannot create %s", outp);
+            if (bulk_afile_open(&af, outp, "w") != 0) cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", outp, strerror(errno));
             out = af.fp;
         }
         for (uint64_t i = 0; i < job.nchunks; i++) {
@@ -374,11 +375,12 @@ int dist_collatz_main(int argc, char **argv)
             if (*p) bad_payload(i);
         }
         if (png && bulk_cz_plot(png, 1024, 600, NULL, (const double *const *)ys, 3, nb) != 0) {
+            int e = errno;
             if (outp) bulk_afile_abort(&af);
-            cli_die(CLI_EXIT_USAGE, "cannot write %s", png);
+            cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e));
         }
         for (int s = 0; s < 3; s++) free(ys[s]);
-        if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", outp);
+        if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
     } else {
         int have = 0;
         u128 best = 0;

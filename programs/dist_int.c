@@ -313,8 +313,8 @@ int dist_int_main(int argc, char **argv)
             out = stdout;
         } else if (bulk_afile_open(&af, outp, "wb") != 0) {
             char b[4200];
-            snprintf(b, sizeof b, "bulk: int: cannot create %s (%s)\n", outp, strerror(errno));
-            fcode = CLI_EXIT_USAGE;
+            snprintf(b, sizeof b, "bulk: int: cannot create %s: %s\n", outp, strerror(errno));
+            fcode = CLI_EXIT_FAIL;
             fmsg = strdup(b);
         } else {
             out = af.fp;
@@ -332,8 +332,14 @@ int dist_int_main(int argc, char **argv)
         if (recv_big(r, NULL, fcode ? NULL : out) && !fcode) fcode = CLI_EXIT_FAIL;
     }
     if (outp && out) {
-        if (fcode) bulk_afile_abort(&af);
-        else if (bulk_afile_commit(&af) != 0) fcode = CLI_EXIT_FAIL;
+        if (fcode) {
+            bulk_afile_abort(&af);
+        } else if (bulk_afile_commit(&af) != 0) {
+            char b[4200];
+            snprintf(b, sizeof b, "bulk: int: cannot write %s: %s\n", outp, strerror(errno));
+            fcode = CLI_EXIT_FAIL;
+            fmsg = strdup(b);
+        }
     } else if (out) {
         fflush(stdout);
     }
