@@ -136,7 +136,11 @@ static int resolve(const char *path, struct target *t)
     }
     char *cur = strdup(path);
     if (!cur) return -1;
-    for (int hop = 0; hop <= MAX_HOPS; hop++) {
+    for (int hop = 0;; hop++) {
+        if (hop > MAX_HOPS) {
+            errno = ELOOP;
+            break;
+        }
         const char *base = base_of(cur);
         if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
             struct stat st; /* "dir/", ".", "..": a directory, or not a usable name */
