@@ -34,6 +34,8 @@ static const char circuit_usage[] =
     "  the CUDA one too when a device is present; --backend cpu|cuda picks one.\n"
     "  --out FILE also writes the table there.\n"
     "\n"
+    "OUT: a regular file is replaced atomically, a device or FIFO written straight through\n"
+    "(docs/cli.md).\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad input (message names file and line).\n";
 
 /* The output: an atomic file when a path is given, else stdout. */

@@ -18,7 +18,8 @@ static const char records_usage[] =
     "  --threads N, --backend cpu|cuda|auto\n"
     "  --checkpoint FILE   resume from / save the progress to FILE (atomic); a rerun after a\n"
     "                      kill goes on where the last checkpoint was written, and a FILE of\n"
-    "                      another run is refused (exit 2)\n"
+    "                      another run is refused (exit 2); FILE: a regular file, a new one\n"
+    "                      or a link to one\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n";
 
 typedef unsigned __int128 u128;
