@@ -132,6 +132,19 @@ fresh_nodes() {
     fi
 }
 
+# full_case NAME ARGS...: bulk ARGS --out FULL (a full device) exits 1 naming it and the cause
+full_case() {
+    [ -n "$FULLDEV" ] || return 0
+    begin "$1 --out: a full device exits 1 naming it and the cause"
+    shift
+    fresh_nodes
+    bk "$@" --out "$FULLDEV"
+    rc_is 1
+    err_has "$FULLDEV"
+    err_has "No space left on device"
+    is_char "$FULLDEV"
+}
+
 # ---- bulk int -----------------------------------------------------------------------------
 begin "int --out: a regular file keeps its mode and gets the bytes"
 echo old >"$S/reg.txt"
@@ -223,15 +236,7 @@ if [ -n "$NULLDEV" ]; then
     is_link "$S/ln"
     is_char "$NULLDEV"
 fi
-if [ -n "$FULLDEV" ]; then
-    begin "int --out: a full device fails with exit 1, naming the path and the cause"
-    fresh_nodes
-    bk int add --in "$S/in.txt" --out "$FULLDEV"
-    rc_is 1
-    err_has "$FULLDEV"
-    err_has "No space left on device"
-    is_char "$FULLDEV"
-fi
+full_case "int" int add --in "$S/in.txt"
 
 # ---- bulk collatz -------------------------------------------------------------------------
 begin "collatz delays --out: through a link"
@@ -266,15 +271,7 @@ is_link "$S/dk.txt"
 same "$S/delays.ref" "$S/other/dk.txt"
 no_tmp "$S" "$S/other"
 
-if [ -n "$FULLDEV" ]; then
-    begin "collatz delays --out: a full device exits 1 naming it"
-    fresh_nodes
-    bk collatz delays --from 1 --to 2049 --out "$FULLDEV"
-    rc_is 1
-    err_has "$FULLDEV"
-    err_has "No space left on device"
-    is_char "$FULLDEV"
-fi
+full_case "collatz delays" collatz delays --from 1 --to 2049
 if [ -n "$NULLDEV" ]; then
     begin "collatz delays --checkpoint with --out a device: refused, the device stays"
     fresh_nodes
@@ -345,15 +342,7 @@ rc_is 0
 is_fifo "$S/fifo"
 same "$S/gcd.ref" "$S/got"
 
-if [ -n "$FULLDEV" ]; then
-    begin "gcd pairs --out: a full device exits 1 naming it"
-    fresh_nodes
-    bk gcd pairs "$S/mod.txt" --out "$FULLDEV"
-    rc_is 1
-    err_has "$FULLDEV"
-    err_has "No space left on device"
-    is_char "$FULLDEV"
-fi
+full_case "gcd pairs" gcd pairs "$S/mod.txt"
 
 # ---- bulk circuit, life, cky --------------------------------------------------------------
 begin "circuit adder --out: through a link"
@@ -369,15 +358,7 @@ rc_is 0
 is_fifo "$S/fifo"
 same "$S/adder.ref" "$S/got"
 
-if [ -n "$FULLDEV" ]; then
-    begin "circuit adder --out: a full device exits 1 naming it"
-    fresh_nodes
-    bk circuit adder --bits 3 --out "$FULLDEV"
-    rc_is 1
-    err_has "$FULLDEV"
-    err_has "No space left on device"
-    is_char "$FULLDEV"
-fi
+full_case "circuit adder" circuit adder --bits 3
 
 begin "life run --out and --png: through links"
 link life.rle other/life.rle
@@ -403,14 +384,7 @@ rc_is 0
 is_fifo "$S/fifo"
 same "$S/cky.ref" "$S/got"
 
-if [ -n "$FULLDEV" ]; then
-    begin "cky --out: a full device exits 1 naming it"
-    fresh_nodes
-    bk cky --grammar "$DATA/cky/anbn.cfg" --in "$S/words.txt" --out "$FULLDEV"
-    rc_is 1
-    err_has "$FULLDEV"
-    err_has "No space left on device"
-fi
+full_case "cky" cky --grammar "$DATA/cky/anbn.cfg" --in "$S/words.txt"
 
 # ---- a killed run's temporary -------------------------------------------------------------
 begin "a killed run's temporary is removed by the next run there; a live one is kept"
