@@ -36,6 +36,8 @@ static const char circuit_usage[] =
     "  the CUDA one too when a device is present; --backend cpu|cuda picks one.\n"
     "  --out FILE also writes the table there.\n"
     "\n"
+    "OUT: a regular file is replaced atomically, a device or FIFO written straight through\n"
+    "(docs/cli.md).\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad input (message names file and line).\n";
 
 /* The output: an atomic file when a path is given, else stdout. */
@@ -172,8 +174,9 @@ static int circuit_eval(int argc, char **argv)
         }
     }
     if (ferror(out.fp)) {
+        int e = errno;
         if (out.atomic) bulk_afile_abort(&out.af);
-        cli_die(CLI_EXIT_FAIL, "writing the output failed");
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", out.atomic ? outpath : "standard output", strerror(e ? e : EIO));
     }
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
@@ -201,8 +204,9 @@ static int circuit_adder(int argc, char **argv)
     out_open(&out, outpath, binary);
     st = binary ? bulk_circuit_write_aig(c, out.fp) : bulk_circuit_write_aag(c, out.fp);
     if (st != BULK_OK) {
+        int e = errno;
         if (out.atomic) bulk_afile_abort(&out.af);
-        cli_die(CLI_EXIT_FAIL, "writing the circuit failed");
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", out.atomic ? outpath : "standard output", strerror(e ? e : EIO));
     }
     out_commit(&out, outpath);
     bulk_circuit_free(c);

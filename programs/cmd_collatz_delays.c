@@ -1,5 +1,6 @@
 /* bulk collatz delay / delays. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,9 @@ static const char delays_usage[] =
     "Computes delay(n) for every n in [A, B) (tables B, C, J and A, seed 004 Algorithm 2; an\n"
     "exact path when a value leaves 128 bits).\n"
     "\n"
-    "  --out FILE          write the delays (or the statistics) to FILE instead of stdout\n"
+    "  --out FILE          write the delays (or the statistics) to FILE instead of stdout (a\n"
+    "                      regular file atomically, a device or FIFO straight through;\n"
+    "                      --png likewise: docs/cli.md)\n"
     "  --format F          text (lines `n delay`, default) or u16 / u32 (binary little-endian,\n"
     "                      one delay per n, no header)\n"
     "  --stats BATCH       instead of every delay: per batch of BATCH consecutive numbers the\n"
@@ -92,14 +95,17 @@ static const char delays_usage[] =
     "  --threads N, --backend cpu|cuda|auto\n"
     "  --checkpoint FILE   (needs --out) resume from / save the progress to FILE: the output\n"
     "                      grows in OUT.partial, renamed to OUT at the end; a rerun after a kill\n"
-    "                      goes on from the last checkpoint; another run's FILE is refused\n"
+    "                      goes on from the last checkpoint; another run's FILE is refused.\n"
+    "                      OUT must be a regular file or a new one (through a symbolic link:\n"
+    "                      the file it points to); a device or FIFO is refused\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n";
 
 static void write_or_die(bulk_afile *f, FILE *fp, const void *p, size_t n, const char *path)
 {
     if (fwrite(p, 1, n, fp) != n) {
+        int e = errno;
         if (f) bulk_afile_abort(f);
-        cli_die(CLI_EXIT_FAIL, "cannot write %s", path);
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", path, strerror(e ? e : EIO));
     }
 }
 
@@ -109,9 +115,12 @@ static void write_or_die(bulk_afile *f, FILE *fp, const void *p, size_t n, const
  * was flushed and fsync'ed, so the state never claims bytes that are not on disk; a resumed run
  * truncates OUT.partial to those bytes (dropping what a killed run wrote after its last
  * checkpoint) and appends. At the end the complete state is saved, then OUT.partial is renamed
- * to OUT: a kill in between is finished by the rerun. */
+ * to OUT: a kill in between is finished by the rerun. OUT stands for the file --out leads to
+ * (symbolic links followed, so a link stays a link); a device or FIFO cannot be resumed and is
+ * refused. */
 struct resume {
     const char *ckpt, *identity, *outp;
+    char *target; /* the file OUT is renamed to */
     char partial[4096];
     FILE *fp;
     bulk_u128 first;
@@ -122,12 +131,12 @@ struct resume {
 static void resume_save(struct resume *r, uint64_t done)
 {
     if (fflush(r->fp) != 0 || fsync(fileno(r->fp)) != 0)
-        cli_die(CLI_EXIT_FAIL, "cannot write %s", r->partial);
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", r->partial, strerror(errno));
     long pos = ftell(r->fp);
     unsigned __int128 nx = (((unsigned __int128)r->first.hi << 64) | r->first.lo) + done;
     bulk_cz_runstate s = { { (uint64_t)nx, (uint64_t)(nx >> 64) }, (uint64_t)pos, 0, { 0, 0 }, NULL, 0 };
     if (pos < 0 || bulk_cz_runstate_write(r->ckpt, r->identity, &s) != BULK_OK)
-        cli_die(CLI_EXIT_USAGE, "cannot write the checkpoint file %s", r->ckpt);
+        cli_die(CLI_EXIT_FAIL, "cannot write the checkpoint file %s: %s", r->ckpt, strerror(errno));
     r->done = done;
     r->last = bulk_now();
 }
@@ -142,15 +151,21 @@ static int resume_open(struct resume *r, const char *ckpt, const char *identity,
     r->first = first;
     r->total = total;
     r->every = every;
-    if ((size_t)snprintf(r->partial, sizeof r->partial, "%s.partial", outp) >= sizeof r->partial)
+    int replaced;
+    if (bulk_out_resolve(outp, &r->target, &replaced) != 0) cli_die(CLI_EXIT_FAIL, "--out %s: %s", outp, strerror(errno));
+    if (!replaced)
+        cli_die(CLI_EXIT_USAGE, "--checkpoint needs --out to be a regular file or a new one; %s is a "
+                "device, FIFO or socket, which cannot be resumed", outp);
+    if ((size_t)snprintf(r->partial, sizeof r->partial, "%s.partial", r->target) >= sizeof r->partial)
         cli_die(CLI_EXIT_USAGE, "--out: the path is too long");
     bulk_cz_runstate s;
     int st = bulk_cz_runstate_read(ckpt, identity, &s);
     if (st == BULK_ERR_ARG || st == BULK_ERR_PARSE) cli_die(CLI_EXIT_USAGE, "collatz delays: %s", bulk_collatz_last_error());
     if (st < 0) cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
     if (st == 1) {
-        r->fp = fopen(r->partial, "wb");
-        if (!r->fp) cli_die(CLI_EXIT_USAGE, "cannot create %s", r->partial);
+        int fd = open(r->partial, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+        r->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (!r->fp) cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", r->partial, strerror(errno));
         resume_save(r, 0);
         return 0;
     }
@@ -160,9 +175,10 @@ static int resume_open(struct resume *r, const char *ckpt, const char *identity,
     if (nx < F || nx - F > total)
         cli_die(CLI_EXIT_USAGE, "checkpoint %s: next is outside the range", ckpt);
     r->done = (uint64_t)(nx - F);
-    r->fp = fopen(r->partial, "r+b");
+    int fd = open(r->partial, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    r->fp = fd >= 0 ? fdopen(fd, "r+b") : NULL;
     if (!r->fp) {
-        if (r->done == total && access(outp, F_OK) == 0) {
+        if (r->done == total && access(r->target, F_OK) == 0) {
             fprintf(stderr, "bulk: collatz delays: %s is complete (checkpoint %s)\n", outp, ckpt);
             return 1;
         }
@@ -187,8 +203,10 @@ static void resume_note(struct resume *r, uint64_t done)
 static void resume_finish(struct resume *r)
 {
     resume_save(r, r->total);
-    if (fclose(r->fp) != 0 || rename(r->partial, r->outp) != 0)
-        cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s", r->partial, r->outp);
+    if (fclose(r->fp) != 0 || rename(r->partial, r->target) != 0)
+        cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s: %s", r->partial, r->target, strerror(errno));
+    free(r->target);
+    r->target = NULL;
 }
 
 /* The average of a batch as the plot draws it: the value of its "%.6f" text, so that a plot
@@ -295,7 +313,7 @@ int cmd_collatz_delays(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "--stats %llu: the range length is not a multiple of the batch", batch);
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     bulk_collatz_engine *e = czcli_engine(ctx, d, 0, a);
-    bulk_afile f = { NULL, NULL, NULL };
+    bulk_afile f = { 0 };
     FILE *out = stdout;
     struct resume rs = { 0 };
     uint64_t start = 0; /* numbers already done (a resumed run) */
@@ -314,7 +332,7 @@ int cmd_collatz_delays(int argc, char **argv)
         out = rs.fp;
     } else if (outp) {
         if (bulk_afile_open(&f, outp, width ? "wb" : "w") != 0)
-            cli_die(CLI_EXIT_USAGE, "cannot create %s", outp);
+            cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", outp, strerror(errno));
         out = f.fp;
     }
     const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
@@ -422,7 +440,7 @@ int cmd_collatz_delays(int argc, char **argv)
     }
     bulk_progress_finish(&prog);
     if (ckpt) resume_finish(&rs);
-    else if (outp && bulk_afile_commit(&f) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", outp);
+    else if (outp && bulk_afile_commit(&f) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
     if (outp) {
         double secs = bulk_now() - t0;
         fprintf(stderr, "bulk: collatz delays: %llu numbers in %.3f s (%.4g numbers/s)\n",

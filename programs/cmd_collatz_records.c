@@ -1,6 +1,7 @@
 /* bulk collatz records. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "collatz/runstate.h"
@@ -17,7 +18,8 @@ static const char records_usage[] =
     "  --threads N, --backend cpu|cuda|auto\n"
     "  --checkpoint FILE   resume from / save the progress to FILE (atomic); a rerun after a\n"
     "                      kill goes on where the last checkpoint was written, and a FILE of\n"
-    "                      another run is refused (exit 2)\n"
+    "                      another run is refused (exit 2); FILE: a regular file, a new one\n"
+    "                      or a link to one\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n";
 
 typedef unsigned __int128 u128;
@@ -46,7 +48,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
             return BULK_ERR_PARSE;
         }
     } else if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
-        bulk_cz_set_error("cannot write the checkpoint file %s", ckpt);
+        bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno));
         return BULK_ERR_IO;
     }
     int done = next == end + 1;
@@ -83,7 +85,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
         double now = bulk_now();
         if (done || now - last_ckpt >= every) {
             if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s", ckpt);
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno));
                 st = BULK_ERR_IO;
                 break;
             }

@@ -31,6 +31,7 @@ static const char verify_usage[] =
     "                      glides, so no checksum and max glide (docs/collatz.md)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
+    "                      (FILE: a regular file, a new one or a link to one)\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
     "  --part I/N          only the I-th of N equal slices of [A, B) (combine with `merge`)\n"
     "  --threads N         worker threads (default: all; BULK_THREADS)\n"

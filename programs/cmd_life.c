@@ -27,7 +27,8 @@ static const char life_usage[] =
     "  --torus WxH        a W x H torus with the top-left cell of the pattern's frame at (0, 0),\n"
     "                     x to the right, y down; the frame must fit. Only this option sizes a\n"
     "                     torus. Without it the universe is the unbounded plane\n"
-    "  --out FILE         write the final RLE there (atomically); default: to stdout\n"
+    "  --out FILE         write the final RLE there (a regular file atomically, a device or FIFO\n"
+    "                     straight through: docs/cli.md); default: to stdout\n"
     "  --png FILE         draw the final generation (live cells black on white; a 1-bit PNG)\n"
     "  --png-region X,Y,W,H  the rectangle to draw (default: the torus, or the live cells on the\n"
     "                     plane, with a border of 2 cells)\n"
@@ -275,7 +276,8 @@ static int life_run(int argc, char **argv)
     if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
     if (png) write_png(u, png, region, png_scale, opt.torus, opt.torus_width, opt.torus_height, dx, dy);
     if (out) {
-        if (bulk_write_file_atomic(out, text, len) != 0) cli_die(CLI_EXIT_FAIL, "life: cannot write %s", out);
+        if (bulk_write_file_atomic(out, text, len) != 0)
+            cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", out, strerror(errno));
     } else {
         fwrite(text, 1, len, stdout);
     }

@@ -359,7 +359,7 @@ int dist_collatz_main(int argc, char **argv)
         bulk_afile af;
         FILE *out = stdout;
         if (outp) {
-            if (bulk_afile_open(&af, outp, "w") != 0) cli_die(CLI_EXIT_USAGE, "cannot create %s", outp);
+            if (bulk_afile_open(&af, outp, "w") != 0) cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", outp, strerror(errno));
             out = af.fp;
         }
         for (uint64_t i = 0; i < job.nchunks; i++) {
@@ -382,7 +382,7 @@ int dist_collatz_main(int argc, char **argv)
             cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e));
         }
         for (int s = 0; s < 3; s++) free(ys[s]);
-        if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", outp);
+        if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
     } else {
         int have = 0;
         u128 best = 0;

@@ -225,11 +225,15 @@ int dist_int_main(int argc, char **argv)
 
     /* my slice, and the number of lines before it; memory stays bounded however large */
     int code = CLI_EXIT_OK, have_out = 0;
-    char *msg = NULL, sin[4096], sout[4096], serr[4096];
+    char *msg = NULL, sdir[4096], sin[4200], sout[4200], serr[4200];
+    /* the slice files live in a private directory of this rank (mkdtemp: no other user can
+       plant a link where they are written) */
     const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(sin, sizeof sin, "%s/bulk-int-slice.%d.%d.in", tmpdir, (int)getpid(), rank);
-    snprintf(sout, sizeof sout, "%s/bulk-int-slice.%d.%d.out", tmpdir, (int)getpid(), rank);
-    snprintf(serr, sizeof serr, "%s/bulk-int-slice.%d.%d.err", tmpdir, (int)getpid(), rank);
+    snprintf(sdir, sizeof sdir, "%s/bulk-int-slice.XXXXXX", tmpdir);
+    if (!mkdtemp(sdir)) cli_die(CLI_EXIT_FAIL, "int: cannot create a directory in %s (%s)", tmpdir, strerror(errno));
+    snprintf(sin, sizeof sin, "%s/%d.in", sdir, rank);
+    snprintf(sout, sizeof sout, "%s/%d.out", sdir, rank);
+    snprintf(serr, sizeof serr, "%s/%d.err", sdir, rank);
     FILE *fp = fopen(in, "rb");
     if (!fp) {
         code = CLI_EXIT_USAGE;
@@ -243,7 +247,11 @@ int dist_int_main(int argc, char **argv)
         uint64_t off = z > a ? count_lines(fp, a) : 0;
         int copied = z > a ? copy_range(fp, a, z, sin) : 0;
         fclose(fp);
-        if (copied) cli_die(CLI_EXIT_FAIL, "int: cannot write the slice file %s (%s)", sin, strerror(errno));
+        if (copied) {
+            int e = errno;
+            rmdir(sdir);
+            cli_die(CLI_EXIT_FAIL, "int: cannot write the slice file %s (%s)", sin, strerror(e));
+        }
         if (z > a) {
             int threads = dist_place(0);
             char tbuf[32];
@@ -297,6 +305,7 @@ int dist_int_main(int argc, char **argv)
             (have_out ? send_file(0, sout) : send_big(0, "", 0)))
             dist_comm_abort(CLI_EXIT_FAIL);
         if (have_out) remove(sout);
+        rmdir(sdir);
         free(msg);
         dist_comm_finalize();
         return CLI_EXIT_OK;
@@ -313,8 +322,8 @@ int dist_int_main(int argc, char **argv)
             out = stdout;
         } else if (bulk_afile_open(&af, outp, "wb") != 0) {
             char b[4200];
-            snprintf(b, sizeof b, "bulk: int: cannot create %s (%s)\n", outp, strerror(errno));
-            fcode = CLI_EXIT_USAGE;
+            snprintf(b, sizeof b, "bulk: int: cannot create %s: %s\n", outp, strerror(errno));
+            fcode = CLI_EXIT_FAIL;
             fmsg = strdup(b);
         } else {
             out = af.fp;
@@ -322,6 +331,7 @@ int dist_int_main(int argc, char **argv)
         if (out && have_out && append_file(out, sout)) fcode = CLI_EXIT_FAIL;
     }
     if (have_out) remove(sout);
+    rmdir(sdir);
     for (int r = 1; r < size; r++) {
         char *h = NULL, *m = NULL;
         if (recv_big(r, &h, NULL) || recv_big(r, &m, NULL)) dist_comm_abort(CLI_EXIT_FAIL);
@@ -332,8 +342,14 @@ int dist_int_main(int argc, char **argv)
         if (recv_big(r, NULL, fcode ? NULL : out) && !fcode) fcode = CLI_EXIT_FAIL;
     }
     if (outp && out) {
-        if (fcode) bulk_afile_abort(&af);
-        else if (bulk_afile_commit(&af) != 0) fcode = CLI_EXIT_FAIL;
+        if (fcode) {
+            bulk_afile_abort(&af);
+        } else if (bulk_afile_commit(&af) != 0) {
+            char b[4200];
+            snprintf(b, sizeof b, "bulk: int: cannot write %s: %s\n", outp, strerror(errno));
+            fcode = CLI_EXIT_FAIL;
+            fmsg = strdup(b);
+        }
     } else if (out) {
         fflush(stdout);
     }

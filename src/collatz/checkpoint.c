@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "collatz/checkpoint.h"
 #include "common/atomic_file.h"
@@ -57,6 +58,11 @@ static int read_u128(FILE *fp, const char *key, bulk_u128 *v, int *line)
 int bulk_cz_state_open(const char *path, const char *magic, const char *identity, FILE **fpp,
                        int *line)
 {
+    struct stat st; /* a device or FIFO could not give back what was written to it */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        bulk_cz_set_error("checkpoint %s is not a regular file (a checkpoint must be read back)", path);
+        return BULK_ERR_ARG;
+    }
     FILE *fp = fopen(path, "r");
     if (!fp) return 1; /* no checkpoint: a fresh run */
     char buf[4096];

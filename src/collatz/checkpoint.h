@@ -17,7 +17,8 @@ int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *n
  * opens path and checks its first two lines, `magic` (newline included) and "identity <identity>".
  * 1: no such file; BULK_OK: *fp is open after line 2 (*line = 2); BULK_ERR_PARSE: a bad header
  * (file closed, "line N is malformed" in bulk_collatz_last_error()); BULK_ERR_ARG: another run's
- * file (closed, message set). */
+ * file (closed, message set), or something other than a regular file at path (a device or FIFO
+ * cannot give a checkpoint back; message set). */
 int bulk_cz_state_open(const char *path, const char *magic, const char *identity, FILE **fp,
                        int *line);
 

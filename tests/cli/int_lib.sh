@@ -57,9 +57,10 @@ expect_text() {
     same "$name" "$S/expect.txt" "$S/out"
 }
 
-# no_tmp NAME: no temporary output file (<path>.tmp.<pid>) may be left in the scratch directory
+# no_tmp NAME: no temporary output file (.<name>.bulk-tmp-*, see src/common/atomic_file.h) may
+# be left in the scratch directory
 no_tmp() {
-    for f in "$S"/*.tmp.*; do
+    for f in "$S"/.*.bulk-tmp-*; do
         [ -e "$f" ] && fail "$1: temporary file $f left behind"
     done
 }

@@ -191,8 +191,9 @@ else
     wait $pid
     echo "note: the run finished within 1 s; resuming from its final checkpoint"
 fi
-ls "$T"/ck.txt.tmp.* >/dev/null 2>&1 && echo "note: a temporary checkpoint was left by the kill (harmless)"
+ls "$T"/.ck.txt.bulk-tmp-* >/dev/null 2>&1 && echo "note: the kill left a temporary checkpoint (the rerun removes it)"
 "$BULK" collatz verify $KARGS --json --checkpoint "$CK" >"$T/resumed.json" || fail "resumed run"
+ls "$T"/.ck.txt.bulk-tmp-* >/dev/null 2>&1 && fail "the killed run's temporary checkpoint is still there after the rerun"
 fields "$T/full.json" >"$T/full.f"
 fields "$T/resumed.json" >"$T/resumed.f"
 cmp -s "$T/full.f" "$T/resumed.f" || fail "resumed run differs from the uninterrupted one"
