@@ -60,7 +60,8 @@ static const char gcd_usage[] =
     "  --spill DIR       batch: where spill files go (default $TMPDIR or /tmp). They are\n"
     "                    unlinked at once, so nothing is left behind on any exit; a full\n"
     "                    disk stops the run with exit 1 and no output (--spill-dir: the same)\n"
-    "  --backend B, --threads N   as everywhere (BULK_BACKEND, BULK_THREADS)\n"
+    "  --backend B       cpu, cuda or auto (default auto; BULK_BACKEND)\n"
+    "  --threads N       CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "\n"
     "A malformed line (bad character, empty line, modulus below 2, undecodable key) stops\n"
     "the run before any output with 'FILE:LINE: line LINE: what' and exit code 2.\n"
@@ -106,6 +107,7 @@ static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t g
     int st = put_num(o, g, gn);
     fputc('\n', o->fp);
     o->found++;
+    if (st == BULK_OK && ferror(o->fp)) st = BULK_ERR_IO; /* stops the search: output failed */
     return st;
 }
 
@@ -194,7 +196,7 @@ int cmd_gcd(int argc, char **argv)
                  (v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads")))
-            threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+            threads = cli_parse_threads(v);
         else if (strcmp(argv[i], "--hex") == 0) hex = 1;
         else if (argv[i][0] == '-' && argv[i][1]) cli_die(CLI_EXIT_USAGE, "gcd: unknown option %s", argv[i]);
         else files[nfiles++] = argv[i];
@@ -298,6 +300,12 @@ int cmd_gcd(int argc, char **argv)
     double t2 = bulk_now();
     bulk_progress_finish(&prog);
     if (st != BULK_OK) {
+        if (st == BULK_ERR_IO && !batch && ferror(o.fp)) { /* on_pair stopped: output failed */
+            if (!out_path) cli_check_output(stdout, NULL);
+            int err = errno;
+            bulk_afile_abort(&af);
+            cli_die(CLI_EXIT_FAIL, "gcd: writing %s: %s", out_path, strerror(err ? err : EIO));
+        }
         if (out_path) bulk_afile_abort(&af);
         if (st == BULK_ERR_IO) {
             const char *dir = spill_dir ? spill_dir : getenv("TMPDIR");
@@ -323,7 +331,7 @@ int cmd_gcd(int argc, char **argv)
     } else {
         if (batch && fclose(o.fp) != 0) cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
         if ((batch && fwrite(mem, 1, memlen, stdout) != memlen) || fflush(stdout) != 0)
-            cli_die(CLI_EXIT_FAIL, "gcd: cannot write the output");
+            cli_stdout_error(errno);
         free(mem);
     }
     double secs = t2 - t1;

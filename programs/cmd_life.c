@@ -18,7 +18,8 @@ static const char life_usage[] =
     "and writes the final generation as RLE with a '#CXRLE Pos=x,y Gen=g' line (the position of\n"
     "the top-left cell of the live cells' bounding box), so it compares with Golly cell for cell.\n"
     "\n"
-    "  --in FILE          the pattern (RLE: header 'x = W, y = H, rule = R'; #CXRLE Pos/Gen kept)\n"
+    "  --in FILE          the pattern (RLE: header 'x = W, y = H, rule = R'; #CXRLE Pos/Gen kept);\n"
+    "                     '-' reads standard input\n"
     "  --steps N          generations to run (>= 0)\n"
     "  --rule R           B/S rule (B3/S23, B36/S23, B3678/S34678, S23/B3, 23/3); overrides the\n"
     "                     file's rule; default: the file's, else B3/S23\n"
@@ -33,7 +34,7 @@ static const char life_usage[] =
     "  --every K          print 'generation population' every K generations (from the start,\n"
     "                     and the last one) on stdout, before the RLE when that goes to stdout\n"
     "  --backend B        cpu, cuda or auto (default auto; environment BULK_BACKEND)\n"
-    "  --threads N        CPU threads (default: all; environment BULK_THREADS)\n"
+    "  --threads N        CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --max-memory BYTES keep at most about BYTES (suffix K, M, G, T allowed) of cells in memory;\n"
     "                     larger universes are\n"
     "                     streamed in tiles from files in --tmp-dir (default $TMPDIR or /tmp)\n"
@@ -81,6 +82,7 @@ static void print_population(bulk_life *u)
     int st = bulk_life_population(u, &pop);
     if (st) cli_die(CLI_EXIT_FAIL, "life: population: %s", bulk_status_string(st));
     printf("%" PRIu64 " %" PRIu64 "\n", bulk_life_generation(u), pop);
+    cli_check_output(stdout, NULL); /* a long run stops at the first failed write */
 }
 
 static void write_png(bulk_life *u, const char *path, const char *region, long long scale,
@@ -145,7 +147,7 @@ static void write_png(bulk_life *u, const char *path, const char *region, long l
         bulk_life_pattern_free(&band);
     }
     if (bulk_png_write_rgb(path, (uint32_t)(pw * s), (uint32_t)(ph * s), rgb) != 0)
-        cli_die(CLI_EXIT_FAIL, "life: cannot write %s", path);
+        cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", path, strerror(errno ? errno : EIO));
     free(rgb);
 }
 
@@ -168,7 +170,7 @@ static int life_run(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--png"))) png = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--every"))) every = cli_parse_ll("--every", v, 1, INT64_MAX / 2);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_memory = parse_bytes(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--tmp-dir"))) tmp_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--per-pass"))) per_pass = cli_parse_ll("--per-pass", v, 1, 64);
@@ -179,7 +181,16 @@ static int life_run(int argc, char **argv)
 
     bulk_life_pattern p;
     bulk_life_error err;
-    int st = bulk_life_pattern_read_file(&p, in, &err);
+    int st;
+    if (strcmp(in, "-") == 0) { /* standard input */
+        size_t len;
+        char *text = cli_read_file(in, &len);
+        st = bulk_life_pattern_read(&p, text, len, &err);
+        free(text);
+        in = "stdin";
+    } else {
+        st = bulk_life_pattern_read_file(&p, in, &err);
+    }
     if (st == BULK_ERR_IO || st == BULK_ERR_NOMEM)
         cli_die(st == BULK_ERR_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "life: %s: %s", in,
                 st == BULK_ERR_IO ? err.message : "out of memory");
@@ -242,7 +253,8 @@ static int life_run(int argc, char **argv)
     if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
     if (png) write_png(u, png, region, png_scale, opt.torus, opt.torus_width, opt.torus_height, dx, dy);
     if (out) {
-        if (bulk_write_file_atomic(out, text, len) != 0) cli_die(CLI_EXIT_FAIL, "life: cannot write %s", out);
+        if (bulk_write_file_atomic(out, text, len) != 0)
+            cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", out, strerror(errno ? errno : EIO));
     } else {
         fwrite(text, 1, len, stdout);
     }

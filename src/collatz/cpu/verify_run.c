@@ -6,6 +6,7 @@
  * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44, K + 6) numbers (capped by the
  * range) handed to bulk_collatz_cuda_verify_chunk, which spreads it over all GPUs itself; the
  * result is the same because every field of a result merges independently of the split. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +84,8 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         } else {
             /* a fresh run: prove now that the checkpoint can be written */
             if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, out) != BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s", opts->checkpoint);
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint,
+                                  strerror(errno ? errno : EIO));
                 return BULK_ERR_IO;
             }
         }
@@ -144,7 +146,8 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         if (opts->checkpoint && (done || now - last_ckpt >= every)) {
             if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) !=
                 BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s", opts->checkpoint);
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint,
+                                  strerror(errno ? errno : EIO));
                 st = BULK_ERR_IO;
                 break;
             }
