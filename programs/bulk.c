@@ -34,8 +34,12 @@ static void usage(FILE *out)
             "                              0 = all online CPUs (the default)\n"
             "  BULK_PROGRESS=0|1           progress lines on stderr never / always (default: when\n"
             "                              stderr is a terminal)\n"
-            "\nexit codes: 0 success; 1 run-time failure (I/O, standard output included, device,\n"
-            "memory); 2 bad input or usage. Every COMMAND and SUBCOMMAND takes --help.\n",
+            "\nexit codes: 0 success; 1 run-time failure (writing an output, standard output\n"
+            "included, a device, memory); 2 bad input or usage (an input that cannot be read\n"
+            "included). Messages name the file and the cause. A reader that closes the pipe\n"
+            "early (bulk ... | head) ends the run by SIGPIPE. Every COMMAND and SUBCOMMAND\n"
+            "takes --help; '--in -' (or FILE '-') reads standard input; --threads 0 is the\n"
+            "default.\n",
             CLI_MAX_THREADS);
 }
 

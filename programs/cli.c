@@ -132,7 +132,7 @@ void cli_check_env(void)
         char *end;
         errno = 0;
         long t = strtol(v, &end, 10);
-        if (errno || end == v || *end || t < 0 || t > CLI_MAX_THREADS)
+        if (*v < '0' || *v > '9' || errno || *end || t > CLI_MAX_THREADS)
             cli_die(CLI_EXIT_USAGE, "BULK_THREADS='%s' is not a thread count; valid: 1 to %d, "
                     "or 0 for all online CPUs", v, CLI_MAX_THREADS);
     }

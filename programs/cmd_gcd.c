@@ -36,7 +36,7 @@ static const char gcd_usage[] =
     "Both first print 'i j duplicate' for every modulus j equal to an earlier one i; the\n"
     "copies are left out of the search (a copy would share everything with its original).\n"
     "Indices are 0-based: the position of the modulus in the input (for text: line - 1;\n"
-    "several FILEs count on from one to the next).\n"
+    "several FILEs count on from one to the next). FILE '-' reads standard input.\n"
     "\n"
     "input:\n"
     "  --format text   one modulus per line, decimal or 0x hex (default)\n"

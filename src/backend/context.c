@@ -41,7 +41,8 @@ static int env_threads(void)
     char *end;
     errno = 0;
     long v = strtol(env, &end, 10);
-    return errno || end == env || *end || v < 0 || v > 4096 ? -1 : (int)v;
+    const int digits = *env >= '0' && *env <= '9'; /* no sign, no blanks */
+    return !digits || errno || *end || v > 4096 ? -1 : (int)v;
 }
 
 int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
