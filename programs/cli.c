@@ -48,10 +48,18 @@ void cli_check_output(FILE *fp, const char *path)
     cli_die(CLI_EXIT_FAIL, "writing %s: %s", path ? path : "the output", strerror(err ? err : EIO));
 }
 
+void cli_flush_stdout(void)
+{
+    cli_check_output(stdout, NULL);
+    if (fflush(stdout) != 0) cli_stdout_error(errno);
+}
+
 /* At exit: flush and close stdout, as coreutils' close_stdout does. A failed write, flush or
  * close makes the run fail: exit 1, or the command's own code when that is already an error
  * (2 stays 2). A stdout that was closed before the start (EBADF) with nothing written is not
- * an error. _exit: the stdio buffers are flushed already, and nothing may run after this. */
+ * an error. The cause is the errno of the failed flush or close, else (the write failed
+ * earlier and its data were dropped) errno as the failed write left it. exit() may not be
+ * called again from an exit handler: the other streams are flushed here, then _exit. */
 static void close_stdout(void)
 {
     if (stdout_reported) return;
@@ -65,6 +73,7 @@ static void close_stdout(void)
         return;
     }
     fprintf(stderr, "bulk: writing standard output: %s\n", strerror(err ? err : EIO));
+    fflush(NULL);
     _exit(exit_code ? exit_code : CLI_EXIT_FAIL);
 }
 

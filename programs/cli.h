@@ -37,6 +37,10 @@ void cli_stdout_error(int err) __attribute__((noreturn));
  * A caller writing an atomic file aborts it first (checking ferror itself). */
 void cli_check_output(FILE *fp, const char *path);
 
+/* Flushes stdout now (a command that finishes its output before more work or cleanup): exits 1
+ * with the message above when this or an earlier write failed. */
+void cli_flush_stdout(void);
+
 /* Refuses (exit 2, naming the variable, the value and the valid values) an invalid
  * BULK_BACKEND (cpu, cuda, auto), BULK_THREADS (0..CLI_MAX_THREADS) or BULK_PROGRESS (0, 1).
  * Empty values count as unset. Called by main before any command. */

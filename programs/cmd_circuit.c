@@ -62,8 +62,7 @@ static void out_commit(output *o, const char *path)
     if (o->atomic) {
         if (bulk_afile_commit(&o->af) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
     } else {
-        cli_check_output(stdout, NULL);
-        if (fflush(stdout) != 0) cli_stdout_error(errno);
+        cli_flush_stdout();
     }
 }
 

@@ -90,8 +90,9 @@ int cmd_cky(int argc, char **argv)
     for (size_t i = 0; i < nlines; i++) outbuf[2 * i] = (char)('0' + acc[i]), outbuf[2 * i + 1] = '\n';
     if (outpath && strcmp(outpath, "-") != 0) {
         if (bulk_write_file_atomic(outpath, outbuf, 2 * nlines) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", outpath, strerror(errno));
-    } else if (fwrite(outbuf, 1, 2 * nlines, stdout) != 2 * nlines || fflush(stdout) != 0) {
-        cli_stdout_error(errno);
+    } else {
+        if (fwrite(outbuf, 1, 2 * nlines, stdout) != 2 * nlines) cli_stdout_error(errno);
+        cli_flush_stdout();
     }
     free(outbuf), free(syms), free(off), free(acc), free(text);
     bulk_grammar_free(g);

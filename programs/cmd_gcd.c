@@ -330,8 +330,8 @@ int cmd_gcd(int argc, char **argv)
             cli_die(CLI_EXIT_FAIL, "gcd: cannot write %s: %s", out_path, strerror(errno));
     } else {
         if (batch && fclose(o.fp) != 0) cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
-        if ((batch && fwrite(mem, 1, memlen, stdout) != memlen) || fflush(stdout) != 0)
-            cli_stdout_error(errno);
+        if (batch && fwrite(mem, 1, memlen, stdout) != memlen) cli_stdout_error(errno);
+        cli_flush_stdout();
         free(mem);
     }
     double secs = t2 - t1;

@@ -114,7 +114,7 @@ int int_writer_commit(int_writer *w)
             st = -1;
         }
     } else {
-        cli_check_output(w->fp, NULL); /* stdout: exits 1 when a write failed */
+        cli_flush_stdout(); /* exits 1 when a write failed */
     }
     release(w);
     return st;
