@@ -3,10 +3,24 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/read_stream.h"
+
+/* ---- exit codes and standard output --------------------------------------------------------
+ * Every exit of the CLI goes through exit() (cli_exit, cli_die, the --help exits), so the
+ * handler below runs last (it is registered first) and sees the code the command chose. */
+static int exit_code;      /* the code of the exit in progress */
+static int stdout_reported; /* a stdout failure was already reported (cli_stdout_error) */
+
+void cli_exit(int code)
+{
+    exit_code = code;
+    exit(code);
+}
 
 void cli_die(int code, const char *fmt, ...)
 {
@@ -16,7 +30,56 @@ void cli_die(int code, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    exit(code);
+    cli_exit(code);
+}
+
+void cli_stdout_error(int err)
+{
+    stdout_reported = 1;
+    cli_die(CLI_EXIT_FAIL, "writing standard output: %s", strerror(err ? err : EIO));
+}
+
+void cli_check_output(FILE *fp, const char *path)
+{
+    if (!ferror(fp)) return;
+    int err = errno; /* set by the failed write, unless a later call changed it */
+    if (fflush(fp) != 0) err = errno; /* what was buffered since fails afresh: the cause now */
+    if (fp == stdout) cli_stdout_error(err);
+    cli_die(CLI_EXIT_FAIL, "writing %s: %s", path ? path : "the output", strerror(err ? err : EIO));
+}
+
+void cli_flush_stdout(void)
+{
+    cli_check_output(stdout, NULL);
+    if (fflush(stdout) != 0) cli_stdout_error(errno);
+}
+
+/* At exit: flush and close stdout, as coreutils' close_stdout does. A failed write, flush or
+ * close makes the run fail: exit 1, or the command's own code when that is already an error
+ * (2 stays 2). A stdout that was closed before the start (EBADF) with nothing written is not
+ * an error. The cause is the errno of the failed flush or close, else (the write failed
+ * earlier and its data were dropped) errno as the failed write left it. exit() may not be
+ * called again from an exit handler: the other streams are flushed here, then _exit. */
+static void close_stdout(void)
+{
+    if (stdout_reported) return;
+    const int pending = __fpending(stdout) != 0, failed_before = ferror(stdout) != 0;
+    int err = errno;
+    errno = 0;
+    if (fclose(stdout) != 0) {
+        if (errno == EBADF && !pending && !failed_before) return;
+        err = errno;
+    } else if (!failed_before) {
+        return;
+    }
+    fprintf(stderr, "bulk: writing standard output: %s\n", strerror(err ? err : EIO));
+    fflush(NULL);
+    _exit(exit_code ? exit_code : CLI_EXIT_FAIL);
+}
+
+void cli_init(void)
+{
+    atexit(close_stdout);
 }
 
 void cli_warn(const char *fmt, ...)
@@ -56,8 +119,40 @@ bulk_backend cli_parse_backend(const char *text)
 {
     bulk_backend b;
     if (bulk_backend_parse(text, &b) != BULK_OK)
-        cli_die(CLI_EXIT_USAGE, "--backend: '%s' is not one of cpu, cuda, auto", text);
+        cli_die(CLI_EXIT_USAGE, "--backend: '%s' is not a backend; valid: cpu, cuda, auto", text);
     return b;
+}
+
+/* ---- the environment ----------------------------------------------------------------------- */
+
+static const char *env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL; /* empty is the same as unset */
+}
+
+void cli_check_env(void)
+{
+    const char *v;
+    bulk_backend b;
+    if ((v = env_set("BULK_BACKEND")) && bulk_backend_parse(v, &b) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "BULK_BACKEND='%s' is not a backend; valid: cpu, cuda, auto", v);
+    if ((v = env_set("BULK_THREADS"))) {
+        char *end;
+        errno = 0;
+        long t = strtol(v, &end, 10);
+        if (*v < '0' || *v > '9' || errno || *end || t > CLI_MAX_THREADS)
+            cli_die(CLI_EXIT_USAGE, "BULK_THREADS='%s' is not a thread count; valid: 1 to %d, "
+                    "or 0 for all online CPUs", v, CLI_MAX_THREADS);
+    }
+    if ((v = env_set("BULK_PROGRESS")) && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        cli_die(CLI_EXIT_USAGE, "BULK_PROGRESS='%s' is not valid; valid: 0 (never), 1 (always); "
+                "unset: when stderr is a terminal", v);
+}
+
+int cli_parse_threads(const char *text)
+{
+    return (int)cli_parse_ll("--threads", text, 0, CLI_MAX_THREADS);
 }
 
 bulk_ctx *cli_open_ctx(bulk_backend want, int threads)
@@ -67,6 +162,8 @@ bulk_ctx *cli_open_ctx(bulk_backend want, int threads)
     if (st == BULK_ERR_NO_BACKEND)
         cli_die(CLI_EXIT_USAGE, "backend '%s' is not available here (CUDA devices found: %d)",
                 bulk_backend_name(want), bulk_cuda_device_count());
+    if (st == BULK_ERR_ARG) /* the environment: cli_check_env refuses it first */
+        cli_die(CLI_EXIT_USAGE, "cannot open a context: BULK_BACKEND or BULK_THREADS is invalid");
     if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "cannot open a context: %s", bulk_status_string(st));
     return ctx;
 }
@@ -76,20 +173,23 @@ void cli_help_if_asked(int argc, char **argv, const char *usage)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             fputs(usage, stdout);
-            exit(CLI_EXIT_OK);
+            cli_exit(CLI_EXIT_OK);
         }
     }
 }
 
 char *cli_read_file(const char *path, size_t *len)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    const int std = strcmp(path, "-") == 0;
+    const char *name = std ? "standard input" : path;
+    FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) cli_die(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
     char *buf;
+    errno = 0;
     int st = bulk_read_stream(f, &buf, len);
-    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", path);
-    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s: read error", path);
-    if (f != stdin) fclose(f);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "out of memory reading %s", name);
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s: %s", name, strerror(errno ? errno : EIO));
+    if (!std) fclose(f);
     return buf;
 }
 
@@ -101,7 +201,7 @@ int cli_backend_threads_opt(int argc, char **argv, int *i, bulk_backend *be, int
         return 1;
     }
     if ((v = cli_opt_value(argc, argv, i, "--threads"))) {
-        *threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        *threads = cli_parse_threads(v);
         return 1;
     }
     return 0;

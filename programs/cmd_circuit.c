@@ -35,6 +35,8 @@ static const char circuit_usage[] =
     "  bitwise on all threads; CUDA: device-resident kernel times. Default: the CPU table, and\n"
     "  the CUDA one too when a device is present; --backend cpu|cuda picks one.\n"
     "  --out FILE also writes the table there.\n"
+    "--threads N: CPU threads; 0 or absent: BULK_THREADS, else all online CPUs. --backend: default auto\n"
+    "(BULK_BACKEND). Every subcommand takes --help.\n"
     "\n"
     "OUT: a regular file is replaced atomically, a device or FIFO written straight through\n"
     "(docs/cli.md).\n"
@@ -63,8 +65,8 @@ static void out_commit(output *o, const char *path)
 {
     if (o->atomic) {
         if (bulk_afile_commit(&o->af) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", path, strerror(errno));
-    } else if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_die(CLI_EXIT_FAIL, "writing standard output failed");
+    } else {
+        cli_flush_stdout();
     }
 }
 
@@ -172,11 +174,12 @@ static int circuit_eval(int argc, char **argv)
                 fwrite(line, 1, O + 1, out.fp);
             }
         }
-    }
-    if (ferror(out.fp)) {
-        int e = errno;
-        if (out.atomic) bulk_afile_abort(&out.af);
-        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", out.atomic ? outpath : "standard output", strerror(e ? e : EIO));
+        if (ferror(out.fp)) { /* stop at the first failed write, not after the whole input */
+            if (!out.atomic) cli_check_output(stdout, NULL);
+            int err = errno;
+            bulk_afile_abort(&out.af);
+            cli_die(CLI_EXIT_FAIL, "writing %s: %s", outpath, strerror(err ? err : EIO));
+        }
     }
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
@@ -204,9 +207,10 @@ static int circuit_adder(int argc, char **argv)
     out_open(&out, outpath, binary);
     st = binary ? bulk_circuit_write_aig(c, out.fp) : bulk_circuit_write_aag(c, out.fp);
     if (st != BULK_OK) {
-        int e = errno;
+        int err = errno;
         if (out.atomic) bulk_afile_abort(&out.af);
-        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", out.atomic ? outpath : "standard output", strerror(e ? e : EIO));
+        if (!out.atomic) cli_stdout_error(err);
+        cli_die(CLI_EXIT_FAIL, "writing %s: %s", outpath, strerror(err ? err : EIO));
     }
     out_commit(&out, outpath);
     bulk_circuit_free(c);
@@ -249,7 +253,7 @@ static int circuit_bench(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) {
             bulk_backend b = cli_parse_backend(v);
             which = b == BULK_BACKEND_AUTO ? -1 : (int)b;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 0, 4096);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else cli_die(CLI_EXIT_USAGE, "circuit bench: unknown argument '%s' (see bulk circuit --help)", argv[i]);
     }
     if (pairs % 64) cli_die(CLI_EXIT_USAGE, "--pairs must be a multiple of 64");

@@ -32,6 +32,8 @@ static const char cky_usage[] =
     "empty alternative derives the empty string, a line starting with '|' continues the rule\n"
     "before it. Grammars are converted to Chomsky normal form automatically.\n"
     "\n"
+    "  --threads N  CPU threads; 0 or absent: BULK_THREADS, else all online CPUs. --backend: default auto (BULK_BACKEND)\n"
+    "\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad grammar or usage (message names file and\n"
     "line: a rule without '->', an undefined non-terminal, an empty grammar, ...).\n";
 
@@ -106,8 +108,9 @@ int cmd_cky(int argc, char **argv)
     for (size_t i = 0; i < nlines; i++) outbuf[2 * i] = (char)('0' + acc[i]), outbuf[2 * i + 1] = '\n';
     if (outpath && strcmp(outpath, "-") != 0) {
         if (bulk_write_file_atomic(outpath, outbuf, 2 * nlines) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", outpath, strerror(errno));
-    } else if (fwrite(outbuf, 1, 2 * nlines, stdout) != 2 * nlines || fflush(stdout) != 0) {
-        cli_die(CLI_EXIT_FAIL, "writing standard output failed");
+    } else {
+        if (fwrite(outbuf, 1, 2 * nlines, stdout) != 2 * nlines) cli_stdout_error(errno);
+        cli_flush_stdout();
     }
     free(outbuf), free(syms), free(off), free(acc), free(text);
     bulk_grammar_free(g);

@@ -134,7 +134,8 @@ bulk_collatz_engine *czcli_engine(bulk_ctx *ctx, int d, int k, int a)
 static const char sieve_usage[] =
     "usage: bulk collatz sieve --k K [--threads N]\n"
     "Prints j and s_j, the number of mandatory residues modulo 2^j (seed 004 Table 3), for\n"
-    "j = 0..K (K <= 39), without storing the sieve.\n";
+    "j = 0..K (K <= 39), without storing the sieve.\n"
+    "  --threads N   CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n";
 
 int cmd_collatz_sieve(int argc, char **argv)
 {
@@ -143,7 +144,7 @@ int cmd_collatz_sieve(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *v;
         if ((v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_COLLATZ_MAX_K);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else cli_die(CLI_EXIT_USAGE, "collatz sieve: unknown argument '%s'", argv[i]);
     }
     if (k < 0) cli_die(CLI_EXIT_USAGE, "collatz sieve: --k is required");

@@ -92,7 +92,8 @@ static const char delays_usage[] =
     "                      maximum delay per batch; axes with values, legend, title), 1024 x 600\n"
     "  --d D               base bits of B, C, J (default 14)   --a A  bits of table A (default 20;\n"
     "                      on a GPU, long runs: --d 15 --a 24 is the fastest measured, 1.0e11/s)\n"
-    "  --threads N, --backend cpu|cuda|auto\n"
+    "  --threads N         CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
+    "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND)\n"
     "  --checkpoint FILE   (needs --out) resume from / save the progress to FILE: the output\n"
     "                      grows in OUT.partial, renamed to OUT at the end; a rerun after a kill\n"
     "                      goes on from the last checkpoint; another run's FILE is refused.\n"
@@ -100,13 +101,24 @@ static const char delays_usage[] =
     "                      the file it points to); a device or FIFO is refused\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n";
 
+/* I/O failures of an output (path; NULL = stdout) exit 1 with the cause; the atomic file f (when
+ * given) is removed first. */
+static void out_failed(bulk_afile *f, const char *path, int err)
+{
+    if (!path) cli_stdout_error(err);
+    if (f) bulk_afile_abort(f);
+    cli_die(CLI_EXIT_FAIL, "collatz delays: writing %s: %s", path, strerror(err ? err : EIO));
+}
+
+/* After each piece: a failed write stops the run at once instead of computing the rest. */
+static void out_check(bulk_afile *f, FILE *fp, const char *path)
+{
+    if (ferror(fp)) out_failed(f, path, errno);
+}
+
 static void write_or_die(bulk_afile *f, FILE *fp, const void *p, size_t n, const char *path)
 {
-    if (fwrite(p, 1, n, fp) != n) {
-        int e = errno;
-        if (f) bulk_afile_abort(f);
-        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", path, strerror(e ? e : EIO));
-    }
+    if (fwrite(p, 1, n, fp) != n) out_failed(f, path, errno);
 }
 
 /* ---- checkpointed output (--checkpoint) ------------------------------------------------------
@@ -130,13 +142,12 @@ struct resume {
 
 static void resume_save(struct resume *r, uint64_t done)
 {
-    if (fflush(r->fp) != 0 || fsync(fileno(r->fp)) != 0)
-        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", r->partial, strerror(errno));
+    if (fflush(r->fp) != 0 || fsync(fileno(r->fp)) != 0) out_failed(NULL, r->partial, errno);
     long pos = ftell(r->fp);
     unsigned __int128 nx = (((unsigned __int128)r->first.hi << 64) | r->first.lo) + done;
     bulk_cz_runstate s = { { (uint64_t)nx, (uint64_t)(nx >> 64) }, (uint64_t)pos, 0, { 0, 0 }, NULL, 0 };
     if (pos < 0 || bulk_cz_runstate_write(r->ckpt, r->identity, &s) != BULK_OK)
-        cli_die(CLI_EXIT_FAIL, "cannot write the checkpoint file %s: %s", r->ckpt, strerror(errno));
+        cli_die(CLI_EXIT_FAIL, "cannot write the checkpoint file %s: %s", r->ckpt, strerror(errno ? errno : EIO));
     r->done = done;
     r->last = bulk_now();
 }
@@ -189,7 +200,7 @@ static int resume_open(struct resume *r, const char *ckpt, const char *identity,
         cli_die(CLI_EXIT_USAGE, "checkpoint %s: %s is shorter than the %llu bytes it records", ckpt,
                 r->partial, (unsigned long long)s.out_bytes);
     if (ftruncate(fileno(r->fp), (off_t)s.out_bytes) != 0 || fseek(r->fp, 0, SEEK_END) != 0)
-        cli_die(CLI_EXIT_FAIL, "cannot truncate %s", r->partial);
+        cli_die(CLI_EXIT_FAIL, "cannot truncate %s: %s", r->partial, strerror(errno));
     r->last = bulk_now();
     return 0;
 }
@@ -203,7 +214,8 @@ static void resume_note(struct resume *r, uint64_t done)
 static void resume_finish(struct resume *r)
 {
     resume_save(r, r->total);
-    if (fclose(r->fp) != 0 || rename(r->partial, r->target) != 0)
+    if (fclose(r->fp) != 0) out_failed(NULL, r->partial, errno);
+    if (rename(r->partial, r->target) != 0)
         cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s: %s", r->partial, r->target, strerror(errno));
     free(r->target);
     r->target = NULL;
@@ -231,10 +243,11 @@ struct plot_range {
 static void plot_or_die(const char *png, const struct plot_range *r, double *const ys[3],
                         uint64_t nb, bulk_afile *f)
 {
+    errno = 0;
     if (czcli_plot_delays(png, r->from, r->to, r->first, r->batch, nb, ys[0], ys[1], ys[2]) != 0) {
         int e = errno;
         if (f) bulk_afile_abort(f);
-        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e));
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e ? e : EIO));
     }
 }
 
@@ -244,7 +257,7 @@ static void plot_from_stats_file(const char *path, const char *png, const struct
                                  uint64_t nb)
 {
     FILE *fp = fopen(path, "r");
-    if (!fp) cli_die(CLI_EXIT_FAIL, "cannot read %s", path);
+    if (!fp) cli_die(CLI_EXIT_FAIL, "cannot read %s: %s", path, strerror(errno));
     double *ys[3];
     for (int s = 0; s < 3; s++) {
         ys[s] = malloc((nb ? nb : 1) * sizeof(double));
@@ -289,7 +302,7 @@ int cmd_collatz_delays(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--stats"))) batch = (unsigned long long)cli_parse_ll("--stats", v, 1, 1ll << 40);
         else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
         else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
@@ -374,6 +387,7 @@ int cmd_collatz_delays(int argc, char **argv)
                     fprintf(out, "%s %u\n", czcli_str(nv, 0), buf[i]);
                 }
             }
+            out_check(outp && !ckpt ? &f : NULL, out, ckpt ? rs.partial : outp);
             if (ckpt) resume_note(&rs, off + m);
             bulk_progress_update(&prog, (double)(off + m));
         }
@@ -411,12 +425,13 @@ int cmd_collatz_delays(int argc, char **argv)
                 bulk_u128 sv1 = { (uint64_t)s1, (uint64_t)(s1 >> 64) };
                 fprintf(out, "%s %.6f %u %u\n", czcli_str(sv1, 0), (double)sum[b] / (double)batch, mn[b], mx[b]);
             }
+            out_check(outp && !ckpt ? &f : NULL, out, ckpt ? rs.partial : outp);
             if (ckpt) resume_note(&rs, (b0 + m) * batch);
             bulk_progress_update(&prog, (double)((b0 + m) * batch));
         }
         if (png && ckpt) {
             /* before the final state: a kill in between redoes the tail and the plot */
-            if (fflush(rs.fp) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s", rs.partial);
+            if (fflush(rs.fp) != 0) out_failed(NULL, rs.partial, errno);
             struct plot_range pr = { from, to, first, batch };
             plot_from_stats_file(rs.partial, png, &pr, nb);
         } else if (png) {
@@ -431,7 +446,7 @@ int cmd_collatz_delays(int argc, char **argv)
                 ys[2][b] = mx[b];
             }
             struct plot_range pr = { from, to, first, batch };
-            plot_or_die(png, &pr, ys, nb, outp ? &f : NULL);
+            plot_or_die(png, &pr, ys, nb, outp && !ckpt ? &f : NULL);
             for (int s = 0; s < 3; s++) free(ys[s]);
         }
         free(sum);

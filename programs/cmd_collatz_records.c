@@ -1,4 +1,5 @@
 /* bulk collatz records. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -15,7 +16,8 @@ static const char records_usage[] =
     "(OEIS A006877, A060412, A006884). glide(1) is undefined, so 1 is never a glide record.\n"
     "\n"
     "  --d D  base bits of B, C, J (default 11)   --a A  bits of tables A and P (default 20)\n"
-    "  --threads N, --backend cpu|cuda|auto\n"
+    "  --threads N         CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
+    "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND)\n"
     "  --checkpoint FILE   resume from / save the progress to FILE (atomic); a rerun after a\n"
     "                      kill goes on where the last checkpoint was written, and a FILE of\n"
     "                      another run is refused (exit 2); FILE: a regular file, a new one\n"
@@ -48,7 +50,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
             return BULK_ERR_PARSE;
         }
     } else if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
-        bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno));
+        bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno ? errno : EIO));
         return BULK_ERR_IO;
     }
     int done = next == end + 1;
@@ -85,7 +87,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
         double now = bulk_now();
         if (done || now - last_ckpt >= every) {
             if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno));
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno ? errno : EIO));
                 st = BULK_ERR_IO;
                 break;
             }
@@ -114,7 +116,7 @@ int cmd_collatz_records(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--kind"))) kind = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
         else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
@@ -145,7 +147,8 @@ int cmd_collatz_records(int argc, char **argv)
         st = records_resumable(ctx, e, k, first, last, ckpt, identity, every > 0 ? every : 0.001,
                                &recs, &n);
         if (st == BULK_ERR_IO || st == BULK_ERR_PARSE || st == BULK_ERR_UNSUPPORTED)
-            cli_die(CLI_EXIT_USAGE, "collatz records: %s", bulk_collatz_last_error());
+            cli_die(st == BULK_ERR_IO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE, "collatz records: %s",
+                    bulk_collatz_last_error());
     }
     if (st == BULK_ERR_ARG && ckpt) cli_die(CLI_EXIT_USAGE, "collatz records: %s", bulk_collatz_last_error());
     if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "collatz records: the range is too long to enumerate");

@@ -1,4 +1,5 @@
 /* bulk collatz verify / merge. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static const char verify_usage[] =
     "                      (FILE: a regular file, a new one or a link to one)\n"
     "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
     "  --part I/N          only the I-th of N equal slices of [A, B) (combine with `merge`)\n"
-    "  --threads N         worker threads (default: all; BULK_THREADS)\n"
+    "  --threads N         worker threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --backend cpu|cuda|auto\n"
     "\n"
     "Reports numbers covered, numbers iterated individually (the rest are eliminated by the\n"
@@ -77,7 +78,7 @@ int cmd_collatz_verify(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
         else if ((v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_CZ_MAX_K_GEN);
         else if ((v = cli_opt_value(argc, argv, &i, "--k-stored"))) ks = (int)cli_parse_ll("--k-stored", v, 0, BULK_CZ_MAX_K_GEN);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
@@ -138,8 +139,9 @@ int cmd_collatz_verify(int argc, char **argv)
     double secs = bulk_now() - t0;
     bulk_collatz_engine_free(e);
     bulk_ctx_close(ctx);
-    if (st == BULK_ERR_ARG || st == BULK_ERR_IO)
-        cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
+    if (st == BULK_ERR_ARG || st == BULK_ERR_PARSE || st == BULK_ERR_IO) /* IO: the checkpoint */
+        cli_die(st == BULK_ERR_IO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE, "collatz verify: %s",
+                bulk_collatz_last_error());
     if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_status_string(st));
     czcli_print_verify(stdout, json, from, to, pi, pn, first, last, d, k, conv, r, secs, NULL, NULL);
     free(r);
@@ -149,7 +151,7 @@ int cmd_collatz_verify(int argc, char **argv)
 /* ---- merge ---------------------------------------------------------------------------------- */
 
 static const char merge_usage[] =
-    "usage: bulk collatz merge [--json] FILE...\n"
+    "usage: bulk collatz merge [--json] FILE...   ('-': one result on standard input)\n"
     "Combines the `verify --json` outputs of the parts 1/N .. N/N of one range into the totals\n"
     "of the whole range (the same as one run; --converge results have no checksum, and their\n"
     "`iterated` depends on where the parts cut blocks). Every part must be present exactly\n"
@@ -189,7 +191,7 @@ int cmd_collatz_merge(int argc, char **argv)
     int json = 0, nfiles = 0, conv = 0, nfiles_seen = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) json = 1;
-        else if (argv[i][0] == '-') cli_die(CLI_EXIT_USAGE, "merge: unknown option '%s'", argv[i]);
+        else if (argv[i][0] == '-' && argv[i][1]) cli_die(CLI_EXIT_USAGE, "merge: unknown option '%s'", argv[i]);
         else nfiles++;
     }
     if (!nfiles) cli_die(CLI_EXIT_USAGE, "merge: no result files given");
@@ -202,13 +204,15 @@ int cmd_collatz_merge(int argc, char **argv)
     int d = 0, k = 0;
     bulk_u128 first = { 0, 0 }, last = { 0, 0 };
     for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-') continue;
-        const char *file = argv[i];
-        FILE *fp = fopen(file, "r");
-        if (!fp) cli_die(CLI_EXIT_USAGE, "merge: cannot open %s", file);
+        if (argv[i][0] == '-' && argv[i][1]) continue;
+        const int std = !strcmp(argv[i], "-");
+        const char *file = std ? "stdin" : argv[i];
+        FILE *fp = std ? stdin : fopen(file, "r");
+        if (!fp) cli_die(CLI_EXIT_USAGE, "merge: cannot open %s: %s", file, strerror(errno));
         static char text[1 << 16];
         size_t n = fread(text, 1, sizeof text - 1, fp);
-        fclose(fp);
+        if (ferror(fp)) cli_die(CLI_EXIT_USAGE, "merge: %s: %s", file, strerror(errno));
+        if (!std) fclose(fp);
         text[n] = 0;
         if (n == sizeof text - 1) cli_die(CLI_EXIT_USAGE, "merge: %s is too large", file);
         if (!strstr(text, "\"command\":\"collatz verify\""))

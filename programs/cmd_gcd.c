@@ -36,7 +36,7 @@ static const char gcd_usage[] =
     "Both first print 'i j duplicate' for every modulus j equal to an earlier one i; the\n"
     "copies are left out of the search (a copy would share everything with its original).\n"
     "Indices are 0-based: the position of the modulus in the input (for text: line - 1;\n"
-    "several FILEs count on from one to the next).\n"
+    "several FILEs count on from one to the next). FILE '-' reads standard input.\n"
     "\n"
     "input:\n"
     "  --format text   one modulus per line, decimal or 0x hex (default)\n"
@@ -61,7 +61,8 @@ static const char gcd_usage[] =
     "  --spill DIR       batch: where spill files go (default $TMPDIR or /tmp). They are\n"
     "                    unlinked at once, so nothing is left behind on any exit; a full\n"
     "                    disk stops the run with exit 1 and no output (--spill-dir: the same)\n"
-    "  --backend B, --threads N   as everywhere (BULK_BACKEND, BULK_THREADS)\n"
+    "  --backend B       cpu, cuda or auto (default auto; BULK_BACKEND)\n"
+    "  --threads N       CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "\n"
     "A malformed line (bad character, empty line, modulus below 2, undecodable key) stops\n"
     "the run before any output with 'FILE:LINE: line LINE: what' and exit code 2.\n"
@@ -107,6 +108,7 @@ static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t g
     int st = put_num(o, g, gn);
     fputc('\n', o->fp);
     o->found++;
+    if (st == BULK_OK && ferror(o->fp)) st = BULK_ERR_IO; /* stops the search: output failed */
     return st;
 }
 
@@ -195,7 +197,7 @@ int cmd_gcd(int argc, char **argv)
                  (v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads")))
-            threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+            threads = cli_parse_threads(v);
         else if (strcmp(argv[i], "--hex") == 0) hex = 1;
         else if (argv[i][0] == '-' && argv[i][1]) cli_die(CLI_EXIT_USAGE, "gcd: unknown option %s", argv[i]);
         else files[nfiles++] = argv[i];
@@ -299,6 +301,12 @@ int cmd_gcd(int argc, char **argv)
     double t2 = bulk_now();
     bulk_progress_finish(&prog);
     if (st != BULK_OK) {
+        if (st == BULK_ERR_IO && !batch && ferror(o.fp)) { /* on_pair stopped: output failed */
+            if (!out_path) cli_check_output(stdout, NULL);
+            int err = errno;
+            bulk_afile_abort(&af);
+            cli_die(CLI_EXIT_FAIL, "gcd: writing %s: %s", out_path, strerror(err ? err : EIO));
+        }
         if (out_path) bulk_afile_abort(&af);
         if (st == BULK_ERR_IO) {
             const char *dir = spill_dir ? spill_dir : getenv("TMPDIR");
@@ -323,8 +331,8 @@ int cmd_gcd(int argc, char **argv)
             cli_die(CLI_EXIT_FAIL, "gcd: cannot write %s: %s", out_path, strerror(errno));
     } else {
         if (batch && fclose(o.fp) != 0) cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
-        if ((batch && fwrite(mem, 1, memlen, stdout) != memlen) || fflush(stdout) != 0)
-            cli_die(CLI_EXIT_FAIL, "gcd: cannot write the output");
+        if (batch && fwrite(mem, 1, memlen, stdout) != memlen) cli_stdout_error(errno);
+        cli_flush_stdout();
         free(mem);
     }
     double secs = t2 - t1;

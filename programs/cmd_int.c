@@ -49,7 +49,7 @@ static const char int_usage[] =
     "                   straight through (docs/cli.md)\n"
     "  --hex            print results in hex with a 0x prefix (lowercase digits)\n"
     "  --backend B      cpu, cuda or auto (default auto; also BULK_BACKEND)\n"
-    "  --threads N      CPU threads (default: all; also BULK_THREADS)\n"
+    "  --threads N      CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "\n"
     "Bad input (a non-digit, an operand wider than --bits, a missing or extra operand, an\n"
     "empty line, division by zero, an even powmod modulus) stops the run with a message\n"

@@ -40,7 +40,7 @@ static const char bench_usage[] =
     "  --time SECONDS  timed run: the sides alternate, one call each, until they have taken\n"
     "                  2 x SECONDS together (default 1)\n"
     "  --backend B     cpu, cuda or auto (default auto)\n"
-    "  --threads N     threads for bulk and for GMP (default: all CPUs)\n"
+    "  --threads N     threads for bulk and for GMP; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --json          print one JSON object instead of the table\n"
     "Every result of bulk is checked against GMP's; a mismatch is an error (exit 1).\n";
 

@@ -20,7 +20,8 @@ static const char life_usage[] =
     "\n"
     "  --in FILE          the pattern (RLE: header 'x = W, y = H, rule = R'; #CXRLE Pos/Gen kept).\n"
     "                     W x H is the frame the runs must stay in, not a size: memory follows\n"
-    "                     the live cells, so a large frame around a few cells costs nothing\n"
+    "                     the live cells, so a large frame around a few cells costs nothing;\n"
+    "                     '-' reads standard input\n"
     "  --steps N          generations to run (>= 0)\n"
     "  --rule R           B/S rule (B3/S23, B36/S23, B3678/S34678, S23/B3, 23/3); overrides the\n"
     "                     file's rule; default: the file's, else B3/S23\n"
@@ -37,7 +38,7 @@ static const char life_usage[] =
     "  --every K          print 'generation population' every K generations (from the start,\n"
     "                     and the last one) on stdout, before the RLE when that goes to stdout\n"
     "  --backend B        cpu, cuda or auto (default auto; environment BULK_BACKEND)\n"
-    "  --threads N        CPU threads (default: all; environment BULK_THREADS)\n"
+    "  --threads N        CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --max-memory BYTES keep at most about BYTES (suffix K, M, G, T allowed) of cells in memory;\n"
     "                     larger universes are\n"
     "                     streamed in tiles from files in --tmp-dir (default $TMPDIR or /tmp)\n"
@@ -85,6 +86,7 @@ static void print_population(bulk_life *u)
     int st = bulk_life_population(u, &pop);
     if (st) cli_die(CLI_EXIT_FAIL, "life: population: %s", bulk_status_string(st));
     printf("%" PRIu64 " %" PRIu64 "\n", bulk_life_generation(u), pop);
+    cli_check_output(stdout, NULL); /* a long run stops at the first failed write */
 }
 
 /* The rows of a --png picture: pixel row r shows cell rows [r / s * shrink, + shrink) of the
@@ -176,7 +178,7 @@ static void write_png(bulk_life *u, const char *path, const char *region, long l
     pic_image im = { (uint32_t)(pw * s), (uint32_t)(ph * s), PIC_INDEXED, 1, white_black, 2, life_pic_row, &lp };
     if (pic_png_write(path, &im) != 0) {
         if (lp.st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(lp.st));
-        cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", path, strerror(errno));
+        cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", path, strerror(errno ? errno : EIO));
     }
     free(lp.bits);
 }
@@ -200,7 +202,7 @@ static int life_run(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--png"))) png = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--every"))) every = cli_parse_ll("--every", v, 1, INT64_MAX / 2);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_memory = parse_bytes(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--tmp-dir"))) tmp_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--per-pass"))) per_pass = cli_parse_ll("--per-pass", v, 1, 64);
@@ -212,7 +214,16 @@ static int life_run(int argc, char **argv)
 
     bulk_life_pattern p;
     bulk_life_error err;
-    int st = bulk_life_pattern_read_file(&p, in, &err);
+    int st;
+    if (strcmp(in, "-") == 0) { /* standard input */
+        size_t len;
+        char *text = cli_read_file(in, &len);
+        st = bulk_life_pattern_read(&p, text, len, &err);
+        free(text);
+        in = "stdin";
+    } else {
+        st = bulk_life_pattern_read_file(&p, in, &err);
+    }
     if (st == BULK_ERR_IO || st == BULK_ERR_NOMEM)
         cli_die(st == BULK_ERR_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "life: %s: %s", in,
                 st == BULK_ERR_IO ? err.message : "out of memory");
@@ -277,7 +288,7 @@ static int life_run(int argc, char **argv)
     if (png) write_png(u, png, region, png_scale, opt.torus, opt.torus_width, opt.torus_height, dx, dy);
     if (out) {
         if (bulk_write_file_atomic(out, text, len) != 0)
-            cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", out, strerror(errno));
+            cli_die(CLI_EXIT_FAIL, "life: cannot write %s: %s", out, strerror(errno ? errno : EIO));
     } else {
         fwrite(text, 1, len, stdout);
     }

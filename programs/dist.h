@@ -29,8 +29,8 @@ int dist_local_rank(void);
 int dist_local_size(void);
 /* Before the bulk context opens: one GPU per rank by local rank (CUDA_VISIBLE_DEVICES is set to
  * the local_rank % G-th of the G visible GPUs when G > 0), and, unless --threads or BULK_THREADS
- * say otherwise, threads = online CPUs / ranks on this host (at least 1). Returns the thread
- * count to pass to bulk_ctx_open (0: all). */
+ * give a nonzero count, threads = online CPUs / ranks on this host (at least 1). Returns the
+ * thread count to pass to bulk_ctx_open (0: BULK_THREADS). */
 int dist_place(int threads_option);
 
 /* ---- the chunk scheduler (dist_sched.c) ---- */

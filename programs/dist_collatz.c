@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +211,9 @@ static const char usage[] =
     "  --verify-chunks F      recompute a random fraction F of the chunks on a different rank\n"
     "                         and compare (exit 1 on a difference)\n"
     "  --seed S               choice of those chunks (default: from the clock, printed)\n"
-    "  --threads N, --backend cpu|cuda|auto\n";
+    "  --threads N            CPU threads per rank; 0 or absent: BULK_THREADS when set and\n"
+    "                         not 0, else the host's online CPUs divided among its ranks\n"
+    "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND)\n";
 
 int dist_collatz_main(int argc, char **argv)
 {
@@ -245,7 +248,7 @@ int dist_collatz_main(int argc, char **argv)
         else if (kind == J_STATS && (v = cli_opt_value(argc, argv, &i, "--out"))) outp = v;
         else if (kind == J_STATS && (v = cli_opt_value(argc, argv, &i, "--png"))) png = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--chunk"))) chunk_s = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = (int)cli_parse_ll("--threads", v, 1, 4096);
+        else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if (kind == J_VERIFY && !strcmp(argv[i], "--json")) json = 1;
         else if (kind == J_VERIFY && !strcmp(argv[i], "--converge")) conv = 1;
@@ -376,10 +379,11 @@ int dist_collatz_main(int argc, char **argv)
             }
             if (*p) bad_payload(i);
         }
+        errno = 0;
         if (png && czcli_plot_delays(png, from, to, B(j.first), batch, nb, ys[0], ys[1], ys[2]) != 0) {
             int e = errno;
             if (outp) bulk_afile_abort(&af);
-            cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e));
+            cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", png, strerror(e ? e : EIO));
         }
         for (int s = 0; s < 3; s++) free(ys[s]);
         if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));

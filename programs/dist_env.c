@@ -161,8 +161,8 @@ int dist_place(int threads_option)
         }
         if (pick[0]) setenv("CUDA_VISIBLE_DEVICES", pick, 1);
     }
-    const char *bt = getenv("BULK_THREADS");
-    if (threads_option > 0 || (bt && *bt)) return threads_option;
+    const char *bt = getenv("BULK_THREADS"); /* 0 or empty: the default, as --threads 0 */
+    if (threads_option > 0 || (bt && *bt && strcmp(bt, "0") != 0)) return threads_option;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus < 1) cpus = 1;
     long t = cpus / ls;

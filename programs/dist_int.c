@@ -209,19 +209,27 @@ int dist_int_main(int argc, char **argv)
         else if (!strncmp(argv[i], "--in=", 5)) in = argv[i] + 5;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) outp = argv[++i];
         else if (!strncmp(argv[i], "--out=", 6)) outp = argv[i] + 6;
-        else if (!strncmp(argv[i], "--threads", 9)) have_threads = 1;
+        /* --threads 0 is the default: the share of the host's CPUs below */
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) have_threads = atoi(argv[++i]) != 0;
+        else if (!strncmp(argv[i], "--threads=", 10)) have_threads = atoi(argv[i] + 10) != 0;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "bench")) {
             setenv("BULK_DIST", "0", 1); /* help and benchmarks stay one-process (no re-entry) */
             return cmd_int(argc, argv);
         }
     }
     if (outp && !strcmp(outp, "-")) outp = NULL;
-    if (!in || !strcmp(in, "-"))
-        cli_die(CLI_EXIT_USAGE, "int (distributed): --in FILE is required (stdin is not split)");
+    if (!in) cli_die(CLI_EXIT_USAGE, "int (distributed): --in FILE is required (stdin is not split)");
     static const char *const rn[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
     static const char *const sn[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
     int rank = env_num(rn, 3, 0), size = env_num(sn, 2, 1);
     if (!dist_launched() || size < 1 || rank < 0 || rank >= size) size = 1, rank = 0;
+    if (!strcmp(in, "-")) { /* standard input: one process reads it all, as `bulk int` does */
+        if (size > 1)
+            cli_die(CLI_EXIT_USAGE, "int (distributed): --in -: standard input is not split among "
+                    "%d ranks; give --in FILE", size);
+        setenv("BULK_DIST", "0", 1);
+        return cmd_int(argc, argv);
+    }
 
     /* my slice, and the number of lines before it; memory stays bounded however large */
     int code = CLI_EXIT_OK, have_out = 0;
@@ -341,20 +349,20 @@ int dist_int_main(int argc, char **argv)
         else free(m);
         if (recv_big(r, NULL, fcode ? NULL : out) && !fcode) fcode = CLI_EXIT_FAIL;
     }
+    int werr = 0; /* the cause of a failed write of the output */
     if (outp && out) {
-        if (fcode) {
-            bulk_afile_abort(&af);
-        } else if (bulk_afile_commit(&af) != 0) {
-            char b[4200];
-            snprintf(b, sizeof b, "bulk: int: cannot write %s: %s\n", outp, strerror(errno));
-            fcode = CLI_EXIT_FAIL;
-            fmsg = strdup(b);
-        }
-    } else if (out) {
-        fflush(stdout);
+        if (fcode) bulk_afile_abort(&af);
+        else if (bulk_afile_commit(&af) != 0) fcode = CLI_EXIT_FAIL, werr = errno ? errno : EIO;
+    } else if (out && (fflush(stdout) != 0 || ferror(stdout))) {
+        werr = errno ? errno : EIO; /* standard output: said once, below, after MPI is done */
+    }
+    if (werr && !outp) {
+        dist_comm_finalize();
+        cli_stdout_error(werr);
     }
     if (fcode) {
         if (fmsg) fputs(fmsg, stderr);
+        else if (werr) fprintf(stderr, "bulk: int: cannot write %s: %s\n", outp, strerror(werr));
         else fprintf(stderr, "bulk: int: %s\n", outp ? "cannot write the output" : "a slice failed");
     }
     free(fmsg);

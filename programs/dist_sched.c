@@ -162,7 +162,7 @@ static void open_checkpoint(struct sched *s)
     const char *dir = s->o->checkpoint_dir;
     if (!dir) return;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fail(s, 2, "--checkpoint %s: cannot create the directory (%s)", dir, strerror(errno));
+        fail(s, 1, "--checkpoint %s: cannot create the directory (%s)", dir, strerror(errno));
         return;
     }
     char path[4096], text[4096];
@@ -180,7 +180,7 @@ static void open_checkpoint(struct sched *s)
             return;
         }
     } else if (bulk_write_file_atomic(path, text, (size_t)tl) != 0) {
-        fail(s, 2, "--checkpoint %s: cannot write %s (%s)", dir, path, strerror(errno));
+        fail(s, 1, "--checkpoint %s: cannot write %s (%s)", dir, path, strerror(errno));
         return;
     }
     for (uint64_t i = 0; i < s->n && !s->failed; i++) {
@@ -247,7 +247,7 @@ static void put(struct sched *s, int rank, struct hdr h, char *pay, size_t len)
         s->computed++;
         s->per_rank[rank]++;
         if (s->o->checkpoint_dir && write_chunk(s, i) != 0)
-            fail(s, 2, "--checkpoint %s: cannot write chunk %" PRIu64 " (%s)",
+            fail(s, 1, "--checkpoint %s: cannot write chunk %" PRIu64 " (%s)",
                  s->o->checkpoint_dir, i, strerror(errno));
         return;
     }

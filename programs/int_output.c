@@ -86,6 +86,7 @@ int int_writer_lines(int_writer *w, size_t n, size_t line_cap, size_t scratch_li
             w->buf[pos++] = '\n';
         }
         if (fwrite(w->buf, 1, pos, w->fp) != pos) {
+            if (!w->atomic) cli_stdout_error(errno);
             cli_warn("int %s: writing %s: %s", w->op, w->name, strerror(errno ? errno : EIO));
             return -1;
         }
@@ -112,9 +113,8 @@ int int_writer_commit(int_writer *w)
             cli_warn("int %s: writing %s: %s", w->op, w->name, strerror(errno));
             st = -1;
         }
-    } else if (fflush(w->fp) != 0 || ferror(w->fp)) {
-        cli_warn("int %s: writing %s: %s", w->op, w->name, strerror(errno ? errno : EIO));
-        st = -1;
+    } else {
+        cli_flush_stdout(); /* exits 1 when a write failed */
     }
     release(w);
     return st;

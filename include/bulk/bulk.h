@@ -56,8 +56,11 @@ typedef struct bulk_ctx bulk_ctx;
 
 /* Opens a context. `want` AUTO picks CUDA when available, else CPU; the environment
  * variable BULK_BACKEND (auto|cpu|cuda) overrides AUTO only. Asking for CUDA where it is
- * not available gives BULK_ERR_NO_BACKEND. `threads` <= 0 means all online CPUs (or the
- * environment variable BULK_THREADS when set). Results never depend on the thread count. */
+ * not available gives BULK_ERR_NO_BACKEND. `threads` <= 0 means the environment variable
+ * BULK_THREADS (1..4096) when set, else all online CPUs (BULK_THREADS=0 means all too).
+ * An invalid BULK_BACKEND or BULK_THREADS (set, non-empty and not one of those values)
+ * gives BULK_ERR_ARG, whether or not it would be used. Results never depend on the thread
+ * count. */
 int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads);
 void bulk_ctx_close(bulk_ctx *ctx);
 bulk_backend bulk_ctx_backend(const bulk_ctx *ctx);

@@ -1,6 +1,7 @@
 /* Opening a context: choosing the backend and the thread count. */
 #include "backend/context.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,25 +33,29 @@ int bulk_cuda_device_count(void)
     return cached;
 }
 
-static int default_threads(void)
+/* BULK_THREADS: unset or empty -> 0; 0..4096 -> itself (0: all online CPUs); else -1. */
+static int env_threads(void)
 {
     const char *env = getenv("BULK_THREADS");
-    if (env && *env) {
-        long v = strtol(env, NULL, 10);
-        if (v > 0 && v <= 4096) return (int)v;
-    }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    if (!env || !*env) return 0;
+    char *end;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    const int digits = *env >= '0' && *env <= '9'; /* no sign, no blanks */
+    return !digits || errno || *end || v > 4096 ? -1 : (int)v;
 }
 
 int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
 {
     if (!ctx) return BULK_ERR_ARG;
     *ctx = NULL;
-    if (want == BULK_BACKEND_AUTO) {
-        const char *env = getenv("BULK_BACKEND");
-        if (env && *env && bulk_backend_parse(env, &want) != BULK_OK) return BULK_ERR_ARG;
-    }
+    /* an invalid value is refused even where it would not be used, so that it never hides */
+    const char *env = getenv("BULK_BACKEND");
+    bulk_backend env_backend = BULK_BACKEND_AUTO;
+    if (env && *env && bulk_backend_parse(env, &env_backend) != BULK_OK) return BULK_ERR_ARG;
+    const int env_t = env_threads();
+    if (env_t < 0) return BULK_ERR_ARG;
+    if (want == BULK_BACKEND_AUTO) want = env_backend;
     int devices = 0;
     if (want != BULK_BACKEND_CPU) devices = bulk_cuda_device_count();
     if (want == BULK_BACKEND_CUDA && devices == 0) return BULK_ERR_NO_BACKEND;
@@ -59,7 +64,12 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
     struct bulk_ctx *c = calloc(1, sizeof *c);
     if (!c) return BULK_ERR_NOMEM;
     c->backend = want;
-    c->threads = threads > 0 ? threads : default_threads();
+    if (threads <= 0) threads = env_t;
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    c->threads = threads;
     c->cuda_devices = want == BULK_BACKEND_CUDA ? devices : 0;
     *ctx = c;
     return BULK_OK;

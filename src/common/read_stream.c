@@ -46,7 +46,9 @@ int bulk_read_path(const char *path, char **buf, size_t *len, int *open_errno)
         return BULK_ERR_IO;
     }
     int st = bulk_read_stream(f, buf, len);
+    int err = errno; /* the cause of a failed read, kept across fclose */
     fclose(f);
+    errno = err;
     return st;
 }
 
@@ -54,6 +56,6 @@ int bulk_read_path_msg(const char *path, char **buf, size_t *len, char *err, siz
 {
     int open_errno, st = bulk_read_path(path, buf, len, &open_errno);
     if (st == BULK_ERR_IO && err && errlen)
-        snprintf(err, errlen, "%s: %s", path, open_errno ? strerror(open_errno) : "read error");
+        snprintf(err, errlen, "%s: %s", path, strerror(open_errno ? open_errno : errno ? errno : EIO));
     return st;
 }

@@ -12,12 +12,12 @@
 int bulk_read_stream(FILE *f, char **buf, size_t *len);
 
 /* Opens `path` (binary) and reads it whole with bulk_read_stream. On BULK_ERR_IO, *open_errno
- * is the errno of the failed fopen, or 0 when the file opened but reading it failed, so that
- * callers can word the two cases as before. */
+ * is the errno of the failed fopen, or 0 when the file opened but reading it failed (errno then
+ * holds the cause), so that callers can word the two cases as before. */
 int bulk_read_path(const char *path, char **buf, size_t *len, int *open_errno);
 
 /* bulk_read_path for readers that report into a message buffer: on BULK_ERR_IO, err (when not
- * NULL and errlen > 0) gets "PATH: <strerror of the failed open>" or "PATH: read error". */
+ * NULL and errlen > 0) gets "PATH: <strerror of the failed open or read>". */
 int bulk_read_path_msg(const char *path, char **buf, size_t *len, char *err, size_t errlen);
 
 #endif

@@ -269,7 +269,7 @@ expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --d 25
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --d 0
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --k 47
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --part 4/3
-expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --checkpoint "$T/no/such/dir/ck"
+expect_exit 1 "$BULK" collatz verify --from 1 --to 100 --checkpoint "$T/no/such/dir/ck" # an I/O failure
 expect_exit 2 "$BULK" collatz verify --to 100
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --bogus
 expect_exit 2 "$BULK" collatz frobnicate

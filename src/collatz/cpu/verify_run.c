@@ -84,7 +84,8 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         } else {
             /* a fresh run: prove now that the checkpoint can be written */
             if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, out) != BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint, strerror(errno));
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint,
+                                  strerror(errno ? errno : EIO));
                 return BULK_ERR_IO;
             }
         }
@@ -145,7 +146,8 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         if (opts->checkpoint && (done || now - last_ckpt >= every)) {
             if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) !=
                 BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint, strerror(errno));
+                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint,
+                                  strerror(errno ? errno : EIO));
                 st = BULK_ERR_IO;
                 break;
             }
