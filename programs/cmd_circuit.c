@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/atomic_file.h"
+#include "common/progress.h"
 
 static const char circuit_usage[] =
     "usage: bulk circuit eval --circuit C.aag|C.aig --in INPUTS [--out OUT] [--binary]\n"
@@ -24,6 +25,8 @@ static const char circuit_usage[] =
     "  --binary: each vector is ceil(I/8) bytes, input j in byte j/8, bit j%8 (least significant\n"
     "  bit first); the input size must be a multiple of that. The output is packed the same way,\n"
     "  ceil(O/8) bytes per vector (unused high bits zero).\n"
+    "  A progress line (vectors done / total, rate, ETA) goes to stderr when it is a terminal\n"
+    "  (BULK_PROGRESS=1 forces it, BULK_PROGRESS=0 turns it off).\n"
     "adder: writes the ripple-carry adder for two K-bit numbers (1 <= K <= 4096) as AIGER (ASCII,\n"
     "  binary with --binary) to standard output or OUT. Inputs a0..a{K-1} then b0..b{K-1}, least\n"
     "  significant bit first; outputs s0..sK (K+1 sum bits, sK = carry out); 7K-4 AND gates.\n"
@@ -126,6 +129,9 @@ static int circuit_eval(int argc, char **argv)
     char *line = malloc(O + outbytes + 2);
     if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
     size_t pos = 0;
+    bulk_progress prog;
+    bulk_progress_init_count(&prog, "circuit eval", (double)nvec, "vectors", NULL);
+    bulk_progress_update_count(&prog, 0, 0);
     for (size_t v0 = 0; v0 < nvec; v0 += 64 * (size_t)BATCH_WORDS) {
         size_t m = nvec - v0 < 64 * (size_t)BATCH_WORDS ? nvec - v0 : 64 * (size_t)BATCH_WORDS;
         size_t nw = (m + 63) / 64;
@@ -161,7 +167,9 @@ static int circuit_eval(int argc, char **argv)
                 fwrite(line, 1, O + 1, out.fp);
             }
         }
+        bulk_progress_update_count(&prog, (double)(v0 + m), 0);
     }
+    bulk_progress_finish(&prog);
     if (ferror(out.fp)) {
         if (out.atomic) bulk_afile_abort(&out.af);
         cli_die(CLI_EXIT_FAIL, "writing the output failed");
