@@ -67,15 +67,15 @@ void life_ckpt_free(life_ckpt *c)
     c->lines_len = 0;
 }
 
-/* The next header line into buf (without the newline); 0, or -1 at the end of the file or for
- * a line too long. */
+/* The next header line into buf (without the newline), counted in *line; 0, or -1 at the end
+ * of the file or for a line too long. */
 static int get_line(FILE *fp, char *buf, size_t cap, int *line)
 {
+    (*line)++;
     if (!fgets(buf, (int)cap, fp)) return -1;
     size_t n = strlen(buf);
     if (n == 0 || buf[n - 1] != '\n') return -1;
     buf[n - 1] = 0;
-    (*line)++;
     return 0;
 }
 
@@ -146,7 +146,7 @@ int life_ckpt_read(const char *path, life_ckpt *c, char *err, size_t errlen)
     ok = 1;
 bad:
     if (!ok) {
-        snprintf(err, errlen, "%s:%d: %s", path, line + 1, what);
+        snprintf(err, errlen, "%s:%d: %s", path, line, what);
         life_ckpt_free(c);
     }
     fclose(fp);
