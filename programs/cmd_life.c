@@ -141,6 +141,10 @@ static bulk_life *life_start(bulk_ctx *ctx, const bulk_life_pattern *p, const bu
         if (c.generation > target)
             cli_die(CLI_EXIT_USAGE, "life run: %s is at generation %" PRIu64 ", beyond this run's last (%" PRIu64
                     "): more --steps, or another --checkpoint FILE", ckpt, c.generation, target);
+        if (opt->torus && c.box.width &&
+            (c.box.x < 0 || c.box.y < 0 || (uint64_t)c.box.x + c.box.width > opt->torus_width ||
+             (uint64_t)c.box.y + c.box.height > opt->torus_height))
+            cli_die(CLI_EXIT_USAGE, "life run: checkpoint %s: its box is outside the torus", ckpt);
         q = c.box;
         q.rule = opt->rule;
         q.generation = c.generation;

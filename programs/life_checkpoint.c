@@ -11,15 +11,6 @@
 #include "common/atomic_file.h"
 #include "common/splitmix.h"
 
-static uint64_t hash_words(uint64_t h, const uint64_t *w, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t s = h ^ w[i];
-        h = bulk_splitmix64(&s);
-    }
-    return h;
-}
-
 static size_t pattern_words(const bulk_life_pattern *p)
 {
     return (size_t)(bulk_life_words(p->width) * p->height);
@@ -28,7 +19,7 @@ static size_t pattern_words(const bulk_life_pattern *p)
 uint64_t life_ckpt_pattern_hash(const bulk_life_pattern *p)
 {
     uint64_t head[5] = { (uint64_t)p->x, (uint64_t)p->y, p->width, p->height, p->generation };
-    return hash_words(hash_words(0x6c6966652d636b70ull, head, 5), p->cells, pattern_words(p));
+    return bulk_hash_words(bulk_hash_words(0x6c6966652d636b70ull, head, 5), p->cells, pattern_words(p));
 }
 
 int life_ckpt_write(const char *path, const life_ckpt *c)
@@ -43,7 +34,7 @@ int life_ckpt_write(const char *path, const life_ckpt *c)
             c->input, c->rule, c->topology, c->every, c->generation, b->x, b->y, b->width, b->height,
             c->lines_len);
     if (c->lines_len) fwrite(c->lines, 1, c->lines_len, f.fp);
-    fprintf(f.fp, "cells %zu %016" PRIx64 "\n", nw, hash_words(0, b->cells, nw));
+    fprintf(f.fp, "cells %zu %016" PRIx64 "\n", nw, bulk_hash_words(0, b->cells, nw));
     for (size_t i = 0; i < nw; i++) {
         unsigned char le[8];
         for (int k = 0; k < 8; k++) le[k] = (unsigned char)(b->cells[i] >> (8 * k));
@@ -116,7 +107,7 @@ int life_ckpt_read(const char *path, life_ckpt *c, char *err, size_t errlen)
     what = "want 'box X Y W H'";
     if (get_line(fp, buf, sizeof buf, &line) ||
         sscanf(buf, "box %" SCNd64 " %" SCNd64 " %" SCNu64 " %" SCNu64, &b->x, &b->y, &b->width, &b->height) != 4 ||
-        b->width > fsize * 8 || b->height > fsize * 8 ||
+        b->width > fsize * 8 || b->height > fsize * 8 || (b->width == 0) != (b->height == 0) ||
         (b->height && bulk_life_words(b->width) > fsize / 8 / b->height))
         goto bad;
     what = "want 'lines BYTES' and that many bytes";
@@ -140,7 +131,7 @@ int life_ckpt_read(const char *path, life_ckpt *c, char *err, size_t errlen)
         if (fread(le, 1, 8, fp) != 8) goto bad;
         for (int k = 0; k < 8; k++) b->cells[i] |= (uint64_t)le[k] << (8 * k);
     }
-    if (hash_words(0, b->cells, nw) != sum) goto bad;
+    if (bulk_hash_words(0, b->cells, nw) != sum) goto bad;
     what = "want 'end'";
     if (get_line(fp, buf, sizeof buf, &line) || strcmp(buf, "end") != 0 || fgetc(fp) != EOF) goto bad;
     ok = 1;

@@ -41,15 +41,6 @@ static int ck_fail(gcd_ckpt *c, int e)
     return BULK_ERR_IO;
 }
 
-static uint64_t hash_words(uint64_t h, const uint64_t *w, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t s = h ^ w[i];
-        h = bulk_splitmix64(&s);
-    }
-    return h;
-}
-
 /* 1 when name is "product-K" or "value-K" (K decimal digits). */
 static int is_level_name(const char *name)
 {
@@ -87,7 +78,7 @@ int gcd_ckpt_open(gcd_ckpt *c, const char *dir, const bulk_limb_t *x, size_t n, 
     if (!c->dir) return BULK_ERR_NOMEM;
     c->sp.dir = dir;
     c->id[0] = gcd_limbs_sum(x, n * limbs);
-    c->id[1] = hash_words(n * 0x100000001b3ull + limbs, x, n * limbs);
+    c->id[1] = bulk_hash_words(n * 0x100000001b3ull + limbs, x, n * limbs);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) return ck_fail(c, errno);
     char want[160];
     int wl = snprintf(want, sizeof want, "bulk-gcd-batch-checkpoint 1\nmoduli %zu limbs %zu hash %016" PRIx64
@@ -159,13 +150,13 @@ int gcd_ckpt_end(gcd_ckpt *c, gcd_level *L, int kind, size_t k)
     if (st == BULK_OK) st = put_words(c, L->fd, &pos, L->len, L->count);
     if (st == BULK_OK) st = put_words(c, L->fd, &pos, L->chunk, L->nchunk + 1);
     if (st == BULK_OK) st = put_words(c, L->fd, &pos, L->sum, L->nchunk);
-    h = hash_words(h, head, 2);
-    h = hash_words(h, L->off, L->count + 1);
-    h = hash_words(h, L->len, L->count);
-    h = hash_words(h, L->chunk, L->nchunk + 1);
-    h = hash_words(h, L->sum, L->nchunk);
+    h = bulk_hash_words(h, head, 2);
+    h = bulk_hash_words(h, L->off, L->count + 1);
+    h = bulk_hash_words(h, L->len, L->count);
+    h = bulk_hash_words(h, L->chunk, L->nchunk + 1);
+    h = bulk_hash_words(h, L->sum, L->nchunk);
     uint64_t foot[FOOTER_WORDS] = { LEVEL_MAGIC, 1, (uint64_t)kind, k, c->id[0], c->id[1], start, 0 };
-    foot[7] = hash_words(h, foot, FOOTER_WORDS - 1);
+    foot[7] = bulk_hash_words(h, foot, FOOTER_WORDS - 1);
     if (st == BULK_OK) st = put_words(c, L->fd, &pos, foot, FOOTER_WORDS);
     close(L->fd);
     L->fd = -1;
@@ -245,12 +236,12 @@ int gcd_ckpt_load(gcd_ckpt *c, gcd_level *L, int kind, size_t k, size_t count)
              get_words(fd, &pos, L->sum, head[1]) == 0;
     }
     if (ok) {
-        uint64_t h = hash_words(0x636b7074ull, head, 2);
-        h = hash_words(h, L->off, count + 1);
-        h = hash_words(h, L->len, count);
-        h = hash_words(h, L->chunk, head[1] + 1);
-        h = hash_words(h, L->sum, head[1]);
-        ok = hash_words(h, foot, FOOTER_WORDS - 1) == foot[7] && L->off[0] == 0 &&
+        uint64_t h = bulk_hash_words(0x636b7074ull, head, 2);
+        h = bulk_hash_words(h, L->off, count + 1);
+        h = bulk_hash_words(h, L->len, count);
+        h = bulk_hash_words(h, L->chunk, head[1] + 1);
+        h = bulk_hash_words(h, L->sum, head[1]);
+        ok = bulk_hash_words(h, foot, FOOTER_WORDS - 1) == foot[7] && L->off[0] == 0 &&
              L->off[count] * sizeof(bulk_limb_t) == foot[6] && L->chunk[0] == 0 && L->chunk[head[1]] == count;
         for (size_t j = 0; ok && j < count; j++)
             ok = L->off[j] < L->off[j + 1] && L->len[j] >= 1 && L->len[j] <= L->off[j + 1] - L->off[j];

@@ -94,7 +94,8 @@ typedef struct gcd_spill {
 #define GCD_BLOCK_LIMBS ((size_t)1 << 23)
 extern size_t gcd_block_limbs;
 /* Fault injection for the tests: when nonzero, a spill write that would take the run's spilled
- * bytes past this many fails as a full disk would (ENOSPC). 0 in normal use. */
+ * bytes past this many fails as a full disk would (ENOSPC); so does a checkpoint write past
+ * this many checkpoint bytes (counted apart). 0 in normal use. */
 extern uint64_t gcd_spill_fail_at;
 
 /* One level of a tree: `count` numbers; number j lives at limbs off[j] .. off[j] + len[j] of
