@@ -104,7 +104,8 @@ static void print_population(bulk_life *u, life_lines *l)
     fputs(line, stdout);
     if (!l) return;
     if (l->len + (size_t)n + 1 > l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 4096;
+        size_t cap = l->cap > 2048 ? 2 * l->cap : 4096;
+        while (cap < l->len + (size_t)n + 1) cap *= 2;
         char *b = realloc(l->buf, cap);
         if (!b) cli_die(CLI_EXIT_FAIL, "life: out of memory");
         l->buf = b;
@@ -164,7 +165,8 @@ static bulk_life *life_start(bulk_ctx *ctx, const bulk_life_pattern *p, const bu
         }
         fwrite(c.lines, 1, c.lines_len, stdout);
         lines->buf = c.lines;
-        lines->len = lines->cap = c.lines_len;
+        lines->len = c.lines_len;
+        lines->cap = c.lines_len + 1; /* what life_ckpt_read allocated */
         c.lines = NULL;
         cli_warn("life run: resuming from %s at generation %" PRIu64, ckpt, c.generation);
     }
