@@ -3,7 +3,8 @@
 # remainder level is in DIR, then run again with the same moduli and DIR, print exactly what an
 # uninterrupted run prints and say that they took levels from DIR; the files of a killed run's
 # half-written level are cleaned up; a DIR of other moduli, the grouped method (a tiny
-# --memory) and pairs with --checkpoint are refused with exit 2.
+# --memory) and pairs with --checkpoint are refused with exit 2; a checkpoint that cannot be
+# written stops the run with exit 1.
 # usage: sh cli_gcd_resume.sh BULK DATA_DIR SCRATCH_DIR
 BULK=$1 S=$3
 rm -rf "$S" && mkdir -p "$S" || exit 1
@@ -66,6 +67,12 @@ refused "other moduli" "checkpoint of other moduli" gcd batch "$S/other.txt" --c
 refused "grouped method" "below its floor" gcd batch "$S/m.txt" --memory 1 --checkpoint "$S/ck2"
 refused "pairs" "batch options" gcd pairs "$S/m.txt" --checkpoint "$S/ck"
 [ -e "$S/ck/value-0" ] || no "a refused run removed value-0"
+# a checkpoint that cannot be written (its parent directory is missing): exit 1, no output
+"$BULK" gcd batch "$S/m.txt" --checkpoint "$S/nope/ck" > "$S/nope.out" 2> "$S/nope.err"
+rc=$?
+[ $rc -eq 1 ] || no "unwritable checkpoint: exit $rc, want 1"
+grep -q "writing the checkpoint in .*nope/ck failed: " "$S/nope.err" || { no "unwritable checkpoint: message"; cat "$S/nope.err"; }
+[ -s "$S/nope.out" ] && no "unwritable checkpoint: printed something on stdout"
 
 [ $fail -eq 0 ] && echo "gcd resume: all passed"
 exit $fail

@@ -3,7 +3,8 @@
 # again with the same arguments, prints exactly what an uninterrupted run prints (the RLE and
 # the --every lines), on a torus and on the plane; a checkpoint of other arguments (input,
 # rule, torus, --every, fewer steps than its generation) or a damaged one is refused with
-# exit 2; --checkpoint with --torus and --max-memory is refused.
+# exit 2; --checkpoint with --torus and --max-memory is refused; a checkpoint that cannot be
+# written stops the run with exit 1.
 # usage: sh test_life_resume.sh BULK DATA_DIR SCRATCH_DIR
 BULK=$1
 DATA=$2/life
@@ -87,6 +88,12 @@ printf 'hello\n' > "$S/bad.ck"
 refused "not a checkpoint" "$S/bad.ck" "bad.ck:1:" $T
 refused "torus out of core" "$S/none.ck" "not available for a --torus with --max-memory" $T --max-memory 1M
 [ -e "$S/none.ck" ] && no "a refused run wrote a checkpoint"
+# a checkpoint that cannot be written: exit 1 with the path and the cause, no RLE
+"$BULK" life run --in "$DATA/glider.rle" --steps 10 --checkpoint "$S/nope/x.ck" > "$S/nope.out" 2> "$S/nope.err"
+rc=$?
+[ $rc -eq 1 ] || no "unwritable checkpoint: exit $rc, want 1"
+grep -q "cannot write the checkpoint .*nope/x.ck: " "$S/nope.err" || { no "unwritable checkpoint: message"; cat "$S/nope.err"; }
+[ -s "$S/nope.out" ] && no "unwritable checkpoint: printed the RLE"
 
 [ $fail -eq 0 ] && echo "life resume: all passed"
 exit $fail
