@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/atomic_file.h"
+#include "common/progress.h"
 
 static const char circuit_usage[] =
     "usage: bulk circuit eval --circuit C.aag|C.aig --in INPUTS [--out OUT] [--binary]\n"
@@ -26,6 +27,8 @@ static const char circuit_usage[] =
     "  ceil(O/8) bytes per vector (unused high bits zero).\n"
     "  The AIGER header's counts are bounds, not sizes: a header declaring more inputs, latches,\n"
     "  outputs or gates than the file holds is an error at the line where the file ends.\n"
+    "  A progress line (vectors done / total, rate, ETA) goes to stderr when it is a terminal\n"
+    "  (BULK_PROGRESS=1 forces it, BULK_PROGRESS=0 turns it off).\n"
     "adder: writes the ripple-carry adder for two K-bit numbers (1 <= K <= 4096) as AIGER (ASCII,\n"
     "  binary with --binary) to standard output or OUT. Inputs a0..a{K-1} then b0..b{K-1}, least\n"
     "  significant bit first; outputs s0..sK (K+1 sum bits, sK = carry out); 7K-4 AND gates.\n"
@@ -139,6 +142,9 @@ static int circuit_eval(int argc, char **argv)
     char *line = malloc(O + outbytes + 2);
     if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
     size_t pos = 0;
+    bulk_progress prog;
+    bulk_progress_init_count(&prog, "circuit eval", (double)nvec, "vectors", NULL);
+    bulk_progress_update_count(&prog, 0, 0);
     for (size_t v0 = 0; v0 < nvec; v0 += 64 * bwords) {
         size_t m = nvec - v0 < 64 * bwords ? nvec - v0 : 64 * bwords;
         size_t nw = (m + 63) / 64;
@@ -180,7 +186,9 @@ static int circuit_eval(int argc, char **argv)
             bulk_afile_abort(&out.af);
             cli_die(CLI_EXIT_FAIL, "writing %s: %s", outpath, strerror(err ? err : EIO));
         }
+        bulk_progress_update_count(&prog, (double)(v0 + m), 0);
     }
+    bulk_progress_finish(&prog);
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
     bulk_circuit_free(c);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "common/atomic_file.h"
+#include "common/progress.h"
 
 static const char cky_usage[] =
     "usage: bulk cky --grammar G.cfg --in STRINGS [--tokens] [--out OUT] [--max-length N]\n"
@@ -35,7 +36,30 @@ static const char cky_usage[] =
     "  --threads N  CPU threads; 0 or absent: BULK_THREADS, else all online CPUs. --backend: default auto (BULK_BACKEND)\n"
     "\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad grammar or usage (message names file and\n"
-    "line: a rule without '->', an undefined non-terminal, an empty grammar, ...).\n";
+    "line: a rule without '->', an undefined non-terminal, an empty grammar, ...).\n"
+    "A progress line (strings done / total, rate, ETA) goes to stderr when it is a terminal\n"
+    "(BULK_PROGRESS=1 forces it, BULK_PROGRESS=0 turns it off).\n";
+
+/* bulk_cky_parse over the strings in slices, with a progress line (strings done / total) after
+ * each: at least 2^16 strings a slice (many full groups of one length), at most about 100
+ * slices. Each string's answer is its own, so slicing does not change any. */
+static int parse_with_progress(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *acc, const int32_t *syms,
+                               const size_t *off, size_t nlines)
+{
+    size_t slice = nlines / 100 + 1;
+    if (slice < ((size_t)1 << 16)) slice = (size_t)1 << 16;
+    bulk_progress prog;
+    bulk_progress_init_count(&prog, "cky", (double)nlines, "strings", NULL);
+    bulk_progress_update_count(&prog, 0, 0);
+    int st = BULK_OK;
+    for (size_t s0 = 0; s0 < nlines && st == BULK_OK; s0 += slice) {
+        size_t m = nlines - s0 < slice ? nlines - s0 : slice;
+        st = bulk_cky_parse(ctx, g, acc + s0, syms, off + s0, m);
+        bulk_progress_update_count(&prog, (double)(s0 + m), 0);
+    }
+    bulk_progress_finish(&prog);
+    return st;
+}
 
 /* The default --max-length: the CKY table of one group of 64 strings of length n is
  * n(n+1)/2 cells x 8 bytes per non-terminal, 1.07 GiB at n = 2048 for a grammar of 64
@@ -101,7 +125,7 @@ int cmd_cky(int argc, char **argv)
     }
     off[li] = ns;
     bulk_ctx *ctx = cli_open_ctx(be, threads);
-    st = bulk_cky_parse(ctx, g, acc, syms, off, nlines);
+    st = parse_with_progress(ctx, g, acc, syms, off, nlines);
     if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "parsing failed: %s", bulk_status_string(st));
     char *outbuf = malloc(2 * nlines + 1);
     if (!outbuf) cli_die(CLI_EXIT_FAIL, "out of memory");

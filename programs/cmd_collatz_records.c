@@ -22,24 +22,27 @@ static const char records_usage[] =
     "                      kill goes on where the last checkpoint was written, and a FILE of\n"
     "                      another run is refused (exit 2); FILE: a regular file, a new one\n"
     "                      or a link to one\n"
-    "  --checkpoint-every S  seconds between checkpoints (default 5)\n";
+    "  --checkpoint-every S  seconds between checkpoints (default 5)\n"
+    "A progress line (numbers done, rate, ETA) goes to stderr when it is a terminal\n"
+    "(BULK_PROGRESS=1 forces it, BULK_PROGRESS=0 turns it off).\n";
 
 typedef unsigned __int128 u128;
 static u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
 static bulk_u128 from128(u128 v) { return (bulk_u128){ (uint64_t)v, (uint64_t)(v >> 64) }; }
 
-/* Records of [first, last] in slices of 2^24 numbers (2^34 on a GPU context), each slice's
- * records filtered against the running maximum (a record of the range is a record of its
- * slice, so the list is exact), with the state saved to `ckpt` at most every `every` seconds
- * and at the end; a rerun resumes from the saved slice boundary. */
-static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind k,
-                             bulk_u128 first, bulk_u128 last, const char *ckpt,
-                             const char *identity, double every, bulk_collatz_record **recs,
-                             size_t *n)
+/* Records of [first, last] in slices (2^24 numbers per CPU thread, 2^34 on a GPU context), each
+ * slice's records filtered against the running maximum (a record of the range is a record of
+ * its slice, so the list is exact and does not depend on the slice size), with a progress line
+ * after every slice. With `ckpt` (else NULL) the state is saved there at most every `every`
+ * seconds and at the end, and a rerun resumes from the saved slice boundary. */
+static int records_sliced(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind k,
+                          bulk_u128 first, bulk_u128 last, const char *ckpt,
+                          const char *identity, double every, bulk_collatz_record **recs,
+                          size_t *n)
 {
     bulk_cz_runstate s = { first, 0, 0, { 0, 0 }, NULL, 0 };
     size_t cap = 0;
-    int st = bulk_cz_runstate_read(ckpt, identity, &s);
+    int st = ckpt ? bulk_cz_runstate_read(ckpt, identity, &s) : 1;
     if (st < 0) return st;
     u128 next = to128(s.next), end = to128(last);
     if (st == BULK_OK) {
@@ -49,13 +52,17 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
             bulk_cz_set_error("checkpoint %s: next is outside the range", ckpt);
             return BULK_ERR_PARSE;
         }
-    } else if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
+    } else if (ckpt && bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
         bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno ? errno : EIO));
         return BULK_ERR_IO;
     }
     int done = next == end + 1;
-    u128 slice = (u128)1 << (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA ? 34 : 24);
+    u128 slice = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA ? (u128)1 << 34
+                                                             : (u128)bulk_ctx_threads(ctx) << 24;
     double last_ckpt = bulk_now();
+    bulk_progress prog;
+    bulk_progress_init_count(&prog, "collatz records", (double)(end - to128(first)) + 1, "numbers", NULL);
+    bulk_progress_update_count(&prog, (double)(next - to128(first)), 0);
     while (!done) {
         u128 hi = next + slice - 1;
         if (hi > end || hi < next) hi = end;
@@ -84,8 +91,9 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
         done = hi == end;
         next = hi + 1;
         s.next = from128(next);
+        bulk_progress_update_count(&prog, (double)(next - to128(first)), 0);
         double now = bulk_now();
-        if (done || now - last_ckpt >= every) {
+        if (ckpt && (done || now - last_ckpt >= every)) {
             if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
                 bulk_cz_set_error("cannot write the checkpoint file %s: %s", ckpt, strerror(errno ? errno : EIO));
                 st = BULK_ERR_IO;
@@ -94,6 +102,7 @@ static int records_resumable(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
             last_ckpt = now;
         }
     }
+    bulk_progress_finish(&prog);
     if (st) {
         free(s.recs);
         return st;
@@ -137,15 +146,18 @@ int cmd_collatz_records(int argc, char **argv)
     size_t n;
     int st;
     if (!ckpt) {
-        st = bulk_collatz_records(ctx, e, k, first, last, &recs, &n);
+        /* the library's own limit on what can be enumerated: 2^60 numbers */
+        u128 len = to128(last) - to128(first) + 1;
+        st = len == 0 || len > (u128)1 << 60 ? BULK_ERR_ARG
+                                             : records_sliced(ctx, e, k, first, last, NULL, NULL, 0, &recs, &n);
     } else {
         char identity[512];
         snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d", kind,
                  from, to, d, a);
         if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
             cli_die(CLI_EXIT_USAGE, "collatz records: bounds too long");
-        st = records_resumable(ctx, e, k, first, last, ckpt, identity, every > 0 ? every : 0.001,
-                               &recs, &n);
+        st = records_sliced(ctx, e, k, first, last, ckpt, identity, every > 0 ? every : 0.001, &recs,
+                            &n);
         if (st == BULK_ERR_IO || st == BULK_ERR_PARSE || st == BULK_ERR_UNSUPPORTED)
             cli_die(st == BULK_ERR_IO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE, "collatz records: %s",
                     bulk_collatz_last_error());

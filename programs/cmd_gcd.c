@@ -22,7 +22,7 @@ static const char gcd_usage[] =
     "usage: bulk gcd pairs FILE... [--format text|pem|der] [--out FILE] [--hex] [--tile N]\n"
     "                [--backend cpu|cuda|auto] [--threads N]\n"
     "       bulk gcd batch FILE... [--format text|pem|der] [--out FILE] [--hex]\n"
-    "                [--memory BYTES] [--spill DIR] [--backend B] [--threads N]\n"
+    "                [--memory BYTES] [--spill DIR] [--checkpoint DIR] [--backend B] [--threads N]\n"
     "\n"
     "Finds moduli (e.g. RSA public keys) that share a factor.\n"
     "  pairs   gcd(x_i, x_j) of every pair, in tiles of pairs through the bulk GCD (the GPU\n"
@@ -61,6 +61,12 @@ static const char gcd_usage[] =
     "  --spill DIR       batch: where spill files go (default $TMPDIR or /tmp). They are\n"
     "                    unlinked at once, so nothing is left behind on any exit; a full\n"
     "                    disk stops the run with exit 1 and no output (--spill-dir: the same)\n"
+    "  --checkpoint DIR  batch: keep every finished tree level in DIR (created when missing; a\n"
+    "                    file per level, written atomically); the same command run again\n"
+    "                    after a kill goes on from the finished levels and prints the same\n"
+    "                    result. A DIR of other moduli is refused (exit 2), and so is a memory\n"
+    "                    budget below one tree's floor (the grouped method keeps no levels).\n"
+    "                    A finished run leaves the last level there (the size of the moduli)\n"
     "  --backend B       cpu, cuda or auto (default auto; BULK_BACKEND)\n"
     "  --threads N       CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "\n"
@@ -175,7 +181,7 @@ int cmd_gcd(int argc, char **argv)
     int batch = strcmp(argv[1], "batch") == 0;
     if (!batch && strcmp(argv[1], "pairs") != 0)
         cli_die(CLI_EXIT_USAGE, "gcd: unknown mode '%s' (pairs or batch)", argv[1]);
-    const char *out_path = NULL, *spill_dir = NULL, *v;
+    const char *out_path = NULL, *spill_dir = NULL, *ckpt_dir = NULL, *v;
     bulk_gcd_format fmt = BULK_GCD_FORMAT_TEXT;
     int hex = 0, threads = 0;
     size_t tile = 0, max_mem = 0;
@@ -195,6 +201,7 @@ int cmd_gcd(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_mem = parse_bytes("--max-memory", v);
         else if ((v = cli_opt_value(argc, argv, &i, "--spill")) ||
                  (v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads")))
             threads = cli_parse_threads(v);
@@ -203,7 +210,8 @@ int cmd_gcd(int argc, char **argv)
         else files[nfiles++] = argv[i];
     }
     if (nfiles == 0) cli_die(CLI_EXIT_USAGE, "gcd %s: no input FILE ('-' for stdin)", argv[1]);
-    if (!batch && (max_mem || spill_dir)) cli_die(CLI_EXIT_USAGE, "gcd pairs: --memory and --spill are batch options");
+    if (!batch && (max_mem || spill_dir || ckpt_dir))
+        cli_die(CLI_EXIT_USAGE, "gcd pairs: --memory, --spill and --checkpoint are batch options");
     if (batch && tile) cli_die(CLI_EXIT_USAGE, "gcd batch: --tile is a pairs option");
 
     /* ---- input ---- */
@@ -274,7 +282,7 @@ int cmd_gcd(int argc, char **argv)
         bulk_limb_t *g = malloc(m * limbs * sizeof *g), *q = malloc(m * 2 * limbs * sizeof *q);
         bulk_limb_t *gw = malloc(m * 2 * limbs * sizeof *gw);
         st = g && q && gw ? BULK_OK : BULK_ERR_NOMEM;
-        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0, on_progress, &prog };
+        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0, on_progress, &prog, ckpt_dir };
         if (st == BULK_OK) st = bulk_gcd_batch(ctx, g, in.x, m, limbs, &opts, &bs);
         if (st == BULK_OK) { /* cofactor = x_i / g_i, exact, by the bulk division */
             for (size_t i = 0; i < m; i++) {
@@ -308,6 +316,18 @@ int cmd_gcd(int argc, char **argv)
             cli_die(CLI_EXIT_FAIL, "gcd: writing %s: %s", out_path, strerror(err ? err : EIO));
         }
         if (out_path) bulk_afile_abort(&af);
+        if (bs.checkpoint_mismatch)
+            cli_die(CLI_EXIT_USAGE, "gcd batch: %s holds the checkpoint of other moduli; remove it or name "
+                    "another --checkpoint DIR", ckpt_dir);
+        if (bs.checkpoint_refused) {
+            char h1[32], h2[32];
+            cli_die(CLI_EXIT_USAGE, "gcd batch: --checkpoint needs the whole tree in one piece, but the memory "
+                    "budget %s is below its floor %s (the grouped method keeps no levels); give more "
+                    "--memory or drop --checkpoint", human(h1, bs.memory_budget), human(h2, bs.memory_floor));
+        }
+        if (st == BULK_ERR_IO && bs.checkpoint_errno)
+            cli_die(CLI_EXIT_FAIL, "gcd batch: writing the checkpoint in %s failed: %s; no result was written",
+                    ckpt_dir, strerror(bs.checkpoint_errno));
         if (st == BULK_ERR_IO) {
             const char *dir = spill_dir ? spill_dir : getenv("TMPDIR");
             if (!dir || !*dir) dir = "/tmp";
@@ -343,12 +363,15 @@ int cmd_gcd(int argc, char **argv)
                 o.found, secs, t1 - t0, secs > 0 ? pairs / secs : 0.0,
                 bulk_backend_name(bulk_ctx_backend(ctx)));
     } else {
-        char spill[320] = "", h1[32], h2[32], h3[32];
+        char spill[640] = "", h1[32], h2[32], h3[32];
         size_t sl = 0;
         if (bs.groups > 1)
             sl = (size_t)snprintf(spill, sizeof spill, ", in %zu groups (the whole tree does not fit "
                                   "the memory budget)", bs.groups);
-        if (bs.spilled)
+        if (bs.checkpoint_levels)
+            sl += (size_t)snprintf(spill + sl, sizeof spill - sl, ", %zu levels from the checkpoint %s",
+                                   bs.checkpoint_levels, ckpt_dir);
+        if (bs.spilled && sl < sizeof spill)
             snprintf(spill + sl, sizeof spill - sl, ", %zu product and %zu remainder levels spilled to "
                      "disk (%s; memory budget %s, estimated need %s)", bs.spilled_levels,
                      bs.spilled_rem_levels, human(h1, bs.spill_bytes),

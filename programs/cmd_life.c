@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "common/atomic_file.h"
 #include "pictures/png.h"
+#include "common/progress.h"
+#include "life_checkpoint.h"
 
 static const char life_usage[] =
     "usage: bulk life run --in PATTERN --steps N [options]\n"
@@ -44,7 +46,17 @@ static const char life_usage[] =
     "                     streamed in tiles from files in --tmp-dir (default $TMPDIR or /tmp)\n"
     "  --tmp-dir DIR      where the out-of-core files go (they are unlinked at once)\n"
     "  --per-pass T       generations per pass over memory (default: chosen by size)\n"
+    "  --checkpoint FILE  save the run to FILE (atomically: generation, rule, topology, the\n"
+    "                     live cells and the --every lines so far) every --checkpoint-every\n"
+    "                     seconds and at the end; the same command run again resumes from it\n"
+    "                     and ends exactly as an uninterrupted run. A FILE of another run\n"
+    "                     (other input, rule, torus or --every, or a generation beyond this\n"
+    "                     run's last) is refused with exit 2. Not with --torus and --max-memory\n"
+    "  --checkpoint-every S  seconds between checkpoints (default 60; 0: after every chunk of\n"
+    "                     generations, about one a second)\n"
     "\n"
+    "A progress line (generations done / total, cell updates per second, ETA) goes to stderr\n"
+    "when it is a terminal (BULK_PROGRESS=1 forces it, BULK_PROGRESS=0 turns it off).\n"
     "Coordinates: the pattern's top-left cell is (0, 0) unless its file has #CXRLE Pos=x,y, whose\n"
     "coordinates are then used (also on a torus, shifted by the same amount).\n"
     "Exit codes: 0 done; 1 run-time failure (I/O, device); 2 bad input or usage (malformed RLE,\n"
@@ -80,13 +92,155 @@ static uint64_t parse_bytes(const char *text)
     return (uint64_t)v * mul;
 }
 
-static void print_population(bulk_life *u)
+/* The --every lines printed so far, kept for the checkpoint. */
+typedef struct life_lines {
+    char *buf;
+    size_t len, cap;
+} life_lines;
+
+/* Prints u's 'generation population' line; appends it to l when l is not NULL. */
+static void print_population(bulk_life *u, life_lines *l)
 {
     uint64_t pop;
     int st = bulk_life_population(u, &pop);
     if (st) cli_die(CLI_EXIT_FAIL, "life: population: %s", bulk_status_string(st));
-    printf("%" PRIu64 " %" PRIu64 "\n", bulk_life_generation(u), pop);
+    char line[48];
+    int n = snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 "\n", bulk_life_generation(u), pop);
+    fputs(line, stdout);
     cli_check_output(stdout, NULL); /* a long run stops at the first failed write */
+    if (!l) return;
+    if (l->len + (size_t)n + 1 > l->cap) {
+        size_t cap = l->cap > 2048 ? 2 * l->cap : 4096;
+        while (cap < l->len + (size_t)n + 1) cap *= 2;
+        char *b = realloc(l->buf, cap);
+        if (!b) cli_die(CLI_EXIT_FAIL, "life: out of memory");
+        l->buf = b;
+        l->cap = cap;
+    }
+    memcpy(l->buf + l->len, line, (size_t)n + 1);
+    l->len += (size_t)n;
+}
+
+/* The universe of a run: from the checkpoint `ckpt` when it exists and belongs to this run
+ * (id: input, rule, topology, every; its generation at most `target`), whose --every lines are
+ * printed again and kept in *lines; else from the pattern p. *resumed tells which. */
+static bulk_life *life_start(bulk_ctx *ctx, const bulk_life_pattern *p, const bulk_life_options *opt,
+                             const char *ckpt, const life_ckpt *id, uint64_t target, life_lines *lines,
+                             int *resumed)
+{
+    bulk_life *u;
+    life_ckpt c;
+    char err[512];
+    int r = ckpt ? life_ckpt_read(ckpt, &c, err, sizeof err) : 1;
+    if (r == -2) cli_die(CLI_EXIT_FAIL, "life run: cannot read the checkpoint %s", err);
+    if (r == -1) cli_die(CLI_EXIT_USAGE, "life run: checkpoint %s", err);
+    *resumed = r == 0;
+    bulk_life_pattern q = *p;
+    if (r == 0) {
+        const char *what = c.input != id->input ? "input pattern"
+                           : strcmp(c.rule, id->rule)         ? "rule"
+                           : strcmp(c.topology, id->topology) ? "topology (--torus)"
+                           : c.every != id->every             ? "--every"
+                                                              : NULL;
+        if (what)
+            cli_die(CLI_EXIT_USAGE, "life run: %s is the checkpoint of another run (its %s differs); "
+                    "remove it or name another --checkpoint FILE", ckpt, what);
+        if (c.generation > target)
+            cli_die(CLI_EXIT_USAGE, "life run: %s is at generation %" PRIu64 ", beyond this run's last (%" PRIu64
+                    "): more --steps, or another --checkpoint FILE", ckpt, c.generation, target);
+        if (opt->torus && c.box.width &&
+            (c.box.x < 0 || c.box.y < 0 || (uint64_t)c.box.x + c.box.width > opt->torus_width ||
+             (uint64_t)c.box.y + c.box.height > opt->torus_height))
+            cli_die(CLI_EXIT_USAGE, "life run: checkpoint %s: its box is outside the torus", ckpt);
+        q = c.box;
+        q.rule = opt->rule;
+        q.generation = c.generation;
+        if (opt->torus) { /* the universe places a pattern at (0, 0): widen the box to start there */
+            q.x = q.y = 0;
+            q.width = c.box.width ? (uint64_t)c.box.x + c.box.width : 0;
+            q.height = c.box.height ? (uint64_t)c.box.y + c.box.height : 0;
+            uint64_t qw = bulk_life_words(q.width), bw = bulk_life_words(c.box.width);
+            q.cells = calloc((size_t)(qw * q.height + 1), sizeof *q.cells);
+            if (!q.cells) cli_die(CLI_EXIT_FAIL, "life: out of memory");
+            for (uint64_t y = 0; y < c.box.height; y++)
+                for (uint64_t j = 0; j < bw; j++)
+                    for (uint64_t w = c.box.cells[y * bw + j]; w; w &= w - 1) {
+                        uint64_t x = (uint64_t)c.box.x + 64 * j + (uint64_t)__builtin_ctzll(w);
+                        q.cells[(y + (uint64_t)c.box.y) * qw + x / 64] |= 1ull << (x % 64);
+                    }
+        }
+        fwrite(c.lines, 1, c.lines_len, stdout);
+        lines->buf = c.lines;
+        lines->len = c.lines_len;
+        lines->cap = c.lines_len + 1; /* what life_ckpt_read allocated */
+        c.lines = NULL;
+        cli_warn("life run: resuming from %s at generation %" PRIu64, ckpt, c.generation);
+    }
+    int st = bulk_life_create(&u, ctx, &q, opt);
+    if (r == 0) {
+        if (opt->torus) free(q.cells);
+        life_ckpt_free(&c);
+    }
+    if (st == BULK_ERR_ARG)
+        cli_die(CLI_EXIT_USAGE, "life: cannot place the pattern in this universe (--max-memory too small?)");
+    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    return u;
+}
+
+/* Saves u (with id's identity and the lines so far) to ckpt. */
+static void life_save(bulk_life *u, const char *ckpt, const life_ckpt *id, const life_lines *lines)
+{
+    life_ckpt c = *id;
+    int st = bulk_life_extract(u, &c.box);
+    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    c.generation = bulk_life_generation(u);
+    c.lines = lines->buf;
+    c.lines_len = lines->len;
+    if (life_ckpt_write(ckpt, &c) != 0)
+        cli_die(CLI_EXIT_FAIL, "life run: cannot write the checkpoint %s: %s", ckpt, strerror(errno));
+    bulk_life_pattern_free(&c.box);
+}
+
+/* Runs u from its generation to `target`: --every lines at g0 + k every (g0: the input's
+ * generation) and at the end, a progress line, checkpoints every ckpt_every seconds and at the
+ * end. With progress or checkpoints the generations go in chunks sized to take about half a
+ * second to a second each; the result does not depend on the chunks. */
+static void life_steps(bulk_life *u, uint64_t g0, uint64_t target, uint64_t every, const char *ckpt,
+                       double ckpt_every, const life_ckpt *id, life_lines *lines, uint64_t max_memory)
+{
+    uint64_t gen = bulk_life_generation(u);
+    bulk_progress prog;
+    bulk_progress_init_count(&prog, "life run", (double)(target - g0), "generations", "cell updates");
+    bulk_progress_update_count(&prog, (double)(gen - g0), 0);
+    int timed = prog.enabled || ckpt;
+    uint64_t chunk_max = 16;
+    double work = 0, last_ckpt = bulk_now();
+    while (gen < target) {
+        uint64_t chunk = target - gen;
+        if (every) {
+            uint64_t next = g0 + ((gen - g0) / every + 1) * every;
+            if (next - gen < chunk) chunk = next - gen;
+        }
+        if (timed && chunk > chunk_max) chunk = chunk_max;
+        double cells = (double)bulk_life_grid_cells(u), t0 = bulk_now();
+        int st = bulk_life_step(u, chunk);
+        if (st == BULK_ERR_ARG)
+            cli_die(CLI_EXIT_USAGE, "life: --max-memory %" PRIu64 " is too small for one tile of this universe", max_memory);
+        if (st) cli_die(CLI_EXIT_FAIL, "life: step: %s", bulk_status_string(st));
+        double now = bulk_now();
+        if (chunk == chunk_max && now - t0 < 0.5 && chunk_max < (1ull << 40)) chunk_max *= 2;
+        else if (now - t0 > 1 && chunk_max > 1) chunk_max /= 2;
+        gen += chunk;
+        work += cells * (double)chunk;
+        if (every && (gen - g0) % every == 0) print_population(u, lines);
+        bulk_progress_update_count(&prog, (double)(gen - g0), work);
+        if (ckpt && (gen == target || now - last_ckpt >= ckpt_every)) {
+            life_save(u, ckpt, id, lines);
+            last_ckpt = bulk_now();
+        }
+    }
+    bulk_progress_finish(&prog);
+    if (every && (gen - g0) % every != 0) print_population(u, NULL); /* the last generation */
 }
 
 /* The rows of a --png picture: pixel row r shows cell rows [r / s * shrink, + shrink) of the
@@ -186,7 +340,8 @@ static void write_png(bulk_life *u, const char *path, const char *region, long l
 static int life_run(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL, *png = NULL, *rule_text = NULL, *torus_text = NULL;
-    const char *region = NULL, *tmp_dir = NULL;
+    const char *region = NULL, *tmp_dir = NULL, *ckpt = NULL;
+    double ckpt_every = 60;
     long long steps = -1, every = 0, threads = 0, per_pass = 0, png_scale = 0;
     uint64_t max_memory = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
@@ -206,6 +361,8 @@ static int life_run(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_memory = parse_bytes(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--tmp-dir"))) tmp_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--per-pass"))) per_pass = cli_parse_ll("--per-pass", v, 1, 64);
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) ckpt_every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400 * 365);
+        else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
         else cli_die(CLI_EXIT_USAGE, "life run: unknown argument '%s' (see bulk life --help)", argv[i]);
     }
     if (!in) cli_die(CLI_EXIT_USAGE, "life run: --in PATTERN is required");
@@ -254,27 +411,29 @@ static int life_run(int argc, char **argv)
     opt.tmp_dir = tmp_dir;
     opt.per_pass = (unsigned)per_pass;
 
+    if (ckpt && opt.torus && max_memory)
+        cli_die(CLI_EXIT_USAGE, "life run: --checkpoint is not available for a --torus with --max-memory "
+                "(an out-of-core torus is not saved); drop one of them");
+    if ((uint64_t)steps > UINT64_MAX - p.generation)
+        cli_die(CLI_EXIT_USAGE, "life run: generation %" PRIu64 " + --steps %lld is too large", p.generation, steps);
+    uint64_t target = p.generation + (uint64_t)steps;
+    life_ckpt id;
+    memset(&id, 0, sizeof id);
+    id.input = life_ckpt_pattern_hash(&p);
+    bulk_life_rule_format(&opt.rule, id.rule, sizeof id.rule);
+    if (opt.torus) snprintf(id.topology, sizeof id.topology, "torus %" PRIu64 "x%" PRIu64, opt.torus_width, opt.torus_height);
+    else snprintf(id.topology, sizeof id.topology, "plane");
+    id.every = (uint64_t)every;
+
     bulk_ctx *ctx = cli_open_ctx(backend, (int)threads);
-    bulk_life *u;
-    st = bulk_life_create(&u, ctx, &p, &opt);
-    if (st == BULK_ERR_ARG)
-        cli_die(CLI_EXIT_USAGE, "life: cannot place the pattern in this universe (--max-memory too small?)");
-    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    life_lines lines = { NULL, 0, 0 };
+    int resumed;
+    bulk_life *u = life_start(ctx, &p, &opt, ckpt, &id, target, &lines, &resumed);
     /* torus coordinates are the frame's, shifted to its #CXRLE Pos when it has one */
     int64_t dx = opt.torus ? p.x - (int64_t)p.frame_dx : 0, dy = opt.torus ? p.y - (int64_t)p.frame_dy : 0;
-    uint64_t g0 = bulk_life_generation(u);
-    uint64_t left = (uint64_t)steps;
-    if (every) print_population(u);
-    while (left > 0) {
-        uint64_t chunk = every && (uint64_t)every < left ? (uint64_t)every : left;
-        st = bulk_life_step(u, chunk);
-        if (st == BULK_ERR_ARG)
-            cli_die(CLI_EXIT_USAGE, "life: --max-memory %" PRIu64 " is too small for one tile of this universe", max_memory);
-        if (st) cli_die(CLI_EXIT_FAIL, "life: step: %s", bulk_status_string(st));
-        left -= chunk;
-        if (every) print_population(u);
-    }
-    (void)g0;
+    if (every && !resumed) print_population(u, &lines);
+    life_steps(u, p.generation, target, (uint64_t)every, ckpt, ckpt_every, &id, &lines, max_memory);
+    free(lines.buf);
 
     bulk_life_pattern fin;
     st = bulk_life_extract(u, &fin);

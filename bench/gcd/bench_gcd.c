@@ -301,7 +301,7 @@ int main(int argc, char **argv)
     if (do_batch) {
         bulk_limb_t *g = malloc(n * limbs * 8);
         bulk_gcd_batch_stats st;
-        bulk_gcd_batch_opts bo = { memory, NULL, 0, levels ? on_level : NULL, NULL };
+        bulk_gcd_batch_opts bo = { memory, NULL, 0, levels ? on_level : NULL, NULL, NULL };
         double a = wall(), c = cpu();
         level_t0 = a;
         int r = bulk_gcd_batch(ctx, g, x, n, limbs, &bo, &st);

@@ -54,6 +54,13 @@ typedef struct bulk_gcd_batch_opts {
     int force_spill;       /* nonzero: spill every level that can be spilled (for the tests) */
     bulk_gcd_progress_fn progress; /* optional: after every tree level */
     void *progress_arg;
+    const char *checkpoint_dir; /* optional: a directory (created when missing) that keeps the
+                            * finished tree levels; a later call with the same inputs and the
+                            * same directory goes on from them instead of recomputing (the
+                            * result is the same). Another run's directory gives BULK_ERR_ARG
+                            * (stats->checkpoint_mismatch); the grouped method (a budget below
+                            * one tree's floor) BULK_ERR_UNSUPPORTED (stats->checkpoint_refused).
+                            * A finished run leaves the last level (the size of the inputs) */
 } bulk_gcd_batch_opts;
 
 /* Statistics of the last bulk_gcd_batch call (optional output). */
@@ -76,6 +83,10 @@ typedef struct bulk_gcd_batch_stats {
     size_t spilled_rem_levels; /* remainder-tree levels spilled (when every spillable product
                             * level is: the levels below the top, computed and written in
                             * blocks); counted in spill_bytes too */
+    size_t checkpoint_levels; /* tree levels taken from the checkpoint directory */
+    int checkpoint_mismatch;  /* the checkpoint directory belongs to other inputs */
+    int checkpoint_refused;   /* a checkpoint was asked for with the grouped method */
+    int checkpoint_errno;     /* on BULK_ERR_IO: the errno of a failed checkpoint write */
 } bulk_gcd_batch_stats;
 
 /* g (n * limbs limbs) = gcd(x_i, product of the other inputs) per input; opts and stats may be

@@ -127,6 +127,9 @@ void bulk_life_free(bulk_life *u);
 int bulk_life_step(bulk_life *u, uint64_t steps);
 uint64_t bulk_life_generation(const bulk_life *u);
 int bulk_life_population(bulk_life *u, uint64_t *population);
+/* Cells computed per generation at present: the torus, or the grid that holds the plane's live
+ * cells with their margin (what a rate of cell updates counts). */
+uint64_t bulk_life_grid_cells(const bulk_life *u);
 /* 1 when the universe streams tiles from disk. */
 int bulk_life_out_of_core(const bulk_life *u);
 

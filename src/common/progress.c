@@ -38,9 +38,42 @@ void bulk_progress_update(bulk_progress *p, double done)
     fflush(stderr);
 }
 
+void bulk_progress_init_count(bulk_progress *p, const char *label, double total, const char *unit,
+                              const char *work_unit)
+{
+    bulk_progress_init(p, label, total);
+    p->unit = unit;
+    p->work_unit = work_unit;
+    p->done0 = p->work0 = 0;
+    p->started = 0;
+}
+
+void bulk_progress_update_count(bulk_progress *p, double done, double work)
+{
+    if (!p->enabled) return;
+    double now = bulk_now();
+    if (!p->started) { /* the rate counts from here: a resumed run's earlier work is not its own */
+        p->started = 1;
+        p->done0 = done;
+        p->work0 = work;
+        p->start_time = now;
+        p->last_print = 0;
+    }
+    if (now - p->last_print < 0.25 && done < p->total) return;
+    p->last_print = now;
+    double elapsed = now - p->start_time;
+    double rate = elapsed > 0 ? (done - p->done0) / elapsed : 0;
+    double wrate = elapsed > 0 ? (work - p->work0) / elapsed : 0;
+    double eta = rate > 0 ? (p->total - done) / rate : 0;
+    fprintf(stderr, "\r%s: %5.1f%%  %.0f/%.0f %s  %.3g %s/s  ETA %.0fs   ", p->label,
+            100.0 * done / p->total, done, p->total, p->unit, p->work_unit ? wrate : rate,
+            p->work_unit ? p->work_unit : p->unit, eta);
+    fflush(stderr);
+}
+
 void bulk_progress_finish(bulk_progress *p)
 {
     if (!p->enabled) return;
-    fprintf(stderr, "\r%*s\r", 60, "");
+    fprintf(stderr, "\r%*s\r", 100, "");
     fflush(stderr);
 }

@@ -3,6 +3,7 @@
  * reproduces the same numbers in C and CUDA code alike. Not for cryptographic use. */
 #ifndef BULK_COMMON_SPLITMIX_H
 #define BULK_COMMON_SPLITMIX_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/hd.h"
@@ -14,6 +15,17 @@ BULK_HD uint64_t bulk_splitmix64(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+/* A 64-bit hash of the n words w, starting from h (each word mixed in by one SplitMix64 step):
+ * the checksums and identities of checkpoint files. Not for cryptographic use. */
+BULK_HD uint64_t bulk_hash_words(uint64_t h, const uint64_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t s = h ^ w[i];
+        h = bulk_splitmix64(&s);
+    }
+    return h;
 }
 
 #endif

@@ -58,6 +58,46 @@ void gcd_plan_make(gcd_plan *p, size_t n, size_t levels, uint64_t in_bytes, uint
     if (p->keep > spillable) p->keep = spillable;
 }
 
+/* The lowest value level k (below the top) that the checkpoint holds together with the product
+ * levels 1 .. k - 1 that the descent from it needs: T gets those (spilled) and *from level k,
+ * *from_k = k. Nothing found: *from_k stays levels - 1 and T is untouched. */
+static int resume_values(gcd_ckpt *ck, gcd_tree *T, const gcd_level *leaves, size_t levels,
+                         gcd_level *from, size_t *from_k)
+{
+    size_t *count = malloc(levels * sizeof *count);
+    if (!count) return BULK_ERR_NOMEM;
+    count[0] = leaves->count;
+    for (size_t k = 1; k < levels; k++) count[k] = (count[k - 1] + 1) / 2;
+    int st = BULK_OK;
+    for (size_t k = 0; st == BULK_OK && k + 1 < levels; k++) {
+        int r = gcd_ckpt_load(ck, from, GCD_CKPT_VALUE, k, count[k]);
+        if (r != BULK_OK) {
+            st = r < 0 ? r : BULK_OK;
+            continue;
+        }
+        memset(T, 0, sizeof *T);
+        T->lv = calloc(levels, sizeof *T->lv);
+        if (!T->lv) st = BULK_ERR_NOMEM;
+        for (size_t j = 0; T->lv && j < levels; j++) T->lv[j].fd = -1;
+        if (T->lv) {
+            T->levels = levels;
+            T->lv[0] = gcd_level_view(leaves);
+        }
+        size_t j = 1;
+        while (st == BULK_OK && j < k && (r = gcd_ckpt_load(ck, &T->lv[j], GCD_CKPT_PRODUCT, j, count[j])) == BULK_OK)
+            j++;
+        if (st == BULK_OK && r < 0) st = r;
+        if (st == BULK_OK && j >= k) { /* j = 1 for k = 0 and 1: no product level needed */
+            *from_k = k;
+            break;
+        }
+        gcd_tree_free(T);
+        gcd_level_free(from);
+    }
+    free(count);
+    return st;
+}
+
 int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n, size_t limbs,
                    const bulk_gcd_batch_opts *opts, bulk_gcd_batch_stats *stats)
 {
@@ -82,7 +122,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     leaves.whi = n; /* resident */
     size_t levels = 1;
     for (size_t c = n; c > 1; c = (c + 1) / 2) levels++;
-    const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL };
+    const bulk_gcd_batch_opts o = opts ? *opts : (bulk_gcd_batch_opts){ 0, NULL, 0, NULL, NULL, NULL };
     int threads = bulk_ctx_threads(ctx);
     gcd_plan plan;
     gcd_plan_make(&plan, n, levels, (uint64_t)n * limbs * sizeof *x, (uint64_t)total * sizeof *x,
@@ -96,6 +136,23 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         stats->groups = plan.groups;
     }
     gcd_spill sp = { o.spill_dir, 0, 0, 0, 0 };
+    gcd_ckpt ck, *ckp = NULL;
+    if (o.checkpoint_dir) {
+        if (plan.groups > 1) { /* the grouped method keeps no levels worth resuming from */
+            gcd_level_free(&leaves);
+            if (stats) stats->checkpoint_refused = 1;
+            return BULK_ERR_UNSUPPORTED;
+        }
+        st = gcd_ckpt_open(&ck, o.checkpoint_dir, x, n, limbs);
+        if (st != BULK_OK) {
+            if (stats && st == GCD_CKPT_OTHER) stats->checkpoint_mismatch = 1;
+            if (stats && st == BULK_ERR_IO) stats->checkpoint_errno = ck.sp.err;
+            gcd_ckpt_close(&ck);
+            gcd_level_free(&leaves);
+            return st == GCD_CKPT_OTHER ? BULK_ERR_ARG : st;
+        }
+        ckp = &ck;
+    }
 
     if (plan.groups > 1) { /* the whole tree does not fit: groups of inputs (grouped.c) */
         gcd_level_free(&leaves);
@@ -112,11 +169,24 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
     }
     gcd_tree T;
     bulk_limb_t *R = NULL;
-    st = gcd_product_tree(&T, &leaves, ctx, plan.keep, 0, &sp, &o); /* the root is not needed */
+    gcd_level from;
+    size_t from_k = levels - 1;
+    st = ckp ? resume_values(ckp, &T, &leaves, levels, &from, &from_k) : BULK_OK;
+    if (st == BULK_OK && from_k == levels - 1) /* the root is not needed */
+        st = gcd_product_tree(&T, &leaves, ctx, plan.keep, 0, &sp, &o, ckp);
     if (st == BULK_OK) {
+        if (from_k < levels - 1) gcd_tree_progress(&o, 2 * (levels - 1) - from_k, levels);
         /* every spillable product level spilled: the remainder levels are spilled too */
-        st = gcd_remainder_tree(&R, limbs, &T, NULL, 0, ctx, plan.keep == 0 && levels > 2, &sp, &o);
+        st = gcd_remainder_tree(&R, limbs, &T, NULL, 0, ctx, plan.keep == 0 && levels > 2, &sp, &o, ckp,
+                                from_k < levels - 1 ? &from : NULL, from_k);
         gcd_tree_free(&T);
+    }
+    if (ckp) {
+        if (stats) {
+            stats->checkpoint_levels = ck.read_levels;
+            if (st == BULK_ERR_IO) stats->checkpoint_errno = ck.sp.err;
+        }
+        gcd_ckpt_close(&ck);
     }
     gcd_level_free(&leaves); /* after the trees, whose level 0 is a view of it; borrowed: frees
                               * only off and len */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "bulk/gcd.h"
+#include "common/atomic_file.h"
 #include "int/mpn.h"
 
 /* ---- large division (bigdiv.c) ------------------------------------------------------------ */
@@ -93,7 +94,8 @@ typedef struct gcd_spill {
 #define GCD_BLOCK_LIMBS ((size_t)1 << 23)
 extern size_t gcd_block_limbs;
 /* Fault injection for the tests: when nonzero, a spill write that would take the run's spilled
- * bytes past this many fails as a full disk would (ENOSPC). 0 in normal use. */
+ * bytes past this many fails as a full disk would (ENOSPC); so does a checkpoint write past
+ * this many checkpoint bytes (counted apart). 0 in normal use. */
 extern uint64_t gcd_spill_fail_at;
 
 /* One level of a tree: `count` numbers; number j lives at limbs off[j] .. off[j] + len[j] of
@@ -111,6 +113,7 @@ typedef struct gcd_level {
     int borrowed; /* data belongs to the caller (the leaves): never freed nor spilled */
     int view;     /* off and len belong to another level too: gcd_level_free frees nothing */
     int fd;       /* spill file (already unlinked), -1 when never spilled */
+    int saved;    /* fd is a finished checkpoint file holding the whole level (checkpoint.c) */
     size_t nchunk, chunk_cap;
     size_t *chunk;   /* nchunk + 1 node boundaries of the chunks written so far */
     uint64_t *sum;   /* checksum of each chunk */
@@ -128,7 +131,7 @@ gcd_level gcd_level_view(const gcd_level *L);
  * GCD_BLOCK_LIMBS, at least one. Spill chunks and the remainder tree's blocks follow it. */
 size_t gcd_level_block_end(const gcd_level *L, size_t j0);
 /* Writes the whole level (resident) to a new spill file in sp->dir, in chunks, and frees its
- * data. The file is unlinked right after it is created (O_TMPFILE where the file system has
+ * data (a level already written whole to a file, a checkpoint's, only frees its data). The file is unlinked right after it is created (O_TMPFILE where the file system has
  * it): it lives only as long as the open fd, so no path ever names a partial level and nothing
  * is left behind on any exit. BULK_ERR_IO (sp->err = errno: ENOSPC for a full disk, EFBIG past
  * a file size limit) or BULK_ERR_NOMEM. Counts a product level in sp->levels. */
@@ -138,6 +141,12 @@ int gcd_level_spill(gcd_level *L, gcd_spill *sp);
  * written so far end) as one chunk and frees it. Errors as for gcd_level_spill. stream_begin
  * counts a remainder level in sp->rem_levels. */
 int gcd_level_stream_begin(gcd_level *L, gcd_spill *sp);
+/* The same with the caller's file fd (open for writing; the level owns it from here on): an
+ * empty chunk table, nothing counted. BULK_OK or BULK_ERR_NOMEM. */
+int gcd_level_file_begin(gcd_level *L, int fd);
+/* Writes the whole resident level to L's file (after gcd_level_file_begin) in chunks, keeping
+ * its data. Errors as for gcd_level_spill. */
+int gcd_level_write_chunks(gcd_level *L, gcd_spill *sp);
 int gcd_level_stream_put(gcd_level *L, gcd_spill *sp);
 /* Reads a spilled level back whole and checks its length and checksums (BULK_ERR_IO, sp->err
  * = EIO, when either is wrong: a damaged spill never becomes a wrong answer). A no-op when the
@@ -156,6 +165,43 @@ static inline bulk_limb_t *gcd_level_num(const gcd_level *L, size_t j)
 }
 /* Checksum of the spill files (a 64-bit multiply-xorshift hash of the limbs in order). */
 uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n);
+
+/* ---- checkpoints (checkpoint.c) ------------------------------------------------------------ */
+
+/* A checkpoint directory of bulk_gcd_batch (opts->checkpoint_dir): the finished levels of the
+ * product tree ("product-K", 1 <= K < levels - 1) and of the remainder tree ("value-K"), each a
+ * file written atomically in the spill layout (chunks with checksums) plus a trailer, and a
+ * "manifest" naming the inputs (their count, width and a 128-bit hash). A resumed level is
+ * opened as a spilled level whose file is the checkpoint's. Errors of the checkpoint's own
+ * writes go to sp (sp.err: the errno). */
+enum { GCD_CKPT_PRODUCT = 0, GCD_CKPT_VALUE = 1, GCD_CKPT_OTHER = 1 };
+typedef struct gcd_ckpt {
+    char *dir;
+    uint64_t id[2];     /* hash of the inputs */
+    gcd_spill sp;       /* errors and bytes of the checkpoint's writes */
+    bulk_afile af;      /* the level file being written */
+    int writing;
+    size_t read_levels; /* levels taken from the checkpoint */
+} gcd_ckpt;
+/* Creates dir (when missing) and its manifest, or checks the manifest against the inputs.
+ * BULK_OK, GCD_CKPT_OTHER (the directory holds another run's checkpoint), BULK_ERR_IO (c->sp.err)
+ * or BULK_ERR_NOMEM. gcd_ckpt_close in every case. */
+int gcd_ckpt_open(gcd_ckpt *c, const char *dir, const bulk_limb_t *x, size_t n, size_t limbs);
+void gcd_ckpt_close(gcd_ckpt *c);
+/* Starts the file of level k of `kind` (written through the atomic file module): L's file is
+ * its temporary from here on (gcd_level_stream_put appends to it). */
+int gcd_ckpt_begin(gcd_ckpt *c, gcd_level *L, int kind, size_t k);
+/* Appends the trailer, commits the file under its name and reopens it (read-only) as L's file:
+ * L is then a spilled level that gcd_level_load reads back (resident data stays). */
+int gcd_ckpt_end(gcd_ckpt *c, gcd_level *L, int kind, size_t k);
+/* begin, every chunk of the resident level L, end. */
+int gcd_ckpt_save(gcd_ckpt *c, gcd_level *L, int kind, size_t k);
+/* L (count nodes) = the saved level k of `kind`, spilled (nothing resident). 1 when there is no
+ * such file or it does not check out (other inputs, other shape, a damaged trailer); BULK_OK;
+ * BULK_ERR_NOMEM. */
+int gcd_ckpt_load(gcd_ckpt *c, gcd_level *L, int kind, size_t k, size_t count);
+/* Removes the file of level k of `kind` (a level no longer needed to resume). */
+void gcd_ckpt_remove(gcd_ckpt *c, int kind, size_t k);
 
 /* ---- memory budget (batch.c) --------------------------------------------------------------- */
 
@@ -207,10 +253,12 @@ typedef struct gcd_tree {
  * gcd_batched_limbs(ctx, 0) limbs is built by batched bulk_int_mul calls (the GPU on a CUDA
  * context), the others node by node on the context's threads (the NTT for large nodes). !need_top:
  * the root (the product of all leaves, which the Q form of the remainder tree never reads) is
- * not computed: the top level holds a placeholder 0. o (may be NULL): the progress callback. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on
- * error the tree is freed. */
+ * not computed: the top level holds a placeholder 0. o (may be NULL): the progress callback.
+ * ck (may be NULL): the levels 1 .. K that the checkpoint holds are taken from it (as spilled
+ * levels), the tree goes on from level K, and every level built below the root is saved there.
+ * Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on error the tree is freed. */
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
-                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o);
+                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o, gcd_ckpt *ck);
 void gcd_tree_free(gcd_tree *T);
 
 /* *out (allocated here: count = leaves, limbs limbs each, zero-padded) = (P / x_i) mod x_i for
@@ -225,10 +273,14 @@ void gcd_tree_free(gcd_tree *T);
  * blocks of nodes (gcd_level_block_end of its product level, whole sibling pairs), reading the
  * product level and the parent values a chunk at a time and writing each block to the level's
  * spill file, so that only blocks are resident (the top levels, whose nodes are larger than a
- * block, run one pair of nodes at a time then). Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
+ * block, run one pair of nodes at a time then). ck (may be NULL): every value level is saved
+ * there as it is finished, and the levels that resuming no longer needs (the value level above,
+ * the product levels above) are removed. from (may be NULL, taken over): the values of level
+ * from_k (from the checkpoint), where the descent starts instead of the top; T's levels from_k
+ * and above are then empty. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
 int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
                        int plain, bulk_ctx *ctx, int spill_rem, gcd_spill *sp,
-                       const bulk_gcd_batch_opts *o);
+                       const bulk_gcd_batch_opts *o, gcd_ckpt *ck, gcd_level *from, size_t from_k);
 
 /* ---- batched levels (tree_batched.c) ------------------------------------------------------- */
 

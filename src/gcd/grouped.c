@@ -43,7 +43,7 @@ static int group_product(gcd_level *P, const bulk_limb_t *x, size_t ni, size_t l
     gcd_tree T;
     int st = group_leaves(&leaves, x, ni, limbs);
     if (st != BULK_OK) return st;
-    st = gcd_product_tree(&T, &leaves, ctx, 0, 1, sp, NULL);
+    st = gcd_product_tree(&T, &leaves, ctx, 0, 1, sp, NULL, NULL);
     if (st == BULK_OK) {
         const gcd_level *top = &T.lv[T.levels - 1];
         if ((st = gcd_level_init(P, 1)) == BULK_OK) {
@@ -118,7 +118,7 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
             int have_start = 0;
             if ((st = group_leaves(&leaves, xi, ni, limbs)) != BULK_OK) break;
             /* the root P_i only for the cross terms (their start is P_j mod P_i) */
-            st = gcd_product_tree(&T, &leaves, ctx, 0, j != i, sp, NULL); /* freed by it on error */
+            st = gcd_product_tree(&T, &leaves, ctx, 0, j != i, sp, NULL, NULL); /* freed by it on error */
             int have_tree = st == BULK_OK;
             if (st == BULK_OK && j != i) {
                 st = cross_start(&start, &P[j], &T.lv[T.levels - 1], threads | gcd_mul_flags(ctx), sp);
@@ -126,7 +126,7 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
             }
             if (st == BULK_OK)
                 st = gcd_remainder_tree(&R, limbs, &T, have_start ? &start : NULL, have_start, ctx, 1, sp,
-                                        NULL);
+                                        NULL, NULL, NULL, 0);
             if (have_tree) gcd_tree_free(&T);
             if (have_start) gcd_level_free(&start);
             gcd_level_free(&leaves);

@@ -72,7 +72,7 @@ static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi)
 }
 
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
-                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o)
+                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o, gcd_ckpt *ck)
 {
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
@@ -84,7 +84,17 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
     T->lv[0] = gcd_level_view(leaves);
     T->levels = 1;
     int st = BULK_OK;
-    for (size_t k = 0; T->lv[k].count > 1; k++) {
+    size_t k0 = 0; /* levels 1 .. k0 come from the checkpoint (the root is never saved) */
+    for (size_t c = (leaves->count + 1) / 2; ck && k0 + 2 < maxlev; c = (c + 1) / 2) {
+        int r = gcd_ckpt_load(ck, &T->lv[k0 + 1], GCD_CKPT_PRODUCT, k0 + 1, c);
+        if (r < 0) st = r;
+        if (r != BULK_OK) break;
+        T->levels = ++k0 + 1;
+        gcd_tree_progress(o, k0, maxlev);
+    }
+    if (st == BULK_OK && k0 > 0) st = gcd_level_load(&T->lv[k0], sp); /* the next level's input */
+    if (st != BULK_OK) goto fail;
+    for (size_t k = k0; T->lv[k].count > 1; k++) {
         gcd_level *lo = &T->lv[k], *hi = &T->lv[k + 1];
         size_t c = (lo->count + 1) / 2;
         if ((st = gcd_level_init(hi, c)) != BULK_OK) goto fail;
@@ -96,6 +106,7 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
             hi->data[0] = 0;
         } else {
             if ((st = pt_level(ctx, lo, hi)) != BULK_OK) goto fail;
+            if (ck && (st = gcd_ckpt_save(ck, hi, GCD_CKPT_PRODUCT, k + 1)) != BULK_OK) goto fail;
         }
         gcd_tree_progress(o, k + 1, maxlev);
         /* lo is no longer needed until the remainder tree: spill it unless it is one of the

@@ -86,11 +86,14 @@ static void rt_nodes(void *arg, size_t begin, size_t end, int worker)
  * blocks of gcd_level_block_end, rounded up to whole sibling pairs (every node's sibling is in
  * its block), each written to rem's spill file when done. */
 static int rt_level(bulk_ctx *ctx, gcd_level *node, gcd_level *up, gcd_level *rem, int plain,
-                    int stream, gcd_spill *sp)
+                    int stream, gcd_spill *sp, gcd_ckpt *ck, size_t k)
 {
     int threads = bulk_ctx_threads(ctx), st = BULK_OK;
     int batch = gcd_level_batched(ctx, 1, node);
-    if (stream && (st = gcd_level_stream_begin(rem, sp)) != BULK_OK) return st;
+    /* a streamed level goes straight into its checkpoint file when there is one */
+    if (stream) st = ck ? gcd_ckpt_begin(ck, rem, GCD_CKPT_VALUE, k) : gcd_level_stream_begin(rem, sp);
+    if (stream && ck && st == BULK_OK) sp->rem_levels++;
+    if (st != BULK_OK) return st;
     for (size_t j0 = 0, j1; j0 < node->count && st == BULK_OK; j0 = j1) {
         j1 = stream || batch ? gcd_level_block_end(node, j0) : node->count;
         if (j1 < node->count && (j1 & 1)) j1++; /* j0 is even: whole pairs */
@@ -116,14 +119,19 @@ static int rt_level(bulk_ctx *ctx, gcd_level *node, gcd_level *up, gcd_level *re
 
 int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
                        int plain, bulk_ctx *ctx, int spill_rem, gcd_spill *sp,
-                       const bulk_gcd_batch_opts *o)
+                       const bulk_gcd_batch_opts *o, gcd_ckpt *ck, gcd_level *from, size_t from_k)
 {
     *out = NULL;
-    size_t top = T->levels - 1;
-    /* the top value: the caller's start (a view), or Q_top = 1 */
+    size_t top = T->levels - 1, k_start = from ? from_k : top;
+    /* the top value: the caller's start (a view), or Q_top = 1; or a checkpoint's level */
     gcd_level up;
     int st = BULK_OK;
-    if (start) {
+    if (from) {
+        up = *from;
+        memset(from, 0, sizeof *from);
+        from->fd = -1;
+        if (from_k == 0) st = gcd_level_load(&up, sp); /* the answer itself */
+    } else if (start) {
         up = gcd_level_view(start);
     } else {
         if ((st = gcd_level_init(&up, 1)) != BULK_OK) return st;
@@ -135,7 +143,7 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
         }
         up.data[0] = 1;
     }
-    for (size_t k = top; k-- > 0;) {
+    for (size_t k = k_start; st == BULK_OK && k-- > 0;) {
         gcd_level *node = &T->lv[k], rem;
         if ((st = gcd_level_init(&rem, node->count)) != BULK_OK) break;
         /* level 0 goes straight into the output layout (limbs limbs per leaf, zero-padded);
@@ -148,12 +156,18 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
             break;
         }
         if (k == 0) bulk_mpn_zero(rem.data, rem.off[node->count]);
-        st = rt_level(ctx, node, &up, &rem, plain, stream, sp);
+        st = rt_level(ctx, node, &up, &rem, plain, stream, sp, ck, k);
+        if (ck && st == BULK_OK)
+            st = stream ? gcd_ckpt_end(ck, &rem, GCD_CKPT_VALUE, k) : gcd_ckpt_save(ck, &rem, GCD_CKPT_VALUE, k);
         gcd_level_free(&up);
         up = rem;
         /* level k + 1 of the product tree is no longer needed (level 0 is the caller's) */
         gcd_level_free(&T->lv[k + 1]);
         if (st != BULK_OK) break;
+        if (ck) { /* value level k is saved: what resuming above it would need can go */
+            gcd_ckpt_remove(ck, GCD_CKPT_VALUE, k + 1);
+            for (size_t j = k + 1; j < top; j++) gcd_ckpt_remove(ck, GCD_CKPT_PRODUCT, j);
+        }
         gcd_tree_progress(o, 2 * top - k, top + 1);
     }
     if (st == BULK_OK && top == 0) { /* a single leaf x: Q = 1 mod x = 1, R = start mod x */

@@ -115,15 +115,11 @@ static int fail_io(gcd_spill *sp, int e)
     return BULK_ERR_IO;
 }
 
-int gcd_level_stream_begin(gcd_level *L, gcd_spill *sp)
+int gcd_level_file_begin(gcd_level *L, int fd)
 {
-    const char *dir = sp->dir;
-    if (!dir) dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
-    int fd = open_anon(dir);
-    if (fd < 0) return fail_io(sp, errno);
     if (L->fd >= 0) close(L->fd);
     L->fd = fd;
+    L->saved = 0;
     L->nchunk = 0;
     if (!L->chunk) {
         L->chunk_cap = 16;
@@ -132,8 +128,19 @@ int gcd_level_stream_begin(gcd_level *L, gcd_spill *sp)
         if (!L->chunk || !L->sum) return BULK_ERR_NOMEM;
     }
     L->chunk[0] = 0;
-    sp->rem_levels++;
     return BULK_OK;
+}
+
+int gcd_level_stream_begin(gcd_level *L, gcd_spill *sp)
+{
+    const char *dir = sp->dir;
+    if (!dir) dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    int fd = open_anon(dir);
+    if (fd < 0) return fail_io(sp, errno);
+    int st = gcd_level_file_begin(L, fd);
+    if (st == BULK_OK) sp->rem_levels++;
+    return st;
 }
 
 /* Appends limbs off[j0] .. off[j1] (at p) as the next chunk of nodes [j0, j1). */
@@ -173,18 +180,31 @@ int gcd_level_stream_put(gcd_level *L, gcd_spill *sp)
     return st;
 }
 
-int gcd_level_spill(gcd_level *L, gcd_spill *sp)
+int gcd_level_write_chunks(gcd_level *L, gcd_spill *sp)
 {
-    if (L->borrowed || !L->data) return BULK_OK;
-    if (L->wlo != 0 || L->whi != L->count) return BULK_ERR_INTERNAL; /* whole levels only */
-    size_t rem = sp->rem_levels;
-    int st = gcd_level_stream_begin(L, sp);
-    sp->rem_levels = rem; /* a product level */
+    if (!L->data || L->wlo != 0 || L->whi != L->count) return BULK_ERR_INTERNAL; /* whole levels */
+    int st = BULK_OK;
     for (size_t j0 = 0; st == BULK_OK && j0 < L->count;) {
         size_t j1 = gcd_level_block_end(L, j0);
         st = put_chunk(L, sp, j0, j1, L->data + L->off[j0]);
         j0 = j1;
     }
+    return st;
+}
+
+int gcd_level_spill(gcd_level *L, gcd_spill *sp)
+{
+    if (L->borrowed || !L->data) return BULK_OK;
+    if (L->wlo != 0 || L->whi != L->count) return BULK_ERR_INTERNAL; /* whole levels only */
+    if (L->saved && L->fd >= 0) { /* already whole in a checkpoint file */
+        gcd_level_drop(L);
+        sp->levels++;
+        return BULK_OK;
+    }
+    size_t rem = sp->rem_levels;
+    int st = gcd_level_stream_begin(L, sp);
+    sp->rem_levels = rem; /* a product level */
+    if (st == BULK_OK) st = gcd_level_write_chunks(L, sp);
     if (st != BULK_OK) {
         if (L->fd >= 0) close(L->fd);
         L->fd = -1;

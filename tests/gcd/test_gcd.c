@@ -7,7 +7,8 @@
  * memory; the batched level path (tree_batched.c, the GPU's on a CUDA context) forced on the
  * CPU backend with small spill chunks (many blocks per level) == the oracle;
  * spill files: round trip (whole and by node ranges over several chunks), damage detected,
- * I/O failures reported (also on a remainder level); 1 and 2 threads. */
+ * I/O failures reported (also on a remainder level); checkpoints: interrupted runs resume to
+ * the same answer; 1 and 2 threads. */
 #include <dirent.h>
 #include <errno.h>
 #include <gmp.h>
@@ -232,7 +233,7 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
                 budget = (size_t)(st0.memory_floor +
                                   (spillable ? (st0.memory_need - st0.memory_floor) / spillable * keep : 0));
             const char *dir = test_scratch_dir("gcd");
-            bulk_gcd_batch_opts o = { budget, dir, mode == 1, on_prog, &pg };
+            bulk_gcd_batch_opts o = { budget, dir, mode == 1, on_prog, &pg, NULL };
             bulk_gcd_batch_stats stt;
             memset(g, 0xa5, n * limbs * 8);
             CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "batch status");
@@ -345,7 +346,7 @@ static void test_spill_io(void)
     bulk_ctx *ctx;
     CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "ctx");
     bulk_gcd_batch_stats stt;
-    bulk_gcd_batch_opts o = { 1, "scratch-gcd/no/such/dir", 0, NULL, NULL };
+    bulk_gcd_batch_opts o = { 1, "scratch-gcd/no/such/dir", 0, NULL, NULL, NULL };
     memset(g, 0xa5, n * limbs * 8);
     CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_ERR_IO && stt.spill_errno == ENOENT,
           "missing spill dir: errno %d", stt.spill_errno);
@@ -386,6 +387,86 @@ static void test_spill_io(void)
     printf("spill: round trip, damaged and short files, missing directory, file size limit\n");
 }
 
+/* Removes every entry of a scratch directory. */
+static void clear_dir(const char *path)
+{
+    DIR *d = opendir(path);
+    CHECK(d != NULL, "cannot open %s", path);
+    struct dirent *e;
+    char p[512];
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        unlink(p);
+    }
+    if (d) closedir(d);
+}
+
+/* Checkpoints (opts.checkpoint_dir): a run stopped by a failed write after 1 byte, 4 kB, 16 kB,
+ * ... (injected ENOSPC: the run stops with some levels saved, in the product or the remainder
+ * tree), then rerun, gives the uninterrupted answer and takes levels from the directory; so do
+ * two interrupted runs in a row; in memory and with every level spilled (remainder levels
+ * streamed into their checkpoint files), with small chunks (many per level). A finished run
+ * leaves the manifest and value-0; a directory of other inputs is refused, and so is the
+ * grouped method. */
+static void test_checkpoint(void)
+{
+    size_t n = 61, limbs = 16;
+    bulk_limb_t *x = make_set(n, 1024, limbs), *want = malloc(n * limbs * 8), *g = malloc(n * limbs * 8);
+    bulk_ctx *ctx;
+    CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "ctx");
+    CHECK(bulk_gcd_batch(ctx, want, x, n, limbs, NULL, NULL) == BULK_OK, "plain batch");
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s", test_scratch_dir("gcd-ckpt"));
+    gcd_block_limbs = 100;
+    int resumed_runs = 0;
+    for (int force = 0; force < 2; force++) {
+        bulk_gcd_batch_opts o = { 0, test_scratch_dir("gcd"), force, NULL, NULL, dir };
+        bulk_gcd_batch_stats stt;
+        for (uint64_t stop = 1;; stop = stop < 4096 ? 4096 : stop * 2) {
+            clear_dir(dir);
+            gcd_spill_fail_at = stop;
+            int st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
+            if (st == BULK_OK) { /* nothing left to interrupt */
+                gcd_spill_fail_at = 0;
+                break;
+            }
+            CHECK(st == BULK_ERR_IO, "stopped run: status %d", st);
+            gcd_spill_fail_at = 2 * stop; /* a second interrupted run on top of the first */
+            st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
+            gcd_spill_fail_at = 0;
+            memset(g, 0xa5, n * limbs * 8);
+            CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "resumed run");
+            CHECK(memcmp(g, want, n * limbs * 8) == 0, "resumed run differs (force %d, stopped at %llu bytes)",
+                  force, (unsigned long long)stop);
+            resumed_runs += stt.checkpoint_levels > 0;
+        }
+        CHECK(dir_entries(dir) == 2, "a finished run left %d files (want manifest and value-0)", dir_entries(dir));
+        memset(g, 0xa5, n * limbs * 8);
+        CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK && stt.checkpoint_levels == 1 &&
+              memcmp(g, want, n * limbs * 8) == 0, "rerun of a finished run: %zu levels read", stt.checkpoint_levels);
+        CHECK(dir_entries(o.spill_dir) == 0, "spill files left");
+    }
+    CHECK(resumed_runs >= 8, "only %d runs resumed from saved levels", resumed_runs);
+    bulk_gcd_batch_stats stt;
+    bulk_gcd_batch_opts o = { 0, NULL, 0, NULL, NULL, dir };
+    x[5] ^= 2; /* other inputs */
+    CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_ERR_ARG && stt.checkpoint_mismatch,
+          "a checkpoint of other inputs was not refused");
+    x[5] ^= 2;
+    o.max_memory = 1;
+    CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_ERR_UNSUPPORTED && stt.checkpoint_refused,
+          "grouped method with a checkpoint not refused");
+    gcd_block_limbs = GCD_BLOCK_LIMBS;
+    clear_dir(dir);
+    bulk_ctx_close(ctx);
+    free(x);
+    free(want);
+    free(g);
+    printf("checkpoint: %d interrupted runs resumed, other inputs and the grouped method refused\n",
+           resumed_runs);
+}
+
 static int stop_at_first(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
 {
     (void)i; (void)j; (void)g; (void)gn;
@@ -418,6 +499,7 @@ int main(int argc, char **argv)
     sanitized = san && *san && *san != '0';
     test_args();
     test_spill_io();
+    test_checkpoint();
     test_division();
     test_set(5, 1024, 1);
     test_set(61, 1024, 1);

@@ -239,6 +239,7 @@ void bulk_life_free(bulk_life *u)
 
 uint64_t bulk_life_generation(const bulk_life *u) { return u ? u->gen : 0; }
 int bulk_life_out_of_core(const bulk_life *u) { return u && u->ooc; }
+uint64_t bulk_life_grid_cells(const bulk_life *u) { return u ? u->w * u->h : 0; }
 
 /* Steps the grid as it is (torus or dead boundary). */
 static int step_grid(bulk_life *u, uint64_t steps)
