@@ -211,7 +211,7 @@ int dist_int_main(int argc, char **argv)
         else if (!strncmp(argv[i], "--out=", 6)) outp = argv[i] + 6;
         else if (!strncmp(argv[i], "--threads", 9)) have_threads = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "bench")) {
-            setenv("BULK_DIST", "0", 1); /* help and benchmarks stay one-process (no re-entry) */
+            setenv("BULK_DIST", "0", 1); /* help, and the notice of `bench`, stay one-process */
             return cmd_int(argc, argv);
         }
     }
