@@ -25,6 +25,7 @@
 #include "common/atomic_file.h"
 #include "common/parallel.h"
 #include "common/splitmix.h"
+#include "int_ops.h" /* the op table of `bulk int` (programs/int_ops.c) */
 
 static const char bench_usage[] =
     "usage: bench_int_ops OP [--bits W] [--count N] [--backend cpu|cuda|auto] [--threads N]\n"
@@ -50,25 +51,6 @@ static const char bench_usage[] =
     "  --out FILE      also write what is printed to FILE (atomically, at the end)\n"
     "Every result of bulk is checked against GMP's; a mismatch is an error (exit 1).\n"
     "sh bench/run.sh int runs every op at several widths (bench/results/int-<machine>.txt).\n";
-
-/* The operations, in the order of their enum. */
-typedef enum int_op {
-    INT_OP_ADD,
-    INT_OP_SUB,
-    INT_OP_MUL,
-    INT_OP_SQR,
-    INT_OP_DIV,
-    INT_OP_MOD,
-    INT_OP_DIVMOD,
-    INT_OP_GCD,
-    INT_OP_POWMOD,
-    INT_OP_CMP,
-    INT_OP_COUNT
-} int_op;
-
-static const char *const op_names[INT_OP_COUNT] = { "add", "sub",    "mul", "sqr",    "div",
-                                                    "mod", "divmod", "gcd", "powmod", "cmp" };
-static const char op_list[] = "add sub mul sqr div mod divmod gcd powmod cmp";
 
 enum { EXIT_USAGE = 2 };
 
@@ -380,15 +362,14 @@ static void parse_args(int argc, char **argv, struct args *a)
         } else if (argv[i][0] == '-') {
             die(EXIT_USAGE, "unknown option '%s' (bench_int_ops --help)", argv[i]);
         } else if (a->op < 0) {
-            for (int k = 0; k < INT_OP_COUNT; k++)
-                if (strcmp(argv[i], op_names[k]) == 0) a->op = k;
+            a->op = int_op_find(argv[i]);
             if (a->op < 0)
-                die(EXIT_USAGE, "unknown operation '%s' (one of: %s)", argv[i], op_list);
+                die(EXIT_USAGE, "unknown operation '%s' (one of: %s)", argv[i], int_op_names());
         } else {
             die(EXIT_USAGE, "unexpected argument '%s'", argv[i]);
         }
     }
-    if (a->op < 0) die(EXIT_USAGE, "which operation? one of: %s", op_list);
+    if (a->op < 0) die(EXIT_USAGE, "which operation? one of: %s", int_op_names());
 }
 
 int main(int argc, char **argv)
@@ -431,7 +412,7 @@ int main(int argc, char **argv)
     int threads = bulk_ctx_threads(ctx);
     B.wz = xcalloc((size_t)threads, sizeof *B.wz);
     for (int t = 0; t < threads; t++) mpz_init2(B.wz[t], (mp_bitcnt_t)(2 * bits + 64));
-    const char *name = op_names[B.op];
+    const char *name = int_op_get(B.op)->name;
 
     struct timing tb, tg;
     time_both(ctx, &B, threads, a.min_time, name, &tb, &tg);
