@@ -13,8 +13,9 @@
 # MODE  (optional, one) picks a narrower measurement of the area, listed below.
 #
 # CPU measurements (no --gpu)
-#   int                  `bulk int bench` for every op at several widths, 1 thread and all, each
-#                        against GMP in the same run (BENCH_TIME seconds per side, default 1)
+#   int                  bench/int/bench_int_ops for every op at several widths, 1 thread and
+#                        all, each against GMP in the same run (BENCH_TIME seconds per side,
+#                        default 1)
 #   int --tune           tune_mul, tune_div and bench_radix tables (the tuned thresholds' source)
 #   gcd                  tune_fft's crossover line, bench_gcd on 10^4 and 10^6 random 1024-bit
 #                        moduli (all pairs extrapolated after PAIRS_S s; the 10^6 batch capped at
@@ -138,17 +139,18 @@ trim() { for f in "$1"/*.err; do [ -f "$f" ] && [ "$(wc -c <"$f")" -gt 20000 ] &
 
 cpu_int() {
     need bulk
+    need bench/int/bench_int_ops
     T=${BENCH_TIME:-1}
     ALL=$(nproc 2>/dev/null || echo 1)
     out=$(res int)
     raw=$(mktemp)
     {
-        echo "# bulk int bench: libbulk vs GMP, same instances, same run, same threads"
+        echo "# bench_int_ops: libbulk vs GMP, same instances, same run, same threads"
         echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC')  machine: $MACHINE  cpu: $(cpuinfo)"
         echo "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) (above $ALL: shared"
         echo "# cores, so the scale column says little; the ratios, timed in alternation, hold better)"
         echo "# $("$B/bulk" --version); backend: $("$B/bulk" info | grep 'auto backend' | sed 's/.*: //')"
-        echo "# command per row: $B/bulk int bench OP --bits W --count N --threads T --time $T --json"
+        echo "# command per row: $B/bench/int/bench_int_ops OP --bits W --count N --threads T --time $T --json"
         echo "# GMP runs over the instances on T threads through bulk_parallel_for;"
         echo "# ratio = bulk ops/s / GMP ops/s (above 1: bulk faster); every result checked against GMP"
         echo "# scale = bulk ops/s on T threads / bulk ops/s on 1 thread (same op, width and count)"
@@ -165,7 +167,7 @@ cpu_int() {
         for wn in $ws; do
             w=${wn%:*} n=${wn#*:}
             for t in $threads; do
-                j=$("$B/bulk" int bench "$op" --bits "$w" --count "$n" --threads "$t" --time "$T" --json)
+                j=$("$B/bench/int/bench_int_ops" "$op" --bits "$w" --count "$n" --threads "$t" --time "$T" --json)
                 echo "$j" >>"$raw"
                 f() { echo "$j" | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
                 rate=$(f bulk_ops_per_s)

@@ -14,7 +14,6 @@
 #include "dist.h"
 #include "common/numtext.h"
 #include "common/progress.h"
-#include "int_bench.h"
 #include "int_input.h"
 #include "int_ops.h"
 #include "int_output.h"
@@ -22,7 +21,6 @@
 static const char int_usage[] =
     "usage: bulk int OP [--bits W] [--in FILE] [--out FILE] [--hex] [--backend cpu|cuda|auto]\n"
     "                [--threads N]\n"
-    "       bulk int bench OP --bits W --count N [...]   (bulk int bench --help)\n"
     "\n"
     "Computes OP for every line of the input (default stdin) and prints one line per line\n"
     "(default stdout). A line holds the operands of one instance, separated by white space;\n"
@@ -244,7 +242,7 @@ static void parse_args(int argc, char **argv, struct int_args *a)
         } else if (!have_op) {
             int op = int_op_find(arg);
             if (op < 0)
-                cli_die(CLI_EXIT_USAGE, "int: unknown operation '%s' (one of: %s, bench)", arg,
+                cli_die(CLI_EXIT_USAGE, "int: unknown operation '%s' (one of: %s)", arg,
                         int_op_names());
             a->op = (int_op)op;
             have_op = 1;
@@ -261,7 +259,10 @@ static void parse_args(int argc, char **argv, struct int_args *a)
 int cmd_int(int argc, char **argv)
 {
     if (dist_launched()) return dist_int_main(argc, argv); /* under mpirun: docs/scale-out.md */
-    if (argc >= 2 && strcmp(argv[1], "bench") == 0) return cmd_int_bench(argc - 1, argv + 1);
+    /* the benchmark against GMP is a bench program, so that the CLI does not link GMP */
+    if (argc >= 2 && strcmp(argv[1], "bench") == 0)
+        cli_die(CLI_EXIT_USAGE, "int: 'bench' is not an operation: the benchmark against GMP is "
+                "the program bench/int/bench_int_ops of the build tree, same options (docs/int.md)");
     cli_help_if_asked(argc, argv, int_usage);
     struct int_args a;
     parse_args(argc, argv, &a);

@@ -213,7 +213,7 @@ int dist_int_main(int argc, char **argv)
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) have_threads = atoi(argv[++i]) != 0;
         else if (!strncmp(argv[i], "--threads=", 10)) have_threads = atoi(argv[i] + 10) != 0;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "bench")) {
-            setenv("BULK_DIST", "0", 1); /* help and benchmarks stay one-process (no re-entry) */
+            setenv("BULK_DIST", "0", 1); /* help, and the notice of `bench`, stay one-process */
             return cmd_int(argc, argv);
         }
     }

@@ -1,4 +1,4 @@
-/* The operations of `bulk int` and `bulk int bench`: names and the shape of an instance. */
+/* The operations of `bulk int`: names and the shape of an instance. */
 #ifndef BULK_PROGRAMS_INT_OPS_H
 #define BULK_PROGRAMS_INT_OPS_H
 

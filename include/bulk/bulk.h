@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bulk/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,7 +38,7 @@ enum bulk_status {
 };
 
 /* A short English description of a status code; never NULL. */
-const char *bulk_status_string(int status);
+BULK_API const char *bulk_status_string(int status);
 
 typedef enum bulk_backend {
     BULK_BACKEND_AUTO = 0, /* CUDA when built and a device is present, else CPU */
@@ -45,12 +47,12 @@ typedef enum bulk_backend {
 } bulk_backend;
 
 /* "auto", "cpu", "cuda" -> value; BULK_ERR_ARG for anything else. */
-int bulk_backend_parse(const char *name, bulk_backend *out);
-const char *bulk_backend_name(bulk_backend b);
+BULK_API int bulk_backend_parse(const char *name, bulk_backend *out);
+BULK_API const char *bulk_backend_name(bulk_backend b);
 
 /* Number of CUDA devices usable by this build (0 when CUDA was not built in or no
  * device/driver is present). Never fails. */
-int bulk_cuda_device_count(void);
+BULK_API int bulk_cuda_device_count(void);
 
 typedef struct bulk_ctx bulk_ctx;
 
@@ -61,13 +63,13 @@ typedef struct bulk_ctx bulk_ctx;
  * An invalid BULK_BACKEND or BULK_THREADS (set, non-empty and not one of those values)
  * gives BULK_ERR_ARG, whether or not it would be used. Results never depend on the thread
  * count. */
-int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads);
-void bulk_ctx_close(bulk_ctx *ctx);
-bulk_backend bulk_ctx_backend(const bulk_ctx *ctx);
-int bulk_ctx_threads(const bulk_ctx *ctx);
+BULK_API int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads);
+BULK_API void bulk_ctx_close(bulk_ctx *ctx);
+BULK_API bulk_backend bulk_ctx_backend(const bulk_ctx *ctx);
+BULK_API int bulk_ctx_threads(const bulk_ctx *ctx);
 
 /* Version string "major.minor.patch". */
-const char *bulk_version(void);
+BULK_API const char *bulk_version(void);
 
 #ifdef __cplusplus
 }

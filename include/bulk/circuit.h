@@ -38,16 +38,16 @@ typedef struct bulk_circuit {
  * BULK_ERR_PARSE (or BULK_ERR_NOMEM) and, when err != NULL, writes "name:line: reason" to err
  * (line = the line of the offending header, input, latch, output or gate; binary gates count
  * as the lines of their ASCII twins). */
-int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name,
-                       char *err, size_t errlen);
+BULK_API int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name,
+                                char *err, size_t errlen);
 /* Reads a file (format chosen by its first line, "aag" or "aig"). BULK_ERR_IO if unreadable. */
-int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errlen);
-void bulk_circuit_free(bulk_circuit *c);
+BULK_API int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errlen);
+BULK_API void bulk_circuit_free(bulk_circuit *c);
 
 /* Writes ASCII (aag) or binary (aig) AIGER. Variables keep this library's numbering. Returns
  * BULK_OK or BULK_ERR_IO. */
-int bulk_circuit_write_aag(const bulk_circuit *c, FILE *out);
-int bulk_circuit_write_aig(const bulk_circuit *c, FILE *out);
+BULK_API int bulk_circuit_write_aag(const bulk_circuit *c, FILE *out);
+BULK_API int bulk_circuit_write_aig(const bulk_circuit *c, FILE *out);
 
 /* The ripple-carry adder of seed 001 section 5.1 for two k-bit numbers (1 <= k <= 4096).
  * Inputs, in order: a0..a{k-1}, b0..b{k-1} (least significant bit first); outputs:
@@ -55,20 +55,20 @@ int bulk_circuit_write_aig(const bulk_circuit *c, FILE *out);
  * a_i XOR b_i XOR carry_i with carry_{i+1} = (a_i AND b_i) OR (carry_i AND (a_i XOR b_i)); an
  * XOR takes 3 AND gates (one of them computes a_i AND b_i, another carry_i AND (a_i XOR b_i),
  * both reused by the carry), the carry's OR 1 more, so the circuit has 7k-4 AND gates. */
-int bulk_circuit_adder(bulk_circuit **c, unsigned k);
+BULK_API int bulk_circuit_adder(bulk_circuit **c, unsigned k);
 
 /* Evaluates a combinational circuit (latches == 0, else BULK_ERR_UNSUPPORTED) on 64*nwords
  * input vectors: `in` holds c->inputs planes of nwords words, `out` receives c->outputs planes
  * of nwords words (bit-sliced layout above). CPU: all context threads, blocks of words per
  * thread; CUDA: one thread per word in the column-wise arrangement of seed 001 figure 5.2. */
-int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in,
-                      size_t nwords);
+BULK_API int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out,
+                               const uint64_t *in, size_t nwords);
 
 /* Pairwise sums by BPBC (seed 001 section 5.1): `a` and `b` hold k planes of nwords words
  * (bit i of number 64*w+t is bit t of a[i*nwords+w]); `sum` receives k+1 planes. Uses the
  * hand-written ripple-carry recurrence, not the generic evaluator. */
-int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b,
-                      unsigned k, size_t nwords);
+BULK_API int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b,
+                               unsigned k, size_t nwords);
 
 /* One row of seed 001 Table 5.1: `pairs` pairs of k-bit numbers (stored as uint32) summed
  * `reps` times, best time kept, in milliseconds. The naive method adds uint32 pairs one by one;
@@ -80,8 +80,8 @@ int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uin
 typedef struct bulk_pairsum_timing {
     double naive_ms, bitwise_ms, bitwise_threads_ms;
 } bulk_pairsum_timing;
-int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps, uint64_t seed,
-                               bulk_pairsum_timing *t);
+BULK_API int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps,
+                                        uint64_t seed, bulk_pairsum_timing *t);
 
 #ifdef __cplusplus
 }

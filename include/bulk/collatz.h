@@ -34,8 +34,8 @@ typedef struct bulk_collatz_engine bulk_collatz_engine;
 
 /* Builds tables B, C, J (d bits), the sieve S (k bits; k = 0 skips it) and, when a > 0, the
  * delay table A and the peak table P of all n < 2^a (a >= d). Uses the context's threads. */
-int bulk_collatz_engine_new(bulk_collatz_engine **e, bulk_ctx *ctx, int d, int k, int a);
-void bulk_collatz_engine_free(bulk_collatz_engine *e);
+BULK_API int bulk_collatz_engine_new(bulk_collatz_engine **e, bulk_ctx *ctx, int d, int k, int a);
+BULK_API void bulk_collatz_engine_free(bulk_collatz_engine *e);
 /* Switches the engine to convergence mode (docs/collatz.md "Convergence mode"): verify then
  * skips every number that a smaller number is proved to reach or to share a trajectory with
  * (3-adic predecessors, equal sieve states, n = 2, 4, 5, 8 mod 9; about 3x fewer numbers
@@ -44,15 +44,15 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e);
  * but no glides are reported: `checksum`, `max_glide` and `max_glide_n` are 0. Rebuilds the
  * stored sieve (needs a stored sieve of k >= 1 and no sieve extension yet; after a failure the
  * engine can only be freed). BULK_ERR_ARG, BULK_ERR_NOMEM. */
-int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
+BULK_API int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
 /* 1 for an engine in convergence mode, else 0. */
-int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
+BULK_API int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
 /* s_k, the number of mandatory residues of the engine's sieve (1 when k = 0). */
-uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e);
+BULK_API uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e);
 
 /* Counts the mandatory residues s_j for j = 0..k (counts[j], k + 1 entries) without storing
  * them (seed 004 Table 3), on the context's threads. */
-int bulk_collatz_sieve_count(bulk_ctx *ctx, int k, uint64_t *counts);
+BULK_API int bulk_collatz_sieve_count(bulk_ctx *ctx, int k, uint64_t *counts);
 
 /* The result of verifying a range. Mergeable: results of disjoint ranges add up (merge).
  * checksum = sum of glide(n) over every n covered, mod 2^128: the sieve supplies the glide of
@@ -69,15 +69,15 @@ typedef struct bulk_collatz_verify_result {
     bulk_u128 max_glide_n;
 } bulk_collatz_verify_result;
 
-void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r);
+BULK_API void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r);
 /* into += from (the ranges must be disjoint). */
-void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
-                                      const bulk_collatz_verify_result *from);
+BULK_API void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
+                                               const bulk_collatz_verify_result *from);
 
 /* The unit of work: verifies [first, last] (1 <= first <= last) on the calling thread only.
  * Everything else (threads, GPU, MPI parts, checkpoints) is built from calls of this. */
-int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
-                              bulk_collatz_verify_result *out);
+BULK_API int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first,
+                                       bulk_u128 last, bulk_collatz_verify_result *out);
 
 /* Options of the long-running range driver. */
 typedef struct bulk_collatz_run_opts {
@@ -90,27 +90,27 @@ typedef struct bulk_collatz_run_opts {
 /* Verifies [first, last] on all threads of the context, resuming from opts->checkpoint when it
  * holds a checkpoint of the same run. BULK_ERR_ARG for a checkpoint of a different run
  * (message in bulk_collatz_last_error()), BULK_ERR_IO when it cannot be written. */
-int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                        bulk_u128 last, const bulk_collatz_run_opts *opts,
-                        bulk_collatz_verify_result *out);
+BULK_API int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                 bulk_u128 last, const bulk_collatz_run_opts *opts,
+                                 bulk_collatz_verify_result *out);
 
 /* A human-readable reason for the last BULK_ERR_ARG / BULK_ERR_IO of this thread ("" if none). */
-const char *bulk_collatz_last_error(void);
+BULK_API const char *bulk_collatz_last_error(void);
 
 /* Delays of first, first+1, ..., first+count-1 into out[0..count) (the engine needs a > 0). */
-int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                        uint64_t count, uint32_t *out);
+BULK_API int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                 uint64_t count, uint32_t *out);
 
 /* Batch statistics of delays (seed 003): for batch i = [first + i*batch, first + (i+1)*batch),
  * the sum, minimum and maximum delay. nbatches batches (count = nbatches * batch numbers). */
-int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                             uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
-                             uint32_t *max);
+BULK_API int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                      uint64_t batch, uint64_t nbatches, uint64_t *sum,
+                                      uint32_t *min, uint32_t *max);
 
 /* Exact delay, glide and peak of one n of any size (n[0..limbs), n >= 1). The peak is written
  * to peak[0..peak_cap) with *peak_limbs its length; BULK_ERR_OVERFLOW when it needs more. */
-int bulk_collatz_exact(const uint64_t *n, size_t limbs, uint64_t *delay, uint64_t *glide,
-                       uint64_t *peak, size_t peak_cap, size_t *peak_limbs);
+BULK_API int bulk_collatz_exact(const uint64_t *n, size_t limbs, uint64_t *delay, uint64_t *glide,
+                                uint64_t *peak, size_t peak_cap, size_t *peak_limbs);
 
 typedef enum bulk_collatz_kind {
     BULK_COLLATZ_DELAY = 0,
@@ -124,9 +124,9 @@ typedef struct bulk_collatz_record {
 
 /* Records in [first, last]: n whose value beats that of every smaller n of the range. *recs is
  * allocated (free() it); *count its length. The engine needs a > 0 for DELAY and PATH. */
-int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
-                         size_t *count);
+BULK_API int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e,
+                                  bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
+                                  bulk_collatz_record **recs, size_t *count);
 
 #ifdef __cplusplus
 }

@@ -38,12 +38,12 @@ typedef void (*bulk_gcd_progress_fn)(void *arg, double done, double total);
 
 /* tile: inputs per side of a tile (tile^2 pairs per bulk_int_gcd call); 0 picks 1024 for the
  * GPU and 256 for the CPU. BULK_ERR_ARG for n > 0 with limbs = 0 or an input below 2. */
-int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, size_t tile,
-                   bulk_gcd_pair_fn fn, void *arg);
+BULK_API int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs,
+                            size_t tile, bulk_gcd_pair_fn fn, void *arg);
 /* The same with a progress callback (after every tile; progress may be NULL). */
-int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs,
-                            size_t tile, bulk_gcd_pair_fn fn, void *arg,
-                            bulk_gcd_progress_fn progress, void *progress_arg);
+BULK_API int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs,
+                                     size_t tile, bulk_gcd_pair_fn fn, void *arg,
+                                     bulk_gcd_progress_fn progress, void *progress_arg);
 
 typedef struct bulk_gcd_batch_opts {
     size_t max_memory;     /* memory budget in bytes: product-tree levels beyond it are spilled;
@@ -92,8 +92,9 @@ typedef struct bulk_gcd_batch_stats {
 /* g (n * limbs limbs) = gcd(x_i, product of the other inputs) per input; opts and stats may be
  * NULL. Returns BULK_OK, BULK_ERR_ARG, BULK_ERR_NOMEM or BULK_ERR_IO (a spill file could not be
  * created, written or read back intact: stats->spill_errno says why; g is then not written). */
-int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n, size_t limbs,
-                   const bulk_gcd_batch_opts *opts, bulk_gcd_batch_stats *stats);
+BULK_API int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n,
+                            size_t limbs, const bulk_gcd_batch_opts *opts,
+                            bulk_gcd_batch_stats *stats);
 
 /* ---- reading moduli ------------------------------------------------------------------------
  * TEXT: one integer per line, decimal or 0x hex, surrounding blanks (and a CR) ignored; an
@@ -122,9 +123,9 @@ typedef struct bulk_gcd_input {
  * before the first call). On BULK_ERR_PARSE (malformed input; *in is unchanged), *err_line is
  * the 1-based line and msg (msg_len bytes, NUL-terminated) says what is wrong. Other results:
  * BULK_OK, BULK_ERR_NOMEM, BULK_ERR_UNSUPPORTED (PEM/DER without OpenSSL). */
-int bulk_gcd_input_add(bulk_gcd_input *in, const char *data, size_t len, bulk_gcd_format fmt,
-                       uint64_t *err_line, char *msg, size_t msg_len);
-void bulk_gcd_input_free(bulk_gcd_input *in);
+BULK_API int bulk_gcd_input_add(bulk_gcd_input *in, const char *data, size_t len,
+                                bulk_gcd_format fmt, uint64_t *err_line, char *msg, size_t msg_len);
+BULK_API void bulk_gcd_input_free(bulk_gcd_input *in);
 
 #ifdef __cplusplus
 }

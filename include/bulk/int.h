@@ -50,49 +50,52 @@ typedef enum bulk_gcd_method {
 } bulk_gcd_method;
 
 /* Forces the methods used by later calls on this context (AUTO restores the default). */
-int bulk_int_set_methods(bulk_ctx *ctx, bulk_mul_method mul, bulk_div_method div,
-                         bulk_gcd_method gcd);
+BULK_API int bulk_int_set_methods(bulk_ctx *ctx, bulk_mul_method mul, bulk_div_method div,
+                                  bulk_gcd_method gcd);
 
 /* r = a + b mod 2^W; carry[i] (optional) = carry out of instance i. */
-int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
-                 const bulk_limb_t *b, size_t n, size_t limbs);
+BULK_API int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
+                          const bulk_limb_t *b, size_t n, size_t limbs);
 /* r = a - b mod 2^W; borrow[i] (optional) = 1 when a < b. */
-int bulk_int_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb_t *a,
-                 const bulk_limb_t *b, size_t n, size_t limbs);
+BULK_API int bulk_int_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb_t *a,
+                          const bulk_limb_t *b, size_t n, size_t limbs);
 /* r (2 * limbs limbs per instance) = a * b, the full product. */
-int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
-                 size_t n, size_t limbs);
+BULK_API int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                          size_t n, size_t limbs);
 /* r (2 * limbs limbs per instance) = a * a. */
-int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, size_t limbs);
+BULK_API int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n,
+                          size_t limbs);
 /* r (limbs limbs per instance) = a * b mod 2^W. */
-int bulk_int_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
-                    size_t n, size_t limbs);
+BULK_API int bulk_int_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a,
+                             const bulk_limb_t *b, size_t n, size_t limbs);
 /* r[i] = -1, 0 or 1 as a < b, a == b, a > b. */
-int bulk_int_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
-                 size_t limbs);
+BULK_API int bulk_int_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+                          size_t n, size_t limbs);
 /* r = a << bits mod 2^W, and r = a >> bits (any bits >= 0; bits >= W gives 0). */
-int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
-                 size_t limbs);
-int bulk_int_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
-                 size_t limbs);
+BULK_API int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits,
+                          size_t n, size_t limbs);
+BULK_API int bulk_int_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits,
+                          size_t n, size_t limbs);
 
 /* Division of an a_limbs-limb dividend (a_limbs = limbs or 2 * limbs) by a limbs-limb divisor:
  * q (a_limbs limbs per instance, optional) = floor(a / d), r (limbs limbs, optional) = a mod d.
  * d = 0 is BULK_ERR_DIVZERO for that instance. */
-int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a,
-                    size_t a_limbs, const bulk_limb_t *d, size_t n, size_t limbs, int8_t *err);
+BULK_API int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a,
+                             size_t a_limbs, const bulk_limb_t *d, size_t n, size_t limbs,
+                             int8_t *err);
 
 /* g = gcd(a, b); gcd(0, 0) = 0. */
-int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
-                 size_t n, size_t limbs);
+BULK_API int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
+                          size_t n, size_t limbs);
 /* r = a^-1 mod m (0 <= r < m), through the extended Euclidean algorithm; m = 0 gives
  * BULK_ERR_DIVZERO, gcd(a, m) != 1 BULK_ERR_NOT_INVERTIBLE; m = 1 gives r = 0. */
-int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
-                    size_t n, size_t limbs, int8_t *err);
+BULK_API int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a,
+                             const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
 /* r = base^exp mod m for odd m (Montgomery multiplication, sliding window); base may exceed m.
  * Even or zero m gives BULK_ERR_EVEN_MODULUS; m = 1 gives 0. */
-int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
-                    const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
+BULK_API int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
+                             const bulk_limb_t *exp, const bulk_limb_t *m, size_t n, size_t limbs,
+                             int8_t *err);
 
 /* ---- text <-> limbs ------------------------------------------------------------------------
  *
@@ -107,22 +110,23 @@ int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, cons
 
 /* Characters (without the terminating NUL) that printing any limbs-limb value in base 10 or 16
  * may need: an upper bound (0 for another base or a width out of range). */
-size_t bulk_int_str_size(size_t limbs, int base);
+BULK_API size_t bulk_int_str_size(size_t limbs, int base);
 
 /* Parses the NUL-terminated text s into r (limbs limbs, zero-padded). Returns BULK_OK,
  * BULK_ERR_PARSE (empty, or a character that is not a digit of the base: *err_pos, when not
  * NULL, gets its offset in s), BULK_ERR_OVERFLOW (the value needs more than limbs limbs), or
  * BULK_ERR_ARG (NULL r or s, a width out of range, a base other than 0, 10, 16). After an error
  * other than BULK_ERR_ARG, r is zero. */
-int bulk_int_from_str(bulk_limb_t *r, const char *s, size_t limbs, int base, size_t *err_pos);
+BULK_API int bulk_int_from_str(bulk_limb_t *r, const char *s, size_t limbs, int base,
+                               size_t *err_pos);
 
 /* Writes the value a (limbs limbs) in base 10 or 16 and a NUL into buf (cap bytes; any
  * bulk_int_str_size(limbs, base) + 1 bytes always suffice). *len (when not NULL) gets the
  * number of characters without the NUL. Returns BULK_OK, BULK_ERR_OVERFLOW when the text does
  * not fit cap (then *len is the number of characters needed and buf holds ""), BULK_ERR_NOMEM,
  * or BULK_ERR_ARG. */
-int bulk_int_to_str(char *buf, size_t cap, const bulk_limb_t *a, size_t limbs, int base,
-                    size_t *len);
+BULK_API int bulk_int_to_str(char *buf, size_t cap, const bulk_limb_t *a, size_t limbs, int base,
+                             size_t *len);
 
 /* Bulk forms on the context's threads. from_strs: instance i of r (limbs limbs) from the text
  * s[i] (a NULL s[i] is BULK_ERR_ARG for that instance); per-instance codes of bulk_int_from_str
@@ -130,10 +134,10 @@ int bulk_int_to_str(char *buf, size_t cap, const bulk_limb_t *a, size_t limbs, i
  * lowest-numbered failing instance. to_strs: instance i of a printed at buf + i * stride, NUL
  * terminated; stride >= bulk_int_str_size(limbs, base) + 1 (else BULK_ERR_ARG), so only
  * BULK_ERR_NOMEM can fail an instance. */
-int bulk_int_from_strs(bulk_ctx *ctx, bulk_limb_t *r, const char *const *s, size_t n,
-                       size_t limbs, int base, int8_t *err);
-int bulk_int_to_strs(bulk_ctx *ctx, char *buf, size_t stride, const bulk_limb_t *a, size_t n,
-                     size_t limbs, int base);
+BULK_API int bulk_int_from_strs(bulk_ctx *ctx, bulk_limb_t *r, const char *const *s, size_t n,
+                                size_t limbs, int base, int8_t *err);
+BULK_API int bulk_int_to_strs(bulk_ctx *ctx, char *buf, size_t stride, const bulk_limb_t *a,
+                              size_t n, size_t limbs, int base);
 
 #ifdef __cplusplus
 }

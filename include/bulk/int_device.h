@@ -23,37 +23,41 @@ extern "C" {
 typedef struct bulk_int_dev bulk_int_dev;
 
 /* Allocates n * limbs limbs of device memory (contents undefined). */
-int bulk_int_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs);
-void bulk_int_dev_free(bulk_int_dev *x);
-size_t bulk_int_dev_count(const bulk_int_dev *x);
-size_t bulk_int_dev_limbs(const bulk_int_dev *x);
+BULK_API int bulk_int_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs);
+BULK_API void bulk_int_dev_free(bulk_int_dev *x);
+BULK_API size_t bulk_int_dev_count(const bulk_int_dev *x);
+BULK_API size_t bulk_int_dev_limbs(const bulk_int_dev *x);
 
 /* Copies n * limbs limbs from / to host memory (waits for queued work first on download). */
-int bulk_int_dev_upload(bulk_ctx *ctx, bulk_int_dev *x, const bulk_limb_t *host);
-int bulk_int_dev_download(bulk_ctx *ctx, const bulk_int_dev *x, bulk_limb_t *host);
+BULK_API int bulk_int_dev_upload(bulk_ctx *ctx, bulk_int_dev *x, const bulk_limb_t *host);
+BULK_API int bulk_int_dev_download(bulk_ctx *ctx, const bulk_int_dev *x, bulk_limb_t *host);
 /* Waits until all queued work of the context is done; reports a failed kernel. */
-int bulk_int_dev_sync(bulk_ctx *ctx);
+BULK_API int bulk_int_dev_sync(bulk_ctx *ctx);
 
 /* r = a +/- b mod 2^W (r, a, b: limbs each; r may be a or b). */
-int bulk_int_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b);
-int bulk_int_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b);
+BULK_API int bulk_int_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                              const bulk_int_dev *b);
+BULK_API int bulk_int_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                              const bulk_int_dev *b);
 /* r (2 * limbs) = a * b; r (2 * limbs) = a^2; r (limbs) = a * b mod 2^W. */
-int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b);
-int bulk_int_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a);
-int bulk_int_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
-                        const bulk_int_dev *b);
+BULK_API int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                              const bulk_int_dev *b);
+BULK_API int bulk_int_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a);
+BULK_API int bulk_int_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                                 const bulk_int_dev *b);
 /* r = a << bits, a >> bits (r, a: same limbs; r may be a). */
-int bulk_int_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits);
-int bulk_int_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits);
+BULK_API int bulk_int_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits);
+BULK_API int bulk_int_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits);
 /* q (a's limbs, optional) and r (d's limbs, optional) of a / d; a has d's limbs or twice that.
  * err_host (optional, n bytes of host memory) receives the per-instance codes. */
-int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const bulk_int_dev *a,
-                        const bulk_int_dev *d, int8_t *err_host);
+BULK_API int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r,
+                                 const bulk_int_dev *a, const bulk_int_dev *d, int8_t *err_host);
 /* g = gcd(a, b) (all the same limbs). */
-int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b);
+BULK_API int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a,
+                              const bulk_int_dev *b);
 /* r = base^exp mod m (all the same limbs; odd m). err_host as for divmod. */
-int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
-                        const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host);
+BULK_API int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
+                                 const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host);
 
 #ifdef __cplusplus
 }

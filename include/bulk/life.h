@@ -33,15 +33,15 @@ typedef struct bulk_life_rule {
 } bulk_life_rule;
 
 /* Conway's Life, B3/S23. */
-bulk_life_rule bulk_life_rule_conway(void);
+BULK_API bulk_life_rule bulk_life_rule_conway(void);
 
 /* Parses B/S notation: "B3/S23", "b36/s23", "S23/B3", "B3678/S34678", "B/S012345678", and the
  * old "23/3" (survival/birth) form. Digits 0..8, each at most once per part. On BULK_ERR_PARSE,
  * *err_col (when not NULL) is the 1-based column of the offending character. */
-int bulk_life_rule_parse(bulk_life_rule *rule, const char *text, size_t *err_col);
+BULK_API int bulk_life_rule_parse(bulk_life_rule *rule, const char *text, size_t *err_col);
 
 /* Writes "B<digits>/S<digits>" (at most 24 bytes with the NUL) into buf[0..cap). */
-int bulk_life_rule_format(const bulk_life_rule *rule, char *buf, size_t cap);
+BULK_API int bulk_life_rule_format(const bulk_life_rule *rule, char *buf, size_t cap);
 
 /* ---- patterns (RLE and plain text) ----------------------------------------------------------- */
 
@@ -77,30 +77,33 @@ static inline uint64_t bulk_life_words(uint64_t width) { return (width + 63) / 6
  * the stated width, more rows than the stated height, missing '!', bad header, bad rule).
  * The result is the live cells' bounding box (x, y: its top-left cell, the file's coordinates)
  * inside the stated frame; the memory it takes does not depend on the header's W and H. */
-int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len, bulk_life_error *err);
+BULK_API int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len,
+                                    bulk_life_error *err);
 /* The same from a file (BULK_ERR_IO when it cannot be read; err->message says why). */
-int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path, bulk_life_error *err);
+BULK_API int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path,
+                                         bulk_life_error *err);
 
 /* Formats p as RLE the way Golly writes it: "#CXRLE Pos=x,y Gen=g", the header with the rule,
  * runs of 'b', 'o' and '$', lines of at most 70 characters, '!' at the end. *text is malloc'ed
  * and NUL-terminated (free() it); *len is its length. */
-int bulk_life_pattern_write_rle(const bulk_life_pattern *p, char **text, size_t *len);
+BULK_API int bulk_life_pattern_write_rle(const bulk_life_pattern *p, char **text, size_t *len);
 
 /* Shrinks p to the bounding box of its live cells (an empty pattern becomes 0 x 0 at x, y). */
-int bulk_life_pattern_crop(bulk_life_pattern *p);
+BULK_API int bulk_life_pattern_crop(bulk_life_pattern *p);
 
-void bulk_life_pattern_free(bulk_life_pattern *p);
+BULK_API void bulk_life_pattern_free(bulk_life_pattern *p);
 
 /* ---- grids ------------------------------------------------------------------------------- */
 
 /* Advances a width x height grid by `steps` generations in place on the context's backend.
  * torus != 0: wraps around; 0: dead boundary. `per_pass` generations are computed per pass over
  * memory (0 picks one). The CUDA backend copies the grid to the device and back. */
-int bulk_life_grid_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                        const bulk_life_rule *rule, uint64_t steps, unsigned per_pass);
+BULK_API int bulk_life_grid_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height,
+                                 int torus, const bulk_life_rule *rule, uint64_t steps,
+                                 unsigned per_pass);
 
 /* Live cells of a grid. */
-uint64_t bulk_life_grid_population(const uint64_t *cells, uint64_t width, uint64_t height);
+BULK_API uint64_t bulk_life_grid_population(const uint64_t *cells, uint64_t width, uint64_t height);
 
 /* ---- universes ------------------------------------------------------------------------------ */
 
@@ -120,26 +123,26 @@ typedef struct bulk_life bulk_life;
  * (0, 0) of the torus; BULK_ERR_ARG when the frame is larger than the torus. On the plane
  * coordinates are the pattern's own (p->x, p->y). The universe keeps a reference to ctx (which
  * must outlive it). */
-int bulk_life_create(bulk_life **u, bulk_ctx *ctx, const bulk_life_pattern *p,
-                     const bulk_life_options *opt);
-void bulk_life_free(bulk_life *u);
+BULK_API int bulk_life_create(bulk_life **u, bulk_ctx *ctx, const bulk_life_pattern *p,
+                              const bulk_life_options *opt);
+BULK_API void bulk_life_free(bulk_life *u);
 
-int bulk_life_step(bulk_life *u, uint64_t steps);
-uint64_t bulk_life_generation(const bulk_life *u);
-int bulk_life_population(bulk_life *u, uint64_t *population);
+BULK_API int bulk_life_step(bulk_life *u, uint64_t steps);
+BULK_API uint64_t bulk_life_generation(const bulk_life *u);
+BULK_API int bulk_life_population(bulk_life *u, uint64_t *population);
 /* Cells computed per generation at present: the torus, or the grid that holds the plane's live
  * cells with their margin (what a rate of cell updates counts). */
-uint64_t bulk_life_grid_cells(const bulk_life *u);
+BULK_API uint64_t bulk_life_grid_cells(const bulk_life *u);
 /* 1 when the universe streams tiles from disk. */
-int bulk_life_out_of_core(const bulk_life *u);
+BULK_API int bulk_life_out_of_core(const bulk_life *u);
 
 /* The live cells as a pattern cropped to their bounding box, in the universe's coordinates (the
  * torus's or the plane's), with the rule and generation filled in and has_pos = 1. */
-int bulk_life_extract(bulk_life *u, bulk_life_pattern *out);
+BULK_API int bulk_life_extract(bulk_life *u, bulk_life_pattern *out);
 
 /* Cells of the rectangle [x, x + w) x [y, y + h) (torus coordinates wrap) into a fresh pattern. */
-int bulk_life_region(bulk_life *u, int64_t x, int64_t y, uint64_t w, uint64_t h,
-                     bulk_life_pattern *out);
+BULK_API int bulk_life_region(bulk_life *u, int64_t x, int64_t y, uint64_t w, uint64_t h,
+                              bulk_life_pattern *out);
 
 #ifdef __cplusplus
 }

@@ -75,7 +75,7 @@ static inline int bulk_int_parallel(const bulk_ctx *ctx, size_t n, double cost, 
     if (total < 200000.0) threads = 1; /* below ~50 us of work: not worth a thread */
     /* at least ~16 ranges per thread for balance, each at least ~2000000 limb operations (about
      * a millisecond). Smaller ranges scaled worse on 2 cores although each range was already
-     * tens of microseconds (bulk int bench divmod --bits 1024 --count 65536, 1 -> 2 threads:
+     * tens of microseconds (bench_int_ops divmod --bits 1024 --count 65536, 1 -> 2 threads:
      * 1.52x with 20000, about 1.60x with 200000, about 1.73x with 2000000, 2026-11-21;
      * GMP's mpn_tdiv_qr through bulk_parallel_for at n / 32 per range: 1.83x). The cause is
      * not identified: 64-byte aligned per-worker scratch and a per-thread copy of the job

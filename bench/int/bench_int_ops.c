@@ -1,5 +1,8 @@
-/* bulk int bench OP: operations per second of libbulk and of GMP on the same random instances,
+/* bench_int_ops OP: operations per second of libbulk and of GMP on the same random instances,
  * in the same run, with the same number of threads, and their ratio.
+ *
+ *   bench_int_ops OP [--bits W] [--count N] [--seed S] [--time SECONDS] [--backend B]
+ *                 [--threads N] [--json] [--out FILE]
  *
  * Instances come from a fixed seed (splitmix64), so runs are repeatable. GMP runs over the
  * instances through bulk_parallel_for with as many threads as the bulk context has: the
@@ -7,23 +10,26 @@
  * runs once untimed, then the two run in alternation until they have taken 2 * --time seconds
  * together; afterwards every result of bulk's last timed call is compared with GMP's, and a
  * mismatch fails the run (exit 1) without any speed printed: a fast wrong answer is not a
- * speed. */
+ * speed. `sh bench/run.sh int` runs it for every op at several widths and thread counts and
+ * writes bench/results/int-<machine>.txt. Exit codes: 0, 1 (run-time failure, a mismatch),
+ * 2 (usage). */
+#include <errno.h>
 #include <gmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench_util.h"
 #include "bulk/int.h"
-#include "cli.h"
+#include "common/atomic_file.h"
 #include "common/parallel.h"
-#include "common/progress.h"
 #include "common/splitmix.h"
-#include "int_bench.h"
-#include "int_ops.h"
+#include "int_ops.h" /* the op table of `bulk int` (programs/int_ops.c) */
 
 static const char bench_usage[] =
-    "usage: bulk int bench OP --bits W --count N [--backend cpu|cuda|auto] [--threads N]\n"
-    "                      [--seed S] [--time SECONDS] [--json]\n"
+    "usage: bench_int_ops OP [--bits W] [--count N] [--backend cpu|cuda|auto] [--threads N]\n"
+    "                     [--seed S] [--time SECONDS] [--json] [--out FILE]\n"
     "\n"
     "Measures OP (add sub mul sqr div mod divmod gcd powmod cmp) on N random W-bit instances\n"
     "with libbulk and with GMP in the same run and prints operations per second of each and\n"
@@ -42,7 +48,47 @@ static const char bench_usage[] =
     "  --backend B     cpu, cuda or auto (default auto)\n"
     "  --threads N     threads for bulk and for GMP; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --json          print one JSON object instead of the table\n"
-    "Every result of bulk is checked against GMP's; a mismatch is an error (exit 1).\n";
+    "  --out FILE      also write what is printed to FILE (atomically, at the end)\n"
+    "Every result of bulk is checked against GMP's; a mismatch is an error (exit 1).\n"
+    "sh bench/run.sh int runs every op at several widths (bench/results/int-<machine>.txt).\n";
+
+enum { EXIT_USAGE = 2 };
+
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("bench_int_ops: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+/* The value of option `name` at argv[*i] (--name V or --name=V), or NULL when argv[*i] is
+ * another argument. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return NULL;
+    if (arg[n] == '=') return arg + n + 1;
+    if (arg[n] != 0) return NULL;
+    if (*i + 1 >= argc) die(EXIT_USAGE, "option %s needs a value", name);
+    return argv[++*i];
+}
+
+static long long parse_ll(const char *opt, const char *text, long long min, long long max)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 0);
+    if (errno || end == text || *end) die(EXIT_USAGE, "%s: '%s' is not an integer", opt, text);
+    if (v < min || v > max)
+        die(EXIT_USAGE, "%s: %lld is out of range [%lld, %lld]", opt, v, min, max);
+    return v;
+}
 
 typedef struct bench {
     int_op op;
@@ -62,7 +108,7 @@ typedef struct bench {
 static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
-    if (!p) cli_die(CLI_EXIT_FAIL, "int bench: out of memory");
+    if (!p) die(EXIT_FAILURE, "out of memory");
     return p;
 }
 
@@ -239,7 +285,7 @@ static void bulk_call(bulk_ctx *ctx, bench *B, const char *name)
 {
     int st = run_bulk(ctx, B);
     if (st != BULK_OK)
-        cli_die(CLI_EXIT_FAIL, "int bench %s: libbulk failed: %s", name, bulk_status_string(st));
+        die(EXIT_FAILURE, "%s: libbulk failed: %s", name, bulk_status_string(st));
 }
 
 /* Times both sides in alternation, one call of each per round, so that a change in the load of
@@ -254,11 +300,11 @@ static void time_both(bulk_ctx *ctx, bench *B, int threads, double min_time, con
     memset(tb, 0, sizeof *tb);
     memset(tg, 0, sizeof *tg);
     do {
-        double t0 = bulk_now();
+        double t0 = bench_now();
         bulk_call(ctx, B, name);
-        double t1 = bulk_now();
+        double t1 = bench_now();
         run_gmp(B, threads);
-        double t2 = bulk_now();
+        double t2 = bench_now();
         tb->seconds += t1 - t0;
         tg->seconds += t2 - t1;
         tb->reps++;
@@ -271,54 +317,74 @@ static void time_both(bulk_ctx *ctx, bench *B, int threads, double min_time, con
     tg->ops_per_s = (double)tg->reps * (double)B->n / tg->seconds;
 }
 
-/* ---- the command ---------------------------------------------------------------------------- */
+/* ---- the program ----------------------------------------------------------------------------- */
 
-int cmd_int_bench(int argc, char **argv)
+struct args {
+    int op, json, threads;
+    long long bits, count;
+    uint64_t seed;
+    double min_time;
+    bulk_backend backend;
+    const char *out;
+};
+
+static void parse_args(int argc, char **argv, struct args *a)
 {
-    cli_help_if_asked(argc, argv, bench_usage);
-    int op = -1, json = 0, threads_opt = 0;
-    long long bits = 1024, count = 65536;
-    uint64_t seed = 1;
-    double min_time = 1.0;
-    bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
-        const char *v;
-        if ((v = cli_opt_value(argc, argv, &i, "--bits"))) {
-            bits = cli_parse_ll("--bits", v, 64, (long long)1 << 26);
-            if (bits % 64)
-                cli_die(CLI_EXIT_USAGE, "int bench: --bits %lld is not a multiple of 64", bits);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--count"))) {
-            count = cli_parse_ll("--count", v, 1, (long long)1 << 32);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--seed"))) {
-            seed = (uint64_t)cli_parse_ll("--seed", v, 0, 0x7fffffffffffffffll);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--time"))) {
-            char *end;
-            min_time = strtod(v, &end);
-            if (*end || end == v || !(min_time >= 0 && min_time <= 3600))
-                cli_die(CLI_EXIT_USAGE, "--time: '%s' is not a number of seconds in [0, 3600]", v);
-        } else if (cli_backend_threads_opt(argc, argv, &i, &backend, &threads_opt)) {
-            continue;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else if (argv[i][0] == '-') {
-            cli_die(CLI_EXIT_USAGE, "int bench: unknown option '%s' (bulk int bench --help)",
-                    argv[i]);
-        } else if (op < 0) {
-            op = int_op_find(argv[i]);
-            if (op < 0)
-                cli_die(CLI_EXIT_USAGE, "int bench: unknown operation '%s' (one of: %s)", argv[i],
-                        int_op_names());
-        } else {
-            cli_die(CLI_EXIT_USAGE, "int bench: unexpected argument '%s'", argv[i]);
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(bench_usage, stdout);
+            exit(0);
         }
     }
-    if (op < 0)
-        cli_die(CLI_EXIT_USAGE, "int bench: which operation? one of: %s", int_op_names());
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &i, "--bits"))) {
+            a->bits = parse_ll("--bits", v, 64, (long long)1 << 26);
+            if (a->bits % 64) die(EXIT_USAGE, "--bits %lld is not a multiple of 64", a->bits);
+        } else if ((v = opt_value(argc, argv, &i, "--count"))) {
+            a->count = parse_ll("--count", v, 1, (long long)1 << 32);
+        } else if ((v = opt_value(argc, argv, &i, "--seed"))) {
+            a->seed = (uint64_t)parse_ll("--seed", v, 0, 0x7fffffffffffffffll);
+        } else if ((v = opt_value(argc, argv, &i, "--time"))) {
+            char *end;
+            a->min_time = strtod(v, &end);
+            if (*end || end == v || !(a->min_time >= 0 && a->min_time <= 3600))
+                die(EXIT_USAGE, "--time: '%s' is not a number of seconds in [0, 3600]", v);
+        } else if ((v = opt_value(argc, argv, &i, "--backend"))) {
+            if (bulk_backend_parse(v, &a->backend) != BULK_OK)
+                die(EXIT_USAGE, "--backend: '%s' is not one of cpu, cuda, auto", v);
+        } else if ((v = opt_value(argc, argv, &i, "--threads"))) {
+            a->threads = (int)parse_ll("--threads", v, 0, 4096);
+        } else if ((v = opt_value(argc, argv, &i, "--out"))) {
+            a->out = v;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            a->json = 1;
+        } else if (argv[i][0] == '-') {
+            die(EXIT_USAGE, "unknown option '%s' (bench_int_ops --help)", argv[i]);
+        } else if (a->op < 0) {
+            a->op = int_op_find(argv[i]);
+            if (a->op < 0)
+                die(EXIT_USAGE, "unknown operation '%s' (one of: %s)", argv[i], int_op_names());
+        } else {
+            die(EXIT_USAGE, "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (a->op < 0) die(EXIT_USAGE, "which operation? one of: %s", int_op_names());
+}
+
+int main(int argc, char **argv)
+{
+    struct args a = { .op = -1, .bits = 1024, .count = 65536, .seed = 1, .min_time = 1.0,
+                      .backend = BULK_BACKEND_AUTO };
+    parse_args(argc, argv, &a);
+    int op = a.op;
+    long long bits = a.bits;
+    uint64_t seed = a.seed;
 
     bench B;
     memset(&B, 0, sizeof B);
     B.op = (int_op)op;
-    B.n = (size_t)count;
+    B.n = (size_t)a.count;
     B.L = (size_t)bits / 64;
     int division = op == INT_OP_DIV || op == INT_OP_MOD || op == INT_OP_DIVMOD;
     B.a_limbs = division ? 2 * B.L : B.L;
@@ -337,15 +403,20 @@ int cmd_int_bench(int argc, char **argv)
     B.gi8 = xcalloc(n, 1);
     make_operands(&B, seed);
 
-    bulk_ctx *ctx = cli_open_ctx(backend, threads_opt);
+    bulk_ctx *ctx;
+    int st = bulk_ctx_open(&ctx, a.backend, a.threads);
+    if (st == BULK_ERR_NO_BACKEND)
+        die(EXIT_USAGE, "backend '%s' is not available here (CUDA devices found: %d)",
+            bulk_backend_name(a.backend), bulk_cuda_device_count());
+    if (st != BULK_OK) die(EXIT_FAILURE, "cannot open a context: %s", bulk_status_string(st));
     int threads = bulk_ctx_threads(ctx);
     B.wz = xcalloc((size_t)threads, sizeof *B.wz);
     for (int t = 0; t < threads; t++) mpz_init2(B.wz[t], (mp_bitcnt_t)(2 * bits + 64));
     const char *name = int_op_get(B.op)->name;
 
     struct timing tb, tg;
-    time_both(ctx, &B, threads, min_time, name, &tb, &tg);
-    /* Fault injection for the tests (tests/cli/int_bench.sh): BULK_BENCH_FAULT=1 flips one
+    time_both(ctx, &B, threads, a.min_time, name, &tb, &tg);
+    /* Fault injection for the tests (tests/int/bench_int_ops.sh): BULK_BENCH_FAULT=1 flips one
      * result bit of bulk's last instance, which the check below must catch. */
     const char *fault = getenv("BULK_BENCH_FAULT");
     if (fault && strcmp(fault, "1") == 0) {
@@ -356,37 +427,46 @@ int cmd_int_bench(int argc, char **argv)
     }
     size_t bad = first_mismatch(&B);
     if (bad != (size_t)-1)
-        cli_die(CLI_EXIT_FAIL,
-                "int bench %s: libbulk's result for instance %zu (W = %lld, seed %llu) differs "
-                "from GMP's; no speed reported",
-                name, bad, bits, (unsigned long long)seed);
+        die(EXIT_FAILURE,
+            "%s: libbulk's result for instance %zu (W = %lld, seed %llu) differs from GMP's; no "
+            "speed reported",
+            name, bad, bits, (unsigned long long)seed);
     double ratio = tb.ops_per_s / tg.ops_per_s;
     const char *bname = bulk_backend_name(bulk_ctx_backend(ctx));
-    if (json) {
-        printf("{\"op\":\"%s\",\"bits\":%lld,\"count\":%zu,\"seed\":%llu,\"backend\":\"%s\","
-               "\"threads\":%d,\"bulk_ops_per_s\":%.6g,\"bulk_reps\":%ld,\"bulk_seconds\":%.6g,"
-               "\"gmp_function\":\"%s\",\"gmp_version\":\"%s\",\"gmp_threads\":%d,"
-               "\"gmp_ops_per_s\":%.6g,\"gmp_reps\":%ld,\"gmp_seconds\":%.6g,\"ratio\":%.4f,"
-               "\"verified\":%zu}\n",
-               name, bits, n, (unsigned long long)seed, bname, threads, tb.ops_per_s, tb.reps,
-               tb.seconds, gmp_function(B.op), gmp_version, threads, tg.ops_per_s, tg.reps,
-               tg.seconds, ratio, n);
+    if (a.json) {
+        bench_table_printf(
+            "{\"op\":\"%s\",\"bits\":%lld,\"count\":%zu,\"seed\":%llu,\"backend\":\"%s\","
+            "\"threads\":%d,\"bulk_ops_per_s\":%.6g,\"bulk_reps\":%ld,\"bulk_seconds\":%.6g,"
+            "\"gmp_function\":\"%s\",\"gmp_version\":\"%s\",\"gmp_threads\":%d,"
+            "\"gmp_ops_per_s\":%.6g,\"gmp_reps\":%ld,\"gmp_seconds\":%.6g,\"ratio\":%.4f,"
+            "\"verified\":%zu}\n",
+            name, bits, n, (unsigned long long)seed, bname, threads, tb.ops_per_s, tb.reps,
+            tb.seconds, gmp_function(B.op), gmp_version, threads, tg.ops_per_s, tg.reps,
+            tg.seconds, ratio, n);
     } else {
-        printf("bulk int bench %s: W = %lld bits, %zu instances, seed %llu\n", name, bits, n,
-               (unsigned long long)seed);
-        printf("  %-38s %14s %12s %6s\n", "", "ops/s", "us/op", "reps");
+        bench_table_printf("bench_int_ops %s: W = %lld bits, %zu instances, seed %llu\n", name,
+                           bits, n, (unsigned long long)seed);
+        bench_table_printf("  %-38s %14s %12s %6s\n", "", "ops/s", "us/op", "reps");
         char who[64];
         if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA) /* the GPU does the work */
             snprintf(who, sizeof who, "bulk (cuda)");
         else
             snprintf(who, sizeof who, "bulk (%s, %d thread%s)", bname, threads,
                      threads == 1 ? "" : "s");
-        printf("  %-38s %14.4g %12.4g %6ld\n", who, tb.ops_per_s, 1e6 / tb.ops_per_s, tb.reps);
+        bench_table_printf("  %-38s %14.4g %12.4g %6ld\n", who, tb.ops_per_s, 1e6 / tb.ops_per_s,
+                           tb.reps);
         snprintf(who, sizeof who, "GMP %s %s (%d thread%s)", gmp_version, gmp_function(B.op),
                  threads, threads == 1 ? "" : "s");
-        printf("  %-38s %14.4g %12.4g %6ld\n", who, tg.ops_per_s, 1e6 / tg.ops_per_s, tg.reps);
-        printf("  ratio bulk/GMP: %.3f   (GMP on the same threads via bulk_parallel_for)\n", ratio);
-        printf("  verified: all %zu results of bulk's last call equal GMP's\n", n);
+        bench_table_printf("  %-38s %14.4g %12.4g %6ld\n", who, tg.ops_per_s, 1e6 / tg.ops_per_s,
+                           tg.reps);
+        bench_table_printf("  ratio bulk/GMP: %.3f   (GMP on the same threads via "
+                           "bulk_parallel_for)\n", ratio);
+        bench_table_printf("  verified: all %zu results of bulk's last call equal GMP's\n", n);
+    }
+    int code = 0;
+    if (a.out && bulk_write_file_atomic(a.out, bench_table, bench_table_len) != 0) {
+        fprintf(stderr, "bench_int_ops: cannot write %s: %s\n", a.out, strerror(errno));
+        code = EXIT_FAILURE;
     }
     for (int t = 0; t < threads; t++) mpz_clear(B.wz[t]);
     free(B.wz);
@@ -402,5 +482,5 @@ int cmd_int_bench(int argc, char **argv)
     free(B.i8);
     free(B.gi8);
     bulk_ctx_close(ctx);
-    return CLI_EXIT_OK;
+    return code;
 }
