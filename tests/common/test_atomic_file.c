@@ -153,7 +153,7 @@ static void test_links(void)
     const char *target = at("sub/t.txt"), *link = at("link.txt");
     put(target, "old\n", 0600);
     unlink(link);
-    symlink("sub/t.txt", link); /* relative to the link's directory */
+    CHECK(symlink("sub/t.txt", link) == 0, "symlink: %s", strerror(errno)); /* relative to the link's directory */
     bulk_afile f;
     CHECK(bulk_afile_open(&f, link, "w") == 0, "open through a link: %s", strerror(errno));
     char sub[PATH_MAX + 8];
@@ -170,7 +170,7 @@ static void test_links(void)
     /* a chain: link2 -> link.txt -> sub/t.txt */
     const char *link2 = at("link2");
     unlink(link2);
-    symlink(link, link2);
+    CHECK(symlink(link, link2) == 0, "symlink: %s", strerror(errno));
     CHECK(bulk_write_file_atomic(link2, "chain\n", 6) == 0, "write through a chain");
     CHECK(lkind(link2) == 'l' && lkind(link) == 'l' && has(target, "chain\n"), "chain kept, target written");
 
@@ -178,7 +178,7 @@ static void test_links(void)
     const char *dtarget = at("sub/dangling-target"), *dlink = at("dangling");
     unlink(dtarget);
     unlink(dlink);
-    symlink("sub/dangling-target", dlink);
+    CHECK(symlink("sub/dangling-target", dlink) == 0, "symlink: %s", strerror(errno));
     CHECK(bulk_write_file_atomic(dlink, "made\n", 5) == 0, "write through a dangling link: %s", strerror(errno));
     CHECK(lkind(dlink) == 'l' && has(dtarget, "made\n"), "dangling link kept, its target created");
 
@@ -192,8 +192,8 @@ static void test_links(void)
     const char *l1 = at("loop1"), *l2 = at("loop2");
     unlink(l1);
     unlink(l2);
-    symlink("loop2", l1);
-    symlink("loop1", l2);
+    CHECK(symlink("loop2", l1) == 0, "symlink: %s", strerror(errno));
+    CHECK(symlink("loop1", l2) == 0, "symlink: %s", strerror(errno));
     CHECK(bulk_write_file_atomic(l1, "x", 1) == -1 && errno == ELOOP, "a link loop: ELOOP");
     CHECK(lkind(l1) == 'l' && lkind(l2) == 'l', "loop links untouched");
     CHECK(temps_in(dir) == 0 && temps_in(at("sub")) == 0, "no temporaries after the link cases");
@@ -208,7 +208,7 @@ static void test_fifo(void)
         CHECK(0, "mkfifo: %s", strerror(errno));
         return;
     }
-    symlink("fifo", lnk);
+    CHECK(symlink("fifo", lnk) == 0, "symlink: %s", strerror(errno));
     const char *paths[2] = { fifo, lnk };
     for (int i = 0; i < 2; i++) {
         unlink(got);
@@ -259,7 +259,7 @@ static void test_own_fd(void)
     char target[64];
     snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
     unlink(lnk);
-    symlink(target, lnk);
+    CHECK(symlink(target, lnk) == 0, "symlink: %s", strerror(errno));
     CHECK(bulk_write_file_atomic(lnk, "second\n", 7) == 0, "write through a link to %s: %s", target, strerror(errno));
     CHECK(has(f, "first\nsecond\n"), "appended after what the descriptor wrote");
     CHECK(lkind(lnk) == 'l', "the link stays");
@@ -279,7 +279,7 @@ static void test_dir(void)
     CHECK(bulk_afile_open(&f, slash, "w") == -1 && errno == EISDIR, "dir/: EISDIR");
     const char *lnk = at("adir.link");
     unlink(lnk);
-    symlink("adir", lnk);
+    CHECK(symlink("adir", lnk) == 0, "symlink: %s", strerror(errno));
     CHECK(bulk_afile_open(&f, lnk, "w") == -1 && errno == EISDIR, "a link to a directory: EISDIR");
     CHECK(lkind(d) == 'd' && lkind(lnk) == 'l' && temps_in(d) == 0 && temps_in(dir) == 0, "directory untouched");
 }
@@ -314,7 +314,7 @@ static void test_devices(void)
             private_ok = null_device_ok(node, node);
             const char *lnk = at("null-link");
             unlink(lnk);
-            symlink("null-node", lnk);
+            CHECK(symlink("null-node", lnk) == 0, "symlink: %s", strerror(errno));
             private_ok &= null_device_ok(lnk, node) && lkind(lnk) == 'l';
             CHECK(lkind(lnk) == 'l', "a link to a device stays a link");
         }
