@@ -12,7 +12,7 @@
 # (crash-*, leak-*, oom-*, timeout-*) and the log of each run to $BULK_FUZZ_DIR/<target>.log;
 # replay one with: $BULK_FUZZ_DIR/tests/fuzz/fuzz_<target> FILE
 #
-# Environment: CC (default clang), BULK_FUZZ_DIR (build directory, default build-fuzz),
+# Environment: BULK_FUZZ_CC (default clang), BULK_FUZZ_DIR (build directory, default build-fuzz),
 # BULK_FUZZ_SECONDS, BULK_FUZZ_MALLOC_MB (default 512), BULK_FUZZ_JOBS (build jobs, default nproc).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -25,7 +25,7 @@ dir=${BULK_FUZZ_DIR:-build-fuzz}
 malloc_mb=${BULK_FUZZ_MALLOC_MB:-512}
 jobs=${BULK_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-cmake -S . -B "$dir" -DCMAKE_C_COMPILER="${CC:-clang}" -DCMAKE_BUILD_TYPE=Debug -DBULK_FUZZ=ON \
+cmake -S . -B "$dir" -DCMAKE_C_COMPILER="${BULK_FUZZ_CC:-clang}" -DCMAKE_BUILD_TYPE=Debug -DBULK_FUZZ=ON \
     -DBULK_CUDA=OFF -DBULK_MPI=OFF >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log" >&2; echo "bulk: fuzz: configure failed" >&2; exit 2; }
 cmake --build "$dir" -j "$jobs" --target fuzz_targets || { echo "bulk: fuzz: build failed" >&2; exit 2; }
