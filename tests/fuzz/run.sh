@@ -25,9 +25,10 @@ dir=${BULK_FUZZ_DIR:-build-fuzz}
 malloc_mb=${BULK_FUZZ_MALLOC_MB:-512}
 jobs=${BULK_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
+mkdir -p "$dir" || exit 2
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER="${BULK_FUZZ_CC:-clang}" -DCMAKE_BUILD_TYPE=Debug -DBULK_FUZZ=ON \
-    -DBULK_CUDA=OFF -DBULK_MPI=OFF >"$dir.configure.log" 2>&1 ||
-    { cat "$dir.configure.log" >&2; echo "bulk: fuzz: configure failed" >&2; exit 2; }
+    -DBULK_CUDA=OFF -DBULK_MPI=OFF >"$dir/configure.log" 2>&1 ||
+    { cat "$dir/configure.log" >&2; echo "bulk: fuzz: configure failed" >&2; exit 2; }
 cmake --build "$dir" -j "$jobs" --target fuzz_targets || { echo "bulk: fuzz: build failed" >&2; exit 2; }
 
 targets="$*"
