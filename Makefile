@@ -1,16 +1,21 @@
 # Convenience front end over CMake. The two commands of the README:
 #   make demo   builds and runs the main job on the best backend present
 #   make test   builds and runs every test (GPU tests skip cleanly without a GPU)
-# Other targets: configure, build, test-gpu, sanitize, bench, install (PREFIX=/usr/local), clean.
+# Other targets: configure, build, test-gpu, sanitize, fuzz (FUZZ_SECONDS per target, default
+# 30), bench, install (PREFIX=/usr/local), clean.
 
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 30
+# clang: its UBSan also reports arithmetic on null pointers (NULL + 0), which gcc's does not
+SANITIZE_CC ?= clang
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CONFIGURE = cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
 
-.PHONY: all configure build demo test test-gpu sanitize bench install clean
+.PHONY: all configure build demo test test-gpu sanitize fuzz bench install clean
 
 all: build
 
@@ -36,9 +41,14 @@ test-gpu: build
 	cd $(BUILD) && ctest --output-on-failure -L gpu
 
 sanitize:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DBULK_SANITIZE=ON -DBULK_CUDA=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_C_COMPILER=$(SANITIZE_CC) -DCMAKE_BUILD_TYPE=Debug -DBULK_SANITIZE=ON \
+	    -DBULK_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 BULK_SANITIZED=1 ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer targets (clang), each run FUZZ_SECONDS on its seed corpus; tests/fuzz/run.sh says more.
+fuzz:
+	BULK_FUZZ_DIR=$(FUZZ_BUILD) BULK_FUZZ_JOBS=$(JOBS) sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: build
 	BUILD_DIR=$(BUILD) sh bench/run.sh all
@@ -47,4 +57,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -171,9 +171,11 @@ static void split_line(const char *line, size_t len, int operands, struct line_i
     }
 }
 
+/* Makes room for `extra` more bytes of text; the arena exists afterwards even when nothing has
+ * been placed yet (an empty first line copies 0 bytes to r->text + 0: r->text must not be NULL). */
 static int reserve_text(int_reader *r, size_t extra)
 {
-    if (r->text_len + extra <= r->text_cap) return 0;
+    if (r->text && r->text_len + extra <= r->text_cap) return 0;
     size_t cap = r->text_cap ? r->text_cap : 1 << 16;
     while (cap < r->text_len + extra) cap *= 2;
     char *t = realloc(r->text, cap);

@@ -87,7 +87,7 @@ int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_
             }
         }
         if (st != BULK_OK) break;
-        qsort(hits, nh, sizeof *hits, hit_cmp);
+        if (nh > 1) qsort(hits, nh, sizeof *hits, hit_cmp); /* hits is NULL while nh is 0 */
         for (size_t h = 0; h < nh && st == BULK_OK; h++) {
             const bulk_limb_t *gk = hl + hits[h].at;
             st = fn(arg, hits[h].i, hits[h].j, gk, bulk_mpn_normalized_size(gk, limbs));

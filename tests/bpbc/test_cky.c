@@ -510,8 +510,22 @@ static void test_bad_grammars(void)
     expect_bad("'S' -> 'a'\n", "g.cfg:1:", "quoted left-hand side");
     expect_bad("S -> 'a' -> 'b'\n", "g.cfg:1: a second '->'", "two arrows");
     expect_bad("S -> 'a'\nT -> S U\n", "g.cfg:2: non-terminal 'U'", "undefined later");
+    /* a grammar of the empty string alone: no symbol on any right-hand side */
+    bulk_grammar *g = from_text("S ->\n", BULK_CKY_CHARS);
+    if (g) {
+        CHECK(bulk_grammar_accepts_empty(g) && bulk_grammar_binary_rules(g) == 0 &&
+                  bulk_grammar_unary_rules(g) == 0,
+              "S -> : accepts_empty %d, %zu binary, %zu unary rules", bulk_grammar_accepts_empty(g),
+              bulk_grammar_binary_rules(g), bulk_grammar_unary_rules(g));
+        int32_t syms[1] = { 0 };
+        size_t offs[3] = { 0, 0, 1 };
+        uint8_t acc[2] = { 9, 9 };
+        CHECK(bulk_cky_parse_plain(g, acc, syms, offs, 2) == BULK_OK && acc[0] == 1 && acc[1] == 0,
+              "S -> : accepts '' %d, a one-symbol string %d", acc[0], acc[1]);
+        bulk_grammar_free(g);
+    }
     /* '#' inside quotes is a terminal, not a comment */
-    bulk_grammar *g = from_text("S -> '#' S | '#' # trailing comment\n", BULK_CKY_CHARS);
+    g = from_text("S -> '#' S | '#' # trailing comment\n", BULK_CKY_CHARS);
     if (g) {
         CHECK(bulk_grammar_terminal(g, "#", 1) >= 0, "'#' terminal");
         bulk_grammar_free(g);

@@ -44,6 +44,8 @@ bad "extra operand" mul '1 2 3\n' 1
 grep -q "extra operand" "$S/se" || fail "extra operand: not said"
 bad "extra operand sqr" sqr '4\n4 4\n' 2
 bad "empty line" add '1 2\n\n3 4\n' 2
+bad "empty first line" add '\n1 2\n' 1
+bad "empty only line" sqr '\n' 1
 bad "blank line" add '1 2\n \t \n3 4\n' 2
 bad "div by zero" div '7 1\n7 0\n' 2
 grep -q "division by zero" "$S/se" || fail "div by zero: not said"

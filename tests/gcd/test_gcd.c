@@ -482,6 +482,11 @@ static void test_args(void)
     int calls = 0;
     CHECK(bulk_gcd_pairs(ctx, x, 2, 1, 0, stop_at_first, &calls) == 42 && calls == 1, "callback stop");
     CHECK(bulk_gcd_pairs(ctx, x, 3, 1, 0, stop_at_first, &calls) == BULK_ERR_ARG, "input 1 accepted");
+    /* no pair shares a factor (the usual outcome): no hit is reported, nothing to sort */
+    bulk_limb_t coprime[3] = { 15, 7, 11 };
+    calls = 0;
+    CHECK(bulk_gcd_pairs(ctx, coprime, 3, 1, 0, stop_at_first, &calls) == BULK_OK && calls == 0,
+          "coprime inputs: %d hits", calls);
     CHECK(bulk_gcd_batch(ctx, g, x, 3, 1, NULL, NULL) == BULK_ERR_ARG, "input 1 accepted by batch");
     CHECK(bulk_gcd_batch(ctx, g, x, 2, 0, NULL, NULL) == BULK_ERR_ARG, "0 limbs accepted");
     CHECK(bulk_gcd_batch(ctx, g, x, 1, 1, NULL, NULL) == BULK_OK && g[0] == 1, "single input");

@@ -145,12 +145,12 @@ int bulk_cnf_build(bulk_grammar *g)
     /* 1. TERM + BIN */
     for (uint32_t r = 0; r < cfg->nrules; r++) {
         uint32_t A = cfg->rule_lhs[r];
-        const int32_t *x = cfg->rhs + cfg->rule_off[r];
         uint32_t k = cfg->rule_off[r + 1] - cfg->rule_off[r];
         if (k == 0) {
             if (vpush(&eps, A)) goto done;
             continue;
         }
+        const int32_t *x = cfg->rhs + cfg->rule_off[r]; /* rhs is NULL when no rule has symbols */
         if (k == 1) {
             if (x[0] < 0) {
                 if (vpush(&term, A) || vpush(&term, (uint32_t)(-x[0] - 1))) goto done;
