@@ -17,9 +17,8 @@
  *    shared memory) - seed 002's scan-based carry propagation with the lanes of a warp as the
  *    digits.
  *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
- * Kept as forced alternatives (BULK_CUDA_MUL, measured slower): the per-thread carry-flag rows
- * (bg_mul_rows; compiled for 1, 2, 3, 4, 5, 6, 8, 12, 16 limbs), 64-bit rows, Karatsuba over
- * them, and the even/odd rows on a persistent grid (teop). */
+ * BULK_CUDA_MUL=teo|sr|cols|kara|ntt forces one of these where it holds the width (tests and
+ * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,129 +28,6 @@
 #include "int/cuda/int_cuda_ntt.cuh" /* K_NTT: intntt's batched NTT */
 
 namespace {
-
-const int kThreadBlock = 128;
-
-/* ---- one instance per thread ---------------------------------------------------------------- */
-
-/* Loads limbs `l` (<= L) of the block's cnt instances (contiguous in memory from instance
- * `first`) into w (2L words, zero above 2l) through shared memory: the global reads are
- * consecutive across the block. sh holds kThreadBlock * (2L + 1) words (odd stride: the
- * per-thread reads hit distinct banks). */
-template <int L>
-__device__ __forceinline__ void stage_in(bg_word (&w)[2 * L], const bg_limb *src, size_t first,
-                                         int cnt, int l, bg_word *sh)
-{
-    const int S = 2 * L + 1;
-    const bg_limb *g = src + first * (size_t)l;
-    for (int k = threadIdx.x; k < cnt * l; k += blockDim.x) {
-        int inst = k / l, j = k - inst * l;
-        bg_limb v = g[k];
-        sh[inst * S + 2 * j] = (bg_word)v;
-        sh[inst * S + 2 * j + 1] = (bg_word)(v >> 32);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < 2 * L; j++)
-        w[j] = ((int)threadIdx.x < cnt && j < 2 * l) ? sh[threadIdx.x * S + j] : 0;
-    __syncthreads();
-}
-
-/* ROWS (full products only): 0 the carry-flag rows (bg_mul_rows), 1 plain 64-bit rows
- * (bg_mul_rows_wide), 2 one Karatsuba step over them (bg_mul_kara_rows). */
-template <int L, bool LO, bool SQ = false, int ROWS = 0>
-__global__ void __launch_bounds__(kThreadBlock) mul_thread_kernel(bg_limb *r, const bg_limb *a,
-                                                                  const bg_limb *b, size_t n,
-                                                                  int l)
-{
-    extern __shared__ bg_word sh[];
-    const int NW = 2 * L;             /* words per operand */
-    const int RW = LO ? NW : 2 * NW;  /* words of the result computed */
-    size_t first = (size_t)blockIdx.x * kThreadBlock;
-    int cnt = (int)(n - first < (size_t)kThreadBlock ? n - first : kThreadBlock);
-    bg_word aw[NW], bw[NW], rw[RW];
-    stage_in<L>(aw, a, first, cnt, l, sh);
-    if (SQ) {
-        bg_sqr_rows(rw, aw, NW);
-    } else {
-        stage_in<L>(bw, b, first, cnt, l, sh);
-        if (LO) bg_mullo_rows(rw, aw, bw, NW);
-        else if (ROWS == 1) bg_mul_rows_wide(rw, aw, bw, NW);
-        else if (ROWS == 2) bg_mul_kara_rows(rw, aw, bw, NW);
-        else bg_mul_rows(rw, aw, bw, NW);
-    }
-
-    const int S = RW + 1;
-    int ol = LO ? l : 2 * l; /* limbs written per instance */
-#pragma unroll
-    for (int j = 0; j < RW; j++)
-        if ((int)threadIdx.x < cnt) sh[threadIdx.x * S + j] = rw[j];
-    __syncthreads();
-    bg_limb *g = r + first * (size_t)ol;
-    for (int k = threadIdx.x; k < cnt * ol; k += blockDim.x) {
-        int inst = k / ol, j = k - inst * ol;
-        g[k] = (bg_limb)sh[inst * S + 2 * j] | ((bg_limb)sh[inst * S + 2 * j + 1] << 32);
-    }
-}
-
-template <int L, bool LO, bool SQ, int ROWS = 0>
-int launch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
-                  cudaStream_t st)
-{
-    const int in_words = kThreadBlock * (2 * L + 1);
-    const int out_words = kThreadBlock * ((LO ? 2 * L : 4 * L) + 1);
-    size_t smem = sizeof(bg_word) * (size_t)(in_words > out_words ? in_words : out_words);
-    unsigned grid = (unsigned)((n + kThreadBlock - 1) / kThreadBlock);
-    mul_thread_kernel<L, LO, SQ, ROWS><<<grid, kThreadBlock, smem, st>>>(r, a, b, n, l);
-    BG_CHECK_LAUNCH();
-    return BULK_OK;
-}
-
-/* LO: low half; SQ: a = b (the squaring rows, about half the products). */
-template <bool LO, bool SQ = false>
-int dispatch_thread(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
-                    cudaStream_t st)
-{
-    switch (l) {
-    case 1: return launch_thread<1, LO, SQ>(r, a, b, n, l, st);
-    case 2: return launch_thread<2, LO, SQ>(r, a, b, n, l, st);
-    case 3: return launch_thread<3, LO, SQ>(r, a, b, n, l, st);
-    case 4: return launch_thread<4, LO, SQ>(r, a, b, n, l, st);
-    case 5: return launch_thread<5, LO, SQ>(r, a, b, n, l, st);
-    case 6: return launch_thread<6, LO, SQ>(r, a, b, n, l, st);
-    case 7:
-    case 8: return launch_thread<8, LO, SQ>(r, a, b, n, l, st);
-    case 9:
-    case 10:
-    case 11:
-    case 12: return launch_thread<12, LO, SQ>(r, a, b, n, l, st);
-    default: return launch_thread<16, LO, SQ>(r, a, b, n, l, st);
-    }
-}
-
-/* Full products by bg_mul_rows_wide (ROWS = 1, BULK_CUDA_MUL=twide) or bg_mul_kara_rows
- * (ROWS = 2, tkara), up to 16 limbs; timed against the carry-flag rows before either can be
- * chosen by size. */
-template <int ROWS>
-int dispatch_thread_rows(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
-                         cudaStream_t st)
-{
-    switch (l) {
-    case 1: return launch_thread<1, false, false, ROWS>(r, a, b, n, l, st);
-    case 2: return launch_thread<2, false, false, ROWS>(r, a, b, n, l, st);
-    case 3:
-    case 4: return launch_thread<4, false, false, ROWS>(r, a, b, n, l, st);
-    case 5:
-    case 6:
-    case 7:
-    case 8: return launch_thread<8, false, false, ROWS>(r, a, b, n, l, st);
-    case 9:
-    case 10:
-    case 11:
-    case 12: return launch_thread<12, false, false, ROWS>(r, a, b, n, l, st);
-    default: return launch_thread<16, false, false, ROWS>(r, a, b, n, l, st);
-    }
-}
 
 /* ---- one instance per thread, even/odd rows ------------------------------------------------
  *
@@ -254,14 +130,12 @@ __device__ __forceinline__ void eo_stage_short(bg_word *so, int SO, bg_word *sb,
     }
 }
 
-/* stage: 1 loads a full block by eo_stage_full (eo_stage_short below the compiled width; the
- * default), 0 always by the loops of eo_stage (BULK_CUDA_EO_STAGE=0, to time the difference).
- * BS threads (instances) a block. M: EO_MUL r = a b (2l limbs), EO_SQR r = a^2 by bg_sqr_rows_eo (about half the products;
+/* A full block is loaded by eo_stage_full (eo_stage_short below the compiled width), other
+ * blocks by the loops of eo_stage. BS threads (instances) a block. M: EO_MUL r = a b (2l limbs), EO_SQR r = a^2 by bg_sqr_rows_eo (about half the products;
  * b is neither read nor staged), EO_LO r = a b mod 2^(64 l) by bg_mullo_rows_eo (l limbs). */
 template <int L, int BS, int M = EO_MUL>
 __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a,
-                                                           const bg_limb *b, size_t n, int l,
-                                                           int stage)
+                                                           const bg_limb *b, size_t n, int l)
 {
     extern __shared__ bg_word sh[];
     const bool SQ = M == EO_SQR;
@@ -269,9 +143,9 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     bg_word *so = sh, *sb = sh + BS * SO; /* output (and a) rows; b rows */
     size_t first = (size_t)blockIdx.x * BS;
     int cnt = (int)(n - first < (size_t)BS ? n - first : BS);
-    if (stage && l == L && cnt == BS) {
+    if (l == L && cnt == BS) {
         eo_stage_full<L, BS, M == EO_SQR>(so, SO, sb, SB, a, b, first);
-    } else if (stage && cnt == BS) {
+    } else if (cnt == BS) {
         eo_stage_short<L, BS, M == EO_SQR>(so, SO, sb, SB, a, b, first, l);
     } else if (l == L) {
         eo_stage<L, BS>(so, SO, a, first, cnt, l);
@@ -293,7 +167,7 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
     __syncthreads();
     const int ol = M == EO_LO ? l : 2 * l; /* limbs written per instance */
     bg_limb *g = r + first * (size_t)ol;
-    if (stage && l == L && cnt == BS) { /* compile-time indices: no division on the FMA pipe */
+    if (l == L && cnt == BS) { /* compile-time indices: no division on the FMA pipe */
 #pragma unroll
         for (int t = 0; t < RW / 2; t++) {
             const int k = t * BS + threadIdx.x, inst = k / (RW / 2), j = k % (RW / 2);
@@ -301,7 +175,7 @@ __global__ void __launch_bounds__(BS) mul_eo_kernel(bg_limb *r, const bg_limb *a
         }
         return;
     }
-    if (stage && cnt == BS) { /* below the compiled width: eo_div instead of a division */
+    if (cnt == BS) { /* below the compiled width: eo_div instead of a division */
         const int tot = BS * ol;
         const uint32_t m = eo_magic((uint32_t)ol);
 #pragma unroll
@@ -327,175 +201,41 @@ int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, c
         BG_CHECK(cudaFuncSetAttribute(mul_eo_kernel<L, BS, M>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     unsigned grid = (unsigned)((n + BS - 1) / BS);
-    const char *e = getenv("BULK_CUDA_EO_STAGE");
-    int stage = e && strcmp(e, "0") == 0 ? 0 : 1;
-    mul_eo_kernel<L, BS, M><<<grid, BS, smem, st>>>(r, a, b, n, l, stage);
+    mul_eo_kernel<L, BS, M><<<grid, BS, smem, st>>>(r, a, b, n, l);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
-/* ---- even/odd rows on a persistent grid with the next tile's operands in flight -------------
- *
- * mul_eo_kernel waits, block by block, for its operands before the rows start (one memory
- * round trip behind a barrier, hidden only by the other blocks of the SM). Here each block
- * loops over tiles of BS instances, and while the rows of tile t run, tile t + gridDim.x's a
- * and b are already on their way into the other of two shared-memory buffers (cp.async, 4 bytes
- * a word: the rows keep the odd word strides that make the per-thread row accesses
- * conflict-free). Full tiles at the compiled width only; the launcher gives the last partial
- * tile (and widths below L) to mul_eo_kernel. Shared memory per block of 64: 4 x 64 x (2L + 1)
- * input words + 64 x (4L + 1) output words (50 KiB at L = 16: 4 blocks, 8 warps per SM).
- * BULK_CUDA_MUL=teop. */
+/* Products (a != b) at the 16-limb capacity run in blocks of kEo16Block = 64: half the shared
+ * memory and registers a block, so twice the blocks per SM, each barrier holding two warps
+ * instead of four (docs/perf/int-gpu.md "Multiplication"). Squares, low halves and the other
+ * capacities: blocks of kEoBlock. */
+const int kEo16Block = 64;
 
-__device__ __forceinline__ void cp_async4(bg_word *dst, const bg_word *src)
-{
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-    asm volatile("cp.async.commit_group;" ::: "memory");
-}
-__device__ __forceinline__ void cp_async_wait1()
-{
-    asm volatile("cp.async.wait_group 1;" ::: "memory");
-}
-
-/* Tile t's a and b (BS instances of L limbs from instance t BS) into buf: a rows, then b rows,
- * 2L + 1 words apart; coalesced 4-byte reads. */
-template <int L, int BS>
-__device__ __forceinline__ void eop_prefetch(bg_word *buf, const bg_limb *a, const bg_limb *b,
-                                             size_t t)
-{
-    const int SI = 2 * L + 1, W = 2 * L;
-    const bg_word *ga = (const bg_word *)(a + t * BS * L) + threadIdx.x;
-    const bg_word *gb = (const bg_word *)(b + t * BS * L) + threadIdx.x;
-    /* word k = e BS + tid is word k % W of instance k / W; when W divides BS that is word
-     * tid % W of instance e BS / W + tid / W: one base address a thread and compile-time
-     * offsets (otherwise ptxas kept the 2 x 2L addresses live across tiles: 226 registers) */
-    bg_word *sa = buf + (BS % W == 0 ? (threadIdx.x / W) * SI + threadIdx.x % W : 0);
-#pragma unroll
-    for (int e = 0; e < W; e++) {
-        int off;
-        if (BS % W == 0) {
-            off = e * (BS / W) * SI;
-        } else {
-            const int k = e * BS + threadIdx.x;
-            off = (k / W) * SI + k % W;
-        }
-        cp_async4(sa + off, ga + e * BS);
-        cp_async4(sa + BS * SI + off, gb + e * BS);
-    }
-}
-
-template <int L, int BS>
-__global__ void __launch_bounds__(BS) mul_eop_kernel(bg_limb *r, const bg_limb *a,
-                                                     const bg_limb *b, size_t ntiles)
-{
-    extern __shared__ bg_word sh[];
-    const int NW = 2 * L, SI = NW + 1, SO = 2 * NW + 1;
-    bg_word *buf0 = sh, *buf1 = sh + 2 * BS * SI, *so = sh + 4 * BS * SI;
-    size_t t = blockIdx.x;
-    if (t >= ntiles) return;
-    eop_prefetch<L, BS>(buf0, a, b, t);
-    cp_async_commit();
-    for (int k = 0; t < ntiles; t += gridDim.x, k ^= 1) {
-        bg_word *cur = k ? buf1 : buf0, *nxt = k ? buf0 : buf1;
-        if (t + gridDim.x < ntiles) eop_prefetch<L, BS>(nxt, a, b, t + gridDim.x);
-        cp_async_commit(); /* possibly empty: wait_group 1 then still means "tile t is in" */
-        cp_async_wait1();
-        __syncthreads(); /* every thread's copies of tile t are in; so of tile t - 1 copied out */
-        bg_word aw[NW];
-#pragma unroll
-        for (int j = 0; j < NW; j++) aw[j] = cur[threadIdx.x * SI + j];
-        bg_mul_rows_eo(so + threadIdx.x * SO, aw, cur + BS * SI + threadIdx.x * SI, NW);
-        __syncthreads(); /* the output rows are complete; cur is free for tile t + 2 gridDim.x */
-        bg_limb *g = r + t * BS * 2 * L + threadIdx.x;
-        /* limb q = e BS + tid of the tile: limb q % 2L of instance q / 2L (one base address
-         * and compile-time offsets when 2L divides BS, as in eop_prefetch) */
-        const int tw = threadIdx.x / (2 * L), tj = threadIdx.x % (2 * L);
-        const bg_word *sq = so + (BS % (2 * L) == 0 ? tw * SO + 2 * tj : 0);
-#pragma unroll
-        for (int e = 0; e < 2 * L; e++) {
-            int off;
-            if (BS % (2 * L) == 0) {
-                off = e * (BS / (2 * L)) * SO;
-            } else {
-                const int q = e * BS + threadIdx.x;
-                off = (q / (2 * L)) * SO + 2 * (q % (2 * L));
-            }
-            g[e * BS] = (bg_limb)sq[off] | ((bg_limb)sq[off + 1] << 32);
-        }
-    }
-}
-
-const int kEopBlock = 64;
-
-/* Full tiles by mul_eop_kernel on as many blocks as fit the device at once, the rest (a partial
- * tile) by mul_eo_kernel. */
+/* Products by even/odd rows, up to 20 limbs: mul_eo_kernel (squares by bg_sqr_rows_eo when
+ * a == b, low halves by bg_mullo_rows_eo when lo); widths padded to the compiled capacities
+ * 1, 2, 4, 8, 12, 16, 20 limbs. */
 template <int L>
-int launch_eop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
-{
-    const int BS = kEopBlock;
-    size_t ntiles = l == L ? n / BS : 0;
-    if (ntiles) {
-        size_t smem = sizeof(bg_word) * (size_t)BS * (4 * (2 * L + 1) + (4 * L + 1));
-        if (smem > 48 * 1024)
-            BG_CHECK(cudaFuncSetAttribute(mul_eop_kernel<L, BS>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        int dev = 0, sms = 0, per_sm = 0;
-        BG_CHECK(cudaGetDevice(&dev));
-        BG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        BG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mul_eop_kernel<L, BS>, BS,
-                                                               smem));
-        size_t grid = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1);
-        if (grid > ntiles) grid = ntiles;
-        mul_eop_kernel<L, BS><<<(unsigned)grid, BS, smem, st>>>(r, a, b, ntiles);
-        BG_CHECK_LAUNCH();
-    }
-    size_t done = ntiles * BS;
-    if (done == n) return BULK_OK;
-    return launch_eo<L>(r + done * 2 * l, a + done * l, b + done * l, n - done, l, st);
-}
-
-/* Products (a != b) at the 16-limb capacity in blocks of 64 (BULK_CUDA_EO_BLOCK=64 / =128
- * force 64 / 128): half the shared memory and registers a block, so twice the blocks per SM,
- * each barrier holding two warps instead of four. Timed forced in both H200 rounds of
- * 2026-11-21 (15:05, 15:55; 2^20 instances, 1024 bits): 5.31e9 and 5.34e9/s against 5.28e9,
- * 5.01e9 and 5.00e9, 5.02e9 in blocks of 128 (832 bits: 5.29e9 against 5.21e9); the default
- * since the 16:35 round. Squares, low halves and the other capacities: blocks of 128. */
-const bool kEo16Block64 = true;
-
-/* Products by even/odd rows, up to 20 limbs: mul_eo_kernel (BULK_CUDA_MUL=teo; squares by
- * bg_sqr_rows_eo when a == b, low halves by bg_mullo_rows_eo when lo) or, when persistent,
- * mul_eop_kernel (teop, full products, up to 16 limbs); widths padded to the compiled
- * capacities 1, 2, 4, 8, 12, 16, 20 limbs. */
-template <int L>
-int launch_eo_any(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b,
-                  size_t n, int l, cudaStream_t st)
+int launch_eo_any(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+                  cudaStream_t st)
 {
     if (lo) return launch_eo<L, kEoBlock, EO_LO>(r, a, b, n, l, st);
-    if constexpr (L <= 16) /* teop is compiled up to 16 limbs */
-        if (persistent) return launch_eop<L>(r, a, b, n, l, st);
     if (a == b) return launch_eo<L, kEoBlock, EO_SQR>(r, a, b, n, l, st);
-    return launch_eo<L>(r, a, b, n, l, st);
+    return launch_eo<L, L == 16 ? kEo16Block : kEoBlock>(r, a, b, n, l, st);
 }
 
-int dispatch_eo(bool persistent, bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b,
-                size_t n, int l, cudaStream_t st)
+int dispatch_eo(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
+                cudaStream_t st)
 {
-    const char *e = getenv("BULK_CUDA_EO_BLOCK");
     const int cap = l <= 2 ? l : l <= 4 ? 4 : l <= 8 ? 8 : l <= 12 ? 12 : l <= 16 ? 16 : 20;
-    const bool b64 = e && *e ? strcmp(e, "64") == 0 : kEo16Block64;
-    if (!persistent && !lo && a != b && cap == 16 && b64)
-        return launch_eo<16, 64>(r, a, b, n, l, st);
     switch (cap) {
-    case 1: return launch_eo_any<1>(persistent, lo, r, a, b, n, l, st);
-    case 2: return launch_eo_any<2>(persistent, lo, r, a, b, n, l, st);
-    case 4: return launch_eo_any<4>(persistent, lo, r, a, b, n, l, st);
-    case 8: return launch_eo_any<8>(persistent, lo, r, a, b, n, l, st);
-    case 12: return launch_eo_any<12>(persistent, lo, r, a, b, n, l, st);
-    case 16: return launch_eo_any<16>(persistent, lo, r, a, b, n, l, st);
-    default: return launch_eo_any<20>(persistent, lo, r, a, b, n, l, st);
+    case 1: return launch_eo_any<1>(lo, r, a, b, n, l, st);
+    case 2: return launch_eo_any<2>(lo, r, a, b, n, l, st);
+    case 4: return launch_eo_any<4>(lo, r, a, b, n, l, st);
+    case 8: return launch_eo_any<8>(lo, r, a, b, n, l, st);
+    case 12: return launch_eo_any<12>(lo, r, a, b, n, l, st);
+    case 16: return launch_eo_any<16>(lo, r, a, b, n, l, st);
+    default: return launch_eo_any<20>(lo, r, a, b, n, l, st);
     }
 }
 
@@ -620,17 +360,18 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
 
 /* r (2 limbs per instance) = a * b, G P >= 2 limbs. Blocks of 4 warps, 32 / G instances per
  * warp; a group's shared memory: b padded to G P words, then the 2 G P finished columns as
- * three word arrays (low, middle, high), and one word of padding. The groups of a warp past n still run (their shuffles
- * and ballots need every lane) but load and store nothing. No block-wide barrier.
- * V (P a multiple of 4; BULK_CUDA_SR_VEC=1): fewer shared-memory instructions - the H200
+ * three word arrays (low, middle, high), and one word of padding. The groups of a warp past n
+ * still run (their shuffles and ballots need every lane) but load and store nothing. No
+ * block-wide barrier.
+ * V (P a multiple of 4; the shapes of launch_sr_vec): fewer shared-memory instructions - the H200
  * profile of the 1024-bit kernel (G = 8, P = 4) showed the L1/shared-memory pipe at 96 % with
  * the FMA pipe at 32 %: per row one b load, three column stores and three shuffles for 4
  * products. With V each group of P rows loads its b words as 16-byte vectors and the first
  * lane keeps the P finished columns in registers and stores them as 16-byte vectors after the
  * group: per row 1/4 + 3/4 shared-memory instructions instead of 4. Group regions are then
  * 7 NP + 4 words apart (16-byte aligned; 4 mod 32 words, so the groups' vectors of a warp
- * fall in distinct banks). W: the rows of bg_sr_row_wide (measured slower: forced only). */
-template <int P, int G, bool W = false, bool V = false>
+ * fall in distinct banks). */
+template <int P, int G, bool V = false>
 __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b,
                                                      size_t n, int limbs)
 {
@@ -668,8 +409,7 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
 #pragma unroll
         for (int u = 0; u < P; u++) {
             const bg_word bi = V ? bq[u] : sb[i0 + u];
-            if (W) bg_sr_row_wide(acc, av, bi, u, P);
-            else bg_sr_row(acc, av, bi, u, P);
+            bg_sr_row(acc, av, bi, u, P);
             const int ph = u % P; /* the slot of the finished column */
             if (V) {
                 f0[u] = acc[3 * ph];
@@ -737,30 +477,26 @@ __global__ void __launch_bounds__(128) mul_sr_kernel(bg_limb *r, const bg_limb *
 
 const int kSrWarps = 4;
 
-template <int P, int G, bool W = false, bool V = false>
+template <int P, int G, bool V = false>
 int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, cudaStream_t st)
 {
     const int rs = V ? 7 * G * P + 4 : 7 * G * P + 1; /* words per group region */
     size_t smem = sizeof(bg_word) * rs * (32 / G) * kSrWarps;
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G, W, V>,
+        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G, V>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     size_t per_block = (size_t)kSrWarps * (32 / G);
     size_t blocks = (n + per_block - 1) / per_block;
-    mul_sr_kernel<P, G, W, V><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
+    mul_sr_kernel<P, G, V><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
-/* The compiled shapes: G lanes of P words; a width is padded up to G P. The automatic choice
- * considers the first kSrAutoG group sizes; G = 2 and 4 (more words per lane, fewer shuffles and
- * column stores per product: bg_cost_sr predicts 1.3x (G = 4, P = 8) and 1.56x (G = 2, P = 16)
- * fewer lane instructions than G = 8, P = 4 at 1024 bits) only through BULK_CUDA_SR_SHAPE:
- * the H200 round of 2026-11-21 12:40 timed them no faster at 1024 bits (4 x 8 2.51e9/s,
- * 2 x 16 1.76e9/s, 8 x 4 2.48e9/s in the same table). */
+/* The compiled shapes: G lanes of P words; a width is padded up to G P. (Groups of 4 and 2
+ * lanes, more words per lane, timed no faster at 1024 bits: docs/perf/int-gpu.md.) */
 const int kSrP[] = {2, 4, 6, 8, 12, 16};
-const int kSrG[] = {8, 16, 32, 4, 2};
-const int kNumSrP = 6, kNumSrG = 5, kSrAutoG = 3;
+const int kSrG[] = {8, 16, 32};
+const int kNumSrP = 6, kSrAutoG = 3;
 
 /* The shape for 13 .. 16 limbs (832 .. 1024 bits), set from the measured shape table rather
  * than the cost model: G = 8, P = 4 (2.48e9/s at 1024 bits in the 12:40 round's table, G = 4,
@@ -814,55 +550,17 @@ int launch_sr_g(int P, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
     }
 }
 
-/* BULK_CUDA_SR_SHAPE="G,P" forces a compiled shape that holds the width (G P >= 2 limbs), for
- * the benchmark's shape table and the tests; anything else is ignored (the cost model's shape). */
-void sr_shape_env(int limbs, int *P, int *G)
+/* The vector variant (V) where compiled (8x4, 8x8, 16x4, 8x16, 16x8; G x P): measured faster
+ * than the plain rows at every shape it covers (docs/perf/int-gpu.md "Multiplication"); -1
+ * for the other shapes. */
+int launch_sr_vec(int P, int G, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
+                  int limbs, cudaStream_t st)
 {
-    const char *env = getenv("BULK_CUDA_SR_SHAPE");
-    int g = 0, p = 0;
-    if (!env || sscanf(env, "%d,%d", &g, &p) != 2 || g * p < 2 * limbs) return;
-    bool gk = false, pk = false;
-    for (int i = 0; i < kNumSrG; i++) gk = gk || kSrG[i] == g;
-    for (int i = 0; i < kNumSrP; i++) pk = pk || kSrP[i] == p;
-    if (gk && pk) {
-        *G = g;
-        *P = p;
-    }
-}
-
-/* Whether the vector variant is the default where compiled (BULK_CUDA_SR_VEC=1 / =0 force it
- * on / off). On since the H200 round of 2026-11-21 13:30 UTC, which timed it forced (2^20
- * instances: 1024 bits 2.74e9/s against 2.73e9, 2048 bits 1.047e9 against 9.82e8; shape table
- * at 2^18: 8 x 8 8.69e8 against 8.02e8, 16 x 8 at 4096 bits 2.88e8 against 2.61e8) and whose
- * test_int_gpu checked it against the CPU backend at every compiled shape (5 .. 64 limbs); the
- * default path itself was not run again after the switch. */
-const bool kSrVecDefault = true;
-
-/* BULK_CUDA_SR_VEC=1: the vector variant (V) where compiled (8x4, 4x8, 2x16, 8x8, 16x4, 8x16,
- * 16x8); else BULK_CUDA_SR_WIDE=1: the wide-row variant (bg_sr_row_wide) where compiled: the
- * shapes that hold 1024 bits exactly (G P = 32: 8x4, 4x8, 2x16) and 8x8, 16x4 (2048 bits);
- * other shapes ignore both; -1 when neither applies. */
-int launch_sr_wide(int P, int G, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n,
-                   int limbs, cudaStream_t st)
-{
-    const char *v = getenv("BULK_CUDA_SR_VEC");
-    bool vec = v && *v ? strcmp(v, "1") == 0 : kSrVecDefault;
-    if (vec) { /* the vector variant (V) where compiled */
-        if (G == 8 && P == 4) return launch_sr_pg<4, 8, false, true>(r, a, b, n, limbs, st);
-        if (G == 4 && P == 8) return launch_sr_pg<8, 4, false, true>(r, a, b, n, limbs, st);
-        if (G == 2 && P == 16) return launch_sr_pg<16, 2, false, true>(r, a, b, n, limbs, st);
-        if (G == 8 && P == 8) return launch_sr_pg<8, 8, false, true>(r, a, b, n, limbs, st);
-        if (G == 16 && P == 4) return launch_sr_pg<4, 16, false, true>(r, a, b, n, limbs, st);
-        if (G == 8 && P == 16) return launch_sr_pg<16, 8, false, true>(r, a, b, n, limbs, st);
-        if (G == 16 && P == 8) return launch_sr_pg<8, 16, false, true>(r, a, b, n, limbs, st);
-    }
-    const char *e = getenv("BULK_CUDA_SR_WIDE");
-    if (!e || strcmp(e, "1") != 0) return -1;
     if (G == 8 && P == 4) return launch_sr_pg<4, 8, true>(r, a, b, n, limbs, st);
-    if (G == 4 && P == 8) return launch_sr_pg<8, 4, true>(r, a, b, n, limbs, st);
-    if (G == 2 && P == 16) return launch_sr_pg<16, 2, true>(r, a, b, n, limbs, st);
     if (G == 8 && P == 8) return launch_sr_pg<8, 8, true>(r, a, b, n, limbs, st);
     if (G == 16 && P == 4) return launch_sr_pg<4, 16, true>(r, a, b, n, limbs, st);
+    if (G == 8 && P == 16) return launch_sr_pg<16, 8, true>(r, a, b, n, limbs, st);
+    if (G == 16 && P == 8) return launch_sr_pg<8, 16, true>(r, a, b, n, limbs, st);
     return -1;
 }
 
@@ -870,12 +568,9 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 {
     int P, G;
     sr_shape(limbs, &P, &G);
-    sr_shape_env(limbs, &P, &G);
-    int wr = launch_sr_wide(P, G, r, a, b, n, limbs, st);
+    int wr = launch_sr_vec(P, G, r, a, b, n, limbs, st);
     if (wr >= 0) return wr;
     switch (G) {
-    case 2: return launch_sr_g<2>(P, r, a, b, n, limbs, st);
-    case 4: return launch_sr_g<4>(P, r, a, b, n, limbs, st);
     case 8: return launch_sr_g<8>(P, r, a, b, n, limbs, st);
     case 16: return launch_sr_g<16>(P, r, a, b, n, limbs, st);
     case 32: return launch_sr_g<32>(P, r, a, b, n, limbs, st);
@@ -885,7 +580,7 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* ---- choosing ----------------------------------------------------------------------------------- */
 
-enum kernel { K_THREAD, K_SR, K_COLS, K_KARA, K_TWIDE, K_TKARA, K_TEO, K_NTT, K_TEOP };
+enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT };
 
 /* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
  * run by `sh bench/run.sh int --gpu` on an NVIDIA H200 (132 SMs), 2026-11-21,
@@ -931,21 +626,13 @@ enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 /* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves),
  * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
  * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env
- * is set, BULK_CUDA_MUL=thread|twide|tkara|teo|teop|sr|cols|kara forces one at this level
- * (tests and benchmarks; the per-thread kinds only up to 16 limbs, twide, tkara and teop for
- * full products, sr up to 256, kara for even widths); Karatsuba's own half products always
- * choose by size. */
+ * is set, BULK_CUDA_MUL=teo|sr|cols|kara|ntt forces one at this level (tests and benchmarks;
+ * teo up to kEoMaxLimbs, sr up to 256 limbs, kara for even widths, ntt up to
+ * BG_NTT_MAX_LIMBS); Karatsuba's own half products always choose by size. */
 kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL)
 {
     const char *env = env_ok ? getenv("BULK_CUDA_MUL") : NULL;
-    if (env && strcmp(env, "thread") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS) return K_THREAD;
-    if (env && strcmp(env, "twide") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
-        return K_TWIDE;
-    if (env && strcmp(env, "tkara") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
-        return K_TKARA;
     if (env && strcmp(env, "teo") == 0 && limbs <= kEoMaxLimbs) return K_TEO;
-    if (env && strcmp(env, "teop") == 0 && limbs <= BG_MUL_THREAD_MAX_LIMBS && mk == MK_FULL)
-        return K_TEOP;
     if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
     if (env && strcmp(env, "cols") == 0) return K_COLS;
     if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
@@ -967,14 +654,8 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
                 cudaStream_t st)
 {
     switch (k) {
-    case K_THREAD:
-        if (a == b) return dispatch_thread<false, true>(r, a, b, n, limbs, st); /* squaring */
-        return dispatch_thread<false>(r, a, b, n, limbs, st);
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
-    case K_TWIDE: return dispatch_thread_rows<1>(r, a, b, n, limbs, st);
-    case K_TKARA: return dispatch_thread_rows<2>(r, a, b, n, limbs, st);
-    case K_TEO: return dispatch_eo(false, false, r, a, b, n, limbs, st);
-    case K_TEOP: return dispatch_eo(true, false, r, a, b, n, limbs, st);
+    case K_TEO: return dispatch_eo(false, r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
@@ -1117,8 +798,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     kernel k = choose((int)limbs);
-    static const char *const names[] = {"thread", "sr", "cols", "kara", "twide", "tkara",
-                                        "teo", "ntt", "teop"}; /* enum kernel order */
+    static const char *const names[] = {"sr", "cols", "kara", "teo", "ntt"}; /* enum order */
     return names[k];
 }
 
@@ -1129,9 +809,8 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
     int l = (int)limbs;
     kernel k = choose(l, true, lo ? MK_LO : a == b ? MK_SQR : MK_FULL);
-    if (k == K_THREAD && lo) return dispatch_thread<true>(r, a, b, n, l, st);
-    if (k == K_TEO && lo) return dispatch_eo(false, true, r, a, b, n, l, st);
-    if (!lo || k == K_THREAD) return launch_full(k, r, a, b, n, l, st);
+    if (k == K_TEO && lo) return dispatch_eo(true, r, a, b, n, l, st);
+    if (!lo) return launch_full(k, r, a, b, n, l, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
      * halves copied out as one strided 2D copy */
     size_t per = 2 * limbs * sizeof(bg_limb);

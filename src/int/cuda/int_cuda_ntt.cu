@@ -2,13 +2,12 @@
  * logic: ntt_gpu_core.h, tested on the CPU by test_int_gpu_ntt_core).
  *
  * Batched (ntt_batch_kernel): one block per instance, primes below 2^31 (prime set 1 of
- * ntt_gpu_core.h; BULK_NTT_PRIMES=large takes set 0), radix-8 passes (BULK_NTT_RADIX=4: radix
- * 4). Per prime: the operands' 32-bit words
+ * ntt_gpu_core.h), radix-8 passes. Per prime: the operands' 32-bit words
  * reduced into x and y (shared memory; y in device scratch for the widest, 32768-point
  * transforms, which would exceed a block's 227 KiB), forward transforms of both (radix-8
  * passes, barriers between passes; shared memory in the bank-spreading order nt_sw), pointwise
  * product, backward transform of x; the residues of primes 0 and 1 go to device scratch, those
- * of prime 2 to y in natural order (radix 4: they stay in x, unswizzled). Then Garner's CRT and the
+ * of prime 2 to y in natural order. Then Garner's CRT and the
  * carries (owners of consecutive words, lookahead over the block's owners), the result words
  * assembled in x and written out coalesced.
  *
@@ -108,16 +107,17 @@ nt_scales scales_for(int set, int lg)
     return S;
 }
 
-/* SET: the prime set (1: below 2^31, the cheaper arithmetic; 0 forced by BULK_NTT_PRIMES=large).
- * R8: radix-8 passes (else radix 4). SW: shared memory in the nt_sw order (the residues of the
- * last prime then go to y in natural order for the carries). XY: the forward transforms of a
- * and b in the same passes (nt_fwd_pass8_xy; more registers). The prime loop is unrolled so that
+/* YS: y in shared memory (else in device scratch). SET: the prime set (1: below 2^31, the
+ * cheaper arithmetic). Radix-8 passes; shared memory in the nt_sw order SW (the residues of the
+ * last prime then go to y in natural order for the carries). The prime loop is unrolled so that
  * each prime is a compile-time constant. */
-template <bool YS, int SET, bool R8, bool SW, bool XY>
+template <bool YS>
 __global__ void __launch_bounds__(512)
 ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int lg,
                  uint32_t *scratch, nt_scales sc)
 {
+    constexpr int SET = 1;
+    constexpr bool SW = true;
     extern __shared__ uint32_t sm[];
     const size_t n = (size_t)1 << lg, inst = blockIdx.x;
     const unsigned tid = threadIdx.x, T = blockDim.x;
@@ -129,7 +129,7 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
     const int nw = 2 * limbs;
     const uint32_t *a32 = (const uint32_t *)(a + inst * (size_t)limbs);
     const uint32_t *b32 = (const uint32_t *)(b + inst * (size_t)limbs);
-    const int np = R8 ? nt_npasses8(lg) : nt_npasses(lg);
+    const int np = nt_npasses8(lg);
 #pragma unroll
     for (int k = 0; k < NT_NPRIMES; k++) {
         const uint32_t p = nt_p(SET, k), pinv = nt_pinv(SET, k);
@@ -141,34 +141,26 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
         }
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
-            if (R8 && XY) { /* x and y together: shared twiddles, two independent chains */
-                nt_fwd_pass8_xy(x, sq ? NULL : y, lg, ps, tid, T, tw, SW, p, pinv);
-            } else if (R8) {
-                nt_fwd_pass8(x, lg, ps, tid, T, tw, SW, p, pinv);
-                if (!sq) nt_fwd_pass8(y, lg, ps, tid, T, tw, SW, p, pinv);
-            } else {
-                nt_fwd_pass(x, lg, ps, tid, T, tw, SW, p, pinv);
-                if (!sq) nt_fwd_pass(y, lg, ps, tid, T, tw, SW, p, pinv);
-            }
+            nt_fwd_pass8(x, lg, ps, tid, T, tw, SW, p, pinv);
+            if (!sq) nt_fwd_pass8(y, lg, ps, tid, T, tw, SW, p, pinv);
             __syncthreads();
         }
         nt_pointwise(x, sq ? x : y, n, tid, T, k == 0 ? sc.s[0] : k == 1 ? sc.s[1] : sc.s[2], p, pinv);
         __syncthreads();
         for (int ps = 0; ps < np; ps++) {
-            if (R8) nt_inv_pass8(x, lg, ps, tid, T, itw, SW, p, pinv);
-            else nt_inv_pass(x, lg, ps, tid, T, itw, SW, p, pinv);
+            nt_inv_pass8(x, lg, ps, tid, T, itw, SW, p, pinv);
             __syncthreads();
         }
         if (k < 2) {
             for (unsigned i = tid; i < n; i += T) res[k * n + i] = x[nt_sw(i, SW)];
             __syncthreads();
-        } else if (SW) { /* prime 2's residues into y in natural order (y is free now) */
+        } else { /* prime 2's residues into y in natural order (y is free now) */
             for (unsigned i = tid; i < n; i += T) y[i] = x[nt_sw(i, 1)];
             __syncthreads();
         }
     }
     /* CRT and carries over the M = 2 nw result words, owner = thread, in z (natural order) */
-    uint32_t *z = SW ? y : x;
+    uint32_t *z = y;
     const size_t M = 2 * (size_t)nw, K = nt_owner_words(M, T);
     const size_t s0 = tid * K, e0 = s0 + K < M ? s0 + K : M;
     if (s0 < M) nt_carry_local(SET, z, res, res + n, z, s0, e0, sH + 3 * tid);
@@ -184,11 +176,10 @@ ntt_batch_kernel(bg_limb *r, const bg_limb *a, const bg_limb *b, int limbs, int 
         ri[i] = (bg_limb)z[2 * i] | (bg_limb)z[2 * i + 1] << 32;
 }
 
+/* Threads per block for a transform of 2^lg points: one per 16 points, 64 .. 512
+ * (docs/perf/int-gpu.md "NTT"). */
 unsigned batch_threads(int lg)
 {
-    const char *e = getenv("BULK_NTT_THREADS");
-    int t = e ? atoi(e) : 0;
-    if (t >= 32 && t <= 512 && t % 32 == 0) return (unsigned)t;
     size_t n = (size_t)1 << lg;
     size_t v = n / 16;
     return v < 64 ? 64 : v > 512 ? 512 : (unsigned)v;
@@ -208,7 +199,7 @@ int max_smem()
     return v;
 }
 
-template <bool YS, int SET, bool R8, bool SW, bool XY = false>
+template <bool YS>
 int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs, int lg,
                  unsigned T, size_t smem, cudaStream_t st)
 {
@@ -216,7 +207,7 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     int dev = 0;
     BG_CHECK(cudaGetDevice(&dev));
     if (dev < 0 || dev >= 64 || !attr_set[dev]) {
-        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS, SET, R8, SW, XY>,
+        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
         if (dev >= 0 && dev < 64) attr_set[dev] = true;
     }
@@ -225,14 +216,14 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     if (batch == 0) batch = 1;
     if (batch > n) batch = n;
     if (batch > 0x7fffffff) batch = 0x7fffffff;
-    const nt_scales sc = scales_for(SET, lg);
+    const nt_scales sc = scales_for(1, lg);
     uint32_t *s = NULL;
     if (bg_scratch_alloc((void **)&s, batch * per, st) != BULK_OK) return BULK_ERR_NOMEM;
     int rc = BULK_OK;
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *bd = a == b ? a + done * limbs : b + done * limbs;
-        ntt_batch_kernel<YS, SET, R8, SW, XY><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
+        ntt_batch_kernel<YS><<<(unsigned)cnt, T, smem, st>>>(r + done * 2 * limbs,
                                                                    a + done * limbs, bd, limbs, lg, s, sc);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
     }
@@ -466,41 +457,13 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     const size_t N = (size_t)1 << lg;
     const unsigned T = batch_threads(lg);
     const size_t extra = (3 * (size_t)T + 32 + 32 + 66) * sizeof(uint32_t);
-    const char *e = getenv("BULK_NTT_PRIMES");
-    const bool large = e && strcmp(e, "large") == 0;
-    /* y in shared memory when it fits (BULK_NTT_YGLOBAL=1: in device scratch, for more blocks
-     * per SM at 16384 points - a timed variant) */
-    const char *yg = getenv("BULK_NTT_YGLOBAL");
-    const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem() && !(yg && *yg == '1');
+    /* y in shared memory when it fits (every width up to 16384 points on sm_90), else in
+     * device scratch */
+    const bool ys = (2 * N) * sizeof(uint32_t) + extra <= (size_t)max_smem();
     const size_t smem = (ys ? 2 : 1) * N * sizeof(uint32_t) + extra;
     if (smem > (size_t)max_smem()) return BULK_ERR_UNSUPPORTED; /* x alone does not fit (not on sm_90) */
-    const char *rx = getenv("BULK_NTT_RADIX");
-    const bool r4 = rx && strcmp(rx, "4") == 0;
-    const char *swe = getenv("BULK_NTT_SWIZZLE");
-    const bool nosw = swe && *swe == '0';
-    /* radix 8 runs on the swizzled layout (BULK_NTT_SWIZZLE=0: plain, default shape only) */
-#define NT_LAUNCH(Y, S, R) return launch_batch<Y, S, R, R>(r, a, b, n, (int)limbs, lg, T, smem, st)
-    if (ys && !large && !r4 && nosw)
-        return launch_batch<true, 1, true, false>(r, a, b, n, (int)limbs, lg, T, smem, st);
-    /* BULK_NTT_XY=1: both operands' forward transforms in one pass (default shape only) */
-    const char *xye = getenv("BULK_NTT_XY");
-    if (ys && !large && !r4 && xye && *xye == '1')
-        return launch_batch<true, 1, true, true, true>(r, a, b, n, (int)limbs, lg, T, smem, st);
-    if (ys && large) {
-        if (r4) NT_LAUNCH(true, 0, false);
-        NT_LAUNCH(true, 0, true);
-    }
-    if (ys) {
-        if (r4) NT_LAUNCH(true, 1, false);
-        NT_LAUNCH(true, 1, true);
-    }
-    if (large) {
-        if (r4) NT_LAUNCH(false, 0, false);
-        NT_LAUNCH(false, 0, true);
-    }
-    if (r4) NT_LAUNCH(false, 1, false);
-    NT_LAUNCH(false, 1, true);
-#undef NT_LAUNCH
+    if (ys) return launch_batch<true>(r, a, b, n, (int)limbs, lg, T, smem, st);
+    return launch_batch<false>(r, a, b, n, (int)limbs, lg, T, smem, st);
 }
 
 bool bg_ntt_preferred(int limbs, bool sqr)
@@ -572,7 +535,7 @@ namespace {
  * without); through two pinned slots the host memcpy of one chunk overlaps the DMA of the
  * other. The slots are allocated once per process (on the first device that asks) and shared
  * by all calling threads under a mutex; copies below kStageMin, and every copy when the slots
- * could not be had or another device is current (or BULK_NTT_STAGE=0), go the plain way. */
+ * could not be had or another device is current, go the plain way. */
 const size_t kStageBytes = (size_t)8 << 20, kStageMin = (size_t)256 << 10;
 
 struct stage {
@@ -665,8 +628,7 @@ extern "C" int bulk_int_cuda_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_
     const size_t ba = na * sizeof(bg_limb), bb = nb * sizeof(bg_limb), br = ba + bb;
     /* the slots are held only while copying: another caller's copies wait on the events of
      * ours, so its memcpy into a slot never overtakes our DMA from it */
-    const char *se = getenv("BULK_NTT_STAGE");
-    bool staged = br >= kStageMin && !(se && *se == '0');
+    bool staged = br >= kStageMin;
     if (staged) {
         std::lock_guard<std::mutex> lock(g_stage.mu);
         staged = stage_ready();

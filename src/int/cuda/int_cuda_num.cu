@@ -107,57 +107,33 @@ __global__ void powmod_kernel(bg_word *R, const bg_word *B, const bg_word *E, co
     if (e && bad) atomicExch(bad, 1);
 }
 
-/* divmod with divisor and dividend in registers (divisors up to 1024 bits, capacity NW = 4, 8,
- * 16 or 32 words): reads and writes the users' instance-major arrays directly (each thread its
- * own contiguous words; the warp's lines are reused from L1), no transposition. RECIP: the
- * quotient loop of bg_divmod_regs_recip (qhat from the top divisor word's reciprocal,
- * u -= qhat v as PTX carry chains), else bg_divmod_regs. An instance whose divisor's top word
- * is zero (short divisors, zero) takes the general bg_divmod on its own instance-major
- * scratch: rare in bulk data, correct always. */
-template <int NW, bool RECIP>
-__global__ void __launch_bounds__(kThreads) divmod_regs_kernel(bg_limb *q, bg_limb *r, const bg_limb *a,
-                                                              int nu, const bg_limb *d, int wa,
-                                                              bg_word *UN, bg_word *VN, size_t n,
-                                                              int8_t *err, int *bad)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const bg_word *u = (const bg_word *)(a + i * (size_t)(nu / 2));
-    const bg_word *v = (const bg_word *)(d + i * (size_t)(wa / 2));
-    bg_word *qq = q ? (bg_word *)(q + i * (size_t)(nu / 2)) : NULL;
-    bg_word *rr = r ? (bg_word *)(r + i * (size_t)(wa / 2)) : NULL;
-    int e = 0;
-    int st = RECIP ? bg_divmod_regs_recip(qq, rr, u, nu, v, wa, 1, NW)
-                   : bg_divmod_regs(qq, rr, u, nu, v, wa, 1, NW);
-    if (st < 0)
-        e = bg_divmod(qq, rr, u, nu, v, wa, UN + i * (size_t)(nu + 1), VN + i * (size_t)wa, 1);
-    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
-    if (e && bad) atomicExch(bad, 1);
-}
+/* divmod with divisor and dividend in registers for divisors up to 16 limbs (1024 bits,
+ * capacity NW = 4, 8, 16 or 32 words), the block's operands and results staged through shared
+ * memory: the global loads and stores of a block are consecutive words (instance-major
+ * operands read by each thread would have each thread walk its own 768 bytes at 2048/1024
+ * bits: 32 cache lines per warp access, and every 4-byte store of q and r a separate L2 sector
+ * write). Thread t's words sit at t S .. t S + S - 1 of shared memory, S = nu + wa + 1 odd, so
+ * the per-thread accesses at equal offsets fall in distinct banks; q and r overwrite u and v
+ * in place (the register code reads all of both first). The register code is
+ * bg_divmod_regs_eor with the quotient loop rolled 8 steps an iteration (kDivmodRolled). An
+ * instance whose divisor's top word is zero (short divisors, zero) takes the general bg_divmod
+ * on its own instance-major scratch, after copying u and v there (bg_divmod zeroes q before
+ * reading u): rare in bulk data, correct always.
+ * Blocks of kDivmodBlock = 64 instances (half the shared memory of 128, so a block's staging
+ * and barriers idle 2 warps instead of 4). A full block (64 instances) at the compiled width
+ * (nu = 2 NW, wa = NW) with 16-byte aligned arrays is copied with 16-byte global accesses at
+ * compile-time offsets, all of a thread's loads issued before the first shared-memory store
+ * (one memory round trip instead of one per few words; no run-time division k / nu per word);
+ * other blocks by the word loops. Measurements: docs/perf/int-gpu.md "Division". */
+const int kDivmodBlock = 64;
+const int kDivmodRolled = 8;
 
-/* divmod_regs_kernel<NW, true> with the block's operands and results staged through shared
- * memory (BULK_CUDA_DIVMOD=stage): the global loads and stores of a block are consecutive
- * words (the instance-major kernel has each thread walk its own 768 bytes: 32 cache lines per
- * warp access, and every 4-byte store of q and r a separate L2 sector write). Thread t's words
- * sit at t S .. t S + S - 1 of shared memory, S = nu + wa + 1 odd, so the per-thread accesses
- * at equal offsets fall in distinct banks; q and r overwrite u and v in place (the register
- * code reads all of both first). The fallback (divisor's top word zero) copies u and v to its
- * global scratch first (bg_divmod zeroes q before reading u).
- * ALG: the register code: 0 bg_divmod_regs_recip (BULK_CUDA_DIVMOD=stage), 1
- * bg_divmod_regs_eo (=eo), 2, 3, 4 bg_divmod_regs_eor (=eor, eor4, eor8: the same with the
- * quotient loop rolled, 2, 4, 8 steps an iteration).
- * BT: threads (instances) per block, kThreads or 64 (BULK_CUDA_DIVMOD_BLOCK=64: half the
- * shared memory a block, so a block's staging and barriers idle 2 warps instead of 4).
- * vec (session 4): a full block (BT instances) at the compiled width (nu = 2 NW,
- * wa = NW) with 16-byte aligned arrays is copied with 16-byte global accesses at compile-time
- * offsets, all of a thread's loads issued before the first shared-memory store (one memory
- * round trip instead of one per few words; no run-time division k / nu per word). Otherwise,
- * and with vec = 0 (BULK_CUDA_DIVMOD_STAGE=loop), the word loops. */
-template <int NW, int ALG, int BT>
-__global__ void __launch_bounds__(BT, 512 / BT)
+template <int NW>
+__global__ void __launch_bounds__(kDivmodBlock, 512 / kDivmodBlock)
     divmod_stage_kernel(bg_limb *q, bg_limb *r, const bg_limb *a, int nu, const bg_limb *d, int wa,
-                        bg_word *SC, size_t n, int8_t *err, int *bad, int vec)
+                        bg_word *SC, size_t n, int8_t *err, int *bad)
 {
+    constexpr int BT = kDivmodBlock;
     extern __shared__ bg_word dsh[];
     const int S = nu + wa + 1;
     const size_t first = (size_t)blockIdx.x * BT;
@@ -166,7 +142,7 @@ __global__ void __launch_bounds__(BT, 512 / BT)
     const bg_word *gd = (const bg_word *)(d + first * (size_t)(wa / 2));
     bg_word *gq = q ? (bg_word *)(q + first * (size_t)(nu / 2)) : NULL;
     bg_word *gr = r ? (bg_word *)(r + first * (size_t)(wa / 2)) : NULL;
-    const bool full = vec && nu == 2 * NW && wa == NW && cnt == BT &&
+    const bool full = nu == 2 * NW && wa == NW && cnt == BT &&
                       (((uintptr_t)ga | (uintptr_t)gd | (uintptr_t)gq | (uintptr_t)gr) & 15) == 0;
     constexpr int NA4 = NW / 2, ND4 = NW / 4; /* 16-byte pieces of u and v per instance */
     constexpr int SF = 3 * NW + 1;            /* S when full */
@@ -208,13 +184,9 @@ __global__ void __launch_bounds__(BT, 512 / BT)
          * one funnel shift a word instead of bounds checks on run-time offsets) */
         int st;
         if (full)
-            st = ALG >= 2   ? bg_divmod_regs_eor(u, v, u, 2 * NW, v, NW, 1, NW, 1 << (ALG - 1))
-                 : ALG == 1 ? bg_divmod_regs_eo(u, v, u, 2 * NW, v, NW, 1, NW)
-                            : bg_divmod_regs_recip(u, v, u, 2 * NW, v, NW, 1, NW);
+            st = bg_divmod_regs_eor(u, v, u, 2 * NW, v, NW, 1, NW, kDivmodRolled);
         else
-            st = ALG >= 2   ? bg_divmod_regs_eor(u, v, u, nu, v, wa, 1, NW, 1 << (ALG - 1))
-                 : ALG == 1 ? bg_divmod_regs_eo(u, v, u, nu, v, wa, 1, NW)
-                            : bg_divmod_regs_recip(u, v, u, nu, v, wa, 1, NW);
+            st = bg_divmod_regs_eor(u, v, u, nu, v, wa, 1, NW, kDivmodRolled);
         if (st < 0) {
             const size_t i = first + (size_t)t, per = 2 * (size_t)(nu + wa) + 1;
             bg_word *un = SC + i * per, *vn = un + nu + 1, *uc = vn + wa, *vc = uc + nu;
@@ -259,128 +231,30 @@ __global__ void __launch_bounds__(BT, 512 / BT)
         }
 }
 
-template <int NW, int ALG, int BT>
-int launch_divmod_stage_bt(cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a, int nu,
-                           const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err, int *bad,
-                           int vec)
+template <int NW>
+int launch_divmod_stage(cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a, int nu,
+                        const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err, int *bad)
 {
+    const int BT = kDivmodBlock;
     size_t smem = sizeof(bg_word) * (size_t)BT * (size_t)(nu + nv + 1);
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW, ALG, BT>,
+        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     const unsigned gr = (unsigned)((n + BT - 1) / BT);
-    divmod_stage_kernel<NW, ALG, BT><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad, vec);
+    divmod_stage_kernel<NW><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad);
     BG_CHECK_LAUNCH();
     return BULK_OK;
 }
 
-/* BULK_CUDA_DIVMOD_STAGE=loop: the word loops for every block. Blocks of 64 instances by
- * default since session 4's first round (H200, 2048/1024, 2^20 instances: eo 1.45e9/s in
- * blocks of 64 against 1.31e9 in blocks of 128; stage 9.17e8 against 9.12e8);
- * BULK_CUDA_DIVMOD_BLOCK=128 forces kThreads. */
-template <int NW, int ALG>
-int launch_divmod_stage(unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a,
-                        int nu, const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err,
-                        int *bad)
+/* divmod_stage_kernel<NW> for the capacity of `limbs` (4, 8, 16 or 32 words). */
+int launch_divmod_stage_w(size_t limbs, cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *a,
+                          int nu, const bg_limb *d, int nv, bg_word *SC, size_t n, int8_t *err,
+                          int *bad)
 {
-    (void)gr;
-    const char *e = getenv("BULK_CUDA_DIVMOD_STAGE"), *b = getenv("BULK_CUDA_DIVMOD_BLOCK");
-    const int vec = !(e && strcmp(e, "loop") == 0);
-    if (b && strcmp(b, "128") == 0)
-        return launch_divmod_stage_bt<NW, ALG, kThreads>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
-    return launch_divmod_stage_bt<NW, ALG, 64>(st, q, r, a, nu, d, nv, SC, n, err, bad, vec);
-}
-
-/* divmod_stage_kernel<NW, ALG> for the capacity of `limbs` (4, 8, 16 or 32 words). */
-template <int ALG>
-int launch_divmod_stage_w(size_t limbs, unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r,
-                          const bg_limb *a, int nu, const bg_limb *d, int nv, bg_word *SC, size_t n,
-                          int8_t *err, int *bad)
-{
-    if (limbs <= 2) return launch_divmod_stage<4, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-    if (limbs <= 4) return launch_divmod_stage<8, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-    if (limbs <= 8) return launch_divmod_stage<16, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-    return launch_divmod_stage<32, ALG>(gr, st, q, r, a, nu, d, nv, SC, n, err, bad);
-}
-
-/* The default for divisors up to 16 limbs since the H200 round of 2026-11-21 12:40 UTC
- * (bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: stage 8.26e8/s, recip
- * 5.03e8/s, regs 3.92e8/s, cols 2.76e8/s; test_int_gpu's stage checks against the CPU backend
- * passed at 1, 2, 3, 4, 5, 8, 12, 13, 16 limbs). BULK_CUDA_DIVMOD=recip|regs|cols forces the
- * others. */
-bool divmod_stage_mode()
-{
-    const char *e = getenv("BULK_CUDA_DIVMOD");
-    return !e || !*e || strcmp(e, "stage") == 0 || strcmp(e, "eo") == 0 || strcmp(e, "eor") == 0 ||
-           strcmp(e, "eor4") == 0 || strcmp(e, "eor8") == 0;
-}
-
-/* Which register code the staged kernel runs (divmod_stage_kernel's ALG):
- * bg_divmod_regs_eo (1: complemented remainder, even/odd fused rows, 3-by-2 quotient
- * estimate; session 4) under BULK_CUDA_DIVMOD=eo, bg_divmod_regs_eor (the same, quotient loop
- * rolled: 2, 3, 4 = 2, 4, 8 steps an iteration) under =eor, eor4, eor8, bg_divmod_regs_recip
- * (0) under =stage. The default: kDivmodAlgDefault, eor8 since session 4's second round
- * (H200, 2048/1024, 2^20 instances device-resident, blocks of 64: eor8 3.14e9/s, eor4 3.04e9,
- * eor 2.93e9, eo 2.47e9 (2.43e9 again), stage 1.01e9; all identical to regs and GMP;
- * test_int_gpu passed; ncu: the unrolled eo waits 3.3 cycles per issued instruction for
- * instruction fetch, eor8 0.4). Round 1 had made eo the default (1.31e9/s against stage
- * 9.12e8, blocks of 128). */
-static const int kDivmodAlgDefault = 4;
-int divmod_alg()
-{
-    const char *e = getenv("BULK_CUDA_DIVMOD");
-    if (e && strcmp(e, "eo") == 0) return 1;
-    if (e && strcmp(e, "eor") == 0) return 2;
-    if (e && strcmp(e, "eor4") == 0) return 3;
-    if (e && strcmp(e, "eor8") == 0) return 4;
-    if (e && strcmp(e, "stage") == 0) return 0;
-    return kDivmodAlgDefault;
-}
-
-/* divmod_regs_kernel<NW, true> (recip) serves divisors up to 16 limbs under
- * BULK_CUDA_DIVMOD=recip (the default before divmod_stage_kernel): measured faster on an H200
- * (2026-11-21, bench_int_gpu, divmod 2048/1024, 2^20 instances device-resident: recip 3.68e8/s,
- * regs 3.06e8/s, results identical to regs and GMP; bench/results/int-gpu-h200.txt).
- * BULK_CUDA_DIVMOD=regs forces the old kernel, =recip the new one. */
-static const bool kDivmodRecipDefault = true;
-static bool divmod_recip_mode()
-{
-    const char *e = getenv("BULK_CUDA_DIVMOD");
-    if (e && strcmp(e, "recip") == 0) return true;
-    if (e && strcmp(e, "regs") == 0) return false;
-    return kDivmodRecipDefault;
-}
-
-/* The register divmod on the column-major layout (BULK_CUDA_DIVMOD=cols, divisors up to 1024
- * bits): the same bg_divmod_regs at stride npad after the sub-batch's transposition, and the
- * same bg_divmod fallback on the columns, as divmod_kernel. Every global access of a warp is
- * then 32 consecutive words; the instance-major version above has each thread walk its own
- * 768 bytes (2048/1024), 32 cache lines per warp access, and with 16 warps per SM (127
- * registers) the lines in flight exceed L1. ptxas (nvcc 13, sm_90) at NW = 32: 132 registers,
- * no spills, so 12 warps per SM; forcing 4 blocks per SM (128 registers) spilled 28 bytes.
- * Forced only: measured slower on an H200 (2026-11-21 12:40 round, 2048/1024 bits: 2.76e8/s
- * against 5.03e8/s for the instance-major recip kernel; test_int_gpu checks it). */
-template <int NW>
-__global__ void __launch_bounds__(kThreads)
-    divmod_regs_cols_kernel(bg_word *Q, bg_word *R, const bg_word *U, int nu, const bg_word *V,
-                            int nv, bg_word *UN, bg_word *VN, size_t n, size_t npad, int8_t *err,
-                            int *bad)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    bg_word *qq = Q ? Q + i : NULL, *rr = R ? R + i : NULL;
-    int e = 0;
-    if (bg_divmod_regs(qq, rr, U + i, nu, V + i, nv, npad, NW) < 0)
-        e = bg_divmod(qq, rr, U + i, nu, V + i, nv, UN + i, VN + i, npad);
-    if (err) err[i] = (int8_t)(e ? BULK_ERR_DIVZERO : 0);
-    if (e && bad) atomicExch(bad, 1);
-}
-
-/* BULK_CUDA_DIVMOD=cols selects divmod_regs_cols_kernel for divisors up to 16 limbs. */
-bool divmod_cols_mode()
-{
-    const char *e = getenv("BULK_CUDA_DIVMOD");
-    return e && strcmp(e, "cols") == 0;
+    if (limbs <= 2) return launch_divmod_stage<4>(st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 4) return launch_divmod_stage<8>(st, q, r, a, nu, d, nv, SC, n, err, bad);
+    if (limbs <= 8) return launch_divmod_stage<16>(st, q, r, a, nu, d, nv, SC, n, err, bad);
+    return launch_divmod_stage<32>(st, q, r, a, nu, d, nv, SC, n, err, bad);
 }
 
 /* powmod with the exponent loop's numbers in registers: NW (4, 8, 16 or 32 words) is the
@@ -397,20 +271,6 @@ __global__ void __launch_bounds__(kThreads) powmod_regs_kernel(bg_word *R, const
     int e = bg_powmod_regs(R + i, B + i, E + i, M + i, S + i, npad, NW);
     if (err) err[i] = (int8_t)(e ? BULK_ERR_EVEN_MODULUS : 0);
     if (e && bad) atomicExch(bad, 1);
-}
-
-/* divmod_regs_kernel<NW, RECIP> for the capacity NW (4, 8, 16, anything else: 32). */
-template <bool RECIP>
-void launch_divmod_regs(int NW, unsigned gr, cudaStream_t st, bg_limb *q, bg_limb *r,
-                        const bg_limb *a, int nu, const bg_limb *d, int nv, bg_word *UN,
-                        bg_word *VN, size_t n, int8_t *err, int *bad)
-{
-    switch (NW) {
-    case 4: divmod_regs_kernel<4, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
-    case 8: divmod_regs_kernel<8, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
-    case 16: divmod_regs_kernel<16, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
-    default: divmod_regs_kernel<32, RECIP><<<gr, kThreads, 0, st>>>(q, r, a, nu, d, nv, UN, VN, n, err, bad); break;
-    }
 }
 
 /* Sub-batch size for `words` column words per instance: within the budget, a multiple of 32. */
@@ -455,9 +315,8 @@ size_t bg_scratch_bytes(int op, size_t limbs)
     case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
     case BULK_INT_CUDA_GCD: return limbs <= 32 && !gcd_approx_mode() ? 0 : 5 * nw * 4;
     case BULK_INT_CUDA_DIVMOD:
-        if (limbs <= 16 && divmod_stage_mode()) return (6 * nw + 1) * 4 + 1;
-        return limbs <= 16 && !divmod_cols_mode() ? (3 * nw + 1) * 4 + 1
-                                                  : (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
+        if (limbs <= 16) return (6 * nw + 1) * 4 + 1;
+        return (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
     case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
     default: return 0;
     }
@@ -515,9 +374,8 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
     if (n == 0) return BULK_OK;
     if (a_limbs > 2 * BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     size_t nu = 2 * a_limbs, nv = 2 * limbs;
-    if (limbs <= 16 && divmod_stage_mode()) { /* staged; scratch only for the fallbacks */
+    if (limbs <= 16) { /* staged; scratch only for the fallbacks */
         size_t words = 2 * (nu + nv) + 1, batch = sub_batch(n, words);
-        const int alg = divmod_alg();
         bg_word *s;
         int rc = scratch_alloc(&s, words * batch, st);
         if (rc != BULK_OK) return rc;
@@ -526,48 +384,12 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
             bg_limb *qd = q ? q + done * a_limbs : NULL, *rd = r ? r + done * limbs : NULL;
             const bg_limb *ad = a + done * a_limbs, *dd = d + done * limbs;
             int8_t *er = err ? err + done : NULL;
-            unsigned gr = grid_for(cnt);
-            if (alg == 4)
-                rc = launch_divmod_stage_w<4>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                              cnt, er, bad);
-            else if (alg == 3)
-                rc = launch_divmod_stage_w<3>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                              cnt, er, bad);
-            else if (alg == 2)
-                rc = launch_divmod_stage_w<2>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                              cnt, er, bad);
-            else if (alg == 1)
-                rc = launch_divmod_stage_w<1>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                              cnt, er, bad);
-            else
-                rc = launch_divmod_stage_w<0>(limbs, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, s,
-                                              cnt, er, bad);
+            rc = launch_divmod_stage_w(limbs, st, qd, rd, ad, (int)nu, dd, (int)nv, s, cnt, er, bad);
         }
         if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
         return rc;
     }
-    if (limbs <= 16 && !divmod_cols_mode()) { /* registers; scratch only for the fallbacks */
-        size_t words = nu + 1 + nv, batch = sub_batch(n, words);
-        bg_word *s;
-        int rc = scratch_alloc(&s, words * batch, st);
-        if (rc != BULK_OK) return rc;
-        int NW = limbs <= 2 ? 4 : limbs <= 4 ? 8 : limbs <= 8 ? 16 : 32;
-        for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
-            size_t cnt = n - done < batch ? n - done : batch;
-            bg_limb *qd = q ? q + done * a_limbs : NULL, *rd = r ? r + done * limbs : NULL;
-            const bg_limb *ad = a + done * a_limbs, *dd = d + done * limbs;
-            bg_word *UN = s, *VN = s + (nu + 1) * batch;
-            int8_t *er = err ? err + done : NULL;
-            unsigned gr = grid_for(cnt);
-            if (divmod_recip_mode())
-                launch_divmod_regs<true>(NW, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad);
-            else
-                launch_divmod_regs<false>(NW, gr, st, qd, rd, ad, (int)nu, dd, (int)nv, UN, VN, cnt, er, bad);
-            if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
-        }
-        if (cudaFreeAsync(s, st) != cudaSuccess && rc == BULK_OK) rc = BULK_ERR_CUDA;
-        return rc;
-    }
+    /* above 16 limbs: the general bg_divmod on the column-major layout */
     size_t words = 3 * nu + 3 * nv + 1;
     size_t batch = sub_batch(n, words), np = pad32(batch);
     bg_word *s;
@@ -583,21 +405,8 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
         bg_word *qc = q ? Q : NULL, *rc_ = r ? R : NULL;
         int8_t *er = err ? err + done : NULL;
         unsigned gr = grid_for(cnt);
-        if (limbs > 16)
-            divmod_kernel<<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN, VN, cnt, np,
-                                                   er, bad);
-        else if (limbs <= 2)
-            divmod_regs_cols_kernel<4><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN,
-                                                                VN, cnt, np, er, bad);
-        else if (limbs <= 4)
-            divmod_regs_cols_kernel<8><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN,
-                                                                VN, cnt, np, er, bad);
-        else if (limbs <= 8)
-            divmod_regs_cols_kernel<16><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv,
-                                                                 UN, VN, cnt, np, er, bad);
-        else
-            divmod_regs_cols_kernel<32><<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv,
-                                                                 UN, VN, cnt, np, er, bad);
+        divmod_kernel<<<gr, kThreads, 0, st>>>(qc, rc_, U, (int)nu, V, (int)nv, UN, VN, cnt, np, er,
+                                               bad);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
         if (rc == BULK_OK && q) rc = from_cols(q + done * a_limbs, Q, cnt, np, a_limbs, st);
         if (rc == BULK_OK && r) rc = from_cols(r + done * limbs, R, cnt, np, limbs, st);

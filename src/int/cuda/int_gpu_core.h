@@ -187,36 +187,6 @@ BULK_HD bg_word bg_subc(bg_word a, bg_word b, bg_cc *f)
 #endif
 }
 
-/* ---- per-thread product scanning in registers (small W) ------------------------------------
- *
- * r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw), operand scanning, one row per word of b. Each row is two
- * carry chains: the low halves of a_j * b_i into r[i + j] and the high halves into r[i + j + 1],
- * so a product costs two multiply-adds (mad.lo / mad.hi) and a row one addc. Under nvcc with a
- * compile-time nw every loop unrolls and a, b, r live in registers. 2 nw^2 + nw instructions. */
-BULK_HD void bg_mul_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
-{
-    bg_cc f = {0};
-    BG_UNROLL
-    for (int j = 0; j < 2 * nw; j++) r[j] = 0;
-    BG_UNROLL
-    for (int i = 0; i < nw; i++) {
-        bg_word bi = b[i];
-        r[i] = bg_mad_lo_cc(a[0], bi, r[i], &f);
-        BG_UNROLL
-        for (int j = 1; j < nw; j++) r[i + j] = bg_madc_lo_cc(a[j], bi, r[i + j], &f);
-        r[i + nw] = bg_addc(r[i + nw], 0, &f);
-        if (nw == 1) { /* no chain: a plain add (the flag still holds the row's last carry) */
-            r[i + 1] += (bg_word)(((uint64_t)a[0] * bi) >> 32);
-        } else {
-            r[i + 1] = bg_mad_hi_cc(a[0], bi, r[i + 1], &f);
-            BG_UNROLL
-            for (int j = 1; j < nw - 1; j++) r[i + 1 + j] = bg_madc_hi_cc(a[j], bi, r[i + 1 + j], &f);
-            /* the running sum is < 2^(32 (i + 1 + nw)): the top word cannot carry out */
-            r[i + nw] = bg_madc_hi(a[nw - 1], bi, r[i + nw], &f);
-        }
-    }
-}
-
 /* a * b + c as a 64-bit number (PTX mad.wide.u32: one IMAD.WIDE.U32 on sm_90). */
 BULK_HD uint64_t bg_mad_wide(bg_word a, bg_word b, uint64_t c)
 {
@@ -265,8 +235,8 @@ BULK_HD bg_word bg_addc_cc(bg_word a, bg_word b, bg_cc *f)
  * a_j b_i with j of one parity are two words each at j and do not overlap, so adding them into
  * an accumulator is a single carry chain that alternates madc.lo.cc and madc.hi.cc on the same
  * operands - which ptxas (nvcc 13, sm_90) fuses into ONE IMAD.WIDE.U32.X per word product
- * (carry in and out through a predicate), against IMAD + IMAD.HI + about two IADD3.X in
- * bg_mul_rows. Two accumulators keep the 64-bit register pairs aligned (no moves): e holds
+ * (carry in and out through a predicate), against IMAD + IMAD.HI + about two IADD3.X for
+ * carry-flag rows (mad.lo / mad.hi chains). Two accumulators keep the 64-bit register pairs aligned (no moves): e holds
  * the chains whose products start at even columns (j of the parity of i), o[k] column k + 1
  * (the others); a row is one chain into each. */
 
@@ -357,8 +327,7 @@ BULK_HD void bg_mul_rect_eo(bg_word *r, const bg_word *a, int na, const bg_word 
         r[k] = bg_eo_word(e, o, k, &c);
 }
 
-/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= BG_EO_MAXW): bg_mul_rect_eo. Same result as
- * bg_mul_rows. */
+/* r[0 .. 2nw) = a[0 .. nw) * b[0 .. nw) (1 <= nw <= BG_EO_MAXW): bg_mul_rect_eo. */
 BULK_HD void bg_mul_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
     bg_mul_rect_eo(r, a, nw, b, nw, 2 * nw);
@@ -416,162 +385,10 @@ BULK_HD void bg_sqr_rows_eo(bg_word *r, const bg_word *a, int nw)
 }
 
 /* r[0 .. nw) = a * b mod D^nw (1 <= nw <= BG_EO_MAXW): bg_mul_rect_eo truncated at word nw.
- * nw (nw + 1) / 2 products. Same result as bg_mullo_rows. */
+ * nw (nw + 1) / 2 products. */
 BULK_HD void bg_mullo_rows_eo(bg_word *r, const bg_word *a, const bg_word *b, int nw)
 {
     bg_mul_rect_eo(r, a, nw, b, nw, nw);
-}
-
-/* bg_mul_rows with one wide multiply-add per word product: t = a_j b_i + r (mad.wide.u32),
- * then r = lo(t) + c and c = hi(t) + carry (add.cc, addc) - which cannot overflow:
- * (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1. Per product one 32x32->64 multiply-add on the FMA
- * pipe and two adds on the ALU pipe, against a low and a high multiply-add (the high one at
- * half rate) in bg_mul_rows; timed against it as BULK_CUDA_MUL=twide. The carry chain is the
- * flag, as in bg_mul_rows, so the rows keep their order (plain 64-bit C let nvcc interleave
- * rows and took 208 registers at nw = 32). Same result as bg_mul_rows. */
-BULK_HD void bg_mul_rows_wide(bg_word *r, const bg_word *a, const bg_word *b, int nw)
-{
-    BG_UNROLL
-    for (int j = 0; j < 2 * nw; j++) r[j] = 0;
-    BG_UNROLL
-    for (int i = 0; i < nw; i++) {
-        bg_word c = 0, bi = b[i];
-        bg_cc f = {0};
-        BG_UNROLL
-        for (int j = 0; j < nw; j++) {
-            uint64_t t = bg_mad_wide(a[j], bi, r[i + j]);
-            r[i + j] = bg_add_cc((bg_word)t, c, &f);
-            c = bg_addc((bg_word)(t >> 32), 0, &f);
-        }
-        r[i + nw] = c;
-    }
-}
-
-/* r[0 .. 2nw) = a * b for even nw <= 32 by one Karatsuba step over bg_mul_rows_wide: with
- * h = nw / 2, a = a1 D^h + a0, b = b1 D^h + b0 (D = 2^32), sa = a0 + a1 = ca D^h + (h words),
- * likewise sb: z0 = a0 b0, z2 = a1 b1 straight into r, z1 = sa sb + (ca sb + cb sa) D^h +
- * ca cb D^2h (2h + 1 words), then r += (z1 - z0 - z2) D^h. 3 h^2 = 0.75 nw^2 word products
- * instead of nw^2, plus about 12 h word additions; branch-free (the carries select by masks),
- * so under nvcc every index is a compile-time constant. Same result as bg_mul_rows. */
-BULK_HD void bg_mul_kara_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
-{
-    const int h = nw / 2;
-    bg_word sa[16], sb[16], z1[34];
-    uint64_t c = 0, d = 0;
-    BG_UNROLL
-    for (int j = 0; j < h; j++) {
-        c += (uint64_t)a[j] + a[h + j];
-        d += (uint64_t)b[j] + b[h + j];
-        sa[j] = (bg_word)c;
-        sb[j] = (bg_word)d;
-        c >>= 32;
-        d >>= 32;
-    }
-    const bg_word ma = (bg_word)0 - (bg_word)c, mb = (bg_word)0 - (bg_word)d; /* all ones if ca, cb */
-    bg_mul_rows_wide(r, a, b, h);
-    bg_mul_rows_wide(r + 2 * h, a + h, b + h, h);
-    bg_mul_rows_wide(z1, sa, sb, h);
-    /* z1 += (ca sb + cb sa) D^h + ca cb D^2h, z1[2h] the top word (< 4) */
-    uint64_t t = 0;
-    BG_UNROLL
-    for (int j = 0; j < h; j++) {
-        t += (uint64_t)z1[h + j] + (sb[j] & ma) + (sa[j] & mb);
-        z1[h + j] = (bg_word)t;
-        t >>= 32;
-    }
-    z1[2 * h] = (bg_word)t + (ma & mb & 1);
-    /* z1 -= z0 + z2 (the difference a0 b1 + a1 b0 is >= 0 and fits 2h + 1 words) */
-    int64_t br = 0;
-    BG_UNROLL
-    for (int j = 0; j < 2 * h; j++) {
-        int64_t x = (int64_t)z1[j] - r[j] - r[2 * h + j] + br;
-        z1[j] = (bg_word)x;
-        br = x >> 32; /* arithmetic: -2, -1 or 0 */
-    }
-    z1[2 * h] += (bg_word)br;
-    /* r += z1 D^h */
-    t = 0;
-    BG_UNROLL
-    for (int j = 0; j < 3 * h; j++) {
-        t += (uint64_t)r[h + j] + (j <= 2 * h ? z1[j] : 0);
-        r[h + j] = (bg_word)t;
-        t >>= 32;
-    }
-}
-
-/* r[0 .. 2nw) = a^2: the products a_i a_j with i < j once (rows of the upper triangle, the same
- * two chains per row as bg_mul_rows), the sum doubled by a one-bit shift, then the squares
- * a_i^2 added on the diagonal in one chain: nw^2 + 3nw instructions instead of 2nw^2 + nw. */
-BULK_HD void bg_sqr_rows(bg_word *r, const bg_word *a, int nw)
-{
-    bg_cc f = {0};
-    BG_UNROLL
-    for (int j = 0; j < 2 * nw; j++) r[j] = 0;
-    BG_UNROLL
-    for (int i = 0; i + 1 < nw; i++) {
-        bg_word ai = a[i];
-        int m = nw - 1 - i; /* products a_i a_j, j = i+1 .. nw-1 */
-        r[2 * i + 1] = bg_mad_lo_cc(a[i + 1], ai, r[2 * i + 1], &f);
-        BG_UNROLL
-        for (int j = i + 2; j < nw; j++) r[i + j] = bg_madc_lo_cc(a[j], ai, r[i + j], &f);
-        r[i + nw] = bg_addc(r[i + nw], 0, &f); /* r[i + nw] was 0 */
-        if (m == 1) {
-            r[i + nw] += (bg_word)(((uint64_t)a[nw - 1] * ai) >> 32);
-        } else {
-            r[2 * i + 2] = bg_mad_hi_cc(a[i + 1], ai, r[2 * i + 2], &f);
-            BG_UNROLL
-            for (int j = i + 2; j < nw - 1; j++) r[i + j + 1] = bg_madc_hi_cc(a[j], ai, r[i + j + 1], &f);
-            r[i + nw] = bg_madc_hi(a[nw - 1], ai, r[i + nw], &f);
-        }
-    }
-    BG_UNROLL
-    for (int k = 2 * nw - 1; k > 0; k--) r[k] = (r[k] << 1) | (r[k - 1] >> 31);
-    r[0] <<= 1;
-    r[0] = bg_mad_lo_cc(a[0], a[0], r[0], &f);
-    if (nw == 1) {
-        r[1] = bg_madc_hi(a[0], a[0], r[1], &f);
-        return;
-    }
-    r[1] = bg_madc_hi_cc(a[0], a[0], r[1], &f);
-    BG_UNROLL
-    for (int i = 1; i < nw - 1; i++) {
-        r[2 * i] = bg_madc_lo_cc(a[i], a[i], r[2 * i], &f);
-        r[2 * i + 1] = bg_madc_hi_cc(a[i], a[i], r[2 * i + 1], &f);
-    }
-    r[2 * nw - 2] = bg_madc_lo_cc(a[nw - 1], a[nw - 1], r[2 * nw - 2], &f);
-    r[2 * nw - 1] = bg_madc_hi(a[nw - 1], a[nw - 1], r[2 * nw - 1], &f);
-}
-
-/* r[0 .. nw) = a * b mod 2^(32 nw): the rows truncated to the low half (about half the work).
- * Row i adds lo(a_j b_i) at i + j < nw and hi(a_j b_i) at i + j + 1 < nw; carries out of the
- * top word are dropped. */
-BULK_HD void bg_mullo_rows(bg_word *r, const bg_word *a, const bg_word *b, int nw)
-{
-    bg_cc f = {0};
-    BG_UNROLL
-    for (int j = 0; j < nw; j++) r[j] = 0;
-    BG_UNROLL
-    for (int i = 0; i < nw; i++) {
-        bg_word bi = b[i];
-        int m = nw - i; /* words i .. nw-1 are written by this row */
-        if (m == 1) {
-            r[i] = r[i] + a[0] * bi;
-            continue;
-        }
-        r[i] = bg_mad_lo_cc(a[0], bi, r[i], &f);
-        BG_UNROLL
-        for (int j = 1; j < m - 1; j++) r[i + j] = bg_madc_lo_cc(a[j], bi, r[i + j], &f);
-        r[nw - 1] = bg_addc(r[nw - 1], a[m - 1] * bi, &f);
-        /* high halves: words i+1 .. nw-1, from a_0 .. a_{m-2} */
-        if (m == 2) {
-            r[i + 1] = r[i + 1] + (bg_word)(((uint64_t)a[0] * bi) >> 32);
-            continue;
-        }
-        r[i + 1] = bg_mad_hi_cc(a[0], bi, r[i + 1], &f);
-        BG_UNROLL
-        for (int j = 1; j < m - 2; j++) r[i + 1 + j] = bg_madc_hi_cc(a[j], bi, r[i + 1 + j], &f);
-        r[nw - 1] = bg_addc(r[nw - 1], (bg_word)(((uint64_t)a[m - 2] * bi) >> 32), &f);
-    }
 }
 
 /* ---- the warp-column multiplication (large W) ----------------------------------------------
@@ -745,22 +562,6 @@ BULK_HD void bg_sr_row(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
         int ph = (q + u) % P;
         acc[3 * ph] = bg_mad_lo_cc(a[q], bi, acc[3 * ph], &f);
         acc[3 * ph + 1] = bg_madc_hi_cc(a[q], bi, acc[3 * ph + 1], &f);
-        acc[3 * ph + 2] = bg_addc(acc[3 * ph + 2], 0, &f);
-    }
-}
-
-/* bg_sr_row with one wide multiply-add per product: t = a[q] bi + acc_lo (mad.wide.u32), then
- * acc_lo = lo(t), (acc_mid, acc_hi) += hi(t) (add.cc, addc): one FMA-pipe instruction and two
- * ALU ones instead of a low and a high multiply-add and one add (BULK_CUDA_SR_WIDE=1). */
-BULK_HD void bg_sr_row_wide(bg_word *acc, const bg_word *a, bg_word bi, int u, int P)
-{
-    bg_cc f = {0};
-    BG_UNROLL
-    for (int q = 0; q < P; q++) {
-        int ph = (q + u) % P;
-        uint64_t t = bg_mad_wide(a[q], bi, acc[3 * ph]);
-        acc[3 * ph] = (bg_word)t;
-        acc[3 * ph + 1] = bg_add_cc(acc[3 * ph + 1], (bg_word)(t >> 32), &f);
         acc[3 * ph + 2] = bg_addc(acc[3 * ph + 2], 0, &f);
     }
 }
@@ -1149,43 +950,6 @@ BULK_HD bg_word bg_shr2(bg_word hi, bg_word lo, int sh)
 #endif
 }
 
-/* The normalisation shared by bg_divmod_regs, bg_divmod_regs_recip and bg_divmod_regs_eo: vn
- * (NW words) = v shifted left by 32 dw + sh bits, un (2 NW + 1 words) = u shifted the same.
- * With nu, dw and NW compile-time constants (the staged kernel's full blocks) the bounds fold
- * and each word is one load and one funnel shift. */
-BULK_HD void bg_divregs_load(bg_word *vn, bg_word *un, const bg_word *u, int nu, const bg_word *v,
-                             size_t s, int NW, int dw, int sh)
-{
-    BG_UNROLL
-    for (int k = 0; k < NW; k++) {
-        int src = k - dw; /* < wa */
-        bg_word hi = src >= 0 ? BG_AT(v, s, src) : 0;
-        bg_word lo = src >= 1 ? BG_AT(v, s, src - 1) : 0;
-        vn[k] = bg_shl2(hi, lo, sh);
-    }
-    BG_UNROLL
-    for (int k = 0; k <= 2 * NW; k++) {
-        int src = k - dw;
-        bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
-        bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
-        un[k] = bg_shl2(hi, lo, sh);
-    }
-}
-
-/* un[j .. j + NW] += vn (the add-back after a quotient word one too large; the carry out of
- * the top word cancels the borrow that signalled it). */
-BULK_HD void bg_divregs_addback(bg_word *un, const bg_word *vn, int j, int NW)
-{
-    uint64_t c = 0;
-    BG_UNROLL
-    for (int i = 0; i < NW; i++) {
-        uint64_t x = (uint64_t)un[i + j] + vn[i] + c;
-        un[i + j] = (bg_word)x;
-        c = x >> 32;
-    }
-    un[j + NW] += (bg_word)c;
-}
-
 /* The quotient's zero words above NW and the remainder un >> (32 dw + sh) into r (wa = NW - dw
  * words). */
 BULK_HD void bg_divregs_store(bg_word *q, bg_word *r, const bg_word *un, int nu, size_t s, int NW,
@@ -1203,52 +967,6 @@ BULK_HD void bg_divregs_store(bg_word *q, bg_word *r, const bg_word *un, int nu,
     }
 }
 
-/* q (nu words) = floor(u / v), r (wa words) = u mod v, for u of nu <= 2 wa words and v of wa
- * words whose top word v[wa - 1] is nonzero; returns -1 (nothing written) when it is zero, for
- * the caller to take the general path (bg_divmod). NW >= wa, NW >= 4, is the register capacity:
- * v is shifted left by 32 (NW - wa) + clz(v[wa-1]) bits to fill exactly NW words with its top bit
- * set, u by the same (then it fits 2 NW + 1 words), and Knuth's loop runs over compile-time word
- * positions (NW + 1 quotient words of NW steps each), so under nvcc with a constant NW both
- * numbers stay in registers. The shifts are applied while loading and storing, where a run-time
- * offset indexes memory, not registers. */
-BULK_HD int bg_divmod_regs(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
-                           int wa, size_t s, int NW)
-{
-    bg_word vtop = BG_AT(v, s, wa - 1);
-    if (vtop == 0) return -1;
-    const int dw = NW - wa, sh = bg_clz32(vtop);
-    bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1];
-    bg_divregs_load(vn, un, u, nu, v, s, NW, dw, sh);
-    const uint64_t vt = vn[NW - 1], vs = vn[NW - 2];
-    BG_UNROLL
-    for (int j = NW; j >= 0; j--) {
-        uint64_t num = ((uint64_t)un[j + NW] << 32) | un[j + NW - 1];
-        uint64_t qhat = num / vt, rhat = num - qhat * vt;
-        while (qhat >> 32 || qhat * vs > ((rhat << 32) | un[j + NW - 2])) {
-            qhat--;
-            rhat += vt;
-            if (rhat >> 32) break;
-        }
-        int64_t k = 0, t;
-        BG_UNROLL
-        for (int i = 0; i < NW; i++) {
-            uint64_t p = qhat * vn[i];
-            t = (int64_t)un[i + j] - k - (int64_t)(p & 0xffffffffu);
-            un[i + j] = (bg_word)t;
-            k = (int64_t)(p >> 32) - (t >> 32);
-        }
-        t = (int64_t)un[j + NW] - k;
-        un[j + NW] = (bg_word)t;
-        if (t < 0) { /* rare: add v back */
-            qhat--;
-            bg_divregs_addback(un, vn, j, NW);
-        }
-        if (q && j < nu) BG_AT(q, s, j) = (bg_word)qhat;
-    }
-    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
-    return 0;
-}
-
 /* Moller and Granlund's reciprocal of a normalised word d (top bit set):
  * floor((B^2 - 1) / d) - B, B = 2^32. One 64-bit division per divisor, not per quotient word. */
 BULK_HD bg_word bg_recip32(bg_word d)
@@ -1256,79 +974,7 @@ BULK_HD bg_word bg_recip32(bg_word d)
     return (bg_word)(UINT64_MAX / d - ((uint64_t)1 << 32));
 }
 
-/* (u1 B + u0) / d for a normalised d with reciprocal vinv and u1 < d: quotient to *q, remainder
- * returned. Moller-Granlund "Improved division by invariant integers" (2011), algorithm 4: one
- * 32x32 -> 64 product and two adjustments instead of a 64-by-64-bit division. */
-BULK_HD bg_word bg_div2by1(bg_word *q, bg_word u1, bg_word u0, bg_word d, bg_word vinv)
-{
-    uint64_t p = (uint64_t)vinv * u1 + (((uint64_t)u1 << 32) | u0);
-    bg_word q1 = (bg_word)(p >> 32) + 1, q0 = (bg_word)p;
-    bg_word r = u0 - q1 * d;
-    if (r > q0) { q1--; r += d; }
-    if (r >= d) { q1++; r -= d; } /* unlikely */
-    *q = q1;
-    return r;
-}
-
-/* Same contract and same normalisation as bg_divmod_regs (the opt-in BULK_CUDA_DIVMOD=recip
- * kernel), two changes in the quotient loop:
- * - qhat from bg_div2by1 with the top divisor word's reciprocal computed once, instead of a
- *   64-by-64-bit division per quotient word (a long software routine on the GPU);
- * - u -= qhat v as PTX carry chains: the product row qhat v (NW + 1 words: mul.lo, then one
- *   mad.hi.cc chain) and one subc.cc chain with the borrow out, about 3 instructions a word
- *   instead of the 64-bit signed arithmetic (about 9) of bg_divmod_regs.
- * Knuth's two qhat corrections and the rare add-back are unchanged. */
-BULK_HD int bg_divmod_regs_recip(bg_word *q, bg_word *r, const bg_word *u, int nu,
-                                 const bg_word *v, int wa, size_t s, int NW)
-{
-    bg_word vtop = BG_AT(v, s, wa - 1);
-    if (vtop == 0) return -1;
-    const int dw = NW - wa, sh = bg_clz32(vtop);
-    bg_word vn[BG_DIV_MAXW], un[2 * BG_DIV_MAXW + 1], p[BG_DIV_MAXW + 1];
-    bg_divregs_load(vn, un, u, nu, v, s, NW, dw, sh);
-    const bg_word vt = vn[NW - 1], vs = vn[NW - 2], vinv = bg_recip32(vt);
-    BG_UNROLL
-    for (int j = NW; j >= 0; j--) {
-        /* Knuth's invariant: un[j + NW] <= vt; equality gives qhat = B - 1 */
-        bg_word u1 = un[j + NW], u0 = un[j + NW - 1], qw;
-        uint64_t qhat, rhat;
-        if (u1 < vt) {
-            rhat = bg_div2by1(&qw, u1, u0, vt, vinv);
-            qhat = qw;
-        } else {
-            qhat = 0xffffffffu;
-            rhat = (uint64_t)u0 + vt; /* u1 B + u0 - (B - 1) vt with u1 = vt */
-        }
-        while (!(rhat >> 32) && qhat * vs > ((rhat << 32) | un[j + NW - 2])) {
-            qhat--;
-            rhat += vt;
-        }
-        const bg_word qq = (bg_word)qhat;
-        bg_cc f = {0};
-        BG_UNROLL
-        for (int i = 0; i < NW; i++) p[i] = qq * vn[i];
-        p[NW] = 0;
-        p[1] = bg_mad_hi_cc(qq, vn[0], p[1], &f);
-        BG_UNROLL
-        for (int i = 1; i < NW - 1; i++) p[i + 1] = bg_madc_hi_cc(qq, vn[i], p[i + 1], &f);
-        p[NW] = bg_madc_hi(qq, vn[NW - 1], 0, &f); /* qhat v < B^(NW + 1): no carry out */
-        un[j] = bg_sub_cc(un[j], p[0], &f);
-        BG_UNROLL
-        for (int i = 1; i <= NW; i++) un[i + j] = bg_subc_cc(un[i + j], p[i], &f);
-        bg_word borrow = bg_subc(0, 0, &f); /* 0 or all ones */
-        if (borrow) { /* rare: qhat was one too large, add v back */
-            qw = qq - 1;
-            bg_divregs_addback(un, vn, j, NW);
-        } else {
-            qw = qq;
-        }
-        if (q && j < nu) BG_AT(q, s, j) = qw;
-    }
-    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
-    return 0;
-}
-
-/* ---- schoolbook division by even/odd rows (session 4) --------------------------------------- */
+/* ---- schoolbook division by even/odd rows --------------------------------------------------- */
 
 /* Moller and Granlund's reciprocal of a normalised two-word divisor d1 B + d0 (d1's top bit
  * set): floor((B^3 - 1) / (d1 B + d0)) - B, B = 2^32 (GMP's invert_pi1, 32-bit words): the
@@ -1373,7 +1019,7 @@ BULK_HD bg_word bg_div3by2(bg_word n2, bg_word n1, bg_word n0, bg_word d1, bg_wo
     return q;
 }
 
-/* The remainder of bg_divmod_regs_eo lives in 64-bit pairs of words (word k in x2[k / 2], the
+/* The remainder of bg_divmod_regs_eor lives in 64-bit pairs of words (word k in x2[k / 2], the
  * low half when k is even): the fused multiply-add IMAD.WIDE.U32.X reads and writes a 64-bit
  * register pair, and with 32-bit words ptxas (nvcc 13, sm_90) placed the words written by the
  * other chain's 32-bit adds in unaligned registers and spent two moves per fused product
@@ -1460,77 +1106,13 @@ BULK_HD void bg_divregs_subback(uint64_t *x2, const bg_word *vn, int j, int NW)
     bg_pset(x2, j + NW, bg_subc(bg_pget(x2, j + NW), 0, &f));
 }
 
-/* Same contract and same normalisation as bg_divmod_regs (BULK_CUDA_DIVMOD=eo), with the
- * multiply-subtract u -= qhat v done as one fused multiply-add per two word products:
- * - the remainder is kept complemented, x = ~u (so u - qhat v = ~(x + qhat v) within the window
- *   j .. j + NW, modulo B^(NW + 1)): the row becomes an ADDITION of qhat v, which madc.lo.cc /
- *   madc.hi.cc pairs do with one IMAD.WIDE.U32.X per word product, as in the even/odd rows of
- *   the multiplication (bg_eo_chain), for the half of the products that start on an even word;
- *   the other half are added by one add chain (bg_divregs_row_eo): about 2 instructions a
- *   word, against about 6 in the SASS of bg_divmod_regs_recip's carry-flag rows (IMAD,
- *   IMAD.HI and three or four IADD3);
- * - qhat is the exact 3-by-2 quotient of the window's top three words by vn's top two
- *   (bg_div3by2, one reciprocal per instance: no correction loop), B - 1 when the top two
- *   words equal vn's; it is then the true quotient word or one more, which the window's top
- *   word after the row shows (x's top word not all ones: negative) and one subtraction of v
- *   from x (an add-back to u) repairs - rare on random data.
- * Quotient words and the remainder are the same as bg_divmod_regs's bit for bit. */
-/* Word k of u shifted left by 32 dw + sh bits (bg_divregs_load's un[k]). */
+/* Word k of u shifted left by 32 dw + sh bits (u normalised as bg_divmod_regs_eor does). */
 BULK_HD bg_word bg_divregs_uword(const bg_word *u, int nu, size_t s, int k, int dw, int sh)
 {
     const int src = k - dw;
     const bg_word hi = (src >= 0 && src < nu) ? BG_AT(u, s, src) : 0;
     const bg_word lo = (src >= 1 && src - 1 < nu) ? BG_AT(u, s, src - 1) : 0;
     return bg_shl2(hi, lo, sh);
-}
-
-BULK_HD int bg_divmod_regs_eo(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
-                              int wa, size_t s, int NW)
-{
-    bg_word vtop = BG_AT(v, s, wa - 1);
-    if (vtop == 0) return -1;
-    const int dw = NW - wa, sh = bg_clz32(vtop);
-    bg_word vn[BG_DIV_MAXW], un[BG_DIV_MAXW + 1];
-    uint64_t x2[BG_DIV_MAXW + 1];
-    BG_UNROLL
-    for (int k = 0; k < NW; k++) { /* v normalised */
-        const int src = k - dw;
-        vn[k] = bg_shl2(src >= 0 ? BG_AT(v, s, src) : 0, src >= 1 ? BG_AT(v, s, src - 1) : 0, sh);
-    }
-    /* u normalised and complemented, lazily: the words of the first window (NW .. 2 NW) now,
-     * pair m (words 2m, 2m + 1) one step before word 2m + 1 enters the window - so the low
-     * half of u is not held in registers from the start (with all of it loaded up front
-     * ptxas spilled at NW = 32 once the widths were constants). When q aliases u (the staged
-     * kernel), q[j] is written after step j and no later load reads a word at or above j. */
-    BG_UNROLL
-    for (int m = NW / 2; m < NW; m++)
-        x2[m] = bg_pack(~bg_divregs_uword(u, nu, s, 2 * m, dw, sh),
-                        ~bg_divregs_uword(u, nu, s, 2 * m + 1, dw, sh));
-    x2[NW] = bg_pack(~bg_divregs_uword(u, nu, s, 2 * NW, dw, sh), 0xffffffffu);
-    const bg_word d1 = vn[NW - 1], d0 = vn[NW - 2], dinv = bg_recip3by2(d1, d0);
-    BG_UNROLL
-    for (int j = NW; j >= 0; j--) {
-        if ((j & 1) == 0 && j >= 2) { /* pair j / 2 - 1 (words j - 2, j - 1): needed at step j - 1 */
-            const int m = j / 2 - 1;
-            x2[m] = bg_pack(~bg_divregs_uword(u, nu, s, 2 * m, dw, sh),
-                            ~bg_divregs_uword(u, nu, s, 2 * m + 1, dw, sh));
-        }
-        /* Knuth's invariant: the window's top two words are at most (d1, d0) */
-        const bg_word n2 = ~bg_pget(x2, j + NW), n1 = ~bg_pget(x2, j + NW - 1);
-        const bg_word n0 = ~bg_pget(x2, j + NW - 2);
-        bg_word qw = bg_div3by2(n2, n1, n0, d1, d0, dinv);
-        if (n2 == d1 && n1 == d0) qw = 0xffffffffu;
-        bg_divregs_row_eo(x2, vn, qw, j, NW);
-        if (bg_pget(x2, j + NW) != 0xffffffffu) { /* rare: qhat was one too large */
-            qw--;
-            bg_divregs_subback(x2, vn, j, NW);
-        }
-        if (q && j < nu) BG_AT(q, s, j) = qw;
-    }
-    BG_UNROLL
-    for (int k = 0; k <= NW; k++) un[k] = ~bg_pget(x2, k);
-    bg_divregs_store(q, r, un, nu, s, NW, dw, sh);
-    return 0;
 }
 
 /* One quotient step of bg_divmod_regs_eor on the window y[b .. b + NW] (b = 0 or 1, a
@@ -1551,15 +1133,36 @@ BULK_HD void bg_divregs_step_eo(uint64_t *y2, const bg_word *vn, bg_word d1, bg_
     if (q && j < nu) BG_AT(q, s, j) = qw;
 }
 
-/* bg_divmod_regs_eo with the quotient loop ROLLED (BULK_CUDA_DIVMOD=eor, eor4, eor8: U = 2, 4,
- * 8 steps an iteration): the same steps and the same results, but the window stays at fixed
- * registers: y holds words j0 .. j0 + NW + U - 1 of the complemented remainder (j0 even), an
- * iteration runs the steps j0 + U - 1 .. j0 (window y[j - j0 ..]) and then shifts y up by U
- * words (U / 2 pairs; NW / 2 64-bit moves), the U words of u below entering at the bottom
- * (loaded one iteration ahead). Why: the fully unrolled kernel is ~190 KB of SASS (33 steps of
- * ~215 instructions, the add-back inline), and ncu (session 4, round 1) found 37 % of its
- * stall cycles waiting for instruction fetch; this loop body is U steps (~2.4 KB each). The
- * cost: the moves, ~NW / U per step. U even, U <= NW (NW >= 4: U is lowered to NW). */
+/* q (nu words) = floor(u / v), r (wa words) = u mod v, for u of nu <= 2 wa words and v of wa
+ * words whose top word v[wa - 1] is nonzero; returns -1 (nothing written) when it is zero, for
+ * the caller to take the general path (bg_divmod). NW >= wa, NW >= 4, is the register capacity:
+ * v is shifted left by 32 (NW - wa) + clz(v[wa-1]) bits to fill exactly NW words with its top
+ * bit set, u by the same (then it fits 2 NW + 1 words), and Knuth's loop runs over compile-time
+ * word positions (NW + 1 quotient words of NW steps each), so under nvcc with a constant NW
+ * both numbers stay in registers. The shifts are applied while loading and storing, where a
+ * run-time offset indexes memory, not registers. q may alias u and r may alias v (the staged
+ * kernel): q[j] is written after step j and no later load reads a word at or above j.
+ * The multiply-subtract u -= qhat v is one fused multiply-add per two word products:
+ * - the remainder is kept complemented, x = ~u (so u - qhat v = ~(x + qhat v) within the window
+ *   j .. j + NW, modulo B^(NW + 1)): the row becomes an ADDITION of qhat v, which madc.lo.cc /
+ *   madc.hi.cc pairs do with one IMAD.WIDE.U32.X per word product, as in the even/odd rows of
+ *   the multiplication (bg_eo_chain), for the half of the products that start on an even word;
+ *   the other half are added by one add chain (bg_divregs_row_eo): about 2 instructions a
+ *   word, against about 6 for carry-flag rows (IMAD, IMAD.HI and three or four IADD3);
+ * - qhat is the exact 3-by-2 quotient of the window's top three words by vn's top two
+ *   (bg_div3by2, one reciprocal per instance: no correction loop), B - 1 when the top two
+ *   words equal vn's; it is then the true quotient word or one more, which the window's top
+ *   word after the row shows (x's top word not all ones: negative) and one subtraction of v
+ *   from x (an add-back to u) repairs - rare on random data.
+ * The quotient loop is ROLLED, U steps an iteration (the kernel: U = 8): the window stays at
+ * fixed registers: y holds words j0 .. j0 + NW + U - 1 of the complemented remainder (j0
+ * even), an iteration runs the steps j0 + U - 1 .. j0 (window y[j - j0 ..]) and then shifts y
+ * up by U words (U / 2 pairs; NW / 2 64-bit moves), the U words of u below entering at the
+ * bottom (loaded one iteration ahead). Why: fully unrolled, the kernel is ~190 KB of SASS (33
+ * steps of ~215 instructions, the add-back inline), and ncu found 37 % of its stall cycles
+ * waiting for instruction fetch; this loop body is U steps (~2.4 KB each). The cost: the
+ * moves, ~NW / U per step. U even, U <= NW (NW >= 4: U is lowered to NW). Measurements:
+ * docs/perf/int-gpu.md "Division". */
 BULK_HD int bg_divmod_regs_eor(bg_word *q, bg_word *r, const bg_word *u, int nu, const bg_word *v,
                                int wa, size_t s, int NW, int U)
 {
