@@ -69,19 +69,24 @@ static size_t first_wrong_product(const bulk_limb_t *r, const bulk_limb_t *rl, c
  * backend comparison covers every instance). */
 static int sampled(size_t i, size_t n) { return n <= 3000 || i % 7 == 0 || i + 1 == n; }
 
-static void test_size(size_t limbs, size_t n, int heavy)
-{
-    size_t L = limbs, bytes = n * L * sizeof(bulk_limb_t);
-    bulk_limb_t *a = test_xmalloc(bytes), *b = test_xmalloc(bytes), *c = test_xmalloc(bytes);
-    bulk_limb_t *r = test_xmalloc(2 * bytes), *r2 = test_xmalloc(2 * bytes), *q = test_xmalloc(2 * bytes);
-    bulk_limb_t *q2 = test_xmalloc(2 * bytes), *a2 = test_xmalloc(2 * bytes);
-    uint8_t *f = test_xmalloc(n), *f2 = test_xmalloc(n);
-    int8_t *e = test_xmalloc(n), *e2 = test_xmalloc(n);
-    fill(a, n, L, 0);
-    fill(b, n, L, 3);
-    for (size_t i = 0; i < n; i += 13) memcpy(b + i * L, a + i * L, L * 8); /* equal operands */
+/* The buffers and GMP temporaries of one test_size case (L limbs, n instances; nd of them for
+ * divmod, gcd and powmod). */
+struct size_case {
+    size_t L, n, bytes, nd;
+    bulk_limb_t *a, *b, *c, *r, *r2, *q, *q2, *a2;
+    uint8_t *f, *f2;
+    int8_t *e, *e2;
     mpz_t x, y, z, w, v;
-    mpz_inits(x, y, z, w, v, NULL);
+};
+
+/* add, sub (and r == a aliasing on a copy), cmp, shifts of one test_size case. */
+static void size_addsub_cmp_shift(struct size_case *t)
+{
+    size_t L = t->L, n = t->n, bytes = t->bytes;
+    bulk_limb_t *a = t->a, *b = t->b, *r = t->r, *r2 = t->r2, *a2 = t->a2;
+    uint8_t *f = t->f, *f2 = t->f2;
+    int8_t *e = t->e, *e2 = t->e2;
+    mpz_ptr x = t->x, y = t->y, z = t->z;
     int rc, rc2;
 
     /* add, sub (and r == a aliasing on a copy) */
@@ -134,6 +139,15 @@ static void test_size(size_t limbs, size_t n, int heavy)
             rc = left ? bulk_int_cuda_shl(gpu, a2, a2, bits, n, L) : bulk_int_cuda_shr(gpu, a2, a2, bits, n, L);
             CHECK(rc == BULK_OK && memcmp(a2, r, bytes) == 0, "shift in place limbs=%zu", L);
         }
+}
+
+/* mul, sqr, mul_lo of one test_size case. */
+static void size_mul(struct size_case *t)
+{
+    size_t L = t->L, n = t->n, bytes = t->bytes;
+    bulk_limb_t *a = t->a, *b = t->b, *r = t->r, *r2 = t->r2;
+    mpz_ptr x = t->x, y = t->y, z = t->z;
+    int rc, rc2;
 
     /* mul, sqr, mul_lo */
     memset(r, 0x5a, 2 * bytes);
@@ -168,9 +182,18 @@ static void test_size(size_t limbs, size_t n, int heavy)
         mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
         CHECK(eq_mpz(r + i * L, L, z), "mul_lo limbs=%zu instance %zu", L, i);
     }
+}
+
+/* divmod of one test_size case. */
+static void size_divmod(struct size_case *t)
+{
+    size_t L = t->L, nd = t->nd;
+    bulk_limb_t *a = t->a, *b = t->b, *c = t->c, *r = t->r, *r2 = t->r2, *q = t->q, *q2 = t->q2, *a2 = t->a2;
+    int8_t *e = t->e, *e2 = t->e2;
+    mpz_ptr x = t->x, y = t->y, z = t->z, w = t->w;
+    int rc, rc2;
 
     /* divmod: W/W and 2W/W; zero divisors every 17th instance */
-    size_t nd = heavy ? n : (n < 64 ? n : 64);
     fill(c, nd, L, 5);
     for (size_t i = 0; i < nd; i += 17) memset(c + i * L, 0, L * 8);
     for (int wide = 0; wide <= 1; wide++) {
@@ -199,6 +222,15 @@ static void test_size(size_t limbs, size_t n, int heavy)
             }
         }
     }
+}
+
+/* gcd of one test_size case. */
+static void size_gcd(struct size_case *t)
+{
+    size_t L = t->L, nd = t->nd;
+    bulk_limb_t *a = t->a, *b = t->b, *r = t->r, *r2 = t->r2;
+    mpz_ptr x = t->x, y = t->y, z = t->z;
+    int rc, rc2;
 
     /* gcd */
     size_t ng = nd;
@@ -215,6 +247,16 @@ static void test_size(size_t limbs, size_t n, int heavy)
             break;
         }
     }
+}
+
+/* powmod of one test_size case. */
+static void size_powmod(struct size_case *t)
+{
+    size_t L = t->L, nd = t->nd;
+    bulk_limb_t *a = t->a, *b = t->b, *c = t->c, *r = t->r, *r2 = t->r2;
+    int8_t *e = t->e, *e2 = t->e2;
+    mpz_ptr x = t->x, y = t->y, z = t->z, v = t->v;
+    int rc, rc2;
 
     /* powmod (per thread: W^2 per Montgomery product, times the exponent's bits): full
      * exponents up to 1024 bits, one-limb exponents up to 4096 bits, none above (a thread
@@ -245,10 +287,30 @@ static void test_size(size_t limbs, size_t n, int heavy)
             break;
         }
     }
+}
 
-    mpz_clears(x, y, z, w, v, NULL);
-    free(a); free(b); free(c); free(r); free(r2); free(q); free(q2); free(a2);
-    free(f); free(f2); free(e); free(e2);
+static void test_size(size_t limbs, size_t n, int heavy)
+{
+    struct size_case t;
+    size_t L = limbs, bytes = n * L * sizeof(bulk_limb_t);
+    t.L = L, t.n = n, t.bytes = bytes, t.nd = heavy ? n : (n < 64 ? n : 64);
+    t.a = test_xmalloc(bytes), t.b = test_xmalloc(bytes), t.c = test_xmalloc(bytes);
+    t.r = test_xmalloc(2 * bytes), t.r2 = test_xmalloc(2 * bytes), t.q = test_xmalloc(2 * bytes);
+    t.q2 = test_xmalloc(2 * bytes), t.a2 = test_xmalloc(2 * bytes);
+    t.f = test_xmalloc(n), t.f2 = test_xmalloc(n);
+    t.e = test_xmalloc(n), t.e2 = test_xmalloc(n);
+    fill(t.a, n, L, 0);
+    fill(t.b, n, L, 3);
+    for (size_t i = 0; i < n; i += 13) memcpy(t.b + i * L, t.a + i * L, L * 8); /* equal operands */
+    mpz_inits(t.x, t.y, t.z, t.w, t.v, NULL);
+    size_addsub_cmp_shift(&t);
+    size_mul(&t);
+    size_divmod(&t);
+    size_gcd(&t);
+    size_powmod(&t);
+    mpz_clears(t.x, t.y, t.z, t.w, t.v, NULL);
+    free(t.a); free(t.b); free(t.c); free(t.r); free(t.r2); free(t.q); free(t.q2); free(t.a2);
+    free(t.f); free(t.f2); free(t.e); free(t.e2);
     printf("limbs %5zu (%6zu bits) n %6zu: done\n", L, 64 * L, n);
     fflush(stdout);
 }
