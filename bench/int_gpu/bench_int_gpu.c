@@ -8,7 +8,7 @@
  *   bench_int_gpu [--quick] [--only LIST] [--out FILE]
  *
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
- * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
+ * to some parts, for short GPU runs: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
  * add, divmod, gcd, powmod, kernels (the kernel-choice table), eo (the even/odd per-thread
  * kernel against sum-rotate, 64 .. 1280 bits; eotop: from 1024 bits), mul1k (the default mul
  * 256, 512, 1024, 1088, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work
@@ -561,7 +561,7 @@ int main(int argc, char **argv)
     }
     if (want("kernels")) bench_kernels(ctx, big);
     if (want("eo")) bench_eo(ctx, big, 0);
-    else if (want("eotop")) bench_eo(ctx, big, 1024); /* the same from 1024 bits (short rounds) */
+    else if (want("eotop")) bench_eo(ctx, big, 1024); /* the same from 1024 bits (short runs) */
     bulk_ctx_close(ctx);
 
     char path[512];

@@ -94,7 +94,7 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
  * a power of two exactly 2^32 / d): k m / 2^32 = k / d + k e / (d 2^32) with e = m d - 2^32
  * < d, and k e < 2^32. The run-time divisions of the staging loops are IMAD work on the pipe
  * the products need (832 bits, 13 limbs in the 16-limb capacity, ran 4.3e9/s against 5.3e9 at
- * 1024 bits in the 15:05 round). */
+ * 1024 bits with them; docs/perf/int-gpu.md "mul 1024 by even/odd rows"). */
 __device__ __forceinline__ uint32_t eo_magic(uint32_t d) { return 0xffffffffu / d + 1; }
 __device__ __forceinline__ int eo_div(int k, uint32_t m) { return (int)__umulhi((uint32_t)k, m); }
 
@@ -499,8 +499,8 @@ const int kSrG[] = {8, 16, 32};
 const int kNumSrP = 6, kSrAutoG = 3;
 
 /* The shape for 13 .. 16 limbs (832 .. 1024 bits), set from the measured shape table rather
- * than the cost model: G = 8, P = 4 (2.48e9/s at 1024 bits in the 12:40 round's table, G = 4,
- * P = 8 2.51e9/s: equal within noise; the model's pick too). */
+ * than the cost model: G = 8, P = 4 (2.48e9/s at 1024 bits in the H200 shape table, G = 4,
+ * P = 8 2.51e9/s: equal within noise; the model's pick too; docs/perf/int-gpu.md). */
 const int kSr16G = 8, kSr16P = 4;
 
 /* The cheapest compiled shape for this width by bg_cost_sr (0 when none holds it); 13 .. 16
@@ -582,30 +582,26 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT };
 
-/* Measured thresholds. Source: the kernel table of bench_int_gpu (device-resident products/s)
- * run by `sh bench/run.sh int --gpu` on an NVIDIA H200 (132 SMs), 2026-11-21,
- * a16ed0f:bench/results/2026-11-21-h200-int-gpu.txt. The issue-cost model below (bg_cost_sr /
- * bg_cost_cols) only arbitrates where nothing was measured against it.
+/* Measured thresholds: the kernel tables of bench_int_gpu (device-resident products/s) run by
+ * `sh bench/run.sh int --gpu` on an NVIDIA H200 (132 SMs); the runs and their tables are in
+ * docs/perf/int-gpu.md, the latest table in bench/results/int-gpu-h200.txt. The issue-cost
+ * model below (bg_cost_sr / bg_cost_cols) only arbitrates where nothing was measured against it.
  *
  * kEoMaxLimbs: full products, squares and low halves by the even/odd rows (mul_eo_kernel) up to
- * 16 limbs (20 below). H200 round of 2026-11-21 15:05 UTC (bench_int_gpu --only eo, 2^20 instances,
- * a16ed0f:bench/results/2026-11-21-h200-int-gpu-s3-round1.txt), each kernel forced: products at 256,
- * 512, 768, 832, 1024 bits 2.32e10, 1.33e10, 7.69e9, 4.30e9, 5.28e9/s against the per-thread
- * carry-flag rows' 1.70e10, 7.38e9, 3.67e9, 2.35e9, 2.13e9 and sum-rotate's 5.9e9 .. 2.59e9;
- * squares 1.68e10 / 7.70e9 (512 / 1024 bits) against 1.12e10 / 3.98e9, low halves 1.73e10 /
- * 8.83e9 against 9.55e9 / 2.96e9. Every width runs one of the measured capacities (4, 8, 12, 16
- * limbs) or 1, 2 limbs (not timed against the rows; the same code). Before that round: per
- * thread below 13 limbs and sum-rotate from 13 (2.52e9 against 1.86e9/s per thread at 1024
- * bits, a16ed0f:bench/results/2026-11-21-h200-int-gpu.txt). */
-/* 17 .. 20 limbs by the even/odd kernel's 20-limb capacity (1088 .. 1280 bits; 168 registers,
- * 3 blocks per SM) since the 16:35 round: the 15:55 round timed it forced (2^20 instances)
- * at 3.61e9 (1088 bits) and 3.63e9/s (1280 bits) against sum-rotate's 1.56e9, squares 5.73e9
- * against 1.57e9 and low halves 6.20e9 against 1.19e9 at 1088 bits
- * (a16ed0f:bench/results/2026-11-21-h200-int-gpu-s3-round2.txt). */
+ * 20 limbs. Each kernel forced, 2^20 instances: products at 256, 512, 768, 832, 1024 bits
+ * 2.32e10, 1.33e10, 7.69e9, 4.30e9, 5.28e9/s against the per-thread carry-flag rows' 1.70e10,
+ * 7.38e9, 3.67e9, 2.35e9, 2.13e9 and sum-rotate's 5.9e9 .. 2.59e9; squares 1.68e10 / 7.70e9
+ * (512 / 1024 bits) against 1.12e10 / 3.98e9, low halves 1.73e10 / 8.83e9 against 9.55e9 /
+ * 2.96e9. Every width runs one of the measured capacities (4, 8, 12, 16, 20 limbs) or 1, 2 limbs
+ * (the same code). 17 .. 20 limbs by the 20-limb capacity (1088 .. 1280 bits; 168 registers,
+ * 3 blocks per SM): 3.61e9 (1088 bits) and 3.63e9/s (1280 bits) against sum-rotate's 1.56e9,
+ * squares 5.73e9 against 1.57e9 and low halves 6.20e9 against 1.19e9 at 1088 bits
+ * (docs/perf/int-gpu.md "mul 1024 by even/odd rows"). */
 const int kEoMaxLimbs = 20;
 /* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
- * H200 (2026-11-21 12:40 UTC round, bench_int_gpu, 65536 bits, 16384 instances
- * device-resident) with the warp-per-instance glue: warp-column 1.256e6/s; one Karatsuba
+ * H200 (bench_int_gpu, 65536 bits, 16384 instances device-resident; docs/perf/int-gpu.md
+ * "Divsteps gcd, staged divmod, sum-rotate vectors, Karatsuba glue") with the warp-per-instance
+ * glue: warp-column 1.256e6/s; one Karatsuba
  * level (threshold 1024) 1.377e6/s, two levels (512: half products of 256 limbs by
  * sum-rotate) 1.484e6/s, three (256) 1.406e6/s. With the first, one-thread-per-instance glue
  * Karatsuba had lost to the warp-column kernel (2.18e6/s against 4.51e6/s at 512 limbs). */

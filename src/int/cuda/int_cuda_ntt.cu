@@ -431,14 +431,15 @@ int have_device()
 }
 
 /* Widths (limbs) from which the size choice takes the NTT, measured on the H200 (device-resident,
- * bench_int_gpu_ntt --quick; bench/results/2026-11-21-h200-int-gpu-ntt-round{1,2}.txt):
- *   full products: 352 limbs (22528 bits). Round 2's crossover rows, NTT against the previous
- *     choice (warp-column there): 288 limbs 0.74, 320 0.90, 352 1.05, 384 1.23, 448 1.59;
- *     round 1: 512 limbs (32768 bits) 1.74 against Karatsuba and more at every width above
- *     (65536: 4.23e6/s against 1.54e6, 524288: 2.24e5 against 3.89e4); 256 limbs 0.92 against
- *     sum-rotate. (The NTT of 257..511 limbs is the same 2048-point transform, ~9.8e6/s.)
- *   squares: 224 limbs. Round 2: 144 limbs 0.63, 160 0.72, 192 0.73, 224 1.23; round 1: 256
- *     limbs 1.29, 128 limbs 0.73.
+ * bench_int_gpu_ntt --quick; docs/perf/int-gpu.md "NTT multiplication", the latest table in
+ * bench/results/int-gpu-ntt-h200.txt):
+ *   full products: 352 limbs (22528 bits). The crossover rows, NTT against the previous choice
+ *     (warp-column there): 288 limbs 0.74, 320 0.90, 352 1.05, 384 1.23, 448 1.59; 512 limbs
+ *     (32768 bits) 1.74 against Karatsuba and more at every width above (65536: 4.23e6/s
+ *     against 1.54e6, 524288: 2.24e5 against 3.89e4); 256 limbs 0.92 against sum-rotate. (The
+ *     NTT of 257..511 limbs is the same 2048-point transform, ~9.8e6/s.)
+ *   squares: 224 limbs: 144 limbs 0.63, 160 0.72, 192 0.73, 224 1.23; 256 limbs 1.29, 128
+ *     limbs 0.73.
  * Karatsuba over NTT halves measured slower than the NTT at every width (karantt column), so
  * there is no upper limit below BG_NTT_MAX_LIMBS. */
 const int kNttMinLimbs = 352;
@@ -531,8 +532,8 @@ extern "C" int bulk_int_cuda_mul_big_dev(bulk_limb_t *r, const bulk_limb_t *a, s
 namespace {
 
 /* Pinned staging for the host variant's copies. Copies from pageable memory ran at ~3 GB/s on
- * the H200 machine (round 1: a 2^20 x 2^20-limb product took 11.3 ms with its copies, 1.4 ms
- * without); through two pinned slots the host memcpy of one chunk overlaps the DMA of the
+ * the H200 machine (a 2^20 x 2^20-limb product took 11.3 ms with its copies, 1.4 ms without;
+ * docs/perf/int-gpu.md "NTT multiplication"); through two pinned slots the host memcpy of one chunk overlaps the DMA of the
  * other. The slots are allocated once per process (on the first device that asks) and shared
  * by all calling threads under a mutex; copies below kStageMin, and every copy when the slots
  * could not be had or another device is current, go the plain way. */

@@ -16,7 +16,7 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
                       cudaStream_t st);
 
 /* Whether the size choice should take the NTT for a full product (sqr: a square) of this width:
- * true only where the shared GPU rounds measured it faster than the other kernels
+ * true only where the H200 benchmarks measured it faster than the other kernels
  * (int_cuda_ntt.cu, kNttMinLimbs, kNttMinLimbsSqr; docs/int-gpu.md "NTT multiplication").
  * BULK_NTT_MIN=limbs overrides both thresholds (benchmarks; 0: never, the earlier choice). */
 bool bg_ntt_preferred(int limbs, bool sqr);
