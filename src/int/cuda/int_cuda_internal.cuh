@@ -69,4 +69,8 @@ int bg_scratch_alloc(void **p, size_t bytes, cudaStream_t st);
  * host driver sizes its chunks with it). */
 size_t bg_scratch_bytes(int op, size_t limbs);
 
+/* Whether BULK_CUDA_GCD=approx forces seed 001's approximate Euclidean kernel at every width
+ * (the default takes the divsteps kernel up to 32 limbs; int_cuda_num.cu). */
+bool bg_gcd_approx_mode();
+
 #endif
