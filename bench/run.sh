@@ -555,7 +555,7 @@ gpu_int() {
     brc=$?
     cat "$R/bench.log"
     echo "== summary: tests rc=$trc, test_int_gpu_core rc=$crc, bench_int_gpu rc=$brc ($(el) s)"
-    [ -f "$out" ] && grep -E '^(op|mul|sqr|mul_lo|add|divmod|divcols|divrecip|divregs|gcd|powmod) |^# divmod 2048/1024 check' "$out"
+    [ -f "$out" ] && grep -E '^(op|mul|sqr|mul_lo|add|divmod|gcd|powmod|kara[123]|gcdapprox) |^# divmod 2048/1024 check' "$out"
     [ $trc -eq 0 ] && [ $crc -eq 0 ]
 }
 
