@@ -61,8 +61,8 @@
 #                        rate, efficiency, checksums equal; then the Collatz GPU tests
 #   int --gpu            ctest -L gpu -R int_gpu (GPU_TESTS=all: every gpu test),
 #                        test_int_gpu_core, bench_int_gpu (QUICK=1: --quick) and a summary
-#   int --gpu div        test_int_gpu(_core), bench_int_gpu --only div4, ncu of the staged divmod
-#                        kernels (NCU=0 skips), their SASS opcode mix
+#   int --gpu div        test_int_gpu(_core), bench_int_gpu --only divmod, ncu of the staged
+#                        divmod kernel (NCU=0 skips), its SASS opcode mix
 #   int --gpu ntt        test_int_gpu_ntt(_core), bench_int_gpu_ntt --quick --only batch,big,
 #                        ncu of the batched and big-product kernels (CAP <= 60 skips it)
 #   gcd --gpu            ctest -R 'gcd|fft'; bench_gcd --backend cuda on 10^4 and (capped at
@@ -557,7 +557,7 @@ gpu_int() {
     brc=$?
     cat "$R/bench.log"
     echo "== summary: tests rc=$trc, test_int_gpu_core rc=$crc, bench_int_gpu rc=$brc ($(el) s)"
-    [ -f "$out" ] && grep -E '^(op|mul|sqr|mul_lo|add|divmod|divcols|divrecip|divregs|gcd|powmod) |^# divmod 2048/1024 check' "$out"
+    [ -f "$out" ] && grep -E '^(op|mul|sqr|mul_lo|add|divmod|gcd|powmod|kara[123]|gcdapprox) |^# divmod 2048/1024 check' "$out"
     [ $trc -eq 0 ] && [ $crc -eq 0 ]
 }
 
@@ -569,9 +569,9 @@ gpu_int_div() {
     status=$?
     grep -E "SKIP|Passed|Failed|FAIL|tests passed|seed|divmod .*done|Test time" "$R/ctest.log" | head -60
     keep_log "$R/ctest.log" int-gpu
-    # mul 1024 and divmod 2048/1024 by default, then every staged divmod kernel forced, checked
-    timeout 30 "$BI" --only div4 --out "$(res int-gpu-div)" >"$R/div4.log" 2>&1
-    echo "div4 rc $? ($(el) s)"
+    # divmod 2048/1024 by default, checked against GMP
+    timeout 30 "$BI" --only divmod --out "$(res int-gpu-div)" >"$R/divmod.log" 2>&1
+    echo "divmod rc $? ($(el) s)"
     sed -n '/^op /,$p' "$(res int-gpu-div)"
     if [ "${NCU:-1}" = 1 ] && command -v ncu >/dev/null 2>&1; then
         timeout 30 ncu --clock-control none -k regex:divmod_stage_kernel --section SpeedOfLight --section WarpStateStats \
@@ -582,7 +582,7 @@ gpu_int_div() {
             --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
             "$BI" --only prof --out "$R/prof-bench2.txt" >"$R/ncu-stalls.txt" 2>&1
     fi
-    if command -v cuobjdump >/dev/null 2>&1; then # static opcode mix of the staged kernels at 32 words
+    if command -v cuobjdump >/dev/null 2>&1; then # static opcode mix of the staged kernel at 32 words
         cuobjdump -sass "$B/CMakeFiles/bulk_obj.dir/src/int/cuda/int_cuda_num.cu.o" 2>/dev/null | awk '
             /Function :/ { fn = $3; keep = (fn ~ /divmod_stage_kernelILi32E/) }
             keep && /^ +\/\*[0-9a-f]+\*\// { op = $2; if (op ~ /^@/) op = $3; sub(/;$/, "", op); c[fn " " op]++; n[fn]++ }

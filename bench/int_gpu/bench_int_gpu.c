@@ -8,12 +8,11 @@
  *   bench_int_gpu [--quick] [--only LIST] [--out FILE]
  *
  * FILE defaults to bench/results/int_gpu-HOST-DATE.txt. LIST (comma-separated) limits the run
- * to some parts, for short GPU rounds: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
- * add, divmod, gcd, powmod, kernels (the kernel-choice table), shapes (the sum-rotate shapes),
- * eo (the even/odd per-thread kernel against the others, 64 .. 1280 bits; eotop: from 1024
- * bits), mul1k (the default
- * mul 256, 512, 1024, 1088, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work launched
- * once, for a profiler).
+ * to some parts, for short GPU runs: mul (mul 256 .. 16384), mulbig (mul 65536), sqr, mullo,
+ * add, divmod, gcd, powmod, kernels (the kernel-choice table), eo (the even/odd per-thread
+ * kernel against sum-rotate, 64 .. 1280 bits; eotop: from 1024 bits), mul1k (the default mul
+ * 256, 512, 1024, 1088, sqr 1024, mul_lo 1024 rows alone), prof (each kernel under work
+ * launched once, for a profiler).
  *
  * Prints a table; writes it to FILE atomically. Without a CUDA device it says so and exits 0. */
 #include <gmp.h>
@@ -262,10 +261,8 @@ static void bench_forced(bulk_ctx *ctx, const char *label, const char *var, cons
 }
 
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
- * 2^18 instances of 1024 bits (mul per thread with carry-flag rows, with 64-bit rows, with
- * Karatsuba over 64-bit rows, with even/odd rows (teo, teop), the automatic choice, gcd by
- * divsteps, divmod 2048/1024 by default, then forced stage, eo, eor, eor4, eor8), in that order,
- * no timing. */
+ * 2^18 instances of 1024 bits (mul by the even/odd rows forced (teo), the automatic choice, gcd
+ * by divsteps, divmod 2048/1024), in that order, no timing. */
 static void profile_once(bulk_ctx *ctx)
 {
     const size_t n = (size_t)1 << 18, L = 16;
@@ -287,8 +284,8 @@ static void profile_once(bulk_ctx *ctx)
     bulk_int_dev *A1 = NULL;
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &A1, n, L);
     if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A1, h + n * L);
-    static const char *kinds[] = {"thread", "twide", "tkara", "teo", "teop", NULL};
-    for (int k = 0; k < 6 && rc == BULK_OK; k++) {
+    static const char *kinds[] = {"teo", NULL};
+    for (int k = 0; k < 2 && rc == BULK_OK; k++) {
         if (kinds[k]) setenv("BULK_CUDA_MUL", kinds[k], 1);
         rc = bulk_int_dev_mul(ctx, d.R, A1, d.B);
         unsetenv("BULK_CUDA_MUL");
@@ -297,13 +294,6 @@ static void profile_once(bulk_ctx *ctx)
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &G, n, L);
     if (rc == BULK_OK) rc = bulk_int_dev_gcd(ctx, G, A1, d.B);
     if (rc == BULK_OK) rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
-    /* the staged divmod kernels forced: carry-flag rows, even/odd rows (session 4) */
-    static const char *dk[] = {"stage", "eo", "eor", "eor4", "eor8"};
-    for (int k = 0; k < 5 && rc == BULK_OK; k++) {
-        setenv("BULK_CUDA_DIVMOD", dk[k], 1);
-        rc = bulk_int_dev_divmod(ctx, d.Q, G, d.A, d.C, NULL);
-        unsetenv("BULK_CUDA_DIVMOD");
-    }
     bulk_int_dev_free(G);
     if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
     OUT("# profile_once: %s\n", bulk_status_string(rc));
@@ -313,55 +303,38 @@ static void profile_once(bulk_ctx *ctx)
     free(h);
 }
 
-/* The divmod kernels timed side by side ("divrecip", "divregs" rows) must agree: 2048/1024-bit
- * divmod of the same random data (every 7th divisor's top word cleared: the fallback) under
- * BULK_CUDA_DIVMOD=regs and =recip, quotients, remainders and flags compared, and recip's
- * results on the first 4096 instances against mpn_tdiv_qr. Prints one line;
- * returns nonzero when they differ or a run fails. */
+/* The default divmod's results must be right: 2048/1024-bit divmod of random data (every 7th
+ * divisor's top word cleared: the bg_divmod fallback), quotients and remainders poisoned
+ * first, against mpn_tdiv_qr on the first 4096 instances with a full-size divisor and the
+ * flags all clear. Prints one line; returns nonzero when they differ or the run fails. */
 static int divmod_check(bulk_ctx *ctx, size_t n)
 {
     const size_t L = 16;
     bulk_limb_t *a = malloc(n * 2 * L * 8), *d = malloc(n * L * 8);
-    bulk_limb_t *q = malloc(n * 2 * L * 8), *q2 = malloc(n * 2 * L * 8);
-    bulk_limb_t *r = malloc(n * L * 8), *r2 = malloc(n * L * 8);
-    int8_t *e = malloc(n), *e2 = malloc(n);
-    int rc = a && d && q && q2 && r && r2 && e && e2 ? BULK_OK : BULK_ERR_NOMEM, rc2 = rc;
+    bulk_limb_t *q = malloc(n * 2 * L * 8), *r = malloc(n * L * 8);
+    int8_t *e = malloc(n);
+    int rc = a && d && q && r && e ? BULK_OK : BULK_ERR_NOMEM;
     if (rc == BULK_OK) {
         for (size_t k = 0; k < n * 2 * L; k++) a[k] = rnd();
         for (size_t k = 0; k < n * L; k++) d[k] = rnd();
         for (size_t i = 0; i < n; i += 7) d[i * L + L - 1] = 0;
-        setenv("BULK_CUDA_DIVMOD", "regs", 1);
+        memset(q, 0xa5, n * 2 * L * 8); /* poisoned: every word must be written */
+        memset(r, 0xa5, n * L * 8);
         rc = bulk_int_cuda_divmod(ctx, q, r, a, 2 * L, d, n, L, e);
-        setenv("BULK_CUDA_DIVMOD", "recip", 1);
-        rc2 = bulk_int_cuda_divmod(ctx, q2, r2, a, 2 * L, d, n, L, e2);
-        unsetenv("BULK_CUDA_DIVMOD");
     }
-    int bad = rc != BULK_OK || rc2 != rc || memcmp(q, q2, n * 2 * L * 8) != 0 ||
-              memcmp(r, r2, n * L * 8) != 0 || memcmp(e, e2, n) != 0;
-    /* the staged kernels (carry-flag rows, even/odd rows) against the same regs results */
-    static const char *staged[] = {"stage", "eo", "eor", "eor4", "eor8"};
-    for (int k = 0; k < 5 && !bad; k++) {
-        memset(q2, 0xa5, n * 2 * L * 8); /* poisoned: every word must be written */
-        memset(r2, 0xa5, n * L * 8);
-        setenv("BULK_CUDA_DIVMOD", staged[k], 1);
-        rc2 = bulk_int_cuda_divmod(ctx, q2, r2, a, 2 * L, d, n, L, e2);
-        unsetenv("BULK_CUDA_DIVMOD");
-        bad = rc2 != rc || memcmp(q, q2, n * 2 * L * 8) != 0 || memcmp(r, r2, n * L * 8) != 0 ||
-              memcmp(e, e2, n) != 0;
-    }
-    /* and the new kernel against GMP on the first instances with a full-size divisor */
+    int bad = rc != BULK_OK;
+    for (size_t i = 0; !bad && i < n; i++) bad = e[i] != 0;
     for (size_t i = 0; !bad && i < n && i < 4096; i++) {
         if (i % 7 == 0) continue;
         mp_limb_t gq[2 * 16], gr[16];
         mpn_tdiv_qr(gq, gr, 0, (const mp_limb_t *)(a + i * 2 * L), (mp_size_t)(2 * L),
                     (const mp_limb_t *)(d + i * L), (mp_size_t)L);
-        bad = memcmp(gq, q2 + i * 2 * L, (L + 1) * 8) != 0 || memcmp(gr, r2 + i * L, L * 8) != 0;
-        for (size_t k = L + 1; k < 2 * L; k++) bad |= q2[i * 2 * L + k] != 0;
+        bad = memcmp(gq, q + i * 2 * L, (L + 1) * 8) != 0 || memcmp(gr, r + i * L, L * 8) != 0;
+        for (size_t k = L + 1; k < 2 * L; k++) bad |= q[i * 2 * L + k] != 0;
     }
-    OUT("# divmod 2048/1024 check, %zu instances: recip, stage, eo, eor, eor4, eor8 %s regs and "
-        "GMP (rc %d / %d)\n", n,
-        bad ? "DIFFERS FROM" : "identical to", rc, rc2);
-    free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
+    OUT("# divmod 2048/1024 check, %zu instances: %s GMP (rc %d)\n", n,
+        bad ? "DIFFERS FROM" : "identical to", rc);
+    free(a); free(d); free(q); free(r); free(e);
     return bad;
 }
 
@@ -374,12 +347,11 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {512,  768,  832,   1024,  1088,  1536,   2048,
                                        3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
-    static const char *kinds[] = {"thread", "teo", "sr", "cols", "kara"};
-    enum { NK = 5 };
+    static const char *kinds[] = {"teo", "sr", "cols", "kara"};
+    enum { NK = 4 };
     OUT("# kernel choice (device-resident mul/s; '-' = not applicable; kara = one Karatsuba level\n"
         "# over the automatic choice)\n");
-    OUT("%-7s %12s %12s %12s %12s %12s   %s\n", "bits", "thread", "teo", "sr", "cols", "kara",
-        "auto picks");
+    OUT("%-7s %12s %12s %12s %12s   %s\n", "bits", "teo", "sr", "cols", "kara", "auto picks");
     for (int bi = 0; bi < nbits; bi++) {
         size_t bits = bits_list[bi], L = bits / 64;
         size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 16 :
@@ -395,9 +367,9 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
         if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h);
         for (int k = 0; k < NK && rc == BULK_OK; k++) {
-            if (k <= 1 && L > 16) continue;
-            if (k == 2 && 2 * L > 32 * 16) continue;
-            if (k == 4 && L % 2) continue;
+            if (k == 0 && L > 20) continue;
+            if (k == 1 && 2 * L > 32 * 16) continue;
+            if (k == 3 && L % 2) continue;
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_sync(ctx);
@@ -417,7 +389,7 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             if (rate[k] > 0) snprintf(c[k], sizeof c[k], "%.3e", rate[k]);
             else snprintf(c[k], sizeof c[k], "-");
         }
-        OUT("%-7zu %12s %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3], c[4],
+        OUT("%-7zu %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3],
             bulk_int_cuda_mul_kernel(L));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
@@ -426,77 +398,22 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     }
 }
 
-/* Device-resident mul/s of r = a * b with the kernel and sum-rotate shape forced through the
- * environment (kind for BULK_CUDA_MUL, shape "G,P" for BULK_CUDA_SR_SHAPE or NULL); 0 when the
- * run fails. The product is compared with the automatic choice's, so a wrong forced kernel
- * cannot give a rate. */
-static double forced_rate(bulk_ctx *ctx, size_t n, size_t L, const char *kind, const char *shape)
-{
-    bulk_limb_t *h = malloc(n * L * 8), *x = malloc(n * 2 * L * 8), *y = malloc(n * 2 * L * 8);
-    bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
-    double rate = 0;
-    int rc = h && x && y ? BULK_OK : BULK_ERR_NOMEM;
-    if (rc == BULK_OK) {
-        for (size_t k = 0; k < n * L; k++) h[k] = rnd();
-        rc = bulk_int_dev_alloc(ctx, &A, n, L);
-    }
-    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
-    if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, 2 * L);
-    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
-    for (size_t k = 0; k < n * L; k++) h[k] = rnd();
-    if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h);
-    if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B);
-    if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, y);
-    setenv("BULK_CUDA_MUL", kind, 1);
-    if (shape) setenv("BULK_CUDA_SR_SHAPE", shape, 1);
-    if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B);
-    if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, x);
-    if (rc == BULK_OK && memcmp(x, y, n * 2 * L * 8) != 0) {
-        fprintf(stderr, "bench_int_gpu: %s %s at %zu limbs differs from the automatic choice\n",
-                kind, shape ? shape : "", L);
-        rc = BULK_ERR_INTERNAL;
-    }
-    double t0 = bulk_now(), t = 0;
-    int reps = 0;
-    while (rc == BULK_OK && (t < 0.2 || reps < 2) && reps < 30) {
-        rc = bulk_int_dev_mul(ctx, R, A, B);
-        if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
-        reps++;
-        t = bulk_now() - t0;
-    }
-    if (rc == BULK_OK) rate = (double)n * reps / t;
-    unsetenv("BULK_CUDA_MUL");
-    unsetenv("BULK_CUDA_SR_SHAPE");
-    bulk_int_dev_free(A);
-    bulk_int_dev_free(B);
-    bulk_int_dev_free(R);
-    free(h); free(x); free(y);
-    return rate;
-}
-
-/* The even/odd per-thread kernel (BULK_CUDA_MUL=teo) against the per-thread carry-flag rows
- * and sum-rotate, forced, at the widths where the choice between them is made, on one set of
- * operands per width; teo timed twice (the spread of one version against itself). Each
+/* The even/odd per-thread kernel (BULK_CUDA_MUL=teo) against sum-rotate, forced, at the
+ * widths where the choice between them is made, on one set of operands per width; teo timed
+ * twice (the spread of one version against itself). Each
  * kind's products are compared with the automatic choice's before it is timed. 2^20
  * instances unless --quick. */
 static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
 {
     static const size_t bits_list[] = {64, 128, 192, 256, 320, 512, 768, 832, 1024, 1088, 1280};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
-    /* BULK_CUDA_MUL, and one more variable for the variants of teo */
-    static const char *kinds[] = {"thread", "teo", "teo", "teo", "teo", "teop", "sr"};
-    static const char *vars[] = {NULL, NULL, NULL, "BULK_CUDA_EO_STAGE", "BULK_CUDA_EO_BLOCK",
-                                 NULL, NULL};
-    static const char *vals[] = {NULL, NULL, NULL, "0", "128", NULL, NULL};
-    enum { NK = 7 };
-    OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 'teo loop': teo with\n"
-        "# BULK_CUDA_EO_STAGE=0, the staging loops instead of all loads in flight; 'teo 128':\n"
-        "# BULK_CUDA_EO_BLOCK=128, blocks of 128 where teo takes 64 (832, 1024 bits; before the\n"
-        "# 16:35 round of 2026-11-21 this column forced 64 and teo took 128); teop: persistent grid,\n"
-        "# next tile in flight; thread and teop up to 1024 bits, 1088 and 1280 bits: teo's 20-limb\n"
-        "# capacity; IMAD%% of the best teo counts 2 w^2 multiply-adds against the measured ceiling)\n");
-    OUT("%-7s %9s %12s %12s %12s %12s %12s %12s %12s %8s   %s\n", "bits", "count", "thread", "teo",
-        "teo again", "teo loop", "teo 128", "teop", "sr", "IMAD%", "auto picks");
+    static const char *kinds[] = {"teo", "teo", "sr"}; /* BULK_CUDA_MUL */
+    enum { NK = 3 };
+    OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 1088 and 1280 bits: teo's\n"
+        "# 20-limb capacity; IMAD%% of the best teo counts 2 w^2 multiply-adds against the measured\n"
+        "# ceiling)\n");
+    OUT("%-7s %9s %12s %12s %12s %8s   %s\n", "bits", "count", "teo", "teo again", "sr", "IMAD%",
+        "auto picks");
     const size_t n = big;
     for (int bi = 0; bi < nbits; bi++) {
         if (bits_list[bi] < min_bits) continue;
@@ -516,10 +433,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
         if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* the automatic choice */
         if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
         for (int k = 0; k < NK && rc == BULK_OK; k++) {
-            if (k == 4 && L <= 12) continue; /* the block size choice only at 13 .. 16 limbs */
-            if ((k == 0 || k == 4 || k == 5) && L > 16) continue; /* thread, teop: <= 16 limbs */
             setenv("BULK_CUDA_MUL", kinds[k], 1);
-            if (vars[k]) setenv(vars[k], vals[k], 1);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_download(ctx, R, x);
             if (r2 == BULK_OK && memcmp(x, h, n * 2 * L * 8) != 0) {
@@ -536,12 +450,9 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
             }
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
             unsetenv("BULK_CUDA_MUL");
-            if (vars[k]) unsetenv(vars[k]);
         }
-        double em = 0;
-        for (int k = 1; k < NK - 1; k++) em = rate[k] > em ? rate[k] : em;
-        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %12.3e %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L,
-            n, rate[0], rate[1], rate[2], rate[3], rate[4], rate[5], rate[6],
+        double em = rate[0] > rate[1] ? rate[0] : rate[1];
+        OUT("%-7zu %9zu %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0], rate[1], rate[2],
             100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(L));
         if (rc != BULK_OK) OUT("# %zu bits: %s\n", 64 * L, bulk_status_string(rc));
         bulk_int_dev_free(A);
@@ -549,97 +460,6 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
         bulk_int_dev_free(R);
         free(h);
         free(x);
-    }
-    /* squares and low halves: the per-thread carry-flag rows (bg_sqr_rows / bg_mullo_rows; at
-     * 1088 bits sum-rotate, a square or a full product's low half) against the even/odd rows
-     * (teo: bg_sqr_rows_eo / bg_mullo_rows_eo), both forced */
-    OUT("# squares, low halves (device-resident /s, forced): thread (bg_sqr_rows, bg_mullo_rows;\n"
-        "# 1088 bits: sr), teo (bg_sqr_rows_eo, bg_mullo_rows_eo)\n");
-    static const size_t sq_bits[] = {512, 1024, 1088};
-    for (int lo = 0; lo <= 1; lo++)
-        for (int si = 0; si < 3; si++) {
-            const size_t bits = sq_bits[si];
-            if (bits < min_bits) continue;
-            size_t L = bits / 64, rl = lo ? L : 2 * L;
-            bulk_limb_t *h = malloc(n * 2 * L * 8), *x = malloc(n * rl * 8), *y = malloc(n * rl * 8);
-            bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
-            double rate[2] = {0, 0};
-            int rc = h && x && y ? BULK_OK : BULK_ERR_NOMEM;
-            if (rc == BULK_OK) {
-                for (size_t k = 0; k < n * 2 * L; k++) h[k] = rnd();
-                rc = bulk_int_dev_alloc(ctx, &A, n, L);
-            }
-            if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &B, n, L);
-            if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &R, n, rl);
-            if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A, h);
-            if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, B, h + n * L);
-            for (int k = 0; k < 2 && rc == BULK_OK; k++) {
-                setenv("BULK_CUDA_MUL", k ? "teo" : L > 16 ? "sr" : "thread", 1);
-                rc = lo ? bulk_int_dev_mul_lo(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A);
-                if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, k ? y : x);
-                double t0 = bulk_now(), tt = 0;
-                int reps = 0;
-                while (rc == BULK_OK && (tt < 0.2 || reps < 3) && reps < 50) {
-                    rc = lo ? bulk_int_dev_mul_lo(ctx, R, A, B) : bulk_int_dev_sqr(ctx, R, A);
-                    if (rc == BULK_OK) rc = bulk_int_dev_sync(ctx);
-                    reps++;
-                    tt = bulk_now() - t0;
-                }
-                if (rc == BULK_OK) rate[k] = (double)n * reps / tt;
-                unsetenv("BULK_CUDA_MUL");
-            }
-            const char *op = lo ? "mul_lo" : "sqr";
-            if (rc == BULK_OK && memcmp(x, y, n * rl * 8) != 0) OUT("# %s %zu: teo differs\n", op, bits);
-            OUT("%-7s %6zu %9zu %12.3e %12.3e   %s\n", op, bits, n, rate[0], rate[1],
-                bulk_status_string(rc));
-            bulk_int_dev_free(A);
-            bulk_int_dev_free(B);
-            bulk_int_dev_free(R);
-            free(h); free(x); free(y);
-        }
-}
-
-/* Every compiled sum-rotate shape (G lanes of P words) that holds the width with at most 2x
- * padding, at 1024, 2048 and 4096 bits: the data to check the cost model's shape choice
- * (bg_cost_sr), which decides the issue-5 mul 1024 and 4096 rates. */
-static void bench_sr_shapes(bulk_ctx *ctx, size_t big)
-{
-    static const int Gs[] = {2, 4, 8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
-    static const size_t bits_list[] = {1024, 2048, 4096};
-    OUT("# sum-rotate shapes (device-resident mul/s, BULK_CUDA_SR_SHAPE=G,P; the automatic\n"
-        "# choice takes the shape of least bg_cost_sr)\n");
-    OUT("%-7s %4s %4s %12s %12s %12s\n", "bits", "G", "P", "mul/s", "wide rows", "vector smem");
-    for (int bi = 0; bi < 3; bi++) {
-        size_t bits = bits_list[bi], L = bits / 64, n = bits <= 1024 ? big : big / 4;
-        for (int gi = 0; gi < 5; gi++)
-            for (int pi = 0; pi < 6; pi++) {
-                size_t w = (size_t)(Gs[gi] * Ps[pi]);
-                if (w < 2 * L || w > 4 * L) continue;
-                char shape[32];
-                snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
-                double rate = forced_rate(ctx, n, L, "sr", shape), wrate = 0;
-                int g = Gs[gi], p = Ps[pi];
-                int wide = (g == 8 && p == 4) || (g == 4 && p == 8) || (g == 2 && p == 16) ||
-                           (g == 8 && p == 8) || (g == 16 && p == 4);
-                if (wide) { /* the shapes compiled with bg_sr_row_wide too */
-                    setenv("BULK_CUDA_SR_WIDE", "1", 1);
-                    wrate = forced_rate(ctx, n, L, "sr", shape);
-                    unsetenv("BULK_CUDA_SR_WIDE");
-                }
-                char wc[32] = "-", vc[32] = "-";
-                if (wide && wrate > 0) snprintf(wc, sizeof wc, "%.3e", wrate);
-                else if (wide) snprintf(wc, sizeof wc, "failed");
-                int vec = wide || (g == 8 && p == 16) || (g == 16 && p == 8);
-                if (vec) { /* the shapes compiled with vector shared-memory access */
-                    setenv("BULK_CUDA_SR_VEC", "1", 1);
-                    double vrate = forced_rate(ctx, n, L, "sr", shape);
-                    unsetenv("BULK_CUDA_SR_VEC");
-                    if (vrate > 0) snprintf(vc, sizeof vc, "%.3e", vrate);
-                    else snprintf(vc, sizeof vc, "failed");
-                }
-                if (rate > 0) OUT("%-7zu %4d %4d %12.3e %12s %12s\n", bits, g, p, rate, wc, vc);
-                else OUT("%-7zu %4d %4d %12s %12s %12s\n", bits, g, p, "failed", wc, vc);
-            }
     }
 }
 
@@ -654,8 +474,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: bench_int_gpu [--quick] [--only LIST] [--out FILE]\n"
                    "  LIST: comma-separated parts among mul, mulbig, sqr, mullo, add, divmod,\n"
-                   "  gcd, powmod, kernels, shapes, eo, eotop, mul1k, div4, prof (default: all but\n"
-                   "  prof, eotop, mul1k and div4, whose rows the others contain)\n");
+                   "  gcd, powmod, kernels, eo, eotop, mul1k, prof (default: all but prof, eotop\n"
+                   "  and mul1k, whose rows the others contain)\n");
             return 0;
         } else {
             fprintf(stderr, "bench_int_gpu: unknown argument '%s' (try --help)\n", argv[i]);
@@ -706,7 +526,7 @@ int main(int argc, char **argv)
             bench_forced(ctx, labels[k], "BULK_CUDA_KARA_MIN", mins[k], OP_MUL, 65536, big / 64,
                          big / 256, threads);
     }
-    if (want("mul1k")) { /* the default paths up to 1088 bits (the even/odd rows since 15:55) */
+    if (want("mul1k")) { /* the default paths up to 1088 bits (the even/odd rows) */
         bench_one(ctx, OP_MUL, 256, big, big, threads);
         bench_one(ctx, OP_MUL, 512, big, big, threads);
         bench_one(ctx, OP_MUL, 1024, big, big, threads);
@@ -714,58 +534,12 @@ int main(int argc, char **argv)
         bench_one(ctx, OP_SQR, 1024, big, big, threads);
         bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     }
-    if (want("mul")) { /* the per-thread kernels forced at 512 and 1024 bits: carry-flag rows,
-                        * plain 64-bit rows (bg_mul_rows_wide), Karatsuba over them */
-        static const char *kinds[] = {"thread", "twide", "tkara", "teo"};
-        for (int k = 0; k < 4; k++)
-            for (size_t bits = 512; bits <= 1024; bits *= 2)
-                bench_forced(ctx, kinds[k], "BULK_CUDA_MUL", kinds[k], OP_MUL, bits, big, big / 8,
-                             threads);
-        /* sum-rotate with vector shared-memory access (BULK_CUDA_SR_VEC=1): the automatic shape
-         * (G = 8, P = 4 at 1024 bits, 8 x 8 at 2048) and G = 4, P = 8 at 1024 bits */
-        bench_forced(ctx, "srvec", "BULK_CUDA_SR_VEC", "1", OP_MUL, 1024, big, big / 8, threads);
-        bench_forced(ctx, "srvec", "BULK_CUDA_SR_VEC", "1", OP_MUL, 2048, big / 4, big / 32, threads);
-        setenv("BULK_CUDA_SR_SHAPE", "4,8", 1);
-        bench_forced(ctx, "srvec4x8", "BULK_CUDA_SR_VEC", "1", OP_MUL, 1024, big, big / 8, threads);
-        unsetenv("BULK_CUDA_SR_SHAPE");
-    }
     if (want("sqr")) bench_one(ctx, OP_SQR, 1024, big, big, threads);
     if (want("mullo")) bench_one(ctx, OP_MULLO, 1024, big, big, threads);
     if (want("add")) bench_one(ctx, OP_ADD, 1024, 4 * big, 4 * big, threads);
     int div_bad = 0;
-    if (want("div4")) { /* session 4 (issue 5, divmod >= 1/4 of mul 1024): the default divmod
-                         * 2048/1024 and mul 1024 rows, then the staged kernels forced: carry-flag
-                         * rows (stage), complemented even/odd rows unrolled (eo, twice: the
-                         * spread) and rolled (eor, eor4, eor8: 2, 4, 8 steps a loop iteration);
-                         * eo with the word-loop staging (L); eo and eor in blocks of 128 (the
-                         * default since session 4's round 1: 64) */
-        bench_one(ctx, OP_MUL, 1024, big, big / 4, threads);
-        bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-        static const char *modes[] = {"stage", "eo", "eor", "eor4", "eor8", "eo"};
-        static const char *labels[] = {"dstage", "deo", "deor", "deor4", "deor8", "deo2"};
-        for (int k = 0; k < 6; k++)
-            bench_forced(ctx, labels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big, 4096,
-                         threads);
-        setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1); /* the word-loop staging */
-        bench_forced(ctx, "deoL", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
-        unsetenv("BULK_CUDA_DIVMOD_STAGE");
-        setenv("BULK_CUDA_DIVMOD_BLOCK", "128", 1); /* blocks of 128 (the default: 64) */
-        bench_forced(ctx, "deo128", "BULK_CUDA_DIVMOD", "eo", OP_DIVMOD, 1024, big, 4096, threads);
-        bench_forced(ctx, "deor128", "BULK_CUDA_DIVMOD", "eor", OP_DIVMOD, 1024, big, 4096,
-                     threads);
-        unsetenv("BULK_CUDA_DIVMOD_BLOCK");
-        div_bad = divmod_check(ctx, big / 4);
-    }
     if (want("divmod")) {
         bench_one(ctx, OP_DIVMOD, 1024, big, big / 4, threads);
-        /* the other divmod kernels forced (BULK_CUDA_DIVMOD), same data and work: column-major
-         * registers, reciprocal/carry-chain registers (the default before the staged one),
-         * the first register kernel */
-        static const char *modes[] = {"cols", "recip", "regs"};
-        static const char *labels[] = {"divcols", "divrecip", "divregs"};
-        for (int k = 0; k < 3; k++)
-            bench_forced(ctx, labels[k], "BULK_CUDA_DIVMOD", modes[k], OP_DIVMOD, 1024, big,
-                         big / 4, threads);
         div_bad = divmod_check(ctx, big / 4);
     }
     if (want("gcd")) {
@@ -787,8 +561,7 @@ int main(int argc, char **argv)
     }
     if (want("kernels")) bench_kernels(ctx, big);
     if (want("eo")) bench_eo(ctx, big, 0);
-    else if (want("eotop")) bench_eo(ctx, big, 1024); /* the same from 1024 bits (short rounds) */
-    if (want("shapes")) bench_sr_shapes(ctx, big);
+    else if (want("eotop")) bench_eo(ctx, big, 1024); /* the same from 1024 bits (short runs) */
     bulk_ctx_close(ctx);
 
     char path[512];

@@ -9,15 +9,10 @@
  *            over NTT half products (karantt: =kara with BULK_NTT_MIN=16), GMP mpn_mul_n on
  *            all threads; both NTT versions' products are compared with the automatic
  *            choice's; then squares (bulk_int_dev_sqr) automatic and NTT;
- *   threads  the NTT kernel's block size (BULK_NTT_THREADS) at 65536 bits, the other prime
- *            set (BULK_NTT_PRIMES=large, primes above 2^31), radix-4 passes
- *            (BULK_NTT_RADIX=4) and radix 8 without the bank swizzle (BULK_NTT_SWIZZLE=0);
  *   big      single products of 2^14 .. 2^24 limbs per operand: bulk_int_cuda_mul_big_dev
  *            (device-resident), bulk_int_cuda_mul_big (host memory, with the copies), the CPU
  *            NTT (bulk_mpn_mul_fft_threads, 3 threads: its most) and GMP's mpn_mul (one thread;
  *            GMP has no parallel multiplication), results compared;
- *   xy       the forward transforms of both operands in one pass (BULK_NTT_XY=1) against the
- *            default at 32768 .. 131072 bits;
  *   prof     (only when named) one batched NTT call at 65536 bits and one 2^20-limb product,
  *            for a profiler run (iter-gpu.sh runs it under ncu).
  * The table goes to stdout and, with --out, to FILE (written atomically). Without a CUDA device
@@ -191,59 +186,14 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
     }
 }
 
-static void bench_threads(bulk_ctx *ctx)
-{
-    const size_t L = 1024, n = 8192;
-    OUT("# NTT block size at 65536 bits (BULK_NTT_THREADS), %zu instances, device-resident\n", n);
-    OUT("%-8s %11s\n", "threads", "ntt/s");
-    bulk_limb_t *a = malloc(n * L * 8), *b = malloc(n * L * 8);
-    if (!a || !b) return;
-    for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
-    static const char *ts[] = {"128", "256", "512"};
-    for (int k = 0; k < 3; k++) {
-        setenv("BULK_NTT_THREADS", ts[k], 1);
-        OUT("%-8s %11.3e\n", ts[k], dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
-    }
-    unsetenv("BULK_NTT_THREADS");
-    setenv("BULK_NTT_PRIMES", "large", 1); /* prime set 0 (general arithmetic) for comparison */
-    OUT("%-8s %11.3e\n", "large", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
-    unsetenv("BULK_NTT_PRIMES");
-    setenv("BULK_NTT_RADIX", "4", 1); /* radix-4 passes */
-    OUT("%-8s %11.3e\n", "radix4", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
-    unsetenv("BULK_NTT_RADIX");
-    setenv("BULK_NTT_SWIZZLE", "0", 1); /* radix 8 on unswizzled shared memory */
-    OUT("%-8s %11.3e\n", "noswizzle", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0.2));
-    unsetenv("BULK_NTT_SWIZZLE");
-    free(a), free(b);
-    /* the wide transforms: y in device scratch (more blocks per SM) and the block size */
-    OUT("# NTT variants at 131072 and 262144 bits (instances: 2^28 / bits)\n");
-    OUT("%-8s %-10s %11s\n", "bits", "variant", "ntt/s");
-    for (size_t bits = 131072; bits <= 262144; bits *= 2) {
-        size_t l = bits / 64, m = ((size_t)1 << 28) / bits;
-        bulk_limb_t *x = malloc(m * l * 8), *y = malloc(m * l * 8);
-        if (!x || !y) break;
-        for (size_t i = 0; i < m * l; i++) x[i] = rnd(), y[i] = rnd();
-        static const char *vars[][3] = {{"default", NULL, NULL},
-                                        {"yglobal", "BULK_NTT_YGLOBAL", "1"},
-                                        {"t256", "BULK_NTT_THREADS", "256"},
-                                        {"radix4", "BULK_NTT_RADIX", "4"}};
-        for (int v = 0; v < 4; v++) {
-            if (vars[v][1]) setenv(vars[v][1], vars[v][2], 1);
-            OUT("%-8zu %-10s %11.3e\n", bits, vars[v][0], dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.15));
-            if (vars[v][1]) unsetenv(vars[v][1]);
-        }
-        free(x), free(y);
-    }
-}
-
 static void bench_big(int quick)
 {
     OUT("# single products (limbs per operand); seconds: dev = bulk_int_cuda_mul_big_dev\n"
         "# (device-resident), host = bulk_int_cuda_mul_big (with the copies through pinned slots),\n"
-        "# host0 = the same copying from pageable memory directly (BULK_NTT_STAGE=0), cpuntt = the CPU\n"
-        "# NTT on 3 threads, gmp = mpn_mul (one thread); check = GPU == GMP (or == CPU NTT)\n");
-    OUT("%-9s %10s %10s %10s %10s %10s %8s %6s\n", "limbs", "dev_s", "host_s", "host0_s", "cpuntt_s",
-        "gmp_s", "xcpuntt", "check");
+        "# cpuntt = the CPU NTT on 3 threads, gmp = mpn_mul (one thread); check = GPU == GMP (or ==\n"
+        "# CPU NTT)\n");
+    OUT("%-9s %10s %10s %10s %10s %8s %6s\n", "limbs", "dev_s", "host_s", "cpuntt_s", "gmp_s",
+        "xcpuntt", "check");
     int top = quick ? 22 : 24;
     for (int lg = 14; lg <= top; lg += 2) {
         size_t n = (size_t)1 << lg;
@@ -274,17 +224,10 @@ static void bench_big(int quick)
             tdev = t / reps;
         }
         bulk_int_cuda_dev_free(da), bulk_int_cuda_dev_free(db), bulk_int_cuda_dev_free(dr);
-        double thost0 = -1;
         if (rc == BULK_OK) {
             double t0 = bulk_now();
             rc = bulk_int_cuda_mul_big(r, a, n, b, n);
             thost = bulk_now() - t0;
-            setenv("BULK_NTT_STAGE", "0", 1); /* copies from pageable memory, no pinned slots */
-            t0 = bulk_now();
-            int rc0 = bulk_int_cuda_mul_big(w, a, n, b, n);
-            thost0 = bulk_now() - t0;
-            unsetenv("BULK_NTT_STAGE");
-            if (rc0 != BULK_OK || memcmp(r, w, 2 * n * 8) != 0) rc = rc0 != BULK_OK ? rc0 : BULK_ERR_INTERNAL;
         }
         if (rc != BULK_OK) OUT("# %zu limbs: GPU failed: %s\n", n, bulk_status_string(rc));
         double t0 = bulk_now();
@@ -300,7 +243,7 @@ static void bench_big(int quick)
             tgmp = bulk_now() - t0;
             if (rc == BULK_OK) check = memcmp(r, w, 2 * n * 8) == 0 ? "ok" : "FAIL";
         }
-        OUT("%-9zu %10.4f %10.4f %10.4f %10.4f %10.4f %8.1f %6s\n", n, tdev, thost, thost0, tcpu, tgmp,
+        OUT("%-9zu %10.4f %10.4f %10.4f %10.4f %8.1f %6s\n", n, tdev, thost, tcpu, tgmp,
             tdev > 0 && tcpu > 0 ? tcpu / tdev : 0.0, check);
         free(a), free(b), free(r), free(w);
     }
@@ -316,7 +259,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
         else {
             printf("usage: bench_int_gpu_ntt [--quick] [--only LIST] [--out FILE]\n"
-                   "  LIST: comma-separated parts among xy, batch, threads, big (default: all)\n");
+                   "  LIST: comma-separated parts among batch, big (default: all)\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
@@ -350,45 +293,7 @@ int main(int argc, char **argv)
         }
         free(a), free(b), free(r);
     }
-    if (want("xy")) { /* both operands' forward transforms in one pass (BULK_NTT_XY=1) */
-        OUT("# forward transforms of a and b in one pass (BULK_NTT_XY=1) against the default\n");
-        OUT("%-8s %11s %11s %8s\n", "bits", "ntt/s", "xy/s", "xy/ntt");
-        for (size_t bits = 32768; bits <= 131072; bits *= 2) {
-            size_t l = bits / 64, m = ((size_t)1 << (quick ? 28 : 29)) / bits;
-            bulk_limb_t *x = malloc(m * l * 8), *y = malloc(m * l * 8);
-            if (!x || !y) {
-                free(x), free(y);
-                break;
-            }
-            for (size_t i = 0; i < m * l; i++) x[i] = rnd(), y[i] = rnd();
-            double r0 = dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.15);
-            setenv("BULK_NTT_XY", "1", 1);
-            double r1 = dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.15);
-            unsetenv("BULK_NTT_XY");
-            OUT("%-8zu %11.3e %11.3e %8.2f\n", bits, r0, r1, r0 > 0 ? r1 / r0 : 0);
-            free(x), free(y);
-        }
-        /* the block size at the narrow transforms (default: N / 16 threads, at least 64) */
-        OUT("# NTT block size at 16384 and 32768 bits\n%-8s %-8s %11s\n", "bits", "threads", "ntt/s");
-        for (size_t bits = 16384; bits <= 32768; bits *= 2) {
-            size_t l = bits / 64, m = ((size_t)1 << 28) / bits;
-            bulk_limb_t *x = malloc(m * l * 8), *y = malloc(m * l * 8);
-            if (!x || !y) {
-                free(x), free(y);
-                break;
-            }
-            for (size_t i = 0; i < m * l; i++) x[i] = rnd(), y[i] = rnd();
-            static const char *ts[] = {"64", "128", "256"};
-            for (int t = 0; t < 3; t++) {
-                setenv("BULK_NTT_THREADS", ts[t], 1);
-                OUT("%-8zu %-8s %11.3e\n", bits, ts[t], dev_rate(ctx, "ntt", x, y, m, l, NULL, 0.12));
-            }
-            unsetenv("BULK_NTT_THREADS");
-            free(x), free(y);
-        }
-    }
     if (want("batch")) bench_batch(ctx, threads, quick);
-    if (want("threads")) bench_threads(ctx);
     if (want("big")) bench_big(quick);
     bulk_ctx_close(ctx);
     if (out && bulk_write_file_atomic(out, bench_table, bench_table_len) != 0) {

@@ -69,19 +69,24 @@ static size_t first_wrong_product(const bulk_limb_t *r, const bulk_limb_t *rl, c
  * backend comparison covers every instance). */
 static int sampled(size_t i, size_t n) { return n <= 3000 || i % 7 == 0 || i + 1 == n; }
 
-static void test_size(size_t limbs, size_t n, int heavy)
-{
-    size_t L = limbs, bytes = n * L * sizeof(bulk_limb_t);
-    bulk_limb_t *a = test_xmalloc(bytes), *b = test_xmalloc(bytes), *c = test_xmalloc(bytes);
-    bulk_limb_t *r = test_xmalloc(2 * bytes), *r2 = test_xmalloc(2 * bytes), *q = test_xmalloc(2 * bytes);
-    bulk_limb_t *q2 = test_xmalloc(2 * bytes), *a2 = test_xmalloc(2 * bytes);
-    uint8_t *f = test_xmalloc(n), *f2 = test_xmalloc(n);
-    int8_t *e = test_xmalloc(n), *e2 = test_xmalloc(n);
-    fill(a, n, L, 0);
-    fill(b, n, L, 3);
-    for (size_t i = 0; i < n; i += 13) memcpy(b + i * L, a + i * L, L * 8); /* equal operands */
+/* The buffers and GMP temporaries of one test_size case (L limbs, n instances; nd of them for
+ * divmod, gcd and powmod). */
+struct size_case {
+    size_t L, n, bytes, nd;
+    bulk_limb_t *a, *b, *c, *r, *r2, *q, *q2, *a2;
+    uint8_t *f, *f2;
+    int8_t *e, *e2;
     mpz_t x, y, z, w, v;
-    mpz_inits(x, y, z, w, v, NULL);
+};
+
+/* add, sub (and r == a aliasing on a copy), cmp, shifts of one test_size case. */
+static void size_addsub_cmp_shift(struct size_case *t)
+{
+    size_t L = t->L, n = t->n, bytes = t->bytes;
+    bulk_limb_t *a = t->a, *b = t->b, *r = t->r, *r2 = t->r2, *a2 = t->a2;
+    uint8_t *f = t->f, *f2 = t->f2;
+    int8_t *e = t->e, *e2 = t->e2;
+    mpz_ptr x = t->x, y = t->y, z = t->z;
     int rc, rc2;
 
     /* add, sub (and r == a aliasing on a copy) */
@@ -134,6 +139,15 @@ static void test_size(size_t limbs, size_t n, int heavy)
             rc = left ? bulk_int_cuda_shl(gpu, a2, a2, bits, n, L) : bulk_int_cuda_shr(gpu, a2, a2, bits, n, L);
             CHECK(rc == BULK_OK && memcmp(a2, r, bytes) == 0, "shift in place limbs=%zu", L);
         }
+}
+
+/* mul, sqr, mul_lo of one test_size case. */
+static void size_mul(struct size_case *t)
+{
+    size_t L = t->L, n = t->n, bytes = t->bytes;
+    bulk_limb_t *a = t->a, *b = t->b, *r = t->r, *r2 = t->r2;
+    mpz_ptr x = t->x, y = t->y, z = t->z;
+    int rc, rc2;
 
     /* mul, sqr, mul_lo */
     memset(r, 0x5a, 2 * bytes);
@@ -168,9 +182,18 @@ static void test_size(size_t limbs, size_t n, int heavy)
         mpz_fdiv_r_2exp(z, z, (mp_bitcnt_t)(64 * L));
         CHECK(eq_mpz(r + i * L, L, z), "mul_lo limbs=%zu instance %zu", L, i);
     }
+}
+
+/* divmod of one test_size case. */
+static void size_divmod(struct size_case *t)
+{
+    size_t L = t->L, nd = t->nd;
+    bulk_limb_t *a = t->a, *b = t->b, *c = t->c, *r = t->r, *r2 = t->r2, *q = t->q, *q2 = t->q2, *a2 = t->a2;
+    int8_t *e = t->e, *e2 = t->e2;
+    mpz_ptr x = t->x, y = t->y, z = t->z, w = t->w;
+    int rc, rc2;
 
     /* divmod: W/W and 2W/W; zero divisors every 17th instance */
-    size_t nd = heavy ? n : (n < 64 ? n : 64);
     fill(c, nd, L, 5);
     for (size_t i = 0; i < nd; i += 17) memset(c + i * L, 0, L * 8);
     for (int wide = 0; wide <= 1; wide++) {
@@ -199,6 +222,15 @@ static void test_size(size_t limbs, size_t n, int heavy)
             }
         }
     }
+}
+
+/* gcd of one test_size case. */
+static void size_gcd(struct size_case *t)
+{
+    size_t L = t->L, nd = t->nd;
+    bulk_limb_t *a = t->a, *b = t->b, *r = t->r, *r2 = t->r2;
+    mpz_ptr x = t->x, y = t->y, z = t->z;
+    int rc, rc2;
 
     /* gcd */
     size_t ng = nd;
@@ -215,6 +247,16 @@ static void test_size(size_t limbs, size_t n, int heavy)
             break;
         }
     }
+}
+
+/* powmod of one test_size case. */
+static void size_powmod(struct size_case *t)
+{
+    size_t L = t->L, nd = t->nd;
+    bulk_limb_t *a = t->a, *b = t->b, *c = t->c, *r = t->r, *r2 = t->r2;
+    int8_t *e = t->e, *e2 = t->e2;
+    mpz_ptr x = t->x, y = t->y, z = t->z, v = t->v;
+    int rc, rc2;
 
     /* powmod (per thread: W^2 per Montgomery product, times the exponent's bits): full
      * exponents up to 1024 bits, one-limb exponents up to 4096 bits, none above (a thread
@@ -245,10 +287,30 @@ static void test_size(size_t limbs, size_t n, int heavy)
             break;
         }
     }
+}
 
-    mpz_clears(x, y, z, w, v, NULL);
-    free(a); free(b); free(c); free(r); free(r2); free(q); free(q2); free(a2);
-    free(f); free(f2); free(e); free(e2);
+static void test_size(size_t limbs, size_t n, int heavy)
+{
+    struct size_case t;
+    size_t L = limbs, bytes = n * L * sizeof(bulk_limb_t);
+    t.L = L, t.n = n, t.bytes = bytes, t.nd = heavy ? n : (n < 64 ? n : 64);
+    t.a = test_xmalloc(bytes), t.b = test_xmalloc(bytes), t.c = test_xmalloc(bytes);
+    t.r = test_xmalloc(2 * bytes), t.r2 = test_xmalloc(2 * bytes), t.q = test_xmalloc(2 * bytes);
+    t.q2 = test_xmalloc(2 * bytes), t.a2 = test_xmalloc(2 * bytes);
+    t.f = test_xmalloc(n), t.f2 = test_xmalloc(n);
+    t.e = test_xmalloc(n), t.e2 = test_xmalloc(n);
+    fill(t.a, n, L, 0);
+    fill(t.b, n, L, 3);
+    for (size_t i = 0; i < n; i += 13) memcpy(t.b + i * L, t.a + i * L, L * 8); /* equal operands */
+    mpz_inits(t.x, t.y, t.z, t.w, t.v, NULL);
+    size_addsub_cmp_shift(&t);
+    size_mul(&t);
+    size_divmod(&t);
+    size_gcd(&t);
+    size_powmod(&t);
+    mpz_clears(t.x, t.y, t.z, t.w, t.v, NULL);
+    free(t.a); free(t.b); free(t.c); free(t.r); free(t.r2); free(t.q); free(t.q2); free(t.a2);
+    free(t.f); free(t.f2); free(t.e); free(t.e2);
     printf("limbs %5zu (%6zu bits) n %6zu: done\n", L, 64 * L, n);
     fflush(stdout);
 }
@@ -336,13 +398,13 @@ static void test_public_routing(size_t L, size_t n)
     fflush(stdout);
 }
 
-/* The opt-in register divmods (BULK_CUDA_DIVMOD=mode: cols = column-major, recip = reciprocal
- * qhat and carry chains; divisors up to 16 limbs) against the CPU backend: W/W and 2W/W, zero
- * and short divisors (every 11th instance of fill is short, every 17th divisor zero: the
- * bg_divmod fallback), q or r omitted. */
-static void test_divmod_mode(const char *mode, size_t L, size_t n)
+/* The staged register divmod (divisors up to 16 limbs: full blocks of 64 by 16-byte copies,
+ * partial blocks and widths below a capacity by the word loops) against the CPU backend: W/W
+ * and 2W/W, zero and short divisors (every 11th instance of fill is short, every 17th divisor
+ * zero: the bg_divmod fallback), q or r omitted. */
+static void test_divmod_staged(size_t L, size_t n)
 {
-    setenv("BULK_CUDA_DIVMOD", mode, 1);
+    const char *mode = "staged";
     bulk_limb_t *a = test_xmalloc(n * 2 * L * 8), *d = test_xmalloc(n * L * 8);
     bulk_limb_t *q = test_xmalloc(n * 2 * L * 8), *q2 = test_xmalloc(n * 2 * L * 8);
     bulk_limb_t *r = test_xmalloc(n * L * 8), *r2 = test_xmalloc(n * L * 8);
@@ -361,20 +423,19 @@ static void test_divmod_mode(const char *mode, size_t L, size_t n)
         rc = bulk_int_cuda_divmod(gpu, q, NULL, a, al, d, n, L, NULL);
         CHECK(rc == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0, "divmod %s r = NULL", mode);
     }
-    unsetenv("BULK_CUDA_DIVMOD");
     free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
     printf("divmod %s limbs %zu n %zu: done\n", mode, L, n);
 }
 
-/* Knuth's add-back step on the device (BULK_CUDA_DIVMOD=mode, 2L/L limbs, L a capacity: the
+/* Knuth's add-back step on the device (the staged kernel, 2L/L limbs, L a capacity: the
  * full-block staging): each divisor is (d1, d0, all ones below) in 32-bit words with d1's top
  * bit set, and each dividend's top words are qd (d1, d0) shifted so that the first nonzero
  * quotient word's estimate from the top words is qd while the true word is qd - 1 (the
  * construction of test_int_gpu_core's test_divmod_addback, checked there with GMP); the rest
  * random. Against the CPU backend. */
-static void test_divmod_addback(const char *mode, size_t L, size_t n)
+static void test_divmod_addback(size_t L, size_t n)
 {
-    setenv("BULK_CUDA_DIVMOD", mode, 1);
+    const char *mode = "staged";
     const size_t NW = 2 * L; /* divisor words */
     uint32_t *a = test_xmalloc(n * 4 * L * 8), *d = test_xmalloc(n * L * 8);
     bulk_limb_t *q = test_xmalloc(n * 2 * L * 8), *q2 = test_xmalloc(n * 2 * L * 8);
@@ -400,7 +461,6 @@ static void test_divmod_addback(const char *mode, size_t L, size_t n)
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(q, q2, n * 2 * L * 8) == 0 &&
               memcmp(r, r2, n * L * 8) == 0,
           "divmod %s add-back cases %zu/%zu limbs differ from CPU (rc %d)", mode, 2 * L, L, rc);
-    unsetenv("BULK_CUDA_DIVMOD");
     free(a); free(d); free(q); free(q2); free(r); free(r2);
     printf("divmod %s add-back cases limbs %zu n %zu: done\n", mode, L, n);
 }
@@ -460,40 +520,24 @@ static void test_gcd_mode(const char *mode, size_t L, size_t n)
     printf("gcd %s limbs %zu n %zu: done\n", *mode ? mode : "default", L, n);
 }
 
-/* Every compiled sum-rotate shape (G lanes of P words, BULK_CUDA_SR_SHAPE) that holds the
- * width, at 5, 8, 13, 16 and 32 limbs, against the CPU: the benchmark's shape table times them all,
- * and the automatic choice only ever runs the cost model's favourite. */
+/* Sum-rotate forced (BULK_CUDA_MUL=sr) at widths whose cost-model shapes cover the compiled
+ * group sizes 8, 16, 32 and word counts 2 .. 16, with and without the vector variant (8x4,
+ * 8x8, 16x4, 8x16, 16x8), against the CPU. */
 static void test_sr_shapes(void)
 {
-    static const int Gs[] = {2, 4, 8, 16, 32}, Ps[] = {2, 4, 6, 8, 12, 16};
-    static const size_t sizes[] = {5, 8, 13, 16, 32, 64};
+    static const size_t sizes[] = {5, 8, 13, 16, 17, 24, 32, 48, 64, 96, 128, 200, 256};
     setenv("BULK_CUDA_MUL", "sr", 1);
-    for (int si = 0; si < 6; si++) {
+    for (int si = 0; si < 13; si++) {
         size_t L = sizes[si], n = 1001;
         bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
         bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *r2 = test_xmalloc(n * 2 * L * 8);
         fill(a, n, L, 2);
         fill(b, n, L, 5);
         CHECK(bulk_int_mul(cpu, r2, a, b, n, L) == BULK_OK, "CPU mul");
-        for (int gi = 0; gi < 5; gi++)
-            for (int pi = 0; pi < 6; pi++) {
-                if ((size_t)(Gs[gi] * Ps[pi]) < 2 * L) continue;
-                char shape[32];
-                snprintf(shape, sizeof shape, "%d,%d", Gs[gi], Ps[pi]);
-                setenv("BULK_CUDA_SR_SHAPE", shape, 1);
-                /* variant 1: bg_sr_row_wide, 2: vector shared-memory access, where compiled */
-                static const char *vars[] = {"", "BULK_CUDA_SR_WIDE", "BULK_CUDA_SR_VEC"};
-                for (int var = 0; var < 3; var++) {
-                    if (var) setenv(vars[var], "1", 1);
-                    memset(r, 0x5a, n * 2 * L * 8);
-                    int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
-                    CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
-                          "sum-rotate shape G=%d P=%d %s limbs=%zu differs from CPU (rc %d)",
-                          Gs[gi], Ps[pi], vars[var], L, rc);
-                    if (var) unsetenv(vars[var]);
-                }
-            }
-        unsetenv("BULK_CUDA_SR_SHAPE");
+        memset(r, 0x5a, n * 2 * L * 8);
+        int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+        CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
+              "sum-rotate limbs=%zu differs from CPU (rc %d)", L, rc);
         free(a); free(b); free(r); free(r2);
     }
     unsetenv("BULK_CUDA_MUL");
@@ -504,14 +548,14 @@ static void test_sr_shapes(void)
  * that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"thread", "sr", "cols", "kara", "twide", "tkara", "teo"};
+    static const char *kinds[] = {"sr", "cols", "kara", "teo"};
     /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
      * take Karatsuba, so every kind ends there) */
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < 4; k++)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
-            if ((k == 0 || k >= 4) && L > 16) continue;
+            if (k == 3 && L > 20) continue; /* teo: up to its 20-limb capacity */
             setenv("BULK_CUDA_MUL", kinds[k], 1);
             bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
             bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *rl = test_xmalloc(n * L * 8);
@@ -546,12 +590,12 @@ static void test_mul_kernels(void)
     printf("forced multiplication kernels: done\n");
 }
 
-/* One batch of n products of L limbs by an even/odd per-thread kernel (BULK_CUDA_MUL=kind:
- * teo, teop), all-ones operands (the longest carry chains) in every 5th / 6th instance,
- * against GMP; with teo also the low halves (bg_mullo_rows_eo) and the squares of a
- * (bg_sqr_rows_eo). */
-static void check_eo(const char *kind, size_t L, size_t n)
+/* One batch of n products of L limbs by the even/odd per-thread kernel (BULK_CUDA_MUL=teo),
+ * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP; also
+ * the low halves (bg_mullo_rows_eo) and the squares of a (bg_sqr_rows_eo). */
+static void check_eo(size_t L, size_t n)
 {
+    const char *kind = "teo";
     bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8), *r = test_xmalloc(n * 2 * L * 8);
     fill(a, n, L, 6);
     fill(b, n, L, 7);
@@ -563,7 +607,7 @@ static void check_eo(const char *kind, size_t L, size_t n)
     CHECK(rc == BULK_OK, "%s kernel limbs=%zu n=%zu: rc %d", kind, L, n, rc);
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
     CHECK(bad == n, "%s kernel limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
-    if (strcmp(kind, "teo") == 0) { /* low halves by bg_mullo_rows_eo, squares by bg_sqr_rows_eo */
+    { /* low halves by bg_mullo_rows_eo, squares by bg_sqr_rows_eo */
         bulk_limb_t *rl = test_xmalloc(n * L * 8);
         memset(rl, 0x5a, n * L * 8);
         rc = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
@@ -581,35 +625,17 @@ static void check_eo(const char *kind, size_t L, size_t n)
     free(a); free(b); free(r);
 }
 
-/* The even/odd kernels at every width they take (1 .. 20 limbs: the compiled capacities 1, 2,
- * 4, 8, 12, 16, 20 and the zero-padded widths between them; teop up to 16), counts that are not a multiple of
- * the block (128; teop: tiles of 64 on a persistent grid, the partial tile by teo), one full
- * block plus one instance, a larger batch at 16 limbs (teop: many tiles per block), full
- * blocks staged by the loops (BULK_CUDA_EO_STAGE=0) instead of all loads in flight, and
- * blocks of 64 and 128 forced (BULK_CUDA_EO_BLOCK; the default: 64 for products at 13 .. 16
- * limbs). */
+/* The even/odd kernel at every width it takes (1 .. 20 limbs: the compiled capacities 1, 2,
+ * 4, 8, 12, 16, 20 and the zero-padded widths between them), counts that are not a multiple of
+ * the block (128; 64 for products at 13 .. 16 limbs), one full block plus one instance, and a
+ * larger batch at 16 limbs. */
 static void test_eo(void)
 {
-    static const char *kinds[] = {"teo", "teop"};
-    for (int k = 0; k < 2; k++) {
-        /* teo up to its 20-limb capacity (1088 .. 1280 bits), teop up to 16 limbs */
-        for (size_t L = 1; L <= (k ? 16u : 20u); L++) check_eo(kinds[k], L, 1001 + 2 * L);
-        check_eo(kinds[k], 16, 129);
-        check_eo(kinds[k], 16, 64);
-        check_eo(kinds[k], 16, ((size_t)1 << 18) + 77);
-    }
-    setenv("BULK_CUDA_EO_STAGE", "0", 1); /* the staging loops for full blocks too */
-    check_eo("teo", 16, 1001);
-    check_eo("teo", 5, 1001);
-    unsetenv("BULK_CUDA_EO_STAGE");
-    setenv("BULK_CUDA_EO_BLOCK", "64", 1); /* blocks of 64 (13 .. 16 limbs) */
-    check_eo("teo", 16, 1001);
-    check_eo("teo", 13, 1001);
-    check_eo("teo", 17, 1001); /* the 20-limb capacity ignores it */
-    setenv("BULK_CUDA_EO_BLOCK", "128", 1); /* blocks of 128 where the default takes 64 */
-    check_eo("teo", 16, 1001);
-    check_eo("teo", 14, 1001);
-    unsetenv("BULK_CUDA_EO_BLOCK");
+    for (size_t L = 1; L <= 20; L++) check_eo(L, 1001 + 2 * L);
+    check_eo(16, 129);
+    check_eo(16, 65);
+    check_eo(16, 64);
+    check_eo(16, ((size_t)1 << 18) + 77);
     printf("even/odd kernels: done\n");
 }
 
@@ -677,28 +703,15 @@ int main(int argc, char **argv)
     test_mul_kernels();
     test_eo();
     test_sr_shapes();
+    /* divmod up to 16 limbs (the staged kernel; above 16 limbs test_size covers bg_divmod) */
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};
-    for (int k = 0; k < 9; k++) test_divmod_mode("cols", dcols[k], 4099);
-    for (int k = 0; k < 9; k++) test_divmod_mode("recip", dcols[k], 4099);
-    for (int k = 0; k < 9; k++) test_divmod_mode("stage", dcols[k], 4099);
-    for (int k = 0; k < 9; k++) test_divmod_mode("eo", dcols[k], 4099);
-    for (int k = 0; k < 9; k++) test_divmod_mode("eor", dcols[k], 4099);
-    for (int k = 0; k < 9; k += 2) test_divmod_mode("eor4", dcols[k], 4099);
-    for (int k = 1; k < 9; k += 2) test_divmod_mode("eor8", dcols[k], 4099);
-    setenv("BULK_CUDA_DIVMOD_STAGE", "loop", 1); /* the word-loop staging of full blocks too */
-    for (int k = 0; k < 9; k += 4) test_divmod_mode("eo", dcols[k], 4099);
-    unsetenv("BULK_CUDA_DIVMOD_STAGE");
-    setenv("BULK_CUDA_DIVMOD_BLOCK", "128", 1); /* blocks of 128 (the default: 64) */
-    for (int k = 0; k < 9; k += 2) test_divmod_mode("eo", dcols[k], 4099);
-    test_divmod_mode("stage", 16, 4099);
-    test_divmod_addback("eo", 16, 64 + 7);
-    unsetenv("BULK_CUDA_DIVMOD_BLOCK");
-    test_divmod_addback("eo", 16, 2 * 128 + 5);
-    test_divmod_addback("stage", 16, 2 * 128 + 5);
-    test_divmod_addback("eo", 4, 128);
-    test_divmod_addback("eor", 16, 2 * 64 + 5);
-    test_divmod_addback("eor4", 8, 64);
-    test_divmod_addback("eor8", 16, 64 + 1);
+    for (int k = 0; k < 9; k++) test_divmod_staged(dcols[k], 4099);
+    test_divmod_staged(16, 64 * 7); /* full blocks only */
+    test_divmod_addback(16, 64 + 7);
+    test_divmod_addback(16, 2 * 64 + 5);
+    test_divmod_addback(4, 128);
+    test_divmod_addback(8, 64);
+    test_divmod_addback(16, 64 + 1);
     /* gcd: the register kernel's capacities 4, 8, 16, 32, 64 words and widths between them;
      * 33 limbs: the approximate kernel */
     static const size_t gl[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 32, 33};

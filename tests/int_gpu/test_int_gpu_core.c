@@ -62,36 +62,26 @@ static void test_rows(void)
 {
     for (int nw = 1; nw <= 32; nw++) {
         for (int rep = 0; rep < 64; rep++) {
-            bg_word a[32], b[32], r[64], rl[32];
+            bg_word a[32], b[32];
             fill(a, 1, nw, rep);
             fill(b, 1, nw, rep / 3 + 1);
             if (rep == 5) memcpy(b, a, sizeof(bg_word) * (size_t)nw); /* square */
-            bg_word rs[64], rw[64], rk[64], re[64], rse[64], rle[32];
-            bg_mul_rows(r, a, b, nw);
-            bg_mul_rows_wide(rw, a, b, nw);
+            bg_word re[64], rse[64], rle[32];
             bg_mul_rows_eo(re, a, b, nw);
-            if (nw % 2 == 0) bg_mul_kara_rows(rk, a, b, nw);
-            bg_mullo_rows(rl, a, b, nw);
             bg_mullo_rows_eo(rle, a, b, nw);
-            bg_sqr_rows(rs, a, nw);
             bg_sqr_rows_eo(rse, a, nw);
             mpz_t x, y, p;
             mpz_inits(x, y, p, NULL);
             to_mpz(x, a, 1, nw);
             to_mpz(y, b, 1, nw);
             mpz_mul(p, x, y);
-            CHECK(eq_mpz(r, 1, 2 * nw, p), "bg_mul_rows nw=%d rep=%d", nw, rep);
-            CHECK(eq_mpz(rw, 1, 2 * nw, p), "bg_mul_rows_wide nw=%d rep=%d", nw, rep);
             CHECK(eq_mpz(re, 1, 2 * nw, p), "bg_mul_rows_eo nw=%d rep=%d", nw, rep);
-            if (nw % 2 == 0) CHECK(eq_mpz(rk, 1, 2 * nw, p), "bg_mul_kara_rows nw=%d rep=%d", nw, rep);
             mpz_t sq;
             mpz_init(sq);
             mpz_mul(sq, x, x);
-            CHECK(eq_mpz(rs, 1, 2 * nw, sq), "bg_sqr_rows nw=%d rep=%d", nw, rep);
             CHECK(eq_mpz(rse, 1, 2 * nw, sq), "bg_sqr_rows_eo nw=%d rep=%d", nw, rep);
             mpz_clear(sq);
             mpz_fdiv_r_2exp(p, p, (mp_bitcnt_t)(32 * nw));
-            CHECK(eq_mpz(rl, 1, nw, p), "bg_mullo_rows nw=%d rep=%d", nw, rep);
             CHECK(eq_mpz(rle, 1, nw, p), "bg_mullo_rows_eo nw=%d rep=%d", nw, rep);
             mpz_clears(x, y, p, NULL);
         }
@@ -257,8 +247,7 @@ static void test_cols(void)
 /* out (4 limbs words) = a * b by sum-rotate with G lanes of P words, following mul_sr_kernel:
  * rows in groups of P with rotating slots, lane 0 emitting finished columns, then the columns
  * turned into words one 4G-column task at a time with the lane lookahead. */
-static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, int P, int G,
-                   int wide)
+static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, int P, int G)
 {
     const int N = 2 * limbs, NP = G * P, C = 2 * N;
     bg_word *sb = calloc((size_t)NP, sizeof(bg_word));
@@ -273,10 +262,7 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
     for (int i0 = 0; i0 < NP; i0 += P)
         for (int u = 0; u < P; u++) {
             bg_word bi = sb[i0 + u];
-            for (int l = 0; l < G; l++) {
-                if (wide) bg_sr_row_wide(acc[l], av[l], bi, u, P);
-                else bg_sr_row(acc[l], av[l], bi, u, P);
-            }
+            for (int l = 0; l < G; l++) bg_sr_row(acc[l], av[l], bi, u, P);
             int ph = u % P;
             c0[i0 + u] = acc[0][3 * ph];
             c1[i0 + u] = acc[0][3 * ph + 1];
@@ -334,9 +320,9 @@ static void sim_sr(bg_word *out, const bg_word *a, const bg_word *b, int limbs, 
 static void test_sr(void)
 {
     static const int sizes[] = {1, 5, 16, 17, 20, 31, 32, 33, 48, 64, 96, 128, 200, 256};
-    static const int groups[] = {2, 4, 8, 16, 32};
+    static const int groups[] = {8, 16, 32}; /* the compiled group sizes */
     for (int si = 0; si < 14; si++)
-        for (int gi = 0; gi < 5; gi++) {
+        for (int gi = 0; gi < 3; gi++) {
             int limbs = sizes[si], N = 2 * limbs, G = groups[gi];
             int P = (N + G - 1) / G;
             if (P < 2) P = 2;
@@ -345,14 +331,14 @@ static void test_sr(void)
                 int PP = P + extra; /* also with more padding than needed */
                 bg_word *a = malloc(sizeof(bg_word) * (size_t)N), *b = malloc(sizeof(bg_word) * (size_t)N);
                 bg_word *r = malloc(sizeof(bg_word) * (size_t)2 * N);
-                for (int rep = 0; rep < 8; rep++) { /* rep >= 4: the wide rows */
+                for (int rep = 0; rep < 8; rep++) {
                     fill(a, 1, N, rep + 1);
                     fill(b, 1, N, rep + 4);
                     if (rep % 4 == 0) {
                         memset(a, 0xff, sizeof(bg_word) * (size_t)N);
                         memset(b, 0xff, sizeof(bg_word) * (size_t)N);
                     }
-                    sim_sr(r, a, b, limbs, PP, G, rep >= 4);
+                    sim_sr(r, a, b, limbs, PP, G);
                     mpz_t x, y, z;
                     mpz_inits(x, y, z, NULL);
                     to_mpz(x, a, 1, N);
@@ -649,57 +635,29 @@ static void test_divmod(void)
             if (nv <= BG_DIV_MAXW) { /* the register version at every capacity that fits */
                 for (int NW = 4; NW <= BG_DIV_MAXW; NW *= 2) {
                     if (NW < nv) continue;
-                    bg_word *q2 = strided(nu, s), *r2 = strided(nv, s);
-                    int rc2 = bg_divmod_regs(q2, r2, u, nu, v, nv, s, NW);
+                    /* the complemented even/odd rows with the quotient loop rolled, as the
+                     * staged kernel runs them (kDivmodRolled = 8 steps an iteration) */
+                    bg_word *q4 = strided(nu, s), *r4 = strided(nv, s);
+                    int rc4 = bg_divmod_regs_eor(q4, r4, u, nu, v, nv, s, NW, 8);
                     if (BG_AT(v, s, nv - 1) == 0) {
-                        CHECK(rc2 == -1, "divmod_regs must decline a short divisor");
+                        CHECK(rc4 == -1, "divmod_regs_eor must decline a short divisor");
                     } else {
-                        CHECK(rc2 == 0 && bg_cmp(q, s, q2, s, nu) == 0 && bg_cmp(r, s, r2, s, nv) == 0,
-                              "divmod_regs NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
+                        CHECK(rc4 == 0 && bg_cmp(q, s, q4, s, nu) == 0 && bg_cmp(r, s, r4, s, nv) == 0,
+                              "divmod_regs_eor NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
                     }
-                    /* the reciprocal + carry-chain twin (BULK_CUDA_DIVMOD=recip) */
-                    bg_word *q3 = strided(nu, s), *r3 = strided(nv, s);
-                    int rc3 = bg_divmod_regs_recip(q3, r3, u, nu, v, nv, s, NW);
-                    if (BG_AT(v, s, nv - 1) == 0) {
-                        CHECK(rc3 == -1, "divmod_regs_recip must decline a short divisor");
-                    } else {
-                        CHECK(rc3 == 0 && bg_cmp(q, s, q3, s, nu) == 0 && bg_cmp(r, s, r3, s, nv) == 0,
-                              "divmod_regs_recip NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
+                    /* in place, as the staged kernel calls it: q over u, r over v */
+                    bg_word *u5 = strided(nu, s), *v5 = strided(nv, s);
+                    bg_copy(u5, s, u, s, nu);
+                    bg_copy(v5, s, v, s, nv);
+                    if (BG_AT(v, s, nv - 1) != 0) {
+                        int rc5 = bg_divmod_regs_eor(u5, v5, u5, nu, v5, nv, s, NW, 8);
+                        CHECK(rc5 == 0 && bg_cmp(q, s, u5, s, nu) == 0 && bg_cmp(r, s, v5, s, nv) == 0,
+                              "divmod_regs_eor in place NW=%d nu=%d nv=%d rep=%d", NW, nu, nv, rep);
                     }
-                    /* the complemented even/odd rows (BULK_CUDA_DIVMOD=eo, session 4), and
-                     * the same with the quotient loop rolled (=eor) */
-                    for (int f = 0; f < 4; f++) { /* eo, then eor with U = 2, 4, 8 */
-                        static const char *fns[] = {"divmod_regs_eo", "divmod_regs_eor",
-                                                    "divmod_regs_eor4", "divmod_regs_eor8"};
-                        const char *fn = fns[f];
-                        bg_word *q4 = strided(nu, s), *r4 = strided(nv, s);
-                        int rc4 = f ? bg_divmod_regs_eor(q4, r4, u, nu, v, nv, s, NW, 1 << f)
-                                    : bg_divmod_regs_eo(q4, r4, u, nu, v, nv, s, NW);
-                        if (BG_AT(v, s, nv - 1) == 0) {
-                            CHECK(rc4 == -1, "%s must decline a short divisor", fn);
-                        } else {
-                            CHECK(rc4 == 0 && bg_cmp(q, s, q4, s, nu) == 0 && bg_cmp(r, s, r4, s, nv) == 0,
-                                  "%s NW=%d nu=%d nv=%d rep=%d", fn, NW, nu, nv, rep);
-                        }
-                        /* in place, as the staged kernel calls it: q over u, r over v */
-                        bg_word *u5 = strided(nu, s), *v5 = strided(nv, s);
-                        bg_copy(u5, s, u, s, nu);
-                        bg_copy(v5, s, v, s, nv);
-                        if (BG_AT(v, s, nv - 1) != 0) {
-                            int rc5 = f ? bg_divmod_regs_eor(u5, v5, u5, nu, v5, nv, s, NW, 1 << f)
-                                        : bg_divmod_regs_eo(u5, v5, u5, nu, v5, nv, s, NW);
-                            CHECK(rc5 == 0 && bg_cmp(q, s, u5, s, nu) == 0 && bg_cmp(r, s, v5, s, nv) == 0,
-                                  "%s in place NW=%d nu=%d nv=%d rep=%d", fn, NW, nu, nv, rep);
-                        }
-                        free(u5);
-                        free(v5);
-                        free(q4);
-                        free(r4);
-                    }
-                    free(q3);
-                    free(r3);
-                    free(q2);
-                    free(r2);
+                    free(u5);
+                    free(v5);
+                    free(q4);
+                    free(r4);
                 }
             }
             mpz_t U, V, Q, R;
@@ -734,27 +692,11 @@ static void test_divmod_extremes(void)
         int rc = bg_divmod(q, r, u, 4, v, 3, un, vn, 1);
         if (v[2] != 0)
             for (int NW = 4; NW <= 8; NW *= 4) {
-                bg_word q2[4], r2[3];
-                int rc2 = bg_divmod_regs(q2, r2, u, 4, v, 3, 1, NW);
-                CHECK(rc2 == 0 && memcmp(q, q2, sizeof q2) == 0 && memcmp(r, r2, sizeof r2) == 0,
-                      "divmod_regs extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x", NW,
-                      u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
-                bg_word q3[4], r3[3];
-                int rc3 = bg_divmod_regs_recip(q3, r3, u, 4, v, 3, 1, NW);
-                CHECK(rc3 == 0 && memcmp(q, q3, sizeof q3) == 0 && memcmp(r, r3, sizeof r3) == 0,
-                      "divmod_regs_recip extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
-                      NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
                 bg_word q4[4], r4[3];
-                int rc4 = bg_divmod_regs_eo(q4, r4, u, 4, v, 3, 1, NW);
+                int rc4 = bg_divmod_regs_eor(q4, r4, u, 4, v, 3, 1, NW, 8);
                 CHECK(rc4 == 0 && memcmp(q, q4, sizeof q4) == 0 && memcmp(r, r4, sizeof r4) == 0,
-                      "divmod_regs_eo extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
+                      "divmod_regs_eor extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
                       NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
-                for (int U = 2; U <= 8; U *= 2) {
-                    rc4 = bg_divmod_regs_eor(q4, r4, u, 4, v, 3, 1, NW, U);
-                    CHECK(rc4 == 0 && memcmp(q, q4, sizeof q4) == 0 && memcmp(r, r4, sizeof r4) == 0,
-                          "divmod_regs_eor U=%d extremes NW=%d u=%08x.%08x.%08x.%08x v=%08x.%08x.%08x",
-                          U, NW, u[3], u[2], u[1], u[0], v[2], v[1], v[0]);
-                }
             }
         mpz_t U, V, Q, R;
         mpz_inits(U, V, Q, R, NULL);
@@ -769,25 +711,6 @@ static void test_divmod_extremes(void)
                   u[0], v[2], v[1], v[0]);
         }
         mpz_clears(U, V, Q, R, NULL);
-    }
-}
-
-/* bg_div2by1 (Moller-Granlund with bg_recip32) against the 64-by-32-bit C division, on random
- * words and on the edges: d = 2^31 and B - 1, u1 = d - 1, u0 = 0 and B - 1. */
-static void test_div2by1(void)
-{
-    static const bg_word dv[] = {0x80000000u, 0x80000001u, 0xffffffffu, 0xfffffffeu, 0xc0000000u};
-    int reps = sanitized ? 200000 : 1000000;
-    for (int rep = 0; rep < reps; rep++) {
-        bg_word d = rep % 4 == 0 ? dv[test_rand(&rng) % 5] : (bg_word)test_rand(&rng) | 0x80000000u;
-        bg_word u1 = (bg_word)test_rand(&rng) % d, u0 = (bg_word)test_rand(&rng);
-        if (rep % 8 == 1) u1 = d - 1;
-        if (rep % 8 == 3) u0 = rep % 16 == 3 ? 0 : 0xffffffffu;
-        if (rep % 32 == 5) u1 = 0;
-        uint64_t num = ((uint64_t)u1 << 32) | u0;
-        bg_word qw, rw = bg_div2by1(&qw, u1, u0, d, bg_recip32(d));
-        CHECK(qw == num / d && rw == num % d, "div2by1 %08x%08x / %08x: %08x r %08x", u1, u0, d,
-              qw, rw);
     }
 }
 
@@ -821,7 +744,7 @@ static void test_div3by2(void)
     }
 }
 
-/* Knuth's add-back step in bg_divmod_regs_eo at the full widths (NW = 4 .. 32 words, u of 2 NW,
+/* Knuth's add-back step in bg_divmod_regs_eor at the full widths (NW = 4 .. 32 words, u of 2 NW,
  * v of NW words, v's top bit set so no shift): v = (d1, d0, all ones below) and the top quotient
  * word's window W = qd (d1, d0, 0, ..) + e with e < B^(NW - 2), so the 3-by-2 estimate from the
  * top words is qd while the true word is qd - 1 (checked here with GMP): the row goes negative
@@ -875,19 +798,17 @@ static void test_divmod_addback(void)
                               : bg_div3by2(t3[2], t3[1], t3[0], d1, d0, bg_recip3by2(d1, d0));
             CHECK(mpz_cmp_ui(T, est) < 0, "addback case NW=%d rep=%d: estimate %08x not too large",
                   NW, rep, est);
-            int rc = bg_divmod_regs_eo(q, r, u, nu, v, nv, 1, NW);
             mpz_tdiv_qr(Q, R, U, V);
-            CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
-                  "divmod_regs_eo addback NW=%d rep=%d", NW, rep);
-            for (int U = 2; U <= 8; U *= 2) {
-                rc = bg_divmod_regs_eor(q, r, u, nu, v, nv, 1, NW, U);
+            {
+                const int steps = 8; /* kDivmodRolled */
+                int rc = bg_divmod_regs_eor(q, r, u, nu, v, nv, 1, NW, steps);
                 CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
-                      "divmod_regs_eor U=%d addback NW=%d rep=%d", U, NW, rep);
+                      "divmod_regs_eor U=%d addback NW=%d rep=%d", steps, NW, rep);
                 bg_copy(q, 1, u, 1, nu); /* in place (q over u, r over v) */
                 bg_copy(r, 1, v, 1, nv);
-                rc = bg_divmod_regs_eor(q, r, q, nu, r, nv, 1, NW, U);
+                rc = bg_divmod_regs_eor(q, r, q, nu, r, nv, 1, NW, steps);
                 CHECK(rc == 0 && eq_mpz(q, 1, nu, Q) && eq_mpz(r, 1, nv, R),
-                      "divmod_regs_eor U=%d addback in place NW=%d rep=%d", U, NW, rep);
+                      "divmod_regs_eor U=%d addback in place NW=%d rep=%d", steps, NW, rep);
             }
         }
         mpz_clears(U, V, Q, R, W, T, NULL);
@@ -909,7 +830,6 @@ int main(int argc, char **argv)
     test_gcd_divsteps();
     test_divmod();
     test_divmod_extremes();
-    test_div2by1();
     test_div3by2();
     test_divmod_addback();
     return test_finish();

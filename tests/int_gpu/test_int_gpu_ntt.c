@@ -77,32 +77,6 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(bad < 0, "ntt batch differs from GMP at %zu limbs (n %zu), instance %ld", limbs, n, bad);
     CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch differs from the CPU backend at %zu limbs",
           limbs);
-    /* the other prime set (above 2^31, general arithmetic) and radix-4 passes, each with both
-     * radices / sets */
-    static const char *const var[7][2] = {{"large", "8"}, {"large", "4"}, {"small", "4"},
-                                          {"yglobal", "8"}, {"noswizzle", "8"}, {"xy", "8"},
-                                          {NULL, NULL}};
-    for (int v = 0; var[v][0]; v++) {
-        /* "yglobal", "noswizzle", "xy": the small primes with y in scratch / shared memory
-         * unswizzled / both forward transforms in one pass */
-        setenv("BULK_NTT_PRIMES", var[v][0], 1);
-        setenv("BULK_NTT_RADIX", var[v][1], 1);
-        if (strcmp(var[v][0], "yglobal") == 0) setenv("BULK_NTT_YGLOBAL", "1", 1);
-        if (strcmp(var[v][0], "noswizzle") == 0) setenv("BULK_NTT_SWIZZLE", "0", 1);
-        if (strcmp(var[v][0], "xy") == 0) setenv("BULK_NTT_XY", "1", 1);
-        memset(r, 0x5a, 2 * n * limbs * 8);
-        st = bulk_int_cuda_mul_ntt_batch(r, a, b, n, limbs);
-        CHECK(st == BULK_OK, "ntt batch (%s primes, radix %s) %zu limbs: status %d", var[v][0],
-              var[v][1], limbs, st);
-        CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch (%s primes, radix %s) differs at %zu limbs",
-              var[v][0], var[v][1], limbs);
-    }
-    unsetenv("BULK_NTT_PRIMES");
-    unsetenv("BULK_NTT_RADIX");
-    unsetenv("BULK_NTT_YGLOBAL");
-    unsetenv("BULK_NTT_SWIZZLE");
-    unsetenv("BULK_NTT_XY");
-
     /* through the public API with the NTT forced (the size choice's hook) */
     setenv("BULK_CUDA_MUL", "ntt", 1);
     memset(r, 0x5a, 2 * n * limbs * 8);
@@ -273,10 +247,7 @@ int main(int argc, char **argv)
     test_big(4096, 4096, 1, 1);
     test_big(100000, 100000, 0, 1);
     test_big(1 << 21, 1 << 21, 1, 1);
-    /* the host copies without the pinned staging slots (BULK_NTT_STAGE=0) */
-    setenv("BULK_NTT_STAGE", "0", 1);
     test_big(300000, 200001, 0, 0);
-    unsetenv("BULK_NTT_STAGE");
     test_concurrent();
     test_big_dev(5000, 3333);
     test_big_dev(1 << 18, 1 << 18);

@@ -35,10 +35,9 @@ typedef uint64_t bg_limb;
 #define BG_MAX_LIMBS_MUL 8192
 #define BG_MAX_LIMBS_OTHER 8192
 
-/* The per-thread register multiplication serves limbs <= BG_MUL_THREAD_MAX_LIMBS; above it the
- * warp-column kernel. Chosen by operation count (docs/int-gpu.md): at 16 limbs a thread holds
- * 2 x 32 + 64 words in registers, the most that leaves room for two blocks per SM. To be
- * replaced by the crossover measured with bench/int_gpu on the H100. */
+/* mul_lo up to this width declares no device scratch (bg_scratch_bytes); wider low halves
+ * reserve room for a full product (the even/odd kernel computes them without scratch up to
+ * its 20-limb capacity, so 17 .. 20 limbs reserve more than they use). */
 #define BG_MUL_THREAD_MAX_LIMBS 16
 
 int bg_launch_addsub(bg_limb *r, uint8_t *flag, const bg_limb *a, const bg_limb *b, size_t n,
@@ -69,5 +68,9 @@ int bg_scratch_alloc(void **p, size_t bytes, cudaStream_t st);
 /* Device scratch bytes per instance a launcher of this op may take on top of its operands (the
  * host driver sizes its chunks with it). */
 size_t bg_scratch_bytes(int op, size_t limbs);
+
+/* Whether BULK_CUDA_GCD=approx forces seed 001's approximate Euclidean kernel at every width
+ * (the default takes the divsteps kernel up to 32 limbs; int_cuda_num.cu). */
+bool bg_gcd_approx_mode();
 
 #endif

@@ -16,9 +16,16 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
                       cudaStream_t st);
 
 /* Whether the size choice should take the NTT for a full product (sqr: a square) of this width:
- * true only where the shared GPU rounds measured it faster than the other kernels
+ * true only where the H200 benchmarks measured it faster than the other kernels
  * (int_cuda_ntt.cu, kNttMinLimbs, kNttMinLimbsSqr; docs/int-gpu.md "NTT multiplication").
  * BULK_NTT_MIN=limbs overrides both thresholds (benchmarks; 0: never, the earlier choice). */
 bool bg_ntt_preferred(int limbs, bool sqr);
+
+/* The single large product r (na + nb limbs) = a (na) * b (nb) on the device, queued on st
+ * (int_cuda_ntt.cu; 1 <= na + nb <= BULK_INT_CUDA_NTT_MAX_LIMBS, r apart from a and b; b == a
+ * with nb == na is a square), and the device scratch it takes from the pool in bytes. */
+int bg_mul_big_on(bg_limb *r, const bg_limb *a, size_t na, const bg_limb *b, size_t nb,
+                  cudaStream_t st);
+size_t bg_mul_big_scratch_bytes(size_t na, size_t nb);
 
 #endif

@@ -1,5 +1,5 @@
 /* Exact multiplication of large integers on the GPU by a three-prime number-theoretic
- * transform (NTT): internal C-callable API (contract for callers: /work/notes/ntt-api.md and
+ * transform (NTT): internal C-callable API (contract for callers: the comments below and
  * docs/int-gpu.md, section "NTT multiplication").
  *
  * Method: operands are read as 32-bit words; each word is one coefficient. The product's
