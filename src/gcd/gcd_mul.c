@@ -48,8 +48,8 @@ int gcd_mul_flags(const bulk_ctx *ctx)
 }
 
 /* r = a b on the GPU through the device-pointer variant with plain copies: the host variant's
- * shared pinned staging raced between host threads in session 3 (round 2; see
- * /work/notes/gcd-to-intntt.md), and the trees call from many threads at once. */
+ * pinned staging is shared by the calls of one context, and the trees call from many threads at
+ * once, so the host variant would race here. */
 static int gpu_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn)
 {
     int sq = a == b && an == bn;
