@@ -255,7 +255,7 @@ BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, co
     return 0;
 }
 
-/* ---- record-low replays (verify_replay = RECORDS, docs/collatz-gpu.md "Record replays") -----
+/* ---- record-low replays (FLAT_BATCH, docs/collatz-gpu.md "Record replays") -----------------
  * A replay walks the operation that the dip test flagged in T steps (~5 trips per iterated
  * number at d = 12, most of the lane loop's trips). But the first inside value below n is a
  * *record low* of the operation's inside values: all values before it are >= n > it. Inside

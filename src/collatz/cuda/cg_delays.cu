@@ -325,92 +325,16 @@ template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG
     }
 }
 
-/* Step u of a round of U (V5 and its lean round end): slot s's entry CJ[v mod 2^d], B = 4 * 3^j
- * by a shuffle of lane j's P (or, BLDS, from pw4 in shared memory), the three-limb step, and
+/* Step u of a round of U (V5's lean round end): slot s's entry CJ[v mod 2^d], B = 4 * 3^j by a
+ * shuffle of lane j's P (the shuffle reads the entry's low 5 bits, j), the three-limb step, and
  * after every second step but the last the checkpoint (cg5_mark). */
-template <int U, bool BLDS>
+template <int U>
 __device__ __forceinline__ void step5(int u, cg5_num &s, uint32_t &cx, uint32_t &cst, const unsigned char *CJb,
-                                      uint32_t mask4, unsigned d, uint32_t P, const uint32_t *pw4, uint32_t dmask)
+                                      uint32_t mask4, unsigned d, uint32_t P, uint32_t dmask)
 {
     const uint32_t e = *(const uint32_t *)(CJb + cg5_offset(&s, mask4));
-    cg5_step(&s, d + 2, e, BLDS ? pw4[e & 31] : __shfl_sync(0xffffffffu, P, (int)e));
+    cg5_step(&s, d + 2, e, __shfl_sync(0xffffffffu, P, (int)e));
     if (u % 2 == 1 && u + 1 < U) cg5_mark(&s, &cx, &cst, dmask, (uint32_t)(u + 1) * d);
-}
-
-/* The V5 lane loop (cg_delay5.h; docs/collatz-gpu.md "Delays v5"): NL numbers per lane,
- * interleaved, in rounds of U table steps without a test or a branch (a slot without a number
- * steps a dead value); at each round end every slot is checked once (cg5_check): a number that
- * is done issues its A[v] load, consumed (put) at the next round end; a number for the slow path
- * runs cg_delay from n there (divergent, rare); a free slot takes the thread's next number.
- * B = 3^j (times 4: the value is held as 4 v + g, cg5_num) comes from lane j's register P by a
- * shuffle whose lane operand is the entry itself (the shuffle reads its low 5 bits, j).
- * put(off, delay or -1), in any order. */
-template <int NL, int U, bool BLDS, class Off, class Put>
-__device__ __forceinline__ void lane_delays5(const uint32_t *CJ, const uint32_t *pw4, const dparams &p, uint64_t M,
-                                             Off off, Put put)
-{
-    const unsigned d = (unsigned)p.tb.d, a = (unsigned)p.tb.a, gsh = 32 - cg5_guard_bits(d);
-    const uint32_t mask4 = ((1u << d) - 1) << 2, dmask = cg5_done_mask(a), du = (uint32_t)U * d;
-    const uint32_t lane = threadIdx.x & 31;
-    const uint32_t P = lane <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[lane] : 0u; /* 4 * 3^lane */
-    const unsigned char *CJb = (const unsigned char *)CJ;
-    const uint16_t *A = p.tb.A;
-    cg5_num s[NL];
-    uint64_t co[NL], po[NL];
-    uint32_t live[NL], pend[NL], pa[NL], pst[NL]; /* 0/1 flags as 32-bit (see lane_delays4) */
-    uint32_t cx[NL], cst[NL];                     /* the round's checkpoint (cg5_mark) */
-#pragma unroll
-    for (int q = 0; q < NL; q++) {
-        cg5_start(&s[q], cg_make(0, 0));
-        co[q] = po[q] = 0;
-        live[q] = pend[q] = pa[q] = pst[q] = 0;
-        cx[q] = ~0u;
-        cst[q] = 0;
-    }
-    uint64_t m = 0;
-    for (;;) {
-        uint32_t any = 0;
-#pragma unroll
-        for (int q = 0; q < NL; q++) {
-            if (pend[q]) {
-                put(po[q], (int64_t)pst[q] + pa[q]);
-                pend[q] = 0;
-            }
-            if (live[q]) {
-                const int r = cg5_check_mark(&s[q], dmask, gsh, du, cx[q]);
-                if (__builtin_expect(r != 0, 0)) {
-                    if (r == 1 || r == 3) {
-                        pa[q] = A[r == 1 ? cg5_value(&s[q]) : cx[q] >> 2];
-                        pst[q] = r == 1 ? s[q].st : cst[q];
-                        po[q] = co[q];
-                        pend[q] = 1;
-                    } else {
-                        put(co[q], cg_delay(nth(p, co[q]), d, a, p.tb.BC, p.tb.J, A));
-                    }
-                    live[q] = 0;
-                }
-            }
-            if (!live[q] && m < M) {
-                co[q] = off(m);
-                cg5_start(&s[q], nth(p, co[q]));
-                live[q] = 1;
-                m++;
-            }
-            any |= live[q];
-        }
-        if (!__any_sync(0xffffffffu, any)) break;
-#pragma unroll
-        for (int q = 0; q < NL; q++) cx[q] = ~0u;
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-#pragma unroll
-            for (int q = 0; q < NL; q++) step5<U, BLDS>(u, s[q], cx[q], cst[q], CJb, mask4, d, P, pw4, dmask);
-        }
-    }
-    /* the results of the last round end */
-#pragma unroll
-    for (int q = 0; q < NL; q++)
-        if (pend[q]) put(po[q], (int64_t)pst[q] + pa[q]);
 }
 
 /* The feeds of lane_delays6: refill(q) gives a free slot the lane's next start value (returns 1
@@ -437,9 +361,10 @@ struct ClassFeed {
     __device__ __forceinline__ cg_u128 value(uint32_t i) const { return cg6_class_value(&f, i); }
 };
 
-/* V5's loop with the lean round end (cg_delay6.h; docs/collatz-gpu.md "Delays, session 4"): the
+/* V5's loop with the lean round end (cg_delay5.h, cg_delay6.h; docs/collatz-gpu.md "Delays"): the
  * lane's start values from the feed (a warp's piece: local indices i = lane + 32 m), NL slots per
- * lane, the same rounds of U steps as lane_delays5; at each round end per slot: the previous
+ * lane, interleaved, in rounds of U table steps without a test or a branch (a slot without a
+ * number steps a dead value); at each round end per slot: the previous
  * round's result put, the classification (cg6_classify), a done number's A[v] load issued (its
  * result put one round later), a slow one's exact delay (cg_delay from its start value,
  * divergent, rare) put at once, and a free slot refilled from the feed. put(i, delay or
@@ -489,7 +414,7 @@ __device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &
 #pragma unroll
         for (int u = 0; u < U; u++) {
 #pragma unroll
-            for (int k = 0; k < NL; k++) step5<U, false>(u, q[k].s, q[k].cx, q[k].cst, CJb, mask4, d, P, NULL, dmask);
+            for (int k = 0; k < NL; k++) step5<U>(u, q[k].s, q[k].cx, q[k].cst, CJb, mask4, d, P, dmask);
         }
     }
     /* the results of the last round end */
@@ -564,34 +489,26 @@ template <bool LOCAL, class Loop> __device__ __forceinline__ void delays_span(co
  * (4 bytes per entry: d <= 15 on an H200), else read from global memory (L1/L2); the span
  * statistics (delays_span) follow it in shared memory. */
 #define CG5_THREADS 1024
-/* BLDS (a diagnostic of the third session's round 2, BULK_CZ_CUDA_V5B=lds): B = 4 * 3^j read from a
- * 32-word table in shared memory (one wavefront: a bank per j) instead of the shuffle. */
-/* LEAN: the lean round end (lane_delays6, the default; BULK_CZ_CUDA_V5RE=old selects V5's own). */
-template <bool SH, int MODE, int NL, int U, bool BLDS = false, bool LEAN = false>
+/* The lean round end (lane_delays6) with two numbers per lane and rounds of 4 or 8 steps. */
+template <bool SH, int MODE, int NL, int U>
 __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
 {
     extern __shared__ __align__(16) uint32_t cg5_smem[];
-    __shared__ uint32_t pw4[32];
-    if (BLDS && threadIdx.x < 32) pw4[threadIdx.x] = threadIdx.x <= CG5_MAX_D ? 4u * (uint32_t)p.tb.pow3[threadIdx.x] : 0u;
     const uint32_t *CJ = p.CJ;
     if (SH) {
         const uint32_t n = 1u << p.tb.d;
         for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) cg5_smem[i] = p.CJ[i];
         CJ = cg5_smem;
     }
-    if (SH || BLDS) __syncthreads();
+    if (SH) __syncthreads();
     unsigned char *spans = (unsigned char *)cg5_smem + (SH ? (size_t)4 << p.tb.d : 0);
-    if constexpr (LEAN) {
+    {
         auto loop = [&](uint64_t base, uint32_t len, auto put) {
             NumFeed feed(p, base, threadIdx.x & 31, len);
             lane_delays6<NL, U>(CJ, p, feed, put);
         };
         if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<true>(p, spans, loop);
         else delays_layout<MODE, true>(p, loop);
-    } else {
-        auto loop = [&](uint64_t M, auto off, auto put) { lane_delays5<NL, U, BLDS>(CJ, pw4, p, M, off, put); };
-        if (MODE == MODE_BATCH_WARP && p.span > 1) delays_span<false>(p, spans, loop);
-        else delays_layout<MODE, false>(p, loop);
     }
 }
 
@@ -861,26 +778,13 @@ typedef void (*kfn)(dparams);
 /* Dynamic shared memory of the V5 kernels with the entries in shared memory. */
 size_t cg5_smem_bytes(int d) { return (size_t)4 << d; }
 
-/* The V5 loops' numbers per lane; 0 for the other loops. */
-int v5_lanes(int loop)
-{
-    return loop == BULK_CZ_CUDA_DELAY_V5 ? 2 : loop == BULK_CZ_CUDA_DELAY_V5X1 ? 1 : loop == BULK_CZ_CUDA_DELAY_V5X3 ? 3 : 0;
-}
+/* The V5 loop's numbers per lane; 0 for the other loops. */
+int v5_lanes(int loop) { return loop == BULK_CZ_CUDA_DELAY_V5 ? 2 : 0; }
 
-/* The lean round end (lane_delays6) runs for two or three numbers per lane and rounds of 4 or 8
- * steps, unless BULK_CZ_CUDA_V5RE=old. */
-int lean_loop(int loop, int unroll)
-{
-    const char *re = getenv("BULK_CZ_CUDA_V5RE");
-    const int nl = v5_lanes(loop);
-    return !(re && !strcmp(re, "old")) && (nl == 2 || nl == 3) && (unroll == 4 || unroll == 8);
-}
-
-/* The class path's kernels: phase 1 (NL slots, rounds of 4 or 8 steps), phase 2 for the mode. */
-kfn pick_classes(int sh, int nl, int unroll)
+/* The class path's kernels: phase 1 (two slots, rounds of 4 or 8 steps), phase 2 for the mode. */
+kfn pick_classes(int sh, int unroll)
 {
 #define CG_KC(SH, NL) (unroll == 4 ? k_classes<SH, NL, 4> : k_classes<SH, NL, 8>)
-    if (nl == 3) return sh ? CG_KC(true, 3) : CG_KC(false, 3);
     return sh ? CG_KC(true, 2) : CG_KC(false, 2);
 #undef CG_KC
 }
@@ -889,36 +793,20 @@ kfn pick_members(int mode) { return mode == MODE_OUT ? k_members<MODE_OUT> : k_m
 kfn pick(int kv, int sh, int mode, int loop, int unroll)
 {
     if (kv == BULK_CZ_CUDA_KERNEL_FAST && v5_lanes(loop) && mode != MODE_BATCH_THREAD) {
-#define CG_K5(SH, NL, U) (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U> : k_delays5<SH, MODE_BATCH_WARP, NL, U>)
-#define CG_K5U(SH, NL) (unroll == 2 ? CG_K5(SH, NL, 2) : unroll == 4 ? CG_K5(SH, NL, 4) : CG_K5(SH, NL, 8))
-        const int nl = v5_lanes(loop);
-        /* the diagnostic BLDS kernel: V5, shared entries, BATCH_WARP, 8 steps per round */
-        const char *bsrc = getenv("BULK_CZ_CUDA_V5B");
-        if (bsrc && !strcmp(bsrc, "lds") && nl == 2 && sh && unroll == 8 && mode == MODE_BATCH_WARP)
-            return k_delays5<true, MODE_BATCH_WARP, 2, 8, true>;
-        if (lean_loop(loop, unroll)) {
-#define CG_K6(SH, NL, U)                                                                           \
-    (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U, false, true> : k_delays5<SH, MODE_BATCH_WARP, NL, U, false, true>)
+#define CG_K6(SH, NL, U) (mode == MODE_OUT ? k_delays5<SH, MODE_OUT, NL, U> : k_delays5<SH, MODE_BATCH_WARP, NL, U>)
 #define CG_K6U(SH, NL) (unroll == 4 ? CG_K6(SH, NL, 4) : CG_K6(SH, NL, 8))
-            if (nl == 3) return sh ? CG_K6U(true, 3) : CG_K6U(false, 3);
-            return sh ? CG_K6U(true, 2) : CG_K6U(false, 2);
+        return sh ? CG_K6U(true, 2) : CG_K6U(false, 2);
 #undef CG_K6U
 #undef CG_K6
-        }
-        if (nl == 1) return sh ? CG_K5U(true, 1) : CG_K5U(false, 1);
-        if (nl == 3) return sh ? CG_K5U(true, 3) : CG_K5U(false, 3);
-        return sh ? CG_K5U(true, 2) : CG_K5U(false, 2);
-#undef CG_K5U
-#undef CG_K5
     }
     if (kv == BULK_CZ_CUDA_KERNEL_FAST && loop != BULK_CZ_CUDA_DELAY_V3) {
+        /* V4X2; small batches (< 32 numbers) one per thread */
 #define CG_K4(SH, NL, U)                                                                           \
     (mode == MODE_OUT ? k_delays4<SH, MODE_OUT, NL, U>                                             \
                       : mode == MODE_BATCH_WARP ? k_delays4<SH, MODE_BATCH_WARP, NL, U>            \
                                                 : k_delays4<SH, MODE_BATCH_THREAD, 1, U>)
-#define CG_K4U(SH, NL) (unroll == 2 ? CG_K4(SH, NL, 2) : unroll == 4 ? CG_K4(SH, NL, 4) : CG_K4(SH, NL, 8))
-        if (loop == BULK_CZ_CUDA_DELAY_V4X2) return sh ? CG_K4U(true, 2) : CG_K4U(false, 2);
-        return sh ? CG_K4U(true, 1) : CG_K4U(false, 1);
+#define CG_K4U(SH, NL) (unroll == 4 ? CG_K4(SH, NL, 4) : CG_K4(SH, NL, 8))
+        return sh ? CG_K4U(true, 2) : CG_K4U(false, 2);
 #undef CG_K4U
 #undef CG_K4
     }
@@ -1115,7 +1003,7 @@ int delays_device(int g, void *arg)
     const char *cenv = getenv("BULK_CZ_CUDA_CLASSES");
     const uint64_t ub = j.batch ? j.batch : 1;
     const cg_w total_n = (cg_w)j.count * ub, last_n = j.first + total_n - 1;
-    int cls = v5 && lean_loop(o.delay_loop, o.delay_unroll) && !(cenv && !strcmp(cenv, "0")) && e->M > 0 &&
+    int cls = v5 && !(cenv && !strcmp(cenv, "0")) && e->M > 0 &&
               e->M <= 22 && (j.first >> 40) != 0 && (last_n >> 79) == 0 && (total_n >> 23) != 0 &&
               o.launch_numbers >= ((uint64_t)1 << e->M);
     kfn f1 = NULL, f2 = NULL;
@@ -1126,7 +1014,7 @@ int delays_device(int g, void *arg)
         cls = 0;
     }
     if (cls) {
-        f1 = pick_classes(sh, v5_lanes(o.delay_loop), o.delay_unroll);
+        f1 = pick_classes(sh, o.delay_unroll);
         f2 = pick_members(mode);
         smem1 = sh ? cg5_smem_bytes(e->d) : 0;
         int per1 = 0, per2 = 0;

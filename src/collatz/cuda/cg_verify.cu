@@ -2,9 +2,9 @@
  * section 5, Algorithm 1), bit-identical to bulk_collatz_verify_chunk.
  *
  * The range is cut by cg_plan_chunk_x into the blocks verify.c visits. Level-k rows run, by
- * default, in the UNIFORM layout (k_uni: every trip of every lane the same code, cg_verify_uni.h;
- * FLAT_BATCH where it does not apply), or in the lane-loop layouts FLAT / FLAT_BATCH (k_flat), or
- * in the first version's layouts: the
+ * default, in the UNIFORM layout (k_uni: every trip of every lane the same code, cg_verify_uni.h),
+ * in the lane-loop layout FLAT_BATCH (k_flat) where UNIFORM does not apply (d > 16 or small n),
+ * and with the CORE kernel (d > 20) in the layouts of seed 004: the
  * ROWS layout of seed 004 Figure 4: a thread block takes one sieve entry (r, c, j), read once
  * and broadcast to all its threads, and its threads take consecutive rows nH, so every thread
  * of the block starts from the same k low bits; those k bits are consumed at once by the
@@ -30,11 +30,10 @@
 
 namespace {
 
-enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT = 3, MODE_FLAT_BATCH = 4, MODE_FLAT_REC = 5,
-       MODE_FLAT_BATCH_REC = 6, MODE_FLAT_INC = 7 /* .. 10: FLAT .. FLAT_BATCH_REC + incremental setup */,
-       MODE_UNI = 11 /* UNIFORM (k_uni) */, MODE_UNI_EXT = 12 /* k_uni on extension rows */,
-       MODE_UNI3 = 13, MODE_UNI3_EXT = 14 /* the same on three limbs (cg_uni_trip3) */ };
-#define CG_NMODES 15
+/* ROWS, ENTRY: the CORE kernel's rows; WALK: range ends (both kernels); FLAT_BATCH: k_flat;
+ * UNI: k_uni on stored rows, UNI_EXT: k_uni on extension rows (the unsorted runs) */
+enum { MODE_ROWS = 0, MODE_ENTRY = 1, MODE_WALK = 2, MODE_FLAT_BATCH = 3, MODE_UNI = 4, MODE_UNI_EXT = 5 };
+#define CG_NMODES 6
 
 /* FLAT layout: rows of one entry per run (a thread's unit of work between entry loads) */
 #define CG_FLAT_RUN 64
@@ -74,11 +73,6 @@ struct vparams {
     const uint32_t *xoff;
     const uint16_t *xL;
     const uint8_t *xdj;
-    /* xsorted: the launch's entries all have xj odd steps (a group of the device copy of S sorted
-     * by j, ext_sort_upload): lists of xlen residues from xL[xo0], 3^-xj = xiv */
-    int xsorted, xj;
-    uint32_t xlen, xo0;
-    uint64_t xiv;
     /* k_uni: the level the host redoes an escape from, plus one (0: p.k). The generated level-K
      * slices (run_ext_gen) run with k = K but escape from the stored level, as block_extended */
     int esc_k1;
@@ -250,7 +244,7 @@ __device__ __forceinline__ int runs_next_kept(const vparams &p, flat_runs &f, ui
     return got;
 }
 
-/* FLAT layout (the fast kernel's ROWS and ENTRY work): the launch's entries x rows are cut into
+/* FLAT_BATCH layout (the fast kernel's rows where k_uni does not apply): the launch's entries x rows are cut into
  * runs of up to CG_FLAT_RUN consecutive rows of one entry; threads take runs grid-stride. A
  * thread's loop is cg_lane_iter (cg_core.h): one uniform iteration per trip, and a lane whose
  * number ends starts its next one (next row, or next run) in the same trip, so a warp no longer
@@ -261,12 +255,14 @@ __device__ __forceinline__ int runs_next_kept(const vparams &p, flat_runs &f, ui
  * cost a third of the resident warps; at 64 a few bytes spill, in the setup path) */
 #define CG_INC_THREADS 256
 
-/* INC: a lane's next row of the same run takes its prefix as the previous row's plus 3^j
- * (cg_add64, 4 adds) instead of the 128x64 multiply (cg_prefix), when the previous row's prefix
- * did not overflow: the setup runs with the few lanes that need it, so its length counts
- * (docs/collatz-gpu.md "Incremental setup"). Same v, same overflow: the same results. */
-template <bool SH, bool BATCH, bool REC, bool INC>
-__global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4 : 1) k_flat(vparams p)
+/* A lane's next row of the same run takes its prefix as the previous row's plus 3^j (cg_add64, 4
+ * adds) instead of the 128x64 multiply (cg_prefix), when the previous row's prefix did not
+ * overflow: the setup runs with the few lanes that need it, so its length counts
+ * (docs/collatz-gpu.md "Incremental setup"). Same v, same overflow: the same results. Idle lanes
+ * refill together (cg_refill_now) and a flagged operation replays by its record lows
+ * (cg_lane_iter_rec; docs/perf/collatz-gpu.md). */
+template <bool SH>
+__global__ void __launch_bounds__(CG_INC_THREADS, 4) k_flat(vparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     cg_acc a;
@@ -288,17 +284,17 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
     uint64_t r = 0, c = 0, pow3j = 0, hlo = 0, hhi = 0, left = 0;
     uint32_t done0 = 0;
     int started = 0, busy = 0, live = 1, have0 = 0;
-    cg_u128 v0 = cg_make(0, 0); /* INC: the prefix of the lane's last row (valid when have0) */
+    cg_u128 v0 = cg_make(0, 0); /* the prefix of the lane's last row (valid when have0) */
     cg_lane s;
     /* Every lane runs every trip (a lane without work idles through it) and the trip ends in a
      * warp vote: the warp reconverges once per trip. Without it (first FLAT build, measured
      * with ncu on the H200) the lanes drifted apart in the branches and ran as separate groups
      * of ~8 threads, one group at a time. */
     while (__any_sync(0xffffffffu, live)) {
-        /* FLAT_BATCH (cg_core.h cg_refill_now): idle lanes set up their next numbers only when
-         * >= p.refill of them are idle or no lane of the warp is busy; FLAT: every trip */
+        /* cg_core.h cg_refill_now: idle lanes set up their next numbers only when >= p.refill of
+         * them are idle or no lane of the warp is busy */
         int refill = 1;
-        if (BATCH) {
+        {
             const uint32_t idle = (uint32_t)__popc(__ballot_sync(0xffffffffu, live && !busy));
             refill = cg_refill_now(idle, __any_sync(0xffffffffu, busy), p.refill);
         }
@@ -331,13 +327,13 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
                 const cg_u128 n = cg_form_n(hlo, hhi, p.k, r);
                 cg_u128 v;
                 int ovf;
-                if (INC && have0) {
+                if (have0) {
                     v = v0;
                     ovf = cg_add64(&v, pow3j);
                 } else {
                     ovf = cg_prefix(&v, hlo, hhi, pow3j, c);
                 }
-                if (INC) {
+                {
                     v0 = v;
                     have0 = !ovf;
                 }
@@ -354,9 +350,8 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
             }
         }
         if (busy) {
-            /* REC: replays by record lows (cg_lane_iter_rec), tables in global memory */
-            const int rc = REC ? cg_lane_iter_rec(&s, d, lim, mask, t.BC, t.BM, t.J, p.tb.ROFF, p.tb.REC, p.tb.RST)
-                               : cg_lane_iter(&s, d, lim, mask, t.BC, t.BM, t.J);
+            /* replays by record lows (cg_lane_iter_rec), tables in global memory */
+            const int rc = cg_lane_iter_rec(&s, d, lim, mask, t.BC, t.BM, t.J, p.tb.ROFF, p.tb.REC, p.tb.RST);
             if (rc) {
                 busy = 0;
                 if (rc == 1) {
@@ -371,19 +366,9 @@ __global__ void __launch_bounds__(INC ? CG_INC_THREADS : CG_MAX_THREADS, INC ? 4
     cg_block_store(a, p.acc);
 }
 
-/* Three limbs: the launch's n are below 2^96 (cg_uni3_ok), a prefix at or above 2^96 escapes
- * (as one above 2^128 does), and the top limbs are set to the constant 0 the loop keeps. */
-__device__ __forceinline__ void uni3_clip(cg_u128 &n, cg_u128 &v0, int &ovf0)
-{
-    ovf0 |= v0.x3 != 0;
-    v0.x3 = 0;
-    n.x3 = 0;
-}
-
 /* A run of extension rows: entry (r, c) with j odd steps, list residue L (3^-j = xinv), row
  * chunk ch: the lane's row "-1" (cg_ext_state: the state after K + j2 steps), which the common
  * path of k_uni advances by one row. */
-template <bool L3>
 __device__ __forceinline__ void ext_run_start(const vparams &p, const uint64_t *pow3, int j, uint64_t r, uint64_t c,
                                               uint64_t xinv, uint64_t L, uint32_t ch, cg_uni &s, cg_u128 &v0,
                                               uint64_t &pow3j, uint32_t &done0, uint32_t &left, int &ovf0)
@@ -400,7 +385,6 @@ __device__ __forceinline__ void ext_run_start(const vparams &p, const uint64_t *
     const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
     s.n = cg_form_n(h1, hhi, K, rr);
     ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c2);
-    if (L3) uni3_clip(s.n, v0, ovf0);
 }
 
 /* The next run of an EXT launch (rows of level-K blocks, K = k + kx): runs are (entry x, list
@@ -409,7 +393,6 @@ __device__ __forceinline__ void ext_run_start(const vparams &p, const uint64_t *
  * lane's row "-1" like the plain run start (cg_ext_state: the state after K + j2 steps) and
  * returns 1, or 0 when the lane has no run left. The host keeps entries x xmax x chunks below
  * 2^32 per launch (32-bit divisions). */
-template <bool L3>
 __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const uint64_t *pow3, cg_uni &s, cg_u128 &v0,
                                         uint64_t &pow3j, uint32_t &done0, uint32_t &left, int &ovf0)
 {
@@ -424,41 +407,9 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
         const int j = p.Sj[x];
         const uint32_t o0 = p.xoff[j];
         if (i >= p.xoff[j + 1] - o0) continue;
-        ext_run_start<L3>(p, pow3, j, p.Sr[x], p.Sc[x], p.xinv[j], p.xL[o0 + i], ch, s, v0, pow3j, done0, left, ovf0);
+        ext_run_start(p, pow3, j, p.Sr[x], p.Sc[x], p.xinv[j], p.xL[o0 + i], ch, s, v0, pow3j, done0, left, ovf0);
         return 1;
     }
-}
-
-/* The next run of a sorted EXT launch (p.xsorted: every entry has j = p.xj, every list xlen
- * long): runs (entry x, list position i, chunk) with chunk fastest, then i, so no run is empty;
- * the entry of the lane's next run is loaded one run ahead (f.nr, f.nc), the small tables (xL,
- * xB, xC, xdj) come from L1/L2. The host keeps entries x xlen x chunks below 2^31. */
-__device__ __forceinline__ void ext_sorted_load(const vparams &p, flat_runs &f, uint64_t q)
-{
-    const uint32_t nch = (uint32_t)runs_nch(p);
-    if (q < (uint64_t)p.ne * p.xlen * nch) {
-        const uint32_t t = nch == 1 ? (uint32_t)q : (uint32_t)q / nch, x = t / p.xlen;
-        f.nr = p.Sr[x];
-        f.nc = p.Sc[x];
-    }
-}
-
-template <bool L3>
-__device__ __forceinline__ int ext_sorted_next(const vparams &p, flat_runs &f, const uint64_t *pow3, cg_uni &s,
-                                               cg_u128 &v0, uint64_t &pow3j, uint32_t &done0, uint32_t &left,
-                                               int &ovf0)
-{
-    const uint32_t T = gridDim.x * blockDim.x, nch = (uint32_t)runs_nch(p);
-    const uint32_t runs = (uint32_t)p.ne * p.xlen * nch;
-    if (f.started) f.q += T;
-    f.started = 1;
-    if (f.q >= runs) return 0;
-    const uint32_t q = (uint32_t)f.q, t = nch == 1 ? q : q / nch, ch = q - t * nch;
-    const uint32_t i = t % p.xlen; /* the entry t / xlen was loaded ahead into f.nr, f.nc */
-    const uint64_t r = f.nr, c = f.nc;
-    ext_sorted_load(p, f, f.q + T);
-    ext_run_start<L3>(p, pow3, p.xj, r, c, p.xiv, p.xL[p.xo0 + i], ch, s, v0, pow3j, done0, left, ovf0);
-    return 1;
 }
 
 /* UNIFORM layout (verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM; docs/collatz-gpu.md "Uniform
@@ -470,19 +421,14 @@ __device__ __forceinline__ int ext_sorted_next(const vparams &p, flat_runs &f, c
  * multiply would find), a few predicated instructions that all lanes would otherwise wait for;
  * only a run's start (the 128x64 prefix, once per 64 numbers) branches. Launched only when the
  * launch's smallest n >= 2^(3d+2) and d <= CG_UNI_MAX_D (cg_uni_ok), else FLAT_BATCH runs. */
-/* V: the variant (tuning knobs for the GPU rounds, uni_variant): 0: at most 64 registers, 32
- * warps per SM (56 used, no spill); 1 (BULK_CZ_CUDA_UNI_BLOCKS=5): 48 registers, 40 warps (8
- * bytes spilled in the stored-sieve kernel's loop); 2 (BULK_CZ_CUDA_UNI_LIMBS=3, where the launch
- * allows it): three limbs; 3 (BULK_CZ_CUDA_UNI_R1=0; the default until session 4): two trips per
- * pass of the loop, the votes and the setup once; 4 (BULK_CZ_CUDA_UNI_UNROLL=3): three; 5 (the
- * default since session 4; BULK_CZ_CUDA_UNI_UNROLL=1 gives 0): 3 with the first record in the
- * dip trip (cg_uni1_trip, its own table in p.uni). D: d as a compile-time constant (shifts, masks, the margin and the
- * record stride folded), 0: d from the parameters. */
-template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREADS, V == 1 ? 5 : 4) k_uni(vparams p)
+/* Two trips per pass of the loop (the votes and the setup once per pass), the first record in
+ * the dip trip (cg_uni1_trip, its own table in p.uni), at most 64 registers (32 warps per SM).
+ * The variants measured against it are listed in docs/perf/collatz-gpu.md "Deleted variants".
+ * D: d as a compile-time constant (shifts, masks, the margin and the record stride folded), 0: d
+ * from the parameters. */
+template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
 {
-    constexpr bool L3 = V == 2; /* three limbs */
-    constexpr bool R1 = V == 5; /* the first record in the dip trip (cg_uni1_trip, p.uni = its table) */
-    constexpr int U = V == 3 || V == 5 ? 2 : V == 4 ? 3 : 1; /* trips per loop pass (the setup once per pass) */
+    constexpr int U = 2; /* trips per loop pass (the setup once per pass) */
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
     /* the accumulator in its narrowest form (a glide < 2^32; the count per launch < 2^32) */
     uint64_t sum = 0;
@@ -496,7 +442,6 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
         f.q = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
         f.started = 0;
         f.nr = f.nc = 0;
-        if (p.xsorted) ext_sorted_load(p, f, f.q);
     } else {
         runs_init(p, f);
     }
@@ -513,15 +458,11 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
         for (int u = 0; u < U; u++) {
             /* U >= 2: a number that ends in a trip idles through the rest of the pass */
             if (!need) {
-                if (R1) {
+                {
                     const uint32_t ix = cg_uni1_index(&s, mask);
                     const uint4 e = __ldg(p.uni + ix);
                     const uint2 f = __ldg((const uint2 *)(p.uni + ix + 1));
                     rc = cg_uni1_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w, f.x, f.y);
-                } else {
-                    const uint4 e = __ldg(p.uni + cg_uni_index(&s, mask));
-                    rc = L3 ? cg_uni_trip3(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w)
-                            : cg_uni_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w);
                 }
                 /* convergence mode: the dip test proved a value below n (the lane entered
                  * record mode): done, the exact glide is not needed */
@@ -549,9 +490,7 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                 uint64_t r, c, row0;
                 int j;
                 if (EXT) {
-                    if (!(p.xsorted ? ext_sorted_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)
-                                    : ext_next<L3>(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)))
-                        live = 0;
+                    if (!ext_next(p, f, t.pow3, s, v0, pow3j, done0, left, ovf0)) live = 0;
                 } else if (!runs_next_kept(p, f, r, c, j, row0, left)) {
                     live = 0;
                 } else {
@@ -564,7 +503,6 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                     const uint64_t hhi = p.nH0_hi + (hlo < row0) - (hlo == 0);
                     s.n = cg_form_n(h1, hhi, p.k, r);
                     ovf0 = cg_prefix(&v0, h1, hhi, pow3j, c) | wide;
-                    if (L3) uni3_clip(s.n, v0, ovf0);
                 }
                 if (live && p.conv) n9 = n_mod9(s.n); /* of the run's row "-1" */
             }
@@ -573,11 +511,8 @@ template <int D, bool EXT, int V> __global__ void __launch_bounds__(CG_INC_THREA
                  * at most 3 rows on; a run whose last rows are all proved ends without one) */
                 int skip;
                 do {
-                    /* n < 2^128 (three limbs: < 2^96): the plan's rows */
-                    if (L3) {
-                        cg_add64_3(&s.n, p.nstep);
-                        ovf0 |= cg_add64_3(&v0, pow3j);
-                    } else {
+                    /* n < 2^128: the plan's rows */
+                    {
                         cg_add64(&s.n, p.nstep);
                         ovf0 |= cg_add64(&v0, pow3j);
                     }
@@ -643,53 +578,24 @@ __global__ void __launch_bounds__(256) k_ext_gen(xgen g)
     }
 }
 
-/* The UNIFORM kernel variant for four limbs (k_uni's V; environment, read at each call):
- * BULK_CZ_CUDA_UNI_BLOCKS = 5 -> 1; BULK_CZ_CUDA_UNI_UNROLL = 1 -> 0 (one trip per pass), 3 -> 4;
- * BULK_CZ_CUDA_UNI_R1 = 0 -> 3; else 5 (3 with the first record in the dip trip). Variant 3, two
- * trips per pass (H200 round 1, k = 37: 4.202e12 numbers/s against 3.402e12 with one
- * trip per pass; 48 registers and 40 warps: 3.211e12). */
-int uni_variant(void)
-{
-    const char *eb = getenv("BULK_CZ_CUDA_UNI_BLOCKS"), *eu = getenv("BULK_CZ_CUDA_UNI_UNROLL"),
-               *er = getenv("BULK_CZ_CUDA_UNI_R1");
-    if (eb && !strcmp(eb, "5")) return 1;
-    if (eu && !strcmp(eu, "1")) return 0;
-    if (eu && !strcmp(eu, "3")) return 4;
-    /* the first record in the dip trip, two trips per pass: the default since round 2 of the
-     * fourth session (H200, all results identical: k = 37 stored 5.075e12 vs 5.056e12, K = 40
-     * generated (4 rows) 4.822e12 vs 4.580e12, CLI 2^68..+2^44 3.557 s vs 3.652 s wall);
-     * BULK_CZ_CUDA_UNI_R1=0 keeps variant 3 */
-    if (er && !strcmp(er, "0")) return 3;
-    return 5;
-}
-
 kfn pick(int kv, int sh, int mode, int e_d)
 {
-    if (mode >= MODE_UNI && mode <= MODE_UNI3_EXT) {
-        const int d = e_d, x = mode == MODE_UNI_EXT || mode == MODE_UNI3_EXT;
-        const int v = mode >= MODE_UNI3 ? 2 : uni_variant();
-#define CG_KU(V) (x ? (d == 10 ? k_uni<10, true, V> : d == 12 ? k_uni<12, true, V> : d == 14 ? k_uni<14, true, V> \
-                       : d == 16 ? k_uni<16, true, V> : k_uni<0, true, V>)                                         \
-                    : (d == 10 ? k_uni<10, false, V> : d == 12 ? k_uni<12, false, V> : d == 14 ? k_uni<14, false, V> \
-                       : d == 16 ? k_uni<16, false, V> : k_uni<0, false, V>))
-        return v == 1 ? CG_KU(1) : v == 2 ? CG_KU(2) : v == 3 ? CG_KU(3) : v == 4 ? CG_KU(4) : v == 5 ? CG_KU(5) : CG_KU(0);
-#undef CG_KU
+    if (mode == MODE_UNI || mode == MODE_UNI_EXT) {
+        const int d = e_d, x = mode == MODE_UNI_EXT;
+        return x ? (d == 10 ? k_uni<10, true> : d == 12 ? k_uni<12, true> : d == 14 ? k_uni<14, true>
+                    : d == 16 ? k_uni<16, true> : k_uni<0, true>)
+                 : (d == 10 ? k_uni<10, false> : d == 12 ? k_uni<12, false> : d == 14 ? k_uni<14, false>
+                    : d == 16 ? k_uni<16, false> : k_uni<0, false>);
     }
-    /* modes 7..10: the same four with the incremental setup (INC) */
-    const bool inc = mode >= MODE_FLAT_INC;
-    if (inc) mode -= MODE_FLAT_INC - MODE_FLAT;
-#define CG_KF(B, R) (inc ? (sh ? k_flat<true, B, R, true> : k_flat<false, B, R, true>)                  \
-                         : (sh ? k_flat<true, B, R, false> : k_flat<false, B, R, false>))
-    if (mode == MODE_FLAT) return CG_KF(false, false);
-    if (mode == MODE_FLAT_BATCH) return CG_KF(true, false);
-    if (mode == MODE_FLAT_REC) return CG_KF(false, true);
-    if (mode == MODE_FLAT_BATCH_REC) return CG_KF(true, true);
-#undef CG_KF
-#define CG_K(KV, SH)                                                                               \
-    (mode == MODE_ROWS ? k_verify<KV, SH, MODE_ROWS>                                               \
-                       : mode == MODE_ENTRY ? k_verify<KV, SH, MODE_ENTRY> : k_verify<KV, SH, MODE_WALK>)
-    if (kv == BULK_CZ_CUDA_KERNEL_FAST) return sh ? CG_K(BULK_CZ_CUDA_KERNEL_FAST, true) : CG_K(BULK_CZ_CUDA_KERNEL_FAST, false);
-    return sh ? CG_K(BULK_CZ_CUDA_KERNEL_CORE, true) : CG_K(BULK_CZ_CUDA_KERNEL_CORE, false);
+    if (mode == MODE_FLAT_BATCH) return sh ? k_flat<true> : k_flat<false>;
+    /* the fast kernel's rows run k_flat or k_uni: it takes only WALK pieces here */
+    if (kv == BULK_CZ_CUDA_KERNEL_FAST)
+        return sh ? k_verify<BULK_CZ_CUDA_KERNEL_FAST, true, MODE_WALK> : k_verify<BULK_CZ_CUDA_KERNEL_FAST, false, MODE_WALK>;
+#define CG_K(SH)                                                                                   \
+    (mode == MODE_ROWS ? k_verify<BULK_CZ_CUDA_KERNEL_CORE, SH, MODE_ROWS>                         \
+                       : mode == MODE_ENTRY ? k_verify<BULK_CZ_CUDA_KERNEL_CORE, SH, MODE_ENTRY>   \
+                                            : k_verify<BULK_CZ_CUDA_KERNEL_CORE, SH, MODE_WALK>)
+    return sh ? CG_K(true) : CG_K(false);
 #undef CG_K
 }
 
@@ -711,14 +617,13 @@ struct vcache {
     cg_acc *d_acc, *h_acc;
     uint32_t esc_cap; /* escapes each d_esc holds */
     int acc_cap;      /* accumulator slots (grid) */
-    uint32_t *d_uni;  /* the UNIFORM table (cg_uni_build) of uni_d bits, or NULL */
-    int uni_d;
-    uint32_t *d_uni1; /* the table of k_uni's variant 5 (cg_uni1_build) of uni1_d bits, or NULL */
+    uint32_t *d_uni1; /* k_uni's table (cg_uni1_build) of uni1_d bits, or NULL */
     int uni1_d;
     unsigned char *d_ext; /* the sieve extension's tables (ext_upload), ext_cap bytes */
     size_t ext_cap;
     /* S sorted by j for extension rows (ext_sort_upload): r and c of the engine's entries in the
-     * order of j, group j = [xs_goff[j], xs_goff[j + 1]); kept for the engine of xs_key */
+     * order of j, group j = [xs_goff[j], xs_goff[j + 1]); kept for the engine of xs_key (the
+     * generated level-K slices start from it) */
     uint64_t *d_xsr, *d_xsc;
     uint64_t xs_goff[42];
     const void *xs_key;
@@ -746,7 +651,6 @@ void vcache_free(vcache *c)
         if (c->reset_ev[i]) cudaEventDestroy(c->reset_ev[i]);
     }
     cudaFree(c->d_acc);
-    cudaFree(c->d_uni);
     cudaFree(c->d_uni1);
     cudaFree(c->d_ext);
     cudaFree(c->d_xsr);
@@ -781,16 +685,6 @@ struct vrun {
     uint64_t wave_fill;  /* numbers launched in the current wave */
     int overflowed;      /* an escape buffer overflowed: the device's work is redone */
 };
-
-/* the lane-loop kernel of the resolved layout (cg_opts: FLAT or FLAT_BATCH) */
-int flat_mode(const vrun &r)
-{
-    const int rec = r.o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS;
-    /* UNIFORM: FLAT_BATCH where k_uni does not apply (uni_mode) */
-    const int batch = r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH || r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM;
-    const int m = batch ? (rec ? MODE_FLAT_BATCH_REC : MODE_FLAT_BATCH) : (rec ? MODE_FLAT_REC : MODE_FLAT);
-    return r.o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL ? m + (MODE_FLAT_INC - MODE_FLAT) : m;
-}
 
 /* The engine's sieve extension tables (kx bits) into the device cache, one allocation laid out
  * xB[2^kx] xC[2^kx] xinv[41] (u64), xoff[42] (u32), xL[xoff[41]] (u16), xdj[2^kx] (u8); a few
@@ -852,10 +746,10 @@ void ext_params(const vrun &r, vparams &p)
 }
 
 /* The engine's stored sieve sorted by j (a counting sort of (r, c); the order of the entries does
- * not change any result: sums, counts, and the maximum with its smallest n) on the device, for
- * the sorted extension launches (run_ext): every list of a launch has one length, and 3^j,
- * 3^-j are parameters. 16 bytes per entry (k = 32: 0.66 GB); returns 0 (and the driver takes
- * the unsorted path) when that would take more than half of the free device memory. */
+ * not change any result: sums, counts, and the maximum with its smallest n) on the device, from
+ * which run_ext_gen generates level-K slices (every list of a group has one length, and 3^j,
+ * 3^-j are parameters). 16 bytes per entry (k = 32: 0.66 GB); returns 0 (and the driver takes
+ * the unsorted runs, run_ext) when that would take more than half of the free device memory. */
 int ext_sort_upload(vcache &c, const bulk_collatz_engine *e, int *ok)
 {
     *ok = 0;
@@ -912,35 +806,19 @@ int ext_uni(const bulk_collatz_engine *e, cg_w nH)
     return e->d <= CG_UNI_MAX_D && cg_uni_ok((unsigned)e->d, cg_make((uint64_t)n, (uint64_t)(n >> 64)));
 }
 
-/* BULK_CZ_CUDA_UNI_LIMBS = 3: the UNIFORM kernels on three limbs where a launch allows it
- * (cg_uni3_ok; a tuning knob for the GPU rounds, read at each call). */
-int uni_limbs3(void)
-{
-    const char *ev = getenv("BULK_CZ_CUDA_UNI_LIMBS");
-    return ev && !strcmp(ev, "3");
-}
+/* k_uni's mode for stored rows or extension rows (ext). */
+int uni_kind(int ext) { return ext ? MODE_UNI_EXT : MODE_UNI; }
 
-/* k_uni's mode for a launch of rows nH0 .. nH0 + rows - 1 of level-L blocks (ext: extension
- * rows): three limbs when chosen and every n < 2^(96 - lim - 8). */
-int uni_kind(const vrun &r, cg_w nH0, cg_w rows, int L, int ext)
-{
-    /* above the launch's largest n */
-    const cg_w top = (nH0 + rows) << L, wrap = L ? (nH0 + rows) >> (128 - L) : 0;
-    const int l3 = uni_limbs3() && wrap == 0 &&
-                   cg_uni3_ok((unsigned)r.e->d, cg_make((uint64_t)top, (uint64_t)(top >> 64)));
-    return ext ? (l3 ? MODE_UNI3_EXT : MODE_UNI_EXT) : (l3 ? MODE_UNI3 : MODE_UNI);
-}
-
-/* The kernel of a FLAT-layout launch (rows nH0 .. nH0 + rows - 1 of level-k blocks): k_uni when
- * the layout is UNIFORM and it applies (cg_uni_ok on the smallest n), else flat_mode's. */
-int uni_mode(const vrun &r, cg_w nH0, cg_w rows)
+/* The kernel of a fast-kernel launch (rows nH0 .. of level-k blocks): k_uni when the layout is
+ * UNIFORM and it applies (cg_uni_ok on the smallest n), else FLAT_BATCH. */
+int uni_mode(const vrun &r, cg_w nH0)
 {
     const int k = r.e->k;
     const cg_w n_min = nH0 << k;
-    if (r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM && r.cache && r.cache->d_uni &&
+    if (r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM && r.cache && r.cache->d_uni1 &&
         cg_uni_ok((unsigned)r.e->d, cg_make((uint64_t)n_min, (uint64_t)(n_min >> 64))))
-        return uni_kind(r, nH0, rows, k, 0);
-    return flat_mode(r);
+        return uni_kind(0);
+    return MODE_FLAT_BATCH;
 }
 
 int run_init(vrun &r, const cg_dev *dv)
@@ -951,11 +829,11 @@ int run_init(vrun &r, const cg_dev *dv)
     const int need_uni = (uni || r.e->kx > 0) && r.e->d <= CG_UNI_MAX_D;
     /* the grid: for the kernel most of the work runs in (with an extension, k_uni's) */
     const int mode_any = need_uni && r.e->kx > 0 ? MODE_UNI_EXT
-                         : r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER
-                             ? (uni ? MODE_UNI : flat_mode(r)) : MODE_ROWS;
+                         : r.kv == BULK_CZ_CUDA_KERNEL_FAST ? (uni ? MODE_UNI : MODE_FLAT_BATCH) : MODE_ROWS;
     kfn f = pick(r.kv, r.sh, mode_any, r.e->d);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
-    for (int m = 0; m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? CG_NMODES : 3); m++)
+    for (int m = r.kv == BULK_CZ_CUDA_KERNEL_FAST ? MODE_WALK : 0;
+         m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? CG_NMODES : MODE_WALK + 1); m++)
         CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m, r.e->d), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)r.smem));
     int per_sm = 0;
@@ -1000,26 +878,9 @@ int run_init(vrun &r, const cg_dev *dv)
         CG_CHECK(cudaMallocHost(&c.h_acc, (size_t)r.grid * sizeof(cg_acc)));
         c.acc_cap = r.grid;
     }
-    if (need_uni && c.uni_d != r.e->d) {
-        /* the UNIFORM table of d bits (built on the host: 2^d operations, ~0.1 s at d = 16) */
-        cudaFree(c.d_uni);
-        c.d_uni = NULL;
-        c.uni_d = 0;
-        const size_t bytes = (size_t)cg_uni_entries((unsigned)r.e->d) * 16;
-        uint32_t *h = (uint32_t *)malloc(bytes);
-        if (!h) return BULK_ERR_NOMEM;
-        cg_uni_build((unsigned)r.e->d, r.e->B, r.e->C, r.e->J, h);
-        cudaError_t ce = cudaMalloc(&c.d_uni, bytes);
-        if (ce == cudaSuccess) ce = cudaMemcpy(c.d_uni, h, bytes, cudaMemcpyHostToDevice);
-        free(h);
-        if (ce != cudaSuccess) {
-            cg_note_error(ce, "UNIFORM table", __FILE__, __LINE__);
-            return BULK_ERR_CUDA;
-        }
-        c.uni_d = r.e->d;
-    }
-    if (need_uni && uni_variant() == 5 && c.uni1_d != r.e->d) {
-        /* variant 5's table (the first record beside each operation) */
+    if (need_uni && c.uni1_d != r.e->d) {
+        /* k_uni's table (the first record beside each operation; built on the host: 2^d
+         * operations, ~0.1 s at d = 16) */
         cudaFree(c.d_uni1);
         c.d_uni1 = NULL;
         c.uni1_d = 0;
@@ -1031,7 +892,7 @@ int run_init(vrun &r, const cg_dev *dv)
         if (ce == cudaSuccess) ce = cudaMemcpy(c.d_uni1, h, bytes, cudaMemcpyHostToDevice);
         free(h);
         if (ce != cudaSuccess) {
-            cg_note_error(ce, "UNIFORM variant-5 table", __FILE__, __LINE__);
+            cg_note_error(ce, "UNIFORM table", __FILE__, __LINE__);
             return BULK_ERR_CUDA;
         }
         c.uni1_d = r.e->d;
@@ -1130,10 +991,7 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     p.esc_count = r.d_cnt[b];
     p.esc_cap = r.o.escape_capacity;
     p.refill = (uint32_t)r.o.refill_lanes;
-    p.uni = r.cache ? (const uint4 *)r.cache->d_uni : NULL;
-    /* k_uni's variant 5 reads its own table (the four-limb modes; three limbs are variant 2) */
-    if ((mode == MODE_UNI || mode == MODE_UNI_EXT) && r.cache && r.cache->d_uni1 && uni_variant() == 5)
-        p.uni = (const uint4 *)r.cache->d_uni1;
+    p.uni = r.cache ? (const uint4 *)r.cache->d_uni1 : NULL;
     p.nstep = p.k + p.kx < 64 ? (uint64_t)1 << (p.k + p.kx) : 0;
     p.mask = (1u << r.e->d) - 1;
     /* convergence mode: only k_uni skips the rows a smaller number proves (the WALK pieces at
@@ -1141,7 +999,7 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
      * verify_part run the range on the CPU instead */
     p.conv = r.e->conv;
     p.s9 = (1u << ((p.k + p.kx) % 6)) % 9; /* 2^6 = 1 mod 9 */
-    if (p.conv && ((mode < MODE_UNI && mode != MODE_WALK) || mode == MODE_UNI_EXT || mode == MODE_UNI3_EXT))
+    if (p.conv && ((mode < MODE_UNI && mode != MODE_WALK) || mode == MODE_UNI_EXT))
         return BULK_ERR_UNSUPPORTED; /* (the extension runs lack the level-K predecessor test) */
     pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     CG_CHECK(cudaGetLastError());
@@ -1167,7 +1025,7 @@ int launch_tiles(vrun &r, vparams p, cg_w nH, cg_w rows, const uint64_t *Sr, con
             uint64_t cnt = ne - e0 < el ? ne - e0 : el;
             p.Sr = Sr + e0;
             p.Sc = Sc + e0;
-            p.Sj = Sj ? Sj + e0 : NULL; /* NULL: the sorted extension launches (no j per entry) */
+            p.Sj = Sj + e0;
             p.ne = cnt;
             p.nH0_lo = (uint64_t)h;
             p.nH0_hi = (uint64_t)(h >> 64);
@@ -1186,8 +1044,8 @@ int launch_tiles(vrun &r, vparams p, cg_w nH, cg_w rows, const uint64_t *Sr, con
 int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
              const uint8_t *Sj, uint64_t ne)
 {
-    if (r.kv == BULK_CZ_CUDA_KERNEL_FAST && r.o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER) {
-        /* FLAT layout: a launch is el entries x rl rows, about launch_numbers iterated
+    if (r.kv == BULK_CZ_CUDA_KERNEL_FAST) {
+        /* k_uni / FLAT_BATCH: a launch is el entries x rl rows, about launch_numbers iterated
          * numbers (2^27 by default: ~1000 per thread, so the lanes' loads even out). At least
          * CG_FLAT_RUN rows per launch (when the range has them): with one row per launch
          * (k = 37: 2^27 / s_k < 1) every number was a new run, its entry read from HBM with
@@ -1203,12 +1061,12 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
         uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;
         return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, rl, el, 1.0, [&](vparams &p) {
-            return uni_mode(r, (cg_w)p.nH0_hi << 64 | p.nH0_lo, p.nrows);
+            return uni_mode(r, (cg_w)p.nH0_hi << 64 | p.nH0_lo);
         });
     }
     const uint32_t rpu = (uint32_t)r.o.rows_per_thread * (uint32_t)r.threads;
     if (rows >= rpu) {
-        /* ROWS layout: a launch is el entries x rl rows, rl a multiple of rpu, together about
+        /* (the CORE kernel) ROWS layout: a launch is el entries x rl rows, rl a multiple of rpu, together about
          * launch_numbers numbers (short launches keep the escape waves short) */
         uint64_t rl = r.o.launch_numbers / (ne ? ne : 1) / rpu * rpu;
         if (rl < rpu) rl = rpu;
@@ -1220,7 +1078,7 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
             return (int)MODE_ROWS;
         });
     }
-    /* ENTRY layout: fewer rows than one unit: a thread per entry, the rows in a loop */
+    /* (the CORE kernel) ENTRY layout: fewer rows than one unit: a thread per entry, the rows in a loop */
     uint64_t el = r.o.launch_numbers / (uint64_t)rows;
     if (el < 1) el = 1;
     return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, (uint64_t)rows, el, 1.0,
@@ -1231,49 +1089,8 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
  * resident slice: k_uni<D, true> launches of about launch_numbers iterated numbers (an entry and
  * a row hold s_K / s_k of them on average), at least CG_FLAT_RUN rows each when the range has
  * them, runs per launch (entries x xmax x row chunks) below 2^31. */
-/* The sorted extension runs from this many extension bits on: H200 round 2 of 2026-11-21 (third
- * session), k = 37 near 2^68: 28 + 9 bits sorted 2.874e12 against unsorted 1.622e12 numbers/s
- * (round 1), 32 + 5 bits sorted 1.094e12 against unsorted 1.897e12; the CLI's K = 39 from 32
- * stored bits (7) sorted 3.56e12 against unsorted 3.09e12 (wall). Why the short lists lose with
- * the sorted runs was not found in the session. */
-#define CG_EXT_SORTED_MIN 7
-
-/* Rows [0, rows) of level-K blocks from row nH through the j-sorted copy of S (ext_sort_upload):
- * per group j of entries, launches of about launch_numbers numbers, every run non-empty. */
-int run_ext_sorted(vrun &r, vparams &base, cg_w nH, cg_w rows)
-{
-    vparams p = base;
-    ext_params(r, p);
-    p.xsorted = 1;
-    const vcache &c = *r.cache;
-    const bulk_collatz_engine *e = r.e;
-    const double ln = (double)r.o.launch_numbers;
-    for (int j = 0; j <= 40; j++) {
-        const uint64_t g0 = c.xs_goff[j], ne = c.xs_goff[j + 1] - g0;
-        const uint32_t len = e->xoff[j + 1] - e->xoff[j];
-        if (ne == 0 || len == 0) continue;
-        p.xj = j;
-        p.xlen = len;
-        p.xo0 = e->xoff[j];
-        p.xiv = e->xinv[j];
-        const uint64_t rmax = ((uint64_t)1 << 30) / len * CG_FLAT_RUN;
-        double rld = ln / ((double)ne * len + 1);
-        uint64_t rl = rld > (double)rmax ? rmax : (uint64_t)rld;
-        if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
-        rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
-        uint64_t el = (uint64_t)(ln / ((double)rl * len + 1));
-        const uint64_t elmax = ((uint64_t)1 << 31) / ((uint64_t)len * ((rl + CG_FLAT_RUN - 1) / CG_FLAT_RUN));
-        if (el > elmax) el = elmax;
-        if (el < 1) el = 1;
-        int s = launch_tiles(r, p, nH, rows, c.d_xsr + g0, c.d_xsc + g0, NULL, ne, rl, el, (double)len,
-                             [&](vparams &q) {
-                                 return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, e->k + e->kx, 1);
-                             });
-        if (s) return s;
-    }
-    return BULK_OK;
-}
-
+/* Rows [0, rows) of level-K blocks from row nH through the unsorted runs of k_uni<D, true>: the
+ * form where the j-sorted S does not fit the device (ext_sort_upload), K <= 40. */
 int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
             uint64_t ne)
 {
@@ -1291,12 +1108,13 @@ int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, cons
     if (el > elmax) el = elmax;
     if (el < 1) el = 1;
     return launch_tiles(r, p, nH, rows, Sr, Sc, Sj, ne, rl, el, avg, [&](vparams &q) {
-        return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, r.e->k + r.e->kx, 1);
+        (void)q;
+        return uni_kind(1);
     });
 }
 
 /* Rows [0, rows) of level-K blocks from row nH through generated slices of the K-bit sieve (the
- * "gen" form, the default since the fourth session): the j-sorted S and the survivor lists
+ * "gen" form, the default): the j-sorted S and the survivor lists
  * expand on the device into slices of (r, c, j) entries of level K (k_ext_gen, cg_ext_gen_one),
  * each of which runs as a stored sieve of K bits in the stored-sieve kernel (k_uni<D, false>,
  * the loads of the next run's entry one run ahead, incremental rows) with k = K; escapes are
@@ -1365,7 +1183,8 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
         uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;
         return launch_tiles(r, p, nH, rows, c.d_gsr, c.d_gsc, c.d_gsj, ne, rl, el, 1.0, [&](vparams &q) {
-            return uni_kind(r, (cg_w)q.nH0_hi << 64 | q.nH0_lo, q.nrows, K, 0);
+            (void)q;
+            return uni_kind(0);
         });
     };
     uint64_t fill = 0;
@@ -1412,20 +1231,17 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
     return BULK_OK;
 }
 
-/* How extension rows run (BULK_CZ_CUDA_EXT, read at each call, for the GPU rounds' comparisons):
- * 2 = gen (generated level-K slices, run_ext_gen; the default), 1 = sorted (the third session's
- * k_uni<D, true> runs over S sorted by j, from CG_EXT_SORTED_MIN extension bits on, else
- * unsorted), 0 = unsorted. gen and sorted need the j-sorted S on the device (ext_sort_upload),
- * else the unsorted runs. K > 40: gen only (the other forms take 3^j2 from a table of 41). */
+/* How extension rows run: 1 = generated level-K slices (run_ext_gen; the default, and the only
+ * form for K > 40), 0 = the unsorted runs (run_ext), which also run where the j-sorted S does
+ * not fit the device. BULK_CZ_CUDA_EXT = unsorted forces them (read at each call; tests). */
 int ext_method(const vrun &r)
 {
     const char *ev = getenv("BULK_CZ_CUDA_EXT");
-    const int kx = r.e->kx, K = r.e->k + kx;
-    if (K > 40) return 2;
+    const int K = r.e->k + r.e->kx;
+    if (K > 40) return 1;
     if (ev && !strcmp(ev, "unsorted")) return 0;
-    if (ev && !strcmp(ev, "sorted")) return !r.o.s_slice_entries && kx >= CG_EXT_SORTED_MIN ? 1 : 0;
-    if (ev && *ev && strcmp(ev, "gen")) fprintf(stderr, "BULK_CZ_CUDA_EXT=%s: unknown (gen|sorted|unsorted), ignored\n", ev);
-    return 2;
+    if (ev && *ev && strcmp(ev, "gen")) fprintf(stderr, "bulk: BULK_CZ_CUDA_EXT='%s' is not gen or unsorted: ignored\n", ev);
+    return 1;
 }
 
 /* A ROWS or EXT piece's rows against a slice of S. */
@@ -1495,11 +1311,11 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
         const int xm = pc.kind == CG_PIECE_EXT ? ext_method(r) : 0;
         if (xm) {
             /* extension rows through S sorted by j, when the device holds it: generated
-             * level-K slices (gen) or the sorted runs */
+             * level-K slices */
             int ok = 0, s = ext_sort_upload(*r.cache, e, &ok);
             if (s) return s;
             if (ok) {
-                s = xm == 2 ? run_ext_gen(r, base, pc.nH + r0, rn) : run_ext_sorted(r, base, pc.nH + r0, rn);
+                s = run_ext_gen(r, base, pc.nH + r0, rn);
                 if (s) return s;
                 continue;
             }
@@ -1585,21 +1401,15 @@ int verify_device(int g, void *arg)
         r.res = &job.res[g];
         r.o = o;
         r.threads = o.threads_per_block;
-        /* the INC kernels' launch bound */
-        if ((o.verify_setup == BULK_CZ_CUDA_SETUP_INCREMENTAL || o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM ||
-             e->kx > 0) &&
-            r.threads > CG_INC_THREADS)
-            r.threads = CG_INC_THREADS;
+        /* k_flat's and k_uni's launch bound */
+        if (r.threads > CG_INC_THREADS) r.threads = CG_INC_THREADS;
         bulk_collatz_verify_result_init(r.res);
         s = cg_choose(e, dv, &r.kv, &r.sh);
         /* record replays read REC from global memory anyway; with BC, BM, J in shared memory
          * (d = 12: 70 KB, 3 blocks = 24 warps per SM) the replays' load latency was not hidden:
-         * H200 round 1, k = 32, FLAT_BATCH refill 16 with records: shared 1.352e12, global
-         * 1.594e12 numbers/s (T-step replays: 1.421e12 vs 1.417e12) */
-        if (s == BULK_OK && o.table_mem == BULK_CZ_CUDA_MEM_AUTO && r.kv == BULK_CZ_CUDA_KERNEL_FAST &&
-            o.verify_layout != BULK_CZ_CUDA_LAYOUT_NUMBER &&
-            (o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS || o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM))
-            r.sh = 0;
+         * H200, k = 32, FLAT_BATCH refill 16 with records: shared 1.352e12, global 1.594e12
+         * numbers/s (docs/perf/collatz-gpu.md "Record replays") */
+        if (s == BULK_OK && o.table_mem == BULK_CZ_CUDA_MEM_AUTO && r.kv == BULK_CZ_CUDA_KERNEL_FAST) r.sh = 0;
         if (s == BULK_OK) s = run_init(r, dv);
         st->kernel = r.kv;
         st->table_mem = r.sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
@@ -1667,7 +1477,8 @@ static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int 
     int s = conv_cpu ? BULK_ERR_UNSUPPORTED : cg_run_devices(G, verify_device, &job);
     if (s == BULK_ERR_UNSUPPORTED && e->conv) {
         /* (launch(): a row kernel other than k_uni was chosen) the same results on the CPU,
-         * one thread: a fallback for small n (< 2^(3d+2)), d > 16 or a forced layout */
+         * one thread: a fallback for small n (< 2^(3d+2)), d > 16, the unsorted extension runs
+         * or a forced layout */
         bulk_collatz_verify_result t;
         s = bulk_collatz_verify_chunk(e, cg_u_of(first), cg_u_of(last), &t);
         if (s == BULK_OK) bulk_collatz_verify_result_merge(out, &t);
