@@ -67,8 +67,8 @@ BULK_HD int cg_odd(cg_u128 *v)
     v->x3 = y3;
     return y4 != 0;
 #else
-    unsigned __int128 x = (unsigned __int128)cg_hi64(*v) << 64 | cg_lo64(*v);
-    if (x > (~(unsigned __int128)0 - 1) / 3) return 1;
+    u128 x = (u128)cg_hi64(*v) << 64 | cg_lo64(*v);
+    if (x > (~(u128)0 - 1) / 3) return 1;
     x = 3 * x + 1;
     *v = cg_make((uint64_t)x, (uint64_t)(x >> 64));
     return 0;

@@ -128,7 +128,7 @@ BULK_HD void cg6_cfeed_init(cg6_cfeed *f, const uint64_t *cls2, uint64_t nH, uin
 /* 3^j nH + c (exact in 128 bits for any nH < 2^64). */
 BULK_HD cg_u128 cg6_class_start(uint64_t p, uint64_t nH, uint64_t c)
 {
-    const unsigned __int128 v = (unsigned __int128)p * nH + c;
+    const u128 v = (u128)p * nH + c;
     return cg_make((uint64_t)v, (uint64_t)(v >> 64));
 }
 

@@ -887,7 +887,7 @@ void dcache_free(dcache *c)
 
 struct djob {
     const bulk_collatz_engine *e;
-    cg_w first;
+    u128 first;
     uint64_t count;    /* numbers (OUT) or batches */
     uint64_t batch;    /* 0: OUT */
     uint32_t *out;
@@ -898,7 +898,7 @@ struct djob {
 /* Host share of one escaped number: its exact delay into the outputs. */
 int settle(const djob &j, uint64_t off)
 {
-    cg_w n = j.first + off;
+    u128 n = j.first + off;
     uint64_t w[2] = { (uint64_t)n, (uint64_t)(n >> 64) }, dl = 0;
     int s = bulk_cz_exact(w, 2, 0, &dl, NULL, NULL, 0, NULL);
     if (s != BULK_OK) return s;
@@ -926,8 +926,8 @@ int delays_device(int g, void *arg)
     int s = cg_dev_prepare(g, e, 0, 1, &dv, &st->upload_seconds);
     if (s) return s;
     const int G = cg_devices();
-    cg_w u0w, unw;
-    cg_split_rows((cg_w)j.count, G, g, &u0w, &unw);
+    u128 u0w, unw;
+    cg_split_rows((u128)j.count, G, g, &u0w, &unw);
     const uint64_t u0 = (uint64_t)u0w, un = (uint64_t)unw;
     bulk_collatz_cuda_opts o = cg_opts();
     int kv, sh;
@@ -1002,7 +1002,7 @@ int delays_device(int g, void *arg)
      * classes without its numbers) */
     const char *cenv = getenv("BULK_CZ_CUDA_CLASSES");
     const uint64_t ub = j.batch ? j.batch : 1;
-    const cg_w total_n = (cg_w)j.count * ub, last_n = j.first + total_n - 1;
+    const u128 total_n = (u128)j.count * ub, last_n = j.first + total_n - 1;
     int cls = v5 && !(cenv && !strcmp(cenv, "0")) && e->M > 0 &&
               e->M <= 22 && (j.first >> 40) != 0 && (last_n >> 79) == 0 && (total_n >> 23) != 0 &&
               o.launch_numbers >= ((uint64_t)1 << e->M);
@@ -1163,7 +1163,7 @@ int delays_device(int g, void *arg)
             if (cls && done_u + n < un && ub <= ((uint64_t)1 << e->M) && (((uint64_t)1 << e->M) % ub) == 0) {
                 /* end the launch on a class block's boundary where the units allow it (else
                  * both launches run the classes of the block they share) */
-                const uint64_t rem = (uint64_t)((j.first + (cg_w)(u0 + done_u + n) * ub) & (((cg_w)1 << e->M) - 1));
+                const uint64_t rem = (uint64_t)((j.first + (u128)(u0 + done_u + n) * ub) & (((u128)1 << e->M) - 1));
                 if (rem % ub == 0 && rem / ub < n / 2) n -= rem / ub;
             }
             dparams p;
@@ -1198,7 +1198,7 @@ int delays_device(int g, void *arg)
             DG_TRY(cudaEventRecord(cur.k0, stream));
             if (cls) {
                 /* phase 1 for every block the launch touches, then phase 2 */
-                const cg_w n0 = j.first + (cg_w)p.off0, nn = (cg_w)n * (j.batch ? j.batch : 1);
+                const u128 n0 = j.first + (u128)p.off0, nn = (u128)n * (j.batch ? j.batch : 1);
                 p.B0 = (uint64_t)(n0 >> e->M);
                 p.nbk = (uint32_t)(((n0 + nn - 1) >> e->M) - (n0 >> e->M) + 1);
                 p.cls2 = dc.cls2;
@@ -1305,7 +1305,7 @@ int run(const djob &j)
     return s;
 }
 
-int check(const bulk_collatz_engine *e, bulk_u128 first, cg_w count)
+int check(const bulk_collatz_engine *e, bulk_u128 first, u128 count)
 {
     if (!e || e->a == 0 || (first.lo == 0 && first.hi == 0)) return BULK_ERR_ARG;
     if (count && cg_w_of(first) + (count - 1) < cg_w_of(first)) return BULK_ERR_ARG;
@@ -1338,7 +1338,7 @@ extern "C" int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_
                                              uint32_t *min, uint32_t *max)
 {
     if (batch == 0 || (nbatches && (!sum || !min || !max))) return BULK_ERR_ARG;
-    int s = check(e, first, (cg_w)batch * nbatches);
+    int s = check(e, first, (u128)batch * nbatches);
     if (s) return s;
     djob j = { e, cg_w_of(first), nbatches, batch, NULL, sum, min, max };
     return run(j);

@@ -799,10 +799,10 @@ int ext_sort_upload(vcache &c, const bulk_collatz_engine *e, int *ok)
 
 /* Extension rows run k_uni (the dip test needs every n >= 2^(3d+2), and d <= CG_UNI_MAX_D);
  * otherwise the WALK layout walks their K bits per number. */
-int ext_uni(const bulk_collatz_engine *e, cg_w nH)
+int ext_uni(const bulk_collatz_engine *e, u128 nH)
 {
     const int K = e->k + e->kx;
-    const cg_w n = K < 128 ? nH << K : 0;
+    const u128 n = K < 128 ? nH << K : 0;
     return e->d <= CG_UNI_MAX_D && cg_uni_ok((unsigned)e->d, cg_make((uint64_t)n, (uint64_t)(n >> 64)));
 }
 
@@ -811,10 +811,10 @@ int uni_kind(int ext) { return ext ? MODE_UNI_EXT : MODE_UNI; }
 
 /* The kernel of a fast-kernel launch (rows nH0 .. of level-k blocks): k_uni when the layout is
  * UNIFORM and it applies (cg_uni_ok on the smallest n), else FLAT_BATCH. */
-int uni_mode(const vrun &r, cg_w nH0)
+int uni_mode(const vrun &r, u128 nH0)
 {
     const int k = r.e->k;
-    const cg_w n_min = nH0 << k;
+    const u128 n_min = nH0 << k;
     if (r.o.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM && r.cache && r.cache->d_uni1 &&
         cg_uni_ok((unsigned)r.e->d, cg_make((uint64_t)n_min, (uint64_t)(n_min >> 64))))
         return uni_kind(0);
@@ -950,7 +950,7 @@ int drain(vrun &r, int b, int tail)
     CG_CHECK(cudaMemsetAsync(r.d_cnt[b], 0, 64, r.s2));
     CG_CHECK(cudaEventRecord(r.reset_ev[b], r.s2));
     for (unsigned int i = 0; i < cnt; i++) {
-        cg_w n = (cg_w)r.h_esc[3 * (size_t)i + 1] << 64 | r.h_esc[3 * (size_t)i];
+        u128 n = (u128)r.h_esc[3 * (size_t)i + 1] << 64 | r.h_esc[3 * (size_t)i];
         int s = cg_host_iterate(r.e, n, (int)r.h_esc[3 * (size_t)i + 2], r.res);
         if (s != BULK_OK) return s;
     }
@@ -1014,13 +1014,13 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
  * counts cnt x nr x weight numbers toward the escape waves (weight: iterated numbers per entry
  * and row). */
 template <class F>
-int launch_tiles(vrun &r, vparams p, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
+int launch_tiles(vrun &r, vparams p, u128 nH, u128 rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
                  uint64_t ne, uint64_t rl, uint64_t el, double weight, F per)
 {
-    for (cg_w done = 0; done < rows;) {
-        cg_w left = rows - done;
+    for (u128 done = 0; done < rows;) {
+        u128 left = rows - done;
         uint64_t nr = left < rl ? (uint64_t)left : rl;
-        cg_w h = nH + done;
+        u128 h = nH + done;
         for (uint64_t e0 = 0; e0 < ne; e0 += el) {
             uint64_t cnt = ne - e0 < el ? ne - e0 : el;
             p.Sr = Sr + e0;
@@ -1041,7 +1041,7 @@ int launch_tiles(vrun &r, vparams p, cg_w nH, cg_w rows, const uint64_t *Sr, con
 }
 
 /* Rows [row0, row0 + rows) of level-k blocks from row nH against the resident slice. */
-int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
+int run_rows(vrun &r, vparams &base, u128 nH, u128 rows, const uint64_t *Sr, const uint64_t *Sc,
              const uint8_t *Sj, uint64_t ne)
 {
     if (r.kv == BULK_CZ_CUDA_KERNEL_FAST) {
@@ -1057,11 +1057,11 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
         /* entries per launch for launch_numbers numbers with the rows a launch really has (a
          * range of fewer rows than rl: until session 4 el was ln / rl, so a launch of 4 rows
          * held 2^23 numbers, ~30 per thread, and the launches' tails cost ~30% at K = 40) */
-        const uint64_t rr = rows < (cg_w)rl ? (uint64_t)rows : rl;
+        const uint64_t rr = rows < (u128)rl ? (uint64_t)rows : rl;
         uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;
         return launch_tiles(r, base, nH, rows, Sr, Sc, Sj, ne, rl, el, 1.0, [&](vparams &p) {
-            return uni_mode(r, (cg_w)p.nH0_hi << 64 | p.nH0_lo);
+            return uni_mode(r, (u128)p.nH0_hi << 64 | p.nH0_lo);
         });
     }
     const uint32_t rpu = (uint32_t)r.o.rows_per_thread * (uint32_t)r.threads;
@@ -1091,7 +1091,7 @@ int run_rows(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, con
  * them, runs per launch (entries x xmax x row chunks) below 2^31. */
 /* Rows [0, rows) of level-K blocks from row nH through the unsorted runs of k_uni<D, true>: the
  * form where the j-sorted S does not fit the device (ext_sort_upload), K <= 40. */
-int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
+int run_ext(vrun &r, vparams &base, u128 nH, u128 rows, const uint64_t *Sr, const uint64_t *Sc, const uint8_t *Sj,
             uint64_t ne)
 {
     vparams p = base;
@@ -1121,7 +1121,7 @@ int run_ext(vrun &r, vparams &base, cg_w nH, cg_w rows, const uint64_t *Sr, cons
  * redone from the stored level k (esc_k1), as block_extended's reference path. A slice holds
  * o.s_slice_entries entries when set (tests), else up to 2^28 (4.5 GB) or a quarter of the free
  * memory. Only for K <= 40 (cg_ext_gen_one: 3^j2 < 2^64). */
-int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
+int run_ext_gen(vrun &r, vparams &base, u128 nH, u128 rows)
 {
     vcache &c = *r.cache;
     const bulk_collatz_engine *e = r.e;
@@ -1179,7 +1179,7 @@ int run_ext_gen(vrun &r, vparams &base, cg_w nH, cg_w rows)
         uint64_t rl = ln / (ne ? ne : 1);
         if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
         rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
-        const uint64_t rr = rows < (cg_w)rl ? (uint64_t)rows : rl; /* as run_rows */
+        const uint64_t rr = rows < (u128)rl ? (uint64_t)rows : rl; /* as run_rows */
         uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;
         return launch_tiles(r, p, nH, rows, c.d_gsr, c.d_gsc, c.d_gsj, ne, rl, el, 1.0, [&](vparams &q) {
@@ -1245,7 +1245,7 @@ int ext_method(const vrun &r)
 }
 
 /* A ROWS or EXT piece's rows against a slice of S. */
-int run_piece(vrun &r, vparams &base, const cg_piece &pc, cg_w nH, cg_w rows, const uint64_t *Sr, const uint64_t *Sc,
+int run_piece(vrun &r, vparams &base, const cg_piece &pc, u128 nH, u128 rows, const uint64_t *Sr, const uint64_t *Sc,
               const uint8_t *Sj, uint64_t ne)
 {
     if (pc.kind == CG_PIECE_EXT) return run_ext(r, base, nH, rows, Sr, Sc, Sj, ne);
@@ -1265,11 +1265,11 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
         if (pc.kind == CG_PIECE_EXT_WALK) {
             /* extension rows where k_uni does not apply: this device's rows, each walked over its
              * K bits; escapes redone from the level-k state, as verify.c block_extended does */
-            cg_w r0, rn;
+            u128 r0, rn;
             cg_split_rows(pc.rows, job.G, g, &r0, &rn);
-            for (cg_w row = r0; row < r0 + rn; row++)
-                for (cg_w done = 0; done < ((cg_w)1 << pc.L);) {
-                    cg_w rest = ((cg_w)1 << pc.L) - done;
+            for (u128 row = r0; row < r0 + rn; row++)
+                for (u128 done = 0; done < ((u128)1 << pc.L);) {
+                    u128 rest = ((u128)1 << pc.L) - done;
                     uint64_t cnt = rest < r.o.launch_numbers ? (uint64_t)rest : r.o.launch_numbers;
                     vparams p = base;
                     p.L = pc.L;
@@ -1285,9 +1285,9 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
             continue;
         }
         if (pc.kind != CG_PIECE_WALK) continue;
-        cg_w q0, qn;
-        cg_split_rows((cg_w)1 << pc.L, job.G, g, &q0, &qn);
-        for (cg_w done = 0; done < qn;) {
+        u128 q0, qn;
+        cg_split_rows((u128)1 << pc.L, job.G, g, &q0, &qn);
+        for (u128 done = 0; done < qn;) {
             uint64_t cnt = qn - done < r.o.launch_numbers ? (uint64_t)(qn - done) : r.o.launch_numbers;
             vparams p = base;
             p.L = pc.L;
@@ -1305,7 +1305,7 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
     for (int i = 0; i < job.np; i++) {
         const cg_piece &pc = job.pieces[i];
         if (pc.kind != CG_PIECE_ROWS && pc.kind != CG_PIECE_EXT) continue;
-        cg_w r0, rn;
+        u128 r0, rn;
         cg_split_rows(pc.rows, job.G, g, &r0, &rn);
         if (rn == 0) continue;
         const int xm = pc.kind == CG_PIECE_EXT ? ext_method(r) : 0;
@@ -1420,7 +1420,7 @@ int verify_device(int g, void *arg)
                 cg_note_error(cudaGetLastError(), "accumulators", __FILE__, __LINE__);
                 s = BULK_ERR_CUDA;
             } else {
-                cg_w sum = 0, iter = 0;
+                u128 sum = 0, iter = 0;
                 cg_acc m;
                 cg_acc_init(&m);
                 for (int b = 0; b < r.grid; b++) {
@@ -1456,7 +1456,7 @@ void cg_verify_release(int dev)
 int cg_verify_cached(int dev) { return dev >= 0 && dev < CG_MAX_VDEV && g_vc[dev].s != NULL; }
 
 /* One call of the devices on [first, last]. */
-static int verify_part(const bulk_collatz_engine *e, cg_w first, cg_w last, int G,
+static int verify_part(const bulk_collatz_engine *e, u128 first, u128 last, int G,
                        bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
 {
     cg_piece pieces[CG_MAX_PIECES];
@@ -1510,10 +1510,10 @@ extern "C" int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk
     bulk_collatz_verify_result_init(out);
     /* parts of at most 2^72 numbers: the per-block 64-bit glide sums on the device then stay
      * far from wrapping (2^72 * 0.03 mandatory * < 2^12 glide / 2^10 blocks < 2^64) */
-    const cg_w part = (cg_w)1 << 72;
+    const u128 part = (u128)1 << 72;
     int s = BULK_OK;
-    for (cg_w a = cg_w_of(first), z = cg_w_of(last);;) {
-        cg_w b = z - a >= part ? a + part - 1 : z;
+    for (u128 a = cg_w_of(first), z = cg_w_of(last);;) {
+        u128 b = z - a >= part ? a + part - 1 : z;
         s = verify_part(e, a, b, G, out, res);
         if (s != BULK_OK || b == z) break;
         a = b + 1;

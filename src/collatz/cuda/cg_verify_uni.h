@@ -102,8 +102,8 @@ BULK_HD cg_u128 cg_uni_mul(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, u
         : "=&r"(r.x0), "=&r"(r.x1), "=&r"(r.x2), "=r"(r.x3)
         : "r"(h0), "r"(h1), "r"(h2), "r"(X), "r"(Y), "r"(t0), "r"(t1), "r"(h3), "r"(t2));
 #else
-    unsigned __int128 h = (unsigned __int128)((uint64_t)h2 | (uint64_t)h3 << 32) << 64 | ((uint64_t)h0 | (uint64_t)h1 << 32);
-    unsigned __int128 w = h * X + Y; /* modulo 2^128, as the device chain */
+    u128 h = (u128)((uint64_t)h2 | (uint64_t)h3 << 32) << 64 | ((uint64_t)h0 | (uint64_t)h1 << 32);
+    u128 w = h * X + Y; /* modulo 2^128, as the device chain */
     r = cg_make((uint64_t)w, (uint64_t)(w >> 64));
 #endif
     return r;
@@ -266,7 +266,7 @@ BULK_HD void cg_ext_state(int k, int X, uint64_t r, uint64_t c, uint64_t pow3j, 
 #if defined(__CUDA_ARCH__)
     whi = __umul64hi(pow3j, q);
 #else
-    whi = (uint64_t)(((unsigned __int128)pow3j * q) >> 64);
+    whi = (uint64_t)(((u128)pow3j * q) >> 64);
 #endif
     wlo += c;
     whi += wlo < c;
