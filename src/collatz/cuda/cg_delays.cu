@@ -114,14 +114,30 @@ int settle(const djob &j, uint64_t off)
 /* Device g's share [u0, u0 + un) of the units (numbers or batches), in launches; each launch's
  * outputs and escapes come back before the next one's are needed (two buffer sets, so the host
  * copies and settles one launch while the GPU runs the next). */
-int delays_device(int g, void *arg)
+/* A device's share of a call as delays_device runs it: its units, the loop, kernels, placement
+ * and launch shape, and the merge-class path's kernels when it applies. */
+struct dplan {
+    bulk_collatz_cuda_opts o;
+    uint64_t u0, un;   /* the device's units (numbers or batches) */
+    int kv, sh, v5, mode;
+    kfn f;             /* the kernel (no class path) */
+    size_t smem, span_bytes;
+    int grid;
+    uint32_t span, lgb;
+    uint64_t ub;       /* numbers per unit */
+    int cls;           /* the class path: phase 1 f1, phase 2 f2 */
+    kfn f1, f2;
+    size_t smem1;
+    int grid1, grid2;
+    uint64_t per, piece, upb; /* units per launch, numbers per warp piece, pieces per batch */
+};
+
+/* The loop, kernel, placement and grid for device g's share of j (dplan's first part). */
+int delays_plan_kernel(const djob &j, int g, const cg_dev *dv, dplan &pl)
 {
-    const djob &j = *(const djob *)arg;
     const bulk_collatz_engine *e = j.e;
     bulk_collatz_cuda_stats *st = cg_stats();
-    cg_dev *dv;
-    int s = cg_dev_prepare(g, e, 0, 1, &dv, &st->upload_seconds);
-    if (s) return s;
+    int s;
     const int G = cg_devices();
     u128 u0w, unw;
     cg_split_rows((u128)j.count, G, g, &u0w, &unw);
@@ -191,6 +207,32 @@ int delays_device(int g, void *arg)
     int per_sm = 0;
     CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
     const int grid = dv->sms * (per_sm > 0 ? per_sm : 1);
+    pl.o = o;
+    pl.u0 = u0;
+    pl.un = un;
+    pl.kv = kv;
+    pl.sh = sh;
+    pl.v5 = v5;
+    pl.mode = mode;
+    pl.f = f;
+    pl.smem = smem;
+    pl.span_bytes = span_bytes;
+    pl.grid = grid;
+    pl.span = span;
+    pl.lgb = lgb;
+    return BULK_OK;
+}
+
+/* The merge-class path where it applies, and the units per launch (dplan's second part). */
+int delays_plan_launch(const djob &j, const cg_dev *dv, dplan &pl)
+{
+    const bulk_collatz_engine *e = j.e;
+    const bulk_collatz_cuda_opts &o = pl.o;
+    const int v5 = pl.v5, sh = pl.sh, mode = pl.mode, grid = pl.grid;
+    const uint32_t span = pl.span;
+    const size_t span_bytes = pl.span_bytes;
+    const uint64_t un = pl.un;
+    int s = BULK_OK;
     /* the class path (merge classes of M bits, cg_delay6.h; docs/collatz-gpu.md "Delays,
      * session 4"; BULK_CZ_CUDA_CLASSES=0 turns it off): V5 with the lean round end, every n of
      * the call in [2^40, 2^79) (nH < 2^57: three-limb start values; small n would leave the
@@ -240,42 +282,47 @@ int delays_device(int g, void *arg)
         }
     }
     if (per > un) per = un ? un : 1;
-    dcache &dc = g_dc[g < CG_MAX_DEV ? g : 0];
-    if (g >= CG_MAX_DEV) return BULK_ERR_ARG;
+    pl.ub = ub;
+    pl.cls = cls;
+    pl.f1 = f1;
+    pl.f2 = f2;
+    pl.smem1 = smem1;
+    pl.grid1 = grid1;
+    pl.grid2 = grid2;
+    pl.per = per;
+    pl.piece = piece;
+    pl.upb = upb;
+    return BULK_OK;
+}
+
+/* The device's streams, events, tables and buffers for the plan (kept in dc between calls, grown
+ * when a call needs more). */
+int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
+{
+    const bulk_collatz_engine *e = j.e;
+    const bulk_collatz_cuda_opts &o = pl.o;
+    const int v5 = pl.v5, cls = pl.cls;
+    const uint64_t per = pl.per;
     dbuf *b = dc.b;
-    cudaStream_t stream = NULL, copier = NULL;
-    int status = BULK_OK;
-#define DG_TRY(call)                                                                               \
-    do {                                                                                           \
-        cudaError_t err_ = (call);                                                                 \
-        if (err_ != cudaSuccess) {                                                                 \
-            cg_note_error(err_, #call, __FILE__, __LINE__);                                        \
-            status = BULK_ERR_CUDA;                                                                \
-            goto done;                                                                             \
-        }                                                                                          \
-    } while (0)
     /* streams, events and buffers are kept between calls (per device, grown when a call needs
      * more): the CLI calls once per 2^30 numbers, and creating them cost a few ms per call */
     if (!dc.stream) {
-        DG_TRY(cudaStreamCreateWithFlags(&dc.stream, cudaStreamNonBlocking));
-        DG_TRY(cudaStreamCreateWithFlags(&dc.copier, cudaStreamNonBlocking));
+        CG_CHECK(cudaStreamCreateWithFlags(&dc.stream, cudaStreamNonBlocking));
+        CG_CHECK(cudaStreamCreateWithFlags(&dc.copier, cudaStreamNonBlocking));
         for (int i = 0; i < 2; i++) {
-            DG_TRY(cudaMalloc(&b[i].d_cnt, 64));
-            DG_TRY(cudaMallocHost(&b[i].h_cnt, 64));
-            DG_TRY(cudaEventCreateWithFlags(&b[i].ev, cudaEventDisableTiming));
-            DG_TRY(cudaEventCreate(&b[i].k0));
-            DG_TRY(cudaEventCreate(&b[i].k1));
+            CG_CHECK(cudaMalloc(&b[i].d_cnt, 64));
+            CG_CHECK(cudaMallocHost(&b[i].h_cnt, 64));
+            CG_CHECK(cudaEventCreateWithFlags(&b[i].ev, cudaEventDisableTiming));
+            CG_CHECK(cudaEventCreate(&b[i].k0));
+            CG_CHECK(cudaEventCreate(&b[i].k1));
         }
     }
-    stream = dc.stream;
-    copier = dc.copier;
     if (v5 && dc.cj_d != e->d) {
         /* the packed entries j | C << 5 of the engine's tables (J = d + j), once per d */
         const size_t n = (size_t)1 << e->d;
         uint32_t *h = (uint32_t *)malloc(n * 4);
         if (!h) {
-            status = BULK_ERR_NOMEM;
-            goto done;
+            return BULK_ERR_NOMEM;
         }
         for (size_t L = 0; L < n; L++) h[L] = cg5_entry((unsigned)(e->J[L] - e->d), e->C[L]);
         cudaFree(dc.CJ);
@@ -284,7 +331,7 @@ int delays_device(int g, void *arg)
         cudaError_t ce = cudaMalloc(&dc.CJ, n * 4);
         if (ce == cudaSuccess) ce = cudaMemcpy(dc.CJ, h, n * 4, cudaMemcpyHostToDevice);
         free(h);
-        DG_TRY(ce);
+        CG_CHECK(ce);
         dc.cj_d = e->d;
     }
     if (cls && (dc.cls_M != e->M || dc.cls_n != e->ncls)) {
@@ -295,8 +342,7 @@ int delays_device(int g, void *arg)
         if (!hm || !hc) {
             free(hm);
             free(hc);
-            status = BULK_ERR_NOMEM;
-            goto done;
+            return BULK_ERR_NOMEM;
         }
         cg6_class_tables(e->M, e->ncls, e->cls, e->cls_j, e->cls_c, bulk_cz_pow3, hm, hc);
         cudaFree(dc.cls2);
@@ -310,7 +356,7 @@ int delays_device(int g, void *arg)
         if (ce == cudaSuccess) ce = cudaMemcpy(dc.cmap, hm, R * 4, cudaMemcpyHostToDevice);
         free(hm);
         free(hc);
-        DG_TRY(ce);
+        CG_CHECK(ce);
         dc.cls_M = e->M;
         dc.cls_n = (uint32_t)Q;
     }
@@ -321,7 +367,7 @@ int delays_device(int g, void *arg)
             cudaFree(dc.cd);
             dc.cd = NULL;
             dc.cap_cd = 0;
-            DG_TRY(cudaMalloc(&dc.cd, need * 2));
+            CG_CHECK(cudaMalloc(&dc.cd, need * 2));
             dc.cap_cd = need;
         }
     }
@@ -329,163 +375,211 @@ int delays_device(int g, void *arg)
         b[i].n = 0;
         if (!j.batch && dc.cap_out < per) {
             dbuf_free_out(&b[i]);
-            DG_TRY(cudaMalloc(&b[i].d_out, per * 4));
-            DG_TRY(cudaMallocHost(&b[i].h_out, per * 4));
+            CG_CHECK(cudaMalloc(&b[i].d_out, per * 4));
+            CG_CHECK(cudaMallocHost(&b[i].h_out, per * 4));
         }
         if (j.batch && dc.cap_b < per) {
             dbuf_free_b(&b[i]);
-            DG_TRY(cudaMalloc(&b[i].d_mn, per * 4));
-            DG_TRY(cudaMalloc(&b[i].d_mx, per * 4));
-            DG_TRY(cudaMalloc(&b[i].d_sum, per * 8));
-            DG_TRY(cudaMallocHost(&b[i].h_mn, per * 4));
-            DG_TRY(cudaMallocHost(&b[i].h_mx, per * 4));
-            DG_TRY(cudaMallocHost(&b[i].h_sum, per * 8));
+            CG_CHECK(cudaMalloc(&b[i].d_mn, per * 4));
+            CG_CHECK(cudaMalloc(&b[i].d_mx, per * 4));
+            CG_CHECK(cudaMalloc(&b[i].d_sum, per * 8));
+            CG_CHECK(cudaMallocHost(&b[i].h_mn, per * 4));
+            CG_CHECK(cudaMallocHost(&b[i].h_mx, per * 4));
+            CG_CHECK(cudaMallocHost(&b[i].h_sum, per * 8));
         }
         if (dc.cap_esc < o.escape_capacity) {
             cudaFree(b[i].d_esc);
             cudaFreeHost(b[i].h_esc);
             b[i].d_esc = b[i].h_esc = NULL;
-            DG_TRY(cudaMalloc(&b[i].d_esc, (size_t)o.escape_capacity * 8));
-            DG_TRY(cudaMallocHost(&b[i].h_esc, (size_t)o.escape_capacity * 8));
+            CG_CHECK(cudaMalloc(&b[i].d_esc, (size_t)o.escape_capacity * 8));
+            CG_CHECK(cudaMallocHost(&b[i].h_esc, (size_t)o.escape_capacity * 8));
         }
     }
     if (!j.batch && dc.cap_out < per) dc.cap_out = per;
     if (j.batch && dc.cap_b < per) dc.cap_b = per;
     if (dc.cap_esc < o.escape_capacity) dc.cap_esc = o.escape_capacity;
-    for (uint64_t done_u = 0, it = 0;; it++) {
+    return BULK_OK;
+}
+
+/* Launches the next units of the device's share, from done_u, into the buffer set cur (whose
+ * previous contents were settled); *np gets the units launched. */
+int delays_launch(dcache &dc, dbuf &cur, const djob &j, const cg_dev *dv, const dplan &pl, uint64_t done_u,
+                  uint64_t *np)
+{
+    const bulk_collatz_engine *e = j.e;
+    bulk_collatz_cuda_stats *st = cg_stats();
+    const bulk_collatz_cuda_opts &o = pl.o;
+    const uint64_t u0 = pl.u0, un = pl.un, per = pl.per, ub = pl.ub, piece = pl.piece, upb = pl.upb;
+    const int cls = pl.cls, mode = pl.mode, grid = pl.grid, grid1 = pl.grid1, grid2 = pl.grid2;
+    const uint32_t span = pl.span, lgb = pl.lgb;
+    const size_t smem = pl.smem, smem1 = pl.smem1, span_bytes = pl.span_bytes;
+    const kfn f = pl.f, f1 = pl.f1, f2 = pl.f2;
+    cudaStream_t stream = dc.stream;
+    uint64_t n = un - done_u < per ? un - done_u : per;
+    if (cls && done_u + n < un && ub <= ((uint64_t)1 << e->M) && (((uint64_t)1 << e->M) % ub) == 0) {
+        /* end the launch on a class block's boundary where the units allow it (else
+         * both launches run the classes of the block they share) */
+        const uint64_t rem = (uint64_t)((j.first + (u128)(u0 + done_u + n) * ub) & (((u128)1 << e->M) - 1));
+        if (rem % ub == 0 && rem / ub < n / 2) n -= rem / ub;
+    }
+    dparams p;
+    memset(&p, 0, sizeof p);
+    cg_ktables_fill(&p.tb, dv);
+    p.first_lo = (uint64_t)j.first;
+    p.first_hi = (uint64_t)(j.first >> 64);
+    p.off0 = j.batch ? (u0 + done_u) * j.batch : u0 + done_u;
+    p.count = n;
+    p.batch = j.batch;
+    p.piece = piece;
+    p.span = span;
+    p.lgb = lgb;
+    p.CJ = dc.CJ;
+    p.mask4 = ((1u << e->d) - 1) << 2;
+    p.dmask = cg5_done_mask((unsigned)e->a);
+    p.gsh = 32 - cg5_guard_bits((unsigned)e->d);
+    p.out = cur.d_out;
+    p.mn = cur.d_mn;
+    p.mx = cur.d_mx;
+    p.sum = cur.d_sum;
+    p.esc = cur.d_esc;
+    p.esc_count = cur.d_cnt;
+    p.esc_cap = o.escape_capacity;
+    CG_CHECK(cudaMemsetAsync(cur.d_cnt, 0, 64, stream));
+    if (mode == MODE_BATCH_WARP && upb > 1) {
+        /* the pieces of a batch merge by atomics into (0, UINT32_MAX, 0) */
+        CG_CHECK(cudaMemsetAsync(cur.d_sum, 0, n * 8, stream));
+        CG_CHECK(cudaMemsetAsync(cur.d_mn, 0xff, n * 4, stream));
+        CG_CHECK(cudaMemsetAsync(cur.d_mx, 0, n * 4, stream));
+    }
+    CG_CHECK(cudaEventRecord(cur.k0, stream));
+    if (cls) {
+        /* phase 1 for every block the launch touches, then phase 2 */
+        const u128 n0 = j.first + (u128)p.off0, nn = (u128)n * (j.batch ? j.batch : 1);
+        p.B0 = (uint64_t)(n0 >> e->M);
+        p.nbk = (uint32_t)(((n0 + nn - 1) >> e->M) - (n0 >> e->M) + 1);
+        p.cls2 = dc.cls2;
+        p.cmap = dc.cmap;
+        p.cd = dc.cd;
+        p.ncls = dc.cls_n;
+        p.M = (uint32_t)e->M;
+        st->classes += (uint64_t)p.nbk * p.ncls;
+        f1<<<grid1, o.threads_per_block, smem1, stream>>>(p);
+        CG_CHECK(cudaGetLastError());
+        f2<<<grid2, o.threads_per_block, span_bytes, stream>>>(p);
+    } else {
+        f<<<grid, o.threads_per_block, smem, stream>>>(p);
+    }
+    CG_CHECK(cudaGetLastError());
+    CG_CHECK(cudaEventRecord(cur.k1, stream));
+    st->launches++;
+    if (!j.batch) {
+        CG_CHECK(cudaMemcpyAsync(cur.h_out, cur.d_out, n * 4, cudaMemcpyDeviceToHost, stream));
+    } else {
+        CG_CHECK(cudaMemcpyAsync(cur.h_mn, cur.d_mn, n * 4, cudaMemcpyDeviceToHost, stream));
+        CG_CHECK(cudaMemcpyAsync(cur.h_mx, cur.d_mx, n * 4, cudaMemcpyDeviceToHost, stream));
+        CG_CHECK(cudaMemcpyAsync(cur.h_sum, cur.d_sum, n * 8, cudaMemcpyDeviceToHost, stream));
+    }
+    CG_CHECK(cudaMemcpyAsync(cur.h_cnt, cur.d_cnt, 4, cudaMemcpyDeviceToHost, stream));
+    CG_CHECK(cudaEventRecord(cur.ev, stream));
+    cur.start = u0 + done_u;
+    cur.n = n;
+    *np = n;
+    return BULK_OK;
+}
+
+/* Settles the launch of buffer set prev on the host (its outputs, its escapes exactly) while the
+ * GPU runs the next one; tail: nothing runs meanwhile (the time counts as tail_seconds). */
+int delays_collect(dcache &dc, dbuf &prev, const djob &j, const dplan &pl, int tail)
+{
+    const bulk_collatz_engine *e = j.e;
+    bulk_collatz_cuda_stats *st = cg_stats();
+    const bulk_collatz_cuda_opts &o = pl.o;
+    cudaStream_t copier = dc.copier;
+    int status = BULK_OK;
+    double t0 = cg_now();
+    CG_CHECK(cudaEventSynchronize(prev.ev));
+    float kms = 0;
+    if (cudaEventElapsedTime(&kms, prev.k0, prev.k1) == cudaSuccess) st->kernel_seconds += 1e-3 * kms;
+    unsigned int cnt = prev.h_cnt[0];
+    if (cnt && cnt <= o.escape_capacity) {
+        /* only the escapes written; the GPU meanwhile runs the next launch */
+        CG_CHECK(cudaMemcpyAsync(prev.h_esc, prev.d_esc, (size_t)cnt * 8, cudaMemcpyDeviceToHost, copier));
+        CG_CHECK(cudaStreamSynchronize(copier));
+    }
+    if (!j.batch) {
+        memcpy(j.out + prev.start, prev.h_out, prev.n * 4);
+    } else {
+        memcpy(j.sum + prev.start, prev.h_sum, prev.n * 8);
+        memcpy(j.mn + prev.start, prev.h_mn, prev.n * 4);
+        memcpy(j.mx + prev.start, prev.h_mx, prev.n * 4);
+    }
+    if (cnt > o.escape_capacity) {
+        /* more escapes than the buffer kept: settle the whole piece on the host */
+        st->reruns++;
+        for (uint64_t u = prev.start; u < prev.start + prev.n && status == BULK_OK; u++) {
+            uint64_t nb = j.batch ? j.batch : 1;
+            if (j.batch) {
+                j.sum[u] = 0;
+                j.mn[u] = UINT32_MAX;
+                j.mx[u] = 0;
+            }
+            for (uint64_t i = 0; i < nb && status == BULK_OK; i++) {
+                uint64_t off = j.batch ? u * j.batch + i : u;
+                int64_t dl = bulk_cz_delay_of(e, cz_make((uint64_t)(j.first + off), (uint64_t)((j.first + off) >> 64)));
+                if (dl < 0 || dl > UINT32_MAX) status = dl < 0 ? (int)dl : BULK_ERR_OVERFLOW;
+                else if (!j.batch) j.out[u] = (uint32_t)dl;
+                else {
+                    j.sum[u] += (uint64_t)dl;
+                    if ((uint32_t)dl < j.mn[u]) j.mn[u] = (uint32_t)dl;
+                    if ((uint32_t)dl > j.mx[u]) j.mx[u] = (uint32_t)dl;
+                }
+            }
+        }
+    } else {
+        for (unsigned int i = 0; i < cnt && status == BULK_OK; i++) status = settle(j, prev.h_esc[i]);
+        st->escapes += cnt;
+    }
+    prev.n = 0;
+    double dt = cg_now() - t0;
+    if (tail) st->tail_seconds += dt;
+    else st->escape_seconds += dt;
+    return status;
+}
+
+/* Device g's share of the call j: plan, buffers, then launches of about launch_numbers numbers,
+ * two in flight, each settled on the host (outputs, escapes) while the next one runs. */
+int delays_device(int g, void *arg)
+{
+    const djob &j = *(const djob *)arg;
+    bulk_collatz_cuda_stats *st = cg_stats();
+    cg_dev *dv;
+    int s = cg_dev_prepare(g, j.e, 0, 1, &dv, &st->upload_seconds);
+    if (s) return s;
+    dplan pl;
+    memset(&pl, 0, sizeof pl);
+    if ((s = delays_plan_kernel(j, g, dv, pl))) return s;
+    if ((s = delays_plan_launch(j, dv, pl))) return s;
+    dcache &dc = g_dc[g < CG_MAX_DEV ? g : 0];
+    if (g >= CG_MAX_DEV) return BULK_ERR_ARG;
+    dbuf *b = dc.b;
+    int status = delays_buffers(dc, j, pl);
+    for (uint64_t done_u = 0, it = 0; status == BULK_OK; it++) {
         dbuf &cur = b[it & 1], &prev = b[(it & 1) ^ 1];
         /* launch the next piece into cur (cur's previous contents were settled) */
-        if (done_u < un) {
-            uint64_t n = un - done_u < per ? un - done_u : per;
-            if (cls && done_u + n < un && ub <= ((uint64_t)1 << e->M) && (((uint64_t)1 << e->M) % ub) == 0) {
-                /* end the launch on a class block's boundary where the units allow it (else
-                 * both launches run the classes of the block they share) */
-                const uint64_t rem = (uint64_t)((j.first + (u128)(u0 + done_u + n) * ub) & (((u128)1 << e->M) - 1));
-                if (rem % ub == 0 && rem / ub < n / 2) n -= rem / ub;
-            }
-            dparams p;
-            memset(&p, 0, sizeof p);
-            cg_ktables_fill(&p.tb, dv);
-            p.first_lo = (uint64_t)j.first;
-            p.first_hi = (uint64_t)(j.first >> 64);
-            p.off0 = j.batch ? (u0 + done_u) * j.batch : u0 + done_u;
-            p.count = n;
-            p.batch = j.batch;
-            p.piece = piece;
-            p.span = span;
-            p.lgb = lgb;
-            p.CJ = dc.CJ;
-            p.mask4 = ((1u << e->d) - 1) << 2;
-            p.dmask = cg5_done_mask((unsigned)e->a);
-            p.gsh = 32 - cg5_guard_bits((unsigned)e->d);
-            p.out = cur.d_out;
-            p.mn = cur.d_mn;
-            p.mx = cur.d_mx;
-            p.sum = cur.d_sum;
-            p.esc = cur.d_esc;
-            p.esc_count = cur.d_cnt;
-            p.esc_cap = o.escape_capacity;
-            DG_TRY(cudaMemsetAsync(cur.d_cnt, 0, 64, stream));
-            if (mode == MODE_BATCH_WARP && upb > 1) {
-                /* the pieces of a batch merge by atomics into (0, UINT32_MAX, 0) */
-                DG_TRY(cudaMemsetAsync(cur.d_sum, 0, n * 8, stream));
-                DG_TRY(cudaMemsetAsync(cur.d_mn, 0xff, n * 4, stream));
-                DG_TRY(cudaMemsetAsync(cur.d_mx, 0, n * 4, stream));
-            }
-            DG_TRY(cudaEventRecord(cur.k0, stream));
-            if (cls) {
-                /* phase 1 for every block the launch touches, then phase 2 */
-                const u128 n0 = j.first + (u128)p.off0, nn = (u128)n * (j.batch ? j.batch : 1);
-                p.B0 = (uint64_t)(n0 >> e->M);
-                p.nbk = (uint32_t)(((n0 + nn - 1) >> e->M) - (n0 >> e->M) + 1);
-                p.cls2 = dc.cls2;
-                p.cmap = dc.cmap;
-                p.cd = dc.cd;
-                p.ncls = dc.cls_n;
-                p.M = (uint32_t)e->M;
-                st->classes += (uint64_t)p.nbk * p.ncls;
-                f1<<<grid1, o.threads_per_block, smem1, stream>>>(p);
-                DG_TRY(cudaGetLastError());
-                f2<<<grid2, o.threads_per_block, span_bytes, stream>>>(p);
-            } else {
-                f<<<grid, o.threads_per_block, smem, stream>>>(p);
-            }
-            DG_TRY(cudaGetLastError());
-            DG_TRY(cudaEventRecord(cur.k1, stream));
-            st->launches++;
-            if (!j.batch) {
-                DG_TRY(cudaMemcpyAsync(cur.h_out, cur.d_out, n * 4, cudaMemcpyDeviceToHost, stream));
-            } else {
-                DG_TRY(cudaMemcpyAsync(cur.h_mn, cur.d_mn, n * 4, cudaMemcpyDeviceToHost, stream));
-                DG_TRY(cudaMemcpyAsync(cur.h_mx, cur.d_mx, n * 4, cudaMemcpyDeviceToHost, stream));
-                DG_TRY(cudaMemcpyAsync(cur.h_sum, cur.d_sum, n * 8, cudaMemcpyDeviceToHost, stream));
-            }
-            DG_TRY(cudaMemcpyAsync(cur.h_cnt, cur.d_cnt, 4, cudaMemcpyDeviceToHost, stream));
-            DG_TRY(cudaEventRecord(cur.ev, stream));
-            cur.start = u0 + done_u;
-            cur.n = n;
+        if (done_u < pl.un) {
+            uint64_t n = 0;
+            if ((status = delays_launch(dc, cur, j, dv, pl, done_u, &n)) != BULK_OK) break;
             done_u += n;
         }
         /* settle the previous piece on the host while the GPU runs this one */
-        if (prev.n) {
-            double t0 = cg_now();
-            DG_TRY(cudaEventSynchronize(prev.ev));
-            float kms = 0;
-            if (cudaEventElapsedTime(&kms, prev.k0, prev.k1) == cudaSuccess) st->kernel_seconds += 1e-3 * kms;
-            unsigned int cnt = prev.h_cnt[0];
-            if (cnt && cnt <= o.escape_capacity) {
-                /* only the escapes written; the GPU meanwhile runs the next launch */
-                DG_TRY(cudaMemcpyAsync(prev.h_esc, prev.d_esc, (size_t)cnt * 8, cudaMemcpyDeviceToHost, copier));
-                DG_TRY(cudaStreamSynchronize(copier));
-            }
-            if (!j.batch) {
-                memcpy(j.out + prev.start, prev.h_out, prev.n * 4);
-            } else {
-                memcpy(j.sum + prev.start, prev.h_sum, prev.n * 8);
-                memcpy(j.mn + prev.start, prev.h_mn, prev.n * 4);
-                memcpy(j.mx + prev.start, prev.h_mx, prev.n * 4);
-            }
-            if (cnt > o.escape_capacity) {
-                /* more escapes than the buffer kept: settle the whole piece on the host */
-                st->reruns++;
-                for (uint64_t u = prev.start; u < prev.start + prev.n && status == BULK_OK; u++) {
-                    uint64_t nb = j.batch ? j.batch : 1;
-                    if (j.batch) {
-                        j.sum[u] = 0;
-                        j.mn[u] = UINT32_MAX;
-                        j.mx[u] = 0;
-                    }
-                    for (uint64_t i = 0; i < nb && status == BULK_OK; i++) {
-                        uint64_t off = j.batch ? u * j.batch + i : u;
-                        int64_t dl = bulk_cz_delay_of(e, cz_make((uint64_t)(j.first + off), (uint64_t)((j.first + off) >> 64)));
-                        if (dl < 0 || dl > UINT32_MAX) status = dl < 0 ? (int)dl : BULK_ERR_OVERFLOW;
-                        else if (!j.batch) j.out[u] = (uint32_t)dl;
-                        else {
-                            j.sum[u] += (uint64_t)dl;
-                            if ((uint32_t)dl < j.mn[u]) j.mn[u] = (uint32_t)dl;
-                            if ((uint32_t)dl > j.mx[u]) j.mx[u] = (uint32_t)dl;
-                        }
-                    }
-                }
-            } else {
-                for (unsigned int i = 0; i < cnt && status == BULK_OK; i++) status = settle(j, prev.h_esc[i]);
-                st->escapes += cnt;
-            }
-            prev.n = 0;
-            double dt = cg_now() - t0;
-            if (done_u >= un && !cur.n) st->tail_seconds += dt;
-            else st->escape_seconds += dt;
-            if (status != BULK_OK) goto done;
-        }
+        if (prev.n && (status = delays_collect(dc, prev, j, pl, done_u >= pl.un && !cur.n)) != BULK_OK) break;
         /* done when nothing is left to launch or to settle; otherwise the next round settles
          * cur (as its prev) */
-        if (done_u >= un && !cur.n && !prev.n) break;
+        if (done_u >= pl.un && !cur.n && !prev.n) break;
     }
-done:
-    if (stream) cudaStreamSynchronize(stream);
+    if (dc.stream) cudaStreamSynchronize(dc.stream);
     /* after an error nothing is trusted: the next call starts from scratch */
     if (status != BULK_OK) dcache_free(&dc);
-#undef DG_TRY
     return status;
 }
 
