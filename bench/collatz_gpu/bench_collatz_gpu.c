@@ -130,8 +130,7 @@ static struct vpoint measure_verify(const bulk_collatz_engine *e, u128 first, u1
         if (f < 2) f = 2;
         count = (u128)((double)count * f);
         /* whole rows (of 2^K with a generated sieve of K = k + kx bits: a ragged end would run
-         * its blocks of levels k..K-1 through the stored k bits, slower per number; until
-         * session 4 it was rounded to 2^k, and those ends were walked per number) */
+         * its blocks of levels k..K-1 through the stored k bits, slower per number) */
         const int rb = e->k + e->kx;
         if (!g_ragged) count = count >> rb << rb;
     }
@@ -453,7 +452,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
  * green series of the PNG's k panel. */
 static int bench_kscan(bulk_ctx *cpu)
 {
-    /* sh: in the --short scan (the last GPU round's time cap) */
+    /* sh: in the --short scan (a device run's time cap) */
     static const struct { int ks, K; const char *form; int sh; } v[] = {
         /* the longest points last (a device run's time limit cuts those) */
         { 28, 28, "stored", 1 }, { 37, 37, "stored", 1 }, { 28, 36, "gen", 0 }, { 28, 37, "gen", 1 },
@@ -828,7 +827,7 @@ int main(int argc, char **argv)
         }
         bulk_collatz_engine_free(e);
     }
-    /* ---- 5. verify: rate against the sieve depth K, generated levels (session 4) -------- */
+    /* ---- 5. verify: rate against the sieve depth K, generated levels -------------------- */
     bench_kscan(cpu);
 
     write_plot(png);

@@ -1,4 +1,4 @@
-/* Benchmark of the CUDA delay loops (docs/collatz-gpu.md "Delays v5"): every n, exact, from 2^64
+/* Benchmark of the CUDA delay loops (docs/collatz-gpu.md "V5"): every n, exact, from 2^64
  * (and 2^68), batch statistics as `bulk collatz delays --stats` computes them. For each point
  * (d, a, batch, start) and each loop: the call's rate (numbers per second, the host's part
  * included: escapes, copies) and the kernels' own rate (CUDA events), and a check that the

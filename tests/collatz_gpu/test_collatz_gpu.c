@@ -56,7 +56,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* BULK_CZ_GPU_TEST = verify | delays runs only those cases (a GPU round's time cap); unset: all. */
+/* BULK_CZ_GPU_TEST = verify | delays runs only those cases (a device run's time cap); unset: all. */
 static int skip_cases(const char *kind)
 {
     const char *only = getenv("BULK_CZ_GPU_TEST");
@@ -416,7 +416,7 @@ int main(int argc, char **argv)
     /* sieve extensions: near 2^68 and across 2^64 (k_uni extension runs), near 2^128 (escapes
      * redone from the level-k state, overflows), d > 16 and small n (WALK over the K bits) */
     verify_case_x(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0);
-    verify_case_x(cpu, 12, 12, 8, two68 + j2, two68 + ((u128)1 << 26) + j1, 0); /* sorted runs (kx >= 7) */
+    verify_case_x(cpu, 12, 12, 8, two68 + j2, two68 + ((u128)1 << 26) + j1, 0); /* a longer extension (kx = 8) */
     verify_case_x(cpu, 10, 14, 6, two64 - ((u128)1 << 27) + j2, two64 + ((u128)1 << 27) + j1, 0);
     verify_case_x(cpu, 10, 12, 4, top - ((u128)1 << 20), top, 1);
     verify_case_x(cpu, 20, 12, 3, two68 + j2, two68 + ((u128)1 << 22) + j1, 0);
@@ -427,7 +427,7 @@ int main(int argc, char **argv)
     verify_case_deep(cpu, 12, 28, 12, two68 + ((u128)j2 << 41), 1);
     /* K = 44: the classes with more than 40 odd steps escape to the host */
     verify_case_deep(cpu, 12, 28, 16, two68 + ((u128)j1 << 45), 1);
-    /* convergence mode: rows (around 2^64, ragged ends), extension runs, sorted runs, generated
+    /* convergence mode: rows (around 2^64, ragged ends), extension runs, generated
      * slices, escapes near 2^128, and from 1 (small n: the CPU fallback) */
     verify_case_m(cpu, 12, 20, 0, two64 - ((u128)1 << 29) + j1, two64 + ((u128)1 << 29) + j2, 0, 1);
     verify_case_m(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0, 1);

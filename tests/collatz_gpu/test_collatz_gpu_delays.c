@@ -1,4 +1,4 @@
-/* GPU test of the delay paths of session 4 (label gpu; exits 77, reported as skipped, without a
+/* GPU test of the default delay paths, the lean round end and the merge classes (label gpu; exits 77, reported as skipped, without a
  * CUDA device): the merge-class path (cg_delay6.h, k_classes + k_members; the default where it
  * applies, BULK_CZ_CUDA_CLASSES=0 turns it off)
  * and the lean round end, against the CPU backend, on ranges large enough for whole class blocks:

@@ -473,7 +473,7 @@ BULK_HD int64_t cg_delay_lane(cg_u128 v, unsigned d, unsigned a, const uint64_t 
     }
 }
 
-/* ---- the delay lane loop v4 (docs/collatz-gpu.md "Delays v4") -----------------------------
+/* ---- the delay lane loop of V4X2 (docs/collatz-gpu.md "V4X2") -----------------------------
  * cg_delay_iter branches between a two-limb step (v < 2^64) and a four-limb step; from n ~ 2^64
  * every number takes its first step or two in the four-limb branch, and with 32 lanes starting
  * numbers at different times nearly every warp trip ran both branches. Here the common step is
@@ -519,7 +519,8 @@ BULK_HD int64_t cg_delay_lane96(cg_u128 v, unsigned d, unsigned a, const uint64_
 /* Steps per warp trip of the v4 delay loop (default of delay_unroll; 2, 4 or 8): a lane whose
  * number ends mid-trip idles for the rest of it (~(U-1)/2 steps per number, of ~10-17), while
  * the trip's fixed work (warp vote, the deferred results, the next numbers' setup) is paid once
- * per U steps instead of once per step. Measured on an H200 (2026-11-21, round 1): 8 beat 4 by
+ * per U steps instead of once per step. Measured on an H200 (docs/perf/collatz-gpu.md "Delays v4, record replays and
+ * FLAT_BATCH refill measured"): 8 beat 4 by
  * 5-6% at d = 12 and d = 20 (a = 24), 2 lost 14%. */
 #define CG_DELAY_UNROLL 8
 

@@ -233,8 +233,8 @@ int delays_plan_launch(const djob &j, const cg_dev *dv, dplan &pl)
     const size_t span_bytes = pl.span_bytes;
     const uint64_t un = pl.un;
     int s = BULK_OK;
-    /* the class path (merge classes of M bits, cg_delay6.h; docs/collatz-gpu.md "Delays,
-     * session 4"; BULK_CZ_CUDA_CLASSES=0 turns it off): V5 with the lean round end, every n of
+    /* the class path (merge classes of M bits, cg_delay6.h; docs/collatz-gpu.md "The lean
+     * round end and the class path"; BULK_CZ_CUDA_CLASSES=0 turns it off): V5 with the lean round end, every n of
      * the call in [2^40, 2^79) (nH < 2^57: three-limb start values; small n would leave the
      * class trajectories short), at least 2^23 numbers in the call and 2^M per launch (phase 1
      * runs every class of every block a launch touches: a smaller launch pays for a block's

@@ -10,10 +10,9 @@ namespace {
 
 /* V4 kernels (fast kernel only): OUT, BATCH_THREAD (NL = 1: its put counts in m order) and
  * BATCH_WARP. */
-/* Not register-bounded: the first H200 round compiled the one-number-per-lane kernels for 32
- * registers (64 resident warps), and ptxas then recomputed the shared table addresses in every
- * step (~12 of ~37 instructions per step, SASS); at d <= 12 the shared tables allowed only 24
- * warps anyway. Now 40 registers (48 warps) and BC + J only in shared memory. */
+/* Not register-bounded: compiled for 32 registers, the one-number-per-lane kernels ran with 64
+ * resident warps, but ptxas recomputed the shared table addresses in every step (~12 of ~37 instructions per step, SASS); at d <= 12 the shared tables allowed only 24
+ * warps anyway (docs/perf/collatz-gpu.md). 40 registers (48 warps), BC + J only in shared memory. */
 template <bool SH, int MODE, int NL, int U> __global__ void __launch_bounds__(CG_MAX_THREADS) k_delays4(dparams p)
 {
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH, false>(p.tb);
@@ -78,7 +77,8 @@ __global__ void __launch_bounds__(CG5_THREADS) k_delays5(dparams p)
     }
 }
 
-/* ---- the class path (merge classes, cg_delay6.h; docs/collatz-gpu.md "Delays, session 4") ---- */
+/* ---- the class path (merge classes, cg_delay6.h; docs/collatz-gpu.md "The lean round end and the
+ * class path") ---- */
 
 /* Phase 1: D[b][q] = delay(3^j nH + c) of every class q of the launch's blocks b < nbk
  * (nH = B0 + b), CG6_D_NONE where the host must settle it; warp pieces of classes of one block,
@@ -112,9 +112,9 @@ template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS)
  * number base + i of a warp's piece (i = lane + 32 m) from the piece's residue r0 and block b0
  * (32-bit: r0 + i < 2^M + 2^15). Small pieces (CG6_MEMBER_PIECE numbers, or one batch) taken in
  * grid-stride order, so that the warps at work at any time read D of a few blocks (4224 warps of
- * an H200 x 4096 numbers: 4 blocks, 7 MB; round 1 of session 4: with pieces of about a launch per
+ * an H200 x 4096 numbers: 4 blocks, 7 MB; with pieces of about a launch per
  * grid, D of all 33 blocks, 58 MB, was read at once, past the L2: 0.28 issued per cycle, a third
- * of the kernel time); 4096 rather than less, so that the pieces of a large batch merge by few
+ * of the kernel time, docs/perf/collatz-gpu.md); 4096 rather than less, so that the pieces of a large batch merge by few
  * global atomics (three per piece). Batches of 2^lgb >= 32
  * numbers that fit a piece (spans): a warp takes a whole batch, its lanes accumulate in registers
  * (all 32 lanes are in the same batch at every m) and one warp reduction writes it; otherwise
@@ -132,8 +132,8 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
     };
     /* the delays of numbers i + 32 k, k < CG6_GATHER (those at or past len: the delay of number
      * len - 1, not to be used): the map loads first, then the dependent D loads, so that a lane
-     * has CG6_GATHER chains in flight (round 2 of session 4: one number at a time, 68% of the
-     * warps' cycles waited on these loads) */
+     * has CG6_GATHER chains in flight (with one number at a time, 68% of the warps' cycles
+     * waited on these loads: docs/perf/collatz-gpu.md) */
     auto gather = [&](uint32_t r0, uint32_t b0, uint32_t i, uint32_t len, uint32_t *dl) {
         /* past len the last number is loaded again (no predicated loads: they kept the compiler
          * from grouping them) and its result is not used */

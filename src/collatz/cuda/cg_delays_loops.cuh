@@ -104,7 +104,7 @@ __device__ __forceinline__ void lane_delays(const cg_tabs &t, const dparams &p, 
     }
 }
 
-/* The v4 lane loop (docs/collatz-gpu.md "Delays v4"): NL numbers per lane, interleaved (their
+/* The V4X2 lane loop (docs/collatz-gpu.md "V4X2"): NL numbers per lane, interleaved (their
  * dependent step chains overlap), CG_DELAY_UNROLL three-limb steps (cg_delay_iter96) per warp
  * trip, so the trip's fixed work (vote, results, next numbers' setup) is paid once per
  * CG_DELAY_UNROLL steps; and a number's A[v] load is issued when it ends but consumed (put) at
@@ -316,7 +316,7 @@ struct ClassFeed {
     __device__ __forceinline__ cg_u128 value(uint32_t i) const { return cg6_class_value(&f, i); }
 };
 
-/* V5's loop with the lean round end (cg_delay5.h, cg_delay6.h; docs/collatz-gpu.md "Delays"): the
+/* V5's loop with the lean round end (cg_delay5.h, cg_delay6.h; docs/collatz-gpu.md "V5"): the
  * lane's start values from the feed (a warp's piece: local indices i = lane + 32 m), NL slots per
  * lane, interleaved, in rounds of U table steps without a test or a branch (a slot without a
  * number steps a dead value); at each round end per slot: the previous
@@ -382,8 +382,7 @@ __device__ __forceinline__ void lane_delays6(const uint32_t *CJ, const dparams &
  * whole consecutive batches as one piece (a 1024-number piece leaves ~15-25% of the slot steps idle at
  * its end while the slowest lanes finish; 32768 numbers ~2%), and the batches' sums, minima and
  * maxima meet in the warp's part of shared memory (st: span x (u32 sum, min, max)) by shared
- * atomics, one set per number. The sums are 32-bit (native shared atomics; round 1's 64-bit ones
- * may have been compare-and-swap loops, with up to 32 lanes on one batch): a batch here has at
+ * atomics, one set per number. The sums are 32-bit (native shared atomics; 64-bit ones may be compare-and-swap loops, with up to 32 lanes on one batch): a batch here has at
  * most 2^14 numbers, and a delay of 2^16 or more (none below 2^128 is known) goes to the host's
  * exact path like an escape, so a sum stays below 2^30. */
 template <bool LOCAL, class Loop> __device__ __forceinline__ void delays_span(const dparams &p, unsigned char *st, Loop loop)

@@ -17,13 +17,12 @@ extern "C" {
  * UNIFORM (k_uni, two trips per pass, the first record in the dip trip; FLAT_BATCH where it does
  * not apply). H200, k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental setup
  * 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all identical
- * (a16ed0f:bench/results/2026-11-21-h200-collatz-gpu-s3-verify-round1-layouts37.txt;
- * docs/perf/collatz-gpu.md). */
+ * (docs/perf/collatz-gpu.md "Uniform trips, V5 and the generated sieve measured"). */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
 /* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;
  * V4X2 beyond) with its default of 8 steps per round and checkpoints (docs/perf/collatz-gpu.md
- * "Delays v5"): kernel rates from 2^64 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24,
+ * "Delays V5"): kernel rates from 2^64 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24,
  * batch 1024, 1.38-1.66x V4X2 at every point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10
  * (1.62x), `bulk collatz delays --stats` 0.95 s for 2^34 numbers instead of 1.29 s. */
 #define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V5

@@ -51,8 +51,8 @@ int run_rows(vrun &r, vparams &base, u128 nH, u128 rows, const uint64_t *Sr, con
         if (rl < CG_FLAT_RUN) rl = CG_FLAT_RUN;
         rl = rl / CG_FLAT_RUN * CG_FLAT_RUN;
         /* entries per launch for launch_numbers numbers with the rows a launch really has (a
-         * range of fewer rows than rl: until session 4 el was ln / rl, so a launch of 4 rows
-         * held 2^23 numbers, ~30 per thread, and the launches' tails cost ~30% at K = 40) */
+         * range of fewer rows than rl: with el = ln / rl a launch of 4 rows held 2^23 numbers,
+         * ~30 per thread, and the launches' tails cost ~30% at K = 40; docs/perf/collatz-gpu.md) */
         const uint64_t rr = rows < (u128)rl ? (uint64_t)rows : rl;
         uint64_t el = ln / (rr ? rr : 1);
         if (el < 1) el = 1;

@@ -241,7 +241,7 @@ __device__ __forceinline__ int runs_next_kept(const vparams &p, flat_runs &f, ui
 /* A lane's next row of the same run takes its prefix as the previous row's plus 3^j (cg_add64, 4
  * adds) instead of the 128x64 multiply (cg_prefix), when the previous row's prefix did not
  * overflow: the setup runs with the few lanes that need it, so its length counts
- * (docs/collatz-gpu.md "Incremental setup"). Same v, same overflow: the same results. Idle lanes
+ * (docs/collatz-gpu.md "Incremental set-up"). Same v, same overflow: the same results. Idle lanes
  * refill together (cg_refill_now) and a flagged operation replays by its record lows
  * (cg_lane_iter_rec; docs/perf/collatz-gpu.md). */
 template <bool SH>

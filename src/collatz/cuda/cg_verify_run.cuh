@@ -220,8 +220,8 @@ int run_init(vrun &r, const cg_dev *dv)
     if (per_sm < 1) per_sm = 1;
     r.grid = dv->sms * per_sm;
     /* streams, events and buffers come from the device's cache (kept between calls: creating
-     * them, the pinned buffers above all, cost ~25 ms per call, measured by the lead with
-     * `bulk dist collatz verify` on 2^37-number chunks) */
+     * them, the pinned buffers above all, cost ~25 ms per call, measured with `bulk dist
+     * collatz verify` on 2^37-number chunks) */
     if (dv->dev < 0 || dv->dev >= CG_MAX_VDEV) return BULK_ERR_ARG;
     vcache &c = g_vc[dv->dev];
     r.cache = &c;
@@ -313,8 +313,8 @@ int drain(vrun &r, int b, int tail)
 {
     bulk_collatz_cuda_stats *st = cg_stats();
     CG_CHECK(cudaEventSynchronize(r.done_ev[b]));
-    /* host time on escapes only: the wait for the GPU above is not counted (it was, up to the
-     * H200 runs of 2026-11-21, which made "after the GPU" read ~98% of every run) */
+    /* host time on escapes only: the wait for the GPU above is not counted (counted, it made
+     * "after the GPU" read ~98% of every run) */
     double t0 = cg_now();
     unsigned int cnt = r.h_cnt[b * 16];
     if (cnt > r.o.escape_capacity) {

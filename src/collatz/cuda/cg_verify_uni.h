@@ -3,7 +3,7 @@
  * (tests/collatz_gpu/test_collatz_gpu_twin.c) on the CPU against cg_glide and the CPU engine.
  *
  * Why: the FLAT_BATCH trip (cg_lane_iter_rec) branches three ways (table step, dip test, record
- * test) and its setup runs with the few lanes that need it: H200 round 2 (ncu, k = 32) measured
+ * test) and its setup runs with the few lanes that need it: the H200 (ncu, k = 32; docs/perf/collatz-gpu.md) measured
  * ~40 warp instructions per iterated number with 15.8 of 32 lanes active and ~500 SASS
  * instructions in the loop body. Here every trip of every lane runs the same instructions:
  *

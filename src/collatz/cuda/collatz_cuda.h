@@ -39,7 +39,7 @@ enum {
     BULK_CZ_CUDA_LAYOUT_UNIFORM = 4     /* every trip the same code (cg_verify_uni.h); FLAT_BATCH where
                                            it does not apply (d > 16 or n < 2^(3d+2)) */
 };
-/* The fast delay kernels' loop (docs/collatz-gpu.md "Delays"). */
+/* The fast delay kernels' loop (docs/collatz-gpu.md "Delay loops"). */
 enum {
     BULK_CZ_CUDA_DELAY_AUTO = 0, /* V5 */
     BULK_CZ_CUDA_DELAY_V3 = 1,   /* one step per warp trip, two/four-limb branches, a block per batch */
