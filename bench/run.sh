@@ -37,16 +37,15 @@
 #                        bench_collatz_gpu (BENCH_ARGS, default --kmax 38; BENCH_LIMIT s, default
 #                        330) with its PNG, and a summary
 #   collatz --gpu verify   the GPU test's verify cases; the CLI verify 2^68 + 2^44 with the
-#                        defaults and with BULK_CZ_CUDA_UNI_R1=0, + 2^46 with the defaults and
+#                        defaults and with BULK_CZ_CUDA_LAYOUT=batch, + 2^46 with the defaults and
 #                        --k 37; bench_collatz_gpu --kscan --short (CLI=0 / KSCAN=0 skip those;
 #                        NCU=1: ncu of k_uni and its SASS; NCU_GEN=1: ncu of k_uni over a generated
 #                        K = 40 slice; VERIFY_ONLY=0 adds the delay benchmark)
 #   collatz --gpu delays   the GPU test's delay cases and test_collatz_gpu_delays; the CLI delays
-#                        2^64 + 2^34 --stats 2^20 on the default path, without classes, with V5's
-#                        own round end and V4X2 (outputs compared); the quick delay-loop benchmark
-#                        and ncu metrics of the class path (FINAL=0: also other d and a, 2^37
-#                        numbers, the full loop benchmark, per-loop metrics and stall reasons;
-#                        OLDTESTS=1: the tests with V5's own round end too)
+#                        2^64 + 2^34 --stats 2^20 on the default path, without classes and with
+#                        V4X2 (outputs compared); the quick delay-loop benchmark and ncu metrics of
+#                        the class path (FINAL=0: also other d and a, 2^37 numbers, the full loop
+#                        benchmark, per-loop metrics and stall reasons)
 #   collatz --gpu converge  the verify test cases; the CLI on 2^68 + 2^44 and + 2^46 with and
 #                        without --converge, --converge on + 2^48 and + 2^50; the CPU backend on
 #                        + 2^36 in both modes
@@ -319,7 +318,7 @@ gpu_collatz_verify() {
     BG=$B/bench/collatz_gpu/bench_collatz_gpu
     (cd "$B" && BULK_CZ_GPU_TEST=verify ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests.log" 2>&1
     echo "tests rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
-    grep -E "tests passed|tests failed|FAIL|deep sieve|  gen |  sorted |  unsorted " "$R/tests.log" | tail -14
+    grep -E "tests passed|tests failed|FAIL|deep sieve|  gen |  unsorted " "$R/tests.log" | tail -14
     cli() { # TAG TO [ARGS...]: the CLI verify from 2^68, wall time and rate (CLIENV: environment)
         tag=$1 to=$2
         shift 2
@@ -331,8 +330,8 @@ gpu_collatz_verify() {
     }
     if [ "${CLI:-1}" != 0 ]; then
         cli "" 2^68+2^44
-        CLIENV=BULK_CZ_CUDA_UNI_R1=0
-        cli -r0 2^68+2^44
+        CLIENV=BULK_CZ_CUDA_LAYOUT=batch
+        cli -batch 2^68+2^44
         CLIENV=
         cli -46 2^68+2^46
         cli -46-k37 2^68+2^46 --k 37
@@ -350,7 +349,7 @@ gpu_collatz_verify() {
         echo "ncu k_uni rc=$?"
         ncu_grep "$R/ncu-uni.txt" 24
         cuobjdump -sass "$B/CMakeFiles/bulk_obj.dir/src/collatz/cuda/cg_verify.cu.o" 2>/dev/null |
-            awk '/Function :/ { keep = ($0 ~ /k_uniILi12ELb[01]ELi3E/) } keep' | gzip >"$R/sass.txt.gz"
+            awk '/Function :/ { keep = ($0 ~ /k_uniILi12ELb[01]E/) } keep' | gzip >"$R/sass.txt.gz"
     fi
     if [ "${NCU_GEN:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then # k_uni over a generated K = 40 slice
         timeout 40 ncu --clock-control none --section WarpStateStats --section Occupancy --section SchedulerStats \
@@ -375,10 +374,6 @@ gpu_collatz_delays() {
     echo "tests (delay cases) rc=$? ($(el) s): $(grep -c ' same' "$R/tests.log") same, $(grep -c DIFFERENT "$R/tests.log") different"
     (cd "$B" && ctest -R '^test_collatz_gpu_delays$' --output-on-failure -V) >"$R/tests-paths.log" 2>&1
     echo "test_collatz_gpu_delays rc=$? ($(el) s): $(grep -c ' same' "$R/tests-paths.log") same, $(grep -c DIFFERENT "$R/tests-paths.log") different"
-    if [ "${OLDTESTS:-0}" = 1 ]; then
-        (cd "$B" && BULK_CZ_CUDA_V5RE=old BULK_CZ_GPU_TEST=delays ctest -R '^test_collatz_gpu$' --output-on-failure -V) >"$R/tests-old.log" 2>&1
-        echo "tests (V5's own round end) rc=$?: $(grep -c ' same' "$R/tests-old.log") same, $(grep -c DIFFERENT "$R/tests-old.log") different"
-    fi
     cli() { # NAME TO D A ENV...: the CLI delays from 2^64 with --stats 2^20
         name=$1 to=$2 dd=$3 aa=$4
         shift 4
@@ -389,7 +384,6 @@ gpu_collatz_delays() {
     }
     cli default 34 "" "" BULK_CZ_CUDA_DELAY=
     cli lean 34 "" "" BULK_CZ_CUDA_CLASSES=0
-    cli v5old 34 "" "" BULK_CZ_CUDA_V5RE=old
     cli v4x2 34 "" "" BULK_CZ_CUDA_DELAY=v4x2
     out=$(res collatz-gpu-delays)
     if [ "${FINAL:-1}" = 1 ]; then

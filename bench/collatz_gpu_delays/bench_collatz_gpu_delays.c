@@ -1,9 +1,9 @@
-/* Benchmark of the CUDA delay loops (docs/collatz-gpu.md "Delays v5"): every n, exact, from 2^64
+/* Benchmark of the CUDA delay loops (docs/collatz-gpu.md "V5"): every n, exact, from 2^64
  * (and 2^68), batch statistics as `bulk collatz delays --stats` computes them. For each point
  * (d, a, batch, start) and each loop: the call's rate (numbers per second, the host's part
  * included: escapes, copies) and the kernels' own rate (CUDA events), and a check that the
- * statistics of 2^22 numbers equal the first loop's of the point (V4X2, the loop of the last
- * session's measurements). Nothing is timed before a warm-up call (tables uploaded).
+ * statistics of 2^22 numbers equal the first loop's of the point (V4X2, the loop V5 falls back
+ * to). Nothing is timed before a warm-up call (tables uploaded).
  *
  * Usage: bench_collatz_gpu_delays [--out FILE] [--seconds S] [--quick] [--ncu LOOPS]
  * --quick: five points, V4X2, the default (the class path) and the lean loop; --ncu LOOPS: exactly one launch of 2^27
@@ -37,27 +37,24 @@ static bulk_u128 U(u128 v)
 /* A line to stdout and to the results file (g_out). */
 #define emit(...) bench_emit_to(g_out, __VA_ARGS__)
 
-/* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto),
- * lds = 1: BULK_CZ_CUDA_V5B=lds (the diagnostic V5 kernel that reads 3^j from shared memory
- * instead of a shuffle; V5, shared entries, batches, 8 steps per round only), old = 1:
- * BULK_CZ_CUDA_V5RE=old (V5's own round end instead of the lean one, lane_delays6), cls = 0:
+/* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto), cls = 0:
  * BULK_CZ_CUDA_CLASSES=0 (no merge-class path; cls = 1: the default, the class path where it
  * applies: cg_delay6.h). */
 struct loop {
     const char *name;
-    int loop, unroll, mem, lds, old, cls;
+    int loop, unroll, mem, cls;
 };
 static const struct loop g_loops[] = {
-    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0, 0, 0 },       { "auto", 0, 0, 0, 0, 0, 1 },
-    { "v5u2", BULK_CZ_CUDA_DELAY_V5, 2, 0, 0, 0, 0 },         { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0, 0, 0 },
-    { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0, 0, 0 },         { "v5x1u4", BULK_CZ_CUDA_DELAY_V5X1, 4, 0, 0, 0, 0 },
-    { "v5x1u8", BULK_CZ_CUDA_DELAY_V5X1, 8, 0, 0, 0, 0 },     { "v5x3u4", BULK_CZ_CUDA_DELAY_V5X3, 4, 0, 0, 0, 0 },
-    { "v5x3u8", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 0, 0 },     { "v5u4glob", BULK_CZ_CUDA_DELAY_V5, 4, BULK_CZ_CUDA_MEM_GLOBAL, 0, 0, 0 },
-    { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0, 0, 0, 0 },     { "v5u8glob", BULK_CZ_CUDA_DELAY_V5, 8, BULK_CZ_CUDA_MEM_GLOBAL, 0, 0, 0 },
-    { "v5u8lds", BULK_CZ_CUDA_DELAY_V5, 8, 0, 1, 0, 0 },      { "v5u8old", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0, 1, 0 },
-    { "v5x3u8old", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 1, 0 }, { "cls", 0, 0, 0, 0, 0, 1 },
-    { "clsx3", BULK_CZ_CUDA_DELAY_V5X3, 8, 0, 0, 0, 1 }, { "clsu4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0, 0, 1 },
-    { "lean", 0, 0, 0, 0, 0, 0 },
+    { "v4x2", BULK_CZ_CUDA_DELAY_V4X2, 8, 0, 0 },
+    { "auto", 0, 0, 0, 1 },
+    { "v5u4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 0 },
+    { "v5u8", BULK_CZ_CUDA_DELAY_V5, 8, 0, 0 },
+    { "v5u4glob", BULK_CZ_CUDA_DELAY_V5, 4, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
+    { "v4x2u4", BULK_CZ_CUDA_DELAY_V4X2, 4, 0, 0 },
+    { "v5u8glob", BULK_CZ_CUDA_DELAY_V5, 8, BULK_CZ_CUDA_MEM_GLOBAL, 0 },
+    { "cls", 0, 0, 0, 1 },
+    { "clsu4", BULK_CZ_CUDA_DELAY_V5, 4, 0, 1 },
+    { "lean", 0, 0, 0, 0 },
 };
 #define NLOOPS (int)(sizeof g_loops / sizeof g_loops[0])
 
@@ -76,10 +73,6 @@ static void use_loop(const struct loop *l)
     o.delay_unroll = l->unroll;
     o.table_mem = l->mem;
     bulk_collatz_cuda_set_opts(&o);
-    if (l->lds) setenv("BULK_CZ_CUDA_V5B", "lds", 1);
-    else unsetenv("BULK_CZ_CUDA_V5B");
-    if (l->old) setenv("BULK_CZ_CUDA_V5RE", "old", 1);
-    else unsetenv("BULK_CZ_CUDA_V5RE");
     if (l->cls) unsetenv("BULK_CZ_CUDA_CLASSES");
     else setenv("BULK_CZ_CUDA_CLASSES", "0", 1);
 }
@@ -238,12 +231,11 @@ int main(int argc, char **argv)
         emit("%-3s %-3s %-8s %-5s %-9s %12s %12s %7s %-5s %-4s %7s %9s %s\n", "d", "a", "batch", "from", "loop",
              "numbers/s", "kernel n/s", "vs 1st", "table", "used", "seconds", "escapes", "result");
         /* indices into g_loops */
-        /* session 4: the lean round end (the default, auto) against V5's own (old) */
-        /* session 4: auto = the class path (the default), lean = V5 with the lean round end and
-         * no classes, v5u8old = V5's own round end (the third session's default) */
-        static const int all[] = { 0, 1, 18, 13, 16, 17, 8 };
-        static const int v5[] = { 0, 1, 18, 13 };
-        static const int few[] = { 0, 1, 18, 13, 16 };
+        /* auto = the class path (the default), lean = V5 with the lean round end and no classes,
+         * v5u8 = the same forced through the options, clsu4 = classes with rounds of 4 steps */
+        static const int all[] = { 0, 1, 9, 3, 8 };
+        static const int v5[] = { 0, 1, 9, 3 };
+        static const int few[] = { 0, 1, 9, 3, 5 };
         struct pt {
             int d, a;
             uint64_t batch;
@@ -252,13 +244,13 @@ int main(int argc, char **argv)
             int n;
         };
         const struct pt full[] = {
-            { 14, 24, 1024, 64, all, 7 },     { 14, 20, 1 << 20, 64, few, 5 }, { 15, 22, 1 << 20, 64, v5, 4 },
+            { 14, 24, 1024, 64, all, 5 },     { 14, 20, 1 << 20, 64, few, 5 }, { 15, 22, 1 << 20, 64, v5, 4 },
             { 15, 24, 1024, 64, v5, 4 },      { 14, 24, 1024, 68, v5, 4 },      { 16, 24, 1024, 64, v5, 4 },
             { 15, 26, 1024, 64, v5, 4 },      { 15, 24, 1024, 68, v5, 4 },      { 15, 20, 1 << 20, 64, v5, 4 },
             { 13, 22, 1 << 20, 64, v5, 4 },
         };
-        /* --quick (the last round's check of the final default): V4X2, the default and the lean loop */
-        static const int fin[] = { 0, 1, 18 };
+        /* --quick (a check of the default): V4X2, the default and the lean loop */
+        static const int fin[] = { 0, 1, 9 };
         const struct pt qk[] = { { 14, 24, 1024, 64, fin, 3 }, { 14, 20, 1 << 20, 64, fin, 3 },
                                  { 15, 24, 1024, 64, fin, 3 }, { 15, 22, 1 << 20, 64, fin, 3 },
                                  { 14, 24, 1024, 68, fin, 3 } };

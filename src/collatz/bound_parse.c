@@ -17,7 +17,7 @@ static int mul192(v192 *r, const v192 *a, const v192 *b)
     for (int i = 0; i < W; i++) {
         uint64_t carry = 0;
         for (int j = 0; j < W; j++) {
-            unsigned __int128 p = (unsigned __int128)a->w[i] * b->w[j] + t[i + j] + carry;
+            u128 p = (u128)a->w[i] * b->w[j] + t[i + j] + carry;
             t[i + j] = (uint64_t)p;
             carry = (uint64_t)(p >> 64);
         }
@@ -33,7 +33,7 @@ static int add192(v192 *r, const v192 *a, const v192 *b)
 {
     uint64_t carry = 0;
     for (int i = 0; i < W; i++) {
-        unsigned __int128 s = (unsigned __int128)a->w[i] + b->w[i] + carry;
+        u128 s = (u128)a->w[i] + b->w[i] + carry;
         r->w[i] = (uint64_t)s;
         carry = (uint64_t)(s >> 64);
     }

@@ -17,6 +17,7 @@
 
 #include "bulk/collatz.h"
 #include "common/hd.h"
+#include "common/u128.h"
 
 typedef bulk_u128 cz_u128;
 
@@ -35,7 +36,7 @@ CZ_HD uint64_t cz_mul64(uint64_t a, uint64_t b, uint64_t *hi)
     *hi = __umul64hi(a, b);
     return a * b;
 #else
-    unsigned __int128 p = (unsigned __int128)a * b;
+    u128 p = (u128)a * b;
     *hi = (uint64_t)(p >> 64);
     return (uint64_t)p;
 #endif

@@ -168,8 +168,8 @@ int64_t bulk_cz_delay_of(const struct bulk_collatz_engine *e, cz_u128 n);
 
 /* glide(n) (n >= 2) and peak(n) (n >= 1, engine with a > 0) exactly into *out; the fast
  * 128-bit paths with the exact path behind them. BULK_ERR_OVERFLOW when a peak passes 2^128. */
-int bulk_cz_glide_of(const struct bulk_collatz_engine *e, cz_u128 n, unsigned __int128 *out);
-int bulk_cz_peak_of(const struct bulk_collatz_engine *e, cz_u128 n, unsigned __int128 *out);
+int bulk_cz_glide_of(const struct bulk_collatz_engine *e, cz_u128 n, u128 *out);
+int bulk_cz_peak_of(const struct bulk_collatz_engine *e, cz_u128 n, u128 *out);
 
 /* Glide of a 128-bit n by the exact path (for overflows). */
 int bulk_cz_exact_glide128(cz_u128 n, uint64_t *glide);

@@ -25,7 +25,6 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/converge_core.h"
 
-typedef unsigned __int128 u128;
 
 struct cz_conv {
     int k;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "common/hd.h"
+#include "common/u128.h"
 
 /* Depth of the 3-adic predecessor chains (chains valid for V mod 3^E). */
 #define CZ_CONV_E 8
@@ -37,14 +38,13 @@ BULK_HD int cz_conv_row_skip(unsigned n_mod_9) { return (0x134u >> n_mod_9) & 1;
 BULK_HD int cz_conv_pred_core(const uint8_t *nch, const struct cz_chain *ch, const uint64_t *pow3, int D, int j,
                               uint64_t c, uint64_t p, int m0_bits)
 {
-    typedef unsigned __int128 w128;
     if (j < CZ_CONV_E || j > 40) return 0;
-    const w128 m0 = (w128)1 << m0_bits;
-    const w128 p3j = pow3[j], twoD = (w128)1 << D;
+    const u128 m0 = (u128)1 << m0_bits;
+    const u128 p3j = pow3[j], twoD = (u128)1 << D;
     const uint32_t u = (uint32_t)(c % CZ_CONV_POW3E);
     const struct cz_chain *cu = ch + (uint64_t)u * CZ_CONV_MAX_CHAINS;
     for (int t = 0; t < nch[u]; t++) {
-        const w128 p3e = pow3[cu[t].e];
+        const u128 p3e = pow3[cu[t].e];
         if (!((p3j << cu[t].a) < p3e * twoD)) return 0;
         if (((p3j * m0 + c) << cu[t].a) < p3e * (twoD * m0 + p) + cu[t].b) return 1;
     }

@@ -124,7 +124,7 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
 
 /* The class delays D[q] for a block with nH < 2^64 (n < 2^(64+M)). The states 3^j nH + c are
  * products of one word, and while a value is below 2^(64+d) (vH < 2^64) a table operation is one
- * 64x64 -> 128 multiply (unsigned __int128, vH formed by two word shifts: d is not a constant,
+ * 64x64 -> 128 multiply (u128, vH formed by two word shifts: d is not a constant,
  * and the compiler's general 128-bit shift costs a test and selects). RLN trajectories run
  * interleaved in named variables, so that they stay in registers; a lane whose value drops
  * below 2^a takes the next class inside that (rare) branch, so no lane idles until the last
@@ -135,7 +135,6 @@ int bulk_cz_build_classes(struct bulk_collatz_engine *e)
 static int delays_classes_reg(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D,
                               const uint32_t *list, uint32_t nlist)
 {
-    typedef unsigned __int128 u128;
     const int d = e->d, a = e->a;
     const uint32_t M = (uint32_t)e->M;
     const uint64_t mask = ((uint64_t)1 << d) - 1, whi = (uint64_t)1 << d;
@@ -450,7 +449,7 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
                              uint32_t *max)
 {
     if (!ctx || batch == 0 || (nbatches && (!sum || !min || !max))) return BULK_ERR_ARG;
-    unsigned __int128 count = (unsigned __int128)batch * nbatches;
+    u128 count = (u128)batch * nbatches;
     if (count >> 64) return BULK_ERR_ARG;
     int st = check_range(e, first, (uint64_t)count);
     if (st) return st;

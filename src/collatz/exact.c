@@ -51,7 +51,7 @@ static int big_odd(big *x)
     if (st) return st;
     uint64_t carry = 1;
     for (size_t i = 0; i < x->n; i++) {
-        unsigned __int128 t = (unsigned __int128)x->w[i] * 3 + carry;
+        u128 t = (u128)x->w[i] * 3 + carry;
         x->w[i] = (uint64_t)t;
         carry = (uint64_t)(t >> 64);
     }

@@ -9,7 +9,6 @@
 #include "collatz/cuda/collatz_cuda.h"
 #include "common/parallel.h"
 
-typedef unsigned __int128 u128;
 
 static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
 static inline bulk_u128 from128(u128 v)

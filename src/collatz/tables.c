@@ -117,7 +117,7 @@ int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P)
             continue;
         }
         /* odd n >= 3: single steps until the value drops below n, then the tables */
-        unsigned __int128 v = n, mx = n;
+        u128 v = n, mx = n;
         unsigned steps = 0;
         while (v >= n) {
             if (v & 1) {
@@ -263,7 +263,7 @@ int bulk_collatz_engine_converge(const bulk_collatz_engine *e) { return e && e->
 
 void bulk_cz_u128_str(bulk_u128 v, char *buf)
 {
-    unsigned __int128 x = ((unsigned __int128)v.hi << 64) | v.lo;
+    u128 x = ((u128)v.hi << 64) | v.lo;
     char tmp[48];
     int n = 0;
     do {
@@ -276,12 +276,12 @@ void bulk_cz_u128_str(bulk_u128 v, char *buf)
 
 int bulk_cz_u128_parse(const char *s, bulk_u128 *v)
 {
-    unsigned __int128 x = 0;
+    u128 x = 0;
     if (!*s) return BULK_ERR_PARSE;
     for (; *s; s++) {
         if (*s < '0' || *s > '9') return BULK_ERR_PARSE;
         unsigned dg = (unsigned)(*s - '0');
-        if (x > (~(unsigned __int128)0 - dg) / 10) return BULK_ERR_OVERFLOW;
+        if (x > (~(u128)0 - dg) / 10) return BULK_ERR_OVERFLOW;
         x = x * 10 + dg;
     }
     v->lo = (uint64_t)x;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common/hd.h"
+#include "common/u128.h"
 
 typedef uint64_t bulk_limb_t;
 
@@ -25,7 +26,7 @@ typedef uint64_t bulk_limb_t;
 #define BULK_INT_CORE_DEVICE 0
 #endif
 #if !defined(__CUDA_ARCH__)
-typedef unsigned __int128 bulk_dlimb_t; /* host only: a double limb */
+typedef u128 bulk_dlimb_t; /* host only: a double limb */
 #endif
 
 /* The high limb of a * b. */

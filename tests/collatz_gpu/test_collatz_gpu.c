@@ -56,7 +56,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* BULK_CZ_GPU_TEST = verify | delays runs only those cases (a GPU round's time cap); unset: all. */
+/* BULK_CZ_GPU_TEST = verify | delays runs only those cases (a device run's time cap); unset: all. */
 static int skip_cases(const char *kind)
 {
     const char *only = getenv("BULK_CZ_GPU_TEST");
@@ -98,55 +98,33 @@ static void verify_case_m(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         { "streamed S, small launches", { .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18 } },
         { "tiny escape buffer", { .escape_capacity = 2, .wave_numbers = 1 << 20 } },
         { "128 threads, 2 rows", { .threads_per_block = 128, .rows_per_thread = 2 } },
-        { "number layout", { .verify_layout = BULK_CZ_CUDA_LAYOUT_NUMBER } },
-        { "flat layout", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT } },
-        { "batch layout (refill 12)", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH } },
+        /* FLAT_BATCH (where UNIFORM does not apply; record replays, incremental setup) */
+        { "batch layout (refill 16)", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH } },
         { "batch layout, refill 1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 1 } },
         { "batch layout, refill 32, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 32, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
         { "batch, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
-        { "batch 12, record replays", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS } },
-        { "flat, record replays, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
-        { "batch 16, records, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 16, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
-        { "batch 12, T-step replays", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .verify_replay = BULK_CZ_CUDA_REPLAY_TSTEPS } },
-        { "batch 16, records, inc. setup", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 16, .verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS, .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL } },
-        { "flat, inc. setup, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT, .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL, .escape_capacity = 2, .wave_numbers = 1 << 20, .launch_numbers = 1 << 16 } },
-        { "inc. setup, 512 threads", { .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL, .threads_per_block = 512 } },
-        { "batch 12, inc. setup, global", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "batch 12, shared, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .refill_lanes = 12, .table_mem = BULK_CZ_CUDA_MEM_SHARED, .escape_capacity = 2, .wave_numbers = 1 << 20, .launch_numbers = 1 << 16 } },
+        { "batch, 512 threads", { .verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH, .threads_per_block = 512 } },
         { "uniform trips", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
         { "uniform, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
-        /* the uniform kernels' tuning knobs (environment, set below by name) */
-        { "uniform, UNI_LIMBS=3", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
-        { "uniform, UNI_BLOCKS=5, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
-        { "uniform, UNI_UNROLL=1", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
-        { "uniform, UNI_UNROLL=3", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
-        { "uniform, UNI_R1=0, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
-        /* extension rows (kx > 0 only): the third session's runs (BULK_CZ_CUDA_EXT, set below by
-         * name) beside the default generated slices; generated slices of 777 entries */
-        { "ext sorted runs", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
+        { "uniform, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
+        /* extension rows (kx > 0 only): the unsorted runs (BULK_CZ_CUDA_EXT=unsorted, set below by
+         * name; the form where the j-sorted S does not fit the device) beside the default
+         * generated slices; generated slices of 777 entries */
         { "ext unsorted runs", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
         { "ext gen, 777-entry slices", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .s_slice_entries = 777, .escape_capacity = 3, .wave_numbers = 1 << 20 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         if (!kx && !strncmp(vs[v].name, "ext ", 4)) continue;
         if (kx && v % 3 != 0 && vs[v].o.verify_layout != BULK_CZ_CUDA_LAYOUT_UNIFORM) continue;
-        if (strstr(vs[v].name, "ext sorted")) setenv("BULK_CZ_CUDA_EXT", "sorted", 1);
         if (strstr(vs[v].name, "ext unsorted")) setenv("BULK_CZ_CUDA_EXT", "unsorted", 1);
-        if (strstr(vs[v].name, "UNI_LIMBS=3")) setenv("BULK_CZ_CUDA_UNI_LIMBS", "3", 1);
-        if (strstr(vs[v].name, "UNI_BLOCKS=5")) setenv("BULK_CZ_CUDA_UNI_BLOCKS", "5", 1);
-        if (strstr(vs[v].name, "UNI_UNROLL=1")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "1", 1);
-        if (strstr(vs[v].name, "UNI_UNROLL=3")) setenv("BULK_CZ_CUDA_UNI_UNROLL", "3", 1);
-        if (strstr(vs[v].name, "UNI_R1=0")) setenv("BULK_CZ_CUDA_UNI_R1", "0", 1);
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;
         if (vs[v].o.table_mem == BULK_CZ_CUDA_MEM_SHARED && ((size_t)17 << d) > 200000) continue;
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
         t0 = now();
         st = bulk_collatz_cuda_verify_chunk(e, U(first), U(last), got);
         double tgpu = now() - t0;
-        unsetenv("BULK_CZ_CUDA_UNI_LIMBS");
-        unsetenv("BULK_CZ_CUDA_UNI_BLOCKS");
-        unsetenv("BULK_CZ_CUDA_UNI_UNROLL");
         unsetenv("BULK_CZ_CUDA_EXT");
-        unsetenv("BULK_CZ_CUDA_UNI_R1");
         bulk_collatz_cuda_stats s;
         bulk_collatz_cuda_last_stats(&s);
         CHECK(st == BULK_OK, "CUDA verify (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
@@ -196,9 +174,9 @@ static void verify_case_deep(bulk_ctx *cpu, int d, int ks, int kx, u128 first, i
     CHECK(st == BULK_OK, "CUDA verify of the stored k=%d: %d %s", ks, st, bulk_collatz_last_error());
     printf("deep sieve d=%d K=%d (%d stored + %d) on %d rows of 2^%d: stored k=%d alone %.3f s\n", d, K, ks, kx,
            rows, K, ks, t1 - t0);
-    static const char *forms[] = { "gen", "sorted", "unsorted" };
-    /* K > 40: only the generated slices (the other forms need 3^j2 < 2^64) */
-    for (int f = 0; f < (K > 40 ? 1 : 3) && st == BULK_OK; f++) {
+    static const char *forms[] = { "gen", "unsorted" };
+    /* K > 40: only the generated slices (the unsorted runs need 3^j2 < 2^64) */
+    for (int f = 0; f < (K > 40 ? 1 : 2) && st == BULK_OK; f++) {
         setenv("BULK_CZ_CUDA_EXT", forms[f], 1);
         t0 = now();
         int sg = bulk_collatz_cuda_verify_chunk(e, U(a), U(last), got);
@@ -253,19 +231,17 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         { "one device, small launches", { .devices = 1, .launch_numbers = 100000 } },
         { "tiny escape buffer", { .escape_capacity = 1 } },
         { "delay loop v3", { .delay_loop = BULK_CZ_CUDA_DELAY_V3 } },
-        { "v4, 2 steps per trip", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .delay_unroll = 2 } },
-        { "v4, 4 steps, shared tables", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .delay_unroll = 4, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
-        { "v4, 512 threads (capped)", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .threads_per_block = 512 } },
+        { "v4x2, 4 steps, shared tables", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .delay_unroll = 4, .table_mem = BULK_CZ_CUDA_MEM_SHARED } },
         { "v4x2, 512 threads, 8 steps", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .threads_per_block = 512, .delay_unroll = 8 } },
-        { "v4, 8 steps per trip", { .delay_loop = BULK_CZ_CUDA_DELAY_V4, .delay_unroll = 8, .launch_numbers = 300000 } },
+        { "v4x2, small launches", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .launch_numbers = 300000 } },
         { "delay loop v4x2", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2 } },
         { "v4x2/global, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V4X2, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL,
                                          .escape_capacity = 1, .launch_numbers = 100000 } },
         { "delay loop v5", { .delay_loop = BULK_CZ_CUDA_DELAY_V5 } },
-        { "v5, 2 steps, global", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 2, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
-        { "v5x1, 8 steps, 512 threads", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X1, .delay_unroll = 8, .threads_per_block = 512 } },
-        { "v5x3, 4 steps, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X3, .delay_unroll = 4, .escape_capacity = 1,
-                                           .launch_numbers = 100000 } },
+        { "v5, 4 steps, global", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 4, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
+        { "v5, 512 threads", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .threads_per_block = 512 } },
+        { "v5, 4 steps, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 4, .escape_capacity = 1,
+                                         .launch_numbers = 100000 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
@@ -283,7 +259,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         printf("  %-28s %s  %.3f s, %llu escapes\n", vs[v].name, bad ? "DIFFERENT" : "same", tgpu,
                (unsigned long long)s.escapes);
     }
-    /* batch statistics: v4 a warp per piece (1024, 100, 37; 20000 = 3 pieces merged by atomics,
+    /* batch statistics: v4x2 a warp per piece (1024, 100, 37; 20000 = 3 pieces merged by atomics,
      * the last piece short), v3 a block per batch (1024) and a thread per batch (100, 37) */
     uint64_t batches[] = { 1024, 100, 37, 20000, 16 };
     for (size_t bi = 0; bi < sizeof batches / sizeof batches[0]; bi++) {
@@ -298,7 +274,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             if (v == 2) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
             if (v == 3) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2, o.threads_per_block = 512;
             if (v == 4) o.delay_loop = BULK_CZ_CUDA_DELAY_V5;
-            if (v == 5) o.delay_loop = BULK_CZ_CUDA_DELAY_V5X3, o.delay_unroll = 2;
+            if (v == 5) o.delay_loop = BULK_CZ_CUDA_DELAY_V5, o.delay_unroll = 4;
             bulk_collatz_cuda_set_opts(&o);
             memset(gs, 0xa5, nb * 8);
             st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
@@ -370,8 +346,8 @@ static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count
     struct variant vs[] = {
         { "v5", { .delay_loop = BULK_CZ_CUDA_DELAY_V5 } },
         { "v5, 4 steps, global", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 4, .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
-        { "v5x1, 2 steps, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X1, .delay_unroll = 2, .escape_capacity = 1 } },
-        { "v5x3, 8 steps, small launches", { .delay_loop = BULK_CZ_CUDA_DELAY_V5X3, .delay_unroll = 8, .launch_numbers = 100000 } },
+        { "v5, 4 steps, tiny escapes", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 4, .escape_capacity = 1 } },
+        { "v5, 8 steps, small launches", { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 8, .launch_numbers = 100000 } },
         { "auto", { 0 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
@@ -440,7 +416,7 @@ int main(int argc, char **argv)
     /* sieve extensions: near 2^68 and across 2^64 (k_uni extension runs), near 2^128 (escapes
      * redone from the level-k state, overflows), d > 16 and small n (WALK over the K bits) */
     verify_case_x(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0);
-    verify_case_x(cpu, 12, 12, 8, two68 + j2, two68 + ((u128)1 << 26) + j1, 0); /* sorted runs (kx >= 7) */
+    verify_case_x(cpu, 12, 12, 8, two68 + j2, two68 + ((u128)1 << 26) + j1, 0); /* a longer extension (kx = 8) */
     verify_case_x(cpu, 10, 14, 6, two64 - ((u128)1 << 27) + j2, two64 + ((u128)1 << 27) + j1, 0);
     verify_case_x(cpu, 10, 12, 4, top - ((u128)1 << 20), top, 1);
     verify_case_x(cpu, 20, 12, 3, two68 + j2, two68 + ((u128)1 << 22) + j1, 0);
@@ -451,7 +427,7 @@ int main(int argc, char **argv)
     verify_case_deep(cpu, 12, 28, 12, two68 + ((u128)j2 << 41), 1);
     /* K = 44: the classes with more than 40 odd steps escape to the host */
     verify_case_deep(cpu, 12, 28, 16, two68 + ((u128)j1 << 45), 1);
-    /* convergence mode: rows (around 2^64, ragged ends), extension runs, sorted runs, generated
+    /* convergence mode: rows (around 2^64, ragged ends), extension runs, generated
      * slices, escapes near 2^128, and from 1 (small n: the CPU fallback) */
     verify_case_m(cpu, 12, 20, 0, two64 - ((u128)1 << 29) + j1, two64 + ((u128)1 << 29) + j2, 0, 1);
     verify_case_m(cpu, 12, 16, 4, two68 + j1, two68 + ((u128)1 << 28) + j2, 0, 1);

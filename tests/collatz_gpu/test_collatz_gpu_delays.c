@@ -1,4 +1,4 @@
-/* GPU test of the delay paths of session 4 (label gpu; exits 77, reported as skipped, without a
+/* GPU test of the default delay paths, the lean round end and the merge classes (label gpu; exits 77, reported as skipped, without a
  * CUDA device): the merge-class path (cg_delay6.h, k_classes + k_members; the default where it
  * applies, BULK_CZ_CUDA_CLASSES=0 turns it off)
  * and the lean round end, against the CPU backend, on ranges large enough for whole class blocks:
@@ -30,7 +30,7 @@ struct variant {
 
 static const struct variant g_vs[] = {
     { "classes", 1, { 0 } },
-    { "classes, v5x3, 4 steps", 1, { .delay_loop = BULK_CZ_CUDA_DELAY_V5X3, .delay_unroll = 4 } },
+    { "classes, 4 steps", 1, { .delay_loop = BULK_CZ_CUDA_DELAY_V5, .delay_unroll = 4 } },
     { "classes, small launches, tiny escapes", 1, { .launch_numbers = 5000000, .escape_capacity = 1 } },
     { "classes, global entries", 1, { .table_mem = BULK_CZ_CUDA_MEM_GLOBAL } },
     { "lean round end", 0, { 0 } },

@@ -161,7 +161,7 @@ static void test_glide(uint64_t *rs, int small)
         if (UT) cg_uni_build(d, B, C, J, UT);
         uint32_t *UT1 = d <= CG_UNI_MAX_D ? malloc(cg_uni1_entries(d) * 16) : NULL;
         if (UT1) cg_uni1_build(d, B, C, J, UT1);
-        int bad = 0, kept = 0, tried = 0, ubad = 0, utried = 0, u3tried = 0;
+        int bad = 0, kept = 0, tried = 0, ubad = 0, utried = 0;
         for (int it = 0; it < (small ? 300 : 3000); it++) {
             /* n of 2..127 bits, v in [n, n 2^(d+2)) */
             unsigned bits = 2 + (unsigned)(test_rand(rs) % 126);
@@ -176,16 +176,10 @@ static void test_glide(uint64_t *rs, int small)
                 utried++;
                 const int64_t gref = cg_glide(of_w(v), of_w(nn), 5, d, BC, BM, J);
                 if (cg_glide_uni(of_w(v), of_w(nn), 5, d, UT, NULL) != gref) ubad++;
-                /* the first record in the dip trip (k_uni variant 5) */
+                /* the first record in the dip trip (k_uni's trip) */
                 if (cg_glide_uni1(of_w(v), of_w(nn), 5, d, UT1, NULL) != gref) ubad++;
                 /* convergence mode stops at the dip trip: that trip's operation holds the glide */
                 if (!uni_dip_stop_ok(v, nn, d, UT, J, gref, 0) || !uni_dip_stop_ok(v, nn, d, UT1, J, gref, 1)) ubad++;
-                /* three limbs: the same glide, or an escape with a value at 2^(96 - lim) first */
-                if (cg_uni3_ok(d, of_w(nn))) {
-                    u3tried++;
-                    const int64_t g3 = cg_glide_uni_l(of_w(v), of_w(nn), 5, d, UT, NULL, 1);
-                    if (g3 >= 0 ? g3 != gref : !reaches(v, nn, (u128)1 << (96 - cg_limit_bits(d)))) ubad++;
-                }
             }
             for (int bm = 0; bm < 2; bm++) {
                 int64_t g1 = cg_glide(of_w(v), of_w(nn), 5, d, BC, bm ? BM : NULL, J);
@@ -203,8 +197,7 @@ static void test_glide(uint64_t *rs, int small)
         }
         CHECK(bad == 0 && kept > tried / 2, "cg_glide d=%u: %d bad, %d kept of %d", d, bad, kept, 2 * tried);
         if (UT) {
-            CHECK(ubad == 0 && utried > tried / 4 && u3tried > 0, "cg_glide_uni d=%u: %d of %d (%d three-limb) differ",
-                  d, ubad, utried, u3tried);
+            CHECK(ubad == 0 && utried > tried / 4, "cg_glide_uni d=%u: %d of %d differ", d, ubad, utried);
             /* the table: J in the spare bits, record pairs ending on BM's state */
             for (uint64_t L = 0; L < n; L++) {
                 const uint32_t *e = UT + 4 * L;
@@ -555,7 +548,7 @@ static int twin_verify_w(const bulk_collatz_engine *e, const uint64_t *BC, const
                         esc_L = k;
                         if (cg_prefix(&v, (uint64_t)nH, (uint64_t)(nH >> 64), bulk_cz_pow3[j2], c2)) g = -1;
                         else if (UT && cg_uni_ok(d, n))
-                            g = cg_glide_uni_l(v, n, K + j2, d, UT, NULL, (int)(row & 1) && cg_uni3_ok(d, n));
+                            g = cg_glide_uni(v, n, K + j2, d, UT, NULL);
                         else g = cg_glide(v, n, K + j2, d, BC, BM, e->J);
                     } else if (pc[i].kind == CG_PIECE_ROWS) {
                         n = cg_form_n((uint64_t)nH, (uint64_t)(nH >> 64), L, e->Sr[x]);

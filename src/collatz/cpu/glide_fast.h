@@ -13,7 +13,7 @@
  *    the step count to it is Ts. So the glide costs no step-by-step replay and no
  *    data-dependent branch besides "dip or not".
  *  - while v < 2^(64+d) (all that happens near 2^64) vH fits one word: every product is one
- *    64x64 -> 128 multiply (unsigned __int128).
+ *    64x64 -> 128 multiply (u128).
  *
  * The kernel only handles values far from 2^128: it returns -1 as soon as a state reaches
  * 2^(128 - FAST_HEADROOM), and the caller then runs the reference path (cz_glide_from_mb from
@@ -31,7 +31,6 @@
 #include <emmintrin.h>
 #endif
 
-typedef unsigned __int128 cz_fast_u128;
 
 /* States at or above 2^(128 - FAST_HEADROOM) leave the kernel (see above; 16 bits of room
  * cover d <= 16 and the extension levels of a sieve, verify.c). */
@@ -41,13 +40,13 @@ typedef unsigned __int128 cz_fast_u128;
 #define CZ_FAST_MIN_EXTRA 34
 
 /* Whether the kernel may run for numbers n >= lo of an engine. */
-static inline int cz_fast_usable(const bulk_collatz_engine *e, cz_fast_u128 lo)
+static inline int cz_fast_usable(const bulk_collatz_engine *e, u128 lo)
 {
     return e->Tb && (lo >> (e->d + CZ_FAST_MIN_EXTRA)) != 0;
 }
 
 /* floor(hi:lo / l), remainder in *rem; needs hi < l (the quotient fits one word). */
-static inline uint64_t cz_fast_div(cz_fast_u128 x, uint64_t l, uint64_t *rem)
+static inline uint64_t cz_fast_div(u128 x, uint64_t l, uint64_t *rem)
 {
 #if defined(__x86_64__)
     uint64_t q, r;
@@ -56,7 +55,7 @@ static inline uint64_t cz_fast_div(cz_fast_u128 x, uint64_t l, uint64_t *rem)
     return q;
 #else
     uint64_t q = (uint64_t)(x / l);
-    *rem = (uint64_t)(x - (cz_fast_u128)q * l);
+    *rem = (uint64_t)(x - (u128)q * l);
     return q;
 #endif
 }
@@ -88,7 +87,7 @@ static inline unsigned cz_fast_lt_mask(const int32_t *tb, int32_t q, unsigned *e
 /* The first dip inside operation L for vH = l (one word, l >= 2^33, n / l < 2^64): the index
  * t - 1 of the first halving state below n, or -1 when every inside value is >= n. */
 static inline int cz_fast_first_dip(const bulk_collatz_engine *e, uint64_t L, uint64_t l,
-                                    cz_fast_u128 n)
+                                    u128 n)
 {
     uint64_t rem;
     uint64_t q = cz_fast_div(n, l, &rem);
@@ -107,11 +106,11 @@ static inline int cz_fast_first_dip(const bulk_collatz_engine *e, uint64_t L, ui
 /* The first dip inside operation L for a two-word vH (rare near 2^64): each inside value
  * b_t vH + c_t compared with n exactly (no overflow: v < 2^(128 - CZ_FAST_HEADROOM)). */
 static inline int cz_fast_first_dip_wide(const bulk_collatz_engine *e, uint64_t L,
-                                         cz_fast_u128 vH, cz_fast_u128 n)
+                                         u128 vH, u128 n)
 {
     const int d = e->d;
     for (int t = 0; t < d; t++) {
-        cz_fast_u128 x = (cz_fast_u128)(uint32_t)e->Tb[16 * L + t] * vH + e->Tc[16 * L + t];
+        u128 x = (u128)(uint32_t)e->Tb[16 * L + t] * vH + e->Tc[16 * L + t];
         if (x < n) return t;
     }
     return -1;
@@ -119,7 +118,7 @@ static inline int cz_fast_first_dip_wide(const bulk_collatz_engine *e, uint64_t 
 
 /* glide(n) from the state v >= n after `done` steps, or -1: leave it to the reference path
  * (a state reached 2^(128 - CZ_FAST_HEADROOM)). Needs cz_fast_usable(e, n). */
-static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, cz_fast_u128 v, cz_fast_u128 n,
+static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, u128 v, u128 n,
                                     int64_t done)
 {
     const int d = e->d;
@@ -133,20 +132,20 @@ static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, cz_fast_u128 v
             /* vH < 2^64: one-word products, every value < 2^(64 + 1.6 d + 2); vH by two word
              * shifts (1 <= d <= 16; the general 128-bit shift by a variable costs more) */
             const uint64_t l = (lo >> d) | (hi << (64 - d));
-            if ((cz_fast_u128)MB[L] * l < n) {
+            if ((u128)MB[L] * l < n) {
                 int t = cz_fast_first_dip(e, L, l, n);
                 if (t >= 0) return done + e->Ts[16 * L + t];
             }
-            v = (cz_fast_u128)B[L] * l + C[L];
+            v = (u128)B[L] * l + C[L];
             done += J[L];
         } else {
             if ((v >> (128 - CZ_FAST_HEADROOM)) != 0) return -1;
-            const cz_fast_u128 vH = v >> d;
-            if ((cz_fast_u128)MB[L] * vH < n) {
+            const u128 vH = v >> d;
+            if ((u128)MB[L] * vH < n) {
                 int t = cz_fast_first_dip_wide(e, L, vH, n);
                 if (t >= 0) return done + e->Ts[16 * L + t];
             }
-            v = (cz_fast_u128)B[L] * vH + C[L];
+            v = (u128)B[L] * vH + C[L];
             done += J[L];
         }
     }

@@ -16,7 +16,6 @@
 #include "common/parallel.h"
 #include "common/progress.h"
 
-typedef unsigned __int128 u128;
 
 static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
 static inline bulk_u128 from128(u128 v)
@@ -100,8 +99,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     size_t per_wave = (size_t)threads * (shift >= 34 ? 1 : 4);
     if (gpu) {
         /* one GPU call per wave: large enough to keep the GPUs busy for a second or more, and
-         * 64 blocks of the generated sieve's 2^K (a call's rows per sieve entry: H200, session
-         * 4, the rate per iterated number fell from 3.6e10/s at 32 rows to 2.7e10 at 4) */
+         * 64 blocks of the generated sieve's 2^K (a call's rows per sieve entry: on an H200 the rate per iterated number fell from 3.6e10/s at 32 rows to 2.7e10 at 4) */
         shift = e->k + 12 > 44 ? e->k + 12 : 44;
         if (K + 6 > shift) shift = K + 6;
         per_wave = 1;

@@ -5,7 +5,7 @@
  *
  * In device code the step is one carry chain of PTX mad.lo.cc / madc.lo.cc (seed 004 section
  * 5.3: the seed used 3 limbs = 96 bits; here 4 limbs = 128 bits, the width of the CPU fast
- * path). On the host the same functions compute through unsigned __int128: that is the twin
+ * path). On the host the same functions compute through u128 (common/u128.h): that is the twin
  * that the CPU tests run (tests/collatz_gpu/test_collatz_gpu_twin.c), so the limb layout, the
  * shifts and the overflow rule are checked here even though the PTX runs only on the GPU.
  *
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/hd.h"
+#include "common/u128.h"
 
 typedef struct cg_u128 {
     uint32_t x0, x1, x2, x3;
@@ -83,10 +84,10 @@ BULK_HD int cg_step(cg_u128 *x, unsigned d, uint32_t B, uint32_t C)
     x->x3 = y3;
     return y4 != 0;
 #else
-    unsigned __int128 v = (unsigned __int128)cg_hi64(*x) << 64 | cg_lo64(*x);
-    unsigned __int128 h = v >> d;
+    u128 v = (u128)cg_hi64(*x) << 64 | cg_lo64(*x);
+    u128 h = v >> d;
     /* h * B + C >= 2^128  <=>  h > (2^128 - 1 - C) / B */
-    unsigned __int128 lim = (~(unsigned __int128)0 - C) / B;
+    u128 lim = (~(u128)0 - C) / B;
     if (h > lim) return 1;
     v = h * B + C;
     *x = cg_make((uint64_t)v, (uint64_t)(v >> 64));
@@ -113,7 +114,7 @@ BULK_HD uint32_t cg_step64(uint32_t *x0, uint32_t *x1, unsigned d, uint32_t B, u
     return y2;
 #else
     uint64_t x = (uint64_t)*x0 | (uint64_t)*x1 << 32;
-    unsigned __int128 y = (unsigned __int128)(x >> d) * B + C;
+    u128 y = (u128)(x >> d) * B + C;
     *x0 = (uint32_t)y;
     *x1 = (uint32_t)(y >> 32);
     return (uint32_t)(y >> 64);
@@ -141,8 +142,8 @@ BULK_HD uint32_t cg_step96(uint32_t *x0, uint32_t *x1, uint32_t *x2, unsigned d,
     *x2 = y2;
     return y3;
 #else
-    unsigned __int128 x = (unsigned __int128)*x2 << 64 | (uint64_t)*x1 << 32 | *x0;
-    unsigned __int128 y = (x >> d) * B + C; /* < 2^96 * 2^32: no wrap */
+    u128 x = (u128)*x2 << 64 | (uint64_t)*x1 << 32 | *x0;
+    u128 y = (x >> d) * B + C; /* < 2^96 * 2^32: no wrap */
     *x0 = (uint32_t)y;
     *x1 = (uint32_t)(y >> 32);
     *x2 = (uint32_t)(y >> 64);
@@ -169,8 +170,8 @@ BULK_HD int cg_add64(cg_u128 *x, uint64_t a)
     x->x3 = y3;
     return y4 != 0;
 #else
-    unsigned __int128 v = (unsigned __int128)cg_hi64(*x) << 64 | cg_lo64(*x);
-    unsigned __int128 w = v + a;
+    u128 v = (u128)cg_hi64(*x) << 64 | cg_lo64(*x);
+    u128 w = v + a;
     *x = cg_make((uint64_t)w, (uint64_t)(w >> 64));
     return w < v;
 #endif
@@ -185,7 +186,7 @@ BULK_HD int cg_prefix(cg_u128 *x, uint64_t hlo, uint64_t hhi, uint64_t Bk, uint6
     uint64_t p0 = hlo * Bk, p1 = __umul64hi(hlo, Bk);
     uint64_t q0 = hhi * Bk, q1 = __umul64hi(hhi, Bk);
 #else
-    unsigned __int128 p = (unsigned __int128)hlo * Bk, q = (unsigned __int128)hhi * Bk;
+    u128 p = (u128)hlo * Bk, q = (u128)hhi * Bk;
     uint64_t p0 = (uint64_t)p, p1 = (uint64_t)(p >> 64), q0 = (uint64_t)q, q1 = (uint64_t)(q >> 64);
 #endif
     uint64_t lo = p0 + Ck;

@@ -67,8 +67,8 @@ BULK_HD int cg_odd(cg_u128 *v)
     v->x3 = y3;
     return y4 != 0;
 #else
-    unsigned __int128 x = (unsigned __int128)cg_hi64(*v) << 64 | cg_lo64(*v);
-    if (x > (~(unsigned __int128)0 - 1) / 3) return 1;
+    u128 x = (u128)cg_hi64(*v) << 64 | cg_lo64(*v);
+    if (x > (~(u128)0 - 1) / 3) return 1;
     x = 3 * x + 1;
     *v = cg_make((uint64_t)x, (uint64_t)(x >> 64));
     return 0;
@@ -255,7 +255,7 @@ BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, co
     return 0;
 }
 
-/* ---- record-low replays (verify_replay = RECORDS, docs/collatz-gpu.md "Record replays") -----
+/* ---- record-low replays (FLAT_BATCH, docs/collatz-gpu.md "Record replays") -----------------
  * A replay walks the operation that the dip test flagged in T steps (~5 trips per iterated
  * number at d = 12, most of the lane loop's trips). But the first inside value below n is a
  * *record low* of the operation's inside values: all values before it are >= n > it. Inside
@@ -473,7 +473,7 @@ BULK_HD int64_t cg_delay_lane(cg_u128 v, unsigned d, unsigned a, const uint64_t 
     }
 }
 
-/* ---- the delay lane loop v4 (docs/collatz-gpu.md "Delays v4") -----------------------------
+/* ---- the delay lane loop of V4X2 (docs/collatz-gpu.md "V4X2") -----------------------------
  * cg_delay_iter branches between a two-limb step (v < 2^64) and a four-limb step; from n ~ 2^64
  * every number takes its first step or two in the four-limb branch, and with 32 lanes starting
  * numbers at different times nearly every warp trip ran both branches. Here the common step is
@@ -519,7 +519,8 @@ BULK_HD int64_t cg_delay_lane96(cg_u128 v, unsigned d, unsigned a, const uint64_
 /* Steps per warp trip of the v4 delay loop (default of delay_unroll; 2, 4 or 8): a lane whose
  * number ends mid-trip idles for the rest of it (~(U-1)/2 steps per number, of ~10-17), while
  * the trip's fixed work (warp vote, the deferred results, the next numbers' setup) is paid once
- * per U steps instead of once per step. Measured on an H200 (2026-11-21, round 1): 8 beat 4 by
+ * per U steps instead of once per step. Measured on an H200 (docs/perf/collatz-gpu.md "Delays v4, record replays and
+ * FLAT_BATCH refill measured"): 8 beat 4 by
  * 5-6% at d = 12 and d = 20 (a = 24), 2 lost 14%. */
 #define CG_DELAY_UNROLL 8
 

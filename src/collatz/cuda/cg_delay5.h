@@ -1,8 +1,8 @@
-/* The delay loop V5 (docs/collatz-gpu.md "Delays v5"): the per-number logic of the kernel
+/* The delay loop V5 (docs/collatz-gpu.md "V5"): the per-number logic of the kernel
  * (cg_delays.cu lane_delays5) as BULK_HD functions, so that the CPU twin
  * (tests/collatz_gpu/test_collatz_gpu_delay5.c) runs the very same code.
  *
- * What V4 paid per table step (ncu on the H200, round 2: ~30 thread instructions per step):
+ * What V4 paid per table step (ncu on the H200, docs/perf/collatz-gpu.md: ~30 thread instructions per step):
  * an end test and a margin test with their branches after every step, a 64-bit BC load plus an
  * 8-bit J load (two random shared-memory loads: ~8 bank wavefronts per warp), the four-limb
  * fallback branch. V5 per step: one random 32-bit load of the packed entry CJ[L] = j | C << 5
@@ -46,8 +46,8 @@ BULK_HD unsigned cg5_guard_bits(unsigned d) { return (585u * d + 999u) / 1000u +
  * refills) less often but overshoot more: ~(U - 1) / 2 steps per number. Without checkpoints a
  * fall from >= 2^a to the 1-4-2 cycle within the round sent the number to the slow path: on the
  * CPU (200000 consecutive numbers from 2^64, cg5_delay) 0% for U = 2 everywhere, for U = 4 0% at
- * a = 24 but 0.95% at d = 14, a = 20, for U = 8 1-23% (d = 14, 15); the H200 (round 1) ran U = 8
- * at 0.41-0.75x of U = 4 there. The checkpoints after every second step (cg5_mark) bring every
+ * a = 24 but 0.95% at d = 14, a = 20, for U = 8 1-23% (d = 14, 15); the H200 ran U = 8 at 0.41-0.75x
+ * of U = 4 there (docs/perf/collatz-gpu.md). The checkpoints after every second step (cg5_mark) bring every
  * U to U = 2's slow-path share. */
 BULK_HD unsigned cg5_default_unroll(unsigned d, unsigned a)
 {

@@ -1,9 +1,9 @@
-/* The lean round end of the V5 delay loop ("V6", docs/collatz-gpu.md "Delays, session 4"): the
+/* The lean round end of the V5 delay loop ("V6", docs/collatz-gpu.md "The lean round end and the class path"): the
  * per-slot work between two rounds of table steps as BULK_HD functions, so that the CPU twin
  * (tests/collatz_gpu/test_collatz_gpu_delay6.c) runs the very code of the kernel
  * (cg_delays.cu lane_delays6). The steps themselves are V5's (cg_delay5.h: cg5_step, cg5_mark).
  *
- * Why (ncu of V5, third session): 22.5 warp instructions per number, of which the steps are ~10;
+ * Why (ncu of V5 with its own round end, docs/perf/collatz-gpu.md): 22.5 warp instructions per number, of which the steps are ~10;
  * the rest is the round end, ~130 thread instructions per slot and round in V5's SASS: 64-bit
  * offsets (the next offset from m, the number from the offset, cg5_start's shifts), the span's
  * batch index from a 64-bit difference, the done mask and the checks rebuilt in every round end,
@@ -82,7 +82,7 @@ BULK_HD int cg6_refill(cg6_slot *q, cg6_feed *f)
     return 1;
 }
 
-/* ---- merge classes on the GPU (docs/collatz-gpu.md "Delays, session 4") ----------------------
+/* ---- merge classes on the GPU (docs/collatz-gpu.md "The lean round end and the class path") --
  * In an aligned block of 2^M numbers n = 2^M nH + r (nH >= 1) the first M halvings depend only
  * on r and lead to 3^j nH + c (collatz/delays.c); residues with equal (j, c) form a class and
  * share the rest of the trajectory: delay(n) = M + j + delay(3^j nH + c). Phase 1 runs one
@@ -128,7 +128,7 @@ BULK_HD void cg6_cfeed_init(cg6_cfeed *f, const uint64_t *cls2, uint64_t nH, uin
 /* 3^j nH + c (exact in 128 bits for any nH < 2^64). */
 BULK_HD cg_u128 cg6_class_start(uint64_t p, uint64_t nH, uint64_t c)
 {
-    const unsigned __int128 v = (unsigned __int128)p * nH + c;
+    const u128 v = (u128)p * nH + c;
     return cg_make((uint64_t)v, (uint64_t)(v >> 64));
 }
 

@@ -47,13 +47,10 @@ bulk_collatz_cuda_opts cg_opts(void)
     /* the environment forces a layout / refill threshold only where the options leave it open */
     const char *ev = getenv("BULK_CZ_CUDA_LAYOUT");
     if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO && ev && *ev) {
-        if (!strcmp(ev, "flat")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT;
-        else if (!strcmp(ev, "batch")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
-        else if (!strcmp(ev, "number")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_NUMBER;
+        if (!strcmp(ev, "batch")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
         else if (!strcmp(ev, "uniform")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_LAYOUT='%s' is not flat, batch, number or uniform: ignored\n", ev);
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_LAYOUT='%s' is not batch or uniform: ignored\n", ev);
     }
-    /* the default layout; flip to BULK_CZ_CUDA_LAYOUT_FLAT_BATCH when it measures faster */
     if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO) o.verify_layout = CG_DEFAULT_LAYOUT;
     const char *er = getenv("BULK_CZ_CUDA_REFILL");
     if (!o.refill_lanes && er && *er) {
@@ -61,35 +58,17 @@ bulk_collatz_cuda_opts cg_opts(void)
         if (v >= 1 && v <= 32) o.refill_lanes = v;
         else fprintf(stderr, "bulk: BULK_CZ_CUDA_REFILL='%s' is not in 1..32: ignored\n", er);
     }
-    const char *erp = getenv("BULK_CZ_CUDA_REPLAY");
-    if (o.verify_replay == BULK_CZ_CUDA_REPLAY_AUTO && erp && *erp) {
-        if (!strcmp(erp, "t")) o.verify_replay = BULK_CZ_CUDA_REPLAY_TSTEPS;
-        else if (!strcmp(erp, "rec")) o.verify_replay = BULK_CZ_CUDA_REPLAY_RECORDS;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_REPLAY='%s' is not t or rec: ignored\n", erp);
-    }
-    if (o.verify_replay == BULK_CZ_CUDA_REPLAY_AUTO) o.verify_replay = CG_DEFAULT_REPLAY;
     /* numbers end sooner with record replays: more lanes wait for a shared refill */
-    if (!o.refill_lanes)
-        o.refill_lanes = o.verify_replay == BULK_CZ_CUDA_REPLAY_RECORDS ? CG_REFILL_LANES_REC : CG_REFILL_LANES;
+    if (!o.refill_lanes) o.refill_lanes = CG_REFILL_LANES_REC;
     const char *ed = getenv("BULK_CZ_CUDA_DELAY");
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO && ed && *ed) {
         if (!strcmp(ed, "v3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
-        else if (!strcmp(ed, "v4")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4;
         else if (!strcmp(ed, "v4x2")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
         else if (!strcmp(ed, "v5")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5;
-        else if (!strcmp(ed, "v5x1")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5X1;
-        else if (!strcmp(ed, "v5x3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5X3;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4, v4x2, v5, v5x1 or v5x3: ignored\n", ed);
+        else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4x2 or v5: ignored\n", ed);
     }
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO) o.delay_loop = CG_DEFAULT_DELAY_LOOP;
     if (!o.delay_unroll) o.delay_unroll = CG_DELAY_UNROLL;
-    const char *es = getenv("BULK_CZ_CUDA_SETUP");
-    if (o.verify_setup == BULK_CZ_CUDA_SETUP_AUTO && es && *es) {
-        if (!strcmp(es, "mul")) o.verify_setup = BULK_CZ_CUDA_SETUP_MULTIPLY;
-        else if (!strcmp(es, "inc")) o.verify_setup = BULK_CZ_CUDA_SETUP_INCREMENTAL;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_SETUP='%s' is not mul or inc: ignored\n", es);
-    }
-    if (o.verify_setup == BULK_CZ_CUDA_SETUP_AUTO) o.verify_setup = CG_DEFAULT_SETUP;
     return o;
 }
 
@@ -181,7 +160,7 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
             free(bc);
             free(bm);
             if (st) return st;
-            /* record-replay tables (verify_replay = RECORDS): ~4.4 x 9 bytes per L at d = 12 */
+            /* record-replay tables (FLAT_BATCH): ~4.4 x 9 bytes per L at d = 12 */
             const uint64_t nrec = cg_rec_total(e->d);
             uint32_t *roff = (uint32_t *)malloc((n + 1) * sizeof *roff);
             uint64_t *rec = (uint64_t *)malloc(nrec * sizeof *rec + 8);

@@ -14,32 +14,24 @@ extern "C" {
 #include "collatz/cuda/collatz_cuda.h"
 
 /* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to:
- * UNIFORM (k_uni, two trips per pass; FLAT_BATCH where it does not apply). H200 round 1 of
- * 2026-11-21 (third session), k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental
- * setup 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all
- * identical (a16ed0f:bench/results/2026-11-21-h200-collatz-gpu-s3-verify-round1-layouts37.txt). */
+ * UNIFORM (k_uni, two trips per pass, the first record in the dip trip; FLAT_BATCH where it does
+ * not apply). H200, k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental setup
+ * 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all identical
+ * (docs/perf/collatz-gpu.md "Uniform trips, V5 and the generated sieve measured"). */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
 /* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;
- * V4X2 beyond) with its default of 8 steps per round and checkpoints, measured as the default in
- * the third session's H200 round 2 (docs/collatz-gpu.md "Delays v5"): kernel rates from 2^64
- * 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24, batch 1024, 1.38-1.66x V4X2 at every
- * point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10 (1.62x), `bulk collatz delays --stats`
- * 0.95 s for 2^34 numbers instead of 1.29 s. Before: V4X2 (8 steps per trip). */
+ * V4X2 beyond) with its default of 8 steps per round and checkpoints (docs/perf/collatz-gpu.md
+ * "Delays V5"): kernel rates from 2^64 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24,
+ * batch 1024, 1.38-1.66x V4X2 at every point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10
+ * (1.62x), `bulk collatz delays --stats` 0.95 s for 2^34 numbers instead of 1.29 s. */
 #define CG_DEFAULT_DELAY_LOOP BULK_CZ_CUDA_DELAY_V5
 
-/* The verify replay that verify_replay = AUTO (and no BULK_CZ_CUDA_REPLAY) resolves to: record
- * replays, with refill_lanes CG_REFILL_LANES_REC and the tables in global memory (AUTO): H200
- * round 1, k = 32, d = 12: 1.594e12 numbers/s against FLAT_BATCH refill 12 with T steps
- * 1.421e12 (docs/collatz-gpu.md "Record replays"). */
-#define CG_DEFAULT_REPLAY BULK_CZ_CUDA_REPLAY_RECORDS
+/* FLAT_BATCH (where UNIFORM does not apply) replays by record lows with refill_lanes
+ * CG_REFILL_LANES_REC and the tables in global memory (AUTO): H200, k = 32, d = 12: 1.594e12
+ * numbers/s against refill 12 with T-step replays 1.421e12 (docs/perf/collatz-gpu.md "Record
+ * replays"). */
 #define CG_REFILL_LANES_REC 16
-
-/* The FLAT layouts' setup that verify_setup = AUTO (and no BULK_CZ_CUDA_SETUP) resolves to:
- * incremental, whose kernels are bound to 64 registers (32 warps per SM; the record kernel
- * without the bound used 80 registers, 24 warps): H200 round 2, records + refill 16 + global
- * tables, k = 37: 1.975e12 vs 1.924e12 numbers/s, k = 32: 1.654e12 vs 1.593e12. */
-#define CG_DEFAULT_SETUP BULK_CZ_CUDA_SETUP_INCREMENTAL
 
 /* Every CUDA call goes through this: on failure the message (call, file, line, CUDA's text) is
  * kept for bulk_collatz_last_error() and the function returns BULK_ERR_CUDA. */

@@ -9,7 +9,7 @@
  *   - cg_split_rows: the rows of a ROWS piece shared out among G devices.
  *   - cg_unit_*: index math of the ROWS kernel (a unit = one S entry x ROWS_PER_UNIT rows).
  *   - cg_acc_*: the per-thread accumulator of a verify kernel and its fold into a result.
- * Everything here is exact 128-bit integer arithmetic on unsigned __int128 (host only). */
+ * Everything here is exact 128-bit integer arithmetic on u128 (common/u128.h; host only). */
 #ifndef BULK_COLLATZ_CUDA_CG_PLAN_H
 #define BULK_COLLATZ_CUDA_CG_PLAN_H
 
@@ -26,10 +26,9 @@ extern "C" {
 }
 #endif
 
-typedef unsigned __int128 cg_w;
 
-static inline cg_w cg_w_of(bulk_u128 v) { return ((cg_w)v.hi << 64) | v.lo; }
-static inline bulk_u128 cg_u_of(cg_w v)
+static inline u128 cg_w_of(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
+static inline bulk_u128 cg_u_of(u128 v)
 {
     bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
     return r;
@@ -45,15 +44,15 @@ enum { CG_PIECE_ONE = 0, CG_PIECE_WALK = 1, CG_PIECE_ROWS = 2, CG_PIECE_EXT = 3,
 typedef struct cg_piece {
     int kind;
     int L;
-    cg_w nH;
-    cg_w rows;
+    u128 nH;
+    u128 rows;
 } cg_piece;
 
 /* At most: the number 1, up to k + 1 smaller blocks before the rows, one ROWS piece, up to k
  * smaller blocks after them (each level once on each side), so 2 * 41 + 2 entries suffice. */
 #define CG_MAX_PIECES 96
 
-static inline int cg_ctz(cg_w v)
+static inline int cg_ctz(u128 v)
 {
     uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
     if (lo) return __builtin_ctzll(lo);
@@ -68,11 +67,11 @@ static inline int cg_ctz(cg_w v)
  * into one piece), level-k blocks through the stored sieve (ROWS; with kx > 0 they occur only
  * at the range's ends, one piece each, and a block of a level L between k and K there is its
  * 2^(L-k) level-k rows, one piece), all others walked (WALK). */
-static inline int cg_plan_chunk_x(cg_w first, cg_w last, int k, int kx, int stored, cg_piece *out)
+static inline int cg_plan_chunk_x(u128 first, u128 last, int k, int kx, int stored, cg_piece *out)
 {
     int np = 0;
     const int K = k + kx;
-    cg_w cur = first, end = last;
+    u128 cur = first, end = last;
     for (;;) {
         if (cur == 1) {
             out[np].kind = CG_PIECE_ONE;
@@ -83,27 +82,27 @@ static inline int cg_plan_chunk_x(cg_w first, cg_w last, int k, int kx, int stor
         } else {
             int L = cg_ctz(cur);
             if (L > K) L = K;
-            while (L > 0 && end - cur < ((cg_w)1 << L) - 1) L--;
+            while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
             if ((L == K && kx > 0) || (L >= k && stored)) {
                 /* this and every following level-L block up to end, all aligned to 2^L
                  * (cur >= 2, so end - cur + 1 cannot wrap); below an extension, a block of
                  * level k..K-1 is followed by a smaller one or by a level-K block: its 2^(L-k)
                  * level-k rows */
                 const int ext = L == K && kx > 0;
-                cg_w rows = ext || kx == 0 ? (end - cur + 1) >> L : (cg_w)1 << (L - k);
+                u128 rows = ext || kx == 0 ? (end - cur + 1) >> L : (u128)1 << (L - k);
                 out[np].kind = ext ? CG_PIECE_EXT : CG_PIECE_ROWS;
                 out[np].L = ext ? L : k;
                 out[np].nH = ext ? cur >> L : cur >> k;
                 out[np].rows = rows;
                 np++;
-                cur += ext || kx == 0 ? rows * ((cg_w)1 << L) - 1 : ((cg_w)1 << L) - 1;
+                cur += ext || kx == 0 ? rows * ((u128)1 << L) - 1 : ((u128)1 << L) - 1;
             } else {
                 out[np].kind = CG_PIECE_WALK;
                 out[np].L = L;
                 out[np].nH = cur >> L;
                 out[np].rows = 1;
                 np++;
-                cur += ((cg_w)1 << L) - 1;
+                cur += ((u128)1 << L) - 1;
             }
         }
         if (cur >= end || np == CG_MAX_PIECES) break;
@@ -113,16 +112,16 @@ static inline int cg_plan_chunk_x(cg_w first, cg_w last, int k, int kx, int stor
 }
 
 /* cg_plan_chunk_x without an extension. */
-static inline int cg_plan_chunk(cg_w first, cg_w last, int k, int stored, cg_piece *out)
+static inline int cg_plan_chunk(u128 first, u128 last, int k, int stored, cg_piece *out)
 {
     return cg_plan_chunk_x(first, last, k, 0, stored, out);
 }
 
 /* Rows [0, rows) shared among G parts as evenly as possible: part g gets [*r0, *r0 + *cnt). */
-static inline void cg_split_rows(cg_w rows, int G, int g, cg_w *r0, cg_w *cnt)
+static inline void cg_split_rows(u128 rows, int G, int g, u128 *r0, u128 *cnt)
 {
-    cg_w q = rows / (cg_w)G, rem = rows % (cg_w)G;
-    cg_w gg = (cg_w)g;
+    u128 q = rows / (u128)G, rem = rows % (u128)G;
+    u128 gg = (u128)g;
     *r0 = gg * q + (gg < rem ? gg : rem);
     *cnt = q + (gg < rem ? 1 : 0);
 }
@@ -183,7 +182,7 @@ BULK_HD void cg_acc_merge(cg_acc *a, const cg_acc *b)
 }
 
 /* Folds device totals into a result: checksum += sum, iterated += iter, the maximum. */
-static inline void cg_fold(bulk_collatz_verify_result *r, cg_w sum, cg_w iter, uint64_t maxg,
+static inline void cg_fold(bulk_collatz_verify_result *r, u128 sum, u128 iter, uint64_t maxg,
                            cg_u128 maxn)
 {
     bulk_collatz_verify_result t;
@@ -192,7 +191,7 @@ static inline void cg_fold(bulk_collatz_verify_result *r, cg_w sum, cg_w iter, u
     t.iterated = cg_u_of(iter);
     if ((maxn.x0 | maxn.x1 | maxn.x2 | maxn.x3) != 0) {
         t.max_glide = maxg;
-        t.max_glide_n = cg_u_of((cg_w)cg_hi64(maxn) << 64 | cg_lo64(maxn));
+        t.max_glide_n = cg_u_of((u128)cg_hi64(maxn) << 64 | cg_lo64(maxn));
     }
     bulk_collatz_verify_result_merge(r, &t);
 }
@@ -203,7 +202,7 @@ static inline void cg_fold(bulk_collatz_verify_result *r, cg_w sum, cg_w iter, u
  * earlier copy here skipped the fast kernel and counted an overflow for 2^81 - 1 at d = 12,
  * which the CPU's table operations step over). Its "iterated" was already counted on the
  * device. Returns BULK_OK or the exact path's status. */
-static inline int cg_host_iterate(const struct bulk_collatz_engine *e, cg_w n, int L,
+static inline int cg_host_iterate(const struct bulk_collatz_engine *e, u128 n, int L,
                                   bulk_collatz_verify_result *r)
 {
     return bulk_cz_verify_mandatory(e, cg_u_of(n), L, r);
@@ -212,21 +211,21 @@ static inline int cg_host_iterate(const struct bulk_collatz_engine *e, cg_w n, i
 /* The part of a chunk's result that needs no device: every number is covered, each level-k
  * row adds the glide sum G_k of its eliminated residues (verify.c block_stored), each level-K
  * row of an extension of kx bits G_k 2^kx + G_x (verify.c block_extended). */
-static inline void cg_fold_static_x(bulk_collatz_verify_result *r, cg_w first, cg_w last,
+static inline void cg_fold_static_x(bulk_collatz_verify_result *r, u128 first, u128 last,
                                     const cg_piece *pieces, int np, uint64_t G_k, int kx, uint64_t G_x)
 {
     bulk_collatz_verify_result t;
     bulk_collatz_verify_result_init(&t);
-    cg_w sum = 0;
+    u128 sum = 0;
     for (int i = 0; i < np; i++) {
-        if (pieces[i].kind == CG_PIECE_ROWS) sum += pieces[i].rows * (cg_w)G_k;
-        if (pieces[i].kind == CG_PIECE_EXT) sum += pieces[i].rows * (((cg_w)G_k << kx) + G_x);
+        if (pieces[i].kind == CG_PIECE_ROWS) sum += pieces[i].rows * (u128)G_k;
+        if (pieces[i].kind == CG_PIECE_EXT) sum += pieces[i].rows * (((u128)G_k << kx) + G_x);
     }
     t.covered = cg_u_of(last - first + 1);
     t.checksum = cg_u_of(sum);
     bulk_collatz_verify_result_merge(r, &t);
 }
-static inline void cg_fold_static(bulk_collatz_verify_result *r, cg_w first, cg_w last,
+static inline void cg_fold_static(bulk_collatz_verify_result *r, u128 first, u128 last,
                                   const cg_piece *pieces, int np, uint64_t G_k)
 {
     cg_fold_static_x(r, first, last, pieces, np, G_k, 0, 0);

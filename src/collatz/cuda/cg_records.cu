@@ -21,7 +21,7 @@ struct rec_list {
     size_t n, cap;
 };
 
-int push(rec_list &l, cg_w n, uint32_t v)
+int push(rec_list &l, u128 n, uint32_t v)
 {
     if (l.n == l.cap) {
         size_t nc = l.cap ? 2 * l.cap : 64;
@@ -31,13 +31,13 @@ int push(rec_list &l, cg_w n, uint32_t v)
         l.cap = nc;
     }
     l.r[l.n].n = cg_u_of(n);
-    l.r[l.n].value = cg_u_of((cg_w)v);
+    l.r[l.n].value = cg_u_of((u128)v);
     l.n++;
     return BULK_OK;
 }
 
 /* Scans the delays of [first, first + count) in order against the running maximum. */
-int scan(const bulk_collatz_engine *e, cg_w first, uint64_t count, uint32_t *buf, rec_list &l,
+int scan(const bulk_collatz_engine *e, u128 first, uint64_t count, uint32_t *buf, rec_list &l,
          int &have, uint32_t &best)
 {
     int st = bulk_collatz_cuda_delays(e, cg_u_of(first), count, buf);
@@ -64,8 +64,8 @@ extern "C" int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_coll
     if (cg_devices() == 0) return BULK_ERR_NO_BACKEND;
     *recs = NULL;
     *count = 0;
-    const cg_w lo = cg_w_of(first), hi = cg_w_of(last);
-    if (hi - lo >= ((cg_w)1 << 64) - 1) return BULK_ERR_ARG; /* too long to enumerate */
+    const u128 lo = cg_w_of(first), hi = cg_w_of(last);
+    if (hi - lo >= ((u128)1 << 64) - 1) return BULK_ERR_ARG; /* too long to enumerate */
     rec_list l = { NULL, 0, 0 };
     uint32_t *buf = (uint32_t *)malloc(kBatch * sizeof *buf);
     uint64_t *sum = (uint64_t *)malloc(kBatchesPerCall * sizeof *sum);
@@ -74,15 +74,15 @@ extern "C" int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_coll
     int st = (buf && sum && mn && mx) ? BULK_OK : BULK_ERR_NOMEM;
     int have = 0;
     uint32_t best = 0;
-    cg_w cur = lo;
-    const cg_w total = hi - lo + 1;
-    const cg_w whole = total / kBatch; /* whole batches; the rest is scanned directly */
-    for (cg_w b0 = 0; st == BULK_OK && b0 < whole;) {
+    u128 cur = lo;
+    const u128 total = hi - lo + 1;
+    const u128 whole = total / kBatch; /* whole batches; the rest is scanned directly */
+    for (u128 b0 = 0; st == BULK_OK && b0 < whole;) {
         uint64_t nb = whole - b0 < kBatchesPerCall ? (uint64_t)(whole - b0) : kBatchesPerCall;
         st = bulk_collatz_cuda_delay_stats(e, cg_u_of(cur), kBatch, nb, sum, mn, mx);
         for (uint64_t b = 0; st == BULK_OK && b < nb; b++)
-            if (!have || mx[b] > best) st = scan(e, cur + (cg_w)b * kBatch, kBatch, buf, l, have, best);
-        cur += (cg_w)nb * kBatch;
+            if (!have || mx[b] > best) st = scan(e, cur + (u128)b * kBatch, kBatch, buf, l, have, best);
+        cur += (u128)nb * kBatch;
         b0 += nb;
     }
     const uint64_t rest = (uint64_t)(total - whole * kBatch);

@@ -3,7 +3,7 @@
  * (tests/collatz_gpu/test_collatz_gpu_twin.c) on the CPU against cg_glide and the CPU engine.
  *
  * Why: the FLAT_BATCH trip (cg_lane_iter_rec) branches three ways (table step, dip test, record
- * test) and its setup runs with the few lanes that need it: H200 round 2 (ncu, k = 32) measured
+ * test) and its setup runs with the few lanes that need it: the H200 (ncu, k = 32; docs/perf/collatz-gpu.md) measured
  * ~40 warp instructions per iterated number with 15.8 of 32 lanes active and ~500 SASS
  * instructions in the loop body. Here every trip of every lane runs the same instructions:
  *
@@ -102,8 +102,8 @@ BULK_HD cg_u128 cg_uni_mul(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, u
         : "=&r"(r.x0), "=&r"(r.x1), "=&r"(r.x2), "=r"(r.x3)
         : "r"(h0), "r"(h1), "r"(h2), "r"(X), "r"(Y), "r"(t0), "r"(t1), "r"(h3), "r"(t2));
 #else
-    unsigned __int128 h = (unsigned __int128)((uint64_t)h2 | (uint64_t)h3 << 32) << 64 | ((uint64_t)h0 | (uint64_t)h1 << 32);
-    unsigned __int128 w = h * X + Y; /* modulo 2^128, as the device chain */
+    u128 h = (u128)((uint64_t)h2 | (uint64_t)h3 << 32) << 64 | ((uint64_t)h0 | (uint64_t)h1 << 32);
+    u128 w = h * X + Y; /* modulo 2^128, as the device chain */
     r = cg_make((uint64_t)w, (uint64_t)(w >> 64));
 #endif
     return r;
@@ -135,7 +135,7 @@ BULK_HD int cg_uni_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint
     return !tm && (lta || ltb);
 }
 
-/* ---- the first record in the dip trip (BULK_CZ_CUDA_UNI_R1=1: k_uni variant 5) ----------
+/* ---- the first record in the dip trip (k_uni's trip) ----------------------------------------
  * In the table-mode trip where the dip test fires, the step product wb is wasted. Here it tests
  * the operation's first record instead (its (b0, c0 | t0 << 26) sits in a second 16-byte slot
  * after the operation's entry; the choice waits for the dip test's compare), so a number whose
@@ -231,97 +231,10 @@ BULK_HD int64_t cg_glide_uni1(cg_u128 v, cg_u128 n, int64_t done, unsigned d, co
     }
 }
 
-/* ---- three limbs (values below 2^96; n ~ 2^64..2^80) ------------------------------------
- * The same trip on v, n and the products held in x0..x2 (x3 stays 0): the kernel's variant for
- * launches whose n are all below 2^(96 - lim - 8) (cg_uni3_ok). The margin test becomes
- * v >= 2^(96 - lim), so every value inside an operation stays below 2^95 (cg_limit_bits); a
- * number that climbs there escapes, and the host redoes it as any escape: results unchanged.
- * ~14 instructions fewer per trip (two products, two compares, the selects of one limb). */
-BULK_HD cg_u128 cg_uni_mul3(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t X, uint32_t Y)
-{
-    cg_u128 r;
-#if defined(__CUDA_ARCH__)
-    uint32_t t0 = __umulhi(h0, X), t1 = __umulhi(h1, X);
-    asm("mad.lo.cc.u32  %0, %3, %6, %7;\n\t"
-        "madc.lo.cc.u32 %1, %4, %6, %8;\n\t"
-        "madc.lo.u32    %2, %5, %6, %9;"
-        : "=&r"(r.x0), "=&r"(r.x1), "=r"(r.x2)
-        : "r"(h0), "r"(h1), "r"(h2), "r"(X), "r"(Y), "r"(t0), "r"(t1));
-#else
-    unsigned __int128 h = (unsigned __int128)h2 << 64 | ((uint64_t)h0 | (uint64_t)h1 << 32);
-    unsigned __int128 w = h * X + Y; /* modulo 2^96, as the device chain */
-    r = cg_make((uint64_t)w, (uint64_t)(w >> 64) & 0xffffffffu);
-#endif
-    r.x3 = 0;
-    return r;
-}
-
-/* a < b on x0..x2: cg_lt's borrow chain (cg_arith.h) one limb shorter (through cg_lt with zero
- * top limbs the opaque asm would keep the fourth subtraction) */
-BULK_HD int cg_lt3(cg_u128 a, cg_u128 b)
-{
-#if defined(__CUDA_ARCH__)
-    uint32_t borrow;
-    asm("{\n\t"
-        ".reg .u32 t;\n\t"
-        "sub.cc.u32  t, %1, %2;\n\t"
-        "subc.cc.u32 t, %3, %4;\n\t"
-        "subc.cc.u32 t, %5, %6;\n\t"
-        "subc.u32    %0, 0, 0;\n\t"
-        "}"
-        : "=r"(borrow)
-        : "r"(a.x0), "r"(b.x0), "r"(a.x1), "r"(b.x1), "r"(a.x2), "r"(b.x2));
-    return borrow != 0;
-#else
-    uint64_t al = cg_lo64(a), bl = cg_lo64(b);
-    return a.x2 < b.x2 || (a.x2 == b.x2 && al < bl);
-#endif
-}
-
-/* cg_uni_trip on three limbs (s->v, s->n below 2^96, x3 = 0). */
-BULK_HD int cg_uni_trip3(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint32_t pairs, uint32_t e0,
-                         uint32_t e1, uint32_t e2, uint32_t e3)
-{
-    const cg_u128 v = s->v;
-#if defined(__CUDA_ARCH__)
-    const uint32_t h0 = __funnelshift_r(v.x0, v.x1, d), h1 = __funnelshift_r(v.x1, v.x2, d), h2 = v.x2 >> d;
-#else
-    const uint32_t h0 = (v.x0 >> d) | (v.x1 << (32 - d)), h1 = (v.x1 >> d) | (v.x2 << (32 - d)), h2 = v.x2 >> d;
-#endif
-    const cg_u128 wa = cg_uni_mul3(h0, h1, h2, e2, e3 & CG_UNI_CMASK);
-    const cg_u128 wb = cg_uni_mul3(h0, h1, h2, e0, e1 & CG_UNI_CMASK);
-    const int tm = s->ri == 0, lta = cg_lt3(wa, s->n), ltb = cg_lt3(wb, s->n);
-    if (tm && (v.x2 >> (32 - lim)) != 0) return 2;
-    const uint32_t ta = e3 >> 26, tb = e1 >> 26;
-    s->done += tm ? (lta ? 0u : ta) : (lta ? ta : ltb ? tb : 0u);
-    if (tm && !lta) s->v = wb;
-    s->ri = tm ? (lta ? (mask + 1) + (v.x0 & mask) * pairs : 0u) : s->ri + 1;
-    return !tm && (lta || ltb);
-}
-
-/* x <- x + a on three limbs (x3 = 0); 1 when the sum reaches 2^96. */
-BULK_HD int cg_add64_3(cg_u128 *x, uint64_t a)
-{
-    const uint64_t lo = cg_lo64(*x), s = lo + a;
-    const uint32_t c = s < lo, x2 = x->x2 + c;
-    *x = cg_make(s, x2);
-    return c && x2 == 0;
-}
-
-/* The three-limb trips apply to a launch whose largest n < 2^(96 - lim - 8) (margin for the
- * trajectories: a climb by 2^8 before the glide is rare, and it escapes, exactly). */
-BULK_HD int cg_uni3_ok(unsigned d, cg_u128 n_max)
-{
-    const unsigned b = 96 - cg_limit_bits(d) - 8; /* >= 70 for d <= 16 */
-    return n_max.x3 == 0 && (n_max.x2 >> (b - 64)) == 0;
-}
-
 /* cg_glide through cg_uni_trip (its CPU twin, one number; n >= 2^(3d+2), v >= n, d <= 16);
  * *trips (if given) gets the trips taken. */
-BULK_HD int64_t cg_glide_uni_l(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint32_t *tab, uint64_t *trips,
-                               int three)
+BULK_HD int64_t cg_glide_uni(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint32_t *tab, uint64_t *trips)
 {
-    if (three && (v.x3 | n.x3)) return -1; /* three limbs: a value at 2^96 escapes */
     cg_uni s;
     s.v = v;
     s.n = n;
@@ -332,15 +245,10 @@ BULK_HD int64_t cg_glide_uni_l(cg_u128 v, cg_u128 n, int64_t done, unsigned d, c
     for (;;) {
         const uint32_t *e = tab + 4 * (uint64_t)cg_uni_index(&s, mask);
         if (trips) ++*trips;
-        int r = three ? cg_uni_trip3(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3])
-                      : cg_uni_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3]);
+        int r = cg_uni_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3]);
         if (r == 1) return (int64_t)s.done;
         if (r == 2) return -1;
     }
-}
-BULK_HD int64_t cg_glide_uni(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint32_t *tab, uint64_t *trips)
-{
-    return cg_glide_uni_l(v, n, done, d, tab, trips, 0);
 }
 
 /* ---- sieve extension (engines with kx > 0, collatz/sieve_ext.c, verify.c block_extended) ----
@@ -358,7 +266,7 @@ BULK_HD void cg_ext_state(int k, int X, uint64_t r, uint64_t c, uint64_t pow3j, 
 #if defined(__CUDA_ARCH__)
     whi = __umul64hi(pow3j, q);
 #else
-    whi = (uint64_t)(((unsigned __int128)pow3j * q) >> 64);
+    whi = (uint64_t)(((u128)pow3j * q) >> 64);
 #endif
     wlo += c;
     whi += wlo < c;

@@ -32,44 +32,27 @@ enum {
     BULK_CZ_CUDA_KERNEL_CORE = 2  /* the engine's own collatz_core.h functions (64-bit limbs) */
 };
 enum {
-    BULK_CZ_CUDA_LAYOUT_AUTO = 0,   /* FLAT */
-    BULK_CZ_CUDA_LAYOUT_FLAT = 1,   /* lane loop: a lane takes its next number when one ends */
-    BULK_CZ_CUDA_LAYOUT_NUMBER = 2, /* one number per loop trip (ROWS / ENTRY; first version) */
-    BULK_CZ_CUDA_LAYOUT_FLAT_BATCH = 3, /* FLAT, but idle lanes refill together, when >= refill_lanes
-                                          of a warp are idle (docs/collatz-gpu.md) */
-    BULK_CZ_CUDA_LAYOUT_UNIFORM = 4 /* every trip the same code (cg_verify_uni.h); FLAT_BATCH where
-                                       it does not apply (d > 16 or n < 2^(3d+2)) */
+    BULK_CZ_CUDA_LAYOUT_AUTO = 0,       /* UNIFORM */
+    BULK_CZ_CUDA_LAYOUT_FLAT_BATCH = 3, /* lane loop (k_flat): a lane takes its next number when one
+                                           ends, idle lanes refill together when >= refill_lanes of a
+                                           warp are idle; record replays, incremental setup */
+    BULK_CZ_CUDA_LAYOUT_UNIFORM = 4     /* every trip the same code (cg_verify_uni.h); FLAT_BATCH where
+                                           it does not apply (d > 16 or n < 2^(3d+2)) */
 };
-/* The fast delay kernels' loop (docs/collatz-gpu.md "Delays v4"). */
+/* The fast delay kernels' loop (docs/collatz-gpu.md "Delay loops"). */
 enum {
-    BULK_CZ_CUDA_DELAY_AUTO = 0, /* V4 */
+    BULK_CZ_CUDA_DELAY_AUTO = 0, /* V5 */
     BULK_CZ_CUDA_DELAY_V3 = 1,   /* one step per warp trip, two/four-limb branches, a block per batch */
-    BULK_CZ_CUDA_DELAY_V4 = 2,   /* CG_DELAY_UNROLL three-limb steps per trip, deferred A loads,
-                                    a warp per piece of a batch */
-    BULK_CZ_CUDA_DELAY_V4X2 = 3, /* V4 with two numbers interleaved per lane */
-    BULK_CZ_CUDA_DELAY_V5 = 4,   /* rounds of delay_unroll steps with no test, 32-bit packed
-                                    entries, 3 limbs, two numbers per lane (cg_delay5.h; d <= 17,
-                                    else V4X2) */
-    BULK_CZ_CUDA_DELAY_V5X1 = 5, /* V5, one number per lane */
-    BULK_CZ_CUDA_DELAY_V5X3 = 6  /* V5, three numbers per lane */
+    BULK_CZ_CUDA_DELAY_V4X2 = 3, /* delay_unroll three-limb steps per trip, deferred A loads, a warp
+                                    per piece of a batch, two numbers interleaved per lane (the
+                                    loop of V5 where V5 does not apply: d > 17, batches < 32) */
+    BULK_CZ_CUDA_DELAY_V5 = 4    /* rounds of delay_unroll steps with no test, 32-bit packed
+                                    entries, 3 limbs, two numbers per lane (cg_delay5.h,
+                                    cg_delay6.h; d <= 17, else V4X2) */
 };
-/* How the FLAT layouts find the first drop inside the operation that the dip test flagged. */
-enum {
-    BULK_CZ_CUDA_REPLAY_AUTO = 0,   /* CG_DEFAULT_REPLAY (cg_host.h) */
-    BULK_CZ_CUDA_REPLAY_TSTEPS = 1, /* one T step per trip through the operation */
-    BULK_CZ_CUDA_REPLAY_RECORDS = 2 /* one test per trip of the operation's record lows */
-};
-/* How the FLAT layouts set up a lane's next number of a run (its sieve prefix 3^j nH + c). */
-enum {
-    BULK_CZ_CUDA_SETUP_AUTO = 0,       /* CG_DEFAULT_SETUP (cg_host.h) */
-    BULK_CZ_CUDA_SETUP_MULTIPLY = 1,   /* the 128x64 multiply for every number */
-    BULK_CZ_CUDA_SETUP_INCREMENTAL = 2 /* the previous row's prefix + 3^j (4 adds) */
-};
-/* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = flat | batch | number
+/* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = batch | uniform
  * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
- * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4 | v4x2 | v5 | v5x1 | v5x3 sets delay_loop
- * when that is 0; BULK_CZ_CUDA_REPLAY = t | rec sets verify_replay when that is 0;
- * BULK_CZ_CUDA_SETUP = mul | inc sets verify_setup when that is 0. */
+ * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4x2 | v5 sets delay_loop when that is 0. */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -81,11 +64,9 @@ typedef struct bulk_collatz_cuda_opts {
     uint64_t s_slice_entries;  /* S entries resident per slice (0: all when they fit) */
     uint32_t escape_capacity;  /* escapes kept per wave (0: 2^20; more -> the chunk reruns) */
     int verify_layout;         /* BULK_CZ_CUDA_LAYOUT_* (fast kernel's level-k rows) */
-    int refill_lanes;          /* FLAT_BATCH: idle lanes that trigger a refill (0: 12; 1..32) */
+    int refill_lanes;          /* FLAT_BATCH: idle lanes that trigger a refill (0: 16; 1..32) */
     int delay_loop;            /* fast delay kernels: BULK_CZ_CUDA_DELAY_* (0: auto) */
-    int verify_replay;         /* FLAT / FLAT_BATCH replays: BULK_CZ_CUDA_REPLAY_* (0: auto) */
-    int delay_unroll;          /* V4 delay loops: table steps per warp trip, 2, 4 or 8 (0: 8) */
-    int verify_setup;          /* FLAT / FLAT_BATCH next-number setup: BULK_CZ_CUDA_SETUP_* (0: auto) */
+    int delay_unroll;          /* V4X2 / V5 delay loops: table steps per trip or round, 4 or 8 (0: 8) */
 } bulk_collatz_cuda_opts;
 
 void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
@@ -98,10 +79,12 @@ static inline int bulk_collatz_cuda_opts_valid(const bulk_collatz_cuda_opts *o)
     return o && o->table_mem >= 0 && o->table_mem <= 2 && o->kernel >= 0 && o->kernel <= 2 &&
            o->devices >= 0 && o->threads_per_block >= 0 && o->threads_per_block <= 512 &&
            (o->threads_per_block & 31) == 0 && o->rows_per_thread >= 0 && o->rows_per_thread <= 64 &&
-           o->verify_layout >= 0 && o->verify_layout <= 4 && o->refill_lanes >= 0 && o->refill_lanes <= 32 &&
-           o->delay_loop >= 0 && o->delay_loop <= 6 && o->verify_replay >= 0 && o->verify_replay <= 2 &&
-           (o->delay_unroll == 0 || o->delay_unroll == 2 || o->delay_unroll == 4 || o->delay_unroll == 8) &&
-           o->verify_setup >= 0 && o->verify_setup <= 2;
+           (o->verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO || o->verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH ||
+            o->verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM) &&
+           o->refill_lanes >= 0 && o->refill_lanes <= 32 &&
+           (o->delay_loop == BULK_CZ_CUDA_DELAY_AUTO || o->delay_loop == BULK_CZ_CUDA_DELAY_V3 ||
+            o->delay_loop == BULK_CZ_CUDA_DELAY_V4X2 || o->delay_loop == BULK_CZ_CUDA_DELAY_V5) &&
+           (o->delay_unroll == 0 || o->delay_unroll == 4 || o->delay_unroll == 8);
 }
 
 /* What the last call of this thread did (for benchmarks and the overflow-share report). */

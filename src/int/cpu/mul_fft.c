@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/u128.h"
 #include "int/mpn.h"
-
-typedef unsigned __int128 u128;
 
 /* One NTT prime and its Montgomery constants (R = 2^64). */
 typedef struct fft_prime {
