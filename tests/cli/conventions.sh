@@ -43,8 +43,7 @@ for sub in verify merge delay delays records sieve; do help_ok collatz $sub; don
 help_ok life
 help_ok life run
 help_ok int
-for op in add sub mul sqr div mod divmod gcd powmod cmp bench; do help_ok int $op; done
-help_ok int bench add
+for op in add sub mul sqr div mod divmod gcd powmod cmp; do help_ok int $op; done
 help_ok gcd
 help_ok gcd pairs
 help_ok gcd batch
@@ -153,7 +152,6 @@ threads_zero "circuit eval" circuit eval --circuit "$S/add2.aag" --in "$S/vector
 threads_zero "dist collatz verify" dist collatz verify --from 1 --to 10000
 cases=$((cases + 1))
 for t in 0 1; do
-    "$BULK" int bench add --bits 64 --count 64 --time 0 --threads $t >/dev/null 2>"$S/err" || fail "int bench --threads $t"
     "$BULK" circuit bench --pairs 64 --reps 1 --kmax 1 --backend cpu --threads $t >/dev/null 2>"$S/err" || fail "circuit bench --threads $t"
     "$BULK" dist placement --threads $t >/dev/null 2>"$S/err" || fail "dist placement --threads $t"
 done

@@ -79,9 +79,6 @@ check int sqr --in "$S/one.in"
 for op in div mod divmod; do check int $op --in "$S/two.in"; done
 check int powmod --in "$S/three.in"
 check int add --help
-check int bench add --bits 64 --count 64 --time 0
-check int bench add --bits 64 --count 64 --time 0 --json
-check int bench --help
 
 check gcd --help
 check gcd pairs "$S/moduli.txt"
