@@ -225,9 +225,9 @@ void gcd_ckpt_remove(gcd_ckpt *c, int kind, size_t k);
  * The group floor is larger per level than one tree's: the cross-group remainder trees start
  * at P_j mod P_i^2, as large as P_i^2, so their top divisions have full-size quotients
  * (calibrated: 1e5 moduli, 2 threads, 3 groups, peak RSS about 330 MB = 3 I + 68 S_k).
- * These estimates were calibrated with session 2's remainder tree (squares, remainder levels of
- * 2 S, cross trees started at P_j mod P_i^2); the Q form (remainder_tree.c) needs less, so they
- * now err on the safe side. */
+ * These estimates were calibrated with an earlier remainder tree (squares, remainder levels of
+ * 2 S, cross trees started at P_j mod P_i^2; docs/perf/gcd.md); the Q form (remainder_tree.c)
+ * needs less, so they err on the safe side. */
 #define GCD_MAX_GROUPS 64
 typedef struct gcd_plan {
     uint64_t budget, floor, need, level_bytes;
@@ -291,8 +291,8 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
 #define GCD_GPU_MUL_LIMBS 4096
 #define GCD_GPU_REM_LIMBS 1024
 /* ... and only levels of at least this many nodes: the GPU's division is one thread per
- * instance, so a level of few wide nodes leaves it latency-bound (round 1: 1500 moduli, levels
- * of 23 .. 1500 nodes, took 2.35 s on the GPU against 0.49 s on the host cores). */
+ * instance, so a level of few wide nodes leaves it latency-bound (H200: 1500 moduli, levels
+ * of 23 .. 1500 nodes, took 2.35 s on the GPU against 0.49 s on the host cores; docs/perf/gcd.md). */
 #define GCD_GPU_MIN_NODES 4096
 /* The widest node for which level work is batched on this context: GCD_GPU_*_LIMBS on a
  * CUDA context, 0 (never: one CPU product or division per node) on the CPU; the environment
