@@ -10,15 +10,8 @@
 #     cause; an input that cannot be read exits 2, naming the path and the cause.
 BULK=$1
 S=$3
-rm -rf "$S" && mkdir -p "$S" || exit 1
-export BULK_PROGRESS=0 BULK_DIST=0
-unset BULK_THREADS BULK_BACKEND
-fails=0 cases=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$(dirname "$0")/cli_setup.sh"
 
-printf '1 2\n3 4\n340282366920938463463374607431768211455 1\n' >"$S/two.in"
-printf '#N glider\nx = 3, y = 3, rule = B3/S23\nbob$2bo$3o!\n' >"$S/glider.rle"
-printf "S -> A B | A C\nC -> S B\nA -> 'a'\nB -> 'b'\n" >"$S/anbn.cfg"
 printf 'ab\naabb\naab\n\n' >"$S/words.txt"
 printf '3233\n3127\n4087\n' >"$S/moduli.txt"
 "$BULK" circuit adder --bits 2 --out "$S/add2.aag" || fail "circuit adder --out"
