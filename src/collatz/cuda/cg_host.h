@@ -8,6 +8,7 @@
 
 /* collatz_internal.h has no C++ guard of its own: its functions are C functions */
 extern "C" {
+#include "backend/context.h"
 #include "collatz/collatz_internal.h"
 }
 #include "collatz/cuda/cg_core.h"
@@ -74,12 +75,13 @@ typedef struct cg_dev {
 int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A, cg_dev **out,
                    double *upload_s);
 
-/* The options in force (defaults filled in) and the calling thread's statistics. */
-bulk_collatz_cuda_opts cg_opts(void);
+/* The options in force for e (its context's, defaults filled in) and the calling thread's
+ * statistics. */
+bulk_collatz_cuda_opts cg_opts(const bulk_collatz_engine *e);
 bulk_collatz_cuda_stats *cg_stats(void);
 
 /* GPUs to use: min(visible, opts.devices when > 0). 0 when none. */
-int cg_devices(void);
+int cg_devices(const bulk_collatz_engine *e);
 
 /* Runs fn(arg_g) for g = 0..G-1, each on its own host thread with device g current; returns
  * the first non-OK status (in g order), BULK_OK otherwise. Errors noted on a worker thread are
