@@ -14,14 +14,14 @@ extern "C" {
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/collatz_cuda.h"
 
-/* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to:
+/* The verify layout that verify_layout = AUTO (and no cz.layout tuning) resolves to:
  * UNIFORM (k_uni, two trips per pass, the first record in the dip trip; FLAT_BATCH where it does
  * not apply). H200, k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental setup
  * 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all identical
  * (docs/perf/collatz-gpu.md "Uniform trips, V5 and the generated sieve measured"). */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
-/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;
+/* The delay loop that delay_loop = AUTO (and no cz.delay tuning) resolves to: V5 (d <= 17;
  * V4X2 beyond) with its default of 8 steps per round and checkpoints (docs/perf/collatz-gpu.md
  * "Delays V5"): kernel rates from 2^64 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24,
  * batch 1024, 1.38-1.66x V4X2 at every point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10

@@ -310,7 +310,7 @@ static int addsub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *flag, const bulk_limb_
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, 0, sub};
+    args g = {limbs, limbs, 0, sub, NULL};
     return stream_op(ctx, n, op_addsub, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
                      {{r, limbs * 8}, {flag, 1}});
 }
@@ -333,7 +333,7 @@ static int mul_common(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, mode};
+    args g = {limbs, limbs, 0, mode, NULL};
     return stream_op(ctx, n, op_mul, g, BULK_OK, {{a, limbs * 8}, {b, mode != 2 ? limbs * 8 : 0}},
                      {{r, (mode == 1 ? 1 : 2) * limbs * 8}},
                      bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs, NULL));
@@ -361,7 +361,7 @@ int bulk_int_cuda_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, 0, 0};
+    args g = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_cmp, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}}, {{r, 1}});
 }
 
@@ -370,7 +370,7 @@ static int shift(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, bits, left};
+    args g = {limbs, limbs, bits, left, NULL};
     return stream_op(ctx, n, op_shift, g, BULK_OK, {{a, limbs * 8}}, {{r, limbs * 8}});
 }
 
@@ -394,7 +394,7 @@ int bulk_int_cuda_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bu
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER || (a_limbs != limbs && a_limbs != 2 * limbs))
         return limbs > BG_MAX_LIMBS_OTHER ? BULK_ERR_UNSUPPORTED : BULK_ERR_ARG;
-    args g = {limbs, a_limbs, 0, 0};
+    args g = {limbs, a_limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_divmod, g, BULK_ERR_DIVZERO, {{a, a_limbs * 8}, {dv, limbs * 8}},
                      {{q, a_limbs * 8}, {r, limbs * 8}, {err, 1}},
                      bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs, NULL));
@@ -406,9 +406,10 @@ int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args x = {limbs, limbs, 0, 0};
+    args x = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_gcd, x, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
-                     {{g, limbs * 8}}, bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs, bulk_ctx_tune(ctx)));
+                     {{g, limbs * 8}},
+                     bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs, bulk_ctx_tune(ctx)));
 }
 
 int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
@@ -418,10 +419,10 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, 0};
+    args g = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
                      {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
-                     {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs));
+                     {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, NULL));
 }
 
 } // extern "C"

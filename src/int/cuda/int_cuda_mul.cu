@@ -19,7 +19,7 @@
  *    shared memory) - seed 002's scan-based carry propagation with the lanes of a warp as the
  *    digits.
  *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
- * BULK_CUDA_MUL=teo|sr|cols|kara|ntt forces one of these where it holds the width (tests and
+ * The tuning int.mul=teo|sr|cols|kara|ntt forces one of these where it holds the width (tests and
  * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu.md. */
 #include <stdlib.h>
 #include <string.h>

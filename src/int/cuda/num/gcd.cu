@@ -1,5 +1,5 @@
 /* gcd on the GPU: batched divsteps in registers up to 32 limbs, seed 001's approximate
- * Euclidean algorithm on column-major scratch above (and under BULK_CUDA_GCD=approx). */
+ * Euclidean algorithm on column-major scratch above (and under the tuning int.gcd=approx). */
 #include <stdlib.h>
 #include <string.h>
 
