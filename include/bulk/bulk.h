@@ -72,7 +72,7 @@ BULK_API int bulk_ctx_threads(const bulk_ctx *ctx);
  * benchmarks (docs/architecture.md "Tuning" lists every key and what it forces; results never
  * depend on it). `tune` is a comma-separated list of key=value, e.g.
  * "int.mul=sr,cz.layout=batch"; it replaces the context's whole tuning (keys not named go back
- * to the defaults; NULL or "" is the defaults). The list is checked completely before anything
+ * to the defaults, the Collatz CUDA options included; NULL or "" is the defaults). The list is checked completely before anything
  * changes: an unknown key, a bad value or a malformed list gives BULK_ERR_ARG, leaves the
  * tuning as it was and leaves a message naming the item and the valid choices in
  * bulk_ctx_message. bulk_ctx_open starts from the environment variable BULK_TUNE (same syntax;
