@@ -37,7 +37,7 @@
 #                        bench_collatz_gpu (BENCH_ARGS, default --kmax 38; BENCH_LIMIT s, default
 #                        330) with its PNG, and a summary
 #   collatz --gpu verify   the GPU test's verify cases; the CLI verify 2^68 + 2^44 with the
-#                        defaults and with BULK_CZ_CUDA_LAYOUT=batch, + 2^46 with the defaults and
+#                        defaults and with BULK_TUNE=cz.layout=batch, + 2^46 with the defaults and
 #                        --k 37; bench_collatz_gpu --kscan --short (CLI=0 / KSCAN=0 skip those;
 #                        NCU=1: ncu of k_uni and its SASS; NCU_GEN=1: ncu of k_uni over a generated
 #                        K = 40 slice; VERIFY_ONLY=0 adds the delay benchmark)
@@ -330,7 +330,7 @@ gpu_collatz_verify() {
     }
     if [ "${CLI:-1}" != 0 ]; then
         cli "" 2^68+2^44
-        CLIENV=BULK_CZ_CUDA_LAYOUT=batch
+        CLIENV=BULK_TUNE=cz.layout=batch
         cli -batch 2^68+2^44
         CLIENV=
         cli -46 2^68+2^46
@@ -382,9 +382,9 @@ gpu_collatz_delays() {
             ${dd:+--d $dd} ${aa:+--a $aa} >"$R/cli-$name.out" 2>>"$R/cli.err"
         echo "cli delays 2^$to numbers ($name${dd:+, d $dd a $aa}) rc=$?: $(awk -v a="$s0" -v b="$(date +%s.%N)" -v n="$to" 'BEGIN { printf "%.3f s, %.4g numbers/s", b - a, 2^n / (b - a) }')$([ "$name" != default ] && [ "$to" = 34 ] && { cmp -s "$R/cli-default.out" "$R/cli-$name.out" && echo ", output same" || echo ", output DIFFERENT"; })"
     }
-    cli default 34 "" "" BULK_CZ_CUDA_DELAY=
-    cli lean 34 "" "" BULK_CZ_CUDA_CLASSES=0
-    cli v4x2 34 "" "" BULK_CZ_CUDA_DELAY=v4x2
+    cli default 34 "" "" BULK_TUNE=
+    cli lean 34 "" "" BULK_TUNE=cz.classes=0
+    cli v4x2 34 "" "" BULK_TUNE=cz.delay=v4x2
     out=$(res collatz-gpu-delays)
     if [ "${FINAL:-1}" = 1 ]; then
         timeout 35 "$BD" --quick --seconds 0.2 --out "$out" >/dev/null 2>"$R/delays.err"

@@ -145,6 +145,9 @@ void cli_check_env(void)
             cli_die(CLI_EXIT_USAGE, "BULK_THREADS='%s' is not a thread count; valid: 1 to %d, "
                     "or 0 for all online CPUs", v, CLI_MAX_THREADS);
     }
+    char msg[600];
+    if ((v = env_set("BULK_TUNE")) && bulk_tune_check(v, msg, sizeof msg) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "BULK_TUNE='%s' is not valid: %s", v, msg);
     if ((v = env_set("BULK_PROGRESS")) && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
         cli_die(CLI_EXIT_USAGE, "BULK_PROGRESS='%s' is not valid; valid: 0 (never), 1 (always); "
                 "unset: when stderr is a terminal", v);

@@ -280,12 +280,13 @@ static int compute(dist_job *job, struct hdr t, char **pay, size_t *len)
         *pay = NULL;
         *len = 0;
     }
-    /* test hook: slows every chunk so that tests can kill a run midway */
-    const char *ms = getenv("BULK_DIST_CHUNK_SLEEP_MS");
-    if (ms && atoi(ms) > 0) {
-        struct timespec ts = { atoi(ms) / 1000, (long)(atoi(ms) % 1000) * 1000000L };
-        nanosleep(&ts, NULL);
-    }
+#ifdef BULK_DIST_TEST_CHUNK_SLEEP_MS
+    /* only in the test build of the CLI (tests/mpi: bulk_slowchunks): every chunk takes this
+     * many milliseconds more, so that the tests can kill a run midway */
+    struct timespec ts = { BULK_DIST_TEST_CHUNK_SLEEP_MS / 1000,
+                           (long)(BULK_DIST_TEST_CHUNK_SLEEP_MS % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+#endif
     return st;
 }
 

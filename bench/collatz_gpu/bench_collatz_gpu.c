@@ -54,6 +54,9 @@ static u128 W(bulk_u128 v) { return (u128)v.hi << 64 | v.lo; }
 /* A line to stdout and to the results file (g_out). */
 #define emit(...) bench_emit_to(g_out, __VA_ARGS__)
 
+/* The context every engine is made on: the CUDA paths read its tuning. */
+static bulk_ctx *g_ctx;
+
 static void set_opts(int kernel, int mem, int devices)
 {
     bulk_collatz_cuda_opts o;
@@ -63,7 +66,7 @@ static void set_opts(int kernel, int mem, int devices)
     o.devices = devices;
     o.verify_layout = g_layout;
     o.refill_lanes = g_refill;
-    bulk_collatz_cuda_set_opts(&o);
+    bulk_collatz_cuda_set_opts(g_ctx, &o);
 }
 
 /* An engine with the tables of d bits and the sieve borrowed from `sieve` (so that the sieve
@@ -372,7 +375,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
             o.delay_loop = v[i].loop;
             o.delay_unroll = v[i].unroll;
             o.table_mem = v[i].mem;
-            bulk_collatz_cuda_set_opts(&o);
+            bulk_collatz_cuda_set_opts(g_ctx, &o);
             if (ncu) {
                 /* exactly one launch of 2^27 numbers per loop (tables uploaded by the first) */
                 uint64_t nb = ((uint64_t)1 << 27) / batch;
@@ -411,7 +414,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
     }
     bulk_collatz_cuda_opts none;
     memset(&none, 0, sizeof none);
-    bulk_collatz_cuda_set_opts(&none);
+    bulk_collatz_cuda_set_opts(g_ctx, &none);
     if (!ncu) {
         /* the fixed cost of a call: tiny calls (one batch of 1024; one row of 2^20 numbers),
          * tables and buffers warm */
@@ -443,7 +446,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
 
 /* --kscan (also the end of the full run): verify rate against the sieve depth K near 2^68, d = 12,
  * the default options (docs/collatz-gpu.md): the stored k = 28 and k = 37 sieves beside
- * K = 36..44 generated from 28 stored bits (46 from 30) in the default form (BULK_CZ_CUDA_EXT=gen: level-K
+ * K = 36..44 generated from 28 stored bits (46 from 30) in the default form (cz.ext=gen: level-K
  * slices expanded on the device and run by the stored-sieve kernel), and K = 39 in the unsorted
  * runs (the form where the j-sorted sieve does not fit the device). Every point runs the same 2^42 numbers from an aligned
  * start (whole rows for every K <= 42; K = 43, 44, 46: one row of 2^K numbers) after a
@@ -483,16 +486,15 @@ static int bench_kscan(bulk_ctx *cpu)
         }
         const uint64_t sK = K > ks ? e->s_kx : e->s_k;
         const u128 n = K <= 42 ? R : (u128)1 << K, rows = n >> K;
+        bulk_ctx_set_tune(g_ctx, strcmp(v[i].form, "unsorted") ? NULL : "cz.ext=unsorted");
         set_opts(0, 0, 0);
-        if (strncmp(v[i].form, "stored", 6)) setenv("BULK_CZ_CUDA_EXT", "gen", 1);
-        if (!strcmp(v[i].form, "unsorted")) setenv("BULK_CZ_CUDA_EXT", v[i].form, 1);
         /* warm-up (one row; K > 42: none, the row is the measurement and its one-time costs,
          * the sorted S and the slice buffers, are milliseconds of seconds) */
         int st = K <= 42 ? bulk_collatz_cuda_verify_chunk(e, U(a), U(a + ((u128)1 << K) - 1), r) : BULK_OK;
         double t0 = bench_now();
         if (st == BULK_OK) st = bulk_collatz_cuda_verify_chunk(e, U(a), U(a + n - 1), r);
         const double dt = bench_now() - t0;
-        unsetenv("BULK_CZ_CUDA_EXT");
+        bulk_ctx_set_tune(g_ctx, NULL);
         bulk_collatz_cuda_stats cs;
         bulk_collatz_cuda_last_stats(&cs);
         int ok = st == BULK_OK && W(r->iterated) == rows * sK;
@@ -588,6 +590,7 @@ int main(int argc, char **argv)
     }
     bulk_ctx *cpu;
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) return 1;
+    g_ctx = cpu;
     char host[64] = "?";
     gethostname(host, sizeof host);
     emit("# bench_collatz_gpu on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),

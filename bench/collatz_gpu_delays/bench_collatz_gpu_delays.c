@@ -38,7 +38,7 @@ static bulk_u128 U(u128 v)
 #define emit(...) bench_emit_to(g_out, __VA_ARGS__)
 
 /* The loops compared: name, delay_loop, delay_unroll (0: default), table_mem (0: auto), cls = 0:
- * BULK_CZ_CUDA_CLASSES=0 (no merge-class path; cls = 1: the default, the class path where it
+ * the tuning cz.classes=0 (no merge-class path; cls = 1: the default, the class path where it
  * applies: cg_delay6.h). */
 struct loop {
     const char *name;
@@ -65,16 +65,16 @@ static const struct loop *find_loop(const char *name, size_t len)
     return NULL;
 }
 
-static void use_loop(const struct loop *l)
+/* On ctx, the context the engines are made on (their CUDA paths read its tuning). */
+static void use_loop(bulk_ctx *ctx, const struct loop *l)
 {
+    bulk_ctx_set_tune(ctx, l->cls ? NULL : "cz.classes=0");
     bulk_collatz_cuda_opts o;
     memset(&o, 0, sizeof o);
     o.delay_loop = l->loop;
     o.delay_unroll = l->unroll;
     o.table_mem = l->mem;
-    bulk_collatz_cuda_set_opts(&o);
-    if (l->cls) unsetenv("BULK_CZ_CUDA_CLASSES");
-    else setenv("BULK_CZ_CUDA_CLASSES", "0", 1);
+    bulk_collatz_cuda_set_opts(ctx, &o);
 }
 
 struct dpoint {
@@ -138,7 +138,7 @@ static int bench_point(bulk_ctx *cpu, int d, int a, uint64_t batch, int from_bit
     int bad = 0;
     for (int k = 0; k < nloops; k++) {
         const struct loop *l = &g_loops[loops[k]];
-        use_loop(l);
+        use_loop(cpu, l);
         struct dpoint p = measure(e, first, batch, batch >= 4096 ? 64 : 4096);
         uint64_t *cs = k ? s1 : s0;
         uint32_t *cm = k ? m1 : m0;
@@ -177,7 +177,7 @@ static int bench_ncu(bulk_ctx *cpu, const char *list)
         const struct loop *l = find_loop(p, len);
         p = c ? c + 1 : NULL;
         if (!l) continue;
-        use_loop(l);
+        use_loop(cpu, l);
         bulk_collatz_cuda_delay_stats(e, U(first), batch, 64, sum, mn, mx);
         int st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
         bulk_collatz_cuda_stats cs;
@@ -259,7 +259,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < np; i++) bad += bench_point(cpu, pts[i].d, pts[i].a, pts[i].batch, pts[i].from, pts[i].loops, pts[i].n);
         bulk_collatz_cuda_opts none;
         memset(&none, 0, sizeof none);
-        bulk_collatz_cuda_set_opts(&none);
+        bulk_collatz_cuda_set_opts(cpu, &none);
         emit("# delays: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all results identical");
     }
     bulk_ctx_close(cpu);

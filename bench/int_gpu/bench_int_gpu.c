@@ -248,16 +248,24 @@ static void bench_one(bulk_ctx *ctx, enum op op, size_t bits, size_t n, size_t g
     free(a); free(b); free(c); free(r); free(q);
 }
 
-/* bench_one with the environment variable var = val (a kernel variant forced) and the row
- * named label; var is unset afterwards. */
-static void bench_forced(bulk_ctx *ctx, const char *label, const char *var, const char *val,
+/* ctx's tuning (bulk_ctx_set_tune): key = val, or the defaults when key is NULL. */
+static void tune(bulk_ctx *ctx, const char *key, const char *val)
+{
+    char t[64] = "";
+    if (key) snprintf(t, sizeof t, "%s=%s", key, val);
+    if (bulk_ctx_set_tune(ctx, t) != BULK_OK) fprintf(stderr, "bench_int_gpu: %s\n", bulk_ctx_message(ctx));
+}
+
+/* bench_one with the tuning key = val (a kernel variant forced) and the row named label; the
+ * tuning is back to the defaults afterwards. */
+static void bench_forced(bulk_ctx *ctx, const char *label, const char *key, const char *val,
                          enum op op, size_t bits, size_t n, size_t gmp_n, int threads)
 {
-    setenv(var, val, 1);
+    tune(ctx, key, val);
     row_label = label;
     bench_one(ctx, op, bits, n, gmp_n, threads);
     row_label = NULL;
-    unsetenv(var);
+    tune(ctx, NULL, NULL);
 }
 
 /* For a profiler (ncu -k regex:...): each of the kernels under work launched exactly once on
@@ -286,9 +294,9 @@ static void profile_once(bulk_ctx *ctx)
     if (rc == BULK_OK) rc = bulk_int_dev_upload(ctx, A1, h + n * L);
     static const char *kinds[] = {"teo", NULL};
     for (int k = 0; k < 2 && rc == BULK_OK; k++) {
-        if (kinds[k]) setenv("BULK_CUDA_MUL", kinds[k], 1);
+        if (kinds[k]) tune(ctx, "int.mul", kinds[k]);
         rc = bulk_int_dev_mul(ctx, d.R, A1, d.B);
-        unsetenv("BULK_CUDA_MUL");
+        tune(ctx, NULL, NULL);
     }
     bulk_int_dev *G = NULL; /* L limbs: gcd, then the remainder */
     if (rc == BULK_OK) rc = bulk_int_dev_alloc(ctx, &G, n, L);
@@ -338,7 +346,7 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
     return bad;
 }
 
-/* The multiplication kernels forced one by one (BULK_CUDA_MUL) at the sizes where the choice
+/* The multiplication kernels forced one by one (the tuning int.mul) at the sizes where the choice
  * is made, device-resident: the data for replacing the cost model with measured thresholds. */
 static void bench_kernels(bulk_ctx *ctx, size_t big)
 {
@@ -370,7 +378,7 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             if (k == 0 && L > 20) continue;
             if (k == 1 && 2 * L > 32 * 16) continue;
             if (k == 3 && L % 2) continue;
-            setenv("BULK_CUDA_MUL", kinds[k], 1);
+            tune(ctx, "int.mul", kinds[k]);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_sync(ctx);
             double t0 = bulk_now(), t;
@@ -383,14 +391,14 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             } while (r2 == BULK_OK && t < 0.2 && reps < 30);
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
         }
-        unsetenv("BULK_CUDA_MUL");
+        tune(ctx, NULL, NULL);
         char c[NK][16];
         for (int k = 0; k < NK; k++) {
             if (rate[k] > 0) snprintf(c[k], sizeof c[k], "%.3e", rate[k]);
             else snprintf(c[k], sizeof c[k], "-");
         }
         OUT("%-7zu %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3],
-            bulk_int_cuda_mul_kernel(L));
+            bulk_int_cuda_mul_kernel(ctx, L));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
         bulk_int_dev_free(R);
@@ -398,7 +406,7 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     }
 }
 
-/* The even/odd per-thread kernel (BULK_CUDA_MUL=teo) against sum-rotate, forced, at the
+/* The even/odd per-thread kernel (int.mul=teo) against sum-rotate, forced, at the
  * widths where the choice between them is made, on one set of operands per width; teo timed
  * twice (the spread of one version against itself). Each
  * kind's products are compared with the automatic choice's before it is timed. 2^20
@@ -407,9 +415,9 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
 {
     static const size_t bits_list[] = {64, 128, 192, 256, 320, 512, 768, 832, 1024, 1088, 1280};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
-    static const char *kinds[] = {"teo", "teo", "sr"}; /* BULK_CUDA_MUL */
+    static const char *kinds[] = {"teo", "teo", "sr"}; /* int.mul */
     enum { NK = 3 };
-    OUT("# even/odd rows (device-resident mul/s, BULK_CUDA_MUL forced; 1088 and 1280 bits: teo's\n"
+    OUT("# even/odd rows (device-resident mul/s, int.mul forced; 1088 and 1280 bits: teo's\n"
         "# 20-limb capacity; IMAD%% of the best teo counts 2 w^2 multiply-adds against the measured\n"
         "# ceiling)\n");
     OUT("%-7s %9s %12s %12s %12s %8s   %s\n", "bits", "count", "teo", "teo again", "sr", "IMAD%",
@@ -433,7 +441,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
         if (rc == BULK_OK) rc = bulk_int_dev_mul(ctx, R, A, B); /* the automatic choice */
         if (rc == BULK_OK) rc = bulk_int_dev_download(ctx, R, h);
         for (int k = 0; k < NK && rc == BULK_OK; k++) {
-            setenv("BULK_CUDA_MUL", kinds[k], 1);
+            tune(ctx, "int.mul", kinds[k]);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_download(ctx, R, x);
             if (r2 == BULK_OK && memcmp(x, h, n * 2 * L * 8) != 0) {
@@ -449,11 +457,11 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
                 t = bulk_now() - t0;
             }
             if (r2 == BULK_OK) rate[k] = (double)n * reps / t;
-            unsetenv("BULK_CUDA_MUL");
+            tune(ctx, NULL, NULL);
         }
         double em = rate[0] > rate[1] ? rate[0] : rate[1];
         OUT("%-7zu %9zu %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0], rate[1], rate[2],
-            100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(L));
+            100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(ctx, L));
         if (rc != BULK_OK) OUT("# %zu bits: %s\n", 64 * L, bulk_status_string(rc));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
@@ -520,10 +528,10 @@ int main(int argc, char **argv)
             bench_one(ctx, OP_MUL, bits, n, bits <= 4096 ? n : n / 4, threads);
     }
     if (want("mulbig")) { /* Karatsuba over the batch with one, two, three levels at 65536 bits
-                           * (BULK_CUDA_KARA_MIN: the threshold, also for the half products) */
+                           * (int.kara_min: the threshold, also for the half products) */
         static const char *mins[] = {"1024", "512", "256"}, *labels[] = {"kara1", "kara2", "kara3"};
         for (int k = 0; k < 3; k++)
-            bench_forced(ctx, labels[k], "BULK_CUDA_KARA_MIN", mins[k], OP_MUL, 65536, big / 64,
+            bench_forced(ctx, labels[k], "int.kara_min", mins[k], OP_MUL, 65536, big / 64,
                          big / 256, threads);
     }
     if (want("mul1k")) { /* the default paths up to 1088 bits (the even/odd rows) */
@@ -547,9 +555,9 @@ int main(int argc, char **argv)
          * approximate Euclidean kernel forced, on the same data */
         bench_one(ctx, OP_GCD, 1024, big, big / 16, threads);
         bench_one(ctx, OP_GCD, 2048, big / 4, big / 64, threads);
-        bench_forced(ctx, "gcdapprox", "BULK_CUDA_GCD", "approx", OP_GCD, 1024, big, big / 16,
+        bench_forced(ctx, "gcdapprox", "int.gcd", "approx", OP_GCD, 1024, big, big / 16,
                      threads);
-        bench_forced(ctx, "gcdapprox", "BULK_CUDA_GCD", "approx", OP_GCD, 2048, big / 4, big / 64,
+        bench_forced(ctx, "gcdapprox", "int.gcd", "approx", OP_GCD, 2048, big / 4, big / 64,
                      threads);
     }
     /* powmod 1024 runs one instance per thread at 252 registers: 256 resident threads per SM,

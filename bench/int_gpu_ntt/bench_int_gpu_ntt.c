@@ -5,8 +5,8 @@
  *
  * Parts (LIST: comma-separated; default all):
  *   batch    batched products W = 8192 .. 524288 bits (device-resident, bulk_int_dev_mul):
- *            the automatic choice, the NTT forced (BULK_CUDA_MUL=ntt), one Karatsuba level
- *            over NTT half products (karantt: =kara with BULK_NTT_MIN=16), GMP mpn_mul_n on
+ *            the automatic choice, the NTT forced (tuning int.mul=ntt), one Karatsuba level
+ *            over NTT half products (karantt: int.mul=kara,int.ntt_min=16), GMP mpn_mul_n on
  *            all threads; both NTT versions' products are compared with the automatic
  *            choice's; then squares (bulk_int_dev_sqr) automatic and NTT;
  *   big      single products of 2^14 .. 2^24 limbs per operand: bulk_int_cuda_mul_big_dev
@@ -68,14 +68,18 @@ static void gmp_range(void *p, size_t begin, size_t end, int worker)
                   (const mp_limb_t *)(j->b + i * j->L), (mp_size_t)j->L);
 }
 
-/* Device-resident rate of bulk_int_dev_mul with BULK_CUDA_MUL = mode (NULL: the automatic
- * choice); the product of the last run downloaded into out (NULL: not). 0 on failure. */
-static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, const bulk_limb_t *b,
-                       size_t n, size_t L, bulk_limb_t *out, double min_t)
+/* Device-resident rate of bulk_int_dev_mul with the tuning int.mul = mode (NULL: the automatic
+ * choice) on top of the tuning `extra` (NULL: none, e.g. "int.ntt_min=0"); the product of the
+ * last run downloaded into out (NULL: not). 0 on failure. The tuning is back to the defaults
+ * afterwards. */
+static double dev_rate(bulk_ctx *ctx, const char *mode, const char *extra, const bulk_limb_t *a,
+                       const bulk_limb_t *b, size_t n, size_t L, bulk_limb_t *out, double min_t)
 {
     /* b == NULL: squares (bulk_int_dev_sqr) */
-    if (mode) setenv("BULK_CUDA_MUL", mode, 1);
-    else unsetenv("BULK_CUDA_MUL");
+    char t[96];
+    snprintf(t, sizeof t, "%s%s%s%s", mode ? "int.mul=" : "", mode ? mode : "", mode && extra ? "," : "",
+             extra ? extra : "");
+    if (bulk_ctx_set_tune(ctx, t) != BULK_OK) fprintf(stderr, "bench_int_gpu_ntt: %s\n", bulk_ctx_message(ctx));
     bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
     int rc = bulk_int_dev_alloc(ctx, &A, n, L);
     if (rc == BULK_OK && b) rc = bulk_int_dev_alloc(ctx, &B, n, L);
@@ -104,16 +108,16 @@ static double dev_rate(bulk_ctx *ctx, const char *mode, const bulk_limb_t *a, co
     }
 #undef RUN
     bulk_int_dev_free(A), bulk_int_dev_free(B), bulk_int_dev_free(R);
-    unsetenv("BULK_CUDA_MUL");
+    bulk_ctx_set_tune(ctx, NULL);
     return rate;
 }
 
 static void bench_batch(bulk_ctx *ctx, int threads, int quick)
 {
     static const size_t bits_list[] = {8192, 16384, 32768, 65536, 131072, 262144, 524288};
-    /* the choice before the NTT (BULK_NTT_MIN=0) against the NTT between the measured widths:
+    /* the choice before the NTT (int.ntt_min=0) against the NTT between the measured widths:
      * full products 256 .. 512 limbs, squares 128 .. 256 limbs */
-    OUT("# crossover (device-resident): old = the choice without the NTT (BULK_NTT_MIN=0)\n");
+    OUT("# crossover (device-resident): old = the choice without the NTT (int.ntt_min=0)\n");
     OUT("%-5s %7s %7s %-6s %11s %11s %8s\n", "op", "limbs", "count", "old", "old/s", "ntt/s", "ntt/old");
     static const size_t xl[] = {288, 320, 352, 384, 448, 144, 160, 192, 224};
     for (int k = 0; k < 9; k++) {
@@ -125,17 +129,17 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
             break;
         }
         for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
-        setenv("BULK_NTT_MIN", "0", 1);
-        double ro = dev_rate(ctx, NULL, a, sq ? NULL : b, n, L, NULL, 0.15);
-        const char *kn = bulk_int_cuda_mul_kernel(L);
-        unsetenv("BULK_NTT_MIN");
-        double rn = dev_rate(ctx, "ntt", a, sq ? NULL : b, n, L, NULL, 0.15);
+        double ro = dev_rate(ctx, NULL, "int.ntt_min=0", a, sq ? NULL : b, n, L, NULL, 0.15);
+        bulk_ctx_set_tune(ctx, "int.ntt_min=0");
+        const char *kn = bulk_int_cuda_mul_kernel(ctx, L);
+        bulk_ctx_set_tune(ctx, NULL);
+        double rn = dev_rate(ctx, "ntt", NULL, a, sq ? NULL : b, n, L, NULL, 0.15);
         OUT("%-5s %7zu %7zu %-6s %11.3e %11.3e %8.2f\n", sq ? "sqr" : "mul", L, n, sq ? "-" : kn, ro,
             rn, ro > 0 ? rn / ro : 0);
         free(a), free(b);
     }
     OUT("# batched products, device-resident (bulk_int_dev_mul); auto = the size choice now,\n"
-        "# old = the choice without the NTT (BULK_NTT_MIN=0); ntt = BULK_CUDA_MUL=ntt;\n"
+        "# old = the choice without the NTT (int.ntt_min=0); ntt = int.mul=ntt;\n"
         "# GMP = mpn_mul_n on %d threads; xGMP = ntt / GMP;\n"
         "# check = ntt products == auto products (all instances)\n", threads);
     OUT("%-7s %7s %-6s %11s %-6s %11s %11s %8s %11s %11s %8s %8s %6s\n", "bits", "count", "auto",
@@ -154,19 +158,18 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
         for (size_t i = 0; i < 4 && i < n; i++) /* all ones: the largest coefficients */
             for (size_t j = 0; j < L; j++) a[i * L + j] = b[i * L + j] = ~0ull;
-        double ra = dev_rate(ctx, NULL, a, b, n, L, r1, quick ? 0.15 : 0.4);
-        setenv("BULK_NTT_MIN", "0", 1); /* the choice without the NTT */
-        double ro = dev_rate(ctx, NULL, a, b, n, L, NULL, quick ? 0.1 : 0.3);
-        const char *kold = bulk_int_cuda_mul_kernel(L);
-        unsetenv("BULK_NTT_MIN");
+        double ra = dev_rate(ctx, NULL, NULL, a, b, n, L, r1, quick ? 0.15 : 0.4);
+        /* the choice without the NTT */
+        double ro = dev_rate(ctx, NULL, "int.ntt_min=0", a, b, n, L, NULL, quick ? 0.1 : 0.3);
+        bulk_ctx_set_tune(ctx, "int.ntt_min=0");
+        const char *kold = bulk_int_cuda_mul_kernel(ctx, L);
+        bulk_ctx_set_tune(ctx, NULL);
         double rn;
-        /* one Karatsuba level over NTT half products (BULK_NTT_MIN: the NTT preferred from 16
+        /* one Karatsuba level over NTT half products (int.ntt_min: the NTT preferred from 16
          * limbs, so the halves take it) */
-        setenv("BULK_NTT_MIN", "16", 1);
-        double rk = dev_rate(ctx, "kara", a, b, n, L, r2, quick ? 0.1 : 0.3);
-        unsetenv("BULK_NTT_MIN");
+        double rk = dev_rate(ctx, "kara", "int.ntt_min=16", a, b, n, L, r2, quick ? 0.1 : 0.3);
         int same_k = rk > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
-        rn = dev_rate(ctx, "ntt", a, b, n, L, r2, quick ? 0.15 : 0.4); /* r2: the NTT again */
+        rn = dev_rate(ctx, "ntt", NULL, a, b, n, L, r2, quick ? 0.15 : 0.4); /* r2: the NTT again */
         int same = ra > 0 && rn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
         size_t gn = n / 8 < 64 ? (n < 64 ? n : 64) : n / 8;
         struct gjob j = {a, b, r1, L};
@@ -174,11 +177,11 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         bulk_parallel_for(threads, gn, 1, gmp_range, &j);
         double rg = (double)gn / (bulk_now() - t0);
         OUT("%-7zu %7zu %-6s %11.3e %-6s %11.3e %11.3e %8.2f %11.3e %11.3e %8.1f %8.1f %6s\n", bits,
-            n, bulk_int_cuda_mul_kernel(L), ra, kold, ro, rn, ro > 0 ? rn / ro : 0, rk, rg, rn / rg,
+            n, bulk_int_cuda_mul_kernel(ctx, L), ra, kold, ro, rn, ro > 0 ? rn / ro : 0, rk, rg, rn / rg,
             ra / rg, same && same_k ? "ok" : "FAIL");
         /* squares: the NTT saves one forward transform per prime */
-        double sa = dev_rate(ctx, NULL, a, NULL, n, L, r1, quick ? 0.1 : 0.3);
-        double sn = dev_rate(ctx, "ntt", a, NULL, n, L, r2, quick ? 0.1 : 0.3);
+        double sa = dev_rate(ctx, NULL, NULL, a, NULL, n, L, r1, quick ? 0.1 : 0.3);
+        double sn = dev_rate(ctx, "ntt", NULL, a, NULL, n, L, r2, quick ? 0.1 : 0.3);
         same = sa > 0 && sn > 0 && memcmp(r1, r2, n * 2 * L * 8) == 0;
         OUT("%-7s %7zu %-6s %11.3e %-6s %11s %11.3e %8s %11s %11s %8s %8s %6s\n", "  sqr", n, "", sa,
             "", "-", sn, "-", "-", "-", "-", "-", same ? "ok" : "FAIL");
@@ -287,7 +290,7 @@ int main(int argc, char **argv)
         bulk_limb_t *a = malloc(n * L * 8), *b = malloc(n * L * 8), *r = malloc(2 * nb * 8);
         if (a && b && r) {
             for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
-            OUT("# prof: ntt 65536 bits %.3e/s\n", dev_rate(ctx, "ntt", a, b, n, L, NULL, 0));
+            OUT("# prof: ntt 65536 bits %.3e/s\n", dev_rate(ctx, "ntt", NULL, a, b, n, L, NULL, 0));
             int rc = bulk_int_cuda_mul_big(r, a, nb, b, nb);
             OUT("# prof: big %zu limbs: %s\n", nb, bulk_status_string(rc));
         }

@@ -82,9 +82,11 @@ static double cpu_seconds(void)
 static void cpu_row(const char *isa, uint64_t w, uint64_t gens, int threads, unsigned pp,
                     const bulk_life_rule *rule, const char *rname, double mhz)
 {
-    setenv("BULK_LIFE_ISA", isa, 1);
     bulk_ctx *ctx;
     if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK) return;
+    char tune[32];
+    snprintf(tune, sizeof tune, "life.isa=%s", isa);
+    bulk_ctx_set_tune(ctx, tune);
     uint64_t *c = soup(w, w);
     int st = bulk_life_grid_step(ctx, c, w, w, 1, rule, 1, pp); /* warm up */
     double best_wall = 1e30, best_cpu = 1e30;
@@ -114,7 +116,6 @@ static void peer_rows(uint64_t w, uint64_t gens, double mhz)
     {
         bulk_ctx *ctx;
         if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1) != BULK_OK) return;
-        unsetenv("BULK_LIFE_ISA");
         uint64_t *c = soup(w, w);
         bulk_life_rule r = bulk_life_rule_conway();
         double best = 1e30;
@@ -145,12 +146,15 @@ static void peer_rows(uint64_t w, uint64_t gens, double mhz)
     }
 }
 
+/* rows per warp for gpu_row (0: the stepper's choice; the strip rows set it) */
+static long long gpu_strip;
+
 static void gpu_row(uint64_t w, uint64_t gens, unsigned pp, const bulk_life_rule *rule, const char *rname,
                     int sms, int khz)
 {
     uint64_t *c = soup(w, w);
     double k = 0, t0 = bulk_now();
-    int st = life_cuda_step_timed(c, w, w, 1, rule, gens, pp, &k);
+    int st = life_cuda_step_timed(c, w, w, 1, rule, gens, pp, gpu_strip, &k);
     double dt = bulk_now() - t0;
     double cells = (double)w * (double)w * (double)gens;
     double ups = cells / k, e2e = cells / dt;
@@ -249,7 +253,6 @@ int main(int argc, char **argv)
         cpu_row("avx512", 16384, g16, 1, 4, &conway, "B3/S23", mhz);
         cpu_row("avx512", 4096, g4, (int)ncpu, 4, &conway, "B3/S23", mhz);
         cpu_row("avx512", 16384, g16, (int)ncpu, 4, &conway, "B3/S23", mhz);
-        unsetenv("BULK_LIFE_ISA");
         peer_rows(4096, quick ? 8 : 32, mhz);
         ooc_row(BULK_BACKEND_CPU, quick ? 2048 : 4096, quick ? 16 : 64, NULL);
     }
@@ -268,15 +271,15 @@ int main(int argc, char **argv)
             for (int i = 0; i < 6; i++) gpu_row(16384, gens, passes[i], &conway, "B3/S23", sms, khz);
             gpu_row(16384, gens, 0, &conway, "B3/S23", sms, khz);
             /* rows per warp (strip): the stepper's choice (one wave of warps) against fixed ones */
-            const char *strips[] = { "64", "128", "256", "512", "1024" };
+            const int strips[] = { 64, 128, 256, 512, 1024 };
             for (int p = 2; p < 5; p++)
                 for (int i = 0; i < 5; i++) {
                     char label[32];
-                    setenv("BULK_LIFE_CUDA_STRIP", strips[i], 1);
-                    snprintf(label, sizeof label, "B3/S23 s=%s", strips[i]);
+                    gpu_strip = strips[i];
+                    snprintf(label, sizeof label, "B3/S23 s=%d", strips[i]);
                     gpu_row(16384, gens, passes[p] * 2, &conway, label, sms, khz);
                 }
-            unsetenv("BULK_LIFE_CUDA_STRIP");
+            gpu_strip = 0;
             gpu_row(16384, gens, 16, &high, "B36/S23", sms, khz);
             gpu_row(32768, gens / 4, 16, &conway, "B3/S23", sms, khz);
             ooc_row(BULK_BACKEND_CUDA, quick ? 8192 : 32768, quick ? 64 : 256, NULL);

@@ -61,12 +61,29 @@ typedef struct bulk_ctx bulk_ctx;
  * not available gives BULK_ERR_NO_BACKEND. `threads` <= 0 means the environment variable
  * BULK_THREADS (1..4096) when set, else all online CPUs (BULK_THREADS=0 means all too).
  * An invalid BULK_BACKEND or BULK_THREADS (set, non-empty and not one of those values)
- * gives BULK_ERR_ARG, whether or not it would be used. Results never depend on the thread
- * count. */
+ * gives BULK_ERR_ARG, whether or not it would be used, and so does an invalid BULK_TUNE
+ * (bulk_ctx_set_tune). Results never depend on the thread count. */
 BULK_API int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads);
 BULK_API void bulk_ctx_close(bulk_ctx *ctx);
 BULK_API bulk_backend bulk_ctx_backend(const bulk_ctx *ctx);
 BULK_API int bulk_ctx_threads(const bulk_ctx *ctx);
+
+/* Tuning: forces one of the library's fallback paths or moves a threshold, for tests and
+ * benchmarks (docs/architecture.md "Tuning" lists every key and what it forces; results never
+ * depend on it). `tune` is a comma-separated list of key=value, e.g.
+ * "int.mul=sr,cz.layout=batch"; it replaces the context's whole tuning (keys not named go back
+ * to the defaults, the Collatz CUDA options included; NULL or "" is the defaults). The list is checked completely before anything
+ * changes: an unknown key, a bad value or a malformed list gives BULK_ERR_ARG, leaves the
+ * tuning as it was and leaves a message naming the item and the valid choices in
+ * bulk_ctx_message. bulk_ctx_open starts from the environment variable BULK_TUNE (same syntax;
+ * an invalid one makes bulk_ctx_open fail with BULK_ERR_ARG). Not thread-safe against calls
+ * running on the same context. */
+BULK_API int bulk_ctx_set_tune(bulk_ctx *ctx, const char *tune);
+/* Why the last bulk_ctx_set_tune on ctx failed; "" when it succeeded. Never NULL. */
+BULK_API const char *bulk_ctx_message(const bulk_ctx *ctx);
+/* Checks a tuning list without a context (as bulk_ctx_set_tune would): BULK_OK or
+ * BULK_ERR_ARG with the message in msg (msg_size bytes; may be 0). */
+BULK_API int bulk_tune_check(const char *tune, char *msg, size_t msg_size);
 
 /* Version string "major.minor.patch". */
 BULK_API const char *bulk_version(void);

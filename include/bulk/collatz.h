@@ -33,7 +33,9 @@ typedef struct bulk_u128 {
 typedef struct bulk_collatz_engine bulk_collatz_engine;
 
 /* Builds tables B, C, J (d bits), the sieve S (k bits; k = 0 skips it) and, when a > 0, the
- * delay table A and the peak table P of all n < 2^a (a >= d). Uses the context's threads. */
+ * delay table A and the peak table P of all n < 2^a (a >= d). Uses the context's threads; the
+ * CUDA paths read the context's tuning (bulk_ctx_set_tune) at each call, so ctx must stay open
+ * while the engine is used. */
 BULK_API int bulk_collatz_engine_new(bulk_collatz_engine **e, bulk_ctx *ctx, int d, int k, int a);
 BULK_API void bulk_collatz_engine_free(bulk_collatz_engine *e);
 /* Switches the engine to convergence mode (docs/collatz.md "Convergence mode"): verify then

@@ -55,6 +55,9 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
     if (env && *env && bulk_backend_parse(env, &env_backend) != BULK_OK) return BULK_ERR_ARG;
     const int env_t = env_threads();
     if (env_t < 0) return BULK_ERR_ARG;
+    bulk_tune tune;
+    const char *env_tune = getenv("BULK_TUNE");
+    if (bulk_tune_parse(env_tune, &tune, NULL, 0) != BULK_OK) return BULK_ERR_ARG;
     if (want == BULK_BACKEND_AUTO) want = env_backend;
     int devices = 0;
     if (want != BULK_BACKEND_CPU) devices = bulk_cuda_device_count();
@@ -71,6 +74,7 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
     }
     c->threads = threads;
     c->cuda_devices = want == BULK_BACKEND_CUDA ? devices : 0;
+    c->tune = tune;
     *ctx = c;
     return BULK_OK;
 }
@@ -78,3 +82,24 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
 void bulk_ctx_close(bulk_ctx *ctx) { free(ctx); }
 bulk_backend bulk_ctx_backend(const bulk_ctx *ctx) { return ctx->backend; }
 int bulk_ctx_threads(const bulk_ctx *ctx) { return ctx->threads; }
+
+int bulk_ctx_set_tune(bulk_ctx *ctx, const char *tune)
+{
+    if (!ctx) return BULK_ERR_ARG;
+    return bulk_tune_parse(tune, &ctx->tune, ctx->message, sizeof ctx->message);
+}
+
+const char *bulk_ctx_message(const bulk_ctx *ctx) { return ctx ? ctx->message : ""; }
+
+int bulk_tune_check(const char *tune, char *msg, size_t msg_size)
+{
+    bulk_tune t;
+    return bulk_tune_parse(tune, &t, msg, msg_size);
+}
+
+const bulk_tune *bulk_ctx_tune(const bulk_ctx *ctx)
+{
+    static const bulk_tune defaults = {.int_ntt_min = -1, .gcd_gpu_ntt = -1, .gcd_batched_rem = -1,
+                                       .gcd_batched_mul = -1, .gcd_batched_min = -1};
+    return ctx ? &ctx->tune : &defaults;
+}

@@ -2,6 +2,7 @@
 #ifndef BULK_BACKEND_CONTEXT_H
 #define BULK_BACKEND_CONTEXT_H
 #include "bulk/bulk.h"
+#include "backend/tune.h"
 
 struct bulk_ctx {
     bulk_backend backend; /* never AUTO once opened */
@@ -9,7 +10,18 @@ struct bulk_ctx {
     int cuda_devices;     /* CUDA devices visible (0 on the CPU backend) */
     /* integer method overrides (bulk_int_set_methods); 0 = AUTO */
     int int_mul_method, int_div_method, int_gcd_method;
+    bulk_tune tune;       /* bulk_ctx_set_tune / BULK_TUNE (backend/tune.h) */
+    char message[512];    /* why the last bulk_ctx_set_tune failed ("" after a success) */
 };
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The context's tuning; the defaults for NULL. */
+const bulk_tune *bulk_ctx_tune(const bulk_ctx *ctx);
+#ifdef __cplusplus
+}
+#endif
 
 /* Implemented in cuda/device.cu when CUDA is built, else in cuda_absent.c. */
 int bulk_cuda_probe_devices(void);

@@ -17,6 +17,7 @@ extern "C" {
 struct bulk_collatz_engine {
     int d, k, a;
     int threads;
+    const bulk_ctx *ctx; /* the context it was made on: the CUDA paths read its tuning */
     /* tables of d base bits (2^d entries each), see collatz_core.h; MB the dip table */
     uint64_t *B, *C, *MX, *MB;
     uint8_t *J;

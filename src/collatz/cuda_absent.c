@@ -1,22 +1,10 @@
 /* The CUDA Collatz backend's entry points for a build without CUDA (the file's body is compiled
- * only then): every run reports BULK_ERR_NO_BACKEND, the options are kept so that programs
- * that set them behave the same in both builds. */
+ * only then): every run reports BULK_ERR_NO_BACKEND (the options live on the context,
+ * collatz/cuda_opts.c, in both builds). */
 #ifndef BULK_HAVE_CUDA
 #include <string.h>
 
 #include "collatz/cuda/collatz_cuda.h"
-
-static bulk_collatz_cuda_opts absent_opts;
-
-void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o) { *o = absent_opts; }
-
-int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
-{
-    if (!bulk_collatz_cuda_opts_valid(o))
-        return BULK_ERR_ARG;
-    absent_opts = *o;
-    return BULK_OK;
-}
 
 void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s) { memset(s, 0, sizeof *s); }
 

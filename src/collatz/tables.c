@@ -190,6 +190,7 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
     e->k = k;
     e->a = a;
     e->threads = bulk_ctx_threads(ctx);
+    e->ctx = ctx;
     pthread_mutex_init(&e->cls_lock, NULL);
     e->cls_status = 1;
     size_t size = (size_t)1 << d;

@@ -135,7 +135,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
         stats->over_budget = plan.over_budget;
         stats->groups = plan.groups;
     }
-    gcd_spill sp = { o.spill_dir, 0, 0, 0, 0 };
+    gcd_spill sp = { o.spill_dir, 0, 0, 0, 0, bulk_ctx_tune(ctx)->gcd_spill_fail_at };
     gcd_ckpt ck, *ckp = NULL;
     if (o.checkpoint_dir) {
         if (plan.groups > 1) { /* the grouped method keeps no levels worth resuming from */
@@ -143,7 +143,7 @@ int bulk_gcd_batch(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n
             if (stats) stats->checkpoint_refused = 1;
             return BULK_ERR_UNSUPPORTED;
         }
-        st = gcd_ckpt_open(&ck, o.checkpoint_dir, x, n, limbs);
+        st = gcd_ckpt_open(&ck, o.checkpoint_dir, x, n, limbs, sp.fail_at);
         if (st != BULK_OK) {
             if (stats && st == GCD_CKPT_OTHER) stats->checkpoint_mismatch = 1;
             if (stats && st == BULK_ERR_IO) stats->checkpoint_errno = ck.sp.err;

@@ -71,12 +71,14 @@ static void remove_partial_levels(const char *dir)
     closedir(d);
 }
 
-int gcd_ckpt_open(gcd_ckpt *c, const char *dir, const bulk_limb_t *x, size_t n, size_t limbs)
+int gcd_ckpt_open(gcd_ckpt *c, const char *dir, const bulk_limb_t *x, size_t n, size_t limbs,
+                  uint64_t fail_at)
 {
     memset(c, 0, sizeof *c);
     c->dir = strdup(dir);
     if (!c->dir) return BULK_ERR_NOMEM;
     c->sp.dir = dir;
+    c->sp.fail_at = fail_at;
     c->id[0] = gcd_limbs_sum(x, n * limbs);
     c->id[1] = bulk_hash_words(n * 0x100000001b3ull + limbs, x, n * limbs);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) return ck_fail(c, errno);

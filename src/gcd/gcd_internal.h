@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/context.h"
 #include "bulk/gcd.h"
 #include "common/atomic_file.h"
 #include "int/mpn.h"
@@ -55,19 +56,22 @@ unsigned long long gcd_mod_exact_count(void);
 /* ---- large products (gcd_mul.c) ---------------------------------------------------------- */
 
 /* A flag OR'd into the `threads` arguments of gcd_mul, gcd_mod and the trees' per-node work:
- * products of at least gcd_gpu_ntt_limbs() limbs (an + bn) may run on the GPU NTT. */
+ * products of at least 2^((mt >> GCD_MUL_GPU_LOG_SHIFT) & 31) limbs (an + bn) may run on the GPU
+ * NTT (gcd_mul_flags puts the context's threshold there). */
 #define GCD_MUL_GPU (1 << 24)
+#define GCD_MUL_GPU_LOG_SHIFT 25
 /* Default for gcd_gpu_ntt_limbs (an + bn limbs; 0: never). intntt's round-1 table (H200,
  * bulk_int_cuda_mul_big with the copies): 16384 x 16384 limbs 0.4 ms against 4.2 ms for GMP
  * on one core, 1M x 1M 11 ms against 333 ms for the CPU NTT on 3 threads. */
 #define GCD_GPU_NTT_LIMBS 4096
-/* GCD_GPU_NTT_LIMBS, or the environment variable BULK_GCD_GPU_NTT (limbs; 0 = off). */
-size_t gcd_gpu_ntt_limbs(void);
-/* GCD_MUL_GPU on a CUDA context when gcd_gpu_ntt_limbs() > 0, else 0. */
+/* GCD_GPU_NTT_LIMBS, or the context's tuning gcd.gpu_ntt (limbs, 0 or a power of two; 0 = off). */
+size_t gcd_gpu_ntt_limbs(const bulk_ctx *ctx);
+/* GCD_MUL_GPU with the threshold's logarithm on a CUDA context when gcd_gpu_ntt_limbs(ctx) > 0,
+ * else 0. */
 int gcd_mul_flags(const bulk_ctx *ctx);
 /* r (an + bn limbs) = a * b, r disjoint from a and b (a == b with an == bn allowed). mt: CPU
- * threads for the CPU NTT, optionally | GCD_MUL_GPU (then bulk_int_cuda_mul_big from
- * gcd_gpu_ntt_limbs() limbs, its result checked modulo 2^64 - 1; the CPU on any failure or
+ * threads for the CPU NTT, optionally | gcd_mul_flags (then bulk_int_cuda_mul_big from
+ * the threshold the flags carry, its result checked modulo 2^64 - 1; the CPU on any failure or
  * mismatch). Never fails. */
 void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt);
 /* Products that went to the GPU, GPU calls that failed and ran on the CPU, and GPU products
@@ -84,6 +88,7 @@ typedef struct gcd_spill {
     uint64_t bytes;       /* bytes written (statistics) */
     size_t levels;        /* product levels written (statistics) */
     size_t rem_levels;    /* remainder levels written (statistics) */
+    uint64_t fail_at;     /* the context's gcd_spill_fail_at (gcd_test_spill_fail_at; 0: never) */
 } gcd_spill;
 
 /* Limbs per spill chunk and per node block: a level is written, checksummed and read back in
@@ -93,10 +98,11 @@ typedef struct gcd_spill {
  * gcd_block_limbs is the value in force (the tests make it small to get many chunks). */
 #define GCD_BLOCK_LIMBS ((size_t)1 << 23)
 extern size_t gcd_block_limbs;
-/* Fault injection for the tests: when nonzero, a spill write that would take the run's spilled
- * bytes past this many fails as a full disk would (ENOSPC); so does a checkpoint write past
- * this many checkpoint bytes (counted apart). 0 in normal use. */
-extern uint64_t gcd_spill_fail_at;
+/* Fault injection for the tests (the context's tune.gcd_spill_fail_at, which no tuning key
+ * sets): when nonzero, a spill write that would take the run's spilled bytes past this many
+ * fails as a full disk would (ENOSPC); so does a checkpoint write past this many checkpoint
+ * bytes (counted apart). 0 in normal use. */
+void gcd_test_spill_fail_at(bulk_ctx *ctx, uint64_t bytes);
 
 /* One level of a tree: `count` numbers; number j lives at limbs off[j] .. off[j] + len[j] of
  * the level (normalized: len[j] >= 1 and the top limb is nonzero, except the number 0 with
@@ -185,8 +191,10 @@ typedef struct gcd_ckpt {
 } gcd_ckpt;
 /* Creates dir (when missing) and its manifest, or checks the manifest against the inputs.
  * BULK_OK, GCD_CKPT_OTHER (the directory holds another run's checkpoint), BULK_ERR_IO (c->sp.err)
- * or BULK_ERR_NOMEM. gcd_ckpt_close in every case. */
-int gcd_ckpt_open(gcd_ckpt *c, const char *dir, const bulk_limb_t *x, size_t n, size_t limbs);
+ * or BULK_ERR_NOMEM. gcd_ckpt_close in every case. fail_at: the spill's fault injection
+ * (gcd_spill.fail_at), applied to the checkpoint's own bytes. */
+int gcd_ckpt_open(gcd_ckpt *c, const char *dir, const bulk_limb_t *x, size_t n, size_t limbs,
+                  uint64_t fail_at);
 void gcd_ckpt_close(gcd_ckpt *c);
 /* Starts the file of level k of `kind` (written through the atomic file module): L's file is
  * its temporary from here on (gcd_level_stream_put appends to it). */
@@ -295,14 +303,14 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
  * of 23 .. 1500 nodes, took 2.35 s on the GPU against 0.49 s on the host cores; docs/perf/gcd.md). */
 #define GCD_GPU_MIN_NODES 4096
 /* The widest node for which level work is batched on this context: GCD_GPU_*_LIMBS on a
- * CUDA context, 0 (never: one CPU product or division per node) on the CPU; the environment
- * variables BULK_GCD_BATCHED_MUL and BULK_GCD_BATCHED_REM (limbs) override it on any context
+ * CUDA context, 0 (never: one CPU product or division per node) on the CPU; the tuning keys
+ * gcd.batched_mul and gcd.batched_rem (limbs) override it on any context
  * (the tests batch on the CPU backend, the GPU rounds measure thresholds). rem: 0 product
  * tree, 1 remainder tree. */
 size_t gcd_batched_limbs(const bulk_ctx *ctx, int rem);
 /* 1 when level L (the lower level of a product step, or the product level of a remainder
  * step) goes through the batched path: gcd_batched_limbs(ctx, rem) > 0, all its nodes at most
- * that wide, and at least GCD_GPU_MIN_NODES nodes (BULK_GCD_BATCHED_MIN overrides it; the
+ * that wide, and at least GCD_GPU_MIN_NODES nodes (the tuning gcd.batched_min overrides it; the
  * tests set 1). */
 int gcd_level_batched(const bulk_ctx *ctx, int rem, const gcd_level *L);
 /* The largest len[j] for j in [j0, j1). */

@@ -1,6 +1,6 @@
 /* The large products of the batch GCD trees and of gcd_mod (contract: gcd_internal.h): the GPU
  * NTT of the int area (bulk_int_cuda_mul_big_dev, src/int/cuda/int_cuda_ntt.h) for products of at
- * least gcd_gpu_ntt_limbs() limbs when the caller allows the device, else the CPU's
+ * least gcd_gpu_ntt_limbs(ctx) limbs when the caller allows the device, else the CPU's
  * bulk_mpn_mul_big_threads (three-prime NTT above its threshold, Toom below). Both are exact,
  * so the choice never changes a result; any failure of the GPU call (no device, device memory
  * short, a CUDA error) falls back to the CPU for that product. */
@@ -35,16 +35,19 @@ static uint64_t mulmod_m64(uint64_t a, uint64_t b)
     return t == UINT64_MAX ? 0 : t;
 }
 
-size_t gcd_gpu_ntt_limbs(void)
+size_t gcd_gpu_ntt_limbs(const bulk_ctx *ctx)
 {
-    const char *e = getenv("BULK_GCD_GPU_NTT");
-    if (e && *e) return (size_t)strtoull(e, NULL, 0);
-    return GCD_GPU_NTT_LIMBS;
+    long long t = bulk_ctx_tune(ctx)->gcd_gpu_ntt;
+    return t >= 0 ? (size_t)t : GCD_GPU_NTT_LIMBS;
 }
 
 int gcd_mul_flags(const bulk_ctx *ctx)
 {
-    return bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && gcd_gpu_ntt_limbs() > 0 ? GCD_MUL_GPU : 0;
+    size_t t = gcd_gpu_ntt_limbs(ctx);
+    if (bulk_ctx_backend(ctx) != BULK_BACKEND_CUDA || t == 0) return 0;
+    int lg = 0;
+    while (((size_t)1 << lg) < t) lg++; /* a power of two (the tuning's rule, and the default) */
+    return GCD_MUL_GPU | lg << GCD_MUL_GPU_LOG_SHIFT;
 }
 
 /* r = a b on the GPU through the device-pointer variant with plain copies: the host variant's
@@ -68,10 +71,10 @@ static int gpu_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_l
 
 void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt)
 {
-    int threads = mt & ~GCD_MUL_GPU;
+    int threads = mt & (GCD_MUL_GPU - 1);
     if (mt & GCD_MUL_GPU) {
-        size_t t = gcd_gpu_ntt_limbs();
-        if (t > 0 && an + bn >= t && an + bn <= BULK_INT_CUDA_NTT_MAX_LIMBS) {
+        size_t t = (size_t)1 << ((mt >> GCD_MUL_GPU_LOG_SHIFT) & 31);
+        if (an + bn >= t && an + bn <= BULK_INT_CUDA_NTT_MAX_LIMBS) {
             if (gpu_mul(r, a, an, b, bn) == BULK_OK) {
                 /* casting out 2^64 - 1: a wrong product (a lost carry, a missing limb, garbage)
                  * is caught with probability about 1 - 2^-64 for one pass over the limbs; it

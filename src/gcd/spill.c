@@ -28,7 +28,6 @@
 #define SPILL_IO_CHUNK ((size_t)1 << 26)
 
 size_t gcd_block_limbs = GCD_BLOCK_LIMBS;
-uint64_t gcd_spill_fail_at;
 
 uint64_t gcd_limbs_sum(const bulk_limb_t *a, size_t n)
 {
@@ -159,7 +158,7 @@ static int put_chunk(gcd_level *L, gcd_spill *sp, size_t j0, size_t j1, const bu
     }
     size_t n = L->off[j1] - L->off[j0], bytes = n * sizeof *p, done = 0;
     const char *b = (const char *)p;
-    if (gcd_spill_fail_at && sp->bytes + bytes > gcd_spill_fail_at) return fail_io(sp, ENOSPC);
+    if (sp->fail_at && sp->bytes + bytes > sp->fail_at) return fail_io(sp, ENOSPC);
     while (done < bytes) {
         size_t want = bytes - done < SPILL_IO_CHUNK ? bytes - done : SPILL_IO_CHUNK;
         ssize_t w = pwrite(L->fd, b + done, want, (off_t)(L->off[j0] * sizeof *p + done));
@@ -286,3 +285,5 @@ void gcd_level_free(gcd_level *L)
     memset(L, 0, sizeof *L);
     L->fd = -1;
 }
+
+void gcd_test_spill_fail_at(bulk_ctx *ctx, uint64_t bytes) { ctx->tune.gcd_spill_fail_at = bytes; }

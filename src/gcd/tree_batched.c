@@ -14,8 +14,9 @@
 
 size_t gcd_batched_limbs(const bulk_ctx *ctx, int rem)
 {
-    const char *e = getenv(rem ? "BULK_GCD_BATCHED_REM" : "BULK_GCD_BATCHED_MUL");
-    if (e && *e) return (size_t)strtoull(e, NULL, 0);
+    const bulk_tune *t = bulk_ctx_tune(ctx);
+    long long forced = rem ? t->gcd_batched_rem : t->gcd_batched_mul;
+    if (forced >= 0) return (size_t)forced;
     if (bulk_ctx_backend(ctx) != BULK_BACKEND_CUDA) return 0;
     return rem ? GCD_GPU_REM_LIMBS : GCD_GPU_MUL_LIMBS;
 }
@@ -24,8 +25,8 @@ int gcd_level_batched(const bulk_ctx *ctx, int rem, const gcd_level *L)
 {
     size_t w = gcd_batched_limbs(ctx, rem);
     if (w == 0) return 0;
-    const char *e = getenv("BULK_GCD_BATCHED_MIN");
-    size_t min = e && *e ? (size_t)strtoull(e, NULL, 0) : GCD_GPU_MIN_NODES;
+    long long forced = bulk_ctx_tune(ctx)->gcd_batched_min;
+    size_t min = forced >= 0 ? (size_t)forced : GCD_GPU_MIN_NODES;
     return L->count >= min && gcd_level_max_len(L, 0, L->count) <= w;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # One set of conventions across the commands of bulk (docs/cli.md):
 #   - every --help (and -h), at every level, exits 0 and prints its text on stdout only;
-#   - invalid BULK_THREADS, BULK_PROGRESS, BULK_BACKEND values and --backend gpu are refused
+#   - invalid BULK_THREADS, BULK_PROGRESS, BULK_BACKEND, BULK_TUNE values and --backend gpu are refused
 #     with exit 2 and a message naming the variable, the value and the valid values;
 #   - --in - (and a FILE argument '-') reads standard input, with the same result as the file;
 #   - --threads 0 is accepted by every command that takes --threads (the default: BULK_THREADS,
@@ -77,6 +77,10 @@ bad_env BULK_THREADS 4097 "valid: 1 to 4096, or 0"
 bad_env BULK_THREADS 2x "valid: 1 to 4096, or 0"
 bad_env BULK_PROGRESS yes "valid: 0 (never), 1 (always)"
 bad_env BULK_PROGRESS 2 "valid: 0 (never), 1 (always)"
+bad_env BULK_TUNE int.mul=fast "tuning int.mul='fast' is not valid; valid: teo, sr, cols, kara, ntt"
+bad_env BULK_TUNE nosuch=1 "tuning key 'nosuch' is unknown; valid: int.mul,"
+bad_env BULK_TUNE life.isa=base, "ends with a comma"
+bad_env BULK_TUNE life.isa "is not key=value"
 cases=$((cases + 1))
 "$BULK" int add --in "$S/two.in" --backend gpu >"$S/out" 2>"$S/err"
 [ $? -eq 2 ] && grep -qF "'gpu' is not a backend; valid: cpu, cuda, auto" "$S/err" ||
@@ -84,7 +88,8 @@ cases=$((cases + 1))
 # valid and empty values are accepted, and give the same result
 "$BULK" int add --in "$S/two.in" >"$S/ref" || fail "int add"
 for e in BULK_THREADS=0 BULK_THREADS=1 BULK_THREADS=3 BULK_THREADS= BULK_PROGRESS=1 BULK_PROGRESS=0 \
-         BULK_PROGRESS= BULK_BACKEND=cpu BULK_BACKEND=auto BULK_BACKEND=; do
+         BULK_PROGRESS= BULK_BACKEND=cpu BULK_BACKEND=auto BULK_BACKEND= BULK_TUNE= \
+         BULK_TUNE=life.isa=base BULK_TUNE=int.mul=sr,cz.layout=batch,gcd.batched_min=1; do
     cases=$((cases + 1))
     env "$e" "$BULK" int add --in "$S/two.in" >"$S/out" 2>"$S/err" || { fail "$e: refused"; cat "$S/err" >&2; }
     cmp -s "$S/ref" "$S/out" || fail "$e: a different result"

@@ -108,7 +108,7 @@ static void verify_case_m(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
         { "uniform trips", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
         { "uniform, streamed S, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .s_slice_entries = 1000, .launch_numbers = 1 << 16, .wave_numbers = 1 << 18, .escape_capacity = 2 } },
         { "uniform, tiny esc.", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM, .escape_capacity = 2, .wave_numbers = 1 << 20 } },
-        /* extension rows (kx > 0 only): the unsorted runs (BULK_CZ_CUDA_EXT=unsorted, set below by
+        /* extension rows (kx > 0 only): the unsorted runs (the tuning cz.ext=unsorted, set below by
          * name; the form where the j-sorted S does not fit the device) beside the default
          * generated slices; generated slices of 777 entries */
         { "ext unsorted runs", { .verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM } },
@@ -117,14 +117,15 @@ static void verify_case_m(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         if (!kx && !strncmp(vs[v].name, "ext ", 4)) continue;
         if (kx && v % 3 != 0 && vs[v].o.verify_layout != BULK_CZ_CUDA_LAYOUT_UNIFORM) continue;
-        if (strstr(vs[v].name, "ext unsorted")) setenv("BULK_CZ_CUDA_EXT", "unsorted", 1);
         if (vs[v].o.kernel == BULK_CZ_CUDA_KERNEL_FAST && d > 20) continue;
         if (vs[v].o.table_mem == BULK_CZ_CUDA_MEM_SHARED && ((size_t)17 << d) > 200000) continue;
-        CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
+        /* the tuning first: it replaces the options too */
+        CHECK(bulk_ctx_set_tune(cpu, strstr(vs[v].name, "ext unsorted") ? "cz.ext=unsorted" : NULL) == BULK_OK,
+              "tune");
+        CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         t0 = now();
         st = bulk_collatz_cuda_verify_chunk(e, U(first), U(last), got);
         double tgpu = now() - t0;
-        unsetenv("BULK_CZ_CUDA_EXT");
         bulk_collatz_cuda_stats s;
         bulk_collatz_cuda_last_stats(&s);
         CHECK(st == BULK_OK, "CUDA verify (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
@@ -140,8 +141,7 @@ static void verify_case_m(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
                (unsigned long long)s.launches, (unsigned long long)s.escapes,
                (unsigned long long)s.reruns, s.cpu_fallback ? ", CPU fallback" : "");
     }
-    bulk_collatz_cuda_opts none = { 0 };
-    bulk_collatz_cuda_set_opts(&none);
+    bulk_ctx_set_tune(cpu, NULL);
     free(ref);
     free(got);
     bulk_collatz_engine_free(e);
@@ -177,11 +177,13 @@ static void verify_case_deep(bulk_ctx *cpu, int d, int ks, int kx, u128 first, i
     static const char *forms[] = { "gen", "unsorted" };
     /* K > 40: only the generated slices (the unsorted runs need 3^j2 < 2^64) */
     for (int f = 0; f < (K > 40 ? 1 : 2) && st == BULK_OK; f++) {
-        setenv("BULK_CZ_CUDA_EXT", forms[f], 1);
+        char tune[32];
+        snprintf(tune, sizeof tune, "cz.ext=%s", forms[f]);
+        CHECK(bulk_ctx_set_tune(cpu, tune) == BULK_OK, "tune %s", tune);
         t0 = now();
         int sg = bulk_collatz_cuda_verify_chunk(e, U(a), U(last), got);
         double tg = now() - t0;
-        unsetenv("BULK_CZ_CUDA_EXT");
+        bulk_ctx_set_tune(cpu, NULL);
         CHECK(sg == BULK_OK, "CUDA verify K=%d (%s): %d %s", K, forms[f], sg, bulk_collatz_last_error());
         if (sg) continue;
         const u128 it = (u128)got->iterated.hi << 64 | got->iterated.lo;
@@ -244,7 +246,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
                                          .launch_numbers = 100000 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
-        CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
+        CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         memset(got, 0xa5, count * 4); /* poison: every element must be written */
         t0 = now();
         st = bulk_collatz_cuda_delays(e, U(first), count, got);
@@ -275,7 +277,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             if (v == 3) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2, o.threads_per_block = 512;
             if (v == 4) o.delay_loop = BULK_CZ_CUDA_DELAY_V5;
             if (v == 5) o.delay_loop = BULK_CZ_CUDA_DELAY_V5, o.delay_unroll = 4;
-            bulk_collatz_cuda_set_opts(&o);
+            bulk_collatz_cuda_set_opts(cpu, &o);
             memset(gs, 0xa5, nb * 8);
             st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
             CHECK(st == BULK_OK, "CUDA stats: %d %s", st, bulk_collatz_last_error());
@@ -292,8 +294,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         free(gmn);
         free(gmx);
     }
-    bulk_collatz_cuda_opts none = { 0 };
-    bulk_collatz_cuda_set_opts(&none);
+    bulk_ctx_set_tune(cpu, NULL);
     free(ref);
     free(got);
     bulk_collatz_engine_free(e);
@@ -351,7 +352,7 @@ static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count
         { "auto", { 0 } },
     };
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
-        CHECK(bulk_collatz_cuda_set_opts(&vs[v].o) == BULK_OK, "set opts");
+        CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         memset(got, 0xa5, count * 4);
         st = bulk_collatz_cuda_delays(e, U(first), count, got);
         CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
@@ -369,8 +370,7 @@ static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count
                bad || sbad ? "DIFFERENT" : "same", s.delay_loop, s.table_mem == BULK_CZ_CUDA_MEM_SHARED ? "shared" : "global",
                (unsigned long long)s.escapes);
     }
-    bulk_collatz_cuda_opts none = { 0 };
-    bulk_collatz_cuda_set_opts(&none);
+    bulk_ctx_set_tune(cpu, NULL);
     free(ref);
     free(got);
     free(rs);

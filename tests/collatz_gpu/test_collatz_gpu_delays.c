@@ -1,6 +1,6 @@
 /* GPU test of the default delay paths, the lean round end and the merge classes (label gpu; exits 77, reported as skipped, without a
  * CUDA device): the merge-class path (cg_delay6.h, k_classes + k_members; the default where it
- * applies, BULK_CZ_CUDA_CLASSES=0 turns it off)
+ * applies, the tuning cz.classes=0 turns it off)
  * and the lean round end, against the CPU backend, on ranges large enough for whole class blocks:
  * near 2^64 (across it), near 2^68, just below 2^79 (the class path's limit) and across it (the
  * path must step aside there), in every output form (every delay; batch statistics of 1024 =
@@ -24,7 +24,7 @@ static bulk_u128 U(u128 v)
 
 struct variant {
     const char *name;
-    int classes; /* 0: BULK_CZ_CUDA_CLASSES=0 (the lean loop only), 1: the default (classes where they apply) */
+    int classes; /* 0: the tuning cz.classes=0 (the lean loop only), 1: the default (classes where they apply) */
     bulk_collatz_cuda_opts o;
 };
 
@@ -37,11 +37,11 @@ static const struct variant g_vs[] = {
 };
 #define NV (sizeof g_vs / sizeof g_vs[0])
 
-static void use(const struct variant *v)
+/* On ctx, the engine's context (the tuning first: it replaces the options too). */
+static void use(bulk_ctx *ctx, const struct variant *v)
 {
-    CHECK(bulk_collatz_cuda_set_opts(&v->o) == BULK_OK, "set opts (%s)", v->name);
-    if (v->classes) unsetenv("BULK_CZ_CUDA_CLASSES");
-    else setenv("BULK_CZ_CUDA_CLASSES", "0", 1);
+    CHECK(bulk_ctx_set_tune(ctx, v->classes ? NULL : "cz.classes=0") == BULK_OK, "tune (%s)", v->name);
+    CHECK(bulk_collatz_cuda_set_opts(ctx, &v->o) == BULK_OK, "set opts (%s)", v->name);
 }
 
 /* The class path runs where it should: numbers in [2^40, 2^79), at least 2^23 of them, V5 with
@@ -68,7 +68,7 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
     st = bulk_collatz_delays(cpu, e, U(first), count, ref);
     CHECK(st == BULK_OK, "CPU delays: %d", st);
     for (size_t v = 0; v < NV; v++) {
-        use(&g_vs[v]);
+        use(cpu, &g_vs[v]);
         memset(got, 0xa5, count * 4); /* poison: every element must be written */
         st = bulk_collatz_cuda_delays(e, U(first), count, got);
         CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", g_vs[v].name, st, bulk_collatz_last_error());
@@ -92,7 +92,7 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         st = bulk_collatz_delay_stats(cpu, e, U(first), batch, nb, rs, rmn, rmx);
         CHECK(st == BULK_OK, "CPU stats: %d", st);
         for (size_t v = 0; v < NV; v++) {
-            use(&g_vs[v]);
+            use(cpu, &g_vs[v]);
             memset(gs, 0xa5, nb * 8);
             memset(gmn, 0xa5, nb * 4);
             memset(gmx, 0xa5, nb * 4);
@@ -112,9 +112,7 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         free(gmn);
         free(gmx);
     }
-    bulk_collatz_cuda_opts none = { 0 };
-    bulk_collatz_cuda_set_opts(&none);
-    unsetenv("BULK_CZ_CUDA_CLASSES");
+    bulk_ctx_set_tune(cpu, NULL);
     free(ref);
     free(got);
     bulk_collatz_engine_free(e);

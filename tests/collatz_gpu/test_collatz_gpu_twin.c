@@ -999,27 +999,47 @@ static void test_delays(bulk_ctx *ctx, uint64_t *rs, int small)
     }
 }
 
-/* ---- option checks (both builds: cg_device.cu and cuda_absent.c validate the same way) ---- */
-static void test_opts(void)
+/* ---- option checks (both builds: the options are the context's, collatz/cuda_opts.c) ---- */
+static void test_opts(bulk_ctx *ctx)
 {
     bulk_collatz_cuda_opts o, got;
     memset(&o, 0, sizeof o);
     o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
     o.refill_lanes = 32;
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "FLAT_BATCH with refill 32 accepted");
-    bulk_collatz_cuda_get_opts(&got);
+    CHECK(bulk_collatz_cuda_set_opts(ctx, &o) == BULK_OK, "FLAT_BATCH with refill 32 accepted");
+    bulk_collatz_cuda_get_opts(ctx, &got);
     CHECK(got.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH && got.refill_lanes == 32, "options kept");
     o.refill_lanes = 33;
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "refill_lanes 33 rejected");
+    CHECK(bulk_collatz_cuda_set_opts(ctx, &o) == BULK_ERR_ARG, "refill_lanes 33 rejected");
     o.refill_lanes = -1;
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "refill_lanes -1 rejected");
+    CHECK(bulk_collatz_cuda_set_opts(ctx, &o) == BULK_ERR_ARG, "refill_lanes -1 rejected");
+    bulk_collatz_cuda_get_opts(ctx, &got);
+    CHECK(got.refill_lanes == 32, "a rejected set changes nothing");
     o.refill_lanes = 0;
     o.verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM;
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "verify_layout UNIFORM accepted");
+    CHECK(bulk_collatz_cuda_set_opts(ctx, &o) == BULK_OK, "verify_layout UNIFORM accepted");
     o.verify_layout = 5;
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_ERR_ARG, "verify_layout 5 rejected");
+    CHECK(bulk_collatz_cuda_set_opts(ctx, &o) == BULK_ERR_ARG, "verify_layout 5 rejected");
+    /* the cz.* tuning keys fill the same fields */
+    CHECK(bulk_ctx_set_tune(ctx, "cz.layout=batch,cz.refill=7,cz.delay=v4x2,cz.kernel=core,cz.mem=global,"
+                                 "cz.devices=1,cz.threads=128,cz.rows=4,cz.launch=4096,cz.wave=65536,"
+                                 "cz.slice=1000,cz.escapes=99,cz.unroll=4") == BULK_OK,
+          "cz keys: %s", bulk_ctx_message(ctx));
+    bulk_collatz_cuda_get_opts(ctx, &got);
+    CHECK(got.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH && got.refill_lanes == 7 &&
+          got.delay_loop == BULK_CZ_CUDA_DELAY_V4X2 && got.kernel == BULK_CZ_CUDA_KERNEL_CORE &&
+          got.table_mem == BULK_CZ_CUDA_MEM_GLOBAL && got.devices == 1 && got.threads_per_block == 128 &&
+          got.rows_per_thread == 4 && got.launch_numbers == 4096 && got.wave_numbers == 65536 &&
+          got.s_slice_entries == 1000 && got.escape_capacity == 99 && got.delay_unroll == 4 &&
+          bulk_collatz_cuda_opts_valid(&got), "cz keys give the options");
+    CHECK(bulk_ctx_set_tune(ctx, "cz.layout=uniform,cz.delay=v3") == BULK_OK, "cz layout uniform");
+    bulk_collatz_cuda_get_opts(ctx, &got);
+    CHECK(got.verify_layout == BULK_CZ_CUDA_LAYOUT_UNIFORM && got.delay_loop == BULK_CZ_CUDA_DELAY_V3 &&
+          got.refill_lanes == 0, "a tuning replaces the whole set");
+    CHECK(bulk_ctx_set_tune(ctx, NULL) == BULK_OK, "defaults restored");
+    bulk_collatz_cuda_get_opts(ctx, &got);
     memset(&o, 0, sizeof o);
-    CHECK(bulk_collatz_cuda_set_opts(&o) == BULK_OK, "defaults restored");
+    CHECK(memcmp(&o, &got, sizeof o) == 0, "defaults are zeros");
 }
 
 int main(int argc, char **argv)
@@ -1033,7 +1053,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open a CPU context\n");
         return 1;
     }
-    test_opts();
+    test_opts(ctx);
     test_arith(&rs);
     test_prefix_chain(&rs);
     test_sieve_child();

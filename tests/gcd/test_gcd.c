@@ -294,7 +294,7 @@ static int dir_entries(const char *path)
  * the stats, g untouched and no file left behind. */
 static void test_spill_io(void)
 {
-    gcd_spill sp = { test_scratch_dir("gcd"), 0, 0, 0, 0 };
+    gcd_spill sp = { test_scratch_dir("gcd"), 0, 0, 0, 0, 0 };
     gcd_level L;
     size_t cnt = 37;
     CHECK(gcd_level_init(&L, cnt) == BULK_OK, "level init");
@@ -371,10 +371,10 @@ static void test_spill_io(void)
     /* a full disk while the remainder tree spills: the last write of a successful run (the
      * remainder level 1) fails (injected ENOSPC) */
     CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK && stt.spilled_rem_levels > 0, "spilled run");
-    gcd_spill_fail_at = stt.spill_bytes - 1;
+    gcd_test_spill_fail_at(ctx, stt.spill_bytes - 1);
     memset(g, 0xa5, n * limbs * 8);
     st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
-    gcd_spill_fail_at = 0;
+    gcd_test_spill_fail_at(ctx, 0);
     CHECK(st == BULK_ERR_IO && stt.spill_errno == ENOSPC && stt.spilled_levels + 2 == stt.levels &&
           stt.spilled_rem_levels >= 1, "remainder level on a full disk: status %d errno %d, "
           "%zu product and %zu remainder levels", st, stt.spill_errno, stt.spilled_levels,
@@ -425,16 +425,16 @@ static void test_checkpoint(void)
         bulk_gcd_batch_stats stt;
         for (uint64_t stop = 1;; stop = stop < 4096 ? 4096 : stop * 2) {
             clear_dir(dir);
-            gcd_spill_fail_at = stop;
+            gcd_test_spill_fail_at(ctx, stop);
             int st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
             if (st == BULK_OK) { /* nothing left to interrupt */
-                gcd_spill_fail_at = 0;
+                gcd_test_spill_fail_at(ctx, 0);
                 break;
             }
             CHECK(st == BULK_ERR_IO, "stopped run: status %d", st);
-            gcd_spill_fail_at = 2 * stop; /* a second interrupted run on top of the first */
+            gcd_test_spill_fail_at(ctx, 2 * stop); /* a second interrupted run on top of the first */
             st = bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt);
-            gcd_spill_fail_at = 0;
+            gcd_test_spill_fail_at(ctx, 0);
             memset(g, 0xa5, n * limbs * 8);
             CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "resumed run");
             CHECK(memcmp(g, want, n * limbs * 8) == 0, "resumed run differs (force %d, stopped at %llu bytes)",
@@ -512,16 +512,12 @@ int main(int argc, char **argv)
     /* the batched level path on the CPU backend (every level up to 64-limb nodes: mixed with
      * node-by-node levels above), with small chunks: many blocks per level, parents split
      * across chunks */
-    setenv("BULK_GCD_BATCHED_MUL", "64", 1);
-    setenv("BULK_GCD_BATCHED_REM", "64", 1);
-    setenv("BULK_GCD_BATCHED_MIN", "1", 1);
+    setenv("BULK_TUNE", "gcd.batched_mul=64,gcd.batched_rem=64,gcd.batched_min=1", 1);
     gcd_block_limbs = 100;
     test_set(61, 1024, 0);
     test_set(40, 2048, 0);
     gcd_block_limbs = GCD_BLOCK_LIMBS;
-    unsetenv("BULK_GCD_BATCHED_MUL");
-    unsetenv("BULK_GCD_BATCHED_REM");
-    unsetenv("BULK_GCD_BATCHED_MIN");
+    unsetenv("BULK_TUNE");
     test_set(sanitized ? 400 : 2000, 1024, 0); /* product tree deep in NTT and big-division range */
     return test_finish();
 }

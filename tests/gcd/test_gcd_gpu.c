@@ -115,24 +115,21 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
      * remainders of nodes up to 128: wider ones leave the GPU's per-thread division
      * latency-bound on so few nodes, 32 s in round 1 with 4096), then the GPU NTT for every
      * product of 2048 limbs or more */
-    setenv("BULK_GCD_BATCHED_MUL", "1024", 1);
-    setenv("BULK_GCD_BATCHED_REM", "128", 1);
-    setenv("BULK_GCD_BATCHED_MIN", "1", 1);
+    CHECK(bulk_ctx_set_tune(gpu, "gcd.batched_mul=1024,gcd.batched_rem=128,gcd.batched_min=1") == BULK_OK,
+          "tune: %s", bulk_ctx_message(gpu));
     double tb0 = wall();
     memset(gb, 0, n * limbs * 8);
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch, all batched");
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch with every level batched differs", what);
-    unsetenv("BULK_GCD_BATCHED_MUL");
-    unsetenv("BULK_GCD_BATCHED_REM");
-    unsetenv("BULK_GCD_BATCHED_MIN");
+    bulk_ctx_set_tune(gpu, NULL);
     double tb1 = wall();
     unsigned long long g0, f0, b0, g1, f1, b1;
     gcd_mul_counts(&g0, &f0, &b0);
-    setenv("BULK_GCD_GPU_NTT", "2048", 1);
+    CHECK(bulk_ctx_set_tune(gpu, "gcd.gpu_ntt=2048") == BULK_OK, "tune: %s", bulk_ctx_message(gpu));
     memset(gb, 0, n * limbs * 8);
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch, gpu ntt");
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch with the GPU NTT differs", what);
-    unsetenv("BULK_GCD_GPU_NTT");
+    bulk_ctx_set_tune(gpu, NULL);
     gcd_mul_counts(&g1, &f1, &b1);
     CHECK(b1 == b0, "%s: %llu GPU NTT products were wrong (redone on the CPU)", what, b1 - b0);
     double tb2 = wall();

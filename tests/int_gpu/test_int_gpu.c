@@ -18,6 +18,14 @@
 static uint64_t rng;
 static bulk_ctx *gpu, *cpu;
 
+/* The GPU context's tuning: key=value, or the defaults for NULL (bulk_ctx_set_tune). */
+static void tune(const char *key, const char *value)
+{
+    char t[64] = "";
+    if (key) snprintf(t, sizeof t, "%s=%s", key, value);
+    CHECK(bulk_ctx_set_tune(gpu, t) == BULK_OK, "tune %s: %s", t, bulk_ctx_message(gpu));
+}
+
 /* Instance i of x (limbs each): mostly random and structured limbs by kind = i % 8; every 11th
  * instance short (high limbs zero). */
 static void fill(bulk_limb_t *x, size_t n, size_t limbs, int salt)
@@ -465,13 +473,13 @@ static void test_divmod_addback(size_t L, size_t n)
     printf("divmod %s add-back cases limbs %zu n %zu: done\n", mode, L, n);
 }
 
-/* gcd under BULK_CUDA_GCD=mode ("" = the default: batched divsteps in registers up to 16
+/* gcd under the tuning int.gcd=mode ("" = the default: batched divsteps in registers up to 16
  * limbs; "approx" = seed 001's kernel) against the CPU backend on every instance and GMP on a
  * sample: random and structured limbs (fill), equal operands, one or both zero, powers of two,
  * all ones, top limb 1, a common factor times different powers of two, and in-place g == a. */
 static void test_gcd_mode(const char *mode, size_t L, size_t n)
 {
-    if (*mode) setenv("BULK_CUDA_GCD", mode, 1);
+    if (*mode) tune("int.gcd", mode);
     size_t bytes = n * L * 8;
     bulk_limb_t *a = test_xmalloc(bytes), *b = test_xmalloc(bytes), *g = test_xmalloc(bytes), *g2 = test_xmalloc(bytes);
     fill(a, n, L, 2);
@@ -515,18 +523,18 @@ static void test_gcd_mode(const char *mode, size_t L, size_t n)
     memcpy(g, a, bytes); /* in place: g == a */
     rc = bulk_int_cuda_gcd(gpu, g, g, b, n, L);
     CHECK(rc == BULK_OK && memcmp(g, g2, bytes) == 0, "gcd %s limbs=%zu in place", *mode ? mode : "default", L);
-    unsetenv("BULK_CUDA_GCD");
+    tune(NULL, NULL);
     free(a); free(b); free(g); free(g2);
     printf("gcd %s limbs %zu n %zu: done\n", *mode ? mode : "default", L, n);
 }
 
-/* Sum-rotate forced (BULK_CUDA_MUL=sr) at widths whose cost-model shapes cover the compiled
+/* Sum-rotate forced (the tuning int.mul=sr) at widths whose cost-model shapes cover the compiled
  * group sizes 8, 16, 32 and word counts 2 .. 16, with and without the vector variant (8x4,
  * 8x8, 16x4, 8x16, 16x8), against the CPU. */
 static void test_sr_shapes(void)
 {
     static const size_t sizes[] = {5, 8, 13, 16, 17, 24, 32, 48, 64, 96, 128, 200, 256};
-    setenv("BULK_CUDA_MUL", "sr", 1);
+    tune("int.mul", "sr");
     for (int si = 0; si < 13; si++) {
         size_t L = sizes[si], n = 1001;
         bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
@@ -540,12 +548,12 @@ static void test_sr_shapes(void)
               "sum-rotate limbs=%zu differs from CPU (rc %d)", L, rc);
         free(a); free(b); free(r); free(r2);
     }
-    unsetenv("BULK_CUDA_MUL");
+    tune(NULL, NULL);
     printf("sum-rotate shapes: done\n");
 }
 
-/* Every multiplication kernel forced at sizes it would not be chosen for (BULK_CUDA_MUL), so
- * that each is checked across its range, not only where the size model sends it. */
+/* Every multiplication kernel forced at sizes it would not be chosen for (the tuning int.mul),
+ * so that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
     static const char *kinds[] = {"sr", "cols", "kara", "teo"};
@@ -556,7 +564,7 @@ static void test_mul_kernels(void)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
             if (k == 3 && L > 20) continue; /* teo: up to its 20-limb capacity */
-            setenv("BULK_CUDA_MUL", kinds[k], 1);
+            tune("int.mul", kinds[k]);
             bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
             bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *rl = test_xmalloc(n * L * 8);
             fill(a, n, L, 1);
@@ -568,11 +576,11 @@ static void test_mul_kernels(void)
             CHECK(bad == n, "mul kernel %s limbs=%zu instance %zu wrong", kinds[k], L, bad);
             free(a); free(b); free(r); free(rl);
         }
-    unsetenv("BULK_CUDA_MUL");
-    /* Karatsuba over the batch at several levels (BULK_CUDA_KARA_MIN lowers the threshold for
+    tune(NULL, NULL);
+    /* Karatsuba over the batch at several levels (the tuning int.kara_min lowers the threshold for
      * the half products too): 1024 limbs down to 32-limb products, odd halves at 200 limbs */
     static const size_t ksz[] = {64, 200, 256, 1024};
-    setenv("BULK_CUDA_KARA_MIN", "32", 1);
+    tune("int.kara_min", "32");
     for (int si = 0; si < 4; si++) {
         size_t L = ksz[si], n = L >= 512 ? 67 : 301;
         bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8), *r = test_xmalloc(n * 2 * L * 8);
@@ -586,11 +594,11 @@ static void test_mul_kernels(void)
         CHECK(bad == n, "multi-level Karatsuba limbs=%zu instance %zu wrong", L, bad);
         free(a); free(b); free(r);
     }
-    unsetenv("BULK_CUDA_KARA_MIN");
+    tune(NULL, NULL);
     printf("forced multiplication kernels: done\n");
 }
 
-/* One batch of n products of L limbs by the even/odd per-thread kernel (BULK_CUDA_MUL=teo),
+/* One batch of n products of L limbs by the even/odd per-thread kernel (the tuning int.mul=teo),
  * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP; also
  * the low halves (bg_mullo_rows_eo) and the squares of a (bg_sqr_rows_eo). */
 static void check_eo(size_t L, size_t n)
@@ -602,7 +610,7 @@ static void check_eo(size_t L, size_t n)
     for (size_t i = 0; i < n; i += 5) memset(a + i * L, 0xff, L * 8);
     for (size_t i = 0; i < n; i += 6) memset(b + i * L, 0xff, L * 8);
     memset(r, 0x5a, n * 2 * L * 8);
-    setenv("BULK_CUDA_MUL", kind, 1);
+    tune("int.mul", kind);
     int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
     CHECK(rc == BULK_OK, "%s kernel limbs=%zu n=%zu: rc %d", kind, L, n, rc);
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
@@ -621,7 +629,7 @@ static void check_eo(size_t L, size_t n)
         bad = first_wrong_product(r, NULL, a, a, n, L);
         CHECK(bad == n, "%s square limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
     }
-    unsetenv("BULK_CUDA_MUL");
+    tune(NULL, NULL);
     free(a); free(b); free(r);
 }
 

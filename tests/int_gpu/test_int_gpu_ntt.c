@@ -1,6 +1,6 @@
 /* The GPU NTT multiplication on the device (src/int/cuda/int_cuda_ntt.cu) against GMP and the CPU
  * backend: the batched kernel (called directly with both prime sets and radix 8 and 4, through
- * bulk_int_mul / bulk_int_sqr on a CUDA context with BULK_CUDA_MUL=ntt, and as the half products
+ * bulk_int_mul / bulk_int_sqr on a CUDA context with the tuning int.mul=ntt, and as the half products
  * of Karatsuba) at widths 1 .. 8192 limbs including widths that are not powers of two, and single
  * large products (bulk_int_cuda_mul_big, the device-pointer variant) up to 2^22 limbs per
  * operand, balanced and unbalanced, squares, with and without the pinned staging of the copies,
@@ -78,7 +78,7 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch differs from the CPU backend at %zu limbs",
           limbs);
     /* through the public API with the NTT forced (the size choice's hook) */
-    setenv("BULK_CUDA_MUL", "ntt", 1);
+    CHECK(bulk_ctx_set_tune(gpu, "int.mul=ntt") == BULK_OK, "tune: %s", bulk_ctx_message(gpu));
     memset(r, 0x5a, 2 * n * limbs * 8);
     st = bulk_int_mul(gpu, r, a, b, n, limbs);
     CHECK(st == BULK_OK, "bulk_int_mul ntt %zu limbs: status %d", limbs, st);
@@ -90,15 +90,13 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(bad < 0, "square (ntt) differs from GMP at %zu limbs, instance %ld", limbs, bad);
     /* Karatsuba over NTT half products (the NTT preferred from 16 limbs) */
     if (limbs % 2 == 0 && limbs >= 64) {
-        setenv("BULK_CUDA_MUL", "kara", 1);
-        setenv("BULK_NTT_MIN", "16", 1);
+        CHECK(bulk_ctx_set_tune(gpu, "int.mul=kara,int.ntt_min=16") == BULK_OK, "tune: %s", bulk_ctx_message(gpu));
         memset(r, 0x5a, 2 * n * limbs * 8);
         st = bulk_int_mul(gpu, r, a, b, n, limbs);
         CHECK(st == BULK_OK, "kara over ntt %zu limbs: status %d", limbs, st);
         CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "Karatsuba over NTT differs at %zu limbs", limbs);
-        unsetenv("BULK_NTT_MIN");
     }
-    unsetenv("BULK_CUDA_MUL");
+    bulk_ctx_set_tune(gpu, NULL);
     printf("batch %5zu limbs x %5zu instances: %s\n", limbs, n, test_failures ? "FAILED" : "ok");
     fflush(stdout);
     free(a), free(b), free(r), free(rc);

@@ -6,10 +6,12 @@
 # another run is refused (exit 2), and --verify-chunks rechecks; verify --converge equals one
 # process. bulk int through the driver
 # equals the plain command, and bad input keeps its file:line and exit 2.
-# Usage: sh cli_dist.sh BULK DATA_DIR SCRATCH_DIR
+# Usage: sh cli_dist.sh BULK DATA_DIR SCRATCH_DIR BULK_SLOWCHUNKS
+# (BULK_SLOWCHUNKS: the test build of the CLI that pauses 100 ms after every chunk)
 set -u
 BULK=$1
 T=$3
+SLOW=$4
 rm -rf "$T"
 mkdir -p "$T"
 . "$(dirname "$0")/common.sh"
@@ -69,7 +71,7 @@ done
 
 # kill -9 midway, restart: only the missing chunks run, same totals
 C="$T/ck"
-BULK_DIST_CHUNK_SLEEP_MS=100 "$BULK" dist collatz verify $R --d 12 --chunk 500000 --checkpoint "$C" >/dev/null 2>&1 &
+"$SLOW" dist collatz verify $R --d 12 --chunk 500000 --checkpoint "$C" >/dev/null 2>&1 &
 pid=$!
 wait_chunks "$C" 4 || fail "no chunk files appeared"
 kill_tree $pid

@@ -5,11 +5,13 @@
 # delays --stats and records); a restart
 # with another rank count reuses the checkpoint; --verify-chunks rechecks on another rank;
 # bulk int split over the ranks equals the one-process output, bad input keeps file:line.
-# Usage: sh cli_mpi.sh BULK DATA_DIR SCRATCH_DIR MPIRUN
+# Usage: sh cli_mpi.sh BULK DATA_DIR SCRATCH_DIR MPIRUN BULK_SLOWCHUNKS
+# (BULK_SLOWCHUNKS: the test build of the CLI that pauses 100 ms after every chunk)
 set -u
 BULK=$1
 T=$3
 MPIRUN=$4
+SLOW=$5
 rm -rf "$T"
 mkdir -p "$T"
 . "$(dirname "$0")/common.sh"
@@ -49,7 +51,7 @@ for what in verify delays records; do
     else
         ARGS="records --kind path --from 3 --to 2^21 --chunk 65537"; REF="$T/rp1.txt"; N=32
     fi
-    BULK_DIST_CHUNK_SLEEP_MS=100 $MPI "$BULK" $D $ARGS --checkpoint "$C" >/dev/null 2>&1 &
+    $MPI "$SLOW" $D $ARGS --checkpoint "$C" >/dev/null 2>&1 &
     pid=$!
     wait_chunks "$C" 4 || fail "$what: no chunk files appeared"
     kill_tree $pid

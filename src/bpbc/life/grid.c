@@ -8,8 +8,9 @@ int bulk_life_grid_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t
     if (!ctx || !cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
     if ((rule->birth | rule->survive) >> 9) return BULK_ERR_ARG;
     if (ctx->backend == BULK_BACKEND_CUDA)
-        return life_cuda_step(cells, width, height, torus, rule, steps, per_pass);
-    return life_cpu_step(cells, width, height, torus, rule, steps, per_pass, ctx->threads);
+        return life_cuda_step(cells, width, height, torus, rule, steps, per_pass, ctx->tune.life_strip);
+    return life_cpu_step(cells, width, height, torus, rule, steps, per_pass, ctx->threads,
+                         ctx->tune.life_isa);
 }
 
 uint64_t bulk_life_grid_population(const uint64_t *cells, uint64_t width, uint64_t height)

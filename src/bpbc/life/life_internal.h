@@ -6,12 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/tune.h"
 #include "bulk/life.h"
 
 /* Steps a grid in place by `steps` generations on `threads` CPU threads, `per_pass` generations
- * per pass over memory (0: chosen by size). Returns BULK_OK or BULK_ERR_NOMEM. */
+ * per pass over memory (0: chosen by size); isa (BULK_TUNE_ISA_*, the tuning life.isa) caps the
+ * instruction set (AUTO: the widest this CPU runs). Returns BULK_OK or BULK_ERR_NOMEM. */
 int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                  const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, int threads);
+                  const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, int threads, int isa);
 
 /* Seed 001's SINGLE-WORD (double_word = 0) or DOUBLE-WORD algorithm, one thread, one generation
  * per pass, Conway's rule only: the benchmark's peer and a test twin (life_seed.c). */
@@ -21,14 +23,14 @@ int life_cpu_step_seed(uint64_t *cells, uint64_t width, uint64_t height, int tor
 /* The same on the first CUDA device (the grid is copied there and back). BULK_ERR_NO_BACKEND
  * when CUDA is not built in; BULK_ERR_CUDA when a CUDA call fails. */
 int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass);
+                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, long long strip);
 
 /* life_cuda_step that also reports the time of the kernels alone (device clock, without the
  * copies), for benchmarks; *kernel_seconds is 0 on the slow path of tori whose width is not a
- * multiple of 64. */
+ * multiple of 64. strip > 0 (the tuning life.strip) sets the rows per warp; 0: by occupancy. */
 int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t height, int torus,
                          const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
-                         double *kernel_seconds);
+                         long long strip, double *kernel_seconds);
 
 /* The CUDA device the stepper uses, for benchmarks: name, SM count, clock (kHz). BULK_ERR_NO_BACKEND
  * without CUDA. */

@@ -138,11 +138,11 @@ int delays_plan_kernel(const djob &j, int g, const cg_dev *dv, dplan &pl)
     const bulk_collatz_engine *e = j.e;
     bulk_collatz_cuda_stats *st = cg_stats();
     int s;
-    const int G = cg_devices();
+    const int G = cg_devices(e);
     u128 u0w, unw;
     cg_split_rows((u128)j.count, G, g, &u0w, &unw);
     const uint64_t u0 = (uint64_t)u0w, un = (uint64_t)unw;
-    bulk_collatz_cuda_opts o = cg_opts();
+    bulk_collatz_cuda_opts o = cg_opts(e);
     int kv, sh;
     /* V5 takes d <= 17 and batches of >= 32 numbers (or none); elsewhere V4X2 runs */
     const int v5 = v5_lanes(o.delay_loop) && e->d <= CG5_MAX_D && o.kernel != BULK_CZ_CUDA_KERNEL_CORE &&
@@ -165,7 +165,7 @@ int delays_plan_kernel(const djob &j, int g, const cg_dev *dv, dplan &pl)
     if (v5) {
         /* the round length: as asked, else V5's own default (cg5_default_unroll), not V4's */
         bulk_collatz_cuda_opts raw;
-        bulk_collatz_cuda_get_opts(&raw);
+        bulk_collatz_cuda_get_opts(e->ctx, &raw);
         o.delay_unroll = raw.delay_unroll ? raw.delay_unroll : (int)cg5_default_unroll((unsigned)e->d, (unsigned)e->a);
         /* blocks of 1024 threads unless asked otherwise: with the entries in shared memory (64 KB
          * at d = 14, 128 KB at d = 15) blocks of 256 would leave 24 or 8 warps per SM */
@@ -234,15 +234,14 @@ int delays_plan_launch(const djob &j, const cg_dev *dv, dplan &pl)
     const uint64_t un = pl.un;
     int s = BULK_OK;
     /* the class path (merge classes of M bits, cg_delay6.h; docs/collatz-gpu.md "The lean
-     * round end and the class path"; BULK_CZ_CUDA_CLASSES=0 turns it off): V5 with the lean round end, every n of
+     * round end and the class path"; the tuning cz.classes=0 turns it off): V5 with the lean round end, every n of
      * the call in [2^40, 2^79) (nH < 2^57: three-limb start values; small n would leave the
      * class trajectories short), at least 2^23 numbers in the call and 2^M per launch (phase 1
      * runs every class of every block a launch touches: a smaller launch pays for a block's
      * classes without its numbers) */
-    const char *cenv = getenv("BULK_CZ_CUDA_CLASSES");
     const uint64_t ub = j.batch ? j.batch : 1;
     const u128 total_n = (u128)j.count * ub, last_n = j.first + total_n - 1;
-    int cls = v5 && !(cenv && !strcmp(cenv, "0")) && e->M > 0 &&
+    int cls = v5 && !bulk_ctx_tune(e->ctx)->cz_classes_off && e->M > 0 &&
               e->M <= 22 && (j.first >> 40) != 0 && (last_n >> 79) == 0 && (total_n >> 23) != 0 &&
               o.launch_numbers >= ((uint64_t)1 << e->M);
     kfn f1 = NULL, f2 = NULL;
@@ -587,7 +586,7 @@ int run(const djob &j)
 {
     bulk_collatz_cuda_stats *st = cg_stats();
     memset(st, 0, sizeof *st);
-    const int G = cg_devices();
+    const int G = cg_devices(j.e);
     if (G == 0) return BULK_ERR_NO_BACKEND;
     double t0 = cg_now();
     int s = j.count ? cg_run_devices(G, delays_device, (void *)&j) : BULK_OK;

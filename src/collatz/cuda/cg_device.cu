@@ -1,5 +1,5 @@
-/* The CUDA Collatz backend's host plumbing: options, statistics, errors, the per-device table
- * cache and the one-host-thread-per-GPU runner (multi-GPU: any number of visible devices). */
+/* The CUDA Collatz backend's host plumbing: options in force, statistics, errors, the per-device
+ * table cache and the one-host-thread-per-GPU runner (multi-GPU: any number of visible devices). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,63 +10,24 @@
 #include "collatz/cuda/cg_plan.h"
 
 /* ---- options and statistics ------------------------------------------------------------- */
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 /* One run at a time: the table cache and the devices' streams belong to the run in progress
  * (concurrent calls from several host threads are serialized by cg_run_devices). */
 static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER;
-static bulk_collatz_cuda_opts g_opts; /* zeros = defaults */
 static thread_local bulk_collatz_cuda_stats t_stats;
 static thread_local char t_error[512];
 
-extern "C" void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o)
-{
-    pthread_mutex_lock(&g_lock);
-    *o = g_opts;
-    pthread_mutex_unlock(&g_lock);
-}
-
-extern "C" int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o)
-{
-    if (!bulk_collatz_cuda_opts_valid(o))
-        return BULK_ERR_ARG;
-    pthread_mutex_lock(&g_lock);
-    g_opts = *o;
-    pthread_mutex_unlock(&g_lock);
-    return BULK_OK;
-}
-
-bulk_collatz_cuda_opts cg_opts(void)
+bulk_collatz_cuda_opts cg_opts(const bulk_collatz_engine *e)
 {
     bulk_collatz_cuda_opts o;
-    bulk_collatz_cuda_get_opts(&o);
+    bulk_collatz_cuda_get_opts(e->ctx, &o);
     if (!o.threads_per_block) o.threads_per_block = 256;
     if (!o.rows_per_thread) o.rows_per_thread = 8;
     if (!o.launch_numbers) o.launch_numbers = (uint64_t)1 << 27;
     if (!o.wave_numbers) o.wave_numbers = (uint64_t)1 << 33;
     if (!o.escape_capacity) o.escape_capacity = 1u << 20;
-    /* the environment forces a layout / refill threshold only where the options leave it open */
-    const char *ev = getenv("BULK_CZ_CUDA_LAYOUT");
-    if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO && ev && *ev) {
-        if (!strcmp(ev, "batch")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_FLAT_BATCH;
-        else if (!strcmp(ev, "uniform")) o.verify_layout = BULK_CZ_CUDA_LAYOUT_UNIFORM;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_LAYOUT='%s' is not batch or uniform: ignored\n", ev);
-    }
     if (o.verify_layout == BULK_CZ_CUDA_LAYOUT_AUTO) o.verify_layout = CG_DEFAULT_LAYOUT;
-    const char *er = getenv("BULK_CZ_CUDA_REFILL");
-    if (!o.refill_lanes && er && *er) {
-        const int v = atoi(er);
-        if (v >= 1 && v <= 32) o.refill_lanes = v;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_REFILL='%s' is not in 1..32: ignored\n", er);
-    }
     /* numbers end sooner with record replays: more lanes wait for a shared refill */
     if (!o.refill_lanes) o.refill_lanes = CG_REFILL_LANES_REC;
-    const char *ed = getenv("BULK_CZ_CUDA_DELAY");
-    if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO && ed && *ed) {
-        if (!strcmp(ed, "v3")) o.delay_loop = BULK_CZ_CUDA_DELAY_V3;
-        else if (!strcmp(ed, "v4x2")) o.delay_loop = BULK_CZ_CUDA_DELAY_V4X2;
-        else if (!strcmp(ed, "v5")) o.delay_loop = BULK_CZ_CUDA_DELAY_V5;
-        else fprintf(stderr, "bulk: BULK_CZ_CUDA_DELAY='%s' is not v3, v4x2 or v5: ignored\n", ed);
-    }
     if (o.delay_loop == BULK_CZ_CUDA_DELAY_AUTO) o.delay_loop = CG_DEFAULT_DELAY_LOOP;
     if (!o.delay_unroll) o.delay_unroll = CG_DELAY_UNROLL;
     return o;
@@ -92,10 +53,10 @@ void cg_note_error(cudaError_t err, const char *what, const char *file, int line
 
 const char *cg_take_error(void) { return t_error; }
 
-int cg_devices(void)
+int cg_devices(const bulk_collatz_engine *e)
 {
     int n = bulk_cuda_device_count();
-    bulk_collatz_cuda_opts o = cg_opts();
+    bulk_collatz_cuda_opts o = cg_opts(e);
     if (o.devices > 0 && o.devices < n) n = o.devices;
     return n;
 }
@@ -194,7 +155,7 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
          * forced; otherwise the verify driver streams it */
         size_t freeb = 0, totalb = 0;
         CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
-        bulk_collatz_cuda_opts o = cg_opts();
+        bulk_collatz_cuda_opts o = cg_opts(e);
         double bytes = (double)e->s_k * 17.0;
         if (o.s_slice_entries == 0 && bytes <= 0.6 * (double)freeb) {
             int st;
@@ -226,7 +187,7 @@ extern "C" void bulk_collatz_cuda_release(void)
 
 int cg_choose(const bulk_collatz_engine *e, const cg_dev *dv, int *kernel, int *shared_tables)
 {
-    bulk_collatz_cuda_opts o = cg_opts();
+    bulk_collatz_cuda_opts o = cg_opts(e);
     int k = o.kernel;
     if (k == BULK_CZ_CUDA_KERNEL_AUTO) k = e->d <= CG_MAX_FAST_D ? BULK_CZ_CUDA_KERNEL_FAST : BULK_CZ_CUDA_KERNEL_CORE;
     if (k == BULK_CZ_CUDA_KERNEL_FAST && e->d > CG_MAX_FAST_D) {

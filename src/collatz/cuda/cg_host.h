@@ -8,19 +8,20 @@
 
 /* collatz_internal.h has no C++ guard of its own: its functions are C functions */
 extern "C" {
+#include "backend/context.h"
 #include "collatz/collatz_internal.h"
 }
 #include "collatz/cuda/cg_core.h"
 #include "collatz/cuda/collatz_cuda.h"
 
-/* The verify layout that verify_layout = AUTO (and no BULK_CZ_CUDA_LAYOUT) resolves to:
+/* The verify layout that verify_layout = AUTO (and no cz.layout tuning) resolves to:
  * UNIFORM (k_uni, two trips per pass, the first record in the dip trip; FLAT_BATCH where it does
  * not apply). H200, k = 37, d = 12, n near 2^68: FLAT_BATCH 16 + records + incremental setup
  * 1.976e12, UNIFORM 3.402e12, UNIFORM with two trips per pass 4.202e12 numbers/s, all identical
  * (docs/perf/collatz-gpu.md "Uniform trips, V5 and the generated sieve measured"). */
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
-/* The delay loop that delay_loop = AUTO (and no BULK_CZ_CUDA_DELAY) resolves to: V5 (d <= 17;
+/* The delay loop that delay_loop = AUTO (and no cz.delay tuning) resolves to: V5 (d <= 17;
  * V4X2 beyond) with its default of 8 steps per round and checkpoints (docs/perf/collatz-gpu.md
  * "Delays V5"): kernel rates from 2^64 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24,
  * batch 1024, 1.38-1.66x V4X2 at every point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10
@@ -74,12 +75,13 @@ typedef struct cg_dev {
 int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A, cg_dev **out,
                    double *upload_s);
 
-/* The options in force (defaults filled in) and the calling thread's statistics. */
-bulk_collatz_cuda_opts cg_opts(void);
+/* The options in force for e (its context's, defaults filled in) and the calling thread's
+ * statistics. */
+bulk_collatz_cuda_opts cg_opts(const bulk_collatz_engine *e);
 bulk_collatz_cuda_stats *cg_stats(void);
 
 /* GPUs to use: min(visible, opts.devices when > 0). 0 when none. */
-int cg_devices(void);
+int cg_devices(const bulk_collatz_engine *e);
 
 /* Runs fn(arg_g) for g = 0..G-1, each on its own host thread with device g current; returns
  * the first non-OK status (in g order), BULK_OK otherwise. Errors noted on a worker thread are

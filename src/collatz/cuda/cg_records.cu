@@ -61,7 +61,7 @@ extern "C" int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_coll
         return BULK_ERR_ARG;
     if (kind != BULK_COLLATZ_DELAY) return BULK_ERR_UNSUPPORTED; /* glide, path: the CPU */
     if (e->a == 0) return BULK_ERR_ARG;
-    if (cg_devices() == 0) return BULK_ERR_NO_BACKEND;
+    if (cg_devices(e) == 0) return BULK_ERR_NO_BACKEND;
     *recs = NULL;
     *count = 0;
     const u128 lo = cg_w_of(first), hi = cg_w_of(last);

@@ -230,7 +230,7 @@ int verify_device(int g, void *arg)
     cg_dev *dv;
     int s = cg_dev_prepare(g, e, need_S, 0, &dv, &st->upload_seconds);
     if (s) return s;
-    bulk_collatz_cuda_opts o = cg_opts();
+    bulk_collatz_cuda_opts o = cg_opts(e);
     for (int attempt = 0;; attempt++) {
         vrun r;
         memset(&r, 0, sizeof r);
@@ -338,7 +338,7 @@ extern "C" int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk
     bulk_collatz_cuda_stats *st = cg_stats();
     memset(st, 0, sizeof *st);
     if (!e || !out || (first.lo == 0 && first.hi == 0) || cz_lt(last, first)) return BULK_ERR_ARG;
-    const int G = cg_devices();
+    const int G = cg_devices(e);
     if (G == 0) return BULK_ERR_NO_BACKEND;
     double t0 = cg_now();
     bulk_collatz_verify_result *res =

@@ -184,15 +184,12 @@ int run_ext_gen(vrun &r, vparams &base, u128 nH, u128 rows)
 
 /* How extension rows run: 1 = generated level-K slices (run_ext_gen; the default, and the only
  * form for K > 40), 0 = the unsorted runs (run_ext), which also run where the j-sorted S does
- * not fit the device. BULK_CZ_CUDA_EXT = unsorted forces them (read at each call; tests). */
+ * not fit the device. The tuning cz.ext=unsorted forces them (tests). */
 int ext_method(const vrun &r)
 {
-    const char *ev = getenv("BULK_CZ_CUDA_EXT");
     const int K = r.e->k + r.e->kx;
     if (K > 40) return 1;
-    if (ev && !strcmp(ev, "unsorted")) return 0;
-    if (ev && *ev && strcmp(ev, "gen")) fprintf(stderr, "bulk: BULK_CZ_CUDA_EXT='%s' is not gen or unsorted: ignored\n", ev);
-    return 1;
+    return bulk_ctx_tune(r.e->ctx)->cz_ext_unsorted ? 0 : 1;
 }
 
 } // namespace

@@ -20,7 +20,8 @@
 extern "C" {
 #endif
 
-/* Tuning knobs, process-wide (benchmarks and tests set them; 0 always means "choose"). */
+/* Tuning knobs of one context (the cz.* keys of bulk_ctx_set_tune, or bulk_collatz_cuda_set_opts;
+ * 0 always means "choose"). The CUDA entry points read those of the engine's context. */
 enum {
     BULK_CZ_CUDA_MEM_AUTO = 0,   /* B, C, J in shared memory when they fit, else global */
     BULK_CZ_CUDA_MEM_SHARED = 1, /* force shared (BULK_ERR_ARG when 2^d entries do not fit) */
@@ -50,9 +51,8 @@ enum {
                                     entries, 3 limbs, two numbers per lane (cg_delay5.h,
                                     cg_delay6.h; d <= 17, else V4X2) */
 };
-/* With verify_layout = AUTO, the environment variable BULK_CZ_CUDA_LAYOUT = batch | uniform
- * picks the layout (benchmarks, the CLI); BULK_CZ_CUDA_REFILL = 1..32 sets refill_lanes when
- * that option is 0; BULK_CZ_CUDA_DELAY = v3 | v4x2 | v5 sets delay_loop when that is 0. */
+/* The tuning keys cz.layout = batch | uniform, cz.refill = 1..32 and cz.delay = v3 | v4x2 | v5
+ * set verify_layout, refill_lanes and delay_loop (docs/architecture.md "Tuning"). */
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
@@ -69,9 +69,10 @@ typedef struct bulk_collatz_cuda_opts {
     int delay_unroll;          /* V4X2 / V5 delay loops: table steps per trip or round, 4 or 8 (0: 8) */
 } bulk_collatz_cuda_opts;
 
-void bulk_collatz_cuda_get_opts(bulk_collatz_cuda_opts *o);
-/* BULK_ERR_ARG for values out of range. */
-int bulk_collatz_cuda_set_opts(const bulk_collatz_cuda_opts *o);
+/* The options of ctx (its tuning's cz part); set_opts replaces them all (BULK_ERR_ARG for
+ * values out of range, nothing changed). Engines made on ctx use them from their next call. */
+void bulk_collatz_cuda_get_opts(const bulk_ctx *ctx, bulk_collatz_cuda_opts *o);
+int bulk_collatz_cuda_set_opts(bulk_ctx *ctx, const bulk_collatz_cuda_opts *o);
 
 /* 1 when every field of o is in range (the one check of set_opts, with and without CUDA). */
 static inline int bulk_collatz_cuda_opts_valid(const bulk_collatz_cuda_opts *o)

@@ -39,10 +39,11 @@ size_t bulk_int_cuda_max_limbs(int op);
  * name (at least 256 bytes) gets the device name. BULK_ERR_NO_BACKEND without a device. */
 int bulk_int_cuda_peaks(double *imad_per_s, double *bytes_per_s, char *name);
 
-/* The multiplication kernel the CUDA backend uses at this width now: "teo" (even/odd rows per
- * thread), "sr" (sum-rotate), "cols" (warp-column), "kara" (Karatsuba over the batch), "ntt",
- * or "none" without CUDA or beyond the widest width (benchmarks, logs). */
-const char *bulk_int_cuda_mul_kernel(size_t limbs);
+/* The multiplication kernel the CUDA backend uses at this width under ctx's tuning (NULL: the
+ * defaults): "teo" (even/odd rows per thread), "sr" (sum-rotate), "cols" (warp-column), "kara"
+ * (Karatsuba over the batch), "ntt", or "none" without CUDA or beyond the widest width
+ * (benchmarks, logs). */
+const char *bulk_int_cuda_mul_kernel(const bulk_ctx *ctx, size_t limbs);
 
 int bulk_int_cuda_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
                       const bulk_limb_t *b, size_t n, size_t limbs);

@@ -150,7 +150,7 @@ static int mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk
     if (!a || !same(b, a->n, a->limbs) || !same(r, a->n, lo ? a->limbs : 2 * a->limbs))
         return BULK_ERR_ARG;
     if (r == a || r == b) return BULK_ERR_ARG; /* products must not overlap their operands */
-    return bg_launch_mul(r->p, a->p, b->p, a->n, a->limbs, lo, kStream);
+    return bg_launch_mul(r->p, a->p, b->p, a->n, a->limbs, lo, bulk_ctx_tune(ctx), kStream);
 }
 
 int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
@@ -216,7 +216,7 @@ int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, cons
     int rc = check(ctx);
     if (rc != BULK_OK) return rc;
     if (!a || !same(b, a->n, a->limbs) || !same(g, a->n, a->limbs)) return BULK_ERR_ARG;
-    return bg_launch_gcd(g->p, a->p, b->p, a->n, a->limbs, kStream);
+    return bg_launch_gcd(g->p, a->p, b->p, a->n, a->limbs, bulk_ctx_tune(ctx)->int_gcd_approx, kStream);
 }
 
 int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,

@@ -199,6 +199,7 @@ int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg
 struct args {
     size_t limbs, a_limbs, bits;
     int flag; /* sub / left / lo / square */
+    const bulk_tune *tune; /* the context's (stream_op fills it in) */
 };
 
 int op_addsub(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
@@ -223,7 +224,8 @@ int op_mul(void *const *o, const void *const *i, size_t cnt, int *, const void *
 {
     const args *g = (const args *)p;
     const bg_limb *b = (const bg_limb *)(g->flag == 2 ? i[0] : i[1]); /* 2: square */
-    return bg_launch_mul((bg_limb *)o[0], (const bg_limb *)i[0], b, cnt, g->limbs, g->flag == 1, st);
+    return bg_launch_mul((bg_limb *)o[0], (const bg_limb *)i[0], b, cnt, g->limbs, g->flag == 1,
+                         g->tune, st);
 }
 int op_divmod(void *const *o, const void *const *i, size_t cnt, int *bad, const void *p,
               cudaStream_t st)
@@ -236,7 +238,7 @@ int op_gcd(void *const *o, const void *const *i, size_t cnt, int *, const void *
 {
     const args *g = (const args *)p;
     return bg_launch_gcd((bg_limb *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1], cnt,
-                         g->limbs, st);
+                         g->limbs, g->tune->int_gcd_approx, st);
 }
 int op_powmod(void *const *o, const void *const *i, size_t cnt, int *bad, const void *p,
               cudaStream_t st)
@@ -278,7 +280,9 @@ int stream_op(bulk_ctx *ctx, size_t n, op_fn fn, const args &g, int err_status,
         d.out_bytes[d.nout++] = x.bytes;
     }
     d.scratch_bytes = scratch_bytes;
-    return run_streamed(ctx, d, n, fn, &g, err_status);
+    args gt = g;
+    gt.tune = bulk_ctx_tune(ctx);
+    return run_streamed(ctx, d, n, fn, &gt, err_status);
 }
 
 } // namespace
@@ -306,7 +310,7 @@ static int addsub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *flag, const bulk_limb_
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, 0, sub};
+    args g = {limbs, limbs, 0, sub, NULL};
     return stream_op(ctx, n, op_addsub, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
                      {{r, limbs * 8}, {flag, 1}});
 }
@@ -329,10 +333,10 @@ static int mul_common(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, mode};
+    args g = {limbs, limbs, 0, mode, NULL};
     return stream_op(ctx, n, op_mul, g, BULK_OK, {{a, limbs * 8}, {b, mode != 2 ? limbs * 8 : 0}},
                      {{r, (mode == 1 ? 1 : 2) * limbs * 8}},
-                     bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs));
+                     bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs, NULL));
 }
 
 int bulk_int_cuda_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
@@ -357,7 +361,7 @@ int bulk_int_cuda_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, 0, 0};
+    args g = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_cmp, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}}, {{r, 1}});
 }
 
@@ -366,7 +370,7 @@ static int shift(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, bits, left};
+    args g = {limbs, limbs, bits, left, NULL};
     return stream_op(ctx, n, op_shift, g, BULK_OK, {{a, limbs * 8}}, {{r, limbs * 8}});
 }
 
@@ -390,10 +394,10 @@ int bulk_int_cuda_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bu
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER || (a_limbs != limbs && a_limbs != 2 * limbs))
         return limbs > BG_MAX_LIMBS_OTHER ? BULK_ERR_UNSUPPORTED : BULK_ERR_ARG;
-    args g = {limbs, a_limbs, 0, 0};
+    args g = {limbs, a_limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_divmod, g, BULK_ERR_DIVZERO, {{a, a_limbs * 8}, {dv, limbs * 8}},
                      {{q, a_limbs * 8}, {r, limbs * 8}, {err, 1}},
-                     bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs));
+                     bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs, NULL));
 }
 
 int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
@@ -402,9 +406,10 @@ int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args x = {limbs, limbs, 0, 0};
+    args x = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_gcd, x, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
-                     {{g, limbs * 8}}, bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs));
+                     {{g, limbs * 8}},
+                     bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs, bulk_ctx_tune(ctx)));
 }
 
 int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
@@ -414,10 +419,10 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, 0};
+    args g = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
                      {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
-                     {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs));
+                     {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, NULL));
 }
 
 } // extern "C"

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/context.h"
 #include "bulk/bulk.h"
 #include "int/cuda/int_cuda.h"
 
@@ -48,14 +49,17 @@ int bg_launch_shift(bg_limb *r, const bg_limb *a, size_t bits, size_t n, size_t 
                     cudaStream_t st);
 /* r = a * b: r has 2 limbs per instance (lo == 0) or limbs (lo == 1: the low half). b may be a
  * (squaring). */
+/* t: the context's tuning (int.mul, int.kara_min, int.ntt_min; NULL: the defaults). */
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
-                  cudaStream_t st);
+                  const bulk_tune *t, cudaStream_t st);
 /* q (a_limbs, may be NULL), r (limbs, may be NULL); err (n bytes, may be NULL) gets 0 or
  * BULK_ERR_DIVZERO per instance; *bad (device int, may be NULL) is set to 1 when any d = 0. */
 int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, const bg_limb *d,
                      size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
+/* approx (the tuning int.gcd=approx): seed 001's approximate Euclidean kernel at every width;
+ * else the divsteps kernel up to 32 limbs. */
 int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs,
-                  cudaStream_t st);
+                  bool approx, cudaStream_t st);
 /* err / bad as for divmod, with BULK_ERR_EVEN_MODULUS. */
 int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
                      size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
@@ -67,10 +71,6 @@ int bg_scratch_alloc(void **p, size_t bytes, cudaStream_t st);
 
 /* Device scratch bytes per instance a launcher of this op may take on top of its operands (the
  * host driver sizes its chunks with it). */
-size_t bg_scratch_bytes(int op, size_t limbs);
-
-/* Whether BULK_CUDA_GCD=approx forces seed 001's approximate Euclidean kernel at every width
- * (the default takes the divsteps kernel up to 32 limbs; int_cuda_num.cu). */
-bool bg_gcd_approx_mode();
+size_t bg_scratch_bytes(int op, size_t limbs, const bulk_tune *t);
 
 #endif

@@ -19,7 +19,7 @@
  *    shared memory) - seed 002's scan-based carry propagation with the lanes of a warp as the
  *    digits.
  *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
- * BULK_CUDA_MUL=teo|sr|cols|kara|ntt forces one of these where it holds the width (tests and
+ * The tuning int.mul=teo|sr|cols|kara|ntt forces one of these where it holds the width (tests and
  * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu.md. */
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +54,12 @@ const int kEoMaxLimbs = 20;
  * 4.51e6/s at 512 limbs). */
 const int kKaraMinLimbs = 512;
 
-/* The Karatsuba threshold: kKaraMinLimbs, or BULK_CUDA_KARA_MIN (limbs, >= 32) for the
+/* The Karatsuba threshold: kKaraMinLimbs, or the tuning int.kara_min (limbs, >= 32) for the
  * benchmark's multi-level rows; it also applies to the half products, so 1024, 512, 256 at
  * 65536 bits give one, two, three levels. */
-int kara_min()
+int kara_min(const bulk_tune *t)
 {
-    const char *e = getenv("BULK_CUDA_KARA_MIN");
-    int v = e ? atoi(e) : 0;
-    return v >= 32 ? v : kKaraMinLimbs;
+    return t && t->int_kara_min >= 32 ? t->int_kara_min : kKaraMinLimbs;
 }
 
 } // namespace
@@ -70,21 +68,21 @@ namespace bgmul {
 
 /* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves),
  * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
- * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When env
- * is set, BULK_CUDA_MUL=teo|sr|cols|kara|ntt forces one at this level (tests and benchmarks;
+ * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When force
+ * is set, the tuning int.mul=teo|sr|cols|kara|ntt forces one at this level (tests and benchmarks;
  * teo up to kEoMaxLimbs, sr up to 256 limbs, kara for even widths, ntt up to
  * BG_NTT_MAX_LIMBS); Karatsuba's own half products always choose by size. */
-kernel choose(int limbs, bool env_ok, mul_kind mk)
+kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
 {
-    const char *env = env_ok ? getenv("BULK_CUDA_MUL") : NULL;
-    if (env && strcmp(env, "teo") == 0 && limbs <= kEoMaxLimbs) return K_TEO;
-    if (env && strcmp(env, "sr") == 0 && sr_p(limbs)) return K_SR;
-    if (env && strcmp(env, "cols") == 0) return K_COLS;
-    if (env && strcmp(env, "kara") == 0 && limbs % 2 == 0) return K_KARA;
-    if (env && strcmp(env, "ntt") == 0 && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
+    const int m = force && t ? t->int_mul : BULK_TUNE_MUL_AUTO;
+    if (m == BULK_TUNE_MUL_TEO && limbs <= kEoMaxLimbs) return K_TEO;
+    if (m == BULK_TUNE_MUL_SR && sr_p(limbs)) return K_SR;
+    if (m == BULK_TUNE_MUL_COLS) return K_COLS;
+    if (m == BULK_TUNE_MUL_KARA && limbs % 2 == 0) return K_KARA;
+    if (m == BULK_TUNE_MUL_NTT && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
     if (limbs <= kEoMaxLimbs) return K_TEO;
-    if (bg_ntt_preferred(limbs, mk == MK_SQR)) return K_NTT; /* where measured faster */
-    if (limbs >= kara_min() && limbs % 2 == 0) return K_KARA;
+    if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
+    if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;
     int P, G;
     sr_shape(limbs, &P, &G);
     if (P && bg_cost_sr(P, G) < bg_cost_cols(2 * limbs)) return K_SR;
@@ -93,12 +91,12 @@ kernel choose(int limbs, bool env_ok, mul_kind mk)
 
 /* r (2 limbs) = a * b with kernel k (b == a allowed). */
 int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
-                cudaStream_t st)
+                const bulk_tune *t, cudaStream_t st)
 {
     switch (k) {
     case K_SR: return launch_sr(r, a, b, n, limbs, st);
     case K_TEO: return dispatch_eo(false, r, a, b, n, limbs, st);
-    case K_KARA: return launch_kara(r, a, b, n, limbs, st);
+    case K_KARA: return launch_kara(r, a, b, n, limbs, t, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
@@ -106,23 +104,23 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
 
 } // namespace bgmul
 
-extern "C" const char *bulk_int_cuda_mul_kernel(size_t limbs)
+extern "C" const char *bulk_int_cuda_mul_kernel(const bulk_ctx *ctx, size_t limbs)
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
-    bgmul::kernel k = bgmul::choose((int)limbs);
+    bgmul::kernel k = bgmul::choose((int)limbs, bulk_ctx_tune(ctx));
     static const char *const names[] = {"sr", "cols", "kara", "teo", "ntt"}; /* enum order */
     return names[k];
 }
 
 int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs, int lo,
-                  cudaStream_t st)
+                  const bulk_tune *t, cudaStream_t st)
 {
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
     int l = (int)limbs;
-    bgmul::kernel k = bgmul::choose(l, true, lo ? bgmul::MK_LO : a == b ? bgmul::MK_SQR : bgmul::MK_FULL);
+    bgmul::kernel k = bgmul::choose(l, t, true, lo ? bgmul::MK_LO : a == b ? bgmul::MK_SQR : bgmul::MK_FULL);
     if (k == bgmul::K_TEO && lo) return bgmul::dispatch_eo(true, r, a, b, n, l, st);
-    if (!lo) return bgmul::launch_full(k, r, a, b, n, l, st);
+    if (!lo) return bgmul::launch_full(k, r, a, b, n, l, t, st);
     /* low half of a large product: full products of a sub-batch into scratch, then the low
      * halves copied out as one strided 2D copy */
     size_t per = 2 * limbs * sizeof(bg_limb);
@@ -134,7 +132,7 @@ int bg_launch_mul(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, size
     int rc = BULK_OK;
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
-        rc = bgmul::launch_full(k, tmp, a + done * limbs, b + done * limbs, cnt, l, st);
+        rc = bgmul::launch_full(k, tmp, a + done * limbs, b + done * limbs, cnt, l, t, st);
         if (rc == BULK_OK &&
             cudaMemcpy2DAsync(r + done * limbs, limbs * sizeof(bg_limb), tmp, per,
                               limbs * sizeof(bg_limb), cnt, cudaMemcpyDeviceToDevice, st) != cudaSuccess)

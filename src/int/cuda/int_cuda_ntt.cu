@@ -461,11 +461,10 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
     return launch_batch<false>(r, a, b, n, (int)limbs, lg, T, smem, st);
 }
 
-bool bg_ntt_preferred(int limbs, bool sqr)
+bool bg_ntt_preferred(int limbs, bool sqr, const bulk_tune *t)
 {
-    int lo = sqr ? kNttMinLimbsSqr : kNttMinLimbs;
-    const char *e = getenv("BULK_NTT_MIN"); /* benchmarks: the threshold (0: never) */
-    if (e && *e) lo = atoi(e);
+    long long lo = sqr ? kNttMinLimbsSqr : kNttMinLimbs;
+    if (t && t->int_ntt_min >= 0) lo = t->int_ntt_min;
     return lo > 0 && limbs >= lo && limbs <= BG_NTT_MAX_LIMBS;
 }
 

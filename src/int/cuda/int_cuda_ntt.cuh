@@ -18,8 +18,8 @@ int bg_launch_mul_ntt(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, 
 /* Whether the size choice should take the NTT for a full product (sqr: a square) of this width:
  * true only where the H200 benchmarks measured it faster than the other kernels
  * (int_cuda_ntt.cu, kNttMinLimbs, kNttMinLimbsSqr; docs/int-gpu.md "NTT multiplication").
- * BULK_NTT_MIN=limbs overrides both thresholds (benchmarks; 0: never, the earlier choice). */
-bool bg_ntt_preferred(int limbs, bool sqr);
+ * The tuning int.ntt_min=limbs in t overrides both thresholds (benchmarks; 0: never). */
+bool bg_ntt_preferred(int limbs, bool sqr, const bulk_tune *t);
 
 /* The single large product r (na + nb limbs) = a (na) * b (nb) on the device, queued on st
  * (int_cuda_ntt.cu; 1 <= na + nb <= BULK_INT_CUDA_NTT_MAX_LIMBS, r apart from a and b; b == a

@@ -12,7 +12,7 @@
  * Two shapes:
  *  - batched (many instances of one width, bulk_int_mul on a CUDA context): one block per
  *    instance, the transforms in shared memory; reached through the multiplication choice of
- *    int_cuda_mul.cu (BULK_CUDA_MUL=ntt forces it) via bg_launch_mul_ntt below;
+ *    int_cuda_mul.cu (the tuning int.mul=ntt forces it) via bg_launch_mul_ntt below;
  *  - single large products (bulk_int_cuda_mul_big*): multi-kernel transforms over global
  *    memory (radix-2 passes down to blocks of 4096 points, the rest in shared memory), for
  *    the product and remainder trees of batch GCD.
@@ -69,7 +69,7 @@ int bulk_int_cuda_dev_get(void *dst, const void *src, size_t bytes); /* device -
 /* Batched products of one width through the NTT (limbs <= bulk_int_cuda_ntt_batch_max_limbs()),
  * host memory, same layout and contract as bulk_int_mul (r: 2 * limbs per instance). For tests
  * and benchmarks; bulk_int_mul on a CUDA context reaches the same kernels when the size choice
- * (or BULK_CUDA_MUL=ntt) picks them. */
+ * (or the tuning int.mul=ntt) picks them. */
 int bulk_int_cuda_mul_ntt_batch(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
                                 size_t n, size_t limbs);
 /* The widest instance (limbs) the batched NTT kernel takes; 0 without CUDA. */

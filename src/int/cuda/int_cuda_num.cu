@@ -8,7 +8,7 @@
  * is the shared code of int_gpu_core.h that the CPU tests check against GMP. Results are
  * transposed back into the users' layout.
  *
- * This file: the scratch each family declares (bg_scratch_bytes) and the gcd mode; the kernels
+ * This file: the scratch each family declares (bg_scratch_bytes) the kernels
  * are in src/int/cuda/num/ (gcd.cu, divmod.cu, powmod.cu), the transposition in
  * num/num_cols.cuh. */
 #include <stdlib.h>
@@ -17,20 +17,12 @@
 #include "int/cuda/int_cuda_internal.cuh"
 #include "int/cuda/int_gpu_core.h"
 
-/* BULK_CUDA_GCD=approx forces seed 001's approximate Euclidean kernel (gcd_kernel) at every
- * width; the default takes gcd_regs_kernel up to 32 limbs. */
-bool bg_gcd_approx_mode()
-{
-    const char *e = getenv("BULK_CUDA_GCD");
-    return e && strcmp(e, "approx") == 0;
-}
-
-size_t bg_scratch_bytes(int op, size_t limbs)
+size_t bg_scratch_bytes(int op, size_t limbs, const bulk_tune *t)
 {
     size_t nw = 2 * limbs;
     switch (op) {
     case BULK_INT_CUDA_MUL_LO: return limbs > BG_MUL_THREAD_MAX_LIMBS ? 2 * limbs * 8 : 0;
-    case BULK_INT_CUDA_GCD: return limbs <= 32 && !bg_gcd_approx_mode() ? 0 : 5 * nw * 4;
+    case BULK_INT_CUDA_GCD: return limbs <= 32 && !(t && t->int_gcd_approx) ? 0 : 5 * nw * 4;
     case BULK_INT_CUDA_DIVMOD:
         if (limbs <= 16) return (6 * nw + 1) * 4 + 1;
         return (3 * 2 * nw + 3 * nw + 1) * 4 + 1;

@@ -5,7 +5,7 @@
 extern "C" {
 #include "bulk/life.h"
 int emu_life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass);
+                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, long long strip);
 }
 static uint64_t st = 42;
 static uint64_t rnd() { uint64_t z = (st += 0x9e3779b97f4a7c15ull); z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull; z = (z ^ (z >> 27)) * 0x94d049bb133111ebull; return z ^ (z >> 31); }
@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         }
         b = a;
         bulk_life_grid_step(cpu, a.data(), w, h, torus, r, gens, 0);
-        emu_life_cuda_step(b.data(), w, h, torus, r, gens, pp);
+        emu_life_cuda_step(b.data(), w, h, torus, r, gens, pp, 0);
         cases++;
         if (a != b) {
             size_t i = 0; while (a[i] == b[i]) i++;

@@ -143,15 +143,13 @@ LIFE_BAND_KERNEL(avx2, __attribute__((target("avx2"))), 4)
 #endif
 LIFE_BAND_KERNEL(base, , 2)
 
-/* The widest instruction set this CPU runs; BULK_LIFE_ISA=base|avx2|avx512 forces one. */
-static band_level_fn pick_kernel(void)
+/* The widest instruction set this CPU runs, at most isa (BULK_TUNE_ISA_*; AUTO: no cap). */
+static band_level_fn pick_kernel(int isa)
 {
     band_level_fn k = band_level_base;
 #ifdef LIFE_HAVE_X86_VERSIONS
-    const char *env = getenv("BULK_LIFE_ISA");
-    int want512 = 1, want2 = 1;
-    if (env && strcmp(env, "base") == 0) want512 = want2 = 0;
-    if (env && strcmp(env, "avx2") == 0) want512 = 0;
+    int want512 = isa == BULK_TUNE_ISA_AUTO || isa == BULK_TUNE_ISA_AVX512;
+    int want2 = isa != BULK_TUNE_ISA_BASE;
     __builtin_cpu_init();
     if (want512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) k = band_level_avx512;
     else if (want2 && __builtin_cpu_supports("avx2")) k = band_level_avx2;
@@ -200,7 +198,7 @@ static void pass_band(void *arg, size_t begin, size_t end, int worker)
 }
 
 int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                  const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, int threads)
+                  const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, int threads, int isa)
 {
     if (!cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
     if (steps == 0) return BULK_OK;
@@ -232,7 +230,7 @@ int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
     pc.torus = torus;
     pc.conway = rule->birth == LIFE_CONWAY_BIRTH && rule->survive == LIFE_CONWAY_SURVIVE;
     life_rule_table_64(rule->birth, rule->survive, pc.tab);
-    pc.level = pick_kernel();
+    pc.level = pick_kernel(isa);
     pc.band = band;
 
     int st = BULK_ERR_NOMEM;

@@ -40,7 +40,6 @@ extern "C" {
         cudaError_t e_ = (call);                                                                    \
         if (e_ != cudaSuccess) {                                                                    \
             st = BULK_ERR_CUDA;                                                                     \
-            if (getenv("BULK_CUDA_VERBOSE")) fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_)); \
             goto out;                                                                               \
         }                                                                                           \
     } while (0)
@@ -76,11 +75,10 @@ static int pow2_floor(uint64_t v, int cap)
 
 /* Rows per warp. One wave of warps: as many as the SMs hold at once for this kernel (its
  * registers decide), so no SM idles in a tail, and strips as tall as that allows (the 2T halo
- * rows are then the smallest share). BULK_LIFE_CUDA_STRIP overrides, for tuning. */
-static long long pick_strip(life_kernel_fn fn, long long h, long long tiles_x, int t, int sms)
+ * rows are then the smallest share). forced > 0 (the tuning life.strip) overrides. */
+static long long pick_strip(life_kernel_fn fn, long long h, long long tiles_x, int t, int sms, long long forced)
 {
-    const char *env = getenv("BULK_LIFE_CUDA_STRIP");
-    if (env && atoll(env) > 0) return atoll(env);
+    if (forced > 0) return forced;
     int blocks_per_sm = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fn, 128, 0) != cudaSuccess ||
         blocks_per_sm < 1)
@@ -97,7 +95,7 @@ static long long pick_strip(life_kernel_fn fn, long long h, long long tiles_x, i
 /* `steps` generations of the device grid in a/b (result in *a): nw64 64-bit words x h rows,
  * dead boundary or (when the width is a multiple of 64) torus. */
 static int run_passes(uint32_t **a, uint32_t **b, long long nw64, long long h, uint64_t width, int torus,
-                      const bulk_life_rule *rule, uint64_t steps, int tmax, int sms)
+                      const bulk_life_rule *rule, uint64_t steps, int tmax, int sms, long long strip)
 {
     int st = BULK_OK;
     int conway = rule->birth == LIFE_CONWAY_BIRTH && rule->survive == LIFE_CONWAY_SURVIVE;
@@ -113,7 +111,7 @@ static int run_passes(uint32_t **a, uint32_t **b, long long nw64, long long h, u
     while (steps > 0) {
         int t = pow2_floor(steps, tmax);
         life_kernel_fn fn = pick_kernel(t, conway, torus);
-        g.strip = pick_strip(fn, h, g.tiles_x, t, sms);
+        g.strip = pick_strip(fn, h, g.tiles_x, t, sms, strip);
         g.warps = g.tiles_x * ((h + g.strip - 1) / g.strip);
         long long blocks = (g.warps * 32 + 127) / 128;
         fn<<<(unsigned)blocks, 128>>>(*a, *b, g);
@@ -137,7 +135,7 @@ static int device_sms(void)
 
 extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t height, int torus,
                                     const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
-                                    double *kernel_seconds)
+                                    long long strip, double *kernel_seconds)
 {
     if (!cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
     if (kernel_seconds) *kernel_seconds = 0;
@@ -159,7 +157,7 @@ extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t he
             CUDA_TRY(cudaEventCreate(&ev1));
             CUDA_TRY(cudaEventRecord(ev0));
         }
-        st = run_passes(&da, &db, (long long)nw, (long long)height, width, torus, rule, steps, tmax, sms);
+        st = run_passes(&da, &db, (long long)nw, (long long)height, width, torus, rule, steps, tmax, sms, strip);
         if (st) goto out;
         if (kernel_seconds) {
             float ms = 0;
@@ -194,7 +192,7 @@ extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t he
             }
             size_t pbytes = (size_t)(enw * rows * 8);
             CUDA_TRY(cudaMemcpy(da, ext, pbytes, cudaMemcpyHostToDevice));
-            st = run_passes(&da, &db, (long long)enw, (long long)rows, enw * 64, 0, rule, (uint64_t)t, t, sms);
+            st = run_passes(&da, &db, (long long)enw, (long long)rows, enw * 64, 0, rule, (uint64_t)t, t, sms, strip);
             if (st) goto out;
             CUDA_TRY(cudaMemcpy(ext, da, pbytes, cudaMemcpyDeviceToHost));
             for (uint64_t y = 0; y < height; y++) {
@@ -215,9 +213,10 @@ out:
 }
 
 extern "C" int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                              const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
+                              const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
+                              long long strip)
 {
-    return life_cuda_step_timed(cells, width, height, torus, rule, steps, per_pass, NULL);
+    return life_cuda_step_timed(cells, width, height, torus, rule, steps, per_pass, strip, NULL);
 }
 
 extern "C" int life_cuda_info(char *name, size_t cap, int *sms, int *clock_khz)

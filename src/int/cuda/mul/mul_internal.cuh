@@ -13,11 +13,11 @@ enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT };
 
 enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 
-/* int_cuda_mul.cu: the kernel for this width (env_ok: BULK_CUDA_MUL may force one), and r = a b
- * by kernel k. */
-kernel choose(int limbs, bool env_ok = true, mul_kind mk = MK_FULL);
+/* int_cuda_mul.cu: the kernel for this width under the tuning t (NULL: the defaults; force: the
+ * tuning's int.mul may force one), and r = a b by kernel k. */
+kernel choose(int limbs, const bulk_tune *t, bool force = true, mul_kind mk = MK_FULL);
 int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
-                cudaStream_t st);
+                const bulk_tune *t, cudaStream_t st);
 
 /* mul_eo.cu: the even/odd rows up to 20 limbs; lo: the low half (r of `limbs` limbs). */
 int dispatch_eo(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
@@ -35,7 +35,7 @@ int launch_sr(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limb
 
 /* mul_kara.cu: one Karatsuba level over the batch (limbs even). */
 int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
-                cudaStream_t st);
+                const bulk_tune *t, cudaStream_t st);
 
 } // namespace bgmul
 

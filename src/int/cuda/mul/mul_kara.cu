@@ -108,7 +108,7 @@ namespace bgmul {
  * apart on the way (kara_sums_kernel), three batched half-size products (each choosing its own kernel, Karatsuba
  * again when still wide), the combination. Sub-batches bound the scratch to 1 GiB. */
 int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
-                cudaStream_t st)
+                const bulk_tune *t, cudaStream_t st)
 {
     const size_t h = (size_t)limbs / 2, L = (size_t)limbs, hb = h * sizeof(bg_limb);
     const size_t per = 14 * hb + 8 + 2; /* A0 A1 B0 B1 SA SB: 6h; Z0 Z1 Z2: 6h; T: 2h + 1; CA CB */
@@ -123,16 +123,16 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     bg_limb *T = Z2 + batch * 2 * h;
     uint8_t *CA = (uint8_t *)(T + batch * (2 * h + 1)), *CB = CA + batch;
     int hl = (int)h, rc = BULK_OK;
-    kernel hk = choose(hl, false);
+    kernel hk = choose(hl, t, false);
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         const bg_limb *ad = a + done * L, *bd = b + done * L;
         unsigned grid = (unsigned)((cnt + 3) / 4); /* 4 warps of 128 threads, one per instance */
         kara_sums_kernel<<<grid, 128, 0, st>>>(SA, SB, CA, CB, A0, A1, B0, B1, ad, bd, cnt, limbs);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;
-        if (rc == BULK_OK) rc = launch_full(hk, Z0, A0, B0, cnt, hl, st);
-        if (rc == BULK_OK) rc = launch_full(hk, Z2, A1, B1, cnt, hl, st);
-        if (rc == BULK_OK) rc = launch_full(hk, Z1, SA, SB, cnt, hl, st);
+        if (rc == BULK_OK) rc = launch_full(hk, Z0, A0, B0, cnt, hl, t, st);
+        if (rc == BULK_OK) rc = launch_full(hk, Z2, A1, B1, cnt, hl, t, st);
+        if (rc == BULK_OK) rc = launch_full(hk, Z1, SA, SB, cnt, hl, t, st);
         if (rc != BULK_OK) break;
         kara_combine_kernel<<<grid, 128, 0, st>>>(r + done * 2 * L, T, Z0, Z1, Z2, SA, SB, CA, CB, cnt, hl);
         if (cudaGetLastError() != cudaSuccess) rc = BULK_ERR_CUDA;

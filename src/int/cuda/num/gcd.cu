@@ -1,5 +1,5 @@
 /* gcd on the GPU: batched divsteps in registers up to 32 limbs, seed 001's approximate
- * Euclidean algorithm on column-major scratch above (and under BULK_CUDA_GCD=approx). */
+ * Euclidean algorithm on column-major scratch above (and under the tuning int.gcd=approx). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,11 +42,11 @@ __global__ void __launch_bounds__(kThreads) gcd_regs_kernel(bg_limb *g, const bg
 } // namespace
 
 int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs,
-                  cudaStream_t st)
+                  bool approx, cudaStream_t st)
 {
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    if (limbs <= 32 && !bg_gcd_approx_mode()) {
+    if (limbs <= 32 && !approx) {
         const size_t max_grid = (size_t)0x7fffffff * kThreads;
         for (size_t done = 0; done < n; done += max_grid) {
             size_t cnt = n - done < max_grid ? n - done : max_grid;
