@@ -147,6 +147,7 @@ LIFE_BAND_KERNEL(base, , 2)
 static band_level_fn pick_kernel(int isa)
 {
     band_level_fn k = band_level_base;
+    (void)isa; /* no other kernel is compiled where the x86 versions are not */
 #ifdef LIFE_HAVE_X86_VERSIONS
     int want512 = isa == BULK_TUNE_ISA_AUTO || isa == BULK_TUNE_ISA_AVX512;
     int want2 = isa != BULK_TUNE_ISA_BASE;
