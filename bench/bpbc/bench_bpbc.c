@@ -33,7 +33,7 @@
 #include "common/progress.h"
 #include "common/splitmix.h"
 #ifdef BULK_HAVE_CUDA
-#include "bpbc/cky/cky_cuda.h"
+#include "cky/cky_cuda.h"
 #endif
 
 /* The results file, written atomically (committed at the end): a killed run leaves no torn table. */

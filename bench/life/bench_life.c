@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 #include "bulk/life.h"
 #include "common/atomic_file.h"
 #include "common/hostinfo.h"

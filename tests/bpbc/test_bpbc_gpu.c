@@ -12,7 +12,7 @@
 #include "bulk/cky.h"
 #include "test_util.h"
 #ifdef BULK_HAVE_CUDA
-#include "bpbc/cky/cky_cuda.h"
+#include "cky/cky_cuda.h"
 #endif
 
 static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/cky/cky_core.h"
-#include "bpbc/cky/grammar.h"
+#include "cky/cky_core.h"
+#include "cky/grammar.h"
 #include "bulk/bulk.h"
 #include "bulk/cky.h"
 #include "test_util.h"

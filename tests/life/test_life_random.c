@@ -3,7 +3,7 @@
  * sizes (widths 1..200, not only multiples of 64), several rules, generations per pass and thread
  * counts, hundreds of generations; and the unbounded plane (bulk_life) against a reference grid
  * large enough that nothing reaches its edge. */
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 #include "bulk/life.h"
 #include "life_ref.h"
 #include "test_util.h"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/life/life_core.h"
-#include "bpbc/life/life_internal.h"
+#include "life/life_core.h"
+#include "life/life_internal.h"
 #include "common/parallel.h"
 
 /* ---- the band kernels ------------------------------------------------------------------- */

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "backend/context.h"
-#include "bpbc/cky/cky_core.h"
-#include "bpbc/cky/cky_cuda.h"
-#include "bpbc/cky/grammar.h"
+#include "cky/cky_core.h"
+#include "cky/cky_cuda.h"
+#include "cky/grammar.h"
 #include "common/parallel.h"
 
 enum { MAX_LANES = 4 };

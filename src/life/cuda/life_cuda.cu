@@ -27,11 +27,11 @@
 #include <string.h>
 
 extern "C" {
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 }
-#include "bpbc/life/life_core.h"
+#include "life/life_core.h"
 
-#include "bpbc/life/cuda/life_kernel.cuh"
+#include "life/cuda/life_kernel.cuh"
 
 /* ---- host side ------------------------------------------------------------------------------ */
 

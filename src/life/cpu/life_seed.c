@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/life/life_core.h"
-#include "bpbc/life/life_internal.h"
+#include "life/life_core.h"
+#include "life/life_internal.h"
 
 /* Row c shifted: l[j] bit k = cell 64 j + k - 1, r[j] bit k = cell 64 j + k + 1, with the grid's
  * boundary at the row ends (wrap at bit granularity on a torus, dead otherwise). */

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpbc/circuit/cuda/cuda_check.cuh"
-#include "bpbc/cky/cky_cuda.h"
-#include "bpbc/cky/cuda/cky_gpu.cuh"
-#include "bpbc/cky/grammar.h"
+#include "circuit/cuda/cuda_check.cuh"
+#include "cky/cky_cuda.h"
+#include "cky/cuda/cky_gpu.cuh"
+#include "cky/grammar.h"
 extern "C" {
 #include "common/parallel.h" /* a C header without C++ guards */
 }

@@ -14,8 +14,8 @@
  * non-terminals and 8192 rules on an H200). cky_block.cu is the default; this one stays as
  * the fallback for grammars whose staging area does not fit a block's shared memory and as
  * the baseline of the benchmark. */
-#include "bpbc/cky/cky_core.h"
-#include "bpbc/cky/cuda/cky_gpu.cuh"
+#include "cky/cky_core.h"
+#include "cky/cuda/cky_gpu.cuh"
 
 /* One thread per 64 strings; the body is bulk_cky_thread (cky_core.h), which the CPU tests
  * also run. With use_shared each thread gets a 2 * nnt-word slice of shared memory at stride

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/circuit/circuit_core.h"
-#include "bpbc/circuit/circuit_cuda.h"
-#include "bpbc/circuit/cuda/cuda_check.cuh"
+#include "circuit/circuit_core.h"
+#include "circuit/circuit_cuda.h"
+#include "circuit/cuda/cuda_check.cuh"
 
 __global__ static void naive_kernel(uint32_t *c, const uint32_t *a, const uint32_t *b, size_t n)
 {

@@ -1,6 +1,6 @@
 /* Without the CUDA backend there is no GPU stepper (cuda/life_cuda.cu replaces this). */
 #ifndef BULK_HAVE_CUDA
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 
 int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
                    const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, long long strip)

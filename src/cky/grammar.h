@@ -1,7 +1,7 @@
 /* The grammar behind the opaque bulk_grammar: the text as read (for tests that check the
- * conversion) and its Chomsky normal form (for the parsers). Internal to src/bpbc/cky. */
-#ifndef BULK_BPBC_CKY_GRAMMAR_H
-#define BULK_BPBC_CKY_GRAMMAR_H
+ * conversion) and its Chomsky normal form (for the parsers). Internal to src/cky. */
+#ifndef BULK_CKY_GRAMMAR_H
+#define BULK_CKY_GRAMMAR_H
 #include <stddef.h>
 #include <stdint.h>
 

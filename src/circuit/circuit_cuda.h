@@ -1,8 +1,8 @@
-/* Entry points of the CUDA circuit kernels (src/bpbc/circuit/cuda/), called by the C side
+/* Entry points of the CUDA circuit kernels (src/circuit/cuda/), called by the C side
  * only when the library is built with CUDA (BULK_HAVE_CUDA). Host pointers in, host pointers
  * out; each returns a bulk status. */
-#ifndef BULK_BPBC_CIRCUIT_CUDA_H
-#define BULK_BPBC_CIRCUIT_CUDA_H
+#ifndef BULK_CIRCUIT_CUDA_H
+#define BULK_CIRCUIT_CUDA_H
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,7 +18,7 @@ int bulk_cuda_bitslice_add(uint64_t *sum, const uint64_t *a, const uint64_t *b, 
 int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint64_t seed, double *naive_ms,
                             double *bitwise_ms);
 
-/* The inputs of one Table 5.1 row, the same on both backends (src/bpbc/circuit/pairsum.c):
+/* The inputs of one Table 5.1 row, the same on both backends (src/circuit/pairsum.c):
  * `pairs` (a multiple of 64) random k-bit pairs a[i], b[i] from SplitMix64(seed), and their
  * bit-sliced form pa, pb (k words of pairs/64 each; bit i%64 of word j*nw + i/64 is bit j of
  * pair i). pa and pb must be zeroed by the caller. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "backend/context.h"
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 
 struct bulk_life {
     bulk_ctx *ctx;

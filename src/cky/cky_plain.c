@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/cky/grammar.h"
+#include "cky/grammar.h"
 
 int bulk_cky_parse_plain(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
                          size_t nstrings)

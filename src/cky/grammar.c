@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/cky/grammar.h"
+#include "cky/grammar.h"
 #include "common/splitmix.h"
 #include "common/read_stream.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 
 struct life_ooc {
     int fd[2];

@@ -6,9 +6,9 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
-#include "bpbc/circuit/circuit_core.h"
-#include "bpbc/circuit/circuit_cuda.h"
-#include "bpbc/circuit/cuda/cuda_check.cuh"
+#include "circuit/circuit_core.h"
+#include "circuit/circuit_cuda.h"
+#include "circuit/cuda/cuda_check.cuh"
 
 __global__ static void eval_kernel(uint64_t *val, uint64_t *out, const uint32_t *__restrict__ rhs,
                                    const uint32_t *__restrict__ outs, uint32_t first_gate, uint32_t ands,

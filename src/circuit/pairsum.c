@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "backend/context.h"
-#include "bpbc/circuit/circuit_core.h"
-#include "bpbc/circuit/circuit_cuda.h"
+#include "circuit/circuit_core.h"
+#include "circuit/circuit_cuda.h"
 #include "bulk/circuit.h"
 #include "common/parallel.h"
 #include "common/progress.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/cky/grammar.h"
+#include "cky/grammar.h"
 
 typedef struct u32vec {
     uint32_t *v;

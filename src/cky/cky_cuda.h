@@ -1,7 +1,7 @@
-/* Entry points of the CUDA CKY kernels (src/bpbc/cky/cuda/), called only when the library is
+/* Entry points of the CUDA CKY kernels (src/cky/cuda/), called only when the library is
  * built with CUDA, and the input check they share with the CPU path. */
-#ifndef BULK_BPBC_CKY_CUDA_H
-#define BULK_BPBC_CKY_CUDA_H
+#ifndef BULK_CKY_CUDA_H
+#define BULK_CKY_CUDA_H
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,11 +1,11 @@
 /* The Life kernel of the CUDA backend (see life_cuda.cu for the design): device code only, in a
  * header of its own so that it can also be compiled for the host against an emulation of a warp
  * (32 threads meeting at every shuffle) when checking it without a GPU. */
-#ifndef BULK_BPBC_LIFE_KERNEL_CUH
-#define BULK_BPBC_LIFE_KERNEL_CUH
+#ifndef BULK_LIFE_KERNEL_CUH
+#define BULK_LIFE_KERNEL_CUH
 #include <stdint.h>
 
-#include "bpbc/life/life_core.h"
+#include "life/life_core.h"
 
 #define FULL_MASK 0xffffffffu
 #define TILE_OWN 30 /* word columns a warp writes */

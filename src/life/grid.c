@@ -1,6 +1,6 @@
 /* Grid-level entry points: stepping on the context's backend, population, row access. */
 #include "backend/context.h"
-#include "bpbc/life/life_internal.h"
+#include "life/life_internal.h"
 
 int bulk_life_grid_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
                         const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpbc/cky/grammar.h"
+#include "cky/grammar.h"
 
 /* ---- a string -> index table (open addressing) --------------------------------------------- */
 typedef struct strtab {

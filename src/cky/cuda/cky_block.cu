@@ -34,8 +34,8 @@
  * (__all_sync) before each A and every 16 rules; when every A of the cell is full the block
  * stops the split loop (__syncthreads_and). The answers are the same either way; the saving
  * depends on the grammar (random grammars with many rules make almost every set full early). */
-#include "bpbc/cky/cky_core.h"
-#include "bpbc/cky/cuda/cky_gpu.cuh"
+#include "cky/cky_core.h"
+#include "cky/cuda/cky_gpu.cuh"
 
 #define FULL_MASK 0xffffffffu
 
