@@ -142,9 +142,9 @@ static int circuit_eval(int argc, char **argv)
     char *line = malloc(O + outbytes + 2);
     if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
     size_t pos = 0;
-    bulk_progress prog;
-    bulk_progress_init_count(&prog, "circuit eval", (double)nvec, "vectors", NULL);
-    bulk_progress_update_count(&prog, 0, 0);
+    progress_line prog;
+    progress_line_init_count(&prog, "circuit eval", (double)nvec, "vectors", NULL);
+    progress_line_update_count(&prog, 0, 0);
     for (size_t v0 = 0; v0 < nvec; v0 += 64 * bwords) {
         size_t m = nvec - v0 < 64 * bwords ? nvec - v0 : 64 * bwords;
         size_t nw = (m + 63) / 64;
@@ -186,9 +186,9 @@ static int circuit_eval(int argc, char **argv)
             bulk_afile_abort(&out.af);
             cli_die(CLI_EXIT_FAIL, "writing %s: %s", outpath, strerror(err ? err : EIO));
         }
-        bulk_progress_update_count(&prog, (double)(v0 + m), 0);
+        progress_line_update_count(&prog, (double)(v0 + m), 0);
     }
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
     bulk_circuit_free(c);

@@ -48,16 +48,16 @@ static int parse_with_progress(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *ac
 {
     size_t slice = nlines / 100 + 1;
     if (slice < ((size_t)1 << 16)) slice = (size_t)1 << 16;
-    bulk_progress prog;
-    bulk_progress_init_count(&prog, "cky", (double)nlines, "strings", NULL);
-    bulk_progress_update_count(&prog, 0, 0);
+    progress_line prog;
+    progress_line_init_count(&prog, "cky", (double)nlines, "strings", NULL);
+    progress_line_update_count(&prog, 0, 0);
     int st = BULK_OK;
     for (size_t s0 = 0; s0 < nlines && st == BULK_OK; s0 += slice) {
         size_t m = nlines - s0 < slice ? nlines - s0 : slice;
         st = bulk_cky_parse(ctx, g, acc + s0, syms, off + s0, m);
-        bulk_progress_update_count(&prog, (double)(s0 + m), 0);
+        progress_line_update_count(&prog, (double)(s0 + m), 0);
     }
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     return st;
 }
 

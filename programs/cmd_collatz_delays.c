@@ -350,8 +350,8 @@ int cmd_collatz_delays(int argc, char **argv)
     }
     const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
     double t0 = bulk_now();
-    bulk_progress prog;
-    bulk_progress_init(&prog, "collatz delays", (double)len);
+    progress_line prog;
+    progress_line_init(&prog, "collatz delays", (double)len);
     uint64_t total = (uint64_t)len;
     if (!batch) {
         /* numbers per engine call: larger on a GPU so that one call fills the devices */
@@ -389,7 +389,7 @@ int cmd_collatz_delays(int argc, char **argv)
             }
             out_check(outp && !ckpt ? &f : NULL, out, ckpt ? rs.partial : outp);
             if (ckpt) resume_note(&rs, off + m);
-            bulk_progress_update(&prog, (double)(off + m));
+            progress_line_update(&prog, (double)(off + m));
         }
         free(buf);
         free(bin);
@@ -427,7 +427,7 @@ int cmd_collatz_delays(int argc, char **argv)
             }
             out_check(outp && !ckpt ? &f : NULL, out, ckpt ? rs.partial : outp);
             if (ckpt) resume_note(&rs, (b0 + m) * batch);
-            bulk_progress_update(&prog, (double)((b0 + m) * batch));
+            progress_line_update(&prog, (double)((b0 + m) * batch));
         }
         if (png && ckpt) {
             /* before the final state: a kill in between redoes the tail and the plot */
@@ -453,7 +453,7 @@ int cmd_collatz_delays(int argc, char **argv)
         free(mn);
         free(mx);
     }
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     if (ckpt) resume_finish(&rs);
     else if (outp && bulk_afile_commit(&f) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
     if (outp) {

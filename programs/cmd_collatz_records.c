@@ -60,9 +60,9 @@ static int records_sliced(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_coll
     u128 slice = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA ? (u128)1 << 34
                                                              : (u128)bulk_ctx_threads(ctx) << 24;
     double last_ckpt = bulk_now();
-    bulk_progress prog;
-    bulk_progress_init_count(&prog, "collatz records", (double)(end - to128(first)) + 1, "numbers", NULL);
-    bulk_progress_update_count(&prog, (double)(next - to128(first)), 0);
+    progress_line prog;
+    progress_line_init_count(&prog, "collatz records", (double)(end - to128(first)) + 1, "numbers", NULL);
+    progress_line_update_count(&prog, (double)(next - to128(first)), 0);
     while (!done) {
         u128 hi = next + slice - 1;
         if (hi > end || hi < next) hi = end;
@@ -91,7 +91,7 @@ static int records_sliced(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_coll
         done = hi == end;
         next = hi + 1;
         s.next = from128(next);
-        bulk_progress_update_count(&prog, (double)(next - to128(first)), 0);
+        progress_line_update_count(&prog, (double)(next - to128(first)), 0);
         double now = bulk_now();
         if (ckpt && (done || now - last_ckpt >= every)) {
             if (bulk_cz_runstate_write(ckpt, identity, &s) != BULK_OK) {
@@ -102,7 +102,7 @@ static int records_sliced(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_coll
             last_ckpt = now;
         }
     }
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     if (st) {
         free(s.recs);
         return st;

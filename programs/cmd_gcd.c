@@ -102,9 +102,9 @@ static int put_num(out_ctx *o, const bulk_limb_t *a, size_t n)
 /* Library progress -> the CLI's progress line (stderr, only on a terminal). */
 static void on_progress(void *arg, double done, double total)
 {
-    bulk_progress *p = arg;
+    progress_line *p = arg;
     p->total = total > 0 ? total : 1;
-    bulk_progress_update(p, done);
+    progress_line_update(p, done);
 }
 
 static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
@@ -274,8 +274,8 @@ int cmd_gcd(int argc, char **argv)
     double t1 = bulk_now();
     int st = BULK_OK;
     bulk_gcd_batch_stats bs = { 0 };
-    bulk_progress prog;
-    bulk_progress_init(&prog, batch ? "gcd batch (tree levels)" : "gcd pairs", 1);
+    progress_line prog;
+    progress_line_init(&prog, batch ? "gcd batch (tree levels)" : "gcd pairs", 1);
     if (!batch) {
         st = bulk_gcd_pairs_progress(ctx, in.x, m, limbs, tile, on_pair, &o, on_progress, &prog);
     } else if (m > 0) {
@@ -307,7 +307,7 @@ int cmd_gcd(int argc, char **argv)
         free(gw);
     }
     double t2 = bulk_now();
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     if (st != BULK_OK) {
         if (st == BULK_ERR_IO && !batch && ferror(o.fp)) { /* on_pair stopped: output failed */
             if (!out_path) cli_check_output(stdout, NULL);

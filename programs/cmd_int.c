@@ -284,11 +284,11 @@ int cmd_int(int argc, char **argv)
     }
 
     /* progress (on a terminal only) in input bytes, when the input is a file of known size */
-    bulk_progress prog;
+    progress_line prog;
     long long in_size = int_reader_size(rd);
     char label[64];
     snprintf(label, sizeof label, "int %s (input)", d->name);
-    bulk_progress_init(&prog, label, (double)in_size);
+    progress_line_init(&prog, label, (double)in_size);
     if (in_size <= 0) prog.enabled = 0;
 
     struct results res = { 0 };
@@ -322,9 +322,9 @@ int cmd_int(int argc, char **argv)
             code = CLI_EXIT_FAIL;
             break;
         }
-        bulk_progress_update(&prog, (double)int_reader_pos(rd));
+        progress_line_update(&prog, (double)int_reader_pos(rd));
     }
-    if (prog.enabled) bulk_progress_finish(&prog);
+    if (prog.enabled) progress_line_finish(&prog);
     if (code == CLI_EXIT_OK) {
         if (int_writer_commit(&w) != 0) code = CLI_EXIT_FAIL;
     } else {

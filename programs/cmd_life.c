@@ -209,9 +209,9 @@ static void life_steps(bulk_life *u, uint64_t g0, uint64_t target, uint64_t ever
                        double ckpt_every, const life_ckpt *id, life_lines *lines, uint64_t max_memory)
 {
     uint64_t gen = bulk_life_generation(u);
-    bulk_progress prog;
-    bulk_progress_init_count(&prog, "life run", (double)(target - g0), "generations", "cell updates");
-    bulk_progress_update_count(&prog, (double)(gen - g0), 0);
+    progress_line prog;
+    progress_line_init_count(&prog, "life run", (double)(target - g0), "generations", "cell updates");
+    progress_line_update_count(&prog, (double)(gen - g0), 0);
     int timed = prog.enabled || ckpt;
     uint64_t chunk_max = 16;
     double work = 0, last_ckpt = bulk_now();
@@ -233,13 +233,13 @@ static void life_steps(bulk_life *u, uint64_t g0, uint64_t target, uint64_t ever
         gen += chunk;
         work += cells * (double)chunk;
         if (every && (gen - g0) % every == 0) print_population(u, lines);
-        bulk_progress_update_count(&prog, (double)(gen - g0), work);
+        progress_line_update_count(&prog, (double)(gen - g0), work);
         if (ckpt && (gen == target || now - last_ckpt >= ckpt_every)) {
             life_save(u, ckpt, id, lines);
             last_ckpt = bulk_now();
         }
     }
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     if (every && (gen - g0) % every != 0) print_population(u, NULL); /* the last generation */
 }
 

@@ -253,7 +253,7 @@ static void tune(bulk_ctx *ctx, const char *key, const char *val)
 {
     char t[64] = "";
     if (key) snprintf(t, sizeof t, "%s=%s", key, val);
-    if (bulk_ctx_set_tune(ctx, t) != BULK_OK) fprintf(stderr, "bench_int_gpu: %s\n", bulk_ctx_message(ctx));
+    if (bulk_ctx_set_tune(ctx, t) != BULK_OK) fprintf(stderr, "bench_int_gpu: %s\n", bulk_ctx_last_error(ctx));
 }
 
 /* bench_one with the tuning key = val (a kernel variant forced) and the row named label; the

@@ -79,7 +79,7 @@ static double dev_rate(bulk_ctx *ctx, const char *mode, const char *extra, const
     char t[96];
     snprintf(t, sizeof t, "%s%s%s%s", mode ? "int.mul=" : "", mode ? mode : "", mode && extra ? "," : "",
              extra ? extra : "");
-    if (bulk_ctx_set_tune(ctx, t) != BULK_OK) fprintf(stderr, "bench_int_gpu_ntt: %s\n", bulk_ctx_message(ctx));
+    if (bulk_ctx_set_tune(ctx, t) != BULK_OK) fprintf(stderr, "bench_int_gpu_ntt: %s\n", bulk_ctx_last_error(ctx));
     bulk_int_dev *A = NULL, *B = NULL, *R = NULL;
     int rc = bulk_int_dev_alloc(ctx, &A, n, L);
     if (rc == BULK_OK && b) rc = bulk_int_dev_alloc(ctx, &B, n, L);

@@ -34,7 +34,8 @@ enum bulk_status {
     BULK_ERR_OVERFLOW = -9,       /* a value does not fit the requested width */
     BULK_ERR_NOT_INVERTIBLE = -10,/* modular inverse does not exist (gcd != 1) */
     BULK_ERR_UNSUPPORTED = -11,   /* the operation is not available on this backend */
-    BULK_ERR_INTERNAL = -12       /* a self-check failed: a bug, please report it */
+    BULK_ERR_INTERNAL = -12,      /* a self-check failed: a bug, please report it */
+    BULK_ERR_CANCELLED = -13      /* the progress callback asked the operation to stop */
 };
 
 /* A short English description of a status code; never NULL. */
@@ -75,15 +76,40 @@ BULK_API int bulk_ctx_threads(const bulk_ctx *ctx);
  * to the defaults, the Collatz CUDA options included; NULL or "" is the defaults). The list is checked completely before anything
  * changes: an unknown key, a bad value or a malformed list gives BULK_ERR_ARG, leaves the
  * tuning as it was and leaves a message naming the item and the valid choices in
- * bulk_ctx_message. bulk_ctx_open starts from the environment variable BULK_TUNE (same syntax;
+ * bulk_ctx_last_error. bulk_ctx_open starts from the environment variable BULK_TUNE (same syntax;
  * an invalid one makes bulk_ctx_open fail with BULK_ERR_ARG). Not thread-safe against calls
  * running on the same context. */
 BULK_API int bulk_ctx_set_tune(bulk_ctx *ctx, const char *tune);
-/* Why the last bulk_ctx_set_tune on ctx failed; "" when it succeeded. Never NULL. */
-BULK_API const char *bulk_ctx_message(const bulk_ctx *ctx);
 /* Checks a tuning list without a context (as bulk_ctx_set_tune would): BULK_OK or
  * BULK_ERR_ARG with the message in msg (msg_size bytes; may be 0). */
 BULK_API int bulk_tune_check(const char *tune, char *msg, size_t msg_size);
+
+/* Errors. Every function that takes a context and fails records one line on it naming what
+ * failed and where (the argument, the instance, the file and line), for example
+ * "bulk_int_mul: limbs 0: must be at least 1". The line stays until the next failure on that
+ * context; a successful call leaves it as it was. Functions that take no context (and
+ * bulk_ctx_open, which has none yet) record theirs for the calling thread instead, read with
+ * ctx == NULL. Never NULL: "" before any failure. A context is used by one thread at a time. */
+BULK_API const char *bulk_ctx_last_error(const bulk_ctx *ctx);
+
+/* Progress of a long operation (Collatz verify, delays and records; Life runs; gcd batch and
+ * pairs; CKY parsing; circuit evaluation). `op` names the operation ("collatz.verify",
+ * "life.run", ...), `unit` what is counted ("numbers", "generations", "moduli", "strings",
+ * "vectors"); `done` of `total` units are finished (total 0: not known in advance). Doubles,
+ * because Collatz ranges pass 2^64. */
+typedef struct bulk_progress {
+    const char *op;
+    const char *unit;
+    double done, total;
+} bulk_progress;
+
+/* The callback gets one call with done == 0 when an operation starts, calls as work finishes
+ * (at most about 20 a second) and one call with done == total when it ends successfully. Calls
+ * never overlap, but may come from any of the library's threads. Returning nonzero stops the
+ * operation as soon as it can: it returns BULK_ERR_CANCELLED, and its outputs are unspecified
+ * (checkpoint files stay consistent). fn NULL removes the callback. */
+typedef int (*bulk_progress_fn)(const bulk_progress *p, void *user);
+BULK_API void bulk_ctx_set_progress(bulk_ctx *ctx, bulk_progress_fn fn, void *user);
 
 /* Version string "major.minor.patch". */
 BULK_API const char *bulk_version(void);

@@ -1,10 +1,17 @@
 /* Opening a context: choosing the backend and the thread count. */
 #include "backend/context.h"
+#include "backend/report.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef BULK_HAVE_CUDA
+#define BULK_CUDA_BUILT 1
+#else
+#define BULK_CUDA_BUILT 0
+#endif
 
 int bulk_backend_parse(const char *name, bulk_backend *out)
 {
@@ -47,25 +54,35 @@ static int env_threads(void)
 
 int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
 {
-    if (!ctx) return BULK_ERR_ARG;
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_open: ctx is NULL");
     *ctx = NULL;
     /* an invalid value is refused even where it would not be used, so that it never hides */
     const char *env = getenv("BULK_BACKEND");
     bulk_backend env_backend = BULK_BACKEND_AUTO;
-    if (env && *env && bulk_backend_parse(env, &env_backend) != BULK_OK) return BULK_ERR_ARG;
+    if (env && *env && bulk_backend_parse(env, &env_backend) != BULK_OK)
+        return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_open: BULK_BACKEND='%s': use auto, cpu or cuda", env);
     const int env_t = env_threads();
-    if (env_t < 0) return BULK_ERR_ARG;
+    if (env_t < 0)
+        return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_open: BULK_THREADS='%s': use a count 0..4096 (0: all CPUs)",
+                         getenv("BULK_THREADS"));
+    if (want != BULK_BACKEND_AUTO && want != BULK_BACKEND_CPU && want != BULK_BACKEND_CUDA)
+        return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_open: backend %d: use AUTO, CPU or CUDA", (int)want);
     bulk_tune tune;
     const char *env_tune = getenv("BULK_TUNE");
-    if (bulk_tune_parse(env_tune, &tune, NULL, 0) != BULK_OK) return BULK_ERR_ARG;
+    char why[400];
+    if (bulk_tune_parse(env_tune, &tune, why, sizeof why) != BULK_OK)
+        return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_open: BULK_TUNE: %s", why);
     if (want == BULK_BACKEND_AUTO) want = env_backend;
     int devices = 0;
     if (want != BULK_BACKEND_CPU) devices = bulk_cuda_device_count();
-    if (want == BULK_BACKEND_CUDA && devices == 0) return BULK_ERR_NO_BACKEND;
+    if (want == BULK_BACKEND_CUDA && devices == 0)
+        return bulk_fail(NULL, BULK_ERR_NO_BACKEND, "bulk_ctx_open: backend cuda: %s",
+                         BULK_CUDA_BUILT ? "no CUDA device found" : "this build has no CUDA backend");
     if (want == BULK_BACKEND_AUTO) want = devices > 0 ? BULK_BACKEND_CUDA : BULK_BACKEND_CPU;
 
     struct bulk_ctx *c = calloc(1, sizeof *c);
-    if (!c) return BULK_ERR_NOMEM;
+    if (!c) return bulk_fail(NULL, BULK_ERR_NOMEM, "bulk_ctx_open: out of memory");
+    pthread_mutex_init(&c->progress_lock, NULL);
     c->backend = want;
     if (threads <= 0) threads = env_t;
     if (threads <= 0) {
@@ -79,17 +96,23 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
     return BULK_OK;
 }
 
-void bulk_ctx_close(bulk_ctx *ctx) { free(ctx); }
+void bulk_ctx_close(bulk_ctx *ctx)
+{
+    if (!ctx) return;
+    pthread_mutex_destroy(&ctx->progress_lock);
+    free(ctx);
+}
 bulk_backend bulk_ctx_backend(const bulk_ctx *ctx) { return ctx->backend; }
 int bulk_ctx_threads(const bulk_ctx *ctx) { return ctx->threads; }
 
 int bulk_ctx_set_tune(bulk_ctx *ctx, const char *tune)
 {
-    if (!ctx) return BULK_ERR_ARG;
-    return bulk_tune_parse(tune, &ctx->tune, ctx->message, sizeof ctx->message);
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_set_tune: ctx is NULL");
+    char why[400];
+    if (bulk_tune_parse(tune, &ctx->tune, why, sizeof why) != BULK_OK)
+        return bulk_fail(ctx, BULK_ERR_ARG, "bulk_ctx_set_tune: %s", why);
+    return BULK_OK;
 }
-
-const char *bulk_ctx_message(const bulk_ctx *ctx) { return ctx ? ctx->message : ""; }
 
 int bulk_tune_check(const char *tune, char *msg, size_t msg_size)
 {

@@ -1,6 +1,8 @@
 /* The context behind the opaque bulk_ctx: which backend runs, and how many CPU threads. */
 #ifndef BULK_BACKEND_CONTEXT_H
 #define BULK_BACKEND_CONTEXT_H
+#include <pthread.h>
+
 #include "bulk/bulk.h"
 #include "backend/tune.h"
 
@@ -11,7 +13,10 @@ struct bulk_ctx {
     /* integer method overrides (bulk_int_set_methods); 0 = AUTO */
     int int_mul_method, int_div_method, int_gcd_method;
     bulk_tune tune;       /* bulk_ctx_set_tune / BULK_TUNE (backend/tune.h) */
-    char message[512];    /* why the last bulk_ctx_set_tune failed ("" after a success) */
+    char error[512];      /* bulk_ctx_last_error (backend/report.c) */
+    bulk_progress_fn progress_fn; /* bulk_ctx_set_progress; NULL: none */
+    void *progress_user;
+    pthread_mutex_t progress_lock; /* serialises calls into progress_fn */
 };
 
 #ifdef __cplusplus

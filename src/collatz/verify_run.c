@@ -111,9 +111,9 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         free(status);
         return BULK_ERR_NOMEM;
     }
-    bulk_progress prog;
+    progress_line prog;
     double total = (double)(end - to128(first)) + 1.0;
-    bulk_progress_init(&prog, "collatz verify", total);
+    progress_line_init(&prog, "collatz verify", total);
     if (!opts->progress) prog.enabled = 0;
     double last_ckpt = bulk_now();
     int st = BULK_OK;
@@ -139,7 +139,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         if (st != BULK_OK) break;
         if (wlast == end) done = 1;
         next = wlast + 1;
-        bulk_progress_update(&prog, (double)(next - to128(first)));
+        progress_line_update(&prog, (double)(next - to128(first)));
         double now = bulk_now();
         if (opts->checkpoint && (done || now - last_ckpt >= every)) {
             if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) !=
@@ -152,7 +152,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
             last_ckpt = now;
         }
     }
-    bulk_progress_finish(&prog);
+    progress_line_finish(&prog);
     free(res);
     free(status);
     return st;

@@ -13,7 +13,7 @@ double bulk_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void bulk_progress_init(bulk_progress *p, const char *label, double total)
+void progress_line_init(progress_line *p, const char *label, double total)
 {
     p->label = label;
     p->total = total > 0 ? total : 1;
@@ -24,7 +24,7 @@ void bulk_progress_init(bulk_progress *p, const char *label, double total)
     else p->enabled = isatty(2);
 }
 
-void bulk_progress_update(bulk_progress *p, double done)
+void progress_line_update(progress_line *p, double done)
 {
     if (!p->enabled) return;
     double now = bulk_now();
@@ -38,17 +38,17 @@ void bulk_progress_update(bulk_progress *p, double done)
     fflush(stderr);
 }
 
-void bulk_progress_init_count(bulk_progress *p, const char *label, double total, const char *unit,
+void progress_line_init_count(progress_line *p, const char *label, double total, const char *unit,
                               const char *work_unit)
 {
-    bulk_progress_init(p, label, total);
+    progress_line_init(p, label, total);
     p->unit = unit;
     p->work_unit = work_unit;
     p->done0 = p->work0 = 0;
     p->started = 0;
 }
 
-void bulk_progress_update_count(bulk_progress *p, double done, double work)
+void progress_line_update_count(progress_line *p, double done, double work)
 {
     if (!p->enabled) return;
     double now = bulk_now();
@@ -71,7 +71,7 @@ void bulk_progress_update_count(bulk_progress *p, double done, double work)
     fflush(stderr);
 }
 
-void bulk_progress_finish(bulk_progress *p)
+void progress_line_finish(progress_line *p)
 {
     if (!p->enabled) return;
     fprintf(stderr, "\r%*s\r", 100, "");

@@ -17,6 +17,7 @@ const char *bulk_status_string(int status)
     case BULK_ERR_NOT_INVERTIBLE: return "not invertible";
     case BULK_ERR_UNSUPPORTED: return "not supported on this backend";
     case BULK_ERR_INTERNAL: return "internal error";
+    case BULK_ERR_CANCELLED: return "cancelled";
     default: return "unknown status";
     }
 }

@@ -1024,7 +1024,7 @@ static void test_opts(bulk_ctx *ctx)
     CHECK(bulk_ctx_set_tune(ctx, "cz.layout=batch,cz.refill=7,cz.delay=v4x2,cz.kernel=core,cz.mem=global,"
                                  "cz.devices=1,cz.threads=128,cz.rows=4,cz.launch=4096,cz.wave=65536,"
                                  "cz.slice=1000,cz.escapes=99,cz.unroll=4") == BULK_OK,
-          "cz keys: %s", bulk_ctx_message(ctx));
+          "cz keys: %s", bulk_ctx_last_error(ctx));
     bulk_collatz_cuda_get_opts(ctx, &got);
     CHECK(got.verify_layout == BULK_CZ_CUDA_LAYOUT_FLAT_BATCH && got.refill_lanes == 7 &&
           got.delay_loop == BULK_CZ_CUDA_DELAY_V4X2 && got.kernel == BULK_CZ_CUDA_KERNEL_CORE &&

@@ -116,7 +116,7 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
      * latency-bound on so few nodes, 32 s in round 1 with 4096), then the GPU NTT for every
      * product of 2048 limbs or more */
     CHECK(bulk_ctx_set_tune(gpu, "gcd.batched_mul=1024,gcd.batched_rem=128,gcd.batched_min=1") == BULK_OK,
-          "tune: %s", bulk_ctx_message(gpu));
+          "tune: %s", bulk_ctx_last_error(gpu));
     double tb0 = wall();
     memset(gb, 0, n * limbs * 8);
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch, all batched");
@@ -125,7 +125,7 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     double tb1 = wall();
     unsigned long long g0, f0, b0, g1, f1, b1;
     gcd_mul_counts(&g0, &f0, &b0);
-    CHECK(bulk_ctx_set_tune(gpu, "gcd.gpu_ntt=2048") == BULK_OK, "tune: %s", bulk_ctx_message(gpu));
+    CHECK(bulk_ctx_set_tune(gpu, "gcd.gpu_ntt=2048") == BULK_OK, "tune: %s", bulk_ctx_last_error(gpu));
     memset(gb, 0, n * limbs * 8);
     CHECK(bulk_gcd_batch(gpu, gb, x, n, limbs, NULL, NULL) == BULK_OK, "gpu batch, gpu ntt");
     CHECK(memcmp(ga, gb, n * limbs * 8) == 0, "%s: batch with the GPU NTT differs", what);

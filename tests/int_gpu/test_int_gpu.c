@@ -23,7 +23,7 @@ static void tune(const char *key, const char *value)
 {
     char t[64] = "";
     if (key) snprintf(t, sizeof t, "%s=%s", key, value);
-    CHECK(bulk_ctx_set_tune(gpu, t) == BULK_OK, "tune %s: %s", t, bulk_ctx_message(gpu));
+    CHECK(bulk_ctx_set_tune(gpu, t) == BULK_OK, "tune %s: %s", t, bulk_ctx_last_error(gpu));
 }
 
 /* Instance i of x (limbs each): mostly random and structured limbs by kind = i % 8; every 11th

@@ -78,7 +78,7 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(memcmp(r, rc, 2 * n * limbs * 8) == 0, "ntt batch differs from the CPU backend at %zu limbs",
           limbs);
     /* through the public API with the NTT forced (the size choice's hook) */
-    CHECK(bulk_ctx_set_tune(gpu, "int.mul=ntt") == BULK_OK, "tune: %s", bulk_ctx_message(gpu));
+    CHECK(bulk_ctx_set_tune(gpu, "int.mul=ntt") == BULK_OK, "tune: %s", bulk_ctx_last_error(gpu));
     memset(r, 0x5a, 2 * n * limbs * 8);
     st = bulk_int_mul(gpu, r, a, b, n, limbs);
     CHECK(st == BULK_OK, "bulk_int_mul ntt %zu limbs: status %d", limbs, st);
@@ -90,7 +90,7 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(bad < 0, "square (ntt) differs from GMP at %zu limbs, instance %ld", limbs, bad);
     /* Karatsuba over NTT half products (the NTT preferred from 16 limbs) */
     if (limbs % 2 == 0 && limbs >= 64) {
-        CHECK(bulk_ctx_set_tune(gpu, "int.mul=kara,int.ntt_min=16") == BULK_OK, "tune: %s", bulk_ctx_message(gpu));
+        CHECK(bulk_ctx_set_tune(gpu, "int.mul=kara,int.ntt_min=16") == BULK_OK, "tune: %s", bulk_ctx_last_error(gpu));
         memset(r, 0x5a, 2 * n * limbs * 8);
         st = bulk_int_mul(gpu, r, a, b, n, limbs);
         CHECK(st == BULK_OK, "kara over ntt %zu limbs: status %d", limbs, st);

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
         if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK) return 1;
         char tune[32];
         snprintf(tune, sizeof tune, "life.isa=%s", isas[run % 3]);
-        CHECK(bulk_ctx_set_tune(ctx, tune) == BULK_OK, "%s: %s", tune, bulk_ctx_message(ctx));
+        CHECK(bulk_ctx_set_tune(ctx, tune) == BULK_OK, "%s: %s", tune, bulk_ctx_last_error(ctx));
         for (size_t wi = 0; wi < sizeof ws / sizeof ws[0]; wi++)
             for (size_t hi = 0; hi < sizeof hs / sizeof hs[0]; hi++)
                 for (int torus = 0; torus < 2; torus++) {
