@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/read_stream.h"
+#include "read_stream.h"
 
 /* ---- exit codes and standard output --------------------------------------------------------
  * Every exit of the CLI goes through exit() (cli_exit, cli_die, the --help exits), so the

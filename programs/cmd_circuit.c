@@ -8,8 +8,8 @@
 #include "bulk/circuit.h"
 #include "cli.h"
 #include "commands.h"
-#include "common/atomic_file.h"
-#include "common/progress.h"
+#include "atomic_file.h"
+#include "progress_line.h"
 
 static const char circuit_usage[] =
     "usage: bulk circuit eval --circuit C.aag|C.aig --in INPUTS [--out OUT] [--binary]\n"

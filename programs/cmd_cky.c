@@ -8,8 +8,8 @@
 #include "bulk/cky.h"
 #include "cli.h"
 #include "commands.h"
-#include "common/atomic_file.h"
-#include "common/progress.h"
+#include "atomic_file.h"
+#include "progress_line.h"
 
 static const char cky_usage[] =
     "usage: bulk cky --grammar G.cfg --in STRINGS [--tokens] [--out OUT] [--max-length N]\n"

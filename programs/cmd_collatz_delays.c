@@ -11,9 +11,9 @@
 #include "collatz/runstate.h"
 #include "collatz_cli.h"
 #include "collatz_plot.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/numtext.h"
-#include "common/progress.h"
+#include "progress_line.h"
 #include "pictures/png.h"
 
 static const char delay_usage[] =

@@ -7,7 +7,7 @@
 
 #include "collatz/runstate.h"
 #include "collatz_cli.h"
-#include "common/progress.h"
+#include "progress_line.h"
 
 static const char records_usage[] =
     "usage: bulk collatz records --kind delay|glide|path --from A --to B [options]\n"

@@ -6,8 +6,8 @@
 
 #include "collatz/collatz_internal.h"
 #include "collatz_cli.h"
-#include "common/atomic_file.h"
-#include "common/progress.h"
+#include "atomic_file.h"
+#include "progress_line.h"
 
 static const char verify_usage[] =
     "usage: bulk collatz verify --from A --to B [options]\n"

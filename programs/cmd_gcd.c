@@ -14,9 +14,9 @@
 #include "bulk/gcd.h"
 #include "cli.h"
 #include "commands.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/numtext.h"
-#include "common/progress.h"
+#include "progress_line.h"
 
 static const char gcd_usage[] =
     "usage: bulk gcd pairs FILE... [--format text|pem|der] [--out FILE] [--hex] [--tile N]\n"

@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "dist.h"
 #include "common/numtext.h"
-#include "common/progress.h"
+#include "progress_line.h"
 #include "int_input.h"
 #include "int_ops.h"
 #include "int_output.h"

@@ -8,9 +8,9 @@
 #include "bulk/life.h"
 #include "cli.h"
 #include "commands.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "pictures/png.h"
-#include "common/progress.h"
+#include "progress_line.h"
 #include "life_checkpoint.h"
 
 static const char life_usage[] =

@@ -20,8 +20,8 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "common/atomic_file.h"
-#include "common/read_stream.h"
+#include "atomic_file.h"
+#include "read_stream.h"
 #include "dist.h"
 #include "dist_comm.h"
 

@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "common/atomic_file.h"
-#include "common/splitmix.h"
+#include "atomic_file.h"
+#include "splitmix.h"
 #include "dist.h"
 #include "dist_comm.h"
 

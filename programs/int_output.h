@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "bulk/int.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 
 /* Writes the text of line i (no newline, at most the line_cap given to int_writer_lines) to
  * out and returns its length. scratch: scratch_limbs limbs owned by the calling worker. */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/atomic_file.h"
-#include "common/splitmix.h"
+#include "atomic_file.h"
+#include "splitmix.h"
 
 static size_t pattern_words(const bulk_life_pattern *p)
 {

@@ -13,7 +13,7 @@
  *                               the hex digits their checksum
  *   end
  *
- * The file is written atomically (src/common/atomic_file.h): a kill leaves the previous
+ * The file is written atomically (util/atomic_file.h): a kill leaves the previous
  * checkpoint or the new one, never a mix. */
 #ifndef BULK_PROGRAMS_LIFE_CHECKPOINT_H
 #define BULK_PROGRAMS_LIFE_CHECKPOINT_H

@@ -29,9 +29,9 @@
 #include "bulk/bulk.h"
 #include "bulk/circuit.h"
 #include "bulk/cky.h"
-#include "common/atomic_file.h"
-#include "common/progress.h"
-#include "common/splitmix.h"
+#include "atomic_file.h"
+#include "progress_line.h"
+#include "splitmix.h"
 #ifdef BULK_HAVE_CUDA
 #include "cky/cky_cuda.h"
 #endif

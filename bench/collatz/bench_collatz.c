@@ -17,7 +17,7 @@
 
 #include "bulk/collatz.h"
 #include "collatz/collatz_internal.h"
-#include "common/progress.h"
+#include "progress_line.h"
 #include "pictures/plot.h"
 
 static double thread_cpu(void)

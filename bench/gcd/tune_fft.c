@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "int/cpu/mpn_mul_internal.h"
 #include "int/mpn.h"
 #include "int/mul_fft.h"

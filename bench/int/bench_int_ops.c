@@ -22,9 +22,9 @@
 
 #include "../bench_util.h"
 #include "bulk/int.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/parallel.h"
-#include "common/splitmix.h"
+#include "splitmix.h"
 #include "int_ops.h" /* the op table of `bulk int` (programs/int_ops.c) */
 
 static const char bench_usage[] =

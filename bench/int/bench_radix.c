@@ -16,10 +16,10 @@
 #include <time.h>
 
 #include "bulk/bulk.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/hostinfo.h"
 #include "common/numtext.h"
-#include "common/splitmix.h"
+#include "splitmix.h"
 #include "int/mpn_div.h"
 #include "int/radix.h"
 

@@ -21,10 +21,10 @@
 #include <time.h>
 
 #include "bulk/int.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/hostinfo.h"
 #include "../bench_util.h"
-#include "common/splitmix.h"
+#include "splitmix.h"
 #include "int/mpn_div.h"
 
 static double now(void)

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/hostinfo.h"
 #include "int/cpu/mpn_mul_internal.h"
 

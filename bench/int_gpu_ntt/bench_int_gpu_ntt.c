@@ -26,9 +26,9 @@
 
 #include "bulk/int.h"
 #include "bulk/int_device.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/parallel.h"
-#include "common/progress.h"
+#include "progress_line.h"
 #include "int/cuda/int_cuda.h"
 #include "int/cuda/int_cuda_ntt.h"
 #include "int/mul_fft.h"

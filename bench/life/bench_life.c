@@ -28,10 +28,10 @@
 
 #include "life/life_internal.h"
 #include "bulk/life.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/hostinfo.h"
-#include "common/splitmix.h"
-#include "common/progress.h"
+#include "splitmix.h"
+#include "progress_line.h"
 
 #define CPU_OPS_CONWAY 29.0
 #define CPU_OPS_PER_CYCLE 16.0

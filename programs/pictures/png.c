@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 
 int pic_available(void)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bulk/circuit.h"
-#include "common/read_stream.h"
+#include "read_stream.h"
 
 typedef struct reader {
     const unsigned char *p, *end;

@@ -11,8 +11,8 @@
 #include "circuit/circuit_cuda.h"
 #include "bulk/circuit.h"
 #include "common/parallel.h"
-#include "common/progress.h"
-#include "common/splitmix.h"
+#include "progress_line.h"
+#include "splitmix.h"
 
 enum { ADD_BLOCK = 64 };
 

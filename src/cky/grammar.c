@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cky/grammar.h"
-#include "common/splitmix.h"
-#include "common/read_stream.h"
+#include "splitmix.h"
+#include "read_stream.h"
 
 void bulk_grammar_free(bulk_grammar *g)
 {

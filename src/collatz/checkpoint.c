@@ -9,7 +9,7 @@
  *   overflow <n>        (one line per kept overflow value, ascending)
  *   end
  *
- * Written atomically (src/common/atomic_file.h), so a kill at any moment leaves either the
+ * Written atomically (util/atomic_file.h), so a kill at any moment leaves either the
  * previous or the new checkpoint, and both describe a consistent prefix of the range. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "collatz/checkpoint.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 
 int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next,
                              const bulk_collatz_verify_result *r)

@@ -5,7 +5,7 @@
 
 #include "collatz/checkpoint.h"
 #include "collatz/runstate.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 
 int bulk_cz_runstate_write(const char *path, const char *identity, const bulk_cz_runstate *s)
 {

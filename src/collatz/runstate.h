@@ -9,7 +9,7 @@
  *   record <n> <value>                              (records so far, in order)
  *   end
  *
- * Written atomically (src/common/atomic_file.h): a kill leaves the previous or the new state. */
+ * Written atomically (util/atomic_file.h): a kill leaves the previous or the new state. */
 #ifndef BULK_COLLATZ_RUNSTATE_H
 #define BULK_COLLATZ_RUNSTATE_H
 #include <stddef.h>

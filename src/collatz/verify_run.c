@@ -14,7 +14,7 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/collatz_cuda.h"
 #include "common/parallel.h"
-#include "common/progress.h"
+#include "progress_line.h"
 
 
 static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/splitmix.h"
+#include "splitmix.h"
 #include "gcd/gcd_internal.h"
 
 #define FOOTER_WORDS 8

@@ -9,7 +9,7 @@
 
 #include "backend/context.h"
 #include "bulk/gcd.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "int/mpn.h"
 
 /* ---- large division (bigdiv.c) ------------------------------------------------------------ */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bulk/life.h"
-#include "common/read_stream.h"
+#include "read_stream.h"
 
 /* The largest rectangle a pattern file may state (bytes of its bitmap). */
 #define PATTERN_MAX_BYTES (1ull << 33)

@@ -57,7 +57,7 @@ expect_text() {
     same "$name" "$S/expect.txt" "$S/out"
 }
 
-# no_tmp NAME: no temporary output file (.<name>.bulk-tmp-*, see src/common/atomic_file.h) may
+# no_tmp NAME: no temporary output file (.<name>.bulk-tmp-*, see util/atomic_file.h) may
 # be left in the scratch directory
 no_tmp() {
     for f in "$S"/.*.bulk-tmp-*; do

@@ -1,4 +1,4 @@
-/* Outputs never replace what is at the path (src/common/atomic_file.h): regular files replaced
+/* Outputs never replace what is at the path (util/atomic_file.h): regular files replaced
  * atomically with the right bytes and mode, new files, symbolic links (also dangling) written
  * through, a FIFO, /dev/fd/N and device nodes written straight through and left in place,
  * /dev/full failing with ENOSPC at commit, directories refused, temporaries of dead writers
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "test_util.h"
 
 static char dir[PATH_MAX]; /* absolute scratch directory */

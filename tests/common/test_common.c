@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bulk/bulk.h"
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 #include "common/numtext.h"
 #include "common/parallel.h"
 #include "test_util.h"

@@ -1,4 +1,4 @@
-#include "common/read_stream.h"
+#include "read_stream.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -26,8 +26,8 @@
  *
  * Every function returns 0, or -1 with errno set; the message is the caller's to print, and
  * should name the path the caller was given. */
-#ifndef BULK_COMMON_ATOMIC_FILE_H
-#define BULK_COMMON_ATOMIC_FILE_H
+#ifndef BULK_UTIL_ATOMIC_FILE_H
+#define BULK_UTIL_ATOMIC_FILE_H
 #include <stddef.h>
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* Reading a whole stream into memory: the one growth loop behind every "read this file" of the
  * library (AIGER circuits, grammars, RLE patterns) and of the CLI (programs/cli.c). */
-#ifndef BULK_COMMON_READ_STREAM_H
-#define BULK_COMMON_READ_STREAM_H
+#ifndef BULK_UTIL_READ_STREAM_H
+#define BULK_UTIL_READ_STREAM_H
 #include <stddef.h>
 #include <stdio.h>
 

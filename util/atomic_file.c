@@ -1,7 +1,7 @@
 /* User-named outputs: see atomic_file.h for the contract. */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
-#include "common/atomic_file.h"
+#include "atomic_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/splitmix.h"
+#include "splitmix.h"
 
 #define TMP_TAG ".bulk-tmp-"
 #define NAME_KEEP 200 /* bytes of the target's name kept in a temporary's name (NAME_MAX 255) */

@@ -1,7 +1,7 @@
 /* Progress lines for long runs: rate, percentage and ETA on stderr, only when stderr is a
  * terminal (so logs and pipes stay clean), at most a few times per second. */
-#ifndef BULK_COMMON_PROGRESS_H
-#define BULK_COMMON_PROGRESS_H
+#ifndef BULK_UTIL_PROGRESS_H
+#define BULK_UTIL_PROGRESS_H
 #include <stdint.h>
 
 typedef struct progress_line {

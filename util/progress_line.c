@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "common/progress.h"
+#include "progress_line.h"
 
 #include <stdio.h>
 #include <stdlib.h>
