@@ -92,6 +92,17 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
     c->threads = threads;
     c->cuda_devices = want == BULK_BACKEND_CUDA ? devices : 0;
     c->tune = tune;
+    c->cpu = bulk_cpu_tables();
+    if (want == BULK_BACKEND_CUDA) {
+        c->gpu = bulk_cuda_tables();
+        c->cuda = calloc(1, sizeof *c->cuda);
+        if (!c->cuda) {
+            bulk_ctx_close(c);
+            return bulk_fail(NULL, BULK_ERR_NOMEM, "bulk_ctx_open: out of memory");
+        }
+        c->cuda->device = 0;
+        c->cuda->devices = devices;
+    }
     *ctx = c;
     return BULK_OK;
 }
@@ -99,6 +110,7 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
 void bulk_ctx_close(bulk_ctx *ctx)
 {
     if (!ctx) return;
+    free(ctx->cuda); /* each module's release of its part comes with its backend table */
     pthread_mutex_destroy(&ctx->progress_lock);
     free(ctx);
 }

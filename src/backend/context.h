@@ -4,6 +4,8 @@
 #include <pthread.h>
 
 #include "bulk/bulk.h"
+#include "backend/backends.h"
+#include "backend/cuda_state.h"
 #include "backend/tune.h"
 
 struct bulk_ctx {
@@ -17,6 +19,9 @@ struct bulk_ctx {
     bulk_progress_fn progress_fn; /* bulk_ctx_set_progress; NULL: none */
     void *progress_user;
     pthread_mutex_t progress_lock; /* serialises calls into progress_fn */
+    const bulk_backend_tables *cpu; /* always */
+    const bulk_backend_tables *gpu; /* the CUDA tables on the CUDA backend, else NULL */
+    bulk_cuda_state *cuda;          /* the context's GPU state on the CUDA backend, else NULL */
 };
 
 #ifdef __cplusplus
