@@ -46,16 +46,15 @@ static int deliver(bulk_progress_run *r, double done)
     pthread_mutex_lock(&c->progress_lock);
     r->p.done = done;
     r->last_call = now_seconds();
-    if (c->progress_fn(&r->p, c->progress_user) != 0) atomic_store(&r->cancelled, 1);
+    if (c->progress_fn(&r->p, c->progress_user) != 0) __atomic_store_n(&r->cancelled, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&c->progress_lock);
-    return atomic_load(&r->cancelled) ? BULK_ERR_CANCELLED : BULK_OK;
+    return __atomic_load_n(&r->cancelled, __ATOMIC_RELAXED) ? BULK_ERR_CANCELLED : BULK_OK;
 }
 
 int bulk_progress_start(bulk_progress_run *r, const bulk_ctx *ctx, const char *op, const char *unit,
                         double total)
 {
     memset(r, 0, sizeof *r);
-    atomic_init(&r->cancelled, 0);
     r->p.op = op;
     r->p.unit = unit;
     r->p.total = total;
@@ -67,7 +66,7 @@ int bulk_progress_start(bulk_progress_run *r, const bulk_ctx *ctx, const char *o
 int bulk_progress_step(bulk_progress_run *r, double done, int force)
 {
     if (!r->ctx) return BULK_OK;
-    if (atomic_load(&r->cancelled)) return BULK_ERR_CANCELLED;
+    if (__atomic_load_n(&r->cancelled, __ATOMIC_RELAXED)) return BULK_ERR_CANCELLED;
     if (!force && now_seconds() - r->last_call < 0.05) return BULK_OK;
     return deliver(r, done);
 }
@@ -75,8 +74,8 @@ int bulk_progress_step(bulk_progress_run *r, double done, int force)
 int bulk_progress_end(bulk_progress_run *r)
 {
     if (!r->ctx) return BULK_OK;
-    if (atomic_load(&r->cancelled)) return BULK_ERR_CANCELLED;
+    if (__atomic_load_n(&r->cancelled, __ATOMIC_RELAXED)) return BULK_ERR_CANCELLED;
     return deliver(r, r->p.total);
 }
 
-int bulk_progress_cancelled(bulk_progress_run *r) { return r->ctx && atomic_load(&r->cancelled); }
+int bulk_progress_cancelled(bulk_progress_run *r) { return r->ctx && __atomic_load_n(&r->cancelled, __ATOMIC_RELAXED); }

@@ -3,8 +3,6 @@
  * (bulk_ctx_set_progress). Every module uses these two and nothing else for either. */
 #ifndef BULK_BACKEND_REPORT_H
 #define BULK_BACKEND_REPORT_H
-#include <stdatomic.h>
-
 #include "bulk/bulk.h"
 
 #ifdef __cplusplus
@@ -29,7 +27,7 @@ typedef struct bulk_progress_run {
     bulk_ctx *ctx; /* NULL: no callback, nothing reported */
     bulk_progress p;
     double last_call;   /* monotonic seconds of the last delivered call */
-    atomic_int cancelled;
+    int cancelled; /* read and written only through report.c (atomically) */
 } bulk_progress_run;
 
 int bulk_progress_start(bulk_progress_run *r, const bulk_ctx *ctx, const char *op, const char *unit,
