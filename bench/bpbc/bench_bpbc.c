@@ -198,8 +198,9 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
 {
     const unsigned nnts[] = { 32, 64, 128, 256, 512 };
     const double pairs = (double)LEN * LEN * LEN / 6.0 - LEN / 6.0; /* sum (LEN+1-s)(s-1) = 5456 */
-    bulk_ctx *cctx = NULL;
+    bulk_ctx *cctx = NULL, *gctx = NULL;
     if (bulk_ctx_open(&cctx, BULK_BACKEND_CPU, 0)) die("context", BULK_ERR_ARG);
+    if (bulk_ctx_open(&gctx, BULK_BACKEND_CUDA, 0)) die("cuda context", BULK_ERR_NO_BACKEND);
     out("\n## seed 001 Table 7.2 on the GPU: CKY, random CNF grammars, %d terminals, length %d,\n"
         "## microseconds per string (M = 2^21 * 32 / nonterminals / 2^%d strings)\n", NTERM, LEN, scale);
     out("# gpu = wall time of the CUDA parse with the default kernel (by-B, two splits a pass, early exit),\n"
@@ -234,8 +235,8 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
             int st = bulk_grammar_random(&g, nnt, p2, NTERM, BULK_CKY_TOKENS, 1000 * nnt + p2);
             if (st) die("random grammar", st);
             bulk_cky_gpu_stats sd;
-            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, 1024, BULK_CKY_GPU_AUTO, hthreads, &sd))) die("gpu warm-up", st);
-            if ((st = bulk_cuda_cky_parse_ex(g, acc, syms, off, m, BULK_CKY_GPU_AUTO, hthreads, &sd))) die("gpu parse", st);
+            if ((st = bulk_cuda_cky_parse_ex(gctx, g, acc, syms, off, 1024, BULK_CKY_GPU_AUTO, hthreads, &sd))) die("gpu warm-up", st);
+            if ((st = bulk_cuda_cky_parse_ex(gctx, g, acc, syms, off, m, BULK_CKY_GPU_AUTO, hthreads, &sd))) die("gpu parse", st);
             /* the other kernels, in a fixed launch order (iter-gpu.sh's profile counts on it):
              * kblk, kbyb, full, fullb, full2, thread; -1 = not run */
             const int vs[6] = { BULK_CKY_GPU_BLOCK, BULK_CKY_GPU_BYB, BULK_CKY_GPU_BLOCK_FULL, BULK_CKY_GPU_BYB_FULL,
@@ -248,7 +249,7 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
                 us[k] = -1;
                 if (!run[k]) continue;
                 bulk_cky_gpu_stats sx;
-                if ((st = bulk_cuda_cky_parse_ex(g, other, syms, off, m, vs[k], hthreads, &sx))) die("gpu parse", st);
+                if ((st = bulk_cuda_cky_parse_ex(gctx, g, other, syms, off, m, vs[k], hthreads, &sx))) die("gpu parse", st);
                 if (memcmp(acc, other, m)) die("GPU kernels disagree", BULK_ERR_INTERNAL);
                 us[k] = sx.kernel_ms * 1e3 / (double)m;
                 if (k == 4) ran2 = sx.variant;
@@ -291,6 +292,7 @@ static void table_7_2_gpu(int quick, int scale, int thread_all, size_t full_max,
         free(syms), free(off), free(acc), free(other), free(ref);
     }
     bulk_ctx_close(cctx);
+    bulk_ctx_close(gctx);
 }
 #endif
 

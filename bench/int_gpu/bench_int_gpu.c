@@ -27,9 +27,14 @@
 #include "atomic_file.h"
 #include "common/parallel.h"
 #include "progress_line.h"
-#include "int/cuda/int_cuda.h"
+#include "backend/context.h"
+#include "int/int_backend.h"
 
 #include "../bench_util.h"
+
+/* The CUDA int table: this program reaches the CUDA entry points through it, and only after
+ * finding a device. */
+#define GPU_INTS (bulk_cuda_tables()->ints)
 
 static uint64_t rng = 0x1234567;
 static uint64_t rnd(void)
@@ -93,13 +98,13 @@ static int run_host(bulk_ctx *ctx, const struct job *j)
 {
     size_t L = j->limbs, n = j->n;
     switch (j->op) {
-    case OP_MUL: return bulk_int_cuda_mul(ctx, j->r, j->a, j->b, n, L);
-    case OP_SQR: return bulk_int_cuda_sqr(ctx, j->r, j->a, n, L);
-    case OP_MULLO: return bulk_int_cuda_mul_lo(ctx, j->r, j->a, j->b, n, L);
-    case OP_ADD: return bulk_int_cuda_add(ctx, j->r, NULL, j->a, j->b, n, L);
-    case OP_DIVMOD: return bulk_int_cuda_divmod(ctx, j->q, j->r, j->a, 2 * L, j->c, n, L, NULL);
-    case OP_GCD: return bulk_int_cuda_gcd(ctx, j->r, j->a, j->b, n, L);
-    case OP_POWMOD: return bulk_int_cuda_powmod(ctx, j->r, j->a, j->b, j->c, n, L, NULL);
+    case OP_MUL: return GPU_INTS->mul(ctx, j->r, j->a, j->b, n, L);
+    case OP_SQR: return GPU_INTS->sqr(ctx, j->r, j->a, n, L);
+    case OP_MULLO: return GPU_INTS->mul_lo(ctx, j->r, j->a, j->b, n, L);
+    case OP_ADD: return GPU_INTS->add(ctx, j->r, NULL, j->a, j->b, n, L);
+    case OP_DIVMOD: return GPU_INTS->divmod(ctx, j->q, j->r, j->a, 2 * L, j->c, n, L, NULL);
+    case OP_GCD: return GPU_INTS->gcd(ctx, j->r, j->a, j->b, n, L);
+    case OP_POWMOD: return GPU_INTS->powmod(ctx, j->r, j->a, j->b, j->c, n, L, NULL);
     }
     return BULK_ERR_ARG;
 }
@@ -328,7 +333,7 @@ static int divmod_check(bulk_ctx *ctx, size_t n)
         for (size_t i = 0; i < n; i += 7) d[i * L + L - 1] = 0;
         memset(q, 0xa5, n * 2 * L * 8); /* poisoned: every word must be written */
         memset(r, 0xa5, n * L * 8);
-        rc = bulk_int_cuda_divmod(ctx, q, r, a, 2 * L, d, n, L, e);
+        rc = GPU_INTS->divmod(ctx, q, r, a, 2 * L, d, n, L, e);
     }
     int bad = rc != BULK_OK;
     for (size_t i = 0; !bad && i < n; i++) bad = e[i] != 0;
@@ -398,7 +403,7 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             else snprintf(c[k], sizeof c[k], "-");
         }
         OUT("%-7zu %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3],
-            bulk_int_cuda_mul_kernel(ctx, L));
+            GPU_INTS->mul_kernel(ctx, L));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
         bulk_int_dev_free(R);
@@ -461,7 +466,7 @@ static void bench_eo(bulk_ctx *ctx, size_t big, size_t min_bits)
         }
         double em = rate[0] > rate[1] ? rate[0] : rate[1];
         OUT("%-7zu %9zu %12.3e %12.3e %12.3e %7.1f%%   %s\n", 64 * L, n, rate[0], rate[1], rate[2],
-            100.0 * em * imads(OP_MUL, L) / imad_peak, bulk_int_cuda_mul_kernel(ctx, L));
+            100.0 * em * imads(OP_MUL, L) / imad_peak, GPU_INTS->mul_kernel(ctx, L));
         if (rc != BULK_OK) OUT("# %zu bits: %s\n", 64 * L, bulk_status_string(rc));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
@@ -502,7 +507,7 @@ int main(int argc, char **argv)
     int threads = bulk_ctx_threads(ctx);
     char name[256] = "?", host[128] = "?";
     gethostname(host, sizeof host - 1);
-    if (bulk_int_cuda_peaks(&imad_peak, &bw_peak, name) != BULK_OK) {
+    if (GPU_INTS->peaks(ctx, &imad_peak, &bw_peak, name) != BULK_OK) {
         fprintf(stderr, "bench_int_gpu: measuring the device ceilings failed\n");
         return 1;
     }

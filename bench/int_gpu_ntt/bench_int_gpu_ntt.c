@@ -29,11 +29,15 @@
 #include "atomic_file.h"
 #include "common/parallel.h"
 #include "progress_line.h"
-#include "int/cuda/int_cuda.h"
-#include "int/cuda/int_cuda_ntt.h"
+#include "backend/context.h"
+#include "int/int_backend.h"
 #include "int/mul_fft.h"
 
 #include "../bench_util.h"
+
+/* The CUDA int table: this program reaches the CUDA entry points through it, and only after
+ * finding a device. */
+#define GPU_INTS (bulk_cuda_tables()->ints)
 
 #define OUT bench_table_printf
 
@@ -131,7 +135,7 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
         double ro = dev_rate(ctx, NULL, "int.ntt_min=0", a, sq ? NULL : b, n, L, NULL, 0.15);
         bulk_ctx_set_tune(ctx, "int.ntt_min=0");
-        const char *kn = bulk_int_cuda_mul_kernel(ctx, L);
+        const char *kn = GPU_INTS->mul_kernel(ctx, L);
         bulk_ctx_set_tune(ctx, NULL);
         double rn = dev_rate(ctx, "ntt", NULL, a, sq ? NULL : b, n, L, NULL, 0.15);
         OUT("%-5s %7zu %7zu %-6s %11.3e %11.3e %8.2f\n", sq ? "sqr" : "mul", L, n, sq ? "-" : kn, ro,
@@ -162,7 +166,7 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         /* the choice without the NTT */
         double ro = dev_rate(ctx, NULL, "int.ntt_min=0", a, b, n, L, NULL, quick ? 0.1 : 0.3);
         bulk_ctx_set_tune(ctx, "int.ntt_min=0");
-        const char *kold = bulk_int_cuda_mul_kernel(ctx, L);
+        const char *kold = GPU_INTS->mul_kernel(ctx, L);
         bulk_ctx_set_tune(ctx, NULL);
         double rn;
         /* one Karatsuba level over NTT half products (int.ntt_min: the NTT preferred from 16
@@ -177,7 +181,7 @@ static void bench_batch(bulk_ctx *ctx, int threads, int quick)
         bulk_parallel_for(threads, gn, 1, gmp_range, &j);
         double rg = (double)gn / (bulk_now() - t0);
         OUT("%-7zu %7zu %-6s %11.3e %-6s %11.3e %11.3e %8.2f %11.3e %11.3e %8.1f %8.1f %6s\n", bits,
-            n, bulk_int_cuda_mul_kernel(ctx, L), ra, kold, ro, rn, ro > 0 ? rn / ro : 0, rk, rg, rn / rg,
+            n, GPU_INTS->mul_kernel(ctx, L), ra, kold, ro, rn, ro > 0 ? rn / ro : 0, rk, rg, rn / rg,
             ra / rg, same && same_k ? "ok" : "FAIL");
         /* squares: the NTT saves one forward transform per prime */
         double sa = dev_rate(ctx, NULL, NULL, a, NULL, n, L, r1, quick ? 0.1 : 0.3);
@@ -210,26 +214,26 @@ static void bench_big(int quick)
         for (size_t i = 0; i < n; i++) a[i] = rnd(), b[i] = rnd();
         double tdev = -1, thost = -1, tcpu = -1, tgmp = -1;
         void *da = NULL, *db = NULL, *dr = NULL;
-        int rc = bulk_int_cuda_dev_alloc(&da, n * 8);
-        if (rc == BULK_OK) rc = bulk_int_cuda_dev_alloc(&db, n * 8);
-        if (rc == BULK_OK) rc = bulk_int_cuda_dev_alloc(&dr, 2 * n * 8);
-        if (rc == BULK_OK) rc = bulk_int_cuda_dev_put(da, a, n * 8);
-        if (rc == BULK_OK) rc = bulk_int_cuda_dev_put(db, b, n * 8);
-        if (rc == BULK_OK) rc = bulk_int_cuda_mul_big_dev(dr, da, n, db, n); /* warm-up */
+        int rc = GPU_INTS->raw_alloc(0, &da, n * 8);
+        if (rc == BULK_OK) rc = GPU_INTS->raw_alloc(0, &db, n * 8);
+        if (rc == BULK_OK) rc = GPU_INTS->raw_alloc(0, &dr, 2 * n * 8);
+        if (rc == BULK_OK) rc = GPU_INTS->raw_put(0, da, a, n * 8);
+        if (rc == BULK_OK) rc = GPU_INTS->raw_put(0, db, b, n * 8);
+        if (rc == BULK_OK) rc = GPU_INTS->mul_big_dev(0, dr, da, n, db, n); /* warm-up */
         if (rc == BULK_OK) {
             int reps = 0;
             double t0 = bulk_now(), t;
             do {
-                rc = bulk_int_cuda_mul_big_dev(dr, da, n, db, n);
+                rc = GPU_INTS->mul_big_dev(0, dr, da, n, db, n);
                 reps++;
                 t = bulk_now() - t0;
             } while (rc == BULK_OK && t < 0.2 && reps < 20);
             tdev = t / reps;
         }
-        bulk_int_cuda_dev_free(da), bulk_int_cuda_dev_free(db), bulk_int_cuda_dev_free(dr);
+        GPU_INTS->raw_free(0, da), GPU_INTS->raw_free(0, db), GPU_INTS->raw_free(0, dr);
         if (rc == BULK_OK) {
             double t0 = bulk_now();
-            rc = bulk_int_cuda_mul_big(r, a, n, b, n);
+            rc = GPU_INTS->mul_big(0, r, a, n, b, n);
             thost = bulk_now() - t0;
         }
         if (rc != BULK_OK) OUT("# %zu limbs: GPU failed: %s\n", n, bulk_status_string(rc));
@@ -279,7 +283,7 @@ int main(int argc, char **argv)
     char host[256] = "?", name[256] = "?";
     gethostname(host, sizeof host - 1);
     double imad = 0, bw = 0;
-    bulk_int_cuda_peaks(&imad, &bw, name);
+    GPU_INTS->peaks(ctx, &imad, &bw, name);
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -291,7 +295,7 @@ int main(int argc, char **argv)
         if (a && b && r) {
             for (size_t i = 0; i < n * L; i++) a[i] = rnd(), b[i] = rnd();
             OUT("# prof: ntt 65536 bits %.3e/s\n", dev_rate(ctx, "ntt", NULL, a, b, n, L, NULL, 0));
-            int rc = bulk_int_cuda_mul_big(r, a, nb, b, nb);
+            int rc = GPU_INTS->mul_big(0, r, a, nb, b, nb);
             OUT("# prof: big %zu limbs: %s\n", nb, bulk_status_string(rc));
         }
         free(a), free(b), free(r);

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/context.h"
+#include "life/life_backend.h"
 #include "life/life_internal.h"
 #include "bulk/life.h"
 #include "atomic_file.h"
@@ -148,13 +150,15 @@ static void peer_rows(uint64_t w, uint64_t gens, double mhz)
 
 /* rows per warp for gpu_row (0: the stepper's choice; the strip rows set it) */
 static long long gpu_strip;
+/* the CUDA context of the gpu rows: they reach the stepper through its Life table */
+static bulk_ctx *gpu_ctx;
 
 static void gpu_row(uint64_t w, uint64_t gens, unsigned pp, const bulk_life_rule *rule, const char *rname,
                     int sms, int khz)
 {
     uint64_t *c = soup(w, w);
     double k = 0, t0 = bulk_now();
-    int st = life_cuda_step_timed(c, w, w, 1, rule, gens, pp, gpu_strip, &k);
+    int st = gpu_ctx->gpu->life->step_timed(gpu_ctx, c, w, w, 1, rule, gens, pp, gpu_strip, &k);
     double dt = bulk_now() - t0;
     double cells = (double)w * (double)w * (double)gens;
     double ups = cells / k, e2e = cells / dt;
@@ -259,7 +263,8 @@ int main(int argc, char **argv)
     if (gpu) {
         char name[128];
         int sms = 0, khz = 0;
-        if (bulk_cuda_device_count() == 0 || life_cuda_info(name, sizeof name, &sms, &khz) != BULK_OK) {
+        if (bulk_cuda_device_count() == 0 || bulk_ctx_open(&gpu_ctx, BULK_BACKEND_CUDA, 0) != BULK_OK ||
+            gpu_ctx->gpu->life->info(gpu_ctx, name, sizeof name, &sms, &khz) != BULK_OK) {
             out("# GPU: no CUDA device here; run `sh bench/run.sh life --gpu` on a GPU machine\n");
         } else {
             out("# GPU: %s, %d SMs, %d MHz; integer limit %.3e 32-bit ops/s; Conway %.0f ops per 32-bit word\n",
@@ -284,6 +289,7 @@ int main(int argc, char **argv)
             gpu_row(32768, gens / 4, 16, &conway, "B3/S23", sms, khz);
             ooc_row(BULK_BACKEND_CUDA, quick ? 8192 : 32768, quick ? 64 : 256, NULL);
         }
+        bulk_ctx_close(gpu_ctx);
     }
     if (res) {
         if (bulk_afile_commit(&res_file) != 0) {

@@ -69,6 +69,18 @@ BULK_API void bulk_ctx_close(bulk_ctx *ctx);
 BULK_API bulk_backend bulk_ctx_backend(const bulk_ctx *ctx);
 BULK_API int bulk_ctx_threads(const bulk_ctx *ctx);
 
+/* The GPU of a CUDA context. A CUDA context opens on device 0; bulk_ctx_set_device moves it
+ * to `device` (0 .. bulk_cuda_device_count() - 1): single-device work then runs there, and
+ * multi-device work (Collatz) uses only that device. Each context keeps its own GPU state
+ * (streams, staging buffers, device caches), so contexts on different devices, or on one, can
+ * run at once from different threads (each context by one thread at a time). Setting the device
+ * releases the context's GPU state first (made again on first use), so it is best done before
+ * any work. BULK_ERR_ARG, with bulk_ctx_last_error saying why, when ctx is NULL, not a CUDA
+ * context, or device is out of range. Not thread-safe against calls running on the same
+ * context. bulk_ctx_device gives the context's device, -1 on a CPU context (or NULL). */
+BULK_API int bulk_ctx_set_device(bulk_ctx *ctx, int device);
+BULK_API int bulk_ctx_device(const bulk_ctx *ctx);
+
 /* Tuning: forces one of the library's fallback paths or moves a threshold, for tests and
  * benchmarks (docs/architecture.md "Tuning" lists every key and what it forces; results never
  * depend on it). `tune` is a comma-separated list of key=value, e.g.

@@ -34,6 +34,12 @@ const bulk_backend_tables *bulk_cpu_tables(void);
 /* The CUDA tables; NULL when the library was built without CUDA. */
 const bulk_backend_tables *bulk_cuda_tables(void);
 
+/* The number of CUDA devices (0 without CUDA or without a driver); asks the driver each time
+ * (bulk_cuda_device_count caches it). */
+int bulk_cuda_probe_devices(void);
+/* backend/cuda/device.cu: the same when CUDA is built (named only by backends.c). */
+int bulk_cuda_device_probe(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,11 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef BULK_HAVE_CUDA
-#define BULK_CUDA_BUILT 1
-#else
-#define BULK_CUDA_BUILT 0
-#endif
+#include "circuit/circuit_backend.h"
+#include "cky/cky_backend.h"
+#include "int/int_backend.h"
+#include "life/life_backend.h"
 
 int bulk_backend_parse(const char *name, bulk_backend *out)
 {
@@ -77,7 +76,7 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
     if (want != BULK_BACKEND_CPU) devices = bulk_cuda_device_count();
     if (want == BULK_BACKEND_CUDA && devices == 0)
         return bulk_fail(NULL, BULK_ERR_NO_BACKEND, "bulk_ctx_open: backend cuda: %s",
-                         BULK_CUDA_BUILT ? "no CUDA device found" : "this build has no CUDA backend");
+                         bulk_cuda_tables() ? "no CUDA device found" : "this build has no CUDA backend");
     if (want == BULK_BACKEND_AUTO) want = devices > 0 ? BULK_BACKEND_CUDA : BULK_BACKEND_CPU;
 
     struct bulk_ctx *c = calloc(1, sizeof *c);
@@ -101,20 +100,46 @@ int bulk_ctx_open(bulk_ctx **ctx, bulk_backend want, int threads)
             return bulk_fail(NULL, BULK_ERR_NOMEM, "bulk_ctx_open: out of memory");
         }
         c->cuda->device = 0;
-        c->cuda->devices = devices;
+        c->cuda->devices = devices; /* all of them until bulk_ctx_set_device picks one */
     }
     *ctx = c;
     return BULK_OK;
 }
 
+/* Frees what each module keeps in the context's GPU state (each table's release; the modules
+ * whose GPU code keeps nothing between calls have none). */
+static void release_gpu_state(bulk_ctx *ctx)
+{
+    if (!ctx->cuda || !ctx->gpu) return;
+    if (ctx->gpu->ints && ctx->gpu->ints->release) ctx->gpu->ints->release(ctx->cuda);
+}
+
 void bulk_ctx_close(bulk_ctx *ctx)
 {
     if (!ctx) return;
-    free(ctx->cuda); /* each module's release of its part comes with its backend table */
+    release_gpu_state(ctx);
+    free(ctx->cuda);
     pthread_mutex_destroy(&ctx->progress_lock);
     free(ctx);
 }
 bulk_backend bulk_ctx_backend(const bulk_ctx *ctx) { return ctx->backend; }
+
+int bulk_ctx_set_device(bulk_ctx *ctx, int device)
+{
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_set_device: ctx is NULL");
+    if (!ctx->cuda)
+        return bulk_fail(ctx, BULK_ERR_ARG, "bulk_ctx_set_device: the context is on the %s backend, not cuda",
+                         bulk_backend_name(ctx->backend));
+    if (device < 0 || device >= ctx->cuda_devices)
+        return bulk_fail(ctx, BULK_ERR_ARG, "bulk_ctx_set_device: device %d: use 0..%d", device,
+                         ctx->cuda_devices - 1);
+    if (device != ctx->cuda->device) release_gpu_state(ctx); /* it lives on the old device */
+    ctx->cuda->device = device;
+    ctx->cuda->devices = 1;
+    return BULK_OK;
+}
+
+int bulk_ctx_device(const bulk_ctx *ctx) { return ctx && ctx->cuda ? ctx->cuda->device : -1; }
 int bulk_ctx_threads(const bulk_ctx *ctx) { return ctx->threads; }
 
 int bulk_ctx_set_tune(bulk_ctx *ctx, const char *tune)

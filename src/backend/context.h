@@ -33,7 +33,4 @@ const bulk_tune *bulk_ctx_tune(const bulk_ctx *ctx);
 }
 #endif
 
-/* Implemented in cuda/device.cu when CUDA is built, else in cuda_absent.c. */
-int bulk_cuda_probe_devices(void);
-
 #endif

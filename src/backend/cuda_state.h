@@ -20,7 +20,8 @@ struct bulk_cky_cuda_state;
 
 typedef struct bulk_cuda_state {
     int device;  /* the device of single-device work (bulk_ctx_set_device; default 0) */
-    int devices; /* devices multi-device work may use: device .. device + devices - 1 */
+    int devices; /* devices multi-device work may use: device .. device + devices - 1 (all at
+                  * open; 1 once bulk_ctx_set_device chose one) */
     struct bulk_int_cuda_state *ints;
     struct bulk_collatz_cuda_state *collatz;
     struct bulk_life_cuda_state *life;

@@ -1,5 +1,6 @@
 /* CPU evaluation of a combinational and-inverter graph on 64 input vectors per word (BPBC,
- * seed 001 chapter 5), on all context threads, and the dispatch to the CUDA kernels.
+ * seed 001 chapter 5), on all context threads (the CPU circuit table), and the dispatch through
+ * the context's circuit table.
  *
  * Work split: the nwords columns are cut into blocks of `bw` words; a worker evaluates all
  * gates of the circuit on one block before moving on, keeping the block's signal array
@@ -11,7 +12,7 @@
 
 #include "backend/context.h"
 #include "circuit/circuit_core.h"
-#include "circuit/circuit_cuda.h"
+#include "circuit/circuit_backend.h"
 #include "bulk/circuit.h"
 #include "common/parallel.h"
 
@@ -53,13 +54,13 @@ int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const
     if (!ctx || !c || (nwords && ((!out && c->outputs) || (!in && c->inputs)))) return BULK_ERR_ARG;
     if (c->latches) return BULK_ERR_UNSUPPORTED;
     if (nwords == 0) return BULK_OK;
-    if (ctx->backend == BULK_BACKEND_CUDA) {
-#ifdef BULK_HAVE_CUDA
-        return bulk_cuda_circuit_eval(c, out, in, nwords);
-#else
-        return BULK_ERR_NO_BACKEND;
-#endif
-    }
+    const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
+    return be->circuit->eval(ctx, c, out, in, nwords);
+}
+
+/* The CPU table's eval (arguments checked by bulk_circuit_eval). */
+static int cpu_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords)
+{
     size_t vars = (size_t)c->maxvar + 1;
     /* 16 words per signal when the signal array fits 256 KiB, fewer (down to 1) otherwise */
     size_t bw = 16;
@@ -78,3 +79,9 @@ int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const
     free(j.scratch);
     return st;
 }
+
+const bulk_circuit_backend bulk_circuit_cpu_backend = {
+    .eval = cpu_eval,
+    .bitslice_add = circuit_cpu_bitslice_add,
+    .bench_pairsum = circuit_cpu_bench_pairsum,
+};

@@ -8,7 +8,7 @@
 
 #include "backend/context.h"
 #include "circuit/circuit_core.h"
-#include "circuit/circuit_cuda.h"
+#include "circuit/circuit_backend.h"
 #include "bulk/circuit.h"
 #include "common/parallel.h"
 #include "progress_line.h"
@@ -45,13 +45,13 @@ int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uin
 {
     if (!ctx || k < 1 || (nwords && (!sum || !a || !b))) return BULK_ERR_ARG;
     if (nwords == 0) return BULK_OK;
-    if (ctx->backend == BULK_BACKEND_CUDA) {
-#ifdef BULK_HAVE_CUDA
-        return bulk_cuda_bitslice_add(sum, a, b, k, nwords);
-#else
-        return BULK_ERR_NO_BACKEND;
-#endif
-    }
+    const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
+    return be->circuit->bitslice_add(ctx, sum, a, b, k, nwords);
+}
+
+int circuit_cpu_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b, unsigned k,
+                             size_t nwords)
+{
     add_job j = { sum, a, b, k, nwords };
     bulk_parallel_for(ctx->threads, (nwords + ADD_BLOCK - 1) / ADD_BLOCK, 4, add_range, &j);
     return BULK_OK;
@@ -85,15 +85,13 @@ int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps
 {
     if (!ctx || !t || k < 1 || k > 32 || pairs == 0 || pairs % 64 || reps < 1) return BULK_ERR_ARG;
     memset(t, 0, sizeof *t);
-    if (ctx->backend == BULK_BACKEND_CUDA) {
-#ifdef BULK_HAVE_CUDA
-        int st = bulk_cuda_bench_pairsum(k, pairs, reps, seed, &t->naive_ms, &t->bitwise_ms);
-        t->bitwise_threads_ms = t->bitwise_ms;
-        return st;
-#else
-        return BULK_ERR_NO_BACKEND;
-#endif
-    }
+    const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
+    return be->circuit->bench_pairsum(ctx, k, pairs, reps, seed, t);
+}
+
+int circuit_cpu_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps, uint64_t seed,
+                              bulk_pairsum_timing *t)
+{
     size_t nw = pairs / 64;
     uint32_t *a = malloc(pairs * 4), *b = malloc(pairs * 4), *c = malloc(pairs * 4);
     uint64_t *pa = calloc(k * nw, 8), *pb = calloc(k * nw, 8), *ps = calloc((k + 1) * nw, 8);

@@ -12,6 +12,7 @@
 
 #include "backend/context.h"
 #include "cky/cky_core.h"
+#include "cky/cky_backend.h"
 #include "cky/cky_cuda.h"
 #include "cky/grammar.h"
 #include "common/parallel.h"
@@ -181,13 +182,14 @@ int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const 
     for (size_t i = 0; i < nstrings; i++)
         if (offsets[i + 1] < offsets[i]) return BULK_ERR_ARG;
     if (nstrings == 0) return BULK_OK;
-    if (ctx->backend == BULK_BACKEND_CUDA) {
-#ifdef BULK_HAVE_CUDA
-        return bulk_cuda_cky_parse(g, accept, syms, offsets, nstrings, ctx->threads);
-#else
-        return BULK_ERR_NO_BACKEND;
-#endif
-    }
+    const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
+    return be->cky->parse(ctx, g, accept, syms, offsets, nstrings);
+}
+
+/* The CPU table's parse (arguments checked by bulk_cky_parse). */
+static int cpu_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
+                     const size_t *offsets, size_t nstrings)
+{
     int st = BULK_ERR_NOMEM;
     uint8_t *ok = malloc(nstrings);
     size_t *count = NULL, *ids = NULL;
@@ -231,3 +233,5 @@ done:
     free(ok), free(count), free(ids), free(groups);
     return st;
 }
+
+const bulk_cky_backend bulk_cky_cpu_backend = { .parse = cpu_parse };

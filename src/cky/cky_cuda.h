@@ -1,5 +1,6 @@
-/* Entry points of the CUDA CKY kernels (src/cky/cuda/), called only when the library is
- * built with CUDA, and the input check they share with the CPU path. */
+/* The CUDA CKY parser with a choice of kernel (src/cky/cuda/; built only with CUDA, for tests
+ * and benchmarks; bulk_cky_parse reaches it through the CKY table, cky/cky_backend.h), and the
+ * input check it shares with the CPU path. */
 #ifndef BULK_CKY_CUDA_H
 #define BULK_CKY_CUDA_H
 #include <stddef.h>
@@ -55,15 +56,12 @@ typedef struct bulk_cky_gpu_stats {
     double clock_ghz;
 } bulk_cky_gpu_stats;
 
-/* Same contract as bulk_cky_parse, with the kernel chosen by `variant` (BULK_CKY_GPU_*; a
- * BLOCK variant whose staging area does not fit runs THREAD instead); the host work (checks,
- * gathering strings) on up to `threads` CPU threads. */
-int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                           size_t nstrings, int variant, int threads, bulk_cky_gpu_stats *stats);
-
-/* Same contract as bulk_cky_parse: bulk_cuda_cky_parse_ex with AUTO. */
-int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                        size_t nstrings, int threads);
+/* Same contract as bulk_cky_parse on ctx's device (a CUDA context), with the kernel chosen by
+ * `variant` (BULK_CKY_GPU_*; a BLOCK variant whose staging area does not fit runs THREAD
+ * instead); the host work (checks, gathering strings) on up to `threads` CPU threads. */
+int bulk_cuda_cky_parse_ex(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
+                           const size_t *offsets, size_t nstrings, int variant, int threads,
+                           bulk_cky_gpu_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -57,7 +57,11 @@ unsigned long long gcd_mod_exact_count(void);
 
 /* A flag OR'd into the `threads` arguments of gcd_mul, gcd_mod and the trees' per-node work:
  * products of at least 2^((mt >> GCD_MUL_GPU_LOG_SHIFT) & 31) limbs (an + bn) may run on the GPU
- * NTT (gcd_mul_flags puts the context's threshold there). */
+ * NTT of device (mt >> GCD_MUL_DEVICE_SHIFT) & GCD_MUL_DEVICE_MASK (gcd_mul_flags puts the
+ * context's threshold and device there). The thread count is mt & GCD_MUL_THREADS_MASK. */
+#define GCD_MUL_THREADS_MASK 0xffff
+#define GCD_MUL_DEVICE_SHIFT 16
+#define GCD_MUL_DEVICE_MASK 0xff
 #define GCD_MUL_GPU (1 << 24)
 #define GCD_MUL_GPU_LOG_SHIFT 25
 /* Default for gcd_gpu_ntt_limbs (an + bn limbs; 0: never). intntt's round-1 table (H200,
@@ -70,7 +74,7 @@ size_t gcd_gpu_ntt_limbs(const bulk_ctx *ctx);
  * else 0. */
 int gcd_mul_flags(const bulk_ctx *ctx);
 /* r (an + bn limbs) = a * b, r disjoint from a and b (a == b with an == bn allowed). mt: CPU
- * threads for the CPU NTT, optionally | gcd_mul_flags (then bulk_int_cuda_mul_big from
+ * threads for the CPU NTT, optionally | gcd_mul_flags (then the GPU NTT from
  * the threshold the flags carry, its result checked modulo 2^64 - 1; the CPU on any failure or
  * mismatch). Never fails. */
 void gcd_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn, int mt);

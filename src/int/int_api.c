@@ -76,8 +76,8 @@ int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_
     int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_ADD) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_ADD))
-        return bulk_int_cuda_add(ctx, r, carry, a, b, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_ADD))
+        return ctx->gpu->ints->add(ctx, r, carry, a, b, n, limbs);
     struct int_job j = { .r = r, .flag = carry, .a = a, .b = b, .limbs = limbs };
     return bulk_int_parallel(ctx, n, (double)limbs, add_range, &j);
 }
@@ -88,8 +88,8 @@ int bulk_int_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb
     int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SUB) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SUB))
-        return bulk_int_cuda_sub(ctx, r, borrow, a, b, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SUB))
+        return ctx->gpu->ints->sub(ctx, r, borrow, a, b, n, limbs);
     struct int_job j = { .r = r, .flag = borrow, .a = a, .b = b, .limbs = limbs };
     return bulk_int_parallel(ctx, n, (double)limbs, sub_range, &j);
 }
@@ -162,8 +162,8 @@ int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk
     int st = check_binary(ctx, r, 2, a, b, 1, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_MUL) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_MUL))
-        return bulk_int_cuda_mul(ctx, r, a, b, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_MUL))
+        return ctx->gpu->ints->mul(ctx, r, a, b, n, limbs);
     struct int_job j = { .r = r, .a = a, .b = b, .limbs = limbs,
                          .method = (bulk_mul_method)ctx->int_mul_method };
     return bulk_int_parallel(ctx, n, mul_cost(limbs), mul_range, &j);
@@ -174,8 +174,8 @@ int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, 
     int st = check_binary(ctx, r, 2, a, NULL, 0, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SQR) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SQR))
-        return bulk_int_cuda_sqr(ctx, r, a, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SQR))
+        return ctx->gpu->ints->sqr(ctx, r, a, n, limbs);
     struct int_job j = { .r = r, .a = a, .limbs = limbs,
                          .method = (bulk_mul_method)ctx->int_mul_method };
     return bulk_int_parallel(ctx, n, mul_cost(limbs) * 0.6, sqr_range, &j);
@@ -187,8 +187,8 @@ int bulk_int_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const b
     int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_MUL_LO) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_MUL_LO))
-        return bulk_int_cuda_mul_lo(ctx, r, a, b, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_MUL_LO))
+        return ctx->gpu->ints->mul_lo(ctx, r, a, b, n, limbs);
     struct int_job j = { .r = r, .a = a, .b = b, .limbs = limbs,
                          .method = (bulk_mul_method)ctx->int_mul_method };
     return bulk_int_parallel(ctx, n, mul_cost(limbs) * 0.6, mullo_range, &j);
@@ -213,8 +213,8 @@ int bulk_int_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb
     if (bulk_int_overlap(r, n, a, n * limbs * 8) || bulk_int_overlap(r, n, b, n * limbs * 8))
         return BULK_ERR_ARG;
     if (bulk_int_on_device(ctx, BULK_INT_OP_CMP) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_CMP))
-        return bulk_int_cuda_cmp(ctx, r, a, b, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_CMP))
+        return ctx->gpu->ints->cmp(ctx, r, a, b, n, limbs);
     struct int_job j = { .cmp = r, .a = a, .b = b, .limbs = limbs };
     return bulk_int_parallel(ctx, n, (double)limbs, cmp_range, &j);
 }
@@ -269,8 +269,8 @@ int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
     int st = check_binary(ctx, r, 1, a, NULL, 0, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SHL) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SHL))
-        return bulk_int_cuda_shl(ctx, r, a, bits, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SHL))
+        return ctx->gpu->ints->shl(ctx, r, a, bits, n, limbs);
     struct int_job j = { .r = r, .a = a, .limbs = limbs, .bits = bits };
     return bulk_int_parallel(ctx, n, (double)limbs, shl_range, &j);
 }
@@ -281,8 +281,8 @@ int bulk_int_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
     int st = check_binary(ctx, r, 1, a, NULL, 0, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SHR) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_SHR))
-        return bulk_int_cuda_shr(ctx, r, a, bits, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SHR))
+        return ctx->gpu->ints->shr(ctx, r, a, bits, n, limbs);
     struct int_job j = { .r = r, .a = a, .limbs = limbs, .bits = bits };
     return bulk_int_parallel(ctx, n, (double)limbs, shr_range, &j);
 }

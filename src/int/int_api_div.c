@@ -137,8 +137,8 @@ int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_li
         !disjoint(r, rb, a, ab) || !disjoint(r, rb, d, db))
         return BULK_ERR_ARG;
     if (bulk_int_on_device(ctx, BULK_INT_OP_DIVMOD) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_DIVMOD))
-        return bulk_int_cuda_divmod(ctx, q, r, a, a_limbs, d, n, limbs, err);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_DIVMOD))
+        return ctx->gpu->ints->divmod(ctx, q, r, a, a_limbs, d, n, limbs, err);
     struct div_job j = { .kind = JOB_DIVMOD, .q = q, .r = r, .a = a, .b = d, .a_limbs = a_limbs,
                          .limbs = limbs, .err = err, .method = ctx->int_div_method };
     j.scratch_limbs = bulk_mpn_divmod_scratch_method(a_limbs, limbs, (bulk_div_method)j.method);
@@ -155,8 +155,8 @@ int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk
     size_t nb = bytes(n, limbs);
     if (!disjoint(g, nb, a, nb) || !disjoint(g, nb, b, nb)) return BULK_ERR_ARG;
     if (bulk_int_on_device(ctx, BULK_INT_OP_GCD) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_GCD))
-        return bulk_int_cuda_gcd(ctx, g, a, b, n, limbs);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_GCD))
+        return ctx->gpu->ints->gcd(ctx, g, a, b, n, limbs);
     struct div_job j = { .kind = JOB_GCD, .r = g, .a = a, .b = b, .limbs = limbs,
                          .method = ctx->int_gcd_method };
     j.scratch_limbs = bulk_mpn_gcd_scratch(limbs);
@@ -189,8 +189,8 @@ int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, cons
     if (!disjoint(r, nb, base, nb) || !disjoint(r, nb, exp, nb) || !disjoint(r, nb, m, nb))
         return BULK_ERR_ARG;
     if (bulk_int_on_device(ctx, BULK_INT_OP_POWMOD) &&
-        limbs <= bulk_int_cuda_max_limbs(BULK_INT_CUDA_POWMOD))
-        return bulk_int_cuda_powmod(ctx, r, base, exp, m, n, limbs, err);
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_POWMOD))
+        return ctx->gpu->ints->powmod(ctx, r, base, exp, m, n, limbs, err);
     struct div_job j = { .kind = JOB_POWMOD, .r = r, .a = base, .b = exp, .c = m, .limbs = limbs,
                          .err = err };
     j.scratch_limbs = bulk_mpn_powmod_scratch(limbs);

@@ -13,7 +13,7 @@
 #include "backend/context.h"
 #include "bulk/int.h"
 #include "common/parallel.h"
-#include "int/cuda/int_cuda.h"
+#include "int/int_backend.h"
 
 /* The widest instance accepted (int.h): 2^20 limbs = 64 Mibit. */
 #define BULK_INT_MAX_LIMBS ((size_t)1 << 20)
@@ -25,13 +25,13 @@ typedef enum bulk_int_op {
 } bulk_int_op;
 
 /* 1 when `op` should run on the context's device. THE one place that routes integer work to
- * the GPU: a CUDA context sends every operation with a kernel (src/int/cuda/, all but invmod)
- * there; each wrapper then also checks limbs <= bulk_int_cuda_max_limbs(op) (0 without CUDA:
- * src/int/cuda_absent.c) and runs the CPU code for wider calls. Both backends give the same
+ * the GPU: a CUDA context (ctx->gpu set) sends every operation with a kernel (src/int/cuda/,
+ * all but invmod) there; each wrapper then also checks limbs <= ctx->gpu->ints->max_limbs(op)
+ * and runs the CPU code for wider calls (int/int_backend.h). Both backends give the same
  * results bit for bit (tests/int_gpu compares them). */
 static inline int bulk_int_on_device(const bulk_ctx *ctx, bulk_int_op op)
 {
-    return ctx->backend == BULK_BACKEND_CUDA && op != BULK_INT_OP_INVMOD;
+    return ctx->gpu != NULL && op != BULK_INT_OP_INVMOD;
 }
 
 /* Checks the common arguments: ctx non-NULL, 1 <= limbs <= BULK_INT_MAX_LIMBS, and n * limbs *

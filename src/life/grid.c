@@ -1,16 +1,25 @@
 /* Grid-level entry points: stepping on the context's backend, population, row access. */
 #include "backend/context.h"
+#include "life/life_backend.h"
 #include "life/life_internal.h"
+
+/* The CPU table's step: life_cpu_step on the context's threads under its tuning. */
+static int cpu_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
+                    const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
+{
+    return life_cpu_step(cells, width, height, torus, rule, steps, per_pass, ctx->threads,
+                         ctx->tune.life_isa);
+}
+
+const bulk_life_backend bulk_life_cpu_backend = { .step = cpu_step };
 
 int bulk_life_grid_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
                         const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
 {
     if (!ctx || !cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
     if ((rule->birth | rule->survive) >> 9) return BULK_ERR_ARG;
-    if (ctx->backend == BULK_BACKEND_CUDA)
-        return life_cuda_step(cells, width, height, torus, rule, steps, per_pass, ctx->tune.life_strip);
-    return life_cpu_step(cells, width, height, torus, rule, steps, per_pass, ctx->threads,
-                         ctx->tune.life_isa);
+    const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
+    return be->life->step(ctx, cells, width, height, torus, rule, steps, per_pass);
 }
 
 uint64_t bulk_life_grid_population(const uint64_t *cells, uint64_t width, uint64_t height)

@@ -20,21 +20,7 @@ int life_cpu_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
 int life_cpu_step_seed(uint64_t *cells, uint64_t width, uint64_t height, int torus, uint64_t steps,
                        int double_word);
 
-/* The same on the first CUDA device (the grid is copied there and back). BULK_ERR_NO_BACKEND
- * when CUDA is not built in; BULK_ERR_CUDA when a CUDA call fails. */
-int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                   const bulk_life_rule *rule, uint64_t steps, unsigned per_pass, long long strip);
-
-/* life_cuda_step that also reports the time of the kernels alone (device clock, without the
- * copies), for benchmarks; *kernel_seconds is 0 on the slow path of tori whose width is not a
- * multiple of 64. strip > 0 (the tuning life.strip) sets the rows per warp; 0: by occupancy. */
-int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                         const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
-                         long long strip, double *kernel_seconds);
-
-/* The CUDA device the stepper uses, for benchmarks: name, SM count, clock (kHz). BULK_ERR_NO_BACKEND
- * without CUDA. */
-int life_cuda_info(char *name, size_t cap, int *sms, int *clock_khz);
+/* The GPU stepper is the CUDA Life table's (life/life_backend.h). */
 
 /* 64 cells of a row starting at cell x (bit i = cell x + i). Cells outside [0, width) wrap when
  * torus, else read as 0. */

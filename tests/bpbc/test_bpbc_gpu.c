@@ -58,6 +58,7 @@ static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
 }
 
 #ifdef BULK_HAVE_CUDA
+static bulk_ctx *gpu_ctx; /* main's CUDA context, for bulk_cuda_cky_parse_ex */
 static const char *const variant_name[] = { "auto", "block", "block-full", "thread", "by-b", "by-b-full", "by-b2-full", "by-b2" };
 
 /* CPU backend vs every CUDA kernel on the same strings; returns the number accepted. */
@@ -70,7 +71,7 @@ static size_t compare_cky(bulk_ctx *cpu, const bulk_grammar *g, const int32_t *s
         if (v == BULK_CKY_GPU_THREAD && !thread_too) continue;
         bulk_cky_gpu_stats stt;
         memset(y, 2, m);
-        int st = bulk_cuda_cky_parse_ex(g, y, sy, off, m, v, 4, &stt);
+        int st = bulk_cuda_cky_parse_ex(gpu_ctx, g, y, sy, off, m, v, 4, &stt);
         CHECK(st == BULK_OK, "%s: gpu parse (%s): %s", what, variant_name[v], bulk_status_string(st));
         size_t bad = 0, first = m;
         for (size_t i = 0; i < m; i++)
@@ -113,7 +114,7 @@ static void test_cky(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
         if (nnt == 700) {
             bulk_cky_gpu_stats stt;
             uint8_t *y = malloc(m);
-            CHECK(bulk_cuda_cky_parse_ex(g, y, sy, off, m, BULK_CKY_GPU_BLOCK, 4, &stt) == BULK_OK, "700 block");
+            CHECK(bulk_cuda_cky_parse_ex(gpu_ctx, g, y, sy, off, m, BULK_CKY_GPU_BLOCK, 4, &stt) == BULK_OK, "700 block");
             CHECK(stt.variant == BULK_CKY_GPU_THREAD, "nnt 700: expected the thread kernel, ran %s",
                   variant_name[stt.variant]);
             free(y);
@@ -279,6 +280,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open the CPU and CUDA contexts\n");
         return 1;
     }
+#ifdef BULK_HAVE_CUDA
+    gpu_ctx = gpu;
+#endif
     const char *dir = "tests/data/cky";
     for (int i = 1; i + 1 < argc; i++)
         if (strcmp(argv[i], "--data") == 0) dir = argv[i + 1];

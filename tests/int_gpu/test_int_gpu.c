@@ -12,8 +12,13 @@
 
 #include "bulk/int.h"
 #include "bulk/int_device.h"
-#include "int/cuda/int_cuda.h"
+#include "backend/context.h"
+#include "int/int_backend.h"
 #include "test_util.h"
+
+/* The CUDA int table: this program reaches the CUDA entry points through it, and only after
+ * finding a device. */
+#define GPU_INTS (bulk_cuda_tables()->ints)
 
 static uint64_t rng;
 static bulk_ctx *gpu, *cpu;
@@ -100,7 +105,7 @@ static void size_addsub_cmp_shift(struct size_case *t)
     /* add, sub (and r == a aliasing on a copy) */
     for (int sub = 0; sub <= 1; sub++) {
         memset(r, 0x5a, bytes);
-        rc = sub ? bulk_int_cuda_sub(gpu, r, f, a, b, n, L) : bulk_int_cuda_add(gpu, r, f, a, b, n, L);
+        rc = sub ? GPU_INTS->sub(gpu, r, f, a, b, n, L) : GPU_INTS->add(gpu, r, f, a, b, n, L);
         rc2 = sub ? bulk_int_sub(cpu, r2, f2, a, b, n, L) : bulk_int_add(cpu, r2, f2, a, b, n, L);
         CHECK(rc == BULK_OK && rc2 == BULK_OK, "%s limbs=%zu: rc %d cpu %d", sub ? "sub" : "add", L, rc, rc2);
         CHECK(memcmp(r, r2, bytes) == 0 && memcmp(f, f2, n) == 0, "%s limbs=%zu n=%zu differs from CPU",
@@ -118,12 +123,12 @@ static void size_addsub_cmp_shift(struct size_case *t)
             }
         }
         memcpy(a2, a, bytes);
-        rc = sub ? bulk_int_cuda_sub(gpu, a2, NULL, a2, b, n, L) : bulk_int_cuda_add(gpu, a2, NULL, a2, b, n, L);
+        rc = sub ? GPU_INTS->sub(gpu, a2, NULL, a2, b, n, L) : GPU_INTS->add(gpu, a2, NULL, a2, b, n, L);
         CHECK(rc == BULK_OK && memcmp(a2, r, bytes) == 0, "%s limbs=%zu in place", sub ? "sub" : "add", L);
     }
 
     /* cmp */
-    rc = bulk_int_cuda_cmp(gpu, e, a, b, n, L);
+    rc = GPU_INTS->cmp(gpu, e, a, b, n, L);
     rc2 = bulk_int_cmp(cpu, e2, a, b, n, L);
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(e, e2, n) == 0, "cmp limbs=%zu", L);
     for (size_t i = 0; i < n; i += 13) CHECK(e[i] == 0, "cmp equal operands limbs=%zu", L);
@@ -133,7 +138,7 @@ static void size_addsub_cmp_shift(struct size_case *t)
     for (int k = 0; k < 9; k++)
         for (int left = 0; left <= 1; left++) {
             size_t bits = counts[k];
-            rc = left ? bulk_int_cuda_shl(gpu, r, a, bits, n, L) : bulk_int_cuda_shr(gpu, r, a, bits, n, L);
+            rc = left ? GPU_INTS->shl(gpu, r, a, bits, n, L) : GPU_INTS->shr(gpu, r, a, bits, n, L);
             rc2 = left ? bulk_int_shl(cpu, r2, a, bits, n, L) : bulk_int_shr(cpu, r2, a, bits, n, L);
             CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, bytes) == 0,
                   "%s limbs=%zu bits=%zu differs from CPU", left ? "shl" : "shr", L, bits);
@@ -144,7 +149,7 @@ static void size_addsub_cmp_shift(struct size_case *t)
                 CHECK(eq_mpz(r + i * L, L, z), "%s limbs=%zu bits=%zu instance %zu", left ? "shl" : "shr", L, bits, i);
             }
             memcpy(a2, a, bytes);
-            rc = left ? bulk_int_cuda_shl(gpu, a2, a2, bits, n, L) : bulk_int_cuda_shr(gpu, a2, a2, bits, n, L);
+            rc = left ? GPU_INTS->shl(gpu, a2, a2, bits, n, L) : GPU_INTS->shr(gpu, a2, a2, bits, n, L);
             CHECK(rc == BULK_OK && memcmp(a2, r, bytes) == 0, "shift in place limbs=%zu", L);
         }
 }
@@ -159,7 +164,7 @@ static void size_mul(struct size_case *t)
 
     /* mul, sqr, mul_lo */
     memset(r, 0x5a, 2 * bytes);
-    rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+    rc = GPU_INTS->mul(gpu, r, a, b, n, L);
     rc2 = bulk_int_mul(cpu, r2, a, b, n, L);
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, 2 * bytes) == 0, "mul limbs=%zu n=%zu differs from CPU (rc %d)", L, n, rc);
     for (size_t i = 0; i < n; i++) {
@@ -172,7 +177,7 @@ static void size_mul(struct size_case *t)
             break;
         }
     }
-    rc = bulk_int_cuda_sqr(gpu, r, a, n, L);
+    rc = GPU_INTS->sqr(gpu, r, a, n, L);
     rc2 = bulk_int_sqr(cpu, r2, a, n, L);
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, 2 * bytes) == 0, "sqr limbs=%zu differs from CPU", L);
     for (size_t i = 0; i < n; i += 31) {
@@ -180,7 +185,7 @@ static void size_mul(struct size_case *t)
         mpz_mul(z, x, x);
         CHECK(eq_mpz(r + i * 2 * L, 2 * L, z), "sqr limbs=%zu instance %zu", L, i);
     }
-    rc = bulk_int_cuda_mul_lo(gpu, r, a, b, n, L);
+    rc = GPU_INTS->mul_lo(gpu, r, a, b, n, L);
     rc2 = bulk_int_mul_lo(cpu, r2, a, b, n, L);
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, bytes) == 0, "mul_lo limbs=%zu differs from CPU", L);
     for (size_t i = 0; i < n; i += 31) {
@@ -208,10 +213,10 @@ static void size_divmod(struct size_case *t)
         size_t al = wide ? 2 * L : L;
         const bulk_limb_t *num = a;
         if (wide) { /* the products a * b as dividends */
-            bulk_int_cuda_mul(gpu, a2, a, b, nd, L);
+            GPU_INTS->mul(gpu, a2, a, b, nd, L);
             num = a2;
         }
-        rc = bulk_int_cuda_divmod(gpu, q, r, num, al, c, nd, L, e);
+        rc = GPU_INTS->divmod(gpu, q, r, num, al, c, nd, L, e);
         rc2 = bulk_int_divmod(cpu, q2, r2, num, al, c, nd, L, e2);
         CHECK(rc == BULK_ERR_DIVZERO && rc2 == BULK_ERR_DIVZERO, "divmod limbs=%zu: rc %d cpu %d", L, rc, rc2);
         CHECK(memcmp(q, q2, nd * al * 8) == 0 && memcmp(r, r2, nd * L * 8) == 0 && memcmp(e, e2, nd) == 0,
@@ -243,7 +248,7 @@ static void size_gcd(struct size_case *t)
     /* gcd */
     size_t ng = nd;
     for (size_t i = 5; i < ng; i += 19) memset(b + i * L, 0, L * 8); /* gcd(a, 0) */
-    rc = bulk_int_cuda_gcd(gpu, r, a, b, ng, L);
+    rc = GPU_INTS->gcd(gpu, r, a, b, ng, L);
     rc2 = bulk_int_gcd(cpu, r2, a, b, ng, L);
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(r, r2, ng * L * 8) == 0, "gcd limbs=%zu differs from CPU", L);
     for (size_t i = 0; i < ng; i++) {
@@ -276,7 +281,7 @@ static void size_powmod(struct size_case *t)
         if (i % 9 == 4) c[i * L] &= ~(bulk_limb_t)1;
         if (L > 16) memset(b + i * L + 1, 0, (L - 1) * 8);
     }
-    rc = bulk_int_cuda_powmod(gpu, r, a, b, c, np, L, e);
+    rc = GPU_INTS->powmod(gpu, r, a, b, c, np, L, e);
     rc2 = bulk_int_powmod(cpu, r2, a, b, c, np, L, e2);
     CHECK(np == 0 || (rc == BULK_ERR_EVEN_MODULUS && rc2 == BULK_ERR_EVEN_MODULUS), "powmod limbs=%zu: rc %d cpu %d", L, rc, rc2);
     CHECK(memcmp(r, r2, np * L * 8) == 0 && memcmp(e, e2, np) == 0, "powmod limbs=%zu differs from CPU", L);
@@ -324,7 +329,7 @@ static void test_size(size_t limbs, size_t n, int heavy)
 }
 
 /* The public wrappers of bulk/int.h on the CUDA context (the hooks of int_api.c and
- * int_api_div.c route to the kernels up to bulk_int_cuda_max_limbs(op) and to the CPU above
+ * int_api_div.c route to the kernels up to GPU_INTS->max_limbs(op) and to the CPU above
  * it; invmod always runs on the CPU): every operation bit for bit equal to the CPU context,
  * q or r omitted in divmod, r == a for add and shl. L = 65 is above powmod's GPU limit of 64
  * limbs, so powmod there takes the CPU path of a CUDA context. */
@@ -421,14 +426,14 @@ static void test_divmod_staged(size_t L, size_t n)
     fill(d, n, L, 3);
     for (size_t i = 0; i < n; i += 17) memset(d + i * L, 0, L * 8);
     for (size_t al = L; al <= 2 * L; al += L) {
-        int rc = bulk_int_cuda_divmod(gpu, q, r, a, al, d, n, L, e);
+        int rc = GPU_INTS->divmod(gpu, q, r, a, al, d, n, L, e);
         int rc2 = bulk_int_divmod(cpu, q2, r2, a, al, d, n, L, e2);
         CHECK(rc == BULK_ERR_DIVZERO && rc2 == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0 &&
                   memcmp(r, r2, n * L * 8) == 0 && memcmp(e, e2, n) == 0,
               "divmod %s %zu/%zu limbs differs from CPU (rc %d)", mode, al, L, rc);
-        rc = bulk_int_cuda_divmod(gpu, NULL, r, a, al, d, n, L, NULL);
+        rc = GPU_INTS->divmod(gpu, NULL, r, a, al, d, n, L, NULL);
         CHECK(rc == BULK_ERR_DIVZERO && memcmp(r, r2, n * L * 8) == 0, "divmod %s q = NULL", mode);
-        rc = bulk_int_cuda_divmod(gpu, q, NULL, a, al, d, n, L, NULL);
+        rc = GPU_INTS->divmod(gpu, q, NULL, a, al, d, n, L, NULL);
         CHECK(rc == BULK_ERR_DIVZERO && memcmp(q, q2, n * al * 8) == 0, "divmod %s r = NULL", mode);
     }
     free(a); free(d); free(q); free(q2); free(r); free(r2); free(e); free(e2);
@@ -462,7 +467,7 @@ static void test_divmod_addback(size_t L, size_t n)
         u[2 * NW - 2] = (uint32_t)c;
         u[2 * NW - 1] = (uint32_t)(c >> 32);
     }
-    int rc = bulk_int_cuda_divmod(gpu, q, r, (const bulk_limb_t *)a, 2 * L, (const bulk_limb_t *)d,
+    int rc = GPU_INTS->divmod(gpu, q, r, (const bulk_limb_t *)a, 2 * L, (const bulk_limb_t *)d,
                                   n, L, NULL);
     int rc2 = bulk_int_divmod(cpu, q2, r2, (const bulk_limb_t *)a, 2 * L, (const bulk_limb_t *)d,
                               n, L, NULL);
@@ -504,7 +509,7 @@ static void test_gcd_mode(const char *mode, size_t L, size_t n)
         default: break;
         }
     }
-    int rc = bulk_int_cuda_gcd(gpu, g, a, b, n, L);
+    int rc = GPU_INTS->gcd(gpu, g, a, b, n, L);
     int rc2 = bulk_int_gcd(cpu, g2, a, b, n, L);
     CHECK(rc == BULK_OK && rc2 == BULK_OK && memcmp(g, g2, bytes) == 0,
           "gcd %s limbs=%zu n=%zu differs from CPU (rc %d)", *mode ? mode : "default", L, n, rc);
@@ -521,7 +526,7 @@ static void test_gcd_mode(const char *mode, size_t L, size_t n)
     }
     mpz_clears(x, y, z, NULL);
     memcpy(g, a, bytes); /* in place: g == a */
-    rc = bulk_int_cuda_gcd(gpu, g, g, b, n, L);
+    rc = GPU_INTS->gcd(gpu, g, g, b, n, L);
     CHECK(rc == BULK_OK && memcmp(g, g2, bytes) == 0, "gcd %s limbs=%zu in place", *mode ? mode : "default", L);
     tune(NULL, NULL);
     free(a); free(b); free(g); free(g2);
@@ -543,7 +548,7 @@ static void test_sr_shapes(void)
         fill(b, n, L, 5);
         CHECK(bulk_int_mul(cpu, r2, a, b, n, L) == BULK_OK, "CPU mul");
         memset(r, 0x5a, n * 2 * L * 8);
-        int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+        int rc = GPU_INTS->mul(gpu, r, a, b, n, L);
         CHECK(rc == BULK_OK && memcmp(r, r2, n * 2 * L * 8) == 0,
               "sum-rotate limbs=%zu differs from CPU (rc %d)", L, rc);
         free(a); free(b); free(r); free(r2);
@@ -569,8 +574,8 @@ static void test_mul_kernels(void)
             bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *rl = test_xmalloc(n * L * 8);
             fill(a, n, L, 1);
             fill(b, n, L, 2);
-            int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
-            int rc2 = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
+            int rc = GPU_INTS->mul(gpu, r, a, b, n, L);
+            int rc2 = GPU_INTS->mul_lo(gpu, rl, a, b, n, L);
             CHECK(rc == BULK_OK && rc2 == BULK_OK, "mul kernel %s limbs=%zu: rc %d %d", kinds[k], L, rc, rc2);
             size_t bad = first_wrong_product(r, rl, a, b, n, L);
             CHECK(bad == n, "mul kernel %s limbs=%zu instance %zu wrong", kinds[k], L, bad);
@@ -588,7 +593,7 @@ static void test_mul_kernels(void)
         fill(b, n, L, 5);
         for (size_t i = 0; i < n; i += 9) memset(a + i * L, 0xff, L * 8);
         for (size_t i = 0; i < n; i += 10) memset(b + i * L, 0xff, L * 8);
-        int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+        int rc = GPU_INTS->mul(gpu, r, a, b, n, L);
         CHECK(rc == BULK_OK, "multi-level Karatsuba limbs=%zu: rc %d", L, rc);
         size_t bad = first_wrong_product(r, NULL, a, b, n, L);
         CHECK(bad == n, "multi-level Karatsuba limbs=%zu instance %zu wrong", L, bad);
@@ -611,20 +616,20 @@ static void check_eo(size_t L, size_t n)
     for (size_t i = 0; i < n; i += 6) memset(b + i * L, 0xff, L * 8);
     memset(r, 0x5a, n * 2 * L * 8);
     tune("int.mul", kind);
-    int rc = bulk_int_cuda_mul(gpu, r, a, b, n, L);
+    int rc = GPU_INTS->mul(gpu, r, a, b, n, L);
     CHECK(rc == BULK_OK, "%s kernel limbs=%zu n=%zu: rc %d", kind, L, n, rc);
     size_t bad = first_wrong_product(r, NULL, a, b, n, L);
     CHECK(bad == n, "%s kernel limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
     { /* low halves by bg_mullo_rows_eo, squares by bg_sqr_rows_eo */
         bulk_limb_t *rl = test_xmalloc(n * L * 8);
         memset(rl, 0x5a, n * L * 8);
-        rc = bulk_int_cuda_mul_lo(gpu, rl, a, b, n, L);
+        rc = GPU_INTS->mul_lo(gpu, rl, a, b, n, L);
         CHECK(rc == BULK_OK, "%s low half limbs=%zu n=%zu: rc %d", kind, L, n, rc);
         bad = first_wrong_product(r, rl, a, b, n, L);
         CHECK(bad == n, "%s low half limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);
         free(rl);
         memset(r, 0x5a, n * 2 * L * 8);
-        rc = bulk_int_cuda_sqr(gpu, r, a, n, L);
+        rc = GPU_INTS->sqr(gpu, r, a, n, L);
         CHECK(rc == BULK_OK, "%s square limbs=%zu n=%zu: rc %d", kind, L, n, rc);
         bad = first_wrong_product(r, NULL, a, a, n, L);
         CHECK(bad == n, "%s square limbs=%zu n=%zu: instance %zu wrong", kind, L, n, bad);

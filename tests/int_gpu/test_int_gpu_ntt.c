@@ -14,9 +14,14 @@
 #include <string.h>
 
 #include "bulk/int.h"
-#include "int/cuda/int_cuda_ntt.h"
+#include "backend/context.h"
+#include "int/int_backend.h"
 #include "int/mul_fft.h"
 #include "test_util.h"
+
+/* The CUDA int table: this program reaches the CUDA entry points through it, and only after
+ * finding a device. */
+#define GPU_INTS (bulk_cuda_tables()->ints)
 
 static uint64_t rng;
 static bulk_ctx *gpu, *cpu;
@@ -71,7 +76,7 @@ static void test_batch(size_t limbs, size_t n)
     CHECK(bad < 0, "CPU backend differs from GMP at %zu limbs, instance %ld", limbs, bad);
 
     memset(r, 0x5a, 2 * n * limbs * 8);
-    int st = bulk_int_cuda_mul_ntt_batch(r, a, b, n, limbs);
+    int st = GPU_INTS->ntt_batch(gpu, r, a, b, n, limbs);
     CHECK(st == BULK_OK, "ntt batch %zu limbs: status %d", limbs, st);
     bad = check_gmp(r, a, b, n, limbs);
     CHECK(bad < 0, "ntt batch differs from GMP at %zu limbs (n %zu), instance %ld", limbs, n, bad);
@@ -118,7 +123,7 @@ static void test_big(size_t na, size_t nb, int kind, int square)
     if (na >= nb) mpn_mul((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)na, (const mp_limb_t *)b, (mp_size_t)nb);
     else mpn_mul((mp_limb_t *)w, (const mp_limb_t *)b, (mp_size_t)nb, (const mp_limb_t *)a, (mp_size_t)na);
     memset(r, 0x33, (na + nb) * 8);
-    int st = bulk_int_cuda_mul_big(r, a, na, b, nb);
+    int st = GPU_INTS->mul_big(0, r, a, na, b, nb);
     CHECK(st == BULK_OK, "mul_big %zu x %zu: status %d", na, nb, st);
     CHECK(memcmp(r, w, (na + nb) * 8) == 0, "mul_big %zu x %zu kind %d%s differs from GMP", na, nb,
           kind, square ? " (square)" : "");
@@ -151,7 +156,7 @@ static void *conc_run(void *p)
     for (int rep = 0; rep < 3 && !c->bad && c->status == BULK_OK; rep++) {
         for (size_t i = 0; i < c->na; i++) a[i] = test_rand(&st);
         for (size_t i = 0; i < c->nb; i++) b[i] = test_rand(&st);
-        c->status = bulk_int_cuda_mul_big(r, a, c->na, b, c->nb);
+        c->status = GPU_INTS->mul_big(0, r, a, c->na, b, c->nb);
         mpn_mul((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)c->na, (const mp_limb_t *)b,
                 (mp_size_t)c->nb);
         c->bad = c->status == BULK_OK && memcmp(r, w, (c->na + c->nb) * 8) != 0;
@@ -187,16 +192,16 @@ static void test_big_dev(size_t na, size_t nb)
     for (size_t i = 0; i < nb; i++) b[i] = test_rand(&rng);
     mpn_mul((mp_limb_t *)w, (const mp_limb_t *)a, (mp_size_t)na, (const mp_limb_t *)b, (mp_size_t)nb);
     void *da = NULL, *db = NULL, *dr = NULL;
-    int st = bulk_int_cuda_dev_alloc(&da, na * 8);
-    if (st == BULK_OK) st = bulk_int_cuda_dev_alloc(&db, nb * 8);
-    if (st == BULK_OK) st = bulk_int_cuda_dev_alloc(&dr, (na + nb) * 8);
-    if (st == BULK_OK) st = bulk_int_cuda_dev_put(da, a, na * 8);
-    if (st == BULK_OK) st = bulk_int_cuda_dev_put(db, b, nb * 8);
-    if (st == BULK_OK) st = bulk_int_cuda_mul_big_dev(dr, da, na, db, nb);
-    if (st == BULK_OK) st = bulk_int_cuda_dev_get(r, dr, (na + nb) * 8);
+    int st = GPU_INTS->raw_alloc(0, &da, na * 8);
+    if (st == BULK_OK) st = GPU_INTS->raw_alloc(0, &db, nb * 8);
+    if (st == BULK_OK) st = GPU_INTS->raw_alloc(0, &dr, (na + nb) * 8);
+    if (st == BULK_OK) st = GPU_INTS->raw_put(0, da, a, na * 8);
+    if (st == BULK_OK) st = GPU_INTS->raw_put(0, db, b, nb * 8);
+    if (st == BULK_OK) st = GPU_INTS->mul_big_dev(0, dr, da, na, db, nb);
+    if (st == BULK_OK) st = GPU_INTS->raw_get(0, r, dr, (na + nb) * 8);
     CHECK(st == BULK_OK, "mul_big_dev %zu x %zu: status %d", na, nb, st);
     CHECK(st != BULK_OK || memcmp(r, w, (na + nb) * 8) == 0, "mul_big_dev %zu x %zu differs", na, nb);
-    bulk_int_cuda_dev_free(da), bulk_int_cuda_dev_free(db), bulk_int_cuda_dev_free(dr);
+    GPU_INTS->raw_free(0, da), GPU_INTS->raw_free(0, db), GPU_INTS->raw_free(0, dr);
     free(a), free(b), free(r), free(w);
 }
 
@@ -214,10 +219,10 @@ int main(int argc, char **argv)
     }
     /* argument checks */
     bulk_limb_t one = 1, out[2];
-    CHECK(bulk_int_cuda_mul_big(out, &one, 0, &one, 1) == BULK_ERR_ARG, "na = 0 accepted");
-    CHECK(bulk_int_cuda_mul_big(out, &one, BULK_INT_CUDA_NTT_MAX_LIMBS, &one, 1) == BULK_ERR_ARG,
+    CHECK(GPU_INTS->mul_big(0, out, &one, 0, &one, 1) == BULK_ERR_ARG, "na = 0 accepted");
+    CHECK(GPU_INTS->mul_big(0, out, &one, BULK_INT_CUDA_NTT_MAX_LIMBS, &one, 1) == BULK_ERR_ARG,
           "too large accepted");
-    CHECK(bulk_int_cuda_mul_ntt_batch(out, &one, &one, 1, bulk_int_cuda_ntt_batch_max_limbs() + 1) ==
+    CHECK(GPU_INTS->ntt_batch(gpu, out, &one, &one, 1, GPU_INTS->ntt_batch_max_limbs() + 1) ==
               BULK_ERR_ARG, "too wide batch accepted");
 
     /* batched: every transform length 2^2 .. 2^15, widths not powers of two, batches that do

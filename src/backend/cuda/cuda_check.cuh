@@ -5,7 +5,10 @@
  *
  *   BULK_CUDA_CHECK(ctx, call)          returns that status from the enclosing function;
  *   BULK_CUDA_CHECK_GOTO(ctx, call, st) stores it in `st` and jumps to the function's `fail:`
- *                                       label (for functions that free what they allocated). */
+ *                                       label (for functions that free what they allocated);
+ *   BULK_CUDA_CHECK_LAUNCH(ctx)         after a kernel launch: a bad configuration shows here (a
+ *                                       fault in the kernel shows later, at the next sync).
+ * Code without a context in reach (kernel launchers called by the entry points) passes NULL. */
 #ifndef BULK_BACKEND_CUDA_CUDA_CHECK_CUH
 #define BULK_BACKEND_CUDA_CUDA_CHECK_CUH
 #include <cuda_runtime.h>
@@ -29,5 +32,7 @@ int bulk_cuda_fail(const bulk_ctx *ctx, cudaError_t err, const char *call, const
             goto fail;                                                                             \
         }                                                                                          \
     } while (0)
+
+#define BULK_CUDA_CHECK_LAUNCH(ctx) BULK_CUDA_CHECK(ctx, cudaGetLastError())
 
 #endif

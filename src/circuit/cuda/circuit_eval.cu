@@ -7,8 +7,9 @@
 #include <stdlib.h>
 
 #include "circuit/circuit_core.h"
-#include "circuit/circuit_cuda.h"
-#include "circuit/cuda/cuda_check.cuh"
+#include "backend/context.h"
+#include "backend/cuda/cuda_check.cuh"
+#include "circuit/circuit_backend.h"
 
 __global__ static void eval_kernel(uint64_t *val, uint64_t *out, const uint32_t *__restrict__ rhs,
                                    const uint32_t *__restrict__ outs, uint32_t first_gate, uint32_t ands,
@@ -22,8 +23,10 @@ __global__ static void eval_kernel(uint64_t *val, uint64_t *out, const uint32_t 
     for (uint32_t o = 0; o < noutputs; o++) out[(size_t)o * cols + w] = bulk_circuit_lit_word(val, cols, __ldg(&outs[o]), w);
 }
 
-extern "C" int bulk_cuda_circuit_eval(const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords)
+extern "C" int circuit_cuda_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in,
+                                 size_t nwords)
 {
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
     int st = BULK_OK;
     uint64_t *d_val = NULL, *d_out = NULL;
     uint32_t *d_rhs = NULL, *d_outs = NULL;
@@ -32,27 +35,27 @@ extern "C" int bulk_cuda_circuit_eval(const bulk_circuit *c, uint64_t *out, cons
     size_t chunk = ((size_t)1 << 27) / vars;
     if (chunk < 256) chunk = 256;
     if (chunk > nwords) chunk = nwords;
-    BPBC_CUDA(cudaMalloc(&d_val, vars * chunk * sizeof(uint64_t)));
-    BPBC_CUDA(cudaMalloc(&d_out, (c->outputs ? c->outputs : 1) * chunk * sizeof(uint64_t)));
-    BPBC_CUDA(cudaMalloc(&d_rhs, (c->ands ? 2 * c->ands : 1) * sizeof(uint32_t)));
-    BPBC_CUDA(cudaMalloc(&d_outs, (c->outputs ? c->outputs : 1) * sizeof(uint32_t)));
-    if (c->ands) BPBC_CUDA(cudaMemcpy(d_rhs, c->and_rhs, 2 * c->ands * sizeof(uint32_t), cudaMemcpyHostToDevice));
-    if (c->outputs) BPBC_CUDA(cudaMemcpy(d_outs, c->out, c->outputs * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_val, vars * chunk * sizeof(uint64_t)), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_out, (c->outputs ? c->outputs : 1) * chunk * sizeof(uint64_t)), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rhs, (c->ands ? 2 * c->ands : 1) * sizeof(uint32_t)), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_outs, (c->outputs ? c->outputs : 1) * sizeof(uint32_t)), st);
+    if (c->ands) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rhs, c->and_rhs, 2 * c->ands * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+    if (c->outputs) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_outs, c->out, c->outputs * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
     for (size_t w0 = 0; w0 < nwords; w0 += chunk) {
         size_t cols = nwords - w0 < chunk ? nwords - w0 : chunk;
         if (c->inputs)
-            BPBC_CUDA(cudaMemcpy2D(d_val + cols, cols * sizeof(uint64_t), in + w0, nwords * sizeof(uint64_t),
-                                   cols * sizeof(uint64_t), c->inputs, cudaMemcpyHostToDevice));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy2D(d_val + cols, cols * sizeof(uint64_t), in + w0, nwords * sizeof(uint64_t),
+                                   cols * sizeof(uint64_t), c->inputs, cudaMemcpyHostToDevice), st);
         unsigned threads = 128;
         unsigned blocks = (unsigned)((cols + threads - 1) / threads);
         eval_kernel<<<blocks, threads>>>(d_val, d_out, d_rhs, d_outs, c->inputs + c->latches + 1, c->ands,
                                          c->outputs, cols);
-        BPBC_CUDA(cudaGetLastError());
+        BULK_CUDA_CHECK_GOTO(ctx, cudaGetLastError(), st);
         if (c->outputs)
-            BPBC_CUDA(cudaMemcpy2D(out + w0, nwords * sizeof(uint64_t), d_out, cols * sizeof(uint64_t),
-                                   cols * sizeof(uint64_t), c->outputs, cudaMemcpyDeviceToHost));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy2D(out + w0, nwords * sizeof(uint64_t), d_out, cols * sizeof(uint64_t),
+                                   cols * sizeof(uint64_t), c->outputs, cudaMemcpyDeviceToHost), st);
     }
-    BPBC_CUDA(cudaDeviceSynchronize());
+    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceSynchronize(), st);
 fail:
     cudaFree(d_val);
     cudaFree(d_out);

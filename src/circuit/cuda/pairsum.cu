@@ -6,8 +6,9 @@
 #include <string.h>
 
 #include "circuit/circuit_core.h"
-#include "circuit/circuit_cuda.h"
-#include "circuit/cuda/cuda_check.cuh"
+#include "backend/context.h"
+#include "backend/cuda/cuda_check.cuh"
+#include "circuit/circuit_backend.h"
 
 __global__ static void naive_kernel(uint32_t *c, const uint32_t *a, const uint32_t *b, size_t n)
 {
@@ -25,19 +26,21 @@ __global__ static void bitwise_kernel(uint64_t *s, const uint64_t *a, const uint
     s[(size_t)k * cols + w] = carry;
 }
 
-extern "C" int bulk_cuda_bitslice_add(uint64_t *sum, const uint64_t *a, const uint64_t *b, unsigned k, size_t nwords)
+static int cuda_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b, unsigned k,
+                             size_t nwords)
 {
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
     int st = BULK_OK;
     uint64_t *da = NULL, *db = NULL, *ds = NULL;
     size_t bytes = (size_t)k * nwords * sizeof(uint64_t);
-    BPBC_CUDA(cudaMalloc(&da, bytes));
-    BPBC_CUDA(cudaMalloc(&db, bytes));
-    BPBC_CUDA(cudaMalloc(&ds, bytes + nwords * sizeof(uint64_t)));
-    BPBC_CUDA(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice));
-    BPBC_CUDA(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&da, bytes), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&db, bytes), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&ds, bytes + nwords * sizeof(uint64_t)), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice), st);
     bitwise_kernel<<<(unsigned)((nwords + 127) / 128), 128>>>(ds, da, db, k, nwords);
-    BPBC_CUDA(cudaGetLastError());
-    BPBC_CUDA(cudaMemcpy(sum, ds, bytes + nwords * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    BULK_CUDA_CHECK_GOTO(ctx, cudaGetLastError(), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(sum, ds, bytes + nwords * sizeof(uint64_t), cudaMemcpyDeviceToHost), st);
 fail:
     cudaFree(da);
     cudaFree(db);
@@ -45,9 +48,11 @@ fail:
     return st;
 }
 
-extern "C" int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint64_t seed, double *naive_ms,
-                                       double *bitwise_ms)
+static int cuda_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps, uint64_t seed,
+                              bulk_pairsum_timing *t)
 {
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
+    double *naive_ms = &t->naive_ms, *bitwise_ms = &t->bitwise_ms;
     int st = BULK_OK;
     size_t nw = pairs / 64;
     uint32_t *a = (uint32_t *)malloc(pairs * 4), *b = (uint32_t *)malloc(pairs * 4), *c = (uint32_t *)malloc(pairs * 4);
@@ -61,36 +66,36 @@ extern "C" int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint6
         goto fail;
     }
     bulk_pairsum_inputs(a, b, pa, pb, k, pairs, seed);
-    BPBC_CUDA(cudaMalloc(&da, pairs * 4));
-    BPBC_CUDA(cudaMalloc(&db, pairs * 4));
-    BPBC_CUDA(cudaMalloc(&dc, pairs * 4));
-    BPBC_CUDA(cudaMalloc(&dpa, k * nw * 8));
-    BPBC_CUDA(cudaMalloc(&dpb, k * nw * 8));
-    BPBC_CUDA(cudaMalloc(&dps, (k + 1) * nw * 8));
-    BPBC_CUDA(cudaMemcpy(da, a, pairs * 4, cudaMemcpyHostToDevice));
-    BPBC_CUDA(cudaMemcpy(db, b, pairs * 4, cudaMemcpyHostToDevice));
-    BPBC_CUDA(cudaMemcpy(dpa, pa, k * nw * 8, cudaMemcpyHostToDevice));
-    BPBC_CUDA(cudaMemcpy(dpb, pb, k * nw * 8, cudaMemcpyHostToDevice));
-    BPBC_CUDA(cudaEventCreate(&e0));
-    BPBC_CUDA(cudaEventCreate(&e1));
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&da, pairs * 4), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&db, pairs * 4), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&dc, pairs * 4), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&dpa, k * nw * 8), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&dpb, k * nw * 8), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&dps, (k + 1) * nw * 8), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(da, a, pairs * 4, cudaMemcpyHostToDevice), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(db, b, pairs * 4, cudaMemcpyHostToDevice), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(dpa, pa, k * nw * 8, cudaMemcpyHostToDevice), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(dpb, pb, k * nw * 8, cudaMemcpyHostToDevice), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&e0), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&e1), st);
     *naive_ms = *bitwise_ms = 1e300;
     for (int r = 0; r <= reps; r++) { /* round 0 warms up */
-        BPBC_CUDA(cudaEventRecord(e0));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e0), st);
         naive_kernel<<<(unsigned)((pairs + 255) / 256), 256>>>(dc, da, db, pairs);
-        BPBC_CUDA(cudaEventRecord(e1));
-        BPBC_CUDA(cudaEventSynchronize(e1));
-        BPBC_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e1), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventSynchronize(e1), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventElapsedTime(&ms, e0, e1), st);
         if (r && ms < *naive_ms) *naive_ms = ms;
-        BPBC_CUDA(cudaEventRecord(e0));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e0), st);
         bitwise_kernel<<<(unsigned)((nw + 31) / 32), 32>>>(dps, dpa, dpb, k, nw);
-        BPBC_CUDA(cudaEventRecord(e1));
-        BPBC_CUDA(cudaEventSynchronize(e1));
-        BPBC_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e1), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventSynchronize(e1), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventElapsedTime(&ms, e0, e1), st);
         if (r && ms < *bitwise_ms) *bitwise_ms = ms;
     }
-    BPBC_CUDA(cudaGetLastError());
-    BPBC_CUDA(cudaMemcpy(c, dc, pairs * 4, cudaMemcpyDeviceToHost));
-    BPBC_CUDA(cudaMemcpy(ps, dps, (k + 1) * nw * 8, cudaMemcpyDeviceToHost));
+    BULK_CUDA_CHECK_GOTO(ctx, cudaGetLastError(), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(c, dc, pairs * 4, cudaMemcpyDeviceToHost), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(ps, dps, (k + 1) * nw * 8, cudaMemcpyDeviceToHost), st);
     for (size_t i = 0; i < pairs && st == BULK_OK; i++) {
         uint32_t s = 0;
         for (unsigned j = 0; j < k + 1 && j < 32; j++) s |= (uint32_t)((ps[j * nw + i / 64] >> (i % 64)) & 1) << j;
@@ -101,5 +106,12 @@ fail:
     if (e1) cudaEventDestroy(e1);
     cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dpa), cudaFree(dpb), cudaFree(dps);
     free(a), free(b), free(c), free(pa), free(pb), free(ps);
+    t->bitwise_threads_ms = t->bitwise_ms;
     return st;
 }
+
+extern "C" const bulk_circuit_backend bulk_circuit_cuda_backend = {
+    circuit_cuda_eval,
+    cuda_bitslice_add,
+    cuda_bench_pairsum,
+};

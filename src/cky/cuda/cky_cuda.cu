@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "circuit/cuda/cuda_check.cuh"
+#include "backend/context.h"
+#include "backend/cuda/cuda_check.cuh"
+#include "cky/cky_backend.h"
 #include "cky/cky_cuda.h"
 #include "cky/cuda/cky_gpu.cuh"
 #include "cky/grammar.h"
@@ -89,10 +91,11 @@ static void gather_range(void *arg, size_t b, size_t e, int worker)
     }
 }
 
-extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
-                                      const size_t *offsets, size_t nstrings, int variant, int threads,
-                                      bulk_cky_gpu_stats *stats)
+extern "C" int bulk_cuda_cky_parse_ex(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept,
+                                      const int32_t *syms, const size_t *offsets, size_t nstrings,
+                                      int variant, int threads, bulk_cky_gpu_stats *stats)
 {
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
     const double t_start = now_ms();
     int st = BULK_OK;
     bulk_cky_gpu_stats sx;
@@ -123,10 +126,10 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
 
     sx.prep_ms = now_ms() - t_mark;
     t_mark = now_ms();
-    BPBC_CUDA(cudaGetDevice(&dev));
-    BPBC_CUDA(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    BPBC_CUDA(cudaDeviceGetAttribute(&sx.sms, cudaDevAttrMultiProcessorCount, dev));
-    BPBC_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+    dev = ctx->cuda->device;
+    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&sx.sms, cudaDevAttrMultiProcessorCount, dev), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev), st);
     sx.clock_ghz = clock_khz * 1e-6;
     {
         /* the rule words hold (2 nnt + 1) * 32 in 16 bits */
@@ -161,36 +164,36 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
         for (uint32_t t = 0; t < g->nterm; t++)
             for (uint32_t u = g->ustart[t]; u < g->ustart[t + 1]; u++)
                 h_tmask[(size_t)t * tw + g->ulist[u] / 32] |= 1u << (g->ulist[u] % 32);
-        BPBC_CUDA(cudaMalloc(&d_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1)));
-        BPBC_CUDA(cudaMalloc(&d_rstart, sizeof(uint32_t) * (nnt + 1)));
-        BPBC_CUDA(cudaMalloc(&d_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1)));
-        BPBC_CUDA(cudaMemcpy(d_rules, h_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1),
-                             cudaMemcpyHostToDevice));
-        BPBC_CUDA(cudaMemcpy(d_rstart, h_rstart, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice));
-        BPBC_CUDA(cudaMemcpy(d_tmask, h_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1), cudaMemcpyHostToDevice));
-        BPBC_CUDA(cudaMalloc(&d_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1)));
-        BPBC_CUDA(cudaMalloc(&d_rstart_b, sizeof(uint32_t) * (nnt + 1)));
-        BPBC_CUDA(cudaMemcpy(d_rules_b, h_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1),
-                             cudaMemcpyHostToDevice));
-        BPBC_CUDA(cudaMemcpy(d_rstart_b, h_rstart_b, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice));
-        BPBC_CUDA(cky_block_prepare(early, byb, pair, cky_block_smem((uint32_t)nnt, pair)));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rstart, sizeof(uint32_t) * (nnt + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rules, h_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1),
+                             cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rstart, h_rstart, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_tmask, h_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rstart_b, sizeof(uint32_t) * (nnt + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rules_b, h_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1),
+                             cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rstart_b, h_rstart_b, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cky_block_prepare(early, byb, pair, cky_block_smem((uint32_t)nnt, pair)), st);
         dg.rules = (const uint4 *)d_rules, dg.rstart = d_rstart, dg.tmask = d_tmask;
         dg.rules_b = (const uint4 *)d_rules_b, dg.rstart_b = d_rstart_b;
         gather_bytes = g->nterm <= 256 ? 1 : 4; /* the block kernel also reads 1-byte symbols */
     } else {
-        BPBC_CUDA(cudaMalloc(&d_astart, (nnt + 1) * sizeof(uint32_t)));
-        BPBC_CUDA(cudaMalloc(&d_bc, (2 * g->nbin + 1) * sizeof(uint32_t)));
-        BPBC_CUDA(cudaMalloc(&d_ustart, (g->nterm + 1) * sizeof(uint32_t)));
-        BPBC_CUDA(cudaMalloc(&d_ulist, (g->nun + 1) * sizeof(uint32_t)));
-        BPBC_CUDA(cudaMemcpy(d_astart, g->astart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
-        if (g->nbin) BPBC_CUDA(cudaMemcpy(d_bc, g->bc, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice));
-        BPBC_CUDA(cudaMemcpy(d_ustart, g->ustart, (g->nterm + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
-        if (g->nun) BPBC_CUDA(cudaMemcpy(d_ulist, g->ulist, g->nun * sizeof(uint32_t), cudaMemcpyHostToDevice));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_astart, (nnt + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_bc, (2 * g->nbin + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_ustart, (g->nterm + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_ulist, (g->nun + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_astart, g->astart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        if (g->nbin) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_bc, g->bc, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_ustart, g->ustart, (g->nterm + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        if (g->nun) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_ulist, g->ulist, g->nun * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
         dg.astart = d_astart, dg.bc = d_bc, dg.ustart = d_ustart, dg.ulist = d_ulist;
     }
-    BPBC_CUDA(cudaEventCreate(&e0));
-    BPBC_CUDA(cudaEventCreate(&e1));
-    BPBC_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&e0), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&e1), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMemGetInfo(&free_b, &total_b), st);
     budget = free_b / 2; /* the tables of one launch; strings and results are small beside them */
 
     sx.setup_ms = now_ms() - t_mark;
@@ -223,9 +226,9 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
             st = BULK_ERR_NOMEM;
             goto fail;
         }
-        BPBC_CUDA(cudaMalloc(&d_T, (chunk / unit) * per_unit));
-        BPBC_CUDA(cudaMalloc(&d_str, chunk * n * sizeof(int32_t)));
-        BPBC_CUDA(cudaMalloc(&d_acc, chunk));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_T, (chunk / unit) * per_unit), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_str, chunk * n * sizeof(int32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_acc, chunk), st);
         for (size_t f = 0; f < cnt; f += chunk) {
             const size_t m = cnt - f < chunk ? cnt - f : chunk;
             /* the strings of the chunk, one after the other: gathered (as bytes when the kernel
@@ -244,26 +247,26 @@ extern "C" int bulk_cuda_cky_parse_ex(const bulk_grammar *g, uint8_t *accept, co
             }
             sx.gather_ms += now_ms() - t0;
             t0 = now_ms();
-            BPBC_CUDA(cudaMemcpy(d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice), st);
             sx.copy_ms += now_ms() - t0;
-            BPBC_CUDA(cudaEventRecord(e0));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e0), st);
             if (block)
-                BPBC_CUDA(cky_block_launch((uint32_t *)d_T, d_str, sym_bytes, d_acc, (uint32_t)n, m, early, byb, pair, &dg, 0));
+                BULK_CUDA_CHECK_GOTO(ctx, cky_block_launch((uint32_t *)d_T, d_str, sym_bytes, d_acc, (uint32_t)n, m, early, byb, pair, &dg, 0), st);
             else {
                 const int use_shared =
                     2 * nnt * CKY_THREAD_SH_BLOCK * sizeof(uint64_t) <= (size_t)smem_max;
-                BPBC_CUDA(cky_thread_launch((uint64_t *)d_T, (const int32_t *)d_str, d_acc, (uint32_t)n, m, use_shared,
-                                            &dg, 0));
+                BULK_CUDA_CHECK_GOTO(ctx, cky_thread_launch((uint64_t *)d_T, (const int32_t *)d_str, d_acc, (uint32_t)n, m, use_shared,
+                                            &dg, 0), st);
             }
-            BPBC_CUDA(cudaEventRecord(e1));
-            BPBC_CUDA(cudaEventSynchronize(e1));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e1), st);
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventSynchronize(e1), st);
             {
                 float ms = 0;
-                BPBC_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+                BULK_CUDA_CHECK_GOTO(ctx, cudaEventElapsedTime(&ms, e0, e1), st);
                 sx.kernel_ms += ms;
             }
             t0 = now_ms();
-            BPBC_CUDA(cudaMemcpy(hacc, d_acc, m, cudaMemcpyDeviceToHost));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(hacc, d_acc, m, cudaMemcpyDeviceToHost), st);
             sx.copy_ms += now_ms() - t0;
             for (size_t s = 0; s < m; s++) accept[bids[f + s]] = hacc[s];
         }
@@ -281,8 +284,13 @@ fail:
     return st;
 }
 
-extern "C" int bulk_cuda_cky_parse(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                                   size_t nstrings, int threads)
+static int cuda_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
+                      const size_t *offsets, size_t nstrings)
 {
-    return bulk_cuda_cky_parse_ex(g, accept, syms, offsets, nstrings, BULK_CKY_GPU_AUTO, threads, NULL);
+    return bulk_cuda_cky_parse_ex(ctx, g, accept, syms, offsets, nstrings, BULK_CKY_GPU_AUTO, ctx->threads,
+                                  NULL);
 }
+
+extern "C" const bulk_cky_backend bulk_cky_cuda_backend = {
+    cuda_parse,
+};

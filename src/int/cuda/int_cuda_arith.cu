@@ -88,7 +88,7 @@ int bg_launch_addsub(bg_limb *r, uint8_t *flag, const bg_limb *a, const bg_limb 
 {
     if (n == 0) return BULK_OK;
     addsub_kernel<<<grid_for(n), kThreads, 0, st>>>(r, flag, a, b, n, limbs, sub);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }
 
@@ -97,7 +97,7 @@ int bg_launch_cmp(int8_t *r, const bg_limb *a, const bg_limb *b, size_t n, size_
 {
     if (n == 0) return BULK_OK;
     cmp_kernel<<<grid_for(n), kThreads, 0, st>>>(r, a, b, n, limbs);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }
 
@@ -107,6 +107,6 @@ int bg_launch_shift(bg_limb *r, const bg_limb *a, size_t bits, size_t n, size_t 
     if (n == 0) return BULK_OK;
     if (bits >= limbs * 64) bits = limbs * 64; /* everything shifted out: zeros */
     shift_kernel<<<grid_for(n), kThreads, 0, st>>>(r, a, bits, n, limbs, left);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }

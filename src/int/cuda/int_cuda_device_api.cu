@@ -1,24 +1,24 @@
 /* The device-resident API (bulk/int_device.h): arrays that stay in GPU memory between calls.
- * Every call checks shapes, then queues the launcher on cudaStreamPerThread; only download,
- * sync and the calls that must return a per-instance status wait for the GPU. */
+ * The int backend table's dev_* entries (int/int_backend.h; the public wrappers are in
+ * int_device.c). Every call sets the context's device, checks shapes, then queues the launcher
+ * on cudaStreamPerThread; only download, sync and the calls that must return a per-instance
+ * status wait for the GPU. */
 #include <new>
 
 #include "bulk/int_device.h"
+#include "int/int_backend.h"
 #include "int/cuda/int_cuda_internal.cuh"
-
-struct bulk_int_dev {
-    bg_limb *p;
-    size_t n, limbs;
-};
 
 namespace {
 
 const cudaStream_t kStream = cudaStreamPerThread;
 
+/* A CUDA context, whose device becomes the calling thread's. */
 int check(bulk_ctx *ctx)
 {
     if (!ctx) return BULK_ERR_ARG;
     if (bulk_ctx_backend(ctx) != BULK_BACKEND_CUDA) return BULK_ERR_NO_BACKEND;
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
     return BULK_OK;
 }
 
@@ -31,7 +31,7 @@ bool same(const bulk_int_dev *x, size_t n, size_t limbs)
 template <typename F> int with_flag(F launch, int status)
 {
     int *bad = NULL;
-    BG_CHECK(cudaMallocAsync((void **)&bad, sizeof(int), kStream));
+    BULK_CUDA_CHECK(NULL, cudaMallocAsync((void **)&bad, sizeof(int), kStream));
     int h = 0, rc = BULK_OK;
     if (cudaMemsetAsync(bad, 0, sizeof(int), kStream) != cudaSuccess) rc = BULK_ERR_CUDA;
     if (rc == BULK_OK) rc = launch(bad);
@@ -48,8 +48,8 @@ template <typename F> int with_flag(F launch, int status)
 int fetch_err(int8_t *err_host, const int8_t *err_dev, size_t n)
 {
     if (!err_host) return BULK_OK;
-    BG_CHECK(cudaMemcpyAsync(err_host, err_dev, n, cudaMemcpyDeviceToHost, kStream));
-    BG_CHECK(cudaStreamSynchronize(kStream));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(err_host, err_dev, n, cudaMemcpyDeviceToHost, kStream));
+    BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(kStream));
     return BULK_OK;
 }
 
@@ -57,7 +57,7 @@ int fetch_err(int8_t *err_host, const int8_t *err_dev, size_t n)
 
 extern "C" {
 
-int bulk_int_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs)
+int bulk_int_cuda_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs)
 {
     if (!out) return BULK_ERR_ARG;
     *out = NULL;
@@ -69,6 +69,8 @@ int bulk_int_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs
     x->n = n;
     x->limbs = limbs;
     x->p = NULL;
+    x->device = ctx->cuda->device;
+    x->be = &bulk_int_cuda_backend;
     if (n && cudaMalloc((void **)&x->p, n * limbs * sizeof(bg_limb)) != cudaSuccess) {
         cudaGetLastError();
         delete x;
@@ -78,49 +80,47 @@ int bulk_int_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs
     return BULK_OK;
 }
 
-void bulk_int_dev_free(bulk_int_dev *x)
+void bulk_int_cuda_dev_free(bulk_int_dev *x)
 {
     if (!x) return;
     if (x->p) {
+        cudaSetDevice(x->device);
         cudaStreamSynchronize(kStream); /* queued work may still read it */
         cudaFree(x->p);
     }
     delete x;
 }
 
-size_t bulk_int_dev_count(const bulk_int_dev *x) { return x ? x->n : 0; }
-size_t bulk_int_dev_limbs(const bulk_int_dev *x) { return x ? x->limbs : 0; }
-
-int bulk_int_dev_upload(bulk_ctx *ctx, bulk_int_dev *x, const bulk_limb_t *host)
+int bulk_int_cuda_dev_upload(bulk_ctx *ctx, bulk_int_dev *x, const bulk_limb_t *host)
 {
     int rc = check(ctx);
     if (rc != BULK_OK) return rc;
     if (!x || (!host && x->n)) return BULK_ERR_ARG;
     if (x->n == 0) return BULK_OK;
-    BG_CHECK(cudaMemcpyAsync(x->p, host, x->n * x->limbs * sizeof(bg_limb), cudaMemcpyHostToDevice,
+    BULK_CUDA_CHECK(ctx, cudaMemcpyAsync(x->p, host, x->n * x->limbs * sizeof(bg_limb), cudaMemcpyHostToDevice,
                              kStream));
-    BG_CHECK(cudaStreamSynchronize(kStream)); /* the host buffer may be reused at once */
+    BULK_CUDA_CHECK(ctx, cudaStreamSynchronize(kStream)); /* the host buffer may be reused at once */
     return BULK_OK;
 }
 
-int bulk_int_dev_download(bulk_ctx *ctx, const bulk_int_dev *x, bulk_limb_t *host)
+int bulk_int_cuda_dev_download(bulk_ctx *ctx, const bulk_int_dev *x, bulk_limb_t *host)
 {
     int rc = check(ctx);
     if (rc != BULK_OK) return rc;
     if (!x || (!host && x->n)) return BULK_ERR_ARG;
     if (x->n == 0) return BULK_OK;
-    BG_CHECK(cudaMemcpyAsync(host, x->p, x->n * x->limbs * sizeof(bg_limb), cudaMemcpyDeviceToHost,
+    BULK_CUDA_CHECK(ctx, cudaMemcpyAsync(host, x->p, x->n * x->limbs * sizeof(bg_limb), cudaMemcpyDeviceToHost,
                              kStream));
-    BG_CHECK(cudaStreamSynchronize(kStream));
+    BULK_CUDA_CHECK(ctx, cudaStreamSynchronize(kStream));
     return BULK_OK;
 }
 
-int bulk_int_dev_sync(bulk_ctx *ctx)
+int bulk_int_cuda_dev_sync(bulk_ctx *ctx)
 {
     int rc = check(ctx);
     if (rc != BULK_OK) return rc;
-    BG_CHECK(cudaStreamSynchronize(kStream));
-    BG_CHECK(cudaGetLastError());
+    BULK_CUDA_CHECK(ctx, cudaStreamSynchronize(kStream));
+    BULK_CUDA_CHECK(ctx, cudaGetLastError());
     return BULK_OK;
 }
 
@@ -133,12 +133,12 @@ static int addsub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const b
     return bg_launch_addsub(r->p, NULL, a->p, b->p, a->n, a->limbs, sub, kStream);
 }
 
-int bulk_int_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
+int bulk_int_cuda_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     return addsub(ctx, r, a, b, 0);
 }
 
-int bulk_int_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
+int bulk_int_cuda_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     return addsub(ctx, r, a, b, 1);
 }
@@ -153,17 +153,17 @@ static int mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk
     return bg_launch_mul(r->p, a->p, b->p, a->n, a->limbs, lo, bulk_ctx_tune(ctx), kStream);
 }
 
-int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
+int bulk_int_cuda_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     return mul(ctx, r, a, b, 0);
 }
 
-int bulk_int_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a)
+int bulk_int_cuda_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a)
 {
     return mul(ctx, r, a, a, 0);
 }
 
-int bulk_int_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+int bulk_int_cuda_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
                         const bulk_int_dev *b)
 {
     return mul(ctx, r, a, b, 1);
@@ -177,17 +177,17 @@ static int shift(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t b
     return bg_launch_shift(r->p, a->p, bits, a->n, a->limbs, left, kStream);
 }
 
-int bulk_int_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
+int bulk_int_cuda_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
     return shift(ctx, r, a, bits, 1);
 }
 
-int bulk_int_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
+int bulk_int_cuda_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
     return shift(ctx, r, a, bits, 0);
 }
 
-int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const bulk_int_dev *a,
+int bulk_int_cuda_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const bulk_int_dev *a,
                         const bulk_int_dev *d, int8_t *err_host)
 {
     int rc = check(ctx);
@@ -198,7 +198,7 @@ int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const b
     if (q == a || q == d || r == a || r == d || (q && q == r)) return BULK_ERR_ARG;
     size_t n = a->n;
     int8_t *err = NULL;
-    if (err_host && n) BG_CHECK(cudaMallocAsync((void **)&err, n, kStream));
+    if (err_host && n) BULK_CUDA_CHECK(ctx, cudaMallocAsync((void **)&err, n, kStream));
     rc = with_flag([&](int *bad) {
         return bg_launch_divmod(q ? q->p : NULL, r ? r->p : NULL, a->p, a->limbs, d->p, n, d->limbs,
                                 err, bad, kStream);
@@ -211,7 +211,7 @@ int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const b
     return rc;
 }
 
-int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b)
+int bulk_int_cuda_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     int rc = check(ctx);
     if (rc != BULK_OK) return rc;
@@ -219,7 +219,7 @@ int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, cons
     return bg_launch_gcd(g->p, a->p, b->p, a->n, a->limbs, bulk_ctx_tune(ctx)->int_gcd_approx, kStream);
 }
 
-int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
+int bulk_int_cuda_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
                         const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host)
 {
     int rc = check(ctx);
@@ -230,7 +230,7 @@ int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base
     if (r == base || r == exp || r == m) return BULK_ERR_ARG;
     size_t n = base->n;
     int8_t *err = NULL;
-    if (err_host && n) BG_CHECK(cudaMallocAsync((void **)&err, n, kStream));
+    if (err_host && n) BULK_CUDA_CHECK(ctx, cudaMallocAsync((void **)&err, n, kStream));
     rc = with_flag([&](int *bad) {
         return bg_launch_powmod(r->p, base->p, exp->p, m->p, n, base->limbs, err, bad, kStream);
     }, BULK_ERR_EVEN_MODULUS);

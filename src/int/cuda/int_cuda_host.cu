@@ -7,9 +7,11 @@
  * one slot, the host packs chunk k+1 into the other slot's pinned buffers (on the context's
  * threads) and its copies queue behind; a slot's results are unpacked to the user's arrays once
  * its stream is done. Chunks are disjoint instance ranges, read before any result of theirs is
- * written back, so r == a (add, sub, shifts) is safe. One call at a time per process (a mutex
- * guards the cached buffers); results never depend on the chunking. */
+ * written back, so r == a (add, sub, shifts) is safe. The slots are the context's
+ * (ctx->cuda->ints, on the context's device): one call at a time per context, as bulk.h says
+ * (a mutex guards them); other contexts run at once. Results never depend on the chunking. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <initializer_list>
@@ -48,41 +50,60 @@ struct slot {
     size_t cap_pinned, cap_dev;
 };
 
-pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-slot g_slots[kSlots];
-bool g_ready = false;
+} // namespace
 
-int ensure_slots(size_t pinned_bytes, size_t dev_bytes)
+/* The context's int GPU state (ctx->cuda->ints): the slots, created on first use on the
+ * context's device and kept for the next call. `lock` keeps two threads that share one context
+ * (against bulk.h's rule of one thread per context at a time) from using the same slots; two
+ * contexts never share them. */
+struct bulk_int_cuda_state {
+    pthread_mutex_t lock;
+    slot slots[kSlots];
+    bool ready; /* streams and flags made */
+};
+
+namespace {
+
+/* The context's state, made on first use (NULL when out of memory). */
+bulk_int_cuda_state *int_state(bulk_ctx *ctx)
+{
+    bulk_cuda_state *cs = ctx->cuda;
+    if (!cs->ints) {
+        bulk_int_cuda_state *x = (bulk_int_cuda_state *)calloc(1, sizeof *x);
+        if (!x) return NULL;
+        pthread_mutex_init(&x->lock, NULL);
+        cs->ints = x;
+    }
+    return cs->ints;
+}
+
+/* With S->lock held, on the context's device: every slot has a stream, its flags, and at least
+ * the given pinned and device bytes. */
+int ensure_slots(bulk_ctx *ctx, bulk_int_cuda_state *S, size_t pinned_bytes, size_t dev_bytes)
 {
     for (int s = 0; s < kSlots; s++) {
-        slot &x = g_slots[s];
-        if (!g_ready) {
-            BG_CHECK(cudaStreamCreateWithFlags(&x.st, cudaStreamNonBlocking));
-            BG_CHECK(cudaMalloc((void **)&x.bad_dev, sizeof(int)));
-            BG_CHECK(cudaHostAlloc((void **)&x.bad_host, sizeof(int), cudaHostAllocDefault));
+        slot &x = S->slots[s];
+        if (!S->ready) {
+            BULK_CUDA_CHECK(ctx, cudaStreamCreateWithFlags(&x.st, cudaStreamNonBlocking));
+            BULK_CUDA_CHECK(ctx, cudaMalloc((void **)&x.bad_dev, sizeof(int)));
+            BULK_CUDA_CHECK(ctx, cudaHostAlloc((void **)&x.bad_host, sizeof(int), cudaHostAllocDefault));
         }
         if (x.cap_pinned < pinned_bytes) {
             if (x.pinned) cudaFreeHost(x.pinned);
             x.pinned = NULL;
             x.cap_pinned = 0;
-            if (cudaHostAlloc((void **)&x.pinned, pinned_bytes, cudaHostAllocDefault) != cudaSuccess) {
-                cudaGetLastError();
-                return BULK_ERR_NOMEM;
-            }
+            BULK_CUDA_CHECK(ctx, cudaHostAlloc((void **)&x.pinned, pinned_bytes, cudaHostAllocDefault));
             x.cap_pinned = pinned_bytes;
         }
         if (x.cap_dev < dev_bytes) {
             if (x.dev) cudaFree(x.dev);
             x.dev = NULL;
             x.cap_dev = 0;
-            if (cudaMalloc((void **)&x.dev, dev_bytes) != cudaSuccess) {
-                cudaGetLastError();
-                return BULK_ERR_NOMEM;
-            }
+            BULK_CUDA_CHECK(ctx, cudaMalloc((void **)&x.dev, dev_bytes));
             x.cap_dev = dev_bytes;
         }
     }
-    g_ready = true;
+    S->ready = true;
     return BULK_OK;
 }
 
@@ -115,8 +136,11 @@ int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg
     for (int k = 0; k < d.nin; k++) in_b += d.in_bytes[k];
     for (int k = 0; k < d.nout; k++) out_b += d.out_bytes[k];
     size_t io_b = in_b + out_b;
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
+    bulk_int_cuda_state *S = int_state(ctx);
+    if (!S) return bulk_fail(ctx, BULK_ERR_NOMEM, "bulk_int: out of memory");
     size_t free_b = 0, total_b = 0;
-    BG_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    BULK_CUDA_CHECK(ctx, cudaMemGetInfo(&free_b, &total_b));
     size_t dev_budget = free_b / 10 * 4 / kSlots;
     size_t chunk = dev_budget / (io_b + d.scratch_bytes + 1);
     if (chunk > kPinnedPerSlot / io_b) chunk = kPinnedPerSlot / io_b;
@@ -124,18 +148,18 @@ int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg
     if (chunk > n) chunk = n;
     int threads = bulk_ctx_threads(ctx);
 
-    pthread_mutex_lock(&g_lock);
-    int rc = ensure_slots(chunk * io_b, chunk * io_b);
+    pthread_mutex_lock(&S->lock);
+    int rc = ensure_slots(ctx, S, chunk * io_b, chunk * io_b);
     size_t begin[kSlots] = {0, 0}, count[kSlots] = {0, 0};
     bool busy[kSlots] = {false, false};
     bool any_bad = false;
 
     /* unpacks a finished slot's results into the user's arrays */
     auto drain = [&](int s) -> int {
-        slot &x = g_slots[s];
+        slot &x = S->slots[s];
         if (!busy[s]) return BULK_OK;
         busy[s] = false;
-        if (cudaStreamSynchronize(x.st) != cudaSuccess) return BULK_ERR_CUDA;
+        BULK_CUDA_CHECK(ctx, cudaStreamSynchronize(x.st));
         if (*x.bad_host) any_bad = true;
         char *p = x.pinned + count[s] * in_b;
         for (int k = 0; k < d.nout; k++) {
@@ -150,7 +174,7 @@ int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg
     int k = 0;
     for (size_t first = 0; first < n && rc == BULK_OK; first += chunk, k++) {
         int s = k % kSlots;
-        slot &x = g_slots[s];
+        slot &x = S->slots[s];
         rc = drain(s);
         if (rc != BULK_OK) break;
         size_t cnt = n - first < chunk ? n - first : chunk;
@@ -168,28 +192,23 @@ int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg
             dout[j] = d.out[j] ? dp : NULL;
             dp += cnt * d.out_bytes[j];
         }
-        if (cudaMemcpyAsync(x.dev, x.pinned, cnt * in_b, cudaMemcpyHostToDevice, x.st) != cudaSuccess ||
-            cudaMemsetAsync(x.bad_dev, 0, sizeof(int), x.st) != cudaSuccess) {
-            rc = BULK_ERR_CUDA;
-            break;
-        }
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpyAsync(x.dev, x.pinned, cnt * in_b, cudaMemcpyHostToDevice, x.st), rc);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemsetAsync(x.bad_dev, 0, sizeof(int), x.st), rc);
         rc = fn(dout, din, cnt, x.bad_dev, arg, x.st);
         if (rc != BULK_OK) break;
-        if (cudaMemcpyAsync(x.pinned + cnt * in_b, x.dev + cnt * in_b, cnt * out_b,
-                            cudaMemcpyDeviceToHost, x.st) != cudaSuccess ||
-            cudaMemcpyAsync(x.bad_host, x.bad_dev, sizeof(int), cudaMemcpyDeviceToHost, x.st) != cudaSuccess) {
-            rc = BULK_ERR_CUDA;
-            break;
-        }
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpyAsync(x.pinned + cnt * in_b, x.dev + cnt * in_b, cnt * out_b,
+                                                  cudaMemcpyDeviceToHost, x.st), rc);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpyAsync(x.bad_host, x.bad_dev, sizeof(int), cudaMemcpyDeviceToHost, x.st), rc);
         begin[s] = first;
         count[s] = cnt;
         busy[s] = true;
     }
+fail:
     for (int s = 0; s < kSlots; s++) {
         int r2 = drain(s);
         if (rc == BULK_OK) rc = r2;
     }
-    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_unlock(&S->lock);
     if (rc == BULK_OK && any_bad) rc = err_status;
     return rc;
 }
@@ -423,6 +442,25 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
                      {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
                      {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, NULL));
+}
+
+void bulk_int_cuda_release(bulk_cuda_state *cs)
+{
+    bulk_int_cuda_state *S = cs->ints;
+    if (!S) return;
+    cudaSetDevice(cs->device);
+    for (int s = 0; s < kSlots; s++) {
+        slot &x = S->slots[s];
+        if (x.st) cudaStreamDestroy(x.st);
+        if (x.bad_dev) cudaFree(x.bad_dev);
+        if (x.bad_host) cudaFreeHost(x.bad_host);
+        if (x.pinned) cudaFreeHost(x.pinned);
+        if (x.dev) cudaFree(x.dev);
+    }
+    cudaGetLastError(); /* a failure here leaves nothing to do: the memory goes with the process */
+    pthread_mutex_destroy(&S->lock);
+    free(S);
+    cs->ints = NULL;
 }
 
 } // extern "C"

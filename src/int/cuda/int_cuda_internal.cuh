@@ -1,4 +1,5 @@
-/* Internal interface of the CUDA integer backend: the checking macro and the launchers.
+/* Internal interface of the CUDA integer backend: the launchers. CUDA calls are checked with
+ * backend/cuda/cuda_check.cuh (NULL context in the launchers: the calling thread's error).
  *
  * A launcher runs one operation on n instances already in device memory (instance-major
  * 64-bit limbs, as in bulk/int.h), queued on `st`, and returns a bulk status (BULK_OK,
@@ -14,20 +15,11 @@
 #include <stdint.h>
 
 #include "backend/context.h"
+#include "backend/cuda/cuda_check.cuh"
 #include "bulk/bulk.h"
 #include "int/cuda/int_cuda.h"
 
 typedef uint64_t bg_limb;
-
-/* Returns BULK_ERR_CUDA from the enclosing function when a CUDA call fails. */
-#define BG_CHECK(call)                                                                            \
-    do {                                                                                          \
-        cudaError_t bg_e_ = (call);                                                               \
-        if (bg_e_ != cudaSuccess) return BULK_ERR_CUDA;                                           \
-    } while (0)
-
-/* After a launch: a bad configuration shows here, a fault later at the next sync. */
-#define BG_CHECK_LAUNCH() BG_CHECK(cudaGetLastError())
 
 /* The widest instances each family takes (limbs). The warp-column multiplication keeps a and
  * the padded b in shared memory: (N + (N + 2 * BG_PAD) * 1.03) 32-bit words for N = 2 limbs,

@@ -41,7 +41,7 @@ bool g_tables_done[64];
 int tables_ready()
 {
     int dev = 0;
-    BG_CHECK(cudaGetDevice(&dev));
+    BULK_CUDA_CHECK(NULL, cudaGetDevice(&dev));
     if (dev < 0 || dev >= 64) return BULK_ERR_CUDA;
     std::lock_guard<std::mutex> lock(g_tables_mu);
     if (g_tables_done[dev]) return BULK_OK;
@@ -55,9 +55,9 @@ int tables_ready()
                 if (set == 0) nt_tw2_tables(lo[k][inv], hi[k][inv], &P, inv);
             }
         }
-    BG_CHECK(cudaMemcpyToSymbol(d_tw, tw, sizeof tw));
-    BG_CHECK(cudaMemcpyToSymbol(d_lo, lo, sizeof lo));
-    BG_CHECK(cudaMemcpyToSymbol(d_hi, hi, sizeof hi));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyToSymbol(d_tw, tw, sizeof tw));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyToSymbol(d_lo, lo, sizeof lo));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyToSymbol(d_hi, hi, sizeof hi));
     g_tables_done[dev] = true;
     return BULK_OK;
 }
@@ -206,9 +206,9 @@ int launch_batch(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
 {
     static bool attr_set[64]; /* per device: the attribute belongs to the device's context */
     int dev = 0;
-    BG_CHECK(cudaGetDevice(&dev));
+    BULK_CUDA_CHECK(NULL, cudaGetDevice(&dev));
     if (dev < 0 || dev >= 64 || !attr_set[dev]) {
-        BG_CHECK(cudaFuncSetAttribute(ntt_batch_kernel<YS>,
+        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(ntt_batch_kernel<YS>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem()));
         if (dev >= 0 && dev < 64) attr_set[dev] = true;
     }

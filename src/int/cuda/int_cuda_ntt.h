@@ -17,8 +17,8 @@
  *    memory (radix-2 passes down to blocks of 4096 points, the rest in shared memory), for
  *    the product and remainder trees of batch GCD.
  *
- * Builds without CUDA get the same symbols from src/int/cuda_absent_ntt.c, returning
- * BULK_ERR_NO_BACKEND (and 0 from the *_max_* queries). */
+ * Reached from C only through the int backend table (int/int_backend.h: mul_big, raw_*,
+ * ntt_batch), whose entries these are. */
 #ifndef BULK_INT_CUDA_INT_CUDA_NTT_H
 #define BULK_INT_CUDA_INT_CUDA_NTT_H
 
@@ -26,53 +26,52 @@
 #include <stdint.h>
 
 #include "bulk/int.h"
+#include "int/int_backend.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Largest na + nb (64-bit limbs) bulk_int_cuda_mul_big takes: the product has at most 2^27
- * 32-bit words (the two-adicity of the smallest prime); about 2^31 bits per operand. */
-#define BULK_INT_CUDA_NTT_MAX_LIMBS ((size_t)1 << 26)
+/* BULK_INT_CUDA_NTT_MAX_LIMBS (int/int_backend.h): the largest na + nb of a big product. */
 
 /* r (na + nb limbs) = a * b, all in host memory (plain malloc'd memory is fine; pinned is
  * faster). na, nb >= 1, na + nb <= BULK_INT_CUDA_NTT_MAX_LIMBS; r must not overlap a or b;
  * a == b (same pointer and na == nb) is a square and saves one transform per prime. Synchronous:
- * returns when r is written. Runs on the current CUDA device of the calling thread, queued on
+ * returns when r is written. Runs on `device` (made the calling thread's), queued on
  * cudaStreamPerThread, so several host threads may call it at once (each needs its own device
  * memory). Device memory: about bulk_int_cuda_mul_big_bytes(na, nb) bytes from the
  * stream-ordered pool, returned before the call ends.
  * Returns BULK_OK; BULK_ERR_ARG (size 0, too large, NULL); BULK_ERR_NOMEM (device memory short:
  * r untouched, fall back to the CPU); BULK_ERR_CUDA (a CUDA call failed); BULK_ERR_NO_BACKEND
- * (no CUDA in this build or no device). On any error r is unspecified except for NOMEM. */
-int bulk_int_cuda_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t na, const bulk_limb_t *b,
+ * (no such device). On any error r is unspecified except for NOMEM. */
+int bulk_int_cuda_mul_big(int device, bulk_limb_t *r, const bulk_limb_t *a, size_t na, const bulk_limb_t *b,
                           size_t nb);
 
 /* The same with r, a, b in device memory (cudaMalloc'd or from bulk_int_cuda_dev_alloc); r
  * disjoint from a and b. Queued on cudaStreamPerThread and waited for before returning. */
-int bulk_int_cuda_mul_big_dev(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
+int bulk_int_cuda_mul_big_dev(int device, bulk_limb_t *r, const bulk_limb_t *a, size_t na,
                               const bulk_limb_t *b, size_t nb);
 
 /* Device memory (bytes) one bulk_int_cuda_mul_big call takes, operands and result included;
- * bulk_int_cuda_mul_big_dev takes this minus the 8 (2 na + 2 nb) bytes of operands and result.
- * 0 without CUDA. */
+ * bulk_int_cuda_mul_big_dev takes this minus the 8 (2 na + 2 nb) bytes of operands and result. */
 size_t bulk_int_cuda_mul_big_bytes(size_t na, size_t nb);
 
-/* Device memory for callers in C that keep operands on the device between products (a tree
- * level): bytes from the device's stream-ordered pool on cudaStreamPerThread. *p = NULL and
- * BULK_ERR_NOMEM / BULK_ERR_NO_BACKEND on failure. Copies are synchronous. */
-int bulk_int_cuda_dev_alloc(void **p, size_t bytes);
-int bulk_int_cuda_dev_free(void *p);
-int bulk_int_cuda_dev_put(void *dst, const void *src, size_t bytes); /* host -> device */
-int bulk_int_cuda_dev_get(void *dst, const void *src, size_t bytes); /* device -> host */
+/* Device memory on `device` for callers in C that keep operands on the device between products
+ * (a tree level): bytes from the device's stream-ordered pool on cudaStreamPerThread. *p = NULL
+ * and BULK_ERR_NOMEM / BULK_ERR_NO_BACKEND on failure. Copies are synchronous. */
+int bulk_int_cuda_raw_alloc(int device, void **p, size_t bytes);
+int bulk_int_cuda_raw_free(int device, void *p);
+int bulk_int_cuda_raw_put(int device, void *dst, const void *src, size_t bytes); /* host -> device */
+int bulk_int_cuda_raw_get(int device, void *dst, const void *src, size_t bytes); /* device -> host */
 
 /* Batched products of one width through the NTT (limbs <= bulk_int_cuda_ntt_batch_max_limbs()),
- * host memory, same layout and contract as bulk_int_mul (r: 2 * limbs per instance). For tests
+ * host memory, same layout and contract as bulk_int_mul (r: 2 * limbs per instance), on the
+ * device of ctx (a CUDA context). For tests
  * and benchmarks; bulk_int_mul on a CUDA context reaches the same kernels when the size choice
  * (or the tuning int.mul=ntt) picks them. */
-int bulk_int_cuda_mul_ntt_batch(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
+int bulk_int_cuda_mul_ntt_batch(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
                                 size_t n, size_t limbs);
-/* The widest instance (limbs) the batched NTT kernel takes; 0 without CUDA. */
+/* The widest instance (limbs) the batched NTT kernel takes. */
 size_t bulk_int_cuda_ntt_batch_max_limbs(void);
 
 #ifdef __cplusplus

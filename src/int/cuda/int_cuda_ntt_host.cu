@@ -11,10 +11,15 @@
 
 namespace {
 
-int have_device()
+/* Makes `device` the calling thread's (BULK_ERR_NO_BACKEND when there is no such device). */
+int use_device(int device)
 {
     int c = 0;
-    if (cudaGetDeviceCount(&c) != cudaSuccess || c == 0) return BULK_ERR_NO_BACKEND;
+    if (cudaGetDeviceCount(&c) != cudaSuccess || device < 0 || device >= c) {
+        cudaGetLastError();
+        return BULK_ERR_NO_BACKEND;
+    }
+    BULK_CUDA_CHECK(NULL, cudaSetDevice(device));
     return BULK_OK;
 }
 
@@ -22,12 +27,12 @@ int have_device()
 
 extern "C" size_t bulk_int_cuda_ntt_batch_max_limbs(void) { return BG_NTT_MAX_LIMBS; }
 
-extern "C" int bulk_int_cuda_mul_ntt_batch(bulk_limb_t *r, const bulk_limb_t *a,
+extern "C" int bulk_int_cuda_mul_ntt_batch(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a,
                                            const bulk_limb_t *b, size_t n, size_t limbs)
 {
-    if (!r || !a || !b || limbs == 0 || limbs > BG_NTT_MAX_LIMBS) return BULK_ERR_ARG;
+    if (!ctx || !ctx->cuda || !r || !a || !b || limbs == 0 || limbs > BG_NTT_MAX_LIMBS) return BULK_ERR_ARG;
     if (n == 0) return BULK_OK;
-    int rc = have_device();
+    int rc = use_device(ctx->cuda->device);
     if (rc != BULK_OK) return rc;
     const cudaStream_t st = cudaStreamPerThread;
     const size_t in = n * limbs * sizeof(bg_limb);
@@ -54,19 +59,20 @@ extern "C" size_t bulk_int_cuda_mul_big_bytes(size_t na, size_t nb)
 namespace {
 
 /* The argument checks of both big-product entry points, then whether there is a device. */
-int big_args(const bulk_limb_t *r, const bulk_limb_t *a, size_t na, const bulk_limb_t *b, size_t nb)
+int big_args(int device, const bulk_limb_t *r, const bulk_limb_t *a, size_t na, const bulk_limb_t *b,
+             size_t nb)
 {
     if (!r || !a || !b || na == 0 || nb == 0 || na + nb > BULK_INT_CUDA_NTT_MAX_LIMBS)
         return BULK_ERR_ARG;
-    return have_device();
+    return use_device(device);
 }
 
 } // namespace
 
-extern "C" int bulk_int_cuda_mul_big_dev(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
+extern "C" int bulk_int_cuda_mul_big_dev(int device, bulk_limb_t *r, const bulk_limb_t *a, size_t na,
                                          const bulk_limb_t *b, size_t nb)
 {
-    int rc = big_args(r, a, na, b, nb);
+    int rc = big_args(device, r, a, na, b, nb);
     if (rc != BULK_OK) return rc;
     const cudaStream_t st = cudaStreamPerThread;
     rc = bg_mul_big_on(r, a, na, b, nb, st);
@@ -81,7 +87,11 @@ namespace {
  * docs/perf/int-gpu.md "NTT multiplication"); through two pinned slots the host memcpy of one chunk overlaps the DMA of the
  * other. The slots are allocated once per process (on the first device that asks) and shared
  * by all calling threads under a mutex; copies below kStageMin, and every copy when the slots
- * could not be had or another device is current, go the plain way. */
+ * could not be had or another device is current, go the plain way. They stay per process, not
+ * per context: the big products take a device, not a context (the batch GCD trees call them
+ * from many worker threads, with no context in reach), the mutex and the slots' events make
+ * every caller's copies safe against every other's, and 16 MiB of pinned memory per process is
+ * what the copies need whatever the number of contexts. */
 const size_t kStageBytes = (size_t)8 << 20, kStageMin = (size_t)256 << 10;
 
 struct stage {
@@ -118,10 +128,10 @@ int staged_h2d(void *dst, const void *src, size_t bytes, cudaStream_t st)
     for (size_t off = 0, c = 0; off < bytes; off += kStageBytes, c++) {
         const size_t len = bytes - off < kStageBytes ? bytes - off : kStageBytes;
         const int k = (int)(c & 1);
-        BG_CHECK(cudaEventSynchronize(g_stage.ev[k])); /* the slot's last DMA has read it */
+        BULK_CUDA_CHECK(NULL, cudaEventSynchronize(g_stage.ev[k])); /* the slot's last DMA has read it */
         memcpy(g_stage.slot[k], (const char *)src + off, len);
-        BG_CHECK(cudaMemcpyAsync((char *)dst + off, g_stage.slot[k], len, cudaMemcpyHostToDevice, st));
-        BG_CHECK(cudaEventRecord(g_stage.ev[k], st));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync((char *)dst + off, g_stage.slot[k], len, cudaMemcpyHostToDevice, st));
+        BULK_CUDA_CHECK(NULL, cudaEventRecord(g_stage.ev[k], st));
     }
     return BULK_OK;
 }
@@ -133,10 +143,10 @@ int stage_queue_d2h(const void *src, size_t bytes, size_t q, cudaStream_t st)
     const size_t len = bytes - off < kStageBytes ? bytes - off : kStageBytes;
     /* another caller's H2D DMA (queued on its own stream before it released the mutex) may
      * still be reading this slot: wait for the slot's last DMA on the GPU before overwriting */
-    BG_CHECK(cudaStreamWaitEvent(st, g_stage.ev[q & 1], 0));
-    BG_CHECK(cudaMemcpyAsync(g_stage.slot[q & 1], (const char *)src + off, len,
+    BULK_CUDA_CHECK(NULL, cudaStreamWaitEvent(st, g_stage.ev[q & 1], 0));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(g_stage.slot[q & 1], (const char *)src + off, len,
                              cudaMemcpyDeviceToHost, st));
-    BG_CHECK(cudaEventRecord(g_stage.ev[q & 1], st));
+    BULK_CUDA_CHECK(NULL, cudaEventRecord(g_stage.ev[q & 1], st));
     return BULK_OK;
 }
 
@@ -152,7 +162,7 @@ int staged_d2h(void *dst, const void *src, size_t bytes, cudaStream_t st)
         if (rc != BULK_OK) break;
         const size_t off = c * kStageBytes;
         const size_t len = bytes - off < kStageBytes ? bytes - off : kStageBytes;
-        BG_CHECK(cudaEventSynchronize(g_stage.ev[c & 1]));
+        BULK_CUDA_CHECK(NULL, cudaEventSynchronize(g_stage.ev[c & 1]));
         memcpy((char *)dst + off, g_stage.slot[c & 1], len);
     }
     return rc;
@@ -160,10 +170,10 @@ int staged_d2h(void *dst, const void *src, size_t bytes, cudaStream_t st)
 
 } // namespace
 
-extern "C" int bulk_int_cuda_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_t na,
+extern "C" int bulk_int_cuda_mul_big(int device, bulk_limb_t *r, const bulk_limb_t *a, size_t na,
                                      const bulk_limb_t *b, size_t nb)
 {
-    int rc = big_args(r, a, na, b, nb);
+    int rc = big_args(device, r, a, na, b, nb);
     if (rc != BULK_OK) return rc;
     const cudaStream_t st = cudaStreamPerThread;
     const bool sq = a == b && na == nb;
@@ -196,35 +206,38 @@ extern "C" int bulk_int_cuda_mul_big(bulk_limb_t *r, const bulk_limb_t *a, size_
     return rc;
 }
 
-extern "C" int bulk_int_cuda_dev_alloc(void **p, size_t bytes)
+extern "C" int bulk_int_cuda_raw_alloc(int device, void **p, size_t bytes)
 {
     if (!p) return BULK_ERR_ARG;
     *p = NULL;
-    int rc = have_device();
+    int rc = use_device(device);
     if (rc != BULK_OK) return rc;
     if (bg_scratch_alloc(p, bytes ? bytes : 1, cudaStreamPerThread) != BULK_OK) return BULK_ERR_NOMEM;
-    BG_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(cudaStreamPerThread));
     return BULK_OK;
 }
 
-extern "C" int bulk_int_cuda_dev_free(void *p)
+extern "C" int bulk_int_cuda_raw_free(int device, void *p)
 {
+    BULK_CUDA_CHECK(NULL, cudaSetDevice(device));
     if (!p) return BULK_OK;
-    BG_CHECK(cudaFreeAsync(p, cudaStreamPerThread));
-    BG_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaFreeAsync(p, cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(cudaStreamPerThread));
     return BULK_OK;
 }
 
-extern "C" int bulk_int_cuda_dev_put(void *dst, const void *src, size_t bytes)
+extern "C" int bulk_int_cuda_raw_put(int device, void *dst, const void *src, size_t bytes)
 {
-    BG_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread));
-    BG_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaSetDevice(device));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(cudaStreamPerThread));
     return BULK_OK;
 }
 
-extern "C" int bulk_int_cuda_dev_get(void *dst, const void *src, size_t bytes)
+extern "C" int bulk_int_cuda_raw_get(int device, void *dst, const void *src, size_t bytes)
 {
-    BG_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread));
-    BG_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaSetDevice(device));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread));
+    BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(cudaStreamPerThread));
     return BULK_OK;
 }

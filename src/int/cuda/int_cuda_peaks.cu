@@ -1,5 +1,5 @@
 /* Measures the two ceilings the benchmarks compare with (METHOD.md "two numbers first"): the
- * 32-bit multiply-add rate and the device-memory bandwidth of device 0. */
+ * 32-bit multiply-add rate and the device-memory bandwidth of the context's device. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,46 +33,44 @@ __global__ void imad_kernel(uint32_t *out, uint32_t seed)
 
 } // namespace
 
-extern "C" int bulk_int_cuda_peaks(double *imad_per_s, double *bytes_per_s, char *name)
+extern "C" int bulk_int_cuda_peaks(bulk_ctx *ctx, double *imad_per_s, double *bytes_per_s, char *name)
 {
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) {
-        cudaGetLastError();
-        return BULK_ERR_NO_BACKEND;
-    }
+    const int dev = ctx->cuda->device;
+    int sms = 0;
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(dev));
     cudaDeviceProp prop;
-    BG_CHECK(cudaGetDeviceProperties(&prop, dev));
+    BULK_CUDA_CHECK(ctx, cudaGetDeviceProperties(&prop, dev));
     sms = prop.multiProcessorCount;
     if (name) snprintf(name, 256, "%.200s (%d SMs)", prop.name, sms);
     cudaEvent_t e0, e1;
-    BG_CHECK(cudaEventCreate(&e0));
-    BG_CHECK(cudaEventCreate(&e1));
+    BULK_CUDA_CHECK(ctx, cudaEventCreate(&e0));
+    BULK_CUDA_CHECK(ctx, cudaEventCreate(&e1));
     float ms = 0;
     if (imad_per_s) {
         const int threads = 256, blocks = sms * 8;
         uint32_t *out;
-        BG_CHECK(cudaMalloc((void **)&out, sizeof(uint32_t) * threads * blocks));
+        BULK_CUDA_CHECK(ctx, cudaMalloc((void **)&out, sizeof(uint32_t) * threads * blocks));
         imad_kernel<<<blocks, threads>>>(out, 12345u); /* warm up */
-        BG_CHECK(cudaEventRecord(e0));
+        BULK_CUDA_CHECK(ctx, cudaEventRecord(e0));
         imad_kernel<<<blocks, threads>>>(out, 777u);
-        BG_CHECK(cudaEventRecord(e1));
-        BG_CHECK(cudaEventSynchronize(e1));
-        BG_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        BULK_CUDA_CHECK(ctx, cudaEventRecord(e1));
+        BULK_CUDA_CHECK(ctx, cudaEventSynchronize(e1));
+        BULK_CUDA_CHECK(ctx, cudaEventElapsedTime(&ms, e0, e1));
         *imad_per_s = 2.0 * kChains * kIters * (double)threads * blocks / (ms * 1e-3);
         cudaFree(out);
     }
     if (bytes_per_s) {
         size_t bytes = (size_t)1 << 30;
         char *a, *b;
-        BG_CHECK(cudaMalloc((void **)&a, bytes));
-        BG_CHECK(cudaMalloc((void **)&b, bytes));
-        BG_CHECK(cudaMemset(a, 1, bytes));
-        BG_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-        BG_CHECK(cudaEventRecord(e0));
-        for (int k = 0; k < 5; k++) BG_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-        BG_CHECK(cudaEventRecord(e1));
-        BG_CHECK(cudaEventSynchronize(e1));
-        BG_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        BULK_CUDA_CHECK(ctx, cudaMalloc((void **)&a, bytes));
+        BULK_CUDA_CHECK(ctx, cudaMalloc((void **)&b, bytes));
+        BULK_CUDA_CHECK(ctx, cudaMemset(a, 1, bytes));
+        BULK_CUDA_CHECK(ctx, cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+        BULK_CUDA_CHECK(ctx, cudaEventRecord(e0));
+        for (int k = 0; k < 5; k++) BULK_CUDA_CHECK(ctx, cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+        BULK_CUDA_CHECK(ctx, cudaEventRecord(e1));
+        BULK_CUDA_CHECK(ctx, cudaEventSynchronize(e1));
+        BULK_CUDA_CHECK(ctx, cudaEventElapsedTime(&ms, e0, e1));
         *bytes_per_s = 5.0 * 2.0 * (double)bytes / (ms * 1e-3);
         cudaFree(a);
         cudaFree(b);

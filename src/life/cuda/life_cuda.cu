@@ -29,20 +29,14 @@
 extern "C" {
 #include "life/life_internal.h"
 }
+#include "backend/context.h"
+#include "backend/cuda/cuda_check.cuh"
+#include "life/life_backend.h"
 #include "life/life_core.h"
 
 #include "life/cuda/life_kernel.cuh"
 
 /* ---- host side ------------------------------------------------------------------------------ */
-
-#define CUDA_TRY(call)                                                                             \
-    do {                                                                                            \
-        cudaError_t e_ = (call);                                                                    \
-        if (e_ != cudaSuccess) {                                                                    \
-            st = BULK_ERR_CUDA;                                                                     \
-            goto out;                                                                               \
-        }                                                                                           \
-    } while (0)
 
 typedef void (*life_kernel_fn)(const uint32_t *, uint32_t *, life_geom);
 
@@ -94,7 +88,7 @@ static long long pick_strip(life_kernel_fn fn, long long h, long long tiles_x, i
 
 /* `steps` generations of the device grid in a/b (result in *a): nw64 64-bit words x h rows,
  * dead boundary or (when the width is a multiple of 64) torus. */
-static int run_passes(uint32_t **a, uint32_t **b, long long nw64, long long h, uint64_t width, int torus,
+static int run_passes(bulk_ctx *ctx, uint32_t **a, uint32_t **b, long long nw64, long long h, uint64_t width, int torus,
                       const bulk_life_rule *rule, uint64_t steps, int tmax, int sms, long long strip)
 {
     int st = BULK_OK;
@@ -115,13 +109,13 @@ static int run_passes(uint32_t **a, uint32_t **b, long long nw64, long long h, u
         g.warps = g.tiles_x * ((h + g.strip - 1) / g.strip);
         long long blocks = (g.warps * 32 + 127) / 128;
         fn<<<(unsigned)blocks, 128>>>(*a, *b, g);
-        CUDA_TRY(cudaGetLastError());
+        BULK_CUDA_CHECK_GOTO(ctx, cudaGetLastError(), st);
         uint32_t *tmp = *a;
         *a = *b;
         *b = tmp;
         steps -= (uint64_t)t;
     }
-out:
+fail:
     return st;
 }
 
@@ -133,13 +127,14 @@ static int device_sms(void)
     return sms;
 }
 
-extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t height, int torus,
+static int life_cuda_step_timed(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
                                     const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
                                     long long strip, double *kernel_seconds)
 {
     if (!cells || !rule || width == 0 || height == 0) return BULK_ERR_ARG;
     if (kernel_seconds) *kernel_seconds = 0;
     if (steps == 0) return BULK_OK;
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
     int st = BULK_OK;
     cudaEvent_t ev0 = NULL, ev1 = NULL;
     int tmax = per_pass ? pow2_floor(per_pass, 32) : 16;
@@ -149,24 +144,24 @@ extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t he
     uint64_t *ext = NULL;
     if (!torus || width % 64 == 0) {
         size_t bytes = (size_t)(nw * height * 8);
-        CUDA_TRY(cudaMalloc((void **)&da, bytes));
-        CUDA_TRY(cudaMalloc((void **)&db, bytes));
-        CUDA_TRY(cudaMemcpy(da, cells, bytes, cudaMemcpyHostToDevice));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc((void **)&da, bytes), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc((void **)&db, bytes), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(da, cells, bytes, cudaMemcpyHostToDevice), st);
         if (kernel_seconds) {
-            CUDA_TRY(cudaEventCreate(&ev0));
-            CUDA_TRY(cudaEventCreate(&ev1));
-            CUDA_TRY(cudaEventRecord(ev0));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&ev0), st);
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&ev1), st);
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(ev0), st);
         }
-        st = run_passes(&da, &db, (long long)nw, (long long)height, width, torus, rule, steps, tmax, sms, strip);
-        if (st) goto out;
+        st = run_passes(ctx, &da, &db, (long long)nw, (long long)height, width, torus, rule, steps, tmax, sms, strip);
+        if (st) goto fail;
         if (kernel_seconds) {
             float ms = 0;
-            CUDA_TRY(cudaEventRecord(ev1));
-            CUDA_TRY(cudaEventSynchronize(ev1));
-            CUDA_TRY(cudaEventElapsedTime(&ms, ev0, ev1));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(ev1), st);
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventSynchronize(ev1), st);
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventElapsedTime(&ms, ev0, ev1), st);
             *kernel_seconds = ms / 1e3;
         }
-        CUDA_TRY(cudaMemcpy(cells, da, bytes, cudaMemcpyDeviceToHost));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(cells, da, bytes, cudaMemcpyDeviceToHost), st);
     } else {
         /* a torus of any other width: each pass steps a dead-boundary copy with a halo of one
          * word and t rows on every side, refilled from the torus on the host */
@@ -175,10 +170,10 @@ extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t he
         ext = (uint64_t *)malloc(bytes);
         if (!ext) {
             st = BULK_ERR_NOMEM;
-            goto out;
+            goto fail;
         }
-        CUDA_TRY(cudaMalloc((void **)&da, bytes));
-        CUDA_TRY(cudaMalloc((void **)&db, bytes));
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc((void **)&da, bytes), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc((void **)&db, bytes), st);
         uint64_t lm = (1ull << (width % 64)) - 1;
         while (steps > 0) {
             int t = pow2_floor(steps, tmax);
@@ -191,10 +186,10 @@ extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t he
                     ext[r * enw + k] = life_row_get64(row, width, 1, 64 * ((int64_t)k - 1));
             }
             size_t pbytes = (size_t)(enw * rows * 8);
-            CUDA_TRY(cudaMemcpy(da, ext, pbytes, cudaMemcpyHostToDevice));
-            st = run_passes(&da, &db, (long long)enw, (long long)rows, enw * 64, 0, rule, (uint64_t)t, t, sms, strip);
-            if (st) goto out;
-            CUDA_TRY(cudaMemcpy(ext, da, pbytes, cudaMemcpyDeviceToHost));
+            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(da, ext, pbytes, cudaMemcpyHostToDevice), st);
+            st = run_passes(ctx, &da, &db, (long long)enw, (long long)rows, enw * 64, 0, rule, (uint64_t)t, t, sms, strip);
+            if (st) goto fail;
+            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(ext, da, pbytes, cudaMemcpyDeviceToHost), st);
             for (uint64_t y = 0; y < height; y++) {
                 memcpy(cells + y * nw, ext + (y + (uint64_t)t) * enw + 1, nw * 8);
                 cells[y * nw + nw - 1] &= lm;
@@ -202,8 +197,8 @@ extern "C" int life_cuda_step_timed(uint64_t *cells, uint64_t width, uint64_t he
             steps -= (uint64_t)t;
         }
     }
-    CUDA_TRY(cudaDeviceSynchronize());
-out:
+    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceSynchronize(), st);
+fail:
     if (ev0) cudaEventDestroy(ev0);
     if (ev1) cudaEventDestroy(ev1);
     if (da) cudaFree(da);
@@ -212,19 +207,18 @@ out:
     return st;
 }
 
-extern "C" int life_cuda_step(uint64_t *cells, uint64_t width, uint64_t height, int torus,
-                              const bulk_life_rule *rule, uint64_t steps, unsigned per_pass,
-                              long long strip)
+static int life_cuda_step(bulk_ctx *ctx, uint64_t *cells, uint64_t width, uint64_t height, int torus,
+                          const bulk_life_rule *rule, uint64_t steps, unsigned per_pass)
 {
-    return life_cuda_step_timed(cells, width, height, torus, rule, steps, per_pass, strip, NULL);
+    return life_cuda_step_timed(ctx, cells, width, height, torus, rule, steps, per_pass,
+                                ctx->tune.life_strip, NULL);
 }
 
-extern "C" int life_cuda_info(char *name, size_t cap, int *sms, int *clock_khz)
+static int life_cuda_info(bulk_ctx *ctx, char *name, size_t cap, int *sms, int *clock_khz)
 {
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return BULK_ERR_NO_BACKEND;
+    const int dev = ctx->cuda->device;
     cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, dev) != cudaSuccess) return BULK_ERR_CUDA;
+    BULK_CUDA_CHECK(ctx, cudaGetDeviceProperties(&prop, dev));
     if (name && cap) {
         strncpy(name, prop.name, cap - 1);
         name[cap - 1] = 0;
@@ -237,3 +231,9 @@ extern "C" int life_cuda_info(char *name, size_t cap, int *sms, int *clock_khz)
     }
     return BULK_OK;
 }
+
+extern "C" const bulk_life_backend bulk_life_cuda_backend = {
+    life_cuda_step,
+    life_cuda_step_timed,
+    life_cuda_info,
+};

@@ -108,14 +108,14 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     int threads;
     size_t smem = cols_smem_bytes(limbs, &threads);
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_cols_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(mul_cols_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)smem));
     const size_t max_grid = 0x7fffffffu;
     for (size_t done = 0; done < n; done += max_grid) {
         size_t cnt = n - done < max_grid ? n - done : max_grid;
         mul_cols_kernel<<<(unsigned)cnt, threads, smem, st>>>(r + done * 2 * limbs, a + done * limbs,
                                                                b + done * limbs, limbs);
-        BG_CHECK_LAUNCH();
+        BULK_CUDA_CHECK_LAUNCH(NULL);
     }
     return BULK_OK;
 }

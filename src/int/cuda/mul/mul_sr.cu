@@ -134,12 +134,12 @@ int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     const int rs = V ? 7 * G * P + 4 : 7 * G * P + 1; /* words per group region */
     size_t smem = sizeof(bg_word) * rs * (32 / G) * kSrWarps;
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(mul_sr_kernel<P, G, V>,
+        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(mul_sr_kernel<P, G, V>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     size_t per_block = (size_t)kSrWarps * (32 / G);
     size_t blocks = (n + per_block - 1) / per_block;
     mul_sr_kernel<P, G, V><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }
 

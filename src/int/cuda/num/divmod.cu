@@ -150,11 +150,11 @@ int launch_divmod_stage(cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *
     const int BT = kDivmodBlock;
     size_t smem = sizeof(bg_word) * (size_t)BT * (size_t)(nu + nv + 1);
     if (smem > 48 * 1024)
-        BG_CHECK(cudaFuncSetAttribute(divmod_stage_kernel<NW>,
+        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(divmod_stage_kernel<NW>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     const unsigned gr = (unsigned)((n + BT - 1) / BT);
     divmod_stage_kernel<NW><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }
 

@@ -58,7 +58,7 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
             else if (limbs <= 8) gcd_regs_kernel<16><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
             else if (limbs <= 16) gcd_regs_kernel<32><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
             else gcd_regs_kernel<64><<<grid_for(cnt), kThreads, 0, st>>>(gd, ad, bd, cnt, l);
-            BG_CHECK_LAUNCH();
+            BULK_CUDA_CHECK_LAUNCH(NULL);
         }
         return BULK_OK;
     }

@@ -68,7 +68,7 @@ int to_cols(bg_word *col, const bg_limb *src, size_t n, size_t npad, size_t limb
             size_t words = 0)
 {
     to_cols_kernel<<<grid_for(n), kThreads, 0, st>>>(col, src, n, npad, limbs, words);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }
 
@@ -76,7 +76,7 @@ int from_cols(bg_limb *dst, const bg_word *col, size_t n, size_t npad, size_t li
               cudaStream_t st)
 {
     from_cols_kernel<<<grid_for(n), kThreads, 0, st>>>(dst, col, n, npad, limbs);
-    BG_CHECK_LAUNCH();
+    BULK_CUDA_CHECK_LAUNCH(NULL);
     return BULK_OK;
 }
 
