@@ -19,6 +19,7 @@
 extern "C" { /* a C header without C++ guards */
 #include "common/parallel.h"
 }
+#include "backend/report.h"
 #include "int/cuda/int_cuda_internal.cuh"
 
 namespace {
@@ -138,7 +139,7 @@ int run_streamed(bulk_ctx *ctx, const io &d, size_t n, op_fn fn, const void *arg
     size_t io_b = in_b + out_b;
     BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
     bulk_int_cuda_state *S = int_state(ctx);
-    if (!S) return bulk_fail(ctx, BULK_ERR_NOMEM, "bulk_int: out of memory");
+    if (!S) return bulk_fail(ctx, BULK_ERR_NOMEM, "bulk_int (CUDA): the context's staging slots: out of memory");
     size_t free_b = 0, total_b = 0;
     BULK_CUDA_CHECK(ctx, cudaMemGetInfo(&free_b, &total_b));
     size_t dev_budget = free_b / 10 * 4 / kSlots;

@@ -29,7 +29,10 @@ namespace {
 
 /* Stage tables up to h = 2^14 (transforms of 2^15 points in one block) per prime set, prime and
  * direction (0 forward, 1 backward), and the two-level tables of the global passes (set 0);
- * filled once per device from the host (tables_ready). 1.9 MiB in all. */
+ * filled once per device from the host (tables_ready). 1.9 MiB in all. They stay per process,
+ * not per context: a __device__ symbol exists once per device, its contents are constants
+ * identical for every context, and g_tables_mu makes the first filling on each device happen
+ * once whichever contexts and threads get there first. */
 const int kTwLog = 14;
 __device__ uint32_t d_tw[NT_NSETS][NT_NPRIMES][2][2 << kTwLog];
 __device__ uint32_t d_lo[NT_NPRIMES][2][1 << NT_TWL_LOG];

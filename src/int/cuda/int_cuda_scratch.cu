@@ -9,7 +9,10 @@
  * paid that mapping every time. Keeping up to kKeepBytes cached in the pool makes the second
  * and later calls a pool hit. The threshold is a property of the device's default pool, set
  * once per device (2 GiB of the H200's 141 GiB stay reserved for the process between calls;
- * the host streaming API sizes its chunks from the free memory it then sees). */
+ * the host streaming API sizes its chunks from the free memory it then sees). g_threshold_set
+ * stays per process, not per context: the default pool belongs to the device, every context on
+ * it wants the same threshold, and the atomic exchange sets it once whichever context comes
+ * first. */
 #include <atomic>
 
 #include "int/cuda/int_cuda_internal.cuh"
