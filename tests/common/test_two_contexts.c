@@ -49,8 +49,9 @@ static void int_round(worker *w, bulk_ctx *gpu, bulk_ctx *cpu, uint64_t *s)
     int8_t *e1 = test_xmalloc(n), *e2 = test_xmalloc(n);
     fill(a, n * 2 * limbs, s);
     fill(b, n * limbs, s);
-    for (size_t i = 0; i < n; i += 97) b[i * limbs + limbs - 1] = 0; /* shorter divisors */
-    b[0] |= 1;
+    if (limbs > 1)
+        for (size_t i = 0; i < n; i += 97) b[i * limbs + limbs - 1] = 0; /* shorter divisors */
+    for (size_t i = 0; i < n; i++) b[i * limbs] |= 1; /* no zero divisor */
     int st1 = bulk_int_mul(gpu, r1, a, b, n, limbs), st2 = bulk_int_mul(cpu, r2, a, b, n, limbs);
     WCHECK(w, st1 == BULK_OK && st2 == BULK_OK, "device %d: mul %zu limbs: status %d / %d (%s)", w->device,
            limbs, st1, st2, bulk_ctx_last_error(gpu));
