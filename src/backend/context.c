@@ -7,10 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "circuit/circuit_backend.h"
-#include "cky/cky_backend.h"
-#include "int/int_backend.h"
-#include "life/life_backend.h"
+#include "int/int_backend.h" /* the tables with a release */
 
 int bulk_backend_parse(const char *name, bulk_backend *out)
 {
