@@ -70,19 +70,6 @@ BULK_API int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *o
 BULK_API int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b,
                                unsigned k, size_t nwords);
 
-/* One row of seed 001 Table 5.1: `pairs` pairs of k-bit numbers (stored as uint32) summed
- * `reps` times, best time kept, in milliseconds. The naive method adds uint32 pairs one by one;
- * the bitwise method runs the ripple-carry recurrence on bit-sliced words. On the CPU backend
- * naive and bitwise are timed on one thread and bitwise also on all context threads; on the
- * CUDA backend data stay in device memory and kernels are timed with events (threads_ms is
- * then the bitwise kernel time too). Results are checked against each other: BULK_ERR_INTERNAL
- * on a mismatch. */
-typedef struct bulk_pairsum_timing {
-    double naive_ms, bitwise_ms, bitwise_threads_ms;
-} bulk_pairsum_timing;
-BULK_API int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps,
-                                        uint64_t seed, bulk_pairsum_timing *t);
-
 #ifdef __cplusplus
 }
 #endif

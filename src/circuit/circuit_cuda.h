@@ -14,7 +14,8 @@ extern "C" {
 
 int bulk_cuda_circuit_eval(const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords);
 int bulk_cuda_bitslice_add(uint64_t *sum, const uint64_t *a, const uint64_t *b, unsigned k, size_t nwords);
-/* Device-resident timing of one Table 5.1 row (see bulk_circuit_bench_pairsum). */
+/* Device-resident timing of one Table 5.1 row, for bench/bpbc: `reps` runs of the naive kernel
+ * (one 32-bit addition per pair) and of the bitwise one, best times in milliseconds. */
 int bulk_cuda_bench_pairsum(unsigned k, size_t pairs, int reps, uint64_t seed, double *naive_ms,
                             double *bitwise_ms);
 
