@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "atomic_file.h"
-#include "progress_line.h"
+#include "run_progress.h"
 
 static const char circuit_usage[] =
     "usage: bulk circuit eval --circuit C.aag|C.aig --in INPUTS [--out OUT] [--binary]\n"
@@ -81,10 +81,9 @@ static int circuit_eval(int argc, char **argv)
     }
     if (!cpath || !inpath) cli_die(CLI_EXIT_USAGE, "circuit eval needs --circuit and --in (see bulk circuit --help)");
     bulk_circuit *c = NULL;
-    char err[512];
-    int st = bulk_circuit_read(&c, cpath, err, sizeof err);
-    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s: out of memory", cpath);
-    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", err);
+    int st = bulk_circuit_read(&c, cpath);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s", cli_lib_error(NULL));
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", cli_lib_error(NULL));
     if (c->latches)
         cli_die(CLI_EXIT_USAGE, "%s: the circuit has %u latch(es); only combinational circuits are evaluated", cpath,
                 c->latches);
@@ -135,9 +134,8 @@ static int circuit_eval(int argc, char **argv)
     char *line = malloc(O + outbytes + 2);
     if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
     size_t pos = 0;
-    progress_line prog;
-    progress_line_init_count(&prog, "circuit eval", (double)nvec, "vectors", NULL);
-    progress_line_update_count(&prog, 0, 0);
+    run_progress prog;
+    run_progress_start(&prog, ctx, "circuit eval", (double)nvec, 0, "vectors", NULL);
     for (size_t v0 = 0; v0 < nvec; v0 += 64 * bwords) {
         size_t m = nvec - v0 < 64 * bwords ? nvec - v0 : 64 * bwords;
         size_t nw = (m + 63) / 64;
@@ -156,10 +154,11 @@ static int circuit_eval(int argc, char **argv)
                 pos = e ? (size_t)(e - text) + 1 : len;
             }
         }
+        run_progress_next(&prog, (double)v0, 0, 0);
         st = bulk_circuit_eval(ctx, c, res, in, nw);
         if (st != BULK_OK) {
             if (out.atomic) bulk_afile_abort(&out.af);
-            cli_die(CLI_EXIT_FAIL, "evaluation failed: %s", bulk_status_string(st));
+            cli_die(CLI_EXIT_FAIL, "evaluation failed: %s", cli_lib_error(ctx));
         }
         for (size_t k = 0; k < m; k++) {
             const size_t w = k / 64, sh = k % 64;
@@ -179,9 +178,8 @@ static int circuit_eval(int argc, char **argv)
             bulk_afile_abort(&out.af);
             cli_die(CLI_EXIT_FAIL, "writing %s: %s", outpath, strerror(err ? err : EIO));
         }
-        progress_line_update_count(&prog, (double)(v0 + m), 0);
     }
-    progress_line_finish(&prog);
+    run_progress_end(&prog);
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
     bulk_circuit_free(c);

@@ -34,18 +34,20 @@ typedef struct bulk_circuit {
     uint32_t *and_rhs;    /* [2*ands] operands of gate g (variable inputs+latches+1+g) */
 } bulk_circuit;
 
-/* Reads AIGER text or binary from memory. `name` only labels messages. On error returns
- * BULK_ERR_PARSE (or BULK_ERR_NOMEM) and, when err != NULL, writes "name:line: reason" to err
- * (line = the line of the offending header, input, latch, output or gate; binary gates count
- * as the lines of their ASCII twins). */
-BULK_API int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name,
-                                char *err, size_t errlen);
-/* Reads a file (format chosen by its first line, "aag" or "aig"). BULK_ERR_IO if unreadable. */
-BULK_API int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errlen);
+/* Reads AIGER text or binary from memory. `name` (NULL: "<aiger>") labels messages. On error
+ * returns BULK_ERR_PARSE (or BULK_ERR_ARG, BULK_ERR_NOMEM) with *c NULL, and the calling
+ * thread's last error (bulk_ctx_last_error(NULL)) is "bulk_circuit_parse: name:line: reason"
+ * (line = the line of the offending header, input, latch, output or gate; binary gates count as
+ * the lines of their ASCII twins). Thread-safe. */
+BULK_API int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name);
+/* Reads a file (format chosen by its first line, "aag" or "aig"): as bulk_circuit_parse with
+ * the path as name; BULK_ERR_IO when it cannot be read ("bulk_circuit_read: path: why"). */
+BULK_API int bulk_circuit_read(bulk_circuit **c, const char *path);
 BULK_API void bulk_circuit_free(bulk_circuit *c);
 
 /* Writes ASCII (aag) or binary (aig) AIGER. Variables keep this library's numbering. Returns
- * BULK_OK or BULK_ERR_IO. */
+ * BULK_OK, BULK_ERR_IO (a write error on out) or BULK_ERR_ARG (NULL arguments; for aig also
+ * gates out of topological order), with the calling thread's last error set. */
 BULK_API int bulk_circuit_write_aag(const bulk_circuit *c, FILE *out);
 BULK_API int bulk_circuit_write_aig(const bulk_circuit *c, FILE *out);
 

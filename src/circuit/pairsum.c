@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "circuit/circuit_core.h"
 #include "circuit/circuit_cuda.h"
 #include "bulk/circuit.h"
@@ -43,7 +44,11 @@ static void add_range(void *arg, size_t begin, size_t end, int worker)
 int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b, unsigned k,
                       size_t nwords)
 {
-    if (!ctx || k < 1 || (nwords && (!sum || !a || !b))) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_bitslice_add";
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx is NULL", fn);
+    if (k < 1) return bulk_fail(ctx, BULK_ERR_ARG, "%s: k %u: must be at least 1", fn, k);
+    if (nwords && (!sum || !a || !b))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s is NULL with nwords %zu", fn, !sum ? "sum" : !a ? "a" : "b", nwords);
     if (nwords == 0) return BULK_OK;
     if (ctx->backend == BULK_BACKEND_CUDA) {
 #ifdef BULK_HAVE_CUDA

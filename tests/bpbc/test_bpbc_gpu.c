@@ -31,8 +31,8 @@ static void test_circuits(bulk_ctx *cpu, bulk_ctx *gpu, uint64_t *s)
             p += sprintf(p, "%u %u %u\n", lim, (unsigned)(test_rand(s) % lim), (unsigned)(test_rand(s) % lim));
         }
         bulk_circuit *c = NULL;
-        char err[256];
-        CHECK(bulk_circuit_parse(&c, t, (size_t)(p - t), "gpu.aag", err, sizeof err) == BULK_OK, "parse: %s", err);
+        const char *err = bulk_ctx_last_error(NULL); /* the thread's last error */
+        CHECK(bulk_circuit_parse(&c, t, (size_t)(p - t), "gpu.aag") == BULK_OK, "parse: %s", err);
         free(t);
         if (!c) continue;
         size_t nw = 1 + (size_t)(test_rand(s) % 5000);
@@ -209,10 +209,11 @@ static void test_cky_data(bulk_ctx *cpu, const char *dir, uint64_t *s)
         const char *file, *alpha;
     } gs[] = { { "dyck.cfg", "()" }, { "anbn.cfg", "ab" }, { "palindromes.cfg", "ab" }, { "arith.cfg", "x+*()" } };
     for (size_t k = 0; k < sizeof gs / sizeof gs[0]; k++) {
-        char path[4096], err[256];
+        char path[4096];
+        const char *err = bulk_ctx_last_error(NULL);
         snprintf(path, sizeof path, "%s/%s", dir, gs[k].file);
         bulk_grammar *g = NULL;
-        CHECK(bulk_grammar_read(&g, path, BULK_CKY_CHARS, err, sizeof err) == BULK_OK, "%s: %s", path, err);
+        CHECK(bulk_grammar_read(&g, path, BULK_CKY_CHARS) == BULK_OK, "%s: %s", path, err);
         if (!g) continue;
         const size_t m = 30000, maxn = 41, na = strlen(gs[k].alpha);
         size_t *off = malloc(sizeof(size_t) * (m + 1)), total = 0;
