@@ -8,15 +8,15 @@
 #include "bulk/bulk.h"
 #include "test_util.h"
 
-/* Replaces the last error of ctx (NULL: the calling thread's) with one that names no function
- * tested here, so that a message seen afterwards comes from the call under test. */
-static inline void report_reset(bulk_ctx *ctx)
+/* Replaces the last error of ctx (NULL: the calling thread's) with one that does not name fn,
+ * so that a message seen afterwards comes from the call under test. (The context's own
+ * bulk_ctx_set_tune messages are told apart by their text: see test_ctx_report.c.) */
+static inline void report_reset(bulk_ctx *ctx, const char *fn)
 {
+    bulk_backend b;
     if (ctx) bulk_ctx_set_tune(ctx, "no.such.key=1");
-    else {
-        bulk_backend b;
-        bulk_backend_parse("no-such-backend", &b);
-    }
+    else if (strcmp(fn, "bulk_backend_parse") != 0) bulk_backend_parse("no-such-backend", &b);
+    else bulk_ctx_set_tune(NULL, "");
 }
 
 /* `call` (an expression) must give `want` and leave a last error on `ectx` (NULL: the
@@ -24,7 +24,7 @@ static inline void report_reset(bulk_ctx *ctx)
  * as it is. */
 #define EXPECT_FAIL(ectx, want, fn, call)                                                           \
     do {                                                                                           \
-        report_reset(ectx);                                                                        \
+        report_reset(ectx, fn);                                                                    \
         long long got_ = (long long)(call);                                                        \
         const char *msg_ = bulk_ctx_last_error(ectx);                                              \
         CHECK(got_ == (long long)(want), "%s: %s gave %lld, want %lld", fn, #call, got_,           \
