@@ -62,13 +62,16 @@ BULK_API int bulk_circuit_adder(bulk_circuit **c, unsigned k);
 /* Evaluates a combinational circuit (latches == 0, else BULK_ERR_UNSUPPORTED) on 64*nwords
  * input vectors: `in` holds c->inputs planes of nwords words, `out` receives c->outputs planes
  * of nwords words (bit-sliced layout above). CPU: all context threads, blocks of words per
- * thread; CUDA: one thread per word in the column-wise arrangement of seed 001 figure 5.2. */
+ * thread; CUDA: one thread per word in the column-wise arrangement of seed 001 figure 5.2.
+ * Progress: "circuit.eval", counting "vectors" (64 per word); BULK_ERR_CANCELLED when the
+ * callback asks to stop (out is then unspecified). Failures set ctx's last error. */
 BULK_API int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out,
                                const uint64_t *in, size_t nwords);
 
 /* Pairwise sums by BPBC (seed 001 section 5.1): `a` and `b` hold k planes of nwords words
  * (bit i of number 64*w+t is bit t of a[i*nwords+w]); `sum` receives k+1 planes. Uses the
- * hand-written ripple-carry recurrence, not the generic evaluator. */
+ * hand-written ripple-carry recurrence, not the generic evaluator. Failures set ctx's last
+ * error. */
 BULK_API int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b,
                                unsigned k, size_t nwords);
 

@@ -70,13 +70,16 @@ BULK_API int32_t bulk_grammar_terminal(const bulk_grammar *g, const char *text, 
  * syms[offsets[i] .. offsets[i+1]) (terminal indices; offsets has nstrings+1 entries) and
  * accept[i] becomes 1 or 0. A negative or out-of-range symbol rejects its string. Strings
  * are grouped by length; each group of 64 (256 on the CPU when enough) strings is parsed
- * together. CPU: all context threads; CUDA: thread blocks of 1024 strings (docs/bpbc.md). */
+ * together. CPU: all context threads; CUDA: thread blocks of 1024 strings (docs/bpbc.md).
+ * Progress: "cky.parse", counting "strings"; BULK_ERR_CANCELLED when the callback asks to stop
+ * (accept is then unspecified). Failures set ctx's last error. */
 BULK_API int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept,
                             const int32_t *syms, const size_t *offsets, size_t nstrings);
 
 /* The plain CKY algorithm of seed 001 section 7.1, one string at a time on one thread (sets of
  * non-terminals as bit sets, every binary rule tested at every split). The reference the
- * tests and benchmarks compare bulk_cky_parse with. Same contract as bulk_cky_parse. */
+ * tests and benchmarks compare bulk_cky_parse with. Same contract as bulk_cky_parse, without
+ * progress; failures set the calling thread's last error. */
 BULK_API int bulk_cky_parse_plain(const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
                                   const size_t *offsets, size_t nstrings);
 
