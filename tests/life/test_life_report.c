@@ -100,7 +100,7 @@ static char *cells_of(bulk_life *u)
 static void progress(bulk_ctx *ctx, int torus)
 {
     const char *what = torus ? "torus" : "plane";
-    const uint64_t steps = 3000;
+    const uint64_t steps = 600;
     bulk_life *u = make(ctx, torus), *v = make(ctx, torus);
     if (!u || !v) return;
     progress_log log = { 0 };
