@@ -1,8 +1,8 @@
-# Optional MPI for the distributed drivers of the bulk CLI (programs/dist_*.c, docs/scale-out.md).
+# Optional MPI for the distributed drivers of the bulk CLI (programs/dist/, docs/scale-out.md).
 # MPI found: the CLI links MPI and uses programs/dist/comm_mpi.c, so `mpirun -np N bulk ...`
 # runs distributed (a plain `bulk ...` still runs as one process). MPI absent: the one-process
 # transport programs/dist/comm_single.c, same commands (started as several ranks of a launcher,
-# that build refuses to run: programs/dist_env.c). libbulk never links MPI.
+# that build refuses to run: programs/dist/dist_env.c). libbulk never links MPI.
 # BULK_MPI=OFF forces the one-process transport.
 #
 # An optional dependency must never break the configure. FindMPI's own try_compile is fatal when

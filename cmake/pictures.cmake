@@ -44,6 +44,7 @@ else()
   add_library(bulk_pictures STATIC ${BULK_PICTURES_DIR}/absent.c)
   message(STATUS "bulk: pictures (--png) OFF: ${BULK_PICTURES_WHY}; --png is refused")
 endif()
-target_include_directories(bulk_pictures PUBLIC ${PROJECT_SOURCE_DIR}/programs)
+target_include_directories(bulk_pictures PUBLIC ${PROJECT_SOURCE_DIR}/programs
+                           PRIVATE ${PROJECT_SOURCE_DIR}/util)
 target_link_libraries(bulk_pictures PUBLIC bulk_static)
 target_link_libraries(bulk PRIVATE bulk_pictures)

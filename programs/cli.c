@@ -171,6 +171,13 @@ bulk_ctx *cli_open_ctx(bulk_backend want, int threads)
     return ctx;
 }
 
+const char *cli_lib_error(const bulk_ctx *ctx)
+{
+    const char *m = bulk_ctx_last_error(ctx), *colon = strstr(m, ": ");
+    if (strncmp(m, "bulk_", 5) == 0 && colon && !memchr(m, ' ', (size_t)(colon - m))) return colon + 2;
+    return m;
+}
+
 void cli_help_if_asked(int argc, char **argv, const char *usage)
 {
     for (int i = 1; i < argc; i++) {

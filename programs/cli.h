@@ -72,6 +72,10 @@ int cli_backend_threads_opt(int argc, char **argv, int *i, bulk_backend *be, int
 /* Opens a context or exits with a clear message (exit 2 for an unavailable backend). */
 bulk_ctx *cli_open_ctx(bulk_backend want, int threads);
 
+/* The library's last error (bulk_ctx_last_error; ctx NULL: the calling thread's) without its
+ * leading "bulk_function: ", for messages that name the command and the file instead. */
+const char *cli_lib_error(const bulk_ctx *ctx);
+
 /* Reads a whole file ('-' = standard input) into a malloc'ed buffer (caller frees), setting *len.
  * Exits 2 (naming the file and the cause) when it cannot be opened or read, 1 when out of memory. */
 char *cli_read_file(const char *path, size_t *len);

@@ -1,5 +1,5 @@
-/* bulk circuit: evaluate an AIGER circuit on many input vectors (BPBC), write the ripple-carry
- * adder of seed 001 section 5.1, and time the pairwise sums of its Table 5.1. */
+/* bulk circuit: evaluate an AIGER circuit on many input vectors (BPBC) and write the
+ * ripple-carry adder of seed 001 section 5.1. (Its Table 5.1 is rerun by bench/bpbc.) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,13 +9,12 @@
 #include "cli.h"
 #include "commands.h"
 #include "atomic_file.h"
-#include "progress_line.h"
+#include "run_progress.h"
 
 static const char circuit_usage[] =
     "usage: bulk circuit eval --circuit C.aag|C.aig --in INPUTS [--out OUT] [--binary]\n"
     "                         [--backend cpu|cuda|auto] [--threads N]\n"
     "       bulk circuit adder --bits K [--out OUT] [--binary]\n"
-    "       bulk circuit bench [--pairs N] [--reps R] [--kmax K] [--out FILE] [--backend B] [--threads N]\n"
     "\n"
     "eval: evaluates a combinational AIGER circuit (ASCII .aag or binary .aig; latches are an\n"
     "  error) on every input vector of INPUTS ('-' = standard input), 64 vectors per machine word.\n"
@@ -32,12 +31,6 @@ static const char circuit_usage[] =
     "adder: writes the ripple-carry adder for two K-bit numbers (1 <= K <= 4096) as AIGER (ASCII,\n"
     "  binary with --binary) to standard output or OUT. Inputs a0..a{K-1} then b0..b{K-1}, least\n"
     "  significant bit first; outputs s0..sK (K+1 sum bits, sK = carry out); 7K-4 AND gates.\n"
-    "bench: seed 001 Table 5.1 — pairwise sums of N pairs (default 1048576) of k-bit numbers for\n"
-    "  k = 1..K (default 32): naive one-by-one 32-bit additions vs the BPBC ripple-carry adder on\n"
-    "  bit-sliced words; best of R runs (default 5), milliseconds. CPU: one thread each, plus\n"
-    "  bitwise on all threads; CUDA: device-resident kernel times. Default: the CPU table, and\n"
-    "  the CUDA one too when a device is present; --backend cpu|cuda picks one.\n"
-    "  --out FILE also writes the table there.\n"
     "--threads N: CPU threads; 0 or absent: BULK_THREADS, else all online CPUs. --backend: default auto\n"
     "(BULK_BACKEND). Every subcommand takes --help.\n"
     "\n"
@@ -88,10 +81,9 @@ static int circuit_eval(int argc, char **argv)
     }
     if (!cpath || !inpath) cli_die(CLI_EXIT_USAGE, "circuit eval needs --circuit and --in (see bulk circuit --help)");
     bulk_circuit *c = NULL;
-    char err[512];
-    int st = bulk_circuit_read(&c, cpath, err, sizeof err);
-    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s: out of memory", cpath);
-    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", err);
+    int st = bulk_circuit_read(&c, cpath);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s", cli_lib_error(NULL));
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", cli_lib_error(NULL));
     if (c->latches)
         cli_die(CLI_EXIT_USAGE, "%s: the circuit has %u latch(es); only combinational circuits are evaluated", cpath,
                 c->latches);
@@ -142,9 +134,8 @@ static int circuit_eval(int argc, char **argv)
     char *line = malloc(O + outbytes + 2);
     if (!in || !res || !line) cli_die(CLI_EXIT_FAIL, "out of memory");
     size_t pos = 0;
-    progress_line prog;
-    progress_line_init_count(&prog, "circuit eval", (double)nvec, "vectors", NULL);
-    progress_line_update_count(&prog, 0, 0);
+    run_progress prog;
+    run_progress_start(&prog, ctx, "circuit eval", (double)nvec, 0, "vectors", NULL);
     for (size_t v0 = 0; v0 < nvec; v0 += 64 * bwords) {
         size_t m = nvec - v0 < 64 * bwords ? nvec - v0 : 64 * bwords;
         size_t nw = (m + 63) / 64;
@@ -163,10 +154,11 @@ static int circuit_eval(int argc, char **argv)
                 pos = e ? (size_t)(e - text) + 1 : len;
             }
         }
+        run_progress_next(&prog, (double)v0, 0, 0);
         st = bulk_circuit_eval(ctx, c, res, in, nw);
         if (st != BULK_OK) {
             if (out.atomic) bulk_afile_abort(&out.af);
-            cli_die(CLI_EXIT_FAIL, "evaluation failed: %s", bulk_status_string(st));
+            cli_die(CLI_EXIT_FAIL, "evaluation failed: %s", cli_lib_error(ctx));
         }
         for (size_t k = 0; k < m; k++) {
             const size_t w = k / 64, sh = k % 64;
@@ -186,9 +178,8 @@ static int circuit_eval(int argc, char **argv)
             bulk_afile_abort(&out.af);
             cli_die(CLI_EXIT_FAIL, "writing %s: %s", outpath, strerror(err ? err : EIO));
         }
-        progress_line_update_count(&prog, (double)(v0 + m), 0);
     }
-    progress_line_finish(&prog);
+    run_progress_end(&prog);
     out_commit(&out, outpath);
     free(in), free(res), free(line), free(text);
     bulk_circuit_free(c);
@@ -225,67 +216,6 @@ static int circuit_adder(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
-/* One Table 5.1 on one backend, appended to `mem`. */
-static void bench_table(FILE *mem, bulk_ctx *ctx, long long pairs, long long reps, long long kmax)
-{
-    int cuda = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
-    fprintf(mem, "# seed 001 Table 5.1: pairwise sums of %lld pairs of k-bit numbers, best of %lld, ms\n", pairs, reps);
-    if (cuda) {
-        fprintf(mem, "# backend cuda (device-resident data, kernel times)\n");
-        fprintf(mem, "%3s %12s %12s %10s\n", "k", "naive_gpu", "bitwise_gpu", "naive/bit");
-    } else {
-        fprintf(mem, "# backend cpu, %d thread(s) for bitwise_all\n", bulk_ctx_threads(ctx));
-        fprintf(mem, "%3s %12s %13s %12s %10s\n", "k", "naive_1core", "bitwise_1core", "bitwise_all", "naive/bit");
-    }
-    for (long long k = 1; k <= kmax; k++) {
-        bulk_pairsum_timing t;
-        int st = bulk_circuit_bench_pairsum(ctx, (unsigned)k, (size_t)pairs, (int)reps, 12345 + (uint64_t)k, &t);
-        if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "k = %lld: %s", k, bulk_status_string(st));
-        if (cuda) fprintf(mem, "%3lld %12.5f %12.5f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.naive_ms / t.bitwise_ms);
-        else
-            fprintf(mem, "%3lld %12.4f %13.4f %12.4f %10.2f\n", k, t.naive_ms, t.bitwise_ms, t.bitwise_threads_ms,
-                    t.naive_ms / t.bitwise_ms);
-    }
-}
-
-static int circuit_bench(int argc, char **argv)
-{
-    const char *outpath = NULL, *v;
-    long long pairs = 1 << 20, reps = 5, kmax = 32;
-    int threads = 0, which = -1; /* -1: CPU, and CUDA too when a device is present */
-    for (int i = 1; i < argc; i++) {
-        if ((v = cli_opt_value(argc, argv, &i, "--pairs"))) pairs = cli_parse_ll("--pairs", v, 64, 1ll << 30);
-        else if ((v = cli_opt_value(argc, argv, &i, "--reps"))) reps = cli_parse_ll("--reps", v, 1, 1000);
-        else if ((v = cli_opt_value(argc, argv, &i, "--kmax"))) kmax = cli_parse_ll("--kmax", v, 1, 32);
-        else if ((v = cli_opt_value(argc, argv, &i, "--out"))) outpath = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) {
-            bulk_backend b = cli_parse_backend(v);
-            which = b == BULK_BACKEND_AUTO ? -1 : (int)b;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
-        else cli_die(CLI_EXIT_USAGE, "circuit bench: unknown argument '%s' (see bulk circuit --help)", argv[i]);
-    }
-    if (pairs % 64) cli_die(CLI_EXIT_USAGE, "--pairs must be a multiple of 64");
-    char *buf = NULL;
-    size_t blen = 0;
-    FILE *mem = open_memstream(&buf, &blen);
-    if (!mem) cli_die(CLI_EXIT_FAIL, "out of memory");
-    if (which == -1 || which == BULK_BACKEND_CPU) {
-        bulk_ctx *ctx = cli_open_ctx(BULK_BACKEND_CPU, threads);
-        bench_table(mem, ctx, pairs, reps, kmax);
-        bulk_ctx_close(ctx);
-    }
-    if (which == BULK_BACKEND_CUDA || (which == -1 && bulk_cuda_device_count() > 0)) {
-        bulk_ctx *ctx = cli_open_ctx(BULK_BACKEND_CUDA, threads);
-        bench_table(mem, ctx, pairs, reps, kmax);
-        bulk_ctx_close(ctx);
-    }
-    fclose(mem);
-    fputs(buf, stdout);
-    if (outpath && bulk_write_file_atomic(outpath, buf, blen) != 0) cli_die(CLI_EXIT_FAIL, "%s: %s", outpath, strerror(errno));
-    free(buf);
-    return CLI_EXIT_OK;
-}
-
 int cmd_circuit(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, circuit_usage);
@@ -295,6 +225,5 @@ int cmd_circuit(int argc, char **argv)
     }
     if (strcmp(argv[1], "eval") == 0) return circuit_eval(argc - 1, argv + 1);
     if (strcmp(argv[1], "adder") == 0) return circuit_adder(argc - 1, argv + 1);
-    if (strcmp(argv[1], "bench") == 0) return circuit_bench(argc - 1, argv + 1);
-    cli_die(CLI_EXIT_USAGE, "circuit: unknown subcommand '%s' (eval, adder, bench)", argv[1]);
+    cli_die(CLI_EXIT_USAGE, "circuit: unknown subcommand '%s' (eval, adder)", argv[1]);
 }

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "atomic_file.h"
-#include "progress_line.h"
+#include "cli_progress.h"
 
 static const char cky_usage[] =
     "usage: bulk cky --grammar G.cfg --in STRINGS [--tokens] [--out OUT] [--max-length N]\n"
@@ -40,27 +40,6 @@ static const char cky_usage[] =
     "A progress line (strings done / total, rate, ETA) goes to stderr when it is a terminal\n"
     "(BULK_PROGRESS=1 forces it, BULK_PROGRESS=0 turns it off).\n";
 
-/* bulk_cky_parse over the strings in slices, with a progress line (strings done / total) after
- * each: at least 2^16 strings a slice (many full groups of one length), at most about 100
- * slices. Each string's answer is its own, so slicing does not change any. */
-static int parse_with_progress(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *acc, const int32_t *syms,
-                               const size_t *off, size_t nlines)
-{
-    size_t slice = nlines / 100 + 1;
-    if (slice < ((size_t)1 << 16)) slice = (size_t)1 << 16;
-    progress_line prog;
-    progress_line_init_count(&prog, "cky", (double)nlines, "strings", NULL);
-    progress_line_update_count(&prog, 0, 0);
-    int st = BULK_OK;
-    for (size_t s0 = 0; s0 < nlines && st == BULK_OK; s0 += slice) {
-        size_t m = nlines - s0 < slice ? nlines - s0 : slice;
-        st = bulk_cky_parse(ctx, g, acc + s0, syms, off + s0, m);
-        progress_line_update_count(&prog, (double)(s0 + m), 0);
-    }
-    progress_line_finish(&prog);
-    return st;
-}
-
 /* The default --max-length: the CKY table of one group of 64 strings of length n is
  * n(n+1)/2 cells x 8 bytes per non-terminal, 1.07 GiB at n = 2048 for a grammar of 64
  * non-terminals (the size of seed 001's experiments); 4096 would take 4.3 GiB per group and
@@ -87,10 +66,9 @@ int cmd_cky(int argc, char **argv)
     }
     if (!gpath || !inpath) cli_die(CLI_EXIT_USAGE, "cky needs --grammar and --in (see bulk cky --help)");
     bulk_grammar *g = NULL;
-    char err[512];
-    int st = bulk_grammar_read(&g, gpath, tokens ? BULK_CKY_TOKENS : BULK_CKY_CHARS, err, sizeof err);
-    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s: out of memory", gpath);
-    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", err);
+    int st = bulk_grammar_read(&g, gpath, tokens ? BULK_CKY_TOKENS : BULK_CKY_CHARS);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "%s", cli_lib_error(NULL));
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "%s", cli_lib_error(NULL));
     size_t len;
     char *text = cli_read_file(inpath, &len);
     /* lines -> terminal indices; at most one symbol per byte */
@@ -125,8 +103,10 @@ int cmd_cky(int argc, char **argv)
     }
     off[li] = ns;
     bulk_ctx *ctx = cli_open_ctx(be, threads);
-    st = parse_with_progress(ctx, g, acc, syms, off, nlines);
-    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "parsing failed: %s", bulk_status_string(st));
+    cli_progress_attach(ctx, "cky");
+    st = bulk_cky_parse(ctx, g, acc, syms, off, nlines);
+    cli_progress_detach(ctx);
+    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "parsing failed: %s", cli_lib_error(ctx));
     char *outbuf = malloc(2 * nlines + 1);
     if (!outbuf) cli_die(CLI_EXIT_FAIL, "out of memory");
     for (size_t i = 0; i < nlines; i++) outbuf[2 * i] = (char)('0' + acc[i]), outbuf[2 * i + 1] = '\n';

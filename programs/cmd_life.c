@@ -10,8 +10,8 @@
 #include "commands.h"
 #include "atomic_file.h"
 #include "pictures/png.h"
-#include "progress_line.h"
 #include "life_checkpoint.h"
+#include "run_progress.h"
 
 static const char life_usage[] =
     "usage: bulk life run --in PATTERN --steps N [options]\n"
@@ -201,18 +201,18 @@ static void life_save(bulk_life *u, const char *ckpt, const life_ckpt *id, const
     bulk_life_pattern_free(&c.box);
 }
 
-/* Runs u from its generation to `target`: --every lines at g0 + k every (g0: the input's
- * generation) and at the end, a progress line, checkpoints every ckpt_every seconds and at the
- * end. With progress or checkpoints the generations go in chunks sized to take about half a
- * second to a second each; the result does not depend on the chunks. */
-static void life_steps(bulk_life *u, uint64_t g0, uint64_t target, uint64_t every, const char *ckpt,
+/* Runs u (on ctx) from its generation to `target`: --every lines at g0 + k every (g0: the
+ * input's generation) and at the end, a progress line (fed by the library's progress callback),
+ * checkpoints every ckpt_every seconds and at the end. With checkpoints the generations go in
+ * chunks sized to take about half a second to a second each; the result does not depend on the
+ * chunks. */
+static void life_steps(bulk_ctx *ctx, bulk_life *u, uint64_t g0, uint64_t target, uint64_t every, const char *ckpt,
                        double ckpt_every, const life_ckpt *id, life_lines *lines, uint64_t max_memory)
 {
     uint64_t gen = bulk_life_generation(u);
-    progress_line prog;
-    progress_line_init_count(&prog, "life run", (double)(target - g0), "generations", "cell updates");
-    progress_line_update_count(&prog, (double)(gen - g0), 0);
-    int timed = prog.enabled || ckpt;
+    run_progress prog;
+    run_progress_start(&prog, ctx, "life run", (double)(target - g0), (double)(gen - g0),
+                       "generations", "cell updates");
     uint64_t chunk_max = 16;
     double work = 0, last_ckpt = bulk_now();
     while (gen < target) {
@@ -221,25 +221,25 @@ static void life_steps(bulk_life *u, uint64_t g0, uint64_t target, uint64_t ever
             uint64_t next = g0 + ((gen - g0) / every + 1) * every;
             if (next - gen < chunk) chunk = next - gen;
         }
-        if (timed && chunk > chunk_max) chunk = chunk_max;
+        if (ckpt && chunk > chunk_max) chunk = chunk_max;
         double cells = (double)bulk_life_grid_cells(u), t0 = bulk_now();
+        run_progress_next(&prog, (double)(gen - g0), work, cells);
         int st = bulk_life_step(u, chunk);
         if (st == BULK_ERR_ARG)
             cli_die(CLI_EXIT_USAGE, "life: --max-memory %" PRIu64 " is too small for one tile of this universe", max_memory);
-        if (st) cli_die(CLI_EXIT_FAIL, "life: step: %s", bulk_status_string(st));
+        if (st) cli_die(CLI_EXIT_FAIL, "life: step: %s", cli_lib_error(ctx));
         double now = bulk_now();
         if (chunk == chunk_max && now - t0 < 0.5 && chunk_max < (1ull << 40)) chunk_max *= 2;
         else if (now - t0 > 1 && chunk_max > 1) chunk_max /= 2;
         gen += chunk;
         work += cells * (double)chunk;
         if (every && (gen - g0) % every == 0) print_population(u, lines);
-        progress_line_update_count(&prog, (double)(gen - g0), work);
         if (ckpt && (gen == target || now - last_ckpt >= ckpt_every)) {
             life_save(u, ckpt, id, lines);
             last_ckpt = bulk_now();
         }
     }
-    progress_line_finish(&prog);
+    run_progress_end(&prog);
     if (every && (gen - g0) % every != 0) print_population(u, NULL); /* the last generation */
 }
 
@@ -370,21 +370,18 @@ static int life_run(int argc, char **argv)
     if (png && !pic_available()) cli_die(CLI_EXIT_USAGE, "life run: --png: " PIC_MISSING);
 
     bulk_life_pattern p;
-    bulk_life_error err;
     int st;
     if (strcmp(in, "-") == 0) { /* standard input */
         size_t len;
         char *text = cli_read_file(in, &len);
-        st = bulk_life_pattern_read(&p, text, len, &err);
-        free(text);
         in = "stdin";
+        st = bulk_life_pattern_read(&p, text, len, in);
+        free(text);
     } else {
-        st = bulk_life_pattern_read_file(&p, in, &err);
+        st = bulk_life_pattern_read_file(&p, in);
     }
-    if (st == BULK_ERR_IO || st == BULK_ERR_NOMEM)
-        cli_die(st == BULK_ERR_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "life: %s: %s", in,
-                st == BULK_ERR_IO ? err.message : "out of memory");
-    if (st) cli_die(CLI_EXIT_USAGE, "life: %s:%lu:%lu: %s", in, err.line, err.column, err.message);
+    /* the library's message names the file (and line:column for malformed text) */
+    if (st) cli_die(st == BULK_ERR_NOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE, "life: %s", cli_lib_error(NULL));
 
     bulk_life_options opt;
     memset(&opt, 0, sizeof opt);
@@ -432,12 +429,12 @@ static int life_run(int argc, char **argv)
     /* torus coordinates are the frame's, shifted to its #CXRLE Pos when it has one */
     int64_t dx = opt.torus ? p.x - (int64_t)p.frame_dx : 0, dy = opt.torus ? p.y - (int64_t)p.frame_dy : 0;
     if (every && !resumed) print_population(u, &lines);
-    life_steps(u, p.generation, target, (uint64_t)every, ckpt, ckpt_every, &id, &lines, max_memory);
+    life_steps(ctx, u, p.generation, target, (uint64_t)every, ckpt, ckpt_every, &id, &lines, max_memory);
     free(lines.buf);
 
     bulk_life_pattern fin;
     st = bulk_life_extract(u, &fin);
-    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", bulk_status_string(st));
+    if (st) cli_die(CLI_EXIT_FAIL, "life: %s", cli_lib_error(ctx));
     fin.x += dx;
     fin.y += dy;
     char *text;

@@ -47,7 +47,8 @@ typedef enum bulk_backend {
     BULK_BACKEND_CUDA = 2
 } bulk_backend;
 
-/* "auto", "cpu", "cuda" -> value; BULK_ERR_ARG for anything else. */
+/* "auto", "cpu", "cuda" -> value; BULK_ERR_ARG for anything else (the calling thread's last
+ * error names the text). */
 BULK_API int bulk_backend_parse(const char *name, bulk_backend *out);
 BULK_API const char *bulk_backend_name(bulk_backend b);
 
@@ -119,7 +120,9 @@ typedef struct bulk_progress {
  * (at most about 20 a second) and one call with done == total when it ends successfully. Calls
  * never overlap, but may come from any of the library's threads. Returning nonzero stops the
  * operation as soon as it can: it returns BULK_ERR_CANCELLED, and its outputs are unspecified
- * (checkpoint files stay consistent). fn NULL removes the callback. */
+ * (checkpoint files stay consistent). fn NULL removes the callback. ctx NULL: nothing is set
+ * and the calling thread's last error says so. The done values of one operation never
+ * decrease. */
 typedef int (*bulk_progress_fn)(const bulk_progress *p, void *user);
 BULK_API void bulk_ctx_set_progress(bulk_ctx *ctx, bulk_progress_fn fn, void *user);
 

@@ -34,18 +34,20 @@ typedef struct bulk_circuit {
     uint32_t *and_rhs;    /* [2*ands] operands of gate g (variable inputs+latches+1+g) */
 } bulk_circuit;
 
-/* Reads AIGER text or binary from memory. `name` only labels messages. On error returns
- * BULK_ERR_PARSE (or BULK_ERR_NOMEM) and, when err != NULL, writes "name:line: reason" to err
- * (line = the line of the offending header, input, latch, output or gate; binary gates count
- * as the lines of their ASCII twins). */
-BULK_API int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name,
-                                char *err, size_t errlen);
-/* Reads a file (format chosen by its first line, "aag" or "aig"). BULK_ERR_IO if unreadable. */
-BULK_API int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errlen);
+/* Reads AIGER text or binary from memory. `name` (NULL: "<aiger>") labels messages. On error
+ * returns BULK_ERR_PARSE (or BULK_ERR_ARG, BULK_ERR_NOMEM) with *c NULL, and the calling
+ * thread's last error (bulk_ctx_last_error(NULL)) is "bulk_circuit_parse: name:line: reason"
+ * (line = the line of the offending header, input, latch, output or gate; binary gates count as
+ * the lines of their ASCII twins). Thread-safe. */
+BULK_API int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name);
+/* Reads a file (format chosen by its first line, "aag" or "aig"): as bulk_circuit_parse with
+ * the path as name; BULK_ERR_IO when it cannot be read ("bulk_circuit_read: path: why"). */
+BULK_API int bulk_circuit_read(bulk_circuit **c, const char *path);
 BULK_API void bulk_circuit_free(bulk_circuit *c);
 
 /* Writes ASCII (aag) or binary (aig) AIGER. Variables keep this library's numbering. Returns
- * BULK_OK or BULK_ERR_IO. */
+ * BULK_OK, BULK_ERR_IO (a write error on out) or BULK_ERR_ARG (NULL arguments; for aig also
+ * gates out of topological order), with the calling thread's last error set. */
 BULK_API int bulk_circuit_write_aag(const bulk_circuit *c, FILE *out);
 BULK_API int bulk_circuit_write_aig(const bulk_circuit *c, FILE *out);
 
@@ -60,28 +62,18 @@ BULK_API int bulk_circuit_adder(bulk_circuit **c, unsigned k);
 /* Evaluates a combinational circuit (latches == 0, else BULK_ERR_UNSUPPORTED) on 64*nwords
  * input vectors: `in` holds c->inputs planes of nwords words, `out` receives c->outputs planes
  * of nwords words (bit-sliced layout above). CPU: all context threads, blocks of words per
- * thread; CUDA: one thread per word in the column-wise arrangement of seed 001 figure 5.2. */
+ * thread; CUDA: one thread per word in the column-wise arrangement of seed 001 figure 5.2.
+ * Progress: "circuit.eval", counting "vectors" (64 per word); BULK_ERR_CANCELLED when the
+ * callback asks to stop (out is then unspecified). Failures set ctx's last error. */
 BULK_API int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out,
                                const uint64_t *in, size_t nwords);
 
 /* Pairwise sums by BPBC (seed 001 section 5.1): `a` and `b` hold k planes of nwords words
  * (bit i of number 64*w+t is bit t of a[i*nwords+w]); `sum` receives k+1 planes. Uses the
- * hand-written ripple-carry recurrence, not the generic evaluator. */
+ * hand-written ripple-carry recurrence, not the generic evaluator. Failures set ctx's last
+ * error. */
 BULK_API int bulk_bitslice_add(bulk_ctx *ctx, uint64_t *sum, const uint64_t *a, const uint64_t *b,
                                unsigned k, size_t nwords);
-
-/* One row of seed 001 Table 5.1: `pairs` pairs of k-bit numbers (stored as uint32) summed
- * `reps` times, best time kept, in milliseconds. The naive method adds uint32 pairs one by one;
- * the bitwise method runs the ripple-carry recurrence on bit-sliced words. On the CPU backend
- * naive and bitwise are timed on one thread and bitwise also on all context threads; on the
- * CUDA backend data stay in device memory and kernels are timed with events (threads_ms is
- * then the bitwise kernel time too). Results are checked against each other: BULK_ERR_INTERNAL
- * on a mismatch. */
-typedef struct bulk_pairsum_timing {
-    double naive_ms, bitwise_ms, bitwise_threads_ms;
-} bulk_pairsum_timing;
-BULK_API int bulk_circuit_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps,
-                                        uint64_t seed, bulk_pairsum_timing *t);
 
 #ifdef __cplusplus
 }

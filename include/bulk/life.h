@@ -13,9 +13,12 @@
  * The universe object (bulk_life) adds the unbounded plane: a dead-boundary grid that is kept at
  * least one pass of generations larger than the live cells, so the boundary never matters.
  *
- * Every function returns BULK_OK or a negative status (bulk.h). Results never depend on the
- * backend, the thread count, the number of generations computed per pass or whether the universe
- * was held in memory or streamed from disk. */
+ * Every function returns BULK_OK or a negative status (bulk.h); a failure sets the last error
+ * (bulk_ctx_last_error): the context's for functions that take one (directly or through the
+ * universe), else the calling thread's (ctx NULL). Functions that return a count or a flag
+ * return 0 for a NULL argument and set the calling thread's last error. Results never depend on
+ * the backend, the thread count, the number of generations computed per pass or whether the
+ * universe was held in memory or streamed from disk. */
 #ifndef BULK_LIFE_H
 #define BULK_LIFE_H
 
@@ -37,10 +40,12 @@ BULK_API bulk_life_rule bulk_life_rule_conway(void);
 
 /* Parses B/S notation: "B3/S23", "b36/s23", "S23/B3", "B3678/S34678", "B/S012345678", and the
  * old "23/3" (survival/birth) form. Digits 0..8, each at most once per part. On BULK_ERR_PARSE,
- * *err_col (when not NULL) is the 1-based column of the offending character. */
+ * *err_col (when not NULL) is the 1-based column of the offending character, and the last error
+ * "bulk_life_rule_parse: 'text': column N: ...". */
 BULK_API int bulk_life_rule_parse(bulk_life_rule *rule, const char *text, size_t *err_col);
 
-/* Writes "B<digits>/S<digits>" (at most 24 bytes with the NUL) into buf[0..cap). */
+/* Writes "B<digits>/S<digits>" (at most 24 bytes with the NUL) into buf[0..cap); BULK_ERR_ARG
+ * when cap < 24 or the rule has bits above 8. */
 BULK_API int bulk_life_rule_format(const bulk_life_rule *rule, char *buf, size_t cap);
 
 /* ---- patterns (RLE and plain text) ----------------------------------------------------------- */
@@ -62,26 +67,22 @@ typedef struct bulk_life_pattern {
     uint64_t generation;     /* #CXRLE Gen=g, else 0 */
 } bulk_life_pattern;
 
-/* Where and why reading failed: line and column are 1-based. */
-typedef struct bulk_life_error {
-    unsigned long line, column;
-    char message[200];
-} bulk_life_error;
-
 /* Words per row of a grid `width` cells wide. */
 static inline uint64_t bulk_life_words(uint64_t width) { return (width + 63) / 64; }
 
 /* Reads RLE (header "x = W, y = H[, rule = R]", '#' lines, "#CXRLE Pos=x,y Gen=g") or, when the
  * text has no RLE header, a plain-text pattern ('.' dead, 'O' or '*' alive, '!' comment lines).
- * Malformed input gives BULK_ERR_PARSE with err filled in (unknown character, a row longer than
- * the stated width, more rows than the stated height, missing '!', bad header, bad rule).
- * The result is the live cells' bounding box (x, y: its top-left cell, the file's coordinates)
- * inside the stated frame; the memory it takes does not depend on the header's W and H. */
+ * Malformed input gives BULK_ERR_PARSE (unknown character, a row longer than the stated width,
+ * more rows than the stated height, missing '!', bad header, bad rule) with the last error
+ * "bulk_life_pattern_read: name:line:column: reason" (1-based; `name` labels messages, NULL:
+ * "pattern"). On failure p holds nothing to free. The result is the live cells' bounding box
+ * (x, y: its top-left cell, the file's coordinates) inside the stated frame; the memory it
+ * takes does not depend on the header's W and H. Thread-safe. */
 BULK_API int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len,
-                                    bulk_life_error *err);
-/* The same from a file (BULK_ERR_IO when it cannot be read; err->message says why). */
-BULK_API int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path,
-                                         bulk_life_error *err);
+                                    const char *name);
+/* The same from a file, named by its path in messages (BULK_ERR_IO when it cannot be read:
+ * "bulk_life_pattern_read_file: path: cannot open: why"). */
+BULK_API int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path);
 
 /* Formats p as RLE the way Golly writes it: "#CXRLE Pos=x,y Gen=g", the header with the rule,
  * runs of 'b', 'o' and '$', lines of at most 70 characters, '!' at the end. *text is malloc'ed
@@ -127,6 +128,12 @@ BULK_API int bulk_life_create(bulk_life **u, bulk_ctx *ctx, const bulk_life_patt
                               const bulk_life_options *opt);
 BULK_API void bulk_life_free(bulk_life *u);
 
+/* Advances the universe by `steps` generations. Reports progress ("life.run", "generations",
+ * counted from 0 in this call) through the context's callback; a torus is then stepped in
+ * chunks of about a tenth of a second. BULK_ERR_CANCELLED when the callback asks to stop: the
+ * universe is then consistent at the generation bulk_life_generation gives (between the start
+ * and the target). BULK_ERR_ARG when the universe streams from disk and max_memory is too small
+ * for one tile; BULK_ERR_IO when its file fails. */
 BULK_API int bulk_life_step(bulk_life *u, uint64_t steps);
 BULK_API uint64_t bulk_life_generation(const bulk_life *u);
 BULK_API int bulk_life_population(bulk_life *u, uint64_t *population);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../dist.h"
-#include "../dist_comm.h"
+#include "dist.h"
+#include "dist_comm.h"
 
 static int inited, rank, size = 1;
 

@@ -2,7 +2,7 @@
  * driver's rank 0 computes every chunk itself), so send and receive report failure. */
 #include <stdlib.h>
 
-#include "../dist_comm.h"
+#include "dist_comm.h"
 
 int dist_comm_init(int *argc, char ***argv)
 {

@@ -11,11 +11,11 @@
 
 int bulk_backend_parse(const char *name, bulk_backend *out)
 {
-    if (!name || !out) return BULK_ERR_ARG;
+    if (!name || !out) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_backend_parse: %s is NULL", name ? "out" : "name");
     if (strcmp(name, "auto") == 0) *out = BULK_BACKEND_AUTO;
     else if (strcmp(name, "cpu") == 0) *out = BULK_BACKEND_CPU;
     else if (strcmp(name, "cuda") == 0) *out = BULK_BACKEND_CUDA;
-    else return BULK_ERR_ARG;
+    else return bulk_fail(NULL, BULK_ERR_ARG, "bulk_backend_parse: '%s': use auto, cpu or cuda", name);
     return BULK_OK;
 }
 

@@ -27,7 +27,10 @@ const char *bulk_ctx_last_error(const bulk_ctx *ctx) { return ctx ? ctx->error :
 
 void bulk_ctx_set_progress(bulk_ctx *ctx, bulk_progress_fn fn, void *user)
 {
-    if (!ctx) return;
+    if (!ctx) {
+        bulk_fail(NULL, BULK_ERR_ARG, "bulk_ctx_set_progress: ctx is NULL");
+        return;
+    }
     ctx->progress_fn = fn;
     ctx->progress_user = user;
 }
@@ -44,7 +47,7 @@ static int deliver(bulk_progress_run *r, double done)
 {
     bulk_ctx *c = r->ctx;
     pthread_mutex_lock(&c->progress_lock);
-    r->p.done = done;
+    if (done > r->p.done) r->p.done = done; /* steps from several threads may arrive out of order */
     r->last_call = now_seconds();
     if (c->progress_fn(&r->p, c->progress_user) != 0) __atomic_store_n(&r->cancelled, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&c->progress_lock);

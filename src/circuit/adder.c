@@ -8,14 +8,17 @@
  * so bit 0 costs 3 gates and every further bit 7: 7k - 4 in all. */
 #include <stdlib.h>
 
+#include "backend/report.h"
 #include "bulk/circuit.h"
 
 int bulk_circuit_adder(bulk_circuit **out, unsigned k)
 {
-    if (!out || k < 1 || k > 4096) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_circuit_adder";
+    if (!out) return bulk_fail(NULL, BULK_ERR_ARG, "%s: out is NULL", fn);
     *out = NULL;
+    if (k < 1 || k > 4096) return bulk_fail(NULL, BULK_ERR_ARG, "%s: k %u: must be 1..4096", fn, k);
     bulk_circuit *c = calloc(1, sizeof *c);
-    if (!c) return BULK_ERR_NOMEM;
+    if (!c) return bulk_fail(NULL, BULK_ERR_NOMEM, "%s: out of memory", fn);
     c->inputs = 2 * k;
     c->outputs = k + 1;
     c->ands = 7 * k - 4;
@@ -26,7 +29,7 @@ int bulk_circuit_adder(bulk_circuit **out, unsigned k)
     c->and_rhs = malloc(sizeof(uint32_t) * 2 * c->ands);
     if (!c->latch_next || !c->latch_init || !c->out || !c->and_rhs) {
         bulk_circuit_free(c);
-        return BULK_ERR_NOMEM;
+        return bulk_fail(NULL, BULK_ERR_NOMEM, "%s: k %u: out of memory", fn, k);
     }
     uint32_t next = c->inputs + 1, g = 0; /* next free variable, gate count */
 #define AND(l0, l1) (c->and_rhs[2 * g] = (l0), c->and_rhs[2 * g + 1] = (l1), g++, 2 * next++)
@@ -50,7 +53,7 @@ int bulk_circuit_adder(bulk_circuit **out, unsigned k)
     c->out[k] = carry;
     if (g != c->ands) {
         bulk_circuit_free(c);
-        return BULK_ERR_INTERNAL;
+        return bulk_fail(NULL, BULK_ERR_INTERNAL, "%s: k %u: %u gates built, %u expected", fn, k, g, 7 * k - 4);
     }
     *out = c;
     return BULK_OK;

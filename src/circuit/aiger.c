@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/report.h"
 #include "bulk/circuit.h"
 #include "read_stream.h"
 
@@ -430,13 +431,12 @@ bad:
     return st;
 }
 
-int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name, char *err,
-                       size_t errlen)
+/* The reader behind both public readers: on failure "name:line: reason" is in err. */
+static int parse_text(bulk_circuit **c, const void *data, size_t len, const char *name, char *err,
+                      size_t errlen)
 {
-    if (!c || (!data && len)) return BULK_ERR_ARG;
-    *c = NULL;
-    reader r = { (const unsigned char *)data, (const unsigned char *)data + len, 1, name ? name : "<aiger>", err, errlen };
-    if (err && errlen) err[0] = 0;
+    reader r = { (const unsigned char *)data, (const unsigned char *)data + len, 1, name, err, errlen };
+    err[0] = 0;
     uint64_t h[5] = { 0 };
     int binary = 0;
     int st = read_header(&r, &binary, h);
@@ -444,17 +444,39 @@ int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const cha
     return binary ? parse_binary(&r, c, h) : parse_ascii(&r, c, h);
 }
 
-int bulk_circuit_read(bulk_circuit **c, const char *path, char *err, size_t errlen)
+/* A failure of parse_text as the calling thread's last error, named after the public function. */
+static int parse_failed(const char *fn, int st, const char *name, const char *err)
 {
-    if (!c || !path) return BULK_ERR_ARG;
+    if (err[0]) return bulk_fail(NULL, st, "%s: %s", fn, err);
+    return bulk_fail(NULL, st, "%s: %s: %s", fn, name, st == BULK_ERR_NOMEM ? "out of memory" : bulk_status_string(st));
+}
+
+int bulk_circuit_parse(bulk_circuit **c, const void *data, size_t len, const char *name)
+{
+    static const char fn[] = "bulk_circuit_parse";
+    if (!c) return bulk_fail(NULL, BULK_ERR_ARG, "%s: c is NULL", fn);
     *c = NULL;
-    char *buf;
+    if (!data && len) return bulk_fail(NULL, BULK_ERR_ARG, "%s: data is NULL with len %zu", fn, len);
+    char err[512];
+    if (!name) name = "<aiger>";
+    int st = parse_text(c, data, len, name, err, sizeof err);
+    return st ? parse_failed(fn, st, name, err) : BULK_OK;
+}
+
+int bulk_circuit_read(bulk_circuit **c, const char *path)
+{
+    static const char fn[] = "bulk_circuit_read";
+    if (!c) return bulk_fail(NULL, BULK_ERR_ARG, "%s: c is NULL", fn);
+    *c = NULL;
+    if (!path) return bulk_fail(NULL, BULK_ERR_ARG, "%s: path is NULL", fn);
+    char *buf, err[512];
     size_t len;
-    int rs = bulk_read_path_msg(path, &buf, &len, err, errlen);
-    if (rs != BULK_OK) return rs; /* BULK_ERR_NOMEM, or BULK_ERR_IO with the message in err */
-    int st = bulk_circuit_parse(c, buf, len, path, err, errlen);
+    int st = bulk_read_path_msg(path, &buf, &len, err, sizeof err);
+    if (st == BULK_ERR_NOMEM) return bulk_fail(NULL, st, "%s: %s: out of memory", fn, path);
+    if (st != BULK_OK) return bulk_fail(NULL, st, "%s: %s", fn, err); /* BULK_ERR_IO: err names the path */
+    st = parse_text(c, buf, len, path, err, sizeof err);
     free(buf);
-    return st;
+    return st ? parse_failed(fn, st, path, err) : BULK_OK;
 }
 
 static int write_header_and_io(const bulk_circuit *c, FILE *f, int binary)
@@ -476,12 +498,12 @@ static int write_header_and_io(const bulk_circuit *c, FILE *f, int binary)
 
 int bulk_circuit_write_aag(const bulk_circuit *c, FILE *f)
 {
-    if (!c || !f) return BULK_ERR_ARG;
+    if (!c || !f) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_circuit_write_aag: %s is NULL", c ? "out" : "c");
     int st = write_header_and_io(c, f, 0);
-    if (st) return st;
-    for (uint32_t g = 0; g < c->ands; g++)
+    for (uint32_t g = 0; st == BULK_OK && g < c->ands; g++)
         fprintf(f, "%u %u %u\n", 2 * (c->inputs + c->latches + g + 1), c->and_rhs[2 * g], c->and_rhs[2 * g + 1]);
-    return ferror(f) ? BULK_ERR_IO : BULK_OK;
+    if (st || ferror(f)) return bulk_fail(NULL, BULK_ERR_IO, "bulk_circuit_write_aag: write error");
+    return BULK_OK;
 }
 
 static void put_delta(FILE *f, uint32_t x)
@@ -495,9 +517,9 @@ static void put_delta(FILE *f, uint32_t x)
 
 int bulk_circuit_write_aig(const bulk_circuit *c, FILE *f)
 {
-    if (!c || !f) return BULK_ERR_ARG;
-    int st = write_header_and_io(c, f, 1);
-    if (st) return st;
+    static const char fn[] = "bulk_circuit_write_aig";
+    if (!c || !f) return bulk_fail(NULL, BULK_ERR_ARG, "%s: %s is NULL", fn, c ? "out" : "c");
+    if (write_header_and_io(c, f, 1)) return bulk_fail(NULL, BULK_ERR_IO, "%s: write error", fn);
     for (uint32_t g = 0; g < c->ands; g++) {
         uint32_t lhs = 2 * (c->inputs + c->latches + g + 1);
         uint32_t r0 = c->and_rhs[2 * g], r1 = c->and_rhs[2 * g + 1];
@@ -506,9 +528,12 @@ int bulk_circuit_write_aig(const bulk_circuit *c, FILE *f)
             r0 = r1;
             r1 = t;
         }
-        if (r0 >= lhs) return BULK_ERR_ARG; /* not in topological order */
+        if (r0 >= lhs)
+            return bulk_fail(NULL, BULK_ERR_ARG, "%s: gate %u: operand %u is not below its literal %u "
+                             "(gates must be in topological order)", fn, g, r0, lhs);
         put_delta(f, lhs - r0);
         put_delta(f, r0 - r1);
     }
-    return ferror(f) ? BULK_ERR_IO : BULK_OK;
+    if (ferror(f)) return bulk_fail(NULL, BULK_ERR_IO, "%s: write error", fn);
+    return BULK_OK;
 }

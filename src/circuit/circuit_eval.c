@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "circuit/circuit_core.h"
 #include "circuit/circuit_backend.h"
 #include "bulk/circuit.h"
@@ -22,6 +23,8 @@ typedef struct eval_job {
     const uint64_t *in;
     size_t nwords, bw;
     uint64_t **scratch; /* per worker: (maxvar+1) * bw words */
+    bulk_progress_run *pr;
+    size_t words_done; /* atomically */
 } eval_job;
 
 static void eval_range(void *arg, size_t begin, size_t end, int worker)
@@ -31,7 +34,7 @@ static void eval_range(void *arg, size_t begin, size_t end, int worker)
     const size_t bw = j->bw, nw = j->nwords;
     uint64_t *val = j->scratch[worker];
     const uint32_t first_gate = c->inputs + c->latches + 1;
-    for (size_t blk = begin; blk < end; blk++) {
+    for (size_t blk = begin; blk < end && !bulk_progress_cancelled(j->pr); blk++) {
         size_t w0 = blk * bw, n = nw - w0 < bw ? nw - w0 : bw;
         memset(val, 0, bw * sizeof *val); /* variable 0: constant false */
         for (uint32_t i = 0; i < c->inputs; i++) {
@@ -46,20 +49,23 @@ static void eval_range(void *arg, size_t begin, size_t end, int worker)
         for (uint32_t o = 0; o < c->outputs; o++)
             for (size_t w = 0; w < n; w++)
                 j->out[(size_t)o * nw + w0 + w] = bulk_circuit_lit_word(val, bw, c->out[o], w);
+        size_t done = __atomic_add_fetch(&j->words_done, n, __ATOMIC_RELAXED);
+        bulk_progress_step(j->pr, 64.0 * (double)done, 0);
     }
 }
 
-int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords)
+/* The evaluation of checked arguments on the context's backend, reporting to pr. */
+static int eval_run(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords,
+                    bulk_progress_run *pr)
 {
-    if (!ctx || !c || (nwords && ((!out && c->outputs) || (!in && c->inputs)))) return BULK_ERR_ARG;
-    if (c->latches) return BULK_ERR_UNSUPPORTED;
     if (nwords == 0) return BULK_OK;
     const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
-    return be->circuit->eval(ctx, c, out, in, nwords);
+    return be->circuit->eval(ctx, c, out, in, nwords, pr);
 }
 
 /* The CPU table's eval (arguments checked by bulk_circuit_eval). */
-static int cpu_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords)
+static int cpu_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords,
+                    bulk_progress_run *pr)
 {
     size_t vars = (size_t)c->maxvar + 1;
     /* 16 words per signal when the signal array fits 256 KiB, fewer (down to 1) otherwise */
@@ -69,7 +75,7 @@ static int cpu_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const u
     int threads = ctx->threads;
     size_t blocks = (nwords + bw - 1) / bw;
     if ((size_t)threads > blocks) threads = (int)blocks;
-    eval_job j = { c, out, in, nwords, bw, calloc((size_t)threads, sizeof(uint64_t *)) };
+    eval_job j = { c, out, in, nwords, bw, calloc((size_t)threads, sizeof(uint64_t *)), pr, 0 };
     if (!j.scratch) return BULK_ERR_NOMEM;
     int st = BULK_OK;
     for (int t = 0; t < threads; t++)
@@ -77,11 +83,30 @@ static int cpu_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const u
     if (st == BULK_OK) bulk_parallel_for(threads, blocks, 1, eval_range, &j);
     for (int t = 0; t < threads; t++) free(j.scratch[t]);
     free(j.scratch);
+    if (st == BULK_OK && bulk_progress_cancelled(pr)) st = BULK_ERR_CANCELLED;
     return st;
 }
 
 const bulk_circuit_backend bulk_circuit_cpu_backend = {
     .eval = cpu_eval,
     .bitslice_add = circuit_cpu_bitslice_add,
-    .bench_pairsum = circuit_cpu_bench_pairsum,
 };
+
+int bulk_circuit_eval(bulk_ctx *ctx, const bulk_circuit *c, uint64_t *out, const uint64_t *in, size_t nwords)
+{
+    static const char fn[] = "bulk_circuit_eval";
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx is NULL", fn);
+    if (!c) return bulk_fail(ctx, BULK_ERR_ARG, "%s: c is NULL", fn);
+    if (nwords && !out && c->outputs) return bulk_fail(ctx, BULK_ERR_ARG, "%s: out is NULL with nwords %zu", fn, nwords);
+    if (nwords && !in && c->inputs) return bulk_fail(ctx, BULK_ERR_ARG, "%s: in is NULL with nwords %zu", fn, nwords);
+    if (c->latches)
+        return bulk_fail(ctx, BULK_ERR_UNSUPPORTED, "%s: the circuit has %u latches: only combinational circuits "
+                         "are evaluated", fn, c->latches);
+    bulk_progress_run pr;
+    int st = bulk_progress_start(&pr, ctx, "circuit.eval", "vectors", 64.0 * (double)nwords);
+    if (st == BULK_OK) st = eval_run(ctx, c, out, in, nwords, &pr);
+    if (st == BULK_OK) st = bulk_progress_end(&pr);
+    if (st == BULK_ERR_CANCELLED) return bulk_fail(ctx, st, "%s: cancelled by the progress callback", fn);
+    if (st == BULK_ERR_NOMEM) return bulk_fail(ctx, st, "%s: %zu words: out of memory", fn, nwords);
+    return st; /* a backend failure (BULK_ERR_CUDA) has recorded its own message */
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "cky/cky_core.h"
 #include "cky/cky_backend.h"
 #include "cky/cky_cuda.h"
@@ -35,6 +36,8 @@ typedef struct cky_job {
     uint64_t **scratch;
     size_t *scratch_words;
     int status;
+    bulk_progress_run *pr;
+    size_t done; /* strings answered, atomically */
 } cky_job;
 
 /* All splits of one cell: W = OR over l of U_l (x)_G V_l, one rule slice at a time so that
@@ -127,7 +130,11 @@ static void parse_group(cky_job *j, const cky_group *gr, int worker)
 static void parse_range(void *arg, size_t begin, size_t end, int worker)
 {
     cky_job *j = arg;
-    for (size_t k = begin; k < end; k++) parse_group(j, &j->groups[k], worker);
+    for (size_t k = begin; k < end && !bulk_progress_cancelled(j->pr); k++) {
+        parse_group(j, &j->groups[k], worker);
+        size_t done = __atomic_add_fetch(&j->done, j->groups[k].count, __ATOMIC_RELAXED);
+        bulk_progress_step(j->pr, (double)done, 0);
+    }
 }
 
 typedef struct prep_job {
@@ -175,20 +182,18 @@ size_t bulk_cky_prepare(const bulk_grammar *g, uint8_t *accept, uint8_t *ok, con
     return maxlen;
 }
 
-int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
-                   size_t nstrings)
+/* The parse of checked arguments on the context's backend, reporting to pr. */
+static int parse_run(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
+                     const size_t *offsets, size_t nstrings, bulk_progress_run *pr)
 {
-    if (!ctx || !g || (nstrings && (!accept || !offsets || (!syms && offsets[nstrings])))) return BULK_ERR_ARG;
-    for (size_t i = 0; i < nstrings; i++)
-        if (offsets[i + 1] < offsets[i]) return BULK_ERR_ARG;
     if (nstrings == 0) return BULK_OK;
     const bulk_backend_tables *be = ctx->gpu ? ctx->gpu : ctx->cpu;
-    return be->cky->parse(ctx, g, accept, syms, offsets, nstrings);
+    return be->cky->parse(ctx, g, accept, syms, offsets, nstrings, pr);
 }
 
 /* The CPU table's parse (arguments checked by bulk_cky_parse). */
 static int cpu_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
-                     const size_t *offsets, size_t nstrings)
+                     const size_t *offsets, size_t nstrings, bulk_progress_run *pr)
 {
     int st = BULK_ERR_NOMEM;
     uint8_t *ok = malloc(nstrings);
@@ -219,11 +224,11 @@ static int cpu_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, cons
         for (size_t f = b; f < e; f += per)
             groups[ng++] = (cky_group){ f, (uint32_t)(e - f < per ? e - f : per), (uint32_t)n };
     }
-    (void)nok;
+    bulk_progress_step(pr, (double)(nstrings - nok), 1); /* the strings answered without a parse */
     int threads = ctx->threads;
     if ((size_t)threads > ng) threads = (int)(ng ? ng : 1);
     j = (cky_job){ g, accept, syms, offsets, ids, groups, calloc((size_t)threads, sizeof(uint64_t *)),
-                   calloc((size_t)threads, sizeof(size_t)), BULK_OK };
+                   calloc((size_t)threads, sizeof(size_t)), BULK_OK, pr, nstrings - nok };
     if (!j.scratch || !j.scratch_words) goto done;
     bulk_parallel_for(threads, ng, 1, parse_range, &j);
     st = j.status;
@@ -231,7 +236,31 @@ static int cpu_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, cons
 done:
     free(j.scratch), free(j.scratch_words);
     free(ok), free(count), free(ids), free(groups);
+    if (st == BULK_OK && bulk_progress_cancelled(pr)) st = BULK_ERR_CANCELLED;
     return st;
 }
 
 const bulk_cky_backend bulk_cky_cpu_backend = { .parse = cpu_parse };
+
+int bulk_cky_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
+                   size_t nstrings)
+{
+    static const char fn[] = "bulk_cky_parse";
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx is NULL", fn);
+    if (!g) return bulk_fail(ctx, BULK_ERR_ARG, "%s: g is NULL", fn);
+    if (nstrings && (!accept || !offsets))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s is NULL with nstrings %zu", fn, !accept ? "accept" : "offsets", nstrings);
+    if (nstrings && !syms && offsets[nstrings])
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: syms is NULL with %zu symbols", fn, offsets[nstrings]);
+    for (size_t i = 0; i < nstrings; i++)
+        if (offsets[i + 1] < offsets[i])
+            return bulk_fail(ctx, BULK_ERR_ARG, "%s: offsets[%zu] = %zu is below offsets[%zu] = %zu", fn, i + 1,
+                             offsets[i + 1], i, offsets[i]);
+    bulk_progress_run pr;
+    int st = bulk_progress_start(&pr, ctx, "cky.parse", "strings", (double)nstrings);
+    if (st == BULK_OK) st = parse_run(ctx, g, accept, syms, offsets, nstrings, &pr);
+    if (st == BULK_OK) st = bulk_progress_end(&pr);
+    if (st == BULK_ERR_CANCELLED) return bulk_fail(ctx, st, "%s: cancelled by the progress callback", fn);
+    if (st == BULK_ERR_NOMEM) return bulk_fail(ctx, st, "%s: %zu strings: out of memory", fn, nstrings);
+    return st; /* a backend failure (BULK_ERR_CUDA) has recorded its own message */
+}

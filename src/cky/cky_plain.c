@@ -5,12 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/report.h"
 #include "cky/grammar.h"
 
 int bulk_cky_parse_plain(const bulk_grammar *g, uint8_t *accept, const int32_t *syms, const size_t *offsets,
                          size_t nstrings)
 {
-    if (!g || (nstrings && (!accept || !offsets))) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_cky_parse_plain";
+    if (!g) return bulk_fail(NULL, BULK_ERR_ARG, "%s: g is NULL", fn);
+    if (nstrings && (!accept || !offsets))
+        return bulk_fail(NULL, BULK_ERR_ARG, "%s: %s is NULL with nstrings %zu", fn, !accept ? "accept" : "offsets", nstrings);
     const size_t words = (g->nnt + 63) / 64;
     uint64_t *T = NULL;
     size_t cap = 0;
@@ -26,7 +30,8 @@ int bulk_cky_parse_plain(const bulk_grammar *g, uint8_t *accept, const int32_t *
         size_t need = n * n * words;
         if (need > cap) {
             free(T);
-            if (!(T = malloc(need * sizeof *T))) return BULK_ERR_NOMEM;
+            if (!(T = malloc(need * sizeof *T)))
+                return bulk_fail(NULL, BULK_ERR_NOMEM, "%s: string %zu of length %zu: out of memory", fn, s, n);
             cap = need;
         }
         memset(T, 0, need * sizeof *T);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/report.h"
 #include "cky/grammar.h"
 #include "splitmix.h"
 #include "read_stream.h"
@@ -42,11 +43,11 @@ static int build_lookup(bulk_grammar *g)
     return BULK_OK;
 }
 
-int bulk_grammar_parse(bulk_grammar **out, const char *text, size_t len, const char *name, int mode, char *err,
-                       size_t errlen)
+/* text -> grammar; on failure "name:line: reason" (or "name: out of memory") is in err. */
+static int parse_text(bulk_grammar **out, const char *text, size_t len, const char *name, int mode, char *err,
+                      size_t errlen)
 {
-    if (!out || (!text && len) || (mode != BULK_CKY_CHARS && mode != BULK_CKY_TOKENS)) return BULK_ERR_ARG;
-    *out = NULL;
+    err[0] = 0;
     bulk_grammar *g = calloc(1, sizeof *g);
     if (!g) return BULK_ERR_NOMEM;
     g->mode = mode;
@@ -54,7 +55,6 @@ int bulk_grammar_parse(bulk_grammar **out, const char *text, size_t len, const c
     if (st == BULK_OK) st = bulk_cnf_build(g);
     if (st == BULK_OK) st = build_lookup(g);
     if (st != BULK_OK) {
-        if (st == BULK_ERR_NOMEM && err && errlen) snprintf(err, errlen, "%s: out of memory", name ? name : "<grammar>");
         bulk_grammar_free(g);
         return st;
     }
@@ -62,17 +62,47 @@ int bulk_grammar_parse(bulk_grammar **out, const char *text, size_t len, const c
     return BULK_OK;
 }
 
-int bulk_grammar_read(bulk_grammar **g, const char *path, int mode, char *err, size_t errlen)
+/* A failure of parse_text as the calling thread's last error, named after the public function. */
+static int parse_failed(const char *fn, int st, const char *name, const char *err)
 {
-    if (!g || !path) return BULK_ERR_ARG;
+    if (st == BULK_ERR_NOMEM) return bulk_fail(NULL, st, "%s: %s: out of memory", fn, name);
+    if (err[0]) return bulk_fail(NULL, st, "%s: %s", fn, err);
+    return bulk_fail(NULL, st, "%s: %s: %s", fn, name, bulk_status_string(st));
+}
+
+static int bad_mode(const char *fn, int mode)
+{
+    return bulk_fail(NULL, BULK_ERR_ARG, "%s: mode %d: use BULK_CKY_CHARS or BULK_CKY_TOKENS", fn, mode);
+}
+
+int bulk_grammar_parse(bulk_grammar **out, const char *text, size_t len, const char *name, int mode)
+{
+    static const char fn[] = "bulk_grammar_parse";
+    if (!out) return bulk_fail(NULL, BULK_ERR_ARG, "%s: g is NULL", fn);
+    *out = NULL;
+    if (!text && len) return bulk_fail(NULL, BULK_ERR_ARG, "%s: text is NULL with len %zu", fn, len);
+    if (mode != BULK_CKY_CHARS && mode != BULK_CKY_TOKENS) return bad_mode(fn, mode);
+    char err[512];
+    if (!name) name = "<grammar>";
+    int st = parse_text(out, text, len, name, mode, err, sizeof err);
+    return st ? parse_failed(fn, st, name, err) : BULK_OK;
+}
+
+int bulk_grammar_read(bulk_grammar **g, const char *path, int mode)
+{
+    static const char fn[] = "bulk_grammar_read";
+    if (!g) return bulk_fail(NULL, BULK_ERR_ARG, "%s: g is NULL", fn);
     *g = NULL;
-    char *buf;
+    if (!path) return bulk_fail(NULL, BULK_ERR_ARG, "%s: path is NULL", fn);
+    if (mode != BULK_CKY_CHARS && mode != BULK_CKY_TOKENS) return bad_mode(fn, mode);
+    char *buf, err[512];
     size_t len;
-    int rs = bulk_read_path_msg(path, &buf, &len, err, errlen);
-    if (rs != BULK_OK) return rs; /* BULK_ERR_NOMEM, or BULK_ERR_IO with the message in err */
-    int st = bulk_grammar_parse(g, buf, len, path, mode, err, errlen);
+    int st = bulk_read_path_msg(path, &buf, &len, err, sizeof err);
+    if (st == BULK_ERR_NOMEM) return bulk_fail(NULL, st, "%s: %s: out of memory", fn, path);
+    if (st != BULK_OK) return bulk_fail(NULL, st, "%s: %s", fn, err); /* BULK_ERR_IO: err names the path */
+    st = parse_text(g, buf, len, path, mode, err, sizeof err);
     free(buf);
-    return st;
+    return st ? parse_failed(fn, st, path, err) : BULK_OK;
 }
 
 /* A set of 64-bit keys (open addressing, key+1 stored so 0 means empty). */
@@ -89,11 +119,17 @@ static int set_add(uint64_t *slots, size_t mask, uint64_t key)
 
 int bulk_grammar_random(bulk_grammar **out, unsigned nnt, size_t p2, unsigned nterm, int mode, uint64_t seed)
 {
-    if (!out || nnt < 1 || nnt > 65536 || nterm < 1 || (mode == BULK_CKY_CHARS && nterm > 26) ||
-        (mode != BULK_CKY_CHARS && mode != BULK_CKY_TOKENS))
-        return BULK_ERR_ARG;
+    static const char fn[] = "bulk_grammar_random";
+    if (!out) return bulk_fail(NULL, BULK_ERR_ARG, "%s: g is NULL", fn);
+    if (mode != BULK_CKY_CHARS && mode != BULK_CKY_TOKENS) return bad_mode(fn, mode);
+    if (nnt < 1 || nnt > 65536) return bulk_fail(NULL, BULK_ERR_ARG, "%s: nonterminals %u: must be 1..65536", fn, nnt);
+    if (nterm < 1 || (mode == BULK_CKY_CHARS && nterm > 26))
+        return bulk_fail(NULL, BULK_ERR_ARG, "%s: terminals %u: must be 1..%s", fn, nterm,
+                         mode == BULK_CKY_CHARS ? "26 in BULK_CKY_CHARS mode" : "UINT_MAX");
     uint64_t total = (uint64_t)nnt * nnt * nnt;
-    if (p2 > total) return BULK_ERR_ARG;
+    if (p2 > total)
+        return bulk_fail(NULL, BULK_ERR_ARG, "%s: binary_rules %zu: more than nonterminals^3 = %llu", fn, p2,
+                         (unsigned long long)total);
     *out = NULL;
     int st = BULK_ERR_NOMEM;
     bulk_grammar *g = calloc(1, sizeof *g);
@@ -171,21 +207,26 @@ int bulk_grammar_random(bulk_grammar **out, unsigned nnt, size_t p2, unsigned nt
     if ((st = bulk_cnf_index(g, bin, nb, un, nun)) == BULK_OK) st = build_lookup(g);
 done:
     free(bin), free(un), free(slots);
-    if (st != BULK_OK) bulk_grammar_free(g);
-    else *out = g;
+    if (st != BULK_OK) {
+        bulk_grammar_free(g);
+        return bulk_fail(NULL, st, "%s: %u nonterminals, %zu binary rules: %s", fn, nnt, p2,
+                         st == BULK_ERR_NOMEM ? "out of memory" : bulk_status_string(st));
+    }
+    *out = g;
     return st;
 }
 
-size_t bulk_grammar_nonterminals(const bulk_grammar *g) { return g ? g->nnt : 0; }
-size_t bulk_grammar_binary_rules(const bulk_grammar *g) { return g ? g->nbin : 0; }
-size_t bulk_grammar_unary_rules(const bulk_grammar *g) { return g ? g->nun : 0; }
-size_t bulk_grammar_terminals(const bulk_grammar *g) { return g ? g->nterm : 0; }
-int bulk_grammar_accepts_empty(const bulk_grammar *g) { return g ? g->accepts_empty : 0; }
-int bulk_grammar_mode(const bulk_grammar *g) { return g ? g->mode : 0; }
-
+/* The sizes of a NULL grammar are 0 (and the calling thread's last error names the function). */
+static int no_grammar(const char *fn) { return bulk_fail(NULL, 0, "%s: g is NULL", fn); }
+size_t bulk_grammar_nonterminals(const bulk_grammar *g) { return g ? g->nnt : (size_t)no_grammar(__func__); }
+size_t bulk_grammar_binary_rules(const bulk_grammar *g) { return g ? g->nbin : (size_t)no_grammar(__func__); }
+size_t bulk_grammar_unary_rules(const bulk_grammar *g) { return g ? g->nun : (size_t)no_grammar(__func__); }
+size_t bulk_grammar_terminals(const bulk_grammar *g) { return g ? g->nterm : (size_t)no_grammar(__func__); }
+int bulk_grammar_accepts_empty(const bulk_grammar *g) { return g ? g->accepts_empty : no_grammar(__func__); }
+int bulk_grammar_mode(const bulk_grammar *g) { return g ? g->mode : no_grammar(__func__); }
 int32_t bulk_grammar_terminal(const bulk_grammar *g, const char *text, size_t len)
 {
-    if (!g || !text) return -1;
+    if (!g || !text) return bulk_fail(NULL, -1, "bulk_grammar_terminal: %s is NULL", g ? "text" : "g");
     if (g->mode == BULK_CKY_CHARS) return len == 1 ? g->byte_term[(unsigned char)text[0]] : -1;
     size_t lo = 0, hi = g->cfg.nterm;
     while (lo < hi) {

@@ -1,7 +1,9 @@
 /* Pattern helpers: cropping to the live cells, freeing. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/report.h"
 #include "bulk/life.h"
 
 void bulk_life_pattern_free(bulk_life_pattern *p)
@@ -14,7 +16,8 @@ void bulk_life_pattern_free(bulk_life_pattern *p)
 
 int bulk_life_pattern_crop(bulk_life_pattern *p)
 {
-    if (!p) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_life_pattern_crop";
+    if (!p) return bulk_fail(NULL, BULK_ERR_ARG, "%s: p is NULL", fn);
     uint64_t nw = bulk_life_words(p->width);
     uint64_t y0 = UINT64_MAX, y1 = 0, x0 = UINT64_MAX, x1 = 0;
     for (uint64_t y = 0; y < p->height; y++) {
@@ -33,11 +36,11 @@ int bulk_life_pattern_crop(bulk_life_pattern *p)
         free(p->cells);
         p->cells = calloc(1, sizeof(uint64_t));
         p->width = p->height = 0;
-        return p->cells ? BULK_OK : BULK_ERR_NOMEM;
+        return p->cells ? BULK_OK : bulk_fail(NULL, BULK_ERR_NOMEM, "%s: out of memory", fn);
     }
     uint64_t w = x1 - x0, h = y1 - y0, nw2 = bulk_life_words(w);
     uint64_t *c = calloc((size_t)(nw2 * h), sizeof(uint64_t));
-    if (!c) return BULK_ERR_NOMEM;
+    if (!c) return bulk_fail(NULL, BULK_ERR_NOMEM, "%s: %" PRIu64 " x %" PRIu64 " cells: out of memory", fn, w, h);
     for (uint64_t y = 0; y < h; y++) {
         const uint64_t *src = p->cells + (y + y0) * nw;
         uint64_t *dst = c + y * nw2;

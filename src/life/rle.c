@@ -14,22 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/report.h"
 #include "bulk/life.h"
 #include "read_stream.h"
 
 /* The largest rectangle a pattern file may state (bytes of its bitmap). */
 #define PATTERN_MAX_BYTES (1ull << 33)
 
+/* Where and why reading failed (line and column 1-based); the public functions turn it into the
+ * last error "function: name:line:column: message". */
+typedef struct rle_error {
+    unsigned long line, column;
+    char message[200];
+} rle_error;
+
 typedef struct reader {
     const char *s;
     size_t len, pos;
     unsigned long line, col; /* of s[pos], 1-based */
-    bulk_life_error *err;
+    rle_error *err;
 } reader;
 
-static int fail_at(bulk_life_error *err, unsigned long line, unsigned long col, const char *fmt, ...)
+static int fail_at(rle_error *err, unsigned long line, unsigned long col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static int fail_at(bulk_life_error *err, unsigned long line, unsigned long col, const char *fmt, ...)
+static int fail_at(rle_error *err, unsigned long line, unsigned long col, const char *fmt, ...)
 {
     if (err) {
         err->line = line;
@@ -361,9 +369,8 @@ static int read_plain(reader *r, bulk_life_pattern *p)
     return scan_plain(r, p, &w, &h, &b);
 }
 
-int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len, bulk_life_error *err)
+static int read_text(bulk_life_pattern *p, const char *text, size_t len, rle_error *err)
 {
-    if (!p || (!text && len)) return BULK_ERR_ARG;
     memset(p, 0, sizeof *p);
     p->rule = bulk_life_rule_conway();
     if (err) memset(err, 0, sizeof *err);
@@ -408,24 +415,39 @@ fail:
     return st;
 }
 
-int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path, bulk_life_error *err)
+/* Reads text; a failure becomes the calling thread's last error, named after `fn` and `name`. */
+static int read_named(const char *fn, bulk_life_pattern *p, const char *text, size_t len, const char *name)
 {
-    if (!p || !path) return BULK_ERR_ARG;
+    rle_error err;
+    int st = read_text(p, text, len, &err);
+    if (st == BULK_ERR_NOMEM) return bulk_fail(NULL, st, "%s: %s: out of memory", fn, name);
+    if (st) return bulk_fail(NULL, st, "%s: %s:%lu:%lu: %s", fn, name, err.line, err.column, err.message);
+    return BULK_OK;
+}
+
+int bulk_life_pattern_read(bulk_life_pattern *p, const char *text, size_t len, const char *name)
+{
+    static const char fn[] = "bulk_life_pattern_read";
+    if (!p) return bulk_fail(NULL, BULK_ERR_ARG, "%s: p is NULL", fn);
+    if (!text && len) return bulk_fail(NULL, BULK_ERR_ARG, "%s: text is NULL with len %zu", fn, len);
+    return read_named(fn, p, text, len, name ? name : "pattern");
+}
+
+int bulk_life_pattern_read_file(bulk_life_pattern *p, const char *path)
+{
+    static const char fn[] = "bulk_life_pattern_read_file";
+    if (!p) return bulk_fail(NULL, BULK_ERR_ARG, "%s: p is NULL", fn);
+    if (!path) return bulk_fail(NULL, BULK_ERR_ARG, "%s: path is NULL", fn);
     memset(p, 0, sizeof *p);
     char *buf;
     size_t len;
     int open_errno, rs = bulk_read_path(path, &buf, &len, &open_errno);
-    if (rs == BULK_ERR_NOMEM) return BULK_ERR_NOMEM;
+    if (rs == BULK_ERR_NOMEM) return bulk_fail(NULL, rs, "%s: %s: out of memory", fn, path);
     if (rs != BULK_OK) {
-        if (err && open_errno) {
-            memset(err, 0, sizeof *err);
-            snprintf(err->message, sizeof err->message, "cannot open: %s", strerror(open_errno));
-        } else if (err) {
-            snprintf(err->message, sizeof err->message, "read error");
-        }
-        return BULK_ERR_IO;
+        if (open_errno) return bulk_fail(NULL, BULK_ERR_IO, "%s: %s: cannot open: %s", fn, path, strerror(open_errno));
+        return bulk_fail(NULL, BULK_ERR_IO, "%s: %s: read error", fn, path);
     }
-    int st = bulk_life_pattern_read(p, buf, len, err);
+    int st = read_named(fn, p, buf, len, path);
     free(buf);
     return st;
 }
@@ -475,7 +497,7 @@ static int cell(const uint64_t *row, uint64_t x) { return (int)((row[x / 64] >> 
 
 int bulk_life_pattern_write_rle(const bulk_life_pattern *p, char **text, size_t *len)
 {
-    if (!p || !text) return BULK_ERR_ARG;
+    if (!p || !text) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_life_pattern_write_rle: %s is NULL", p ? "text" : "p");
     sbuf b = { 0 };
     char rule[32], head[160];
     int st = bulk_life_rule_format(&p->rule, rule, sizeof rule);
@@ -513,7 +535,7 @@ int bulk_life_pattern_write_rle(const bulk_life_pattern *p, char **text, size_t 
     sb_put(&b, "\n", 1);
     if (b.oom) {
         free(b.s);
-        return BULK_ERR_NOMEM;
+        return bulk_fail(NULL, BULK_ERR_NOMEM, "bulk_life_pattern_write_rle: out of memory");
     }
     *text = b.s;
     if (len) *len = b.len;

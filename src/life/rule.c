@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/report.h"
 #include "bulk/life.h"
 
 bulk_life_rule bulk_life_rule_conway(void)
@@ -27,9 +28,21 @@ static int parse_digits(const char *s, size_t *i, uint16_t *mask, size_t *err_co
     return BULK_OK;
 }
 
+static int parse_rule(bulk_life_rule *rule, const char *text, size_t *err_col);
+
 int bulk_life_rule_parse(bulk_life_rule *rule, const char *text, size_t *err_col)
 {
-    if (!rule || !text) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_life_rule_parse";
+    if (!rule || !text) return bulk_fail(NULL, BULK_ERR_ARG, "%s: %s is NULL", fn, rule ? "text" : "rule");
+    size_t col = 0;
+    int st = parse_rule(rule, text, &col);
+    if (st == BULK_OK) return BULK_OK;
+    if (err_col) *err_col = col;
+    return bulk_fail(NULL, st, "%s: '%s': column %zu: want B/S notation such as B3/S23", fn, text, col);
+}
+
+static int parse_rule(bulk_life_rule *rule, const char *text, size_t *err_col)
+{
     size_t i = 0, end = strlen(text);
     while (i < end && isspace((unsigned char)text[i])) i++;
     while (end > i && isspace((unsigned char)text[end - 1])) end--;
@@ -84,8 +97,12 @@ fail:
 
 int bulk_life_rule_format(const bulk_life_rule *rule, char *buf, size_t cap)
 {
-    if (!rule || !buf || cap < 24) return BULK_ERR_ARG;
-    if ((rule->birth | rule->survive) >> 9) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_life_rule_format";
+    if (!rule || !buf) return bulk_fail(NULL, BULK_ERR_ARG, "%s: %s is NULL", fn, rule ? "buf" : "rule");
+    if (cap < 24) return bulk_fail(NULL, BULK_ERR_ARG, "%s: cap %zu: must be at least 24", fn, cap);
+    if ((rule->birth | rule->survive) >> 9)
+        return bulk_fail(NULL, BULK_ERR_ARG, "%s: birth 0x%x, survive 0x%x: only bits 0..8 may be set", fn,
+                         (unsigned)rule->birth, (unsigned)rule->survive);
     size_t n = 0;
     buf[n++] = 'B';
     for (int d = 0; d <= 8; d++)

@@ -7,11 +7,14 @@
  * dead-boundary grid computes exactly what the infinite plane does. The grid is laid out afresh
  * (with room for a further chunk) only when the margin runs short or the grid has become much
  * larger than the pattern. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "life/life_internal.h"
+#include "progress_line.h"
 
 struct bulk_life {
     bulk_ctx *ctx;
@@ -149,16 +152,32 @@ static int bbox(bulk_life *u, uint64_t *x0, uint64_t *x1, uint64_t *y0, uint64_t
     return BULK_OK;
 }
 
+/* A failure of the universe's store (memory, the out-of-core file) as ctx's last error. */
+static int store_failed(const bulk_ctx *ctx, const char *fn, int st, uint64_t max_memory)
+{
+    if (st == BULK_ERR_NOMEM) return bulk_fail(ctx, st, "%s: out of memory", fn);
+    if (st == BULK_ERR_IO) return bulk_fail(ctx, st, "%s: reading or writing the out-of-core file failed", fn);
+    if (st == BULK_ERR_ARG)
+        return bulk_fail(ctx, st, "%s: max_memory %" PRIu64 " is too small for one tile of this universe", fn,
+                         max_memory);
+    return st; /* a backend failure (BULK_ERR_CUDA) has recorded its own message */
+}
+
 int bulk_life_create(bulk_life **out, bulk_ctx *ctx, const bulk_life_pattern *p,
                      const bulk_life_options *opt)
 {
-    if (!out || !ctx || !p || !opt) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_life_create";
+    if (!out || !ctx || !p || !opt)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s is NULL", fn, !out ? "u" : !ctx ? "ctx" : !p ? "p" : "opt");
     *out = NULL;
-    if ((opt->rule.birth | opt->rule.survive) >> 9) return BULK_ERR_ARG;
+    if ((opt->rule.birth | opt->rule.survive) >> 9)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: rule birth 0x%x, survive 0x%x: only bits 0..8 may be set", fn,
+                         (unsigned)opt->rule.birth, (unsigned)opt->rule.survive);
     /* B0 would fill the infinite plane at once; only a torus can hold it */
-    if (!opt->torus && (opt->rule.birth & 1)) return BULK_ERR_ARG;
+    if (!opt->torus && (opt->rule.birth & 1))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: a rule with B0 needs a torus (it would fill the plane)", fn);
     bulk_life *u = calloc(1, sizeof *u);
-    if (!u) return BULK_ERR_NOMEM;
+    if (!u) return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: out of memory", fn);
     u->ctx = ctx;
     u->rule = opt->rule;
     u->torus = opt->torus;
@@ -167,7 +186,7 @@ int bulk_life_create(bulk_life **out, bulk_ctx *ctx, const bulk_life_pattern *p,
     u->max_memory = opt->max_memory;
     if (opt->tmp_dir && !(u->tmp_dir = strdup(opt->tmp_dir))) {
         free(u);
-        return BULK_ERR_NOMEM;
+        return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: out of memory", fn);
     }
     uint64_t w, h;
     int64_t px = 0, py = 0; /* where the pattern's (0, 0) goes in the grid */
@@ -179,13 +198,17 @@ int bulk_life_create(bulk_life **out, bulk_ctx *ctx, const bulk_life_pattern *p,
         uint64_t fw = p->frame_width, fh = p->frame_height;
         if (p->frame_dx > UINT64_MAX - p->width || p->frame_dy > UINT64_MAX - p->height) {
             bulk_life_free(u);
-            return BULK_ERR_ARG;
+            return bulk_fail(ctx, BULK_ERR_ARG, "%s: the pattern's frame offset is out of range", fn);
         }
         if (fw < p->frame_dx + p->width) fw = p->frame_dx + p->width;
         if (fh < p->frame_dy + p->height) fh = p->frame_dy + p->height;
         if (w == 0 || h == 0 || fw > w || fh > h) {
             bulk_life_free(u);
-            return BULK_ERR_ARG;
+            if (w == 0 || h == 0)
+                return bulk_fail(ctx, BULK_ERR_ARG, "%s: torus %" PRIu64 " x %" PRIu64 ": must have at least one cell",
+                                 fn, w, h);
+            return bulk_fail(ctx, BULK_ERR_ARG, "%s: the pattern's frame %" PRIu64 " x %" PRIu64 " is larger than the "
+                             "torus %" PRIu64 " x %" PRIu64, fn, fw, fh, w, h);
         }
         px = (int64_t)p->frame_dx;
         py = (int64_t)p->frame_dy;
@@ -223,7 +246,7 @@ int bulk_life_create(bulk_life **out, bulk_ctx *ctx, const bulk_life_pattern *p,
     }
     if (st != BULK_OK) {
         bulk_life_free(u);
-        return st;
+        return store_failed(ctx, fn, st, opt->max_memory);
     }
     *out = u;
     return BULK_OK;
@@ -237,9 +260,11 @@ void bulk_life_free(bulk_life *u)
     free(u);
 }
 
-uint64_t bulk_life_generation(const bulk_life *u) { return u ? u->gen : 0; }
-int bulk_life_out_of_core(const bulk_life *u) { return u && u->ooc; }
-uint64_t bulk_life_grid_cells(const bulk_life *u) { return u ? u->w * u->h : 0; }
+/* The answers for a NULL universe are 0 (and the calling thread's last error names the function). */
+static int no_universe(const char *fn) { return bulk_fail(NULL, 0, "%s: u is NULL", fn); }
+uint64_t bulk_life_generation(const bulk_life *u) { return u ? u->gen : (uint64_t)no_universe(__func__); }
+int bulk_life_out_of_core(const bulk_life *u) { return u ? u->ooc != NULL : no_universe(__func__); }
+uint64_t bulk_life_grid_cells(const bulk_life *u) { return u ? u->w * u->h : (uint64_t)no_universe(__func__); }
 
 /* Steps the grid as it is (torus or dead boundary). */
 static int step_grid(bulk_life *u, uint64_t steps)
@@ -250,14 +275,33 @@ static int step_grid(bulk_life *u, uint64_t steps)
     return life_ooc_step(u->ooc, u->ctx, u->torus, &u->rule, steps, u->per_pass);
 }
 
-int bulk_life_step(bulk_life *u, uint64_t steps)
+/* Generations per call of a torus run that reports progress: doubled while a call takes under
+ * 50 ms, halved when one takes over half a second. */
+static uint64_t next_chunk(uint64_t chunk, double seconds)
 {
-    if (!u) return BULK_ERR_ARG;
+    if (seconds < 0.05 && chunk < (1ull << 40)) return 2 * chunk;
+    if (seconds > 0.5 && chunk > 1) return chunk / 2;
+    return chunk;
+}
+
+/* bulk_life_step on a checked universe, reporting to pr (generations done in this call). */
+static int run_steps(bulk_life *u, uint64_t steps, bulk_progress_run *pr)
+{
     int st = BULK_OK;
+    const uint64_t all = steps;
     if (u->torus) {
-        st = step_grid(u, steps);
-        if (st == BULK_OK) u->gen += steps;
-        return st;
+        /* in one call unless someone watches: then in chunks, each reported */
+        uint64_t chunk = pr->ctx ? 1 : steps;
+        for (uint64_t done = 0; done < steps;) {
+            uint64_t c = steps - done < chunk ? steps - done : chunk;
+            double t0 = bulk_now();
+            if ((st = step_grid(u, c)) != BULK_OK) return st;
+            u->gen += c;
+            done += c;
+            chunk = next_chunk(chunk, bulk_now() - t0);
+            if ((st = bulk_progress_step(pr, (double)done, 0)) != BULK_OK) return st;
+        }
+        return BULK_OK;
     }
     while (steps > 0) {
         uint64_t x0, x1, y0, y1;
@@ -285,13 +329,28 @@ int bulk_life_step(bulk_life *u, uint64_t steps)
         if ((st = step_grid(u, c)) != BULK_OK) return st;
         u->gen += c;
         steps -= c;
+        if ((st = bulk_progress_step(pr, (double)(all - steps), 0)) != BULK_OK) return st;
     }
     return BULK_OK;
 }
 
+int bulk_life_step(bulk_life *u, uint64_t steps)
+{
+    static const char fn[] = "bulk_life_step";
+    if (!u) return bulk_fail(NULL, BULK_ERR_ARG, "%s: u is NULL", fn);
+    bulk_progress_run pr;
+    int st = bulk_progress_start(&pr, u->ctx, "life.run", "generations", (double)steps);
+    if (st == BULK_OK) st = run_steps(u, steps, &pr);
+    if (st == BULK_OK) st = bulk_progress_end(&pr);
+    if (st == BULK_ERR_CANCELLED)
+        return bulk_fail(u->ctx, st, "%s: cancelled by the progress callback at generation %" PRIu64, fn, u->gen);
+    return st ? store_failed(u->ctx, fn, st, u->max_memory) : BULK_OK;
+}
+
 int bulk_life_population(bulk_life *u, uint64_t *population)
 {
-    if (!u || !population) return BULK_ERR_ARG;
+    if (!u || !population)
+        return bulk_fail(u ? u->ctx : NULL, BULK_ERR_ARG, "bulk_life_population: %s is NULL", u ? "population" : "u");
     if (u->cells) {
         *population = bulk_life_grid_population(u->cells, u->w, u->h);
         return BULK_OK;
@@ -299,7 +358,7 @@ int bulk_life_population(bulk_life *u, uint64_t *population)
     uint64_t pop = 0, nw = bulk_life_words(u->w);
     for (uint64_t y = 0; y < u->h; y++) {
         const uint64_t *row = get_row(u, y);
-        if (!row) return BULK_ERR_IO;
+        if (!row) return store_failed(u->ctx, "bulk_life_population", BULK_ERR_IO, 0);
         for (uint64_t j = 0; j < nw; j++) pop += (uint64_t)__builtin_popcountll(row[j]);
     }
     *population = pop;
@@ -309,12 +368,14 @@ int bulk_life_population(bulk_life *u, uint64_t *population)
 int bulk_life_region(bulk_life *u, int64_t x, int64_t y, uint64_t w, uint64_t h,
                      bulk_life_pattern *out)
 {
-    if (!u || !out) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_life_region";
+    if (!u || !out) return bulk_fail(u ? u->ctx : NULL, BULK_ERR_ARG, "%s: %s is NULL", fn, u ? "out" : "u");
     memset(out, 0, sizeof *out);
     uint64_t nw = bulk_life_words(w);
-    if (h && nw > (1ull << 33) / 8 / h) return BULK_ERR_ARG;
+    if (h && nw > (1ull << 33) / 8 / h)
+        return bulk_fail(u->ctx, BULK_ERR_ARG, "%s: %" PRIu64 " x %" PRIu64 ": larger than 8 GiB of cells", fn, w, h);
     out->cells = calloc((size_t)(nw * h > 0 ? nw * h : 1), sizeof(uint64_t));
-    if (!out->cells) return BULK_ERR_NOMEM;
+    if (!out->cells) return store_failed(u->ctx, fn, BULK_ERR_NOMEM, 0);
     out->x = x;
     out->y = y;
     out->width = w;
@@ -334,7 +395,7 @@ int bulk_life_region(bulk_life *u, int64_t x, int64_t y, uint64_t w, uint64_t h,
         const uint64_t *row = get_row(u, (uint64_t)gy);
         if (!row) {
             bulk_life_pattern_free(out);
-            return BULK_ERR_IO;
+            return store_failed(u->ctx, fn, BULK_ERR_IO, 0);
         }
         uint64_t *dst = out->cells + r * nw;
         for (uint64_t j = 0; j < nw; j++)
@@ -346,11 +407,11 @@ int bulk_life_region(bulk_life *u, int64_t x, int64_t y, uint64_t w, uint64_t h,
 
 int bulk_life_extract(bulk_life *u, bulk_life_pattern *out)
 {
-    if (!u || !out) return BULK_ERR_ARG;
+    if (!u || !out) return bulk_fail(u ? u->ctx : NULL, BULK_ERR_ARG, "bulk_life_extract: %s is NULL", u ? "out" : "u");
     uint64_t x0, x1, y0, y1;
     int empty;
     int st = bbox(u, &x0, &x1, &y0, &y1, &empty);
-    if (st) return st;
+    if (st) return store_failed(u->ctx, "bulk_life_extract", st, 0);
     if (empty) {
         st = bulk_life_region(u, 0, 0, 0, 0, out);
         return st;

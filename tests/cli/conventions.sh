@@ -150,7 +150,6 @@ threads_zero "circuit eval" circuit eval --circuit "$S/add2.aag" --in "$S/vector
 threads_zero "dist collatz verify" dist collatz verify --from 1 --to 10000
 cases=$((cases + 1))
 for t in 0 1; do
-    "$BULK" circuit bench --pairs 64 --reps 1 --kmax 1 --backend cpu --threads $t >/dev/null 2>"$S/err" || fail "circuit bench --threads $t"
     "$BULK" dist placement --threads $t >/dev/null 2>"$S/err" || fail "dist placement --threads $t"
 done
 

@@ -86,10 +86,8 @@ check circuit --help
 check circuit adder --bits 4
 check circuit adder --bits 4 --binary
 check circuit eval --circuit "$S/add2.aag" --in "$S/vectors.txt"
-check circuit bench --pairs 64 --reps 1 --kmax 2 --backend cpu
 check circuit eval --help
 check circuit adder --help
-check circuit bench --help
 
 check dist --help
 check dist placement

@@ -56,11 +56,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ctx && bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 1) != BULK_OK) abort();
     for (int mode = BULK_CKY_CHARS; mode <= BULK_CKY_TOKENS; mode++) {
         bulk_grammar *g = NULL;
-        char err[512] = "";
-        int st = bulk_grammar_parse(&g, (const char *)data, size, "fuzz.cfg", mode, err, sizeof err);
+        const char *err = bulk_ctx_last_error(NULL);
+        int st = bulk_grammar_parse(&g, (const char *)data, size, "fuzz.cfg", mode);
         if (st != BULK_OK) {
             FUZZ_REQUIRE(g == NULL, "status %d with a grammar", st);
-            FUZZ_REQUIRE(st != BULK_ERR_PARSE || strncmp(err, "fuzz.cfg:", 9) == 0,
+            FUZZ_REQUIRE(st != BULK_ERR_PARSE || strncmp(err, "bulk_grammar_parse: fuzz.cfg:", 29) == 0,
                          "a parse error without the name: '%s'", err);
             continue;
         }

@@ -3,10 +3,14 @@
 # --prefix, what `make install PREFIX=...` runs) gives headers, libbulk and a bulk.pc with which
 # a program compiles, links and runs — located through pkg-config alone — and a bin/bulk that
 # runs without LD_LIBRARY_PATH (its RUNPATH, CMakeLists.txt).
-# Usage: install_pkgconfig.sh BUILD_DIR SCRATCH   (USER_CFLAGS: extra flags for the user program)
+# Then use_api.c, which calls every public function of the library, is built and run the same
+# way: against the installed headers and library only.
+# Usage: install_pkgconfig.sh BUILD_DIR SCRATCH SOURCE_DIR   (USER_CFLAGS: extra flags for the
+# user programs)
 set -u
 B=$1
 S=$2
+SRC=$3
 rm -rf "$S"
 mkdir -p "$S"
 command -v pkg-config >/dev/null || { echo "SKIP: pkg-config is not installed"; exit 77; }
@@ -48,6 +52,14 @@ got=$(LD_LIBRARY_PATH=$libdir "$S/use") || { echo "FAIL: the program failed: $go
 want="0 fffffffffffffffd 5 0
 0xffffffffffffffffffffffffffffffff"
 [ "$got" = "$want" ] || { echo "FAIL: got '$got'"; exit 1; }
+# every public function, from the installed headers and library alone
+cc -std=gnu11 -Wall -Werror ${USER_CFLAGS:-} "$SRC/tests/install/use_api.c" $(pkg-config --cflags --libs bulk) \
+    -o "$S/use_api" >"$S/cc_api.log" 2>&1 ||
+    { cat "$S/cc_api.log"; echo "FAIL: compiling use_api.c against the installed bulk via pkg-config"; exit 1; }
+mkdir -p "$S/api"
+LD_LIBRARY_PATH=$libdir BULK_PROGRESS=0 "$S/use_api" "$S/api" >"$S/api.out" 2>&1 ||
+    { cat "$S/api.out"; echo "FAIL: use_api (the public API as installed)"; exit 1; }
+cat "$S/api.out"
 # the installed bulk runs as installed: no LD_LIBRARY_PATH (its RUNPATH finds what it needs)
 printf '7 5\n' >"$S/in.txt"
 out=$(env -u LD_LIBRARY_PATH "$S/prefix/bin/bulk" int add --in "$S/in.txt" 2>"$S/run.err") ||

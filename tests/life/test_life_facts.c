@@ -8,9 +8,8 @@ static int load(const char *name, bulk_life_pattern *p)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", LIFE_DATA_DIR, name);
-    bulk_life_error err;
-    int st = bulk_life_pattern_read_file(p, path, &err);
-    CHECK(st == BULK_OK, "%s: %d %lu:%lu %s", path, st, err.line, err.column, err.message);
+    int st = bulk_life_pattern_read_file(p, path);
+    CHECK(st == BULK_OK, "%s: %d %s", path, st, bulk_ctx_last_error(NULL));
     return st;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Started by a launcher (programs/dist_env.c, dist_refuse_copies). A build without MPI run as
+# Started by a launcher (programs/dist/dist_env.c, dist_refuse_copies). A build without MPI run as
 # N > 1 ranks of a fake launch (the variables of Open MPI, MPICH/PMI, PMIx, an srun step) refuses
 # every computing command with exit 2 and writes nothing; info, --help and --version still run;
 # one rank, a Slurm batch script without a step, and BULK_DIST=0 run normally. A build with MPI

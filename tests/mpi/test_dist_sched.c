@@ -1,4 +1,4 @@
-/* The chunk scheduler (programs/dist_sched.c) in one process, with synthetic jobs whose chunk
+/* The chunk scheduler (programs/dist/dist_sched.c) in one process, with synthetic jobs whose chunk
  * results are known: results come back in chunk order; a checkpoint directory with some chunks
  * makes a rerun compute exactly the missing ones; files of another run are refused; a damaged
  * file is recomputed; --verify-chunks recomputes the chosen chunks and catches a chunk whose

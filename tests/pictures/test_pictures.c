@@ -280,10 +280,9 @@ static int run(const char *fmt, ...)
 static bulk_life *universe(const char *pattern, uint64_t steps, uint64_t tw, uint64_t th, bulk_ctx *ctx)
 {
     bulk_life_pattern p;
-    bulk_life_error err;
     bulk_life *u = NULL;
-    if (bulk_life_pattern_read_file(&p, pattern, &err) != BULK_OK) {
-        CHECK(0, "%s:%lu: %s", pattern, err.line, err.message);
+    if (bulk_life_pattern_read_file(&p, pattern) != BULK_OK) {
+        CHECK(0, "%s", bulk_ctx_last_error(NULL));
         return NULL;
     }
     bulk_life_options opt;

@@ -48,11 +48,10 @@ fail:
     return st;
 }
 
-static int cuda_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps, uint64_t seed,
-                              bulk_pairsum_timing *t)
+extern "C" int bulk_cuda_bench_pairsum(bulk_ctx *ctx, unsigned k, size_t pairs, int reps, uint64_t seed,
+                                       double *naive_ms, double *bitwise_ms)
 {
     BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
-    double *naive_ms = &t->naive_ms, *bitwise_ms = &t->bitwise_ms;
     int st = BULK_OK;
     size_t nw = pairs / 64;
     uint32_t *a = (uint32_t *)malloc(pairs * 4), *b = (uint32_t *)malloc(pairs * 4), *c = (uint32_t *)malloc(pairs * 4);
@@ -106,12 +105,10 @@ fail:
     if (e1) cudaEventDestroy(e1);
     cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dpa), cudaFree(dpb), cudaFree(dps);
     free(a), free(b), free(c), free(pa), free(pb), free(ps);
-    t->bitwise_threads_ms = t->bitwise_ms;
     return st;
 }
 
 extern "C" const bulk_circuit_backend bulk_circuit_cuda_backend = {
     circuit_cuda_eval,
     cuda_bitslice_add,
-    cuda_bench_pairsum,
 };

@@ -285,8 +285,9 @@ fail:
 }
 
 static int cuda_parse(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept, const int32_t *syms,
-                      const size_t *offsets, size_t nstrings)
+                      const size_t *offsets, size_t nstrings, bulk_progress_run *pr)
 {
+    (void)pr; /* one pass over the batch: the wrapper's start and end calls are the progress */
     return bulk_cuda_cky_parse_ex(ctx, g, accept, syms, offsets, nstrings, BULK_CKY_GPU_AUTO, ctx->threads,
                                   NULL);
 }

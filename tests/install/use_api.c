@@ -1,0 +1,185 @@
+/* A program that uses libbulk as an outside user does: compiled against the installed headers
+ * and library only (tests/install/install_pkgconfig.sh; no source directory on its include
+ * path). It calls every public function of the areas below and checks a few results, so that
+ * a function missing from the installed headers or the library fails to compile or link.
+ * Usage: use_api SCRATCH_DIR (files are written there). Prints "ok AREA" per area. */
+#include <bulk/bulk.h>
+#include <bulk/circuit.h>
+#include <bulk/cky.h>
+#include <bulk/life.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *dir;
+
+#define REQUIRE(cond, ...)                                                                         \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "use_api:%d: ", __LINE__);                                            \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            return 1;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* Counts progress calls; the last `done` seen. */
+typedef struct calls {
+    int n;
+    double last;
+} calls;
+
+static int count_calls(const bulk_progress *p, void *user)
+{
+    calls *c = user;
+    c->n++;
+    c->last = p->done;
+    return 0;
+}
+
+static bulk_ctx *ctx; /* the CPU context of every area */
+
+static int use_context(void)
+{
+    bulk_backend b;
+    REQUIRE(strlen(bulk_version()) > 0 && strlen(bulk_status_string(BULK_ERR_ARG)) > 0, "version, status string");
+    REQUIRE(bulk_backend_parse("cpu", &b) == BULK_OK && b == BULK_BACKEND_CPU, "bulk_backend_parse");
+    REQUIRE(strcmp(bulk_backend_name(b), "cpu") == 0, "bulk_backend_name");
+    REQUIRE(bulk_backend_parse("gpu", &b) == BULK_ERR_ARG && strstr(bulk_ctx_last_error(NULL), "bulk_backend_parse"),
+            "the thread's last error: '%s'", bulk_ctx_last_error(NULL));
+    REQUIRE(bulk_cuda_device_count() >= 0, "bulk_cuda_device_count");
+    REQUIRE(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "bulk_ctx_open: %s", bulk_ctx_last_error(NULL));
+    REQUIRE(bulk_ctx_backend(ctx) == BULK_BACKEND_CPU && bulk_ctx_threads(ctx) == 2, "backend, threads");
+    char msg[256];
+    REQUIRE(bulk_tune_check("no.such=1", msg, sizeof msg) == BULK_ERR_ARG && msg[0], "bulk_tune_check");
+    REQUIRE(bulk_ctx_set_tune(ctx, "no.such=1") == BULK_ERR_ARG && strstr(bulk_ctx_last_error(ctx), "bulk_ctx_set_tune"),
+            "the context's last error: '%s'", bulk_ctx_last_error(ctx));
+    REQUIRE(bulk_ctx_set_tune(ctx, NULL) == BULK_OK, "bulk_ctx_set_tune defaults");
+    bulk_ctx_set_progress(ctx, NULL, NULL);
+    return 0;
+}
+
+static int use_life(void)
+{
+    static const char glider[] = "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n";
+    bulk_life_rule r = bulk_life_rule_conway(), r2;
+    char name[32], path[4096], *text;
+    size_t col, len;
+    REQUIRE(bulk_life_rule_parse(&r2, "B36/S23", &col) == BULK_OK && bulk_life_rule_format(&r2, name, sizeof name) == BULK_OK &&
+                strcmp(name, "B36/S23") == 0, "rules");
+    bulk_life_pattern p, q;
+    REQUIRE(bulk_life_pattern_read(&p, glider, sizeof glider - 1, "glider") == BULK_OK, "%s", bulk_ctx_last_error(NULL));
+    REQUIRE(bulk_life_pattern_write_rle(&p, &text, &len) == BULK_OK, "write_rle");
+    snprintf(path, sizeof path, "%s/glider.rle", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "writing %s", path);
+    free(text);
+    REQUIRE(bulk_life_pattern_read_file(&q, path) == BULK_OK && bulk_life_pattern_crop(&q) == BULK_OK, "read_file, crop");
+    uint64_t grid[8] = { 0 };
+    grid[0] = 7; /* a blinker in an 8 x 8 torus (one word per row) */
+    REQUIRE(bulk_life_grid_step(ctx, grid, 8, 8, 1, &r, 2, 0) == BULK_OK && bulk_life_grid_population(grid, 8, 8) == 3,
+            "grid");
+    bulk_life_options opt = { .rule = r };
+    bulk_life *u;
+    calls c = { 0 };
+    bulk_ctx_set_progress(ctx, count_calls, &c);
+    REQUIRE(bulk_life_create(&u, ctx, &q, &opt) == BULK_OK, "create: %s", bulk_ctx_last_error(ctx));
+    REQUIRE(bulk_life_step(u, 40) == BULK_OK && c.n >= 2 && c.last == 40, "step, progress (%d calls)", c.n);
+    bulk_ctx_set_progress(ctx, NULL, NULL);
+    uint64_t pop;
+    REQUIRE(bulk_life_population(u, &pop) == BULK_OK && pop == 5 && bulk_life_generation(u) == 40, "population");
+    REQUIRE(bulk_life_grid_cells(u) > 0 && !bulk_life_out_of_core(u), "grid cells, in memory");
+    bulk_life_pattern e, g;
+    REQUIRE(bulk_life_extract(u, &e) == BULK_OK && e.width == 3 && e.height == 3, "extract");
+    REQUIRE(bulk_life_region(u, e.x, e.y, 3, 3, &g) == BULK_OK, "region");
+    bulk_life_pattern_free(&e), bulk_life_pattern_free(&g), bulk_life_pattern_free(&p), bulk_life_pattern_free(&q);
+    bulk_life_free(u);
+    return 0;
+}
+
+static int use_circuit(void)
+{
+    bulk_circuit *c, *d, *e;
+    char path[4096];
+    REQUIRE(bulk_circuit_adder(&c, 8) == BULK_OK, "adder");
+    snprintf(path, sizeof path, "%s/add8.aag", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f && bulk_circuit_write_aag(c, f) == BULK_OK && fclose(f) == 0, "write_aag");
+    REQUIRE(bulk_circuit_read(&d, path) == BULK_OK, "read: %s", bulk_ctx_last_error(NULL));
+    char *buf;
+    size_t len;
+    f = open_memstream(&buf, &len);
+    REQUIRE(f && bulk_circuit_write_aig(d, f) == BULK_OK && fclose(f) == 0, "write_aig");
+    REQUIRE(bulk_circuit_parse(&e, buf, len, "add8.aig") == BULK_OK, "parse: %s", bulk_ctx_last_error(NULL));
+    free(buf);
+    /* 64 vectors: a = b = the vector's index */
+    uint64_t in[16] = { 0 }, out[9], sum[9];
+    for (int v = 0; v < 64; v++)
+        for (int j = 0; j < 8; j++) in[j] |= in[8 + j] |= (uint64_t)((v >> j) & 1) << v;
+    calls n = { 0 };
+    bulk_ctx_set_progress(ctx, count_calls, &n);
+    REQUIRE(bulk_circuit_eval(ctx, e, out, in, 1) == BULK_OK && n.last == 64, "eval, progress");
+    bulk_ctx_set_progress(ctx, NULL, NULL);
+    REQUIRE(bulk_bitslice_add(ctx, sum, in, in + 8, 8, 1) == BULK_OK && memcmp(sum, out, sizeof sum) == 0,
+            "bitslice_add and the adder circuit agree");
+    bulk_circuit_free(c), bulk_circuit_free(d), bulk_circuit_free(e);
+    return 0;
+}
+
+static int use_cky(void)
+{
+    static const char anbn[] = "S -> 'a' S 'b' | 'a' 'b'\n";
+    char path[4096];
+    bulk_grammar *g, *h, *r;
+    REQUIRE(bulk_grammar_parse(&g, anbn, sizeof anbn - 1, "anbn", BULK_CKY_CHARS) == BULK_OK, "parse");
+    snprintf(path, sizeof path, "%s/anbn.cfg", dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f && fputs(anbn, f) >= 0 && fclose(f) == 0, "writing %s", path);
+    REQUIRE(bulk_grammar_read(&h, path, BULK_CKY_CHARS) == BULK_OK, "read: %s", bulk_ctx_last_error(NULL));
+    REQUIRE(bulk_grammar_random(&r, 8, 32, 3, BULK_CKY_TOKENS, 1) == BULK_OK && bulk_grammar_mode(r) == BULK_CKY_TOKENS,
+            "random");
+    REQUIRE(bulk_grammar_nonterminals(h) > 0 && bulk_grammar_binary_rules(h) > 0 && bulk_grammar_unary_rules(h) > 0 &&
+                bulk_grammar_terminals(h) == 2 && !bulk_grammar_accepts_empty(h),
+            "sizes");
+    int32_t a = bulk_grammar_terminal(h, "a", 1), b = bulk_grammar_terminal(h, "b", 1);
+    int32_t syms[6] = { a, b, a, a, b, b };
+    size_t off[4] = { 0, 2, 6, 6 };
+    uint8_t acc[3], plain[3];
+    calls n = { 0 };
+    bulk_ctx_set_progress(ctx, count_calls, &n);
+    REQUIRE(bulk_cky_parse(ctx, h, acc, syms, off, 3) == BULK_OK && n.last == 3, "parse, progress");
+    bulk_ctx_set_progress(ctx, NULL, NULL);
+    REQUIRE(bulk_cky_parse_plain(g, plain, syms, off, 3) == BULK_OK, "parse_plain");
+    REQUIRE(acc[0] && acc[1] && !acc[2] && memcmp(acc, plain, 3) == 0, "answers");
+    bulk_grammar_free(g), bulk_grammar_free(h), bulk_grammar_free(r);
+    return 0;
+}
+
+/* The areas, in order (context first: it opens the context the others use). The int, gcd and
+ * collatz areas add their use_* functions (every function their areas promoted to the public
+ * API) to this list. */
+static const struct {
+    const char *name;
+    int (*use)(void);
+} areas[] = {
+    { "context", use_context },
+    { "life", use_life },
+    { "circuit", use_circuit },
+    { "cky", use_cky },
+    /* int, gcd, collatz: here */
+};
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: use_api SCRATCH_DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    for (size_t i = 0; i < sizeof areas / sizeof areas[0]; i++) {
+        if (areas[i].use() != 0) return 1;
+        printf("ok %s\n", areas[i].name);
+    }
+    bulk_ctx_close(ctx);
+    return 0;
+}
