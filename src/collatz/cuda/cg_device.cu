@@ -119,7 +119,15 @@ int cg_dev_prepare(cg_worker &w, const bulk_collatz_engine *e, int need_S, int n
     if (!w.cs->dev[dev] && !(w.cs->dev[dev] = (cg_dev *)calloc(1, sizeof(cg_dev)))) return BULK_ERR_NOMEM;
     cg_dev *dv = w.cs->dev[dev];
     double t0 = cg_now();
-    if (dv->valid && (dv->d != e->d || dv->k != e->k || dv->a != e->a || dv->conv != e->conv)) dev_free(dv);
+    if (dv->valid && (dv->d != e->d || dv->k != e->k || dv->a != e->a || dv->conv != e->conv)) {
+        /* another kind of engine: everything the context keeps on this device for the last one
+         * goes first (its tables, and the drivers' engine-sized buffers: the j-sorted sieve,
+         * generated slices), so the new engine's uploads see the device's memory as a fresh
+         * context would (the choices above 60% or half of the free memory depend on it) */
+        dev_free(dv);
+        if (w.cs->vc[dev]) cg_verify_free(w.cs->vc[dev]);
+        if (w.cs->dc[dev]) cg_delays_free(w.cs->dc[dev]);
+    }
     if (!dv->valid) {
         dv->dev = dev;
         dv->d = e->d;
