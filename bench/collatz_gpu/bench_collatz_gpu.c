@@ -25,10 +25,17 @@
 #include <unistd.h>
 
 #include "collatz/collatz_internal.h"
+#include "backend/context.h"
+#include "collatz/collatz_backend.h"
 #include "collatz/cuda/collatz_cuda.h"
 #include "pictures/plot.h"
 
 #include "../bench_util.h"
+
+/* The CUDA context whose Collatz GPU state the runs use (the engines stay on the CPU context,
+ * whose tuning the CUDA paths read), and its backend table. */
+static bulk_ctx *g_gpu;
+#define CZ (g_gpu->gpu->collatz)
 
 typedef unsigned __int128 u128;
 
@@ -115,16 +122,16 @@ static struct vpoint measure_verify(const bulk_collatz_engine *e, u128 first, u1
     memset(&p, 0, sizeof p);
     bulk_collatz_verify_result *r = malloc(sizeof *r);
     /* warm-up: tables and S to the devices */
-    p.status = bulk_collatz_cuda_verify_chunk(e, U(first), U(first + ((u128)1 << e->k) * 4 - 1), r);
+    p.status = CZ->verify_chunk(g_gpu, e, U(first), U(first + ((u128)1 << e->k) * 4 - 1), r);
     for (int it = 0; p.status == BULK_OK && it < 40; it++) {
         double t0 = bench_now();
-        p.status = bulk_collatz_cuda_verify_chunk(e, U(first), U(first + count - 1), r);
+        p.status = CZ->verify_chunk(g_gpu, e, U(first), U(first + count - 1), r);
         double dt = bench_now() - t0;
         if (p.status != BULK_OK) break;
         p.seconds = dt;
         p.rate = (double)count / dt;
         p.iter_rate = (double)W(r->iterated) / dt;
-        bulk_collatz_cuda_last_stats(&p.st);
+        CZ->last_stats(g_gpu, &p.st);
         p.first = first;
         p.count = count;
         if (dt >= g_seconds) break;
@@ -155,9 +162,9 @@ static struct dpoint measure_delays_b(const bulk_collatz_engine *e, u128 first, 
     for (int it = 0; it < 30; it++) {
         uint64_t *sum = malloc(nb * 8);
         uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
-        if (it == 0) bulk_collatz_cuda_delay_stats(e, U(first), batch, 16, sum, mn, mx); /* warm-up */
+        if (it == 0) CZ->delay_stats(g_gpu, e, U(first), batch, 16, sum, mn, mx); /* warm-up */
         double t0 = bench_now();
-        p.status = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
+        p.status = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx);
         double dt = bench_now() - t0;
         free(sum);
         free(mn);
@@ -165,7 +172,7 @@ static struct dpoint measure_delays_b(const bulk_collatz_engine *e, u128 first, 
         if (p.status != BULK_OK) break;
         p.seconds = dt;
         p.rate = (double)(nb * batch) / dt;
-        bulk_collatz_cuda_last_stats(&p.st);
+        CZ->last_stats(g_gpu, &p.st);
         if (dt >= g_seconds || nb * batch > ((uint64_t)1 << 36)) break;
         double f = dt > 0 ? g_seconds * 1.3 / dt : 16;
         if (f > 16) f = 16;
@@ -302,7 +309,7 @@ static int bench_layouts(bulk_ctx *cpu, int kmax)
             g_refill = v[i].refill;
             set_opts(BULK_CZ_CUDA_KERNEL_FAST, v[i].mem, 0);
             struct vpoint p = measure_verify(ed, two68 + ((u128)99 << K), (u128)1 << (K + 3));
-            int sc = bulk_collatz_cuda_verify_chunk(ed, U(c0), U(c1), i ? r : ref);
+            int sc = CZ->verify_chunk(g_gpu, ed, U(c0), U(c1), i ? r : ref);
             if (ed != e) {
                 if (!v[i].ks) unborrow(ed, &bw);
                 bulk_collatz_engine_free(ed);
@@ -381,9 +388,9 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
                 uint64_t nb = ((uint64_t)1 << 27) / batch;
                 uint64_t *sum = malloc(nb * 8);
                 uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
-                st = bulk_collatz_cuda_delay_stats(e, U(two64 + 12345), batch, nb, sum, mn, mx);
+                st = CZ->delay_stats(g_gpu, e, U(two64 + 12345), batch, nb, sum, mn, mx);
                 bulk_collatz_cuda_stats cs;
-                bulk_collatz_cuda_last_stats(&cs);
+                CZ->last_stats(g_gpu, &cs);
                 emit("# ncu point %s: %s, %.4g numbers/s in the kernel, %llu launches\n", v[i].name,
                      bulk_status_string(st), cs.kernel_seconds > 0 ? (double)(nb * batch) / cs.kernel_seconds : 0.0,
                      (unsigned long long)cs.launches);
@@ -395,7 +402,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
             struct dpoint p = measure_delays_b(e, two64 + 777, batch, batch >= 4096 ? 64 : 4096);
             uint64_t *cs = i ? s1 : s0;
             uint32_t *cm = i ? m1 : m0;
-            int sc = bulk_collatz_cuda_delay_stats(e, U(two64 + 99), batch, cnb, cs, cm, cm + cnb);
+            int sc = CZ->delay_stats(g_gpu, e, U(two64 + 99), batch, cnb, cs, cm, cm + cnb);
             int same = p.status == BULK_OK && sc == BULK_OK &&
                        (i == 0 || (!memcmp(s0, s1, cnb * 8) && !memcmp(m0, m1, cnb * 8)));
             if (!same) bad++;
@@ -424,14 +431,14 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
             uint32_t m1[2];
             bulk_collatz_verify_result *vr = malloc(sizeof *vr);
             const u128 f68 = ((u128)1 << 68) + ((u128)77 << 20);
-            int st1 = bulk_collatz_cuda_delay_stats(e, U(two64), 1024, 1, &s1, m1, m1 + 1);
-            int st2 = bulk_collatz_cuda_verify_chunk(e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
+            int st1 = CZ->delay_stats(g_gpu, e, U(two64), 1024, 1, &s1, m1, m1 + 1);
+            int st2 = CZ->verify_chunk(g_gpu, e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
             double t0 = bench_now();
             for (int i = 0; i < 20 && st1 == BULK_OK; i++)
-                st1 = bulk_collatz_cuda_delay_stats(e, U(two64), 1024, 1, &s1, m1, m1 + 1);
+                st1 = CZ->delay_stats(g_gpu, e, U(two64), 1024, 1, &s1, m1, m1 + 1);
             double t1 = bench_now();
             for (int i = 0; i < 20 && st2 == BULK_OK; i++)
-                st2 = bulk_collatz_cuda_verify_chunk(e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
+                st2 = CZ->verify_chunk(g_gpu, e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
             double t2 = bench_now();
             emit("# call cost (tiny calls, warm): delay_stats of 1024 numbers %.3f ms (%s), verify_chunk of one "
                  "k=20 row %.3f ms (%s)\n", (t1 - t0) / 20 * 1e3, bulk_status_string(st1), (t2 - t1) / 20 * 1e3,
@@ -490,13 +497,13 @@ static int bench_kscan(bulk_ctx *cpu)
         set_opts(0, 0, 0);
         /* warm-up (one row; K > 42: none, the row is the measurement and its one-time costs,
          * the sorted S and the slice buffers, are milliseconds of seconds) */
-        int st = K <= 42 ? bulk_collatz_cuda_verify_chunk(e, U(a), U(a + ((u128)1 << K) - 1), r) : BULK_OK;
+        int st = K <= 42 ? CZ->verify_chunk(g_gpu, e, U(a), U(a + ((u128)1 << K) - 1), r) : BULK_OK;
         double t0 = bench_now();
-        if (st == BULK_OK) st = bulk_collatz_cuda_verify_chunk(e, U(a), U(a + n - 1), r);
+        if (st == BULK_OK) st = CZ->verify_chunk(g_gpu, e, U(a), U(a + n - 1), r);
         const double dt = bench_now() - t0;
         bulk_ctx_set_tune(g_ctx, NULL);
         bulk_collatz_cuda_stats cs;
-        bulk_collatz_cuda_last_stats(&cs);
+        CZ->last_stats(g_gpu, &cs);
         int ok = st == BULK_OK && W(r->iterated) == rows * sK;
         if (ok && n == R) {
             if (!have_ref) {
@@ -530,9 +537,9 @@ static int bench_ncu_verify(bulk_ctx *cpu)
     if (st != BULK_OK) return 1;
     bulk_collatz_verify_result *r = malloc(sizeof *r);
     const u128 f = ((u128)1 << 68) + ((u128)4242 << 32);
-    st = bulk_collatz_cuda_verify_chunk(e, U(f), U(f + ((u128)64 << 32) - 1), r);
+    st = CZ->verify_chunk(g_gpu, e, U(f), U(f + ((u128)64 << 32) - 1), r);
     bulk_collatz_cuda_stats cs;
-    bulk_collatz_cuda_last_stats(&cs);
+    CZ->last_stats(g_gpu, &cs);
     emit("# ncu-verify: %s, %llu launches, %.3f s\n", bulk_status_string(st), (unsigned long long)cs.launches,
          cs.seconds);
     free(r);
@@ -590,6 +597,10 @@ int main(int argc, char **argv)
     }
     bulk_ctx *cpu;
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) return 1;
+    if (bulk_ctx_open(&g_gpu, BULK_BACKEND_CUDA, 0) != BULK_OK || !g_gpu->gpu) {
+        fprintf(stderr, "bench_collatz_gpu: cannot open a CUDA context: %s\n", bulk_ctx_last_error(NULL));
+        return 1;
+    }
     g_ctx = cpu;
     char host[64] = "?";
     gethostname(host, sizeof host);
@@ -599,7 +610,8 @@ int main(int argc, char **argv)
         int rc = ncu == 2 ? bench_ncu_verify(cpu) : delays ? bench_delays(cpu, ncu)
                  : kscan ? bench_kscan(cpu) : bench_layouts(cpu, kmax);
         if (kscan) write_plot(png);
-        bulk_collatz_cuda_release();
+        CZ->release(g_gpu->cuda);
+        bulk_ctx_close(g_gpu);
         bulk_ctx_close(cpu);
         if (g_out) fclose(g_out);
         return rc;
@@ -631,7 +643,7 @@ int main(int argc, char **argv)
             struct vpoint p = measure_verify(e, two68 + ((u128)12345 << k1), (u128)1 << (k1 + 4));
             if (p.status != BULK_OK) {
                 emit("%-4d %-7s failed: %s %s\n", d, mem == 1 ? "shared" : "global",
-                     bulk_status_string(p.status), bulk_collatz_last_error());
+                     bulk_status_string(p.status), bulk_ctx_last_error(g_gpu));
                 continue;
             }
             emit("%-4d %-7s %14.4g %14.4g %8.3f\n", d, mem == 1 ? "shared" : "global", p.rate,
@@ -682,7 +694,7 @@ int main(int argc, char **argv)
         double tc = bench_now() - t0;
         set_opts(0, 0, 0);
         struct vpoint p = measure_verify(sieve, two68, cnt);
-        int sg = bulk_collatz_cuda_verify_chunk(sieve, U(two68), U(two68 + cnt - 1), rg);
+        int sg = CZ->verify_chunk(g_gpu, sieve, U(two68), U(two68 + cnt - 1), rg);
         int same = st == BULK_OK && sg == BULK_OK &&
                    !memcmp(&rc->checksum, &rg->checksum, sizeof rc->checksum) &&
                    !memcmp(&rc->iterated, &rg->iterated, sizeof rc->iterated) &&
@@ -752,7 +764,7 @@ int main(int argc, char **argv)
             }
             double cpu_rate = (double)nb * 1024 / tc;
             set_opts(0, 0, 0);
-            bulk_collatz_cuda_delay_stats(e, U(two64), 1024, nb, s1 + nb, m1 + 2 * nb, m1 + 3 * nb);
+            CZ->delay_stats(g_gpu, e, U(two64), 1024, nb, s1 + nb, m1 + 2 * nb, m1 + 3 * nb);
             int same = !memcmp(s1, s1 + nb, nb * 8) && !memcmp(m1, m1 + 2 * nb, 2 * nb * 4);
             emit("delays CPU backend, %d threads, a=%d: %.4g numbers/s -> GPU speed-up %.1fx; results %s\n",
                  bulk_ctx_threads(cpu), best_a, cpu_rate, best_delay / cpu_rate, same ? "identical" : "DIFFERENT");
@@ -809,9 +821,9 @@ int main(int argc, char **argv)
                 bulk_collatz_cuda_stats qs;
                 u128 q0 = ((u128)1 << 120) + ((u128)3 << 30);
                 t0 = bench_now();
-                st = bulk_collatz_cuda_verify_chunk(e, U(q0), U(q0 + ((u128)1 << 24) - 1), rq);
+                st = CZ->verify_chunk(g_gpu, e, U(q0), U(q0 + ((u128)1 << 24) - 1), rq);
                 double tq = bench_now() - t0;
-                bulk_collatz_cuda_last_stats(&qs);
+                CZ->last_stats(g_gpu, &qs);
                 emit("near 2^120, 2^24 numbers: %.3f s, %" PRIu64 " escapes (%" PRIu64
                      " overflows reported), host exact path %.4f s overlapped + %.4f s after the GPU "
                      "(%.1f%% of the time) %s\n",
@@ -838,7 +850,8 @@ int main(int argc, char **argv)
         emit("# plot %s: top left verify rate vs d, top right vs k, bottom left delays vs d, "
              "bottom right delays vs a; blue = shared tables, red = global, green = the sieve of "
              "K bits generated from 28 stored (x = K); y on decades\n", png);
-    bulk_collatz_cuda_release();
+    CZ->release(g_gpu->cuda);
+    bulk_ctx_close(g_gpu);
     bulk_ctx_close(cpu);
     if (g_out) fclose(g_out);
     return 0;

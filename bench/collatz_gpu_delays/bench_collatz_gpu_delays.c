@@ -19,9 +19,16 @@
 #include <unistd.h>
 
 #include "collatz/collatz_internal.h"
+#include "backend/context.h"
+#include "collatz/collatz_backend.h"
 #include "collatz/cuda/collatz_cuda.h"
 
 #include "../bench_util.h"
+
+/* The CUDA context whose Collatz GPU state the runs use (the engines stay on the CPU context,
+ * whose tuning the CUDA paths read), and its backend table. */
+static bulk_ctx *g_gpu;
+#define CZ (g_gpu->gpu->collatz)
 
 typedef unsigned __int128 u128;
 
@@ -98,15 +105,15 @@ static struct dpoint measure(const bulk_collatz_engine *e, u128 first, uint64_t 
             free(mx);
             break;
         }
-        if (it == 0) bulk_collatz_cuda_delay_stats(e, U(first), batch, nb < 64 ? nb : 64, sum, mn, mx); /* warm-up */
+        if (it == 0) CZ->delay_stats(g_gpu, e, U(first), batch, nb < 64 ? nb : 64, sum, mn, mx); /* warm-up */
         double t0 = bench_now();
-        p.status = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
+        p.status = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx);
         double dt = bench_now() - t0;
         free(sum);
         free(mn);
         free(mx);
         if (p.status != BULK_OK) break;
-        bulk_collatz_cuda_last_stats(&p.st);
+        CZ->last_stats(g_gpu, &p.st);
         p.seconds = dt;
         p.rate = (double)(nb * batch) / dt;
         p.krate = p.st.kernel_seconds > 0 ? (double)(nb * batch) / p.st.kernel_seconds : 0;
@@ -142,7 +149,7 @@ static int bench_point(bulk_ctx *cpu, int d, int a, uint64_t batch, int from_bit
         struct dpoint p = measure(e, first, batch, batch >= 4096 ? 64 : 4096);
         uint64_t *cs = k ? s1 : s0;
         uint32_t *cm = k ? m1 : m0;
-        int sc = bulk_collatz_cuda_delay_stats(e, U(first + 99), batch, cnb, cs, cm, cm + cnb);
+        int sc = CZ->delay_stats(g_gpu, e, U(first + 99), batch, cnb, cs, cm, cm + cnb);
         int same = p.status == BULK_OK && sc == BULK_OK &&
                    (k == 0 || (!memcmp(s0, s1, cnb * 8) && !memcmp(m0, m1, cnb * 8)));
         if (!same) bad++;
@@ -178,10 +185,10 @@ static int bench_ncu(bulk_ctx *cpu, const char *list)
         p = c ? c + 1 : NULL;
         if (!l) continue;
         use_loop(cpu, l);
-        bulk_collatz_cuda_delay_stats(e, U(first), batch, 64, sum, mn, mx);
-        int st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, sum, mn, mx);
+        CZ->delay_stats(g_gpu, e, U(first), batch, 64, sum, mn, mx);
+        int st = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx);
         bulk_collatz_cuda_stats cs;
-        bulk_collatz_cuda_last_stats(&cs);
+        CZ->last_stats(g_gpu, &cs);
         emit("# ncu point %s (d=14 a=24 batch 1024 from 2^64): %s, %.4g numbers/s in the kernel, %llu launches\n",
              l->name, bulk_status_string(st), cs.kernel_seconds > 0 ? (double)(nb * batch) / cs.kernel_seconds : 0.0,
              (unsigned long long)cs.launches);
@@ -220,6 +227,10 @@ int main(int argc, char **argv)
     }
     bulk_ctx *cpu;
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) return 1;
+    if (bulk_ctx_open(&g_gpu, BULK_BACKEND_CUDA, 0) != BULK_OK || !g_gpu->gpu) {
+        fprintf(stderr, "bench_collatz_gpu_delays: cannot open a CUDA context: %s\n", bulk_ctx_last_error(NULL));
+        return 1;
+    }
     char host[64] = "?";
     gethostname(host, sizeof host);
     emit("# bench_collatz_gpu_delays on %s: %d GPU(s), %d CPU threads; %s\n", host, G, bulk_ctx_threads(cpu),
@@ -263,7 +274,8 @@ int main(int argc, char **argv)
         emit("# delays: %s\n", bad ? "SOME RESULTS DIFFER OR FAILED" : "all results identical");
     }
     bulk_ctx_close(cpu);
-    bulk_collatz_cuda_release();
+    CZ->release(g_gpu->cuda);
+    bulk_ctx_close(g_gpu);
     if (g_out) fclose(g_out);
     return bad ? 1 : 0;
 }

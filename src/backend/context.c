@@ -7,7 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "int/int_backend.h" /* the tables with a release */
+#include "collatz/collatz_backend.h" /* the tables with a release */
+#include "int/int_backend.h"
 
 int bulk_backend_parse(const char *name, bulk_backend *out)
 {
@@ -109,6 +110,7 @@ static void release_gpu_state(bulk_ctx *ctx)
 {
     if (!ctx->cuda || !ctx->gpu) return;
     if (ctx->gpu->ints && ctx->gpu->ints->release) ctx->gpu->ints->release(ctx->cuda);
+    if (ctx->gpu->collatz && ctx->gpu->collatz->release) ctx->gpu->collatz->release(ctx->cuda);
 }
 
 void bulk_ctx_close(bulk_ctx *ctx)

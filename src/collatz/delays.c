@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "collatz/collatz_internal.h"
-#include "collatz/cuda/collatz_cuda.h"
+#include "collatz/collatz_backend.h"
 #include "common/parallel.h"
 
 /* delay(n), n >= 1: table A below 2^a, tables B, C, J above, the exact path on overflow.
@@ -419,9 +419,14 @@ int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     if (!ctx || (!out && count)) return BULK_ERR_ARG;
     int st = check_range(e, first, count);
     if (st) return st;
-    /* a CUDA context: the GPU twin (same results, all GPUs) */
-    if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA)
-        return bulk_collatz_cuda_delays(e, first, count, out);
+    /* a CUDA context: the GPU twin (same results, the context's GPUs) */
+    return bulk_cz_backend(ctx)->delays(ctx, e, first, count, out);
+}
+
+int bulk_cz_cpu_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                       uint64_t count, uint32_t *out)
+{
+    int st;
     if ((st = bulk_cz_need_classes(e)) != BULK_OK) return st;
     const uint64_t bsize = (uint64_t)1 << e->M;
     /* whole blocks: aligned, and nH >= 1 (n >= 2^M) */
@@ -453,8 +458,15 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
     if (count >> 64) return BULK_ERR_ARG;
     int st = check_range(e, first, (uint64_t)count);
     if (st) return st;
-    if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA)
-        return bulk_collatz_cuda_delay_stats(e, first, batch, nbatches, sum, min, max);
+    return bulk_cz_backend(ctx)->delay_stats(ctx, e, first, batch, nbatches, sum, min, max);
+}
+
+int bulk_cz_cpu_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                            uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
+                            uint32_t *max)
+{
+    int st = BULK_OK;
+    const u128 count = (u128)batch * nbatches;
     /* delays in pieces (whole blocks where possible), reduced per batch in order */
     /* pieces end on multiples of 2^max(22, M) of n, so that they hold whole class blocks */
     const uint64_t piece = (uint64_t)1 << (e->M > 22 ? e->M : 22);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "collatz/collatz_internal.h"
-#include "collatz/cuda/collatz_cuda.h"
+#include "collatz/collatz_backend.h"
 #include "common/parallel.h"
 
 
@@ -123,9 +123,16 @@ int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_colla
         return BULK_ERR_ARG;
     *recs = NULL;
     *count = 0;
-    /* delay records on a CUDA context: the GPU twin (glide and path records stay here) */
-    if (bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && kind == BULK_COLLATZ_DELAY)
-        return bulk_collatz_cuda_records(e, kind, first, last, recs, count);
+    /* delay records on a CUDA context: the GPU twin (glide and path records stay on the CPU) */
+    if (ctx->gpu && kind == BULK_COLLATZ_DELAY)
+        return ctx->gpu->collatz->records(ctx, e, kind, first, last, recs, count);
+    return ctx->cpu->collatz->records(ctx, e, kind, first, last, recs, count);
+}
+
+int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                        bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                        size_t *count)
+{
     u128 lo = to128(first), hi = to128(last), len = hi - lo + 1;
     u128 size = (u128)1 << 20;
     u128 nch = len == 0 ? ((u128)1 << 108) : (len + size - 1) / size;

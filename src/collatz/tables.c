@@ -7,7 +7,6 @@
 
 #include "backend/context.h"
 #include "collatz/collatz_internal.h"
-#include "collatz/cuda/collatz_cuda.h"
 
 const uint64_t bulk_cz_pow3[41] = {
     1ull, 3ull, 9ull, 27ull, 81ull, 243ull, 729ull, 2187ull, 6561ull, 19683ull, 59049ull,
@@ -142,7 +141,6 @@ int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P)
 void bulk_collatz_engine_free(bulk_collatz_engine *e)
 {
     if (!e) return;
-    bulk_collatz_cuda_release(); /* the device copies of the tables (a cache keyed by d, k, a) */
     free(e->B);
     free(e->C);
     free(e->J);

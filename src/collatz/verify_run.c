@@ -4,7 +4,7 @@
  * totals never depend on the thread count.
  * Between waves the done prefix and its totals are checkpointed every few seconds.
  * On a CUDA context a wave is one aligned block of 2^max(k + 12, 44, K + 6) numbers (capped by the
- * range) handed to bulk_collatz_cuda_verify_chunk, which spreads it over all GPUs itself; the
+ * range) handed to the CUDA table's verify_chunk, which spreads it over the context's GPUs; the
  * result is the same because every field of a result merges independently of the split. */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 #include "collatz/checkpoint.h"
 #include "collatz/collatz_internal.h"
-#include "collatz/cuda/collatz_cuda.h"
+#include "collatz/collatz_backend.h"
 #include "common/parallel.h"
 #include "progress_line.h"
 
@@ -25,6 +25,7 @@ static inline bulk_u128 from128(u128 v)
 }
 
 struct wave {
+    bulk_ctx *ctx;
     const bulk_collatz_engine *e;
     u128 start, last; /* the wave covers [start, last] */
     int shift;        /* chunk alignment 2^shift */
@@ -52,7 +53,7 @@ static void run_chunks(void *arg, size_t begin, size_t end, int worker)
     for (size_t c = begin; c < end; c++) {
         u128 a, b;
         chunk_bounds(w, c, &a, &b);
-        w->status[c] = bulk_collatz_verify_chunk(w->e, from128(a), from128(b), &w->res[c]);
+        w->status[c] = w->ctx->cpu->collatz->verify_chunk(w->ctx, w->e, from128(a), from128(b), &w->res[c]);
     }
 }
 
@@ -90,7 +91,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         }
     }
     int threads = bulk_ctx_threads(ctx);
-    int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
+    int gpu = ctx->gpu != NULL; /* a CUDA context */
     /* chunks hold whole blocks of the largest level (k + kx with a sieve extension) */
     const int K = e->k + e->kx;
     int shift = K > 22 ? K : 22;
@@ -127,9 +128,9 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         size_t nch = (size_t)(((wlast >> shift) - (next >> shift)) + 1);
         if (gpu) {
             nch = 1;
-            status[0] = bulk_collatz_cuda_verify_chunk(e, from128(next), from128(wlast), &res[0]);
+            status[0] = ctx->gpu->collatz->verify_chunk(ctx, e, from128(next), from128(wlast), &res[0]);
         } else {
-            struct wave w = { e, next, wlast, shift, res, status };
+            struct wave w = { ctx, e, next, wlast, shift, res, status };
             bulk_parallel_for(threads, nch, 1, run_chunks, &w);
         }
         for (size_t c = 0; c < nch; c++) {

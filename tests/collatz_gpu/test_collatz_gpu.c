@@ -9,6 +9,7 @@
 
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/collatz_cuda.h"
+#include "cz_gpu_test.h"
 
 typedef unsigned __int128 u128;
 
@@ -124,11 +125,11 @@ static void verify_case_m(bulk_ctx *cpu, int d, int k, int kx, u128 first, u128 
               "tune");
         CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         t0 = now();
-        st = bulk_collatz_cuda_verify_chunk(e, U(first), U(last), got);
+        st = CZ_GPU->verify_chunk(cz_gpu_ctx, e, U(first), U(last), got);
         double tgpu = now() - t0;
         bulk_collatz_cuda_stats s;
-        bulk_collatz_cuda_last_stats(&s);
-        CHECK(st == BULK_OK, "CUDA verify (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        CZ_GPU->last_stats(cz_gpu_ctx, &s);
+        CHECK(st == BULK_OK, "CUDA verify (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         if (st) continue;
         int ok = same(ref, got);
         CHECK(ok, "CUDA verify (%s) differs from the CPU on d=%d k=%d [%s, %s]", vs[v].name, d, k, a, b);
@@ -169,9 +170,9 @@ static void verify_case_deep(bulk_ctx *cpu, int d, int ks, int kx, u128 first, i
     const u128 a = first >> K << K, last = a + ((u128)rows << K) - 1;
     bulk_collatz_verify_result *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
     double t0 = now();
-    st = bulk_collatz_cuda_verify_chunk(e0, U(a), U(last), ref);
+    st = CZ_GPU->verify_chunk(cz_gpu_ctx, e0, U(a), U(last), ref);
     double t1 = now();
-    CHECK(st == BULK_OK, "CUDA verify of the stored k=%d: %d %s", ks, st, bulk_collatz_last_error());
+    CHECK(st == BULK_OK, "CUDA verify of the stored k=%d: %d %s", ks, st, bulk_ctx_last_error(cz_gpu_ctx));
     printf("deep sieve d=%d K=%d (%d stored + %d) on %d rows of 2^%d: stored k=%d alone %.3f s\n", d, K, ks, kx,
            rows, K, ks, t1 - t0);
     static const char *forms[] = { "gen", "unsorted" };
@@ -181,10 +182,10 @@ static void verify_case_deep(bulk_ctx *cpu, int d, int ks, int kx, u128 first, i
         snprintf(tune, sizeof tune, "cz.ext=%s", forms[f]);
         CHECK(bulk_ctx_set_tune(cpu, tune) == BULK_OK, "tune %s", tune);
         t0 = now();
-        int sg = bulk_collatz_cuda_verify_chunk(e, U(a), U(last), got);
+        int sg = CZ_GPU->verify_chunk(cz_gpu_ctx, e, U(a), U(last), got);
         double tg = now() - t0;
         bulk_ctx_set_tune(cpu, NULL);
-        CHECK(sg == BULK_OK, "CUDA verify K=%d (%s): %d %s", K, forms[f], sg, bulk_collatz_last_error());
+        CHECK(sg == BULK_OK, "CUDA verify K=%d (%s): %d %s", K, forms[f], sg, bulk_ctx_last_error(cz_gpu_ctx));
         if (sg) continue;
         const u128 it = (u128)got->iterated.hi << 64 | got->iterated.lo;
         int ok = !memcmp(&ref->covered, &got->covered, sizeof got->covered) &&
@@ -249,15 +250,15 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         memset(got, 0xa5, count * 4); /* poison: every element must be written */
         t0 = now();
-        st = bulk_collatz_cuda_delays(e, U(first), count, got);
+        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got);
         double tgpu = now() - t0;
-        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         uint64_t bad = 0;
         for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
         CHECK(bad == 0, "CUDA delays (%s): %llu of %llu differ", vs[v].name,
               (unsigned long long)bad, (unsigned long long)count);
         bulk_collatz_cuda_stats s;
-        bulk_collatz_cuda_last_stats(&s);
+        CZ_GPU->last_stats(cz_gpu_ctx, &s);
         printf("  %-28s %s  %.3f s, %llu escapes\n", vs[v].name, bad ? "DIFFERENT" : "same", tgpu,
                (unsigned long long)s.escapes);
     }
@@ -279,8 +280,8 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             if (v == 5) o.delay_loop = BULK_CZ_CUDA_DELAY_V5, o.delay_unroll = 4;
             bulk_collatz_cuda_set_opts(cpu, &o);
             memset(gs, 0xa5, nb * 8);
-            st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
-            CHECK(st == BULK_OK, "CUDA stats: %d %s", st, bulk_collatz_last_error());
+            st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx);
+            CHECK(st == BULK_OK, "CUDA stats: %d %s", st, bulk_ctx_last_error(cz_gpu_ctx));
             uint64_t bad = 0;
             for (uint64_t i = 0; i < nb; i++) bad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
             CHECK(bad == 0, "CUDA stats batch %llu (variant %d): %llu batches differ",
@@ -311,12 +312,12 @@ static void records_case(bulk_ctx *cpu, u128 first, u128 last)
     size_t na = 0, nb = 0;
     st = bulk_collatz_records(cpu, e, BULK_COLLATZ_DELAY, U(first), U(last), &a, &na);
     CHECK(st == BULK_OK, "CPU records: %d", st);
-    st = bulk_collatz_cuda_records(e, BULK_COLLATZ_DELAY, U(first), U(last), &b, &nb);
-    CHECK(st == BULK_OK, "CUDA records: %d %s", st, bulk_collatz_last_error());
+    st = CZ_GPU->records(cz_gpu_ctx, e, BULK_COLLATZ_DELAY, U(first), U(last), &b, &nb);
+    CHECK(st == BULK_OK, "CUDA records: %d %s", st, bulk_ctx_last_error(cz_gpu_ctx));
     int ok = na == nb && (na == 0 || !memcmp(a, b, na * sizeof *a));
     CHECK(ok, "CUDA delay records differ: %zu vs %zu records", na, nb);
     printf("delay records, %zu of them: %s\n", na, ok ? "same" : "DIFFERENT");
-    CHECK(bulk_collatz_cuda_records(e, BULK_COLLATZ_GLIDE, U(first), U(last), &b, &nb) == BULK_ERR_UNSUPPORTED,
+    CHECK(CZ_GPU->records(cz_gpu_ctx, e, BULK_COLLATZ_GLIDE, U(first), U(last), &b, &nb) == BULK_ERR_UNSUPPORTED,
           "glide records are the CPU's");
     free(a);
     free(b);
@@ -354,18 +355,18 @@ static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         memset(got, 0xa5, count * 4);
-        st = bulk_collatz_cuda_delays(e, U(first), count, got);
-        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got);
+        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         uint64_t bad = 0, sbad = 0;
         for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
         memset(gs, 0xa5, nb * 8);
-        st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
-        CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", vs[v].name, st, bulk_collatz_last_error());
+        st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx);
+        CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         for (uint64_t i = 0; i < nb; i++) sbad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
         CHECK(bad == 0 && sbad == 0, "CUDA delays (%s): %llu numbers, %llu batches differ", vs[v].name,
               (unsigned long long)bad, (unsigned long long)sbad);
         bulk_collatz_cuda_stats s;
-        bulk_collatz_cuda_last_stats(&s);
+        CZ_GPU->last_stats(cz_gpu_ctx, &s);
         printf("  %-30s delays and stats %s, loop %d, %s tables, %llu escapes\n", vs[v].name,
                bad || sbad ? "DIFFERENT" : "same", s.delay_loop, s.table_mem == BULK_CZ_CUDA_MEM_SHARED ? "shared" : "global",
                (unsigned long long)s.escapes);
@@ -385,10 +386,8 @@ static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count
 int main(int argc, char **argv)
 {
     uint64_t seed = test_seed(argc, argv), rs = seed;
-    if (bulk_cuda_device_count() == 0) {
-        printf("SKIP: no CUDA device (the CUDA Collatz backend was not run)\n");
-        return 77; /* ctest: SKIP_RETURN_CODE */
-    }
+    int skip = cz_gpu_open("the CUDA Collatz backend was");
+    if (skip) return skip; /* 77: ctest SKIP_RETURN_CODE */
     bulk_ctx *cpu;
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) {
         fprintf(stderr, "cannot open a CPU context\n");
@@ -449,6 +448,6 @@ int main(int argc, char **argv)
     records_case(cpu, 1, ((u128)1 << 24) + 12345);
     records_case(cpu, two64 + j1, two64 + ((u128)1 << 22) + j2);
     bulk_ctx_close(cpu);
-    bulk_collatz_cuda_release();
+    cz_gpu_close();
     return test_finish();
 }

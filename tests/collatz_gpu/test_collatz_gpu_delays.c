@@ -13,6 +13,7 @@
 #include "bulk/bulk.h"
 #include "collatz/collatz_internal.h"
 #include "collatz/cuda/collatz_cuda.h"
+#include "cz_gpu_test.h"
 
 typedef unsigned __int128 u128;
 
@@ -49,7 +50,7 @@ static void use(bulk_ctx *ctx, const struct variant *v)
 static void check_used(const struct variant *v, u128 first, u128 count, const char *what)
 {
     bulk_collatz_cuda_stats s;
-    bulk_collatz_cuda_last_stats(&s);
+    CZ_GPU->last_stats(cz_gpu_ctx, &s);
     const int want = v->classes && (first >> 40) != 0 && ((first + count - 1) >> 79) == 0 && (count >> 23) != 0;
     CHECK((s.classes > 0) == want, "%s (%s): class path %s, expected %s", what, v->name, s.classes ? "used" : "not used",
           want ? "used" : "not used");
@@ -70,15 +71,15 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
     for (size_t v = 0; v < NV; v++) {
         use(cpu, &g_vs[v]);
         memset(got, 0xa5, count * 4); /* poison: every element must be written */
-        st = bulk_collatz_cuda_delays(e, U(first), count, got);
-        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", g_vs[v].name, st, bulk_collatz_last_error());
+        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got);
+        CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", g_vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         uint64_t bad = 0;
         for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
         CHECK(bad == 0, "CUDA delays (%s): %llu of %llu differ", g_vs[v].name, (unsigned long long)bad,
               (unsigned long long)count);
         check_used(&g_vs[v], first, count, "delays");
         bulk_collatz_cuda_stats cs;
-        bulk_collatz_cuda_last_stats(&cs);
+        CZ_GPU->last_stats(cz_gpu_ctx, &cs);
         printf("  %-40s delays %s, %llu class trajectories, %llu escapes\n", g_vs[v].name, bad ? "DIFFERENT" : "same",
                (unsigned long long)cs.classes, (unsigned long long)cs.escapes);
     }
@@ -96,8 +97,8 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             memset(gs, 0xa5, nb * 8);
             memset(gmn, 0xa5, nb * 4);
             memset(gmx, 0xa5, nb * 4);
-            st = bulk_collatz_cuda_delay_stats(e, U(first), batch, nb, gs, gmn, gmx);
-            CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", g_vs[v].name, st, bulk_collatz_last_error());
+            st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx);
+            CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", g_vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
             uint64_t bad = 0;
             for (uint64_t i = 0; i < nb; i++) bad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
             CHECK(bad == 0, "CUDA stats batch %llu (%s): %llu of %llu batches differ", (unsigned long long)batch,
@@ -121,10 +122,8 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
 int main(int argc, char **argv)
 {
     uint64_t rs = test_seed(argc, argv);
-    if (bulk_cuda_device_count() == 0) {
-        printf("SKIP: no CUDA device (the CUDA delay paths were not run)\n");
-        return 77; /* ctest: SKIP_RETURN_CODE */
-    }
+    int skip = cz_gpu_open("the CUDA delay paths were");
+    if (skip) return skip; /* 77: ctest SKIP_RETURN_CODE */
     bulk_ctx *cpu;
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) {
         fprintf(stderr, "cannot open a CPU context\n");
@@ -143,6 +142,6 @@ int main(int argc, char **argv)
     range_case(cpu, 14, 24, two79 - ((u128)1 << 24) - j2, 1 << 24);
     range_case(cpu, 12, 24, two79 - ((u128)1 << 22) - j2, 1 << 23);
     bulk_ctx_close(cpu);
-    bulk_collatz_cuda_release();
+    cz_gpu_close();
     return test_finish();
 }

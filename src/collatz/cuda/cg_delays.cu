@@ -14,20 +14,19 @@
 /* the loops (cg_delays_loops.cuh) and the kernels (cg_delays_kernels.cuh) */
 #include "collatz/cuda/cg_delays_kernels.cuh"
 
-namespace {
-
 /* A launch's buffers (device and pinned host) and events, two sets per device, kept between
- * calls in g_dc (grown on demand, freed by bulk_collatz_cuda_release). */
-struct dbuf {
+ * calls in the context's bulk_collatz_cuda_state::dc (grown on demand, freed by the table's
+ * release or after a failed run). */
+struct cg_dbuf {
     uint32_t *d_out, *d_mn, *d_mx, *h_out, *h_mn, *h_mx;
     unsigned long long *d_sum, *h_sum, *d_esc, *h_esc;
     unsigned int *d_cnt, *h_cnt;
     cudaEvent_t ev, k0, k1; /* done; the kernel's start and end (timing) */
     uint64_t start, n;      /* units of the launch in flight, n = 0: none */
 };
-struct dcache {
+struct cg_dcache {
     cudaStream_t stream, copier;
-    dbuf b[2];
+    cg_dbuf b[2];
     uint64_t cap_out, cap_b; /* units the buffers hold (OUT numbers, batches) */
     uint32_t cap_esc;
     uint32_t *CJ; /* V5 entries of d = cj_d (0: none) */
@@ -39,8 +38,11 @@ struct dcache {
     uint16_t *cd;      /* phase 1's class delays, cap_cd entries */
     uint64_t cap_cd;
 };
-#define CG_MAX_DEV 64
-dcache g_dc[CG_MAX_DEV];
+
+namespace {
+
+typedef cg_dbuf dbuf;
+typedef cg_dcache dcache;
 
 void dbuf_free_out(dbuf *b)
 {
@@ -83,6 +85,7 @@ void dcache_free(dcache *c)
 }
 
 struct djob {
+    bulk_ctx *ctx;
     const bulk_collatz_engine *e;
     u128 first;
     uint64_t count;    /* numbers (OUT) or batches */
@@ -133,14 +136,13 @@ struct dplan {
 };
 
 /* The loop, kernel, placement and grid for device g's share of j (dplan's first part). */
-int delays_plan_kernel(const djob &j, int g, const cg_dev *dv, dplan &pl)
+int delays_plan_kernel(const djob &j, cg_worker &w, const cg_dev *dv, dplan &pl)
 {
     const bulk_collatz_engine *e = j.e;
-    bulk_collatz_cuda_stats *st = cg_stats();
+    bulk_collatz_cuda_stats *st = &w.stats;
     int s;
-    const int G = cg_devices(e);
     u128 u0w, unw;
-    cg_split_rows((u128)j.count, G, g, &u0w, &unw);
+    cg_split_rows((u128)j.count, w.G, w.g, &u0w, &unw);
     const uint64_t u0 = (uint64_t)u0w, un = (uint64_t)unw;
     bulk_collatz_cuda_opts o = cg_opts(e);
     int kv, sh;
@@ -153,11 +155,9 @@ int delays_plan_kernel(const djob &j, int g, const cg_dev *dv, dplan &pl)
          * H200: 128 KB), unless global memory is asked for */
         kv = BULK_CZ_CUDA_KERNEL_FAST;
         const int fits = cg5_smem_bytes(e->d) + 1024 <= (size_t)dv->smem_optin;
-        if (o.table_mem == BULK_CZ_CUDA_MEM_SHARED && !fits) {
-            bulk_cz_set_error("V5 delay entries of d = %d do not fit in shared memory (%zu of %d bytes)", e->d,
-                              cg5_smem_bytes(e->d), dv->smem_optin);
-            return BULK_ERR_ARG;
-        }
+        if (o.table_mem == BULK_CZ_CUDA_MEM_SHARED && !fits)
+            return bulk_fail(NULL, BULK_ERR_ARG, "V5 delay entries of d = %d do not fit in shared memory (%zu of %d bytes)",
+                             e->d, cg5_smem_bytes(e->d), dv->smem_optin);
         sh = o.table_mem == BULK_CZ_CUDA_MEM_GLOBAL ? 0 : fits;
     } else if ((s = cg_choose(e, dv, &kv, &sh))) {
         return s;
@@ -199,13 +199,12 @@ int delays_plan_kernel(const djob &j, int g, const cg_dev *dv, dplan &pl)
     const size_t smem = v5 ? (sh ? cg5_smem_bytes(e->d) : 0) + span_bytes
                        : v4 ? cg_smem_bytes_nobm(e->d, sh)
                             : cg_smem_bytes(e->d, kv, sh);
-    if (v5 && smem + 1024 > (size_t)dv->smem_optin) {
-        bulk_cz_set_error("V5 delay kernel needs %zu bytes of shared memory (%d per block)", smem, dv->smem_optin);
-        return BULK_ERR_ARG;
-    }
-    CG_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (v5 && smem + 1024 > (size_t)dv->smem_optin)
+        return bulk_fail(NULL, BULK_ERR_ARG, "V5 delay kernel needs %zu bytes of shared memory (%d per block)", smem,
+                         dv->smem_optin);
+    if ((s = cg_smem_limit((const void *)f, smem))) return s;
     int per_sm = 0;
-    CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
+    BULK_CUDA_CHECK(NULL, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, o.threads_per_block, smem));
     const int grid = dv->sms * (per_sm > 0 ? per_sm : 1);
     pl.o = o;
     pl.u0 = u0;
@@ -256,10 +255,9 @@ int delays_plan_launch(const djob &j, const cg_dev *dv, dplan &pl)
         f2 = pick_members(mode);
         smem1 = sh ? cg5_smem_bytes(e->d) : 0;
         int per1 = 0, per2 = 0;
-        CG_CHECK(cudaFuncSetAttribute(f1, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem1));
-        CG_CHECK(cudaFuncSetAttribute(f2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)span_bytes));
-        CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per1, f1, o.threads_per_block, smem1));
-        CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per2, f2, o.threads_per_block, span_bytes));
+        if ((s = cg_smem_limit((const void *)f1, smem1)) || (s = cg_smem_limit((const void *)f2, span_bytes))) return s;
+        BULK_CUDA_CHECK(NULL, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per1, f1, o.threads_per_block, smem1));
+        BULK_CUDA_CHECK(NULL, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per2, f2, o.threads_per_block, span_bytes));
         grid1 = dv->sms * (per1 > 0 ? per1 : 1);
         grid2 = dv->sms * (per2 > 0 ? per2 : 1);
     }
@@ -306,14 +304,14 @@ int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
     /* streams, events and buffers are kept between calls (per device, grown when a call needs
      * more): the CLI calls once per 2^30 numbers, and creating them cost a few ms per call */
     if (!dc.stream) {
-        CG_CHECK(cudaStreamCreateWithFlags(&dc.stream, cudaStreamNonBlocking));
-        CG_CHECK(cudaStreamCreateWithFlags(&dc.copier, cudaStreamNonBlocking));
+        BULK_CUDA_CHECK(NULL, cudaStreamCreateWithFlags(&dc.stream, cudaStreamNonBlocking));
+        BULK_CUDA_CHECK(NULL, cudaStreamCreateWithFlags(&dc.copier, cudaStreamNonBlocking));
         for (int i = 0; i < 2; i++) {
-            CG_CHECK(cudaMalloc(&b[i].d_cnt, 64));
-            CG_CHECK(cudaMallocHost(&b[i].h_cnt, 64));
-            CG_CHECK(cudaEventCreateWithFlags(&b[i].ev, cudaEventDisableTiming));
-            CG_CHECK(cudaEventCreate(&b[i].k0));
-            CG_CHECK(cudaEventCreate(&b[i].k1));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&b[i].d_cnt, 64));
+            BULK_CUDA_CHECK(NULL, cudaMallocHost(&b[i].h_cnt, 64));
+            BULK_CUDA_CHECK(NULL, cudaEventCreateWithFlags(&b[i].ev, cudaEventDisableTiming));
+            BULK_CUDA_CHECK(NULL, cudaEventCreate(&b[i].k0));
+            BULK_CUDA_CHECK(NULL, cudaEventCreate(&b[i].k1));
         }
     }
     if (v5 && dc.cj_d != e->d) {
@@ -330,7 +328,7 @@ int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
         cudaError_t ce = cudaMalloc(&dc.CJ, n * 4);
         if (ce == cudaSuccess) ce = cudaMemcpy(dc.CJ, h, n * 4, cudaMemcpyHostToDevice);
         free(h);
-        CG_CHECK(ce);
+        BULK_CUDA_CHECK(NULL, ce);
         dc.cj_d = e->d;
     }
     if (cls && (dc.cls_M != e->M || dc.cls_n != e->ncls)) {
@@ -355,7 +353,7 @@ int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
         if (ce == cudaSuccess) ce = cudaMemcpy(dc.cmap, hm, R * 4, cudaMemcpyHostToDevice);
         free(hm);
         free(hc);
-        CG_CHECK(ce);
+        BULK_CUDA_CHECK(NULL, ce);
         dc.cls_M = e->M;
         dc.cls_n = (uint32_t)Q;
     }
@@ -366,7 +364,7 @@ int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
             cudaFree(dc.cd);
             dc.cd = NULL;
             dc.cap_cd = 0;
-            CG_CHECK(cudaMalloc(&dc.cd, need * 2));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&dc.cd, need * 2));
             dc.cap_cd = need;
         }
     }
@@ -374,24 +372,24 @@ int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
         b[i].n = 0;
         if (!j.batch && dc.cap_out < per) {
             dbuf_free_out(&b[i]);
-            CG_CHECK(cudaMalloc(&b[i].d_out, per * 4));
-            CG_CHECK(cudaMallocHost(&b[i].h_out, per * 4));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&b[i].d_out, per * 4));
+            BULK_CUDA_CHECK(NULL, cudaMallocHost(&b[i].h_out, per * 4));
         }
         if (j.batch && dc.cap_b < per) {
             dbuf_free_b(&b[i]);
-            CG_CHECK(cudaMalloc(&b[i].d_mn, per * 4));
-            CG_CHECK(cudaMalloc(&b[i].d_mx, per * 4));
-            CG_CHECK(cudaMalloc(&b[i].d_sum, per * 8));
-            CG_CHECK(cudaMallocHost(&b[i].h_mn, per * 4));
-            CG_CHECK(cudaMallocHost(&b[i].h_mx, per * 4));
-            CG_CHECK(cudaMallocHost(&b[i].h_sum, per * 8));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&b[i].d_mn, per * 4));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&b[i].d_mx, per * 4));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&b[i].d_sum, per * 8));
+            BULK_CUDA_CHECK(NULL, cudaMallocHost(&b[i].h_mn, per * 4));
+            BULK_CUDA_CHECK(NULL, cudaMallocHost(&b[i].h_mx, per * 4));
+            BULK_CUDA_CHECK(NULL, cudaMallocHost(&b[i].h_sum, per * 8));
         }
         if (dc.cap_esc < o.escape_capacity) {
             cudaFree(b[i].d_esc);
             cudaFreeHost(b[i].h_esc);
             b[i].d_esc = b[i].h_esc = NULL;
-            CG_CHECK(cudaMalloc(&b[i].d_esc, (size_t)o.escape_capacity * 8));
-            CG_CHECK(cudaMallocHost(&b[i].h_esc, (size_t)o.escape_capacity * 8));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&b[i].d_esc, (size_t)o.escape_capacity * 8));
+            BULK_CUDA_CHECK(NULL, cudaMallocHost(&b[i].h_esc, (size_t)o.escape_capacity * 8));
         }
     }
     if (!j.batch && dc.cap_out < per) dc.cap_out = per;
@@ -403,10 +401,9 @@ int delays_buffers(dcache &dc, const djob &j, const dplan &pl)
 /* Launches the next units of the device's share, from done_u, into the buffer set cur (whose
  * previous contents were settled); *np gets the units launched. */
 int delays_launch(dcache &dc, dbuf &cur, const djob &j, const cg_dev *dv, const dplan &pl, uint64_t done_u,
-                  uint64_t *np)
+                  uint64_t *np, bulk_collatz_cuda_stats *st)
 {
     const bulk_collatz_engine *e = j.e;
-    bulk_collatz_cuda_stats *st = cg_stats();
     const bulk_collatz_cuda_opts &o = pl.o;
     const uint64_t u0 = pl.u0, un = pl.un, per = pl.per, ub = pl.ub, piece = pl.piece, upb = pl.upb;
     const int cls = pl.cls, mode = pl.mode, grid = pl.grid, grid1 = pl.grid1, grid2 = pl.grid2;
@@ -443,14 +440,14 @@ int delays_launch(dcache &dc, dbuf &cur, const djob &j, const cg_dev *dv, const 
     p.esc = cur.d_esc;
     p.esc_count = cur.d_cnt;
     p.esc_cap = o.escape_capacity;
-    CG_CHECK(cudaMemsetAsync(cur.d_cnt, 0, 64, stream));
+    BULK_CUDA_CHECK(NULL, cudaMemsetAsync(cur.d_cnt, 0, 64, stream));
     if (mode == MODE_BATCH_WARP && upb > 1) {
         /* the pieces of a batch merge by atomics into (0, UINT32_MAX, 0) */
-        CG_CHECK(cudaMemsetAsync(cur.d_sum, 0, n * 8, stream));
-        CG_CHECK(cudaMemsetAsync(cur.d_mn, 0xff, n * 4, stream));
-        CG_CHECK(cudaMemsetAsync(cur.d_mx, 0, n * 4, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemsetAsync(cur.d_sum, 0, n * 8, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemsetAsync(cur.d_mn, 0xff, n * 4, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemsetAsync(cur.d_mx, 0, n * 4, stream));
     }
-    CG_CHECK(cudaEventRecord(cur.k0, stream));
+    BULK_CUDA_CHECK(NULL, cudaEventRecord(cur.k0, stream));
     if (cls) {
         /* phase 1 for every block the launch touches, then phase 2 */
         const u128 n0 = j.first + (u128)p.off0, nn = (u128)n * (j.batch ? j.batch : 1);
@@ -463,23 +460,23 @@ int delays_launch(dcache &dc, dbuf &cur, const djob &j, const cg_dev *dv, const 
         p.M = (uint32_t)e->M;
         st->classes += (uint64_t)p.nbk * p.ncls;
         f1<<<grid1, o.threads_per_block, smem1, stream>>>(p);
-        CG_CHECK(cudaGetLastError());
+        BULK_CUDA_CHECK(NULL, cudaGetLastError());
         f2<<<grid2, o.threads_per_block, span_bytes, stream>>>(p);
     } else {
         f<<<grid, o.threads_per_block, smem, stream>>>(p);
     }
-    CG_CHECK(cudaGetLastError());
-    CG_CHECK(cudaEventRecord(cur.k1, stream));
+    BULK_CUDA_CHECK(NULL, cudaGetLastError());
+    BULK_CUDA_CHECK(NULL, cudaEventRecord(cur.k1, stream));
     st->launches++;
     if (!j.batch) {
-        CG_CHECK(cudaMemcpyAsync(cur.h_out, cur.d_out, n * 4, cudaMemcpyDeviceToHost, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(cur.h_out, cur.d_out, n * 4, cudaMemcpyDeviceToHost, stream));
     } else {
-        CG_CHECK(cudaMemcpyAsync(cur.h_mn, cur.d_mn, n * 4, cudaMemcpyDeviceToHost, stream));
-        CG_CHECK(cudaMemcpyAsync(cur.h_mx, cur.d_mx, n * 4, cudaMemcpyDeviceToHost, stream));
-        CG_CHECK(cudaMemcpyAsync(cur.h_sum, cur.d_sum, n * 8, cudaMemcpyDeviceToHost, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(cur.h_mn, cur.d_mn, n * 4, cudaMemcpyDeviceToHost, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(cur.h_mx, cur.d_mx, n * 4, cudaMemcpyDeviceToHost, stream));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(cur.h_sum, cur.d_sum, n * 8, cudaMemcpyDeviceToHost, stream));
     }
-    CG_CHECK(cudaMemcpyAsync(cur.h_cnt, cur.d_cnt, 4, cudaMemcpyDeviceToHost, stream));
-    CG_CHECK(cudaEventRecord(cur.ev, stream));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(cur.h_cnt, cur.d_cnt, 4, cudaMemcpyDeviceToHost, stream));
+    BULK_CUDA_CHECK(NULL, cudaEventRecord(cur.ev, stream));
     cur.start = u0 + done_u;
     cur.n = n;
     *np = n;
@@ -488,22 +485,21 @@ int delays_launch(dcache &dc, dbuf &cur, const djob &j, const cg_dev *dv, const 
 
 /* Settles the launch of buffer set prev on the host (its outputs, its escapes exactly) while the
  * GPU runs the next one; tail: nothing runs meanwhile (the time counts as tail_seconds). */
-int delays_collect(dcache &dc, dbuf &prev, const djob &j, const dplan &pl, int tail)
+int delays_collect(dcache &dc, dbuf &prev, const djob &j, const dplan &pl, int tail, bulk_collatz_cuda_stats *st)
 {
     const bulk_collatz_engine *e = j.e;
-    bulk_collatz_cuda_stats *st = cg_stats();
     const bulk_collatz_cuda_opts &o = pl.o;
     cudaStream_t copier = dc.copier;
     int status = BULK_OK;
     double t0 = cg_now();
-    CG_CHECK(cudaEventSynchronize(prev.ev));
+    BULK_CUDA_CHECK(NULL, cudaEventSynchronize(prev.ev));
     float kms = 0;
     if (cudaEventElapsedTime(&kms, prev.k0, prev.k1) == cudaSuccess) st->kernel_seconds += 1e-3 * kms;
     unsigned int cnt = prev.h_cnt[0];
     if (cnt && cnt <= o.escape_capacity) {
         /* only the escapes written; the GPU meanwhile runs the next launch */
-        CG_CHECK(cudaMemcpyAsync(prev.h_esc, prev.d_esc, (size_t)cnt * 8, cudaMemcpyDeviceToHost, copier));
-        CG_CHECK(cudaStreamSynchronize(copier));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(prev.h_esc, prev.d_esc, (size_t)cnt * 8, cudaMemcpyDeviceToHost, copier));
+        BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(copier));
     }
     if (!j.batch) {
         memcpy(j.out + prev.start, prev.h_out, prev.n * 4);
@@ -547,19 +543,20 @@ int delays_collect(dcache &dc, dbuf &prev, const djob &j, const dplan &pl, int t
 
 /* Device g's share of the call j: plan, buffers, then launches of about launch_numbers numbers,
  * two in flight, each settled on the host (outputs, escapes) while the next one runs. */
-int delays_device(int g, void *arg)
+int delays_device(cg_worker &w, void *arg)
 {
     const djob &j = *(const djob *)arg;
-    bulk_collatz_cuda_stats *st = cg_stats();
+    bulk_collatz_cuda_stats *st = &w.stats;
     cg_dev *dv;
-    int s = cg_dev_prepare(g, j.e, 0, 1, &dv, &st->upload_seconds);
+    int s = cg_dev_prepare(w, j.e, 0, 1, &dv);
     if (s) return s;
     dplan pl;
     memset(&pl, 0, sizeof pl);
-    if ((s = delays_plan_kernel(j, g, dv, pl))) return s;
+    if ((s = delays_plan_kernel(j, w, dv, pl))) return s;
     if ((s = delays_plan_launch(j, dv, pl))) return s;
-    dcache &dc = g_dc[g < CG_MAX_DEV ? g : 0];
-    if (g >= CG_MAX_DEV) return BULK_ERR_ARG;
+    cg_dcache *&slot = w.cs->dc[w.dev]; /* touched by this device's worker only */
+    if (!slot && !(slot = (cg_dcache *)calloc(1, sizeof(cg_dcache)))) return BULK_ERR_NOMEM;
+    dcache &dc = *slot;
     dbuf *b = dc.b;
     int status = delays_buffers(dc, j, pl);
     for (uint64_t done_u = 0, it = 0; status == BULK_OK; it++) {
@@ -567,11 +564,11 @@ int delays_device(int g, void *arg)
         /* launch the next piece into cur (cur's previous contents were settled) */
         if (done_u < pl.un) {
             uint64_t n = 0;
-            if ((status = delays_launch(dc, cur, j, dv, pl, done_u, &n)) != BULK_OK) break;
+            if ((status = delays_launch(dc, cur, j, dv, pl, done_u, &n, st)) != BULK_OK) break;
             done_u += n;
         }
         /* settle the previous piece on the host while the GPU runs this one */
-        if (prev.n && (status = delays_collect(dc, prev, j, pl, done_u >= pl.un && !cur.n)) != BULK_OK) break;
+        if (prev.n && (status = delays_collect(dc, prev, j, pl, done_u >= pl.un && !cur.n, st)) != BULK_OK) break;
         /* done when nothing is left to launch or to settle; otherwise the next round settles
          * cur (as its prev) */
         if (done_u >= pl.un && !cur.n && !prev.n) break;
@@ -584,12 +581,16 @@ int delays_device(int g, void *arg)
 
 int run(const djob &j)
 {
-    bulk_collatz_cuda_stats *st = cg_stats();
+    bulk_collatz_cuda_state *cs;
+    int s = cg_state(j.ctx, &cs);
+    if (s) return s;
+    bulk_collatz_cuda_stats *st = &cs->stats;
     memset(st, 0, sizeof *st);
-    const int G = cg_devices(j.e);
-    if (G == 0) return BULK_ERR_NO_BACKEND;
+    const int G = cg_devices(j.ctx, j.e);
+    if (G == 0)
+        return bulk_fail(j.ctx, BULK_ERR_NO_BACKEND, "no CUDA device for the context's device %d", j.ctx->cuda->device);
     double t0 = cg_now();
-    int s = j.count ? cg_run_devices(G, delays_device, (void *)&j) : BULK_OK;
+    s = j.count ? cg_run_devices(j.ctx, cs, G, delays_device, (void *)&j) : BULK_OK;
     st->devices = G;
     st->seconds = cg_now() - t0;
     return s;
@@ -605,31 +606,26 @@ int check(const bulk_collatz_engine *e, bulk_u128 first, u128 count)
 
 } // namespace
 
-/* The delay driver's cached buffers of device `dev` (current on the calling thread). */
-void cg_delays_release(int dev)
-{
-    if (dev >= 0 && dev < CG_MAX_DEV) dcache_free(&g_dc[dev]);
-}
+/* The delay driver's resources of one device (current on the calling thread). */
+void cg_delays_free(cg_dcache *c) { dcache_free(c); }
 
-int cg_delays_cached(int dev) { return dev >= 0 && dev < CG_MAX_DEV && g_dc[dev].stream != NULL; }
-
-extern "C" int bulk_collatz_cuda_delays(const bulk_collatz_engine *e, bulk_u128 first,
+extern "C" int bulk_collatz_cuda_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                         uint64_t count, uint32_t *out)
 {
     if (!out && count) return BULK_ERR_ARG;
     int s = check(e, first, count);
     if (s) return s;
-    djob j = { e, cg_w_of(first), count, 0, out, NULL, NULL, NULL };
+    djob j = { ctx, e, cg_w_of(first), count, 0, out, NULL, NULL, NULL };
     return run(j);
 }
 
-extern "C" int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_u128 first,
+extern "C" int bulk_collatz_cuda_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                              uint64_t batch, uint64_t nbatches, uint64_t *sum,
                                              uint32_t *min, uint32_t *max)
 {
     if (batch == 0 || (nbatches && (!sum || !min || !max))) return BULK_ERR_ARG;
     int s = check(e, first, (u128)batch * nbatches);
     if (s) return s;
-    djob j = { e, cg_w_of(first), nbatches, batch, NULL, sum, min, max };
+    djob j = { ctx, e, cg_w_of(first), nbatches, batch, NULL, sum, min, max };
     return run(j);
 }

@@ -1,5 +1,6 @@
-/* The CUDA Collatz backend's host plumbing: options in force, statistics, errors, the per-device
- * table cache and the one-host-thread-per-GPU runner (multi-GPU: any number of visible devices). */
+/* The CUDA Collatz backend's host plumbing: the context's Collatz GPU state and its release,
+ * options in force, the per-device table cache and the one-host-thread-per-GPU runner (multi-GPU:
+ * any number of the context's devices). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,18 @@
 #include "collatz/cuda/cg_host.h"
 #include "collatz/cuda/cg_plan.h"
 
-/* ---- options and statistics ------------------------------------------------------------- */
-/* One run at a time: the table cache and the devices' streams belong to the run in progress
- * (concurrent calls from several host threads are serialized by cg_run_devices). */
-static pthread_mutex_t g_run_lock = PTHREAD_MUTEX_INITIALIZER;
-static thread_local bulk_collatz_cuda_stats t_stats;
-static thread_local char t_error[512];
+/* ---- the context's state and options ------------------------------------------------------ */
+int cg_state(bulk_ctx *ctx, bulk_collatz_cuda_state **out)
+{
+    if (!ctx || !ctx->cuda)
+        return bulk_fail(ctx, BULK_ERR_NO_BACKEND, "the CUDA Collatz backend needs a CUDA context");
+    if (!ctx->cuda->collatz) {
+        ctx->cuda->collatz = (bulk_collatz_cuda_state *)calloc(1, sizeof *ctx->cuda->collatz);
+        if (!ctx->cuda->collatz) return bulk_fail(ctx, BULK_ERR_NOMEM, "the CUDA Collatz state: out of memory");
+    }
+    *out = ctx->cuda->collatz;
+    return BULK_OK;
+}
 
 bulk_collatz_cuda_opts cg_opts(const bulk_collatz_engine *e)
 {
@@ -33,9 +40,11 @@ bulk_collatz_cuda_opts cg_opts(const bulk_collatz_engine *e)
     return o;
 }
 
-bulk_collatz_cuda_stats *cg_stats(void) { return &t_stats; }
-
-extern "C" void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s) { *s = t_stats; }
+extern "C" void bulk_collatz_cuda_last_stats(const bulk_ctx *ctx, bulk_collatz_cuda_stats *s)
+{
+    if (ctx && ctx->cuda && ctx->cuda->collatz) *s = ctx->cuda->collatz->stats;
+    else memset(s, 0, sizeof *s);
+}
 
 double cg_now(void)
 {
@@ -44,26 +53,37 @@ double cg_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void cg_note_error(cudaError_t err, const char *what, const char *file, int line)
+int cg_devices(const bulk_ctx *ctx, const bulk_collatz_engine *e)
 {
-    if (t_error[0]) return; /* keep the first: later ones are usually consequences */
-    snprintf(t_error, sizeof t_error, "CUDA error '%s' in %s (%s:%d)", cudaGetErrorString(err),
-             what, file, line);
-}
-
-const char *cg_take_error(void) { return t_error; }
-
-int cg_devices(const bulk_collatz_engine *e)
-{
-    int n = bulk_cuda_device_count();
+    if (!ctx || !ctx->cuda) return 0;
+    const int first = ctx->cuda->device, count = bulk_cuda_device_count();
+    if (first < 0 || first >= count || first >= CG_MAX_DEVICES) return 0;
+    int n = ctx->cuda->devices > 0 ? ctx->cuda->devices : count - first;
+    if (n > count - first) n = count - first;
+    if (n > CG_MAX_DEVICES - first) n = CG_MAX_DEVICES - first;
     bulk_collatz_cuda_opts o = cg_opts(e);
     if (o.devices > 0 && o.devices < n) n = o.devices;
     return n;
 }
 
+/* The one process-wide state of this backend: kernels' dynamic shared memory limits are
+ * attributes of the process (per device), shared by every context, so raising one is a
+ * read-modify-write that two contexts must not interleave. */
+static pthread_mutex_t g_smem_limit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int cg_smem_limit(const void *f, size_t bytes)
+{
+    pthread_mutex_lock(&g_smem_limit_lock);
+    cudaFuncAttributes a;
+    cudaError_t err = cudaFuncGetAttributes(&a, f);
+    if (err == cudaSuccess && (size_t)a.maxDynamicSharedSizeBytes < bytes)
+        err = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    pthread_mutex_unlock(&g_smem_limit_lock);
+    BULK_CUDA_CHECK(NULL, err);
+    return BULK_OK;
+}
+
 /* ---- the table cache ---------------------------------------------------------------------- */
-#define CG_MAX_DEVICES 64
-static cg_dev g_dev[CG_MAX_DEVICES];
 
 static void dev_free(cg_dev *dv)
 {
@@ -86,26 +106,36 @@ static void dev_free(cg_dev *dv)
 
 template <typename T> static int upload(T **dst, const T *src, size_t count)
 {
-    CG_CHECK(cudaMalloc((void **)dst, count * sizeof(T) + 16));
-    CG_CHECK(cudaMemcpy(*dst, src, count * sizeof(T), cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMalloc((void **)dst, count * sizeof(T) + 16));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(*dst, src, count * sizeof(T), cudaMemcpyHostToDevice));
     return BULK_OK;
 }
 
-int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A, cg_dev **out,
-                   double *upload_s)
+int cg_dev_prepare(cg_worker &w, const bulk_collatz_engine *e, int need_S, int need_A, cg_dev **out)
 {
+    const int dev = w.dev;
     if (dev < 0 || dev >= CG_MAX_DEVICES) return BULK_ERR_ARG;
-    cg_dev *dv = &g_dev[dev]; /* only device dev's own host thread touches this slot */
+    /* only device dev's own worker thread touches this slot */
+    if (!w.cs->dev[dev] && !(w.cs->dev[dev] = (cg_dev *)calloc(1, sizeof(cg_dev)))) return BULK_ERR_NOMEM;
+    cg_dev *dv = w.cs->dev[dev];
     double t0 = cg_now();
-    if (dv->valid && (dv->d != e->d || dv->k != e->k || dv->a != e->a || dv->conv != e->conv)) dev_free(dv);
+    if (dv->valid && (dv->d != e->d || dv->k != e->k || dv->a != e->a || dv->conv != e->conv)) {
+        /* another kind of engine: everything the context keeps on this device for the last one
+         * goes first (its tables, and the drivers' engine-sized buffers: the j-sorted sieve,
+         * generated slices), so the new engine's uploads see the device's memory as a fresh
+         * context would (the choices above 60% or half of the free memory depend on it) */
+        dev_free(dv);
+        if (w.cs->vc[dev]) cg_verify_free(w.cs->vc[dev]);
+        if (w.cs->dc[dev]) cg_delays_free(w.cs->dc[dev]);
+    }
     if (!dv->valid) {
         dv->dev = dev;
         dv->d = e->d;
         dv->k = e->k;
         dv->a = e->a;
         dv->conv = e->conv;
-        CG_CHECK(cudaDeviceGetAttribute(&dv->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-        CG_CHECK(cudaDeviceGetAttribute(&dv->sms, cudaDevAttrMultiProcessorCount, dev));
+        BULK_CUDA_CHECK(NULL, cudaDeviceGetAttribute(&dv->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        BULK_CUDA_CHECK(NULL, cudaDeviceGetAttribute(&dv->sms, cudaDevAttrMultiProcessorCount, dev));
         size_t n = (size_t)1 << e->d;
         int st;
         if (e->d <= CG_MAX_FAST_D) {
@@ -154,7 +184,7 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
         /* resident whole when it takes at most 60% of the free memory and no slice size is
          * forced; otherwise the verify driver streams it */
         size_t freeb = 0, totalb = 0;
-        CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
+        BULK_CUDA_CHECK(NULL, cudaMemGetInfo(&freeb, &totalb));
         bulk_collatz_cuda_opts o = cg_opts(e);
         double bytes = (double)e->s_k * 17.0;
         if (o.s_slice_entries == 0 && bytes <= 0.6 * (double)freeb) {
@@ -166,23 +196,38 @@ int cg_dev_prepare(int dev, const bulk_collatz_engine *e, int need_S, int need_A
             dv->s_whole = 1;
         }
     }
-    *upload_s += cg_now() - t0;
+    w.stats.upload_seconds += cg_now() - t0;
     *out = dv;
     return BULK_OK;
 }
 
-extern "C" void bulk_collatz_cuda_release(void)
+extern "C" void bulk_collatz_cuda_release(struct bulk_cuda_state *state)
 {
-    pthread_mutex_lock(&g_run_lock);
-    int n = bulk_cuda_device_count();
-    for (int i = 0; i < n && i < CG_MAX_DEVICES; i++) {
-        if (!g_dev[i].valid && !cg_delays_cached(i) && !cg_verify_cached(i)) continue; /* no context made for nothing */
-        if (cudaSetDevice(i) != cudaSuccess) continue;
-        cg_delays_release(i);
-        cg_verify_release(i);
-        if (g_dev[i].valid) dev_free(&g_dev[i]);
+    if (!state || !state->collatz) return;
+    bulk_collatz_cuda_state *cs = state->collatz;
+    int prev = -1;
+    const int have_prev = cudaGetDevice(&prev) == cudaSuccess;
+    for (int i = 0; i < CG_MAX_DEVICES; i++) {
+        if (!cs->dev[i] && !cs->vc[i] && !cs->dc[i]) continue; /* no CUDA context made for nothing */
+        /* a device that cannot be made current has no resources left to free */
+        const int current = cudaSetDevice(i) == cudaSuccess;
+        if (cs->dc[i]) {
+            if (current) cg_delays_free(cs->dc[i]);
+            free(cs->dc[i]);
+        }
+        if (cs->vc[i]) {
+            if (current) cg_verify_free(cs->vc[i]);
+            free(cs->vc[i]);
+        }
+        if (cs->dev[i]) {
+            if (current) dev_free(cs->dev[i]);
+            free(cs->dev[i]);
+        }
     }
-    pthread_mutex_unlock(&g_run_lock);
+    if (have_prev) cudaSetDevice(prev); /* the caller's thread keeps its current device */
+    cudaGetLastError();
+    free(cs);
+    state->collatz = NULL;
 }
 
 int cg_choose(const bulk_collatz_engine *e, const cg_dev *dv, int *kernel, int *shared_tables)
@@ -190,19 +235,15 @@ int cg_choose(const bulk_collatz_engine *e, const cg_dev *dv, int *kernel, int *
     bulk_collatz_cuda_opts o = cg_opts(e);
     int k = o.kernel;
     if (k == BULK_CZ_CUDA_KERNEL_AUTO) k = e->d <= CG_MAX_FAST_D ? BULK_CZ_CUDA_KERNEL_FAST : BULK_CZ_CUDA_KERNEL_CORE;
-    if (k == BULK_CZ_CUDA_KERNEL_FAST && e->d > CG_MAX_FAST_D) {
-        bulk_cz_set_error("the fast CUDA kernel needs d <= %d (d = %d)", CG_MAX_FAST_D, e->d);
-        return BULK_ERR_ARG;
-    }
+    if (k == BULK_CZ_CUDA_KERNEL_FAST && e->d > CG_MAX_FAST_D)
+        return bulk_fail(NULL, BULK_ERR_ARG, "the fast CUDA kernel needs d <= %d (d = %d)", CG_MAX_FAST_D, e->d);
     /* room for the tables plus the block's reduction scratch (1 KB) */
     int fits = cg_smem_tables(e->d, k) + 1024 <= (size_t)dv->smem_optin;
     int sh;
     if (o.table_mem == BULK_CZ_CUDA_MEM_SHARED) {
-        if (!fits) {
-            bulk_cz_set_error("tables of d = %d do not fit in shared memory (%zu of %d bytes)",
-                              e->d, cg_smem_tables(e->d, k), dv->smem_optin);
-            return BULK_ERR_ARG;
-        }
+        if (!fits)
+            return bulk_fail(NULL, BULK_ERR_ARG, "tables of d = %d do not fit in shared memory (%zu of %d bytes)",
+                             e->d, cg_smem_tables(e->d, k), dv->smem_optin);
         sh = 1;
     } else if (o.table_mem == BULK_CZ_CUDA_MEM_GLOBAL) {
         sh = 0;
@@ -220,29 +261,41 @@ int cg_choose(const bulk_collatz_engine *e, const cg_dev *dv, int *kernel, int *
 struct runner {
     cg_dev_fn fn;
     void *arg;
-    int g, status;
+    cg_worker w;
+    int status;
     char error[512];
-    bulk_collatz_cuda_stats stats;
 };
 
 static void *run_one(void *p)
 {
     struct runner *r = (struct runner *)p;
-    t_error[0] = 0;
-    memset(&t_stats, 0, sizeof t_stats);
-    cudaError_t err = cudaSetDevice(r->g);
-    if (err != cudaSuccess) {
-        cg_note_error(err, "cudaSetDevice", __FILE__, __LINE__);
-        r->status = BULK_ERR_CUDA;
-    } else {
-        r->status = r->fn(r->g, r->arg);
-    }
-    snprintf(r->error, sizeof r->error, "%s", t_error[0] ? t_error : bulk_collatz_last_error());
-    r->stats = t_stats;
+    const cudaError_t err = cudaSetDevice(r->w.dev);
+    if (err != cudaSuccess) r->status = bulk_cuda_fail(NULL, err, "cudaSetDevice", __FILE__, __LINE__);
+    else r->status = r->fn(r->w, r->arg);
+    /* this thread's message (CUDA's, or the backend's own; the engine's exact path reports
+     * through bulk_collatz_last_error) */
+    const char *msg = bulk_ctx_last_error(NULL);
+    snprintf(r->error, sizeof r->error, "%s", msg[0] ? msg : bulk_collatz_last_error());
     return NULL;
 }
 
-int cg_run_devices(int G, cg_dev_fn fn, void *arg)
+/* Adds a share's statistics to the call's. */
+static void add_stats(bulk_collatz_cuda_stats *s, const bulk_collatz_cuda_stats *w)
+{
+    s->escape_seconds += w->escape_seconds;
+    s->tail_seconds += w->tail_seconds;
+    s->upload_seconds += w->upload_seconds;
+    s->escapes += w->escapes;
+    s->launches += w->launches;
+    s->reruns += w->reruns;
+    s->kernel_seconds += w->kernel_seconds;
+    s->classes += w->classes;
+    if (w->delay_loop) s->delay_loop = w->delay_loop;
+    if (w->kernel) s->kernel = w->kernel;
+    if (w->table_mem) s->table_mem = w->table_mem;
+}
+
+int cg_run_devices(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, int G, cg_dev_fn fn, void *arg)
 {
     struct runner *rs = (struct runner *)calloc((size_t)G, sizeof *rs);
     pthread_t *th = (pthread_t *)calloc((size_t)G, sizeof *th);
@@ -251,40 +304,30 @@ int cg_run_devices(int G, cg_dev_fn fn, void *arg)
         free(rs);
         free(th);
         free(started);
-        return BULK_ERR_NOMEM;
+        return bulk_fail(ctx, BULK_ERR_NOMEM, "the GPU runner: out of memory");
     }
     /* always a fresh thread per device, also for one device: the device's thread-local state
-     * (current device, statistics, error text) never mixes with the caller's */
+     * (current device, error text) never mixes with the caller's */
     int st = BULK_OK;
-    pthread_mutex_lock(&g_run_lock);
     for (int g = 0; g < G; g++) {
         rs[g].fn = fn;
         rs[g].arg = arg;
-        rs[g].g = g;
+        rs[g].w.cs = cs;
+        rs[g].w.g = g;
+        rs[g].w.G = G;
+        rs[g].w.dev = ctx->cuda->device + g;
         if (pthread_create(&th[g], NULL, run_one, &rs[g]) == 0) started[g] = 1;
         else st = BULK_ERR_NOMEM;
     }
     for (int g = 0; g < G; g++)
         if (started[g]) pthread_join(th[g], NULL);
-    pthread_mutex_unlock(&g_run_lock);
-    if (st != BULK_OK) bulk_cz_set_error("cannot start a host thread per GPU");
-    bulk_collatz_cuda_stats *s = cg_stats();
+    if (st != BULK_OK) bulk_fail(ctx, st, "cannot start a host thread per GPU");
     for (int g = 0; g < G; g++) {
         if (!started[g]) continue;
-        s->escape_seconds += rs[g].stats.escape_seconds;
-        s->tail_seconds += rs[g].stats.tail_seconds;
-        s->upload_seconds += rs[g].stats.upload_seconds;
-        s->escapes += rs[g].stats.escapes;
-        s->launches += rs[g].stats.launches;
-        s->reruns += rs[g].stats.reruns;
-        s->kernel_seconds += rs[g].stats.kernel_seconds;
-        s->classes += rs[g].stats.classes;
-        if (rs[g].stats.delay_loop) s->delay_loop = rs[g].stats.delay_loop;
-        if (rs[g].stats.kernel) s->kernel = rs[g].stats.kernel;
-        if (rs[g].stats.table_mem) s->table_mem = rs[g].stats.table_mem;
+        add_stats(&cs->stats, &rs[g].w.stats);
         if (rs[g].status != BULK_OK && st == BULK_OK) {
             st = rs[g].status;
-            if (rs[g].error[0]) bulk_cz_set_error("GPU %d: %s", g, rs[g].error);
+            if (rs[g].error[0]) bulk_fail(ctx, st, "GPU %d: %s", rs[g].w.dev, rs[g].error);
         }
     }
     free(rs);

@@ -37,10 +37,10 @@ int push(rec_list &l, u128 n, uint32_t v)
 }
 
 /* Scans the delays of [first, first + count) in order against the running maximum. */
-int scan(const bulk_collatz_engine *e, u128 first, uint64_t count, uint32_t *buf, rec_list &l,
+int scan(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 first, uint64_t count, uint32_t *buf, rec_list &l,
          int &have, uint32_t &best)
 {
-    int st = bulk_collatz_cuda_delays(e, cg_u_of(first), count, buf);
+    int st = bulk_collatz_cuda_delays(ctx, e, cg_u_of(first), count, buf);
     if (st) return st;
     for (uint64_t i = 0; i < count; i++)
         if (!have || buf[i] > best) {
@@ -53,7 +53,7 @@ int scan(const bulk_collatz_engine *e, u128 first, uint64_t count, uint32_t *buf
 
 } // namespace
 
-extern "C" int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_collatz_kind kind,
+extern "C" int bulk_collatz_cuda_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
                                          bulk_u128 first, bulk_u128 last,
                                          bulk_collatz_record **recs, size_t *count)
 {
@@ -61,7 +61,7 @@ extern "C" int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_coll
         return BULK_ERR_ARG;
     if (kind != BULK_COLLATZ_DELAY) return BULK_ERR_UNSUPPORTED; /* glide, path: the CPU */
     if (e->a == 0) return BULK_ERR_ARG;
-    if (cg_devices(e) == 0) return BULK_ERR_NO_BACKEND;
+    if (cg_devices(ctx, e) == 0) return BULK_ERR_NO_BACKEND;
     *recs = NULL;
     *count = 0;
     const u128 lo = cg_w_of(first), hi = cg_w_of(last);
@@ -79,14 +79,14 @@ extern "C" int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_coll
     const u128 whole = total / kBatch; /* whole batches; the rest is scanned directly */
     for (u128 b0 = 0; st == BULK_OK && b0 < whole;) {
         uint64_t nb = whole - b0 < kBatchesPerCall ? (uint64_t)(whole - b0) : kBatchesPerCall;
-        st = bulk_collatz_cuda_delay_stats(e, cg_u_of(cur), kBatch, nb, sum, mn, mx);
+        st = bulk_collatz_cuda_delay_stats(ctx, e, cg_u_of(cur), kBatch, nb, sum, mn, mx);
         for (uint64_t b = 0; st == BULK_OK && b < nb; b++)
-            if (!have || mx[b] > best) st = scan(e, cur + (u128)b * kBatch, kBatch, buf, l, have, best);
+            if (!have || mx[b] > best) st = scan(ctx, e, cur + (u128)b * kBatch, kBatch, buf, l, have, best);
         cur += (u128)nb * kBatch;
         b0 += nb;
     }
     const uint64_t rest = (uint64_t)(total - whole * kBatch);
-    if (st == BULK_OK && rest) st = scan(e, cur, rest, buf, l, have, best);
+    if (st == BULK_OK && rest) st = scan(ctx, e, cur, rest, buf, l, have, best);
     free(buf);
     free(sum);
     free(mn);

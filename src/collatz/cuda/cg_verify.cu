@@ -89,6 +89,58 @@ int run_piece(vrun &r, vparams &base, const cg_piece &pc, u128 nH, u128 rows, co
     return run_rows(r, base, nH, rows, Sr, Sc, Sj, ne);
 }
 
+/* A ROWS or EXT piece's rows [r0, r0 + rn) against S streamed from the host: slices of `slice`
+ * entries through two buffers; a slice is uploaded while the previous slice's launches run
+ * (copy stream s2, ordered by events). */
+int run_streamed(vrun &r, vparams &base, const cg_piece &pc, u128 r0, u128 rn)
+{
+    const bulk_collatz_engine *e = r.e;
+    size_t freeb = 0, totalb = 0;
+    BULK_CUDA_CHECK(NULL, cudaMemGetInfo(&freeb, &totalb));
+    uint64_t slice = r.o.s_slice_entries ? r.o.s_slice_entries : (uint64_t)(0.2 * (double)freeb / 17.0);
+    if (slice < 1024) slice = 1024;
+    if (slice > e->s_k) slice = e->s_k;
+    uint64_t *sr[2] = { NULL, NULL }, *sc[2] = { NULL, NULL };
+    uint8_t *sj[2] = { NULL, NULL };
+    cudaEvent_t used[2] = { NULL, NULL }, ready[2] = { NULL, NULL };
+    int st = BULK_OK;
+    for (int bb = 0; bb < 2 && st == BULK_OK; bb++) {
+        if (cudaMalloc(&sr[bb], slice * 8) != cudaSuccess || cudaMalloc(&sc[bb], slice * 8) != cudaSuccess ||
+            cudaMalloc(&sj[bb], slice) != cudaSuccess ||
+            cudaEventCreateWithFlags(&used[bb], cudaEventDisableTiming) != cudaSuccess ||
+            cudaEventCreateWithFlags(&ready[bb], cudaEventDisableTiming) != cudaSuccess) {
+            st = bulk_cuda_fail(NULL, cudaGetLastError(), "S slice buffers", __FILE__, __LINE__);
+        }
+    }
+    for (uint64_t s0 = 0, si = 0; st == BULK_OK && s0 < e->s_k; s0 += slice, si++) {
+        const int bb = (int)(si & 1);
+        uint64_t cnt = e->s_k - s0 < slice ? e->s_k - s0 : slice;
+        double t0 = cg_now();
+        if (cudaStreamWaitEvent(r.s2, used[bb], 0) != cudaSuccess ||
+            cudaMemcpyAsync(sr[bb], e->Sr + s0, cnt * 8, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
+            cudaMemcpyAsync(sc[bb], e->Sc + s0, cnt * 8, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
+            cudaMemcpyAsync(sj[bb], e->Sj + s0, cnt, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
+            cudaEventRecord(ready[bb], r.s2) != cudaSuccess || cudaStreamWaitEvent(r.s, ready[bb], 0) != cudaSuccess) {
+            st = bulk_cuda_fail(NULL, cudaGetLastError(), "S slice upload", __FILE__, __LINE__);
+            break;
+        }
+        r.w->stats.upload_seconds += cg_now() - t0;
+        st = run_piece(r, base, pc, pc.nH + r0, rn, sr[bb], sc[bb], sj[bb], cnt);
+        if (st == BULK_OK && cudaEventRecord(used[bb], r.s) != cudaSuccess) {
+            st = bulk_cuda_fail(NULL, cudaGetLastError(), "cudaEventRecord", __FILE__, __LINE__);
+        }
+    }
+    cudaStreamSynchronize(r.s);
+    for (int bb = 0; bb < 2; bb++) {
+        cudaFree(sr[bb]);
+        cudaFree(sc[bb]);
+        cudaFree(sj[bb]);
+        if (used[bb]) cudaEventDestroy(used[bb]);
+        if (ready[bb]) cudaEventDestroy(ready[bb]);
+    }
+    return st;
+}
+
 int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
 {
     const bulk_collatz_engine *e = job.e;
@@ -156,84 +208,37 @@ int verify_work(vrun &r, const vjob &job, int g, cg_dev *dv)
                 if (s) return s;
                 continue;
             }
-            if (e->k + e->kx > 40) {
-                bulk_cz_set_error("K = %d needs the stored sieve sorted by j on the device (%.1f GB)",
-                                  e->k + e->kx, (double)e->s_k * 16 / 1e9);
-                return BULK_ERR_NOMEM;
-            }
+            if (e->k + e->kx > 40)
+                return bulk_fail(NULL, BULK_ERR_NOMEM, "K = %d needs the stored sieve sorted by j on the device (%.1f GB)",
+                                 e->k + e->kx, (double)e->s_k * 16 / 1e9);
         }
         if (dv->s_whole && !r.o.s_slice_entries) {
             int s = run_piece(r, base, pc, pc.nH + r0, rn, dv->Sr, dv->Sc, dv->Sj, dv->s_k);
             if (s) return s;
             continue;
         }
-        /* streamed S: slices of `slice` entries through two buffers; a slice is uploaded
-         * while the previous slice's launches run (copy stream s2, ordered by events) */
-        size_t freeb = 0, totalb = 0;
-        CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
-        uint64_t slice = r.o.s_slice_entries ? r.o.s_slice_entries : (uint64_t)(0.2 * (double)freeb / 17.0);
-        if (slice < 1024) slice = 1024;
-        if (slice > e->s_k) slice = e->s_k;
-        uint64_t *sr[2] = { NULL, NULL }, *sc[2] = { NULL, NULL };
-        uint8_t *sj[2] = { NULL, NULL };
-        cudaEvent_t used[2] = { NULL, NULL }, ready[2] = { NULL, NULL };
-        int st = BULK_OK;
-        for (int bb = 0; bb < 2 && st == BULK_OK; bb++) {
-            if (cudaMalloc(&sr[bb], slice * 8) != cudaSuccess || cudaMalloc(&sc[bb], slice * 8) != cudaSuccess ||
-                cudaMalloc(&sj[bb], slice) != cudaSuccess ||
-                cudaEventCreateWithFlags(&used[bb], cudaEventDisableTiming) != cudaSuccess ||
-                cudaEventCreateWithFlags(&ready[bb], cudaEventDisableTiming) != cudaSuccess) {
-                cg_note_error(cudaGetLastError(), "S slice buffers", __FILE__, __LINE__);
-                st = BULK_ERR_CUDA;
-            }
-        }
-        for (uint64_t s0 = 0, si = 0; st == BULK_OK && s0 < e->s_k; s0 += slice, si++) {
-            const int bb = (int)(si & 1);
-            uint64_t cnt = e->s_k - s0 < slice ? e->s_k - s0 : slice;
-            double t0 = cg_now();
-            if (cudaStreamWaitEvent(r.s2, used[bb], 0) != cudaSuccess ||
-                cudaMemcpyAsync(sr[bb], e->Sr + s0, cnt * 8, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
-                cudaMemcpyAsync(sc[bb], e->Sc + s0, cnt * 8, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
-                cudaMemcpyAsync(sj[bb], e->Sj + s0, cnt, cudaMemcpyHostToDevice, r.s2) != cudaSuccess ||
-                cudaEventRecord(ready[bb], r.s2) != cudaSuccess || cudaStreamWaitEvent(r.s, ready[bb], 0) != cudaSuccess) {
-                cg_note_error(cudaGetLastError(), "S slice upload", __FILE__, __LINE__);
-                st = BULK_ERR_CUDA;
-                break;
-            }
-            cg_stats()->upload_seconds += cg_now() - t0;
-            st = run_piece(r, base, pc, pc.nH + r0, rn, sr[bb], sc[bb], sj[bb], cnt);
-            if (st == BULK_OK && cudaEventRecord(used[bb], r.s) != cudaSuccess) {
-                cg_note_error(cudaGetLastError(), "cudaEventRecord", __FILE__, __LINE__);
-                st = BULK_ERR_CUDA;
-            }
-        }
-        cudaStreamSynchronize(r.s);
-        for (int bb = 0; bb < 2; bb++) {
-            cudaFree(sr[bb]);
-            cudaFree(sc[bb]);
-            cudaFree(sj[bb]);
-            if (used[bb]) cudaEventDestroy(used[bb]);
-            if (ready[bb]) cudaEventDestroy(ready[bb]);
-        }
+        int st = run_streamed(r, base, pc, r0, rn);
         if (st) return st;
     }
     return end_wave(r, 1);
 }
 
-int verify_device(int g, void *arg)
+int verify_device(cg_worker &w, void *arg)
 {
     const vjob &job = *(const vjob *)arg;
     const bulk_collatz_engine *e = job.e;
-    bulk_collatz_cuda_stats *st = cg_stats();
+    const int g = w.g;
+    bulk_collatz_cuda_stats *st = &w.stats;
     int need_S = 0;
     for (int i = 0; i < job.np; i++) need_S |= job.pieces[i].kind == CG_PIECE_ROWS || job.pieces[i].kind == CG_PIECE_EXT;
     cg_dev *dv;
-    int s = cg_dev_prepare(g, e, need_S, 0, &dv, &st->upload_seconds);
+    int s = cg_dev_prepare(w, e, need_S, 0, &dv);
     if (s) return s;
     bulk_collatz_cuda_opts o = cg_opts(e);
     for (int attempt = 0;; attempt++) {
         vrun r;
         memset(&r, 0, sizeof r);
+        r.w = &w;
         r.e = e;
         r.res = &job.res[g];
         r.o = o;
@@ -254,8 +259,7 @@ int verify_device(int g, void *arg)
         if (s == BULK_OK && !r.overflowed) {
             /* the device's accumulators: the sums, the counts, the largest glide */
             if (cudaMemcpy(r.h_acc, r.d_acc, (size_t)r.grid * sizeof(cg_acc), cudaMemcpyDeviceToHost) != cudaSuccess) {
-                cg_note_error(cudaGetLastError(), "accumulators", __FILE__, __LINE__);
-                s = BULK_ERR_CUDA;
+                s = bulk_cuda_fail(NULL, cudaGetLastError(), "accumulators", __FILE__, __LINE__);
             } else {
                 u128 sum = 0, iter = 0;
                 cg_acc m;
@@ -274,10 +278,8 @@ int verify_device(int g, void *arg)
         if (s != BULK_OK || !r.overflowed) return s;
         /* an escape buffer overflowed: redo this device's share with room for more */
         st->reruns++;
-        if (o.escape_capacity >= (1u << 30)) {
-            bulk_cz_set_error("more than %u escapes in one wave", o.escape_capacity);
-            return BULK_ERR_INTERNAL;
-        }
+        if (o.escape_capacity >= (1u << 30))
+            return bulk_fail(NULL, BULK_ERR_INTERNAL, "more than %u escapes in one wave", o.escape_capacity);
         o.escape_capacity *= 4;
         if (o.wave_numbers > 4096) o.wave_numbers /= 4;
     }
@@ -285,41 +287,35 @@ int verify_device(int g, void *arg)
 
 } // namespace
 
-/* The verify driver's cached resources of device dev (current on the calling thread). */
-void cg_verify_release(int dev)
-{
-    if (dev >= 0 && dev < CG_MAX_VDEV) vcache_free(&g_vc[dev]);
-}
-int cg_verify_cached(int dev) { return dev >= 0 && dev < CG_MAX_VDEV && g_vc[dev].s != NULL; }
+/* The verify driver's resources of one device (current on the calling thread). */
+void cg_verify_free(cg_vcache *c) { vcache_free(c); }
 
 /* One call of the devices on [first, last]. */
-static int verify_part(const bulk_collatz_engine *e, u128 first, u128 last, int G,
-                       bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
+static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_collatz_engine *e, u128 first,
+                       u128 last, int G, bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
 {
     cg_piece pieces[CG_MAX_PIECES];
     int np = cg_plan_chunk_x(first, last, e->k, e->kx, e->Sr != NULL, pieces);
     for (int i = 0; i < np; i++)
         if (pieces[i].kind == CG_PIECE_EXT && !ext_uni(e, pieces[i].nH)) {
             /* the per-number walk of K bits holds its states in 64 bits: K <= 40 */
-            if (e->k + e->kx > 40) {
-                bulk_cz_set_error("K = %d (> 40) on the GPU needs d <= %d and n >= 2^(3d+2) (d = %d)",
-                                  e->k + e->kx, CG_UNI_MAX_D, e->d);
-                return BULK_ERR_UNSUPPORTED;
-            }
+            if (e->k + e->kx > 40)
+                return bulk_fail(ctx, BULK_ERR_UNSUPPORTED, "K = %d (> 40) on the GPU needs d <= %d and n >= 2^(3d+2) (d = %d)",
+                                 e->k + e->kx, CG_UNI_MAX_D, e->d);
             pieces[i].kind = CG_PIECE_EXT_WALK;
         }
     int conv_cpu = 0; /* convergence mode where k_uni does not run every row: the CPU's path */
     for (int i = 0; i < np; i++) conv_cpu |= e->conv && pieces[i].kind == CG_PIECE_EXT_WALK;
     vjob job = { e, pieces, np, G, res };
-    int s = conv_cpu ? BULK_ERR_UNSUPPORTED : cg_run_devices(G, verify_device, &job);
+    int s = conv_cpu ? BULK_ERR_UNSUPPORTED : cg_run_devices(ctx, cs, G, verify_device, &job);
     if (s == BULK_ERR_UNSUPPORTED && e->conv) {
         /* (launch(): a row kernel other than k_uni was chosen) the same results on the CPU,
          * one thread: a fallback for small n (< 2^(3d+2)), d > 16, the unsorted extension runs
          * or a forced layout */
         bulk_collatz_verify_result t;
-        s = bulk_collatz_verify_chunk(e, cg_u_of(first), cg_u_of(last), &t);
+        s = ctx->cpu->collatz->verify_chunk(ctx, e, cg_u_of(first), cg_u_of(last), &t);
         if (s == BULK_OK) bulk_collatz_verify_result_merge(out, &t);
-        cg_stats()->cpu_fallback = 1;
+        cs->stats.cpu_fallback = 1;
         return s;
     }
     if (s != BULK_OK) return s;
@@ -332,14 +328,17 @@ static int verify_part(const bulk_collatz_engine *e, u128 first, u128 last, int 
     return BULK_OK;
 }
 
-extern "C" int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first,
+extern "C" int bulk_collatz_cuda_verify_chunk(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                               bulk_u128 last, bulk_collatz_verify_result *out)
 {
-    bulk_collatz_cuda_stats *st = cg_stats();
+    bulk_collatz_cuda_state *cs;
+    int s = cg_state(ctx, &cs);
+    if (s) return s;
+    bulk_collatz_cuda_stats *st = &cs->stats;
     memset(st, 0, sizeof *st);
     if (!e || !out || (first.lo == 0 && first.hi == 0) || cz_lt(last, first)) return BULK_ERR_ARG;
-    const int G = cg_devices(e);
-    if (G == 0) return BULK_ERR_NO_BACKEND;
+    const int G = cg_devices(ctx, e);
+    if (G == 0) return bulk_fail(ctx, BULK_ERR_NO_BACKEND, "no CUDA device for the context's device %d", ctx->cuda->device);
     double t0 = cg_now();
     bulk_collatz_verify_result *res =
         (bulk_collatz_verify_result *)malloc((size_t)G * sizeof *res);
@@ -348,10 +347,9 @@ extern "C" int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk
     /* parts of at most 2^72 numbers: the per-block 64-bit glide sums on the device then stay
      * far from wrapping (2^72 * 0.03 mandatory * < 2^12 glide / 2^10 blocks < 2^64) */
     const u128 part = (u128)1 << 72;
-    int s = BULK_OK;
     for (u128 a = cg_w_of(first), z = cg_w_of(last);;) {
         u128 b = z - a >= part ? a + part - 1 : z;
-        s = verify_part(e, a, b, G, out, res);
+        s = verify_part(ctx, cs, e, a, b, G, out, res);
         if (s != BULK_OK || b == z) break;
         a = b + 1;
     }

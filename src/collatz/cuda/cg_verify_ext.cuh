@@ -83,7 +83,7 @@ int run_ext_gen(vrun &r, vparams &base, u128 nH, u128 rows)
     uint64_t cap = r.o.s_slice_entries;
     if (!cap) {
         size_t freeb = 0, totalb = 0;
-        CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
+        BULK_CUDA_CHECK(NULL, cudaMemGetInfo(&freeb, &totalb));
         cap = (uint64_t)1 << 28;
         const uint64_t room = (uint64_t)(0.25 * (double)(freeb + (size_t)c.gcap * 17) / 17.0);
         if (cap > room) cap = room;
@@ -97,9 +97,9 @@ int run_ext_gen(vrun &r, vparams &base, u128 nH, u128 rows)
         c.d_gsr = c.d_gsc = NULL;
         c.d_gsj = NULL;
         c.gcap = 0;
-        CG_CHECK(cudaMalloc(&c.d_gsr, cap * 8));
-        CG_CHECK(cudaMalloc(&c.d_gsc, cap * 8));
-        CG_CHECK(cudaMalloc(&c.d_gsj, cap));
+        BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_gsr, cap * 8));
+        BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_gsc, cap * 8));
+        BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_gsj, cap));
         c.gcap = cap;
     }
     if (e->conv && !c.d_conv) {
@@ -113,10 +113,7 @@ int run_ext_gen(vrun &r, vparams &base, u128 nH, u128 rows)
         cudaError_t ce = cudaMalloc((void **)&c.d_conv, nb);
         if (ce == cudaSuccess) ce = cudaMemcpy(c.d_conv, h, nb, cudaMemcpyHostToDevice);
         free(h);
-        if (ce != cudaSuccess) {
-            cg_note_error(ce, "convergence tables", __FILE__, __LINE__);
-            return BULK_ERR_CUDA;
-        }
+        BULK_CUDA_CHECK(NULL, ce); /* the convergence tables */
     }
     vparams px = base;
     ext_params(r, px); /* the device tables of the extension */
@@ -168,7 +165,7 @@ int run_ext_gen(vrun &r, vparams &base, u128 nH, u128 rows)
             g.cch = (const cz_chain *)(c.d_conv + CG_CONV_CH_OFF);
             g.cpow3 = (const uint64_t *)c.d_conv;
             k_ext_gen<<<r.grid, 256, 0, r.s>>>(g);
-            CG_CHECK(cudaGetLastError());
+            BULK_CUDA_CHECK(NULL, cudaGetLastError());
             fill += n;
             t += n;
             if (fill == cap) {

@@ -1,5 +1,6 @@
 /* The verify driver's per-device state (CUDA C++, included by cg_verify.cu only): the cached
- * streams, events and buffers of a device (vcache, kept between calls) and the uploads into
+ * streams, events and buffers of a device (cg_vcache, kept between calls on the context's
+ * Collatz state) and the uploads into
  * them (UNIFORM table, sieve extension, j-sorted S), the state of one device's run (vrun), the
  * escape waves (end_wave, drain: the host finishes a wave's escapes exactly while the GPU runs
  * the next one) and the launches (launch, launch_tiles). */
@@ -12,11 +13,10 @@
 
 #include "collatz/cuda/cg_verify_kernels.cuh"
 
-namespace {
-
-/* A device's streams, events and buffers, kept between calls (g_vc; grown on demand, freed by
- * bulk_collatz_cuda_release or after a failed run). */
-struct vcache {
+/* A device's streams, events and buffers, kept between calls (the context's
+ * bulk_collatz_cuda_state::vc; grown on demand, freed by the table's release or after a failed
+ * run). */
+struct cg_vcache {
     cudaStream_t s, s2;
     cudaEvent_t done_ev[2], reset_ev[2];
     unsigned long long *d_esc[2], *h_esc;
@@ -35,7 +35,7 @@ struct vcache {
     uint64_t xs_goff[42];
     const void *xs_key;
     uint64_t xs_n;
-    int xs_k;
+    int xs_k, xs_conv;
     /* a generated level-K slice (run_ext_gen): gcap entries of (r, c, j) */
     uint64_t *d_gsr, *d_gsc;
     uint8_t *d_gsj;
@@ -44,8 +44,10 @@ struct vcache {
      * 3^0..3^40, uploaded on first use */
     unsigned char *d_conv;
 };
-#define CG_MAX_VDEV 64
-vcache g_vc[CG_MAX_VDEV];
+
+namespace {
+
+typedef cg_vcache vcache;
 
 void vcache_free(vcache *c)
 {
@@ -76,6 +78,7 @@ void vcache_free(vcache *c)
 
 /* Per-device run state: buffers, streams, the wave being filled and the one being drained. */
 struct vrun {
+    cg_worker *w; /* the device's share: its state slot, its statistics */
     vcache *cache;
     const bulk_collatz_engine *e;
     bulk_collatz_verify_result *res;
@@ -120,16 +123,16 @@ int ext_upload(vcache &c, const bulk_collatz_engine *e)
         cudaFree(c.d_ext);
         c.d_ext = NULL;
         c.ext_cap = 0;
-        CG_CHECK(cudaMalloc(&c.d_ext, l.total));
+        BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_ext, l.total));
         c.ext_cap = l.total;
     }
     const size_t n = (size_t)1 << e->kx;
-    CG_CHECK(cudaMemcpy(c.d_ext + l.xB, e->xB, 8 * n, cudaMemcpyHostToDevice));
-    CG_CHECK(cudaMemcpy(c.d_ext + l.xC, e->xC, 8 * n, cudaMemcpyHostToDevice));
-    CG_CHECK(cudaMemcpy(c.d_ext + l.xinv, e->xinv, 8 * 41, cudaMemcpyHostToDevice));
-    CG_CHECK(cudaMemcpy(c.d_ext + l.xoff, e->xoff, 4 * 42, cudaMemcpyHostToDevice));
-    CG_CHECK(cudaMemcpy(c.d_ext + l.xL, e->xL, 2 * (size_t)e->xoff[41], cudaMemcpyHostToDevice));
-    CG_CHECK(cudaMemcpy(c.d_ext + l.xdj, e->xdj, n, cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(c.d_ext + l.xB, e->xB, 8 * n, cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(c.d_ext + l.xC, e->xC, 8 * n, cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(c.d_ext + l.xinv, e->xinv, 8 * 41, cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(c.d_ext + l.xoff, e->xoff, 4 * 42, cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(c.d_ext + l.xL, e->xL, 2 * (size_t)e->xoff[41], cudaMemcpyHostToDevice));
+    BULK_CUDA_CHECK(NULL, cudaMemcpy(c.d_ext + l.xdj, e->xdj, n, cudaMemcpyHostToDevice));
     return BULK_OK;
 }
 
@@ -141,7 +144,7 @@ int ext_upload(vcache &c, const bulk_collatz_engine *e)
 int ext_sort_upload(vcache &c, const bulk_collatz_engine *e, int *ok)
 {
     *ok = 0;
-    if (c.xs_key == (const void *)e->Sr && c.xs_n == e->s_k && c.xs_k == e->k && c.d_xsr) {
+    if (c.xs_key == (const void *)e->Sr && c.xs_n == e->s_k && c.xs_k == e->k && c.xs_conv == e->conv && c.d_xsr) {
         *ok = 1;
         return BULK_OK;
     }
@@ -150,7 +153,7 @@ int ext_sort_upload(vcache &c, const bulk_collatz_engine *e, int *ok)
     c.d_xsr = c.d_xsc = NULL;
     c.xs_key = NULL;
     size_t freeb = 0, totalb = 0;
-    CG_CHECK(cudaMemGetInfo(&freeb, &totalb));
+    BULK_CUDA_CHECK(NULL, cudaMemGetInfo(&freeb, &totalb));
     const size_t bytes = (size_t)e->s_k * 8;
     if (2 * bytes > freeb / 2) return BULK_OK;
     uint64_t cnt[42] = { 0 };
@@ -174,13 +177,11 @@ int ext_sort_upload(vcache &c, const bulk_collatz_engine *e, int *ok)
     if (ce == cudaSuccess) ce = cudaMemcpy(c.d_xsc, hc, bytes, cudaMemcpyHostToDevice);
     free(hr);
     free(hc);
-    if (ce != cudaSuccess) {
-        cg_note_error(ce, "sorted S", __FILE__, __LINE__);
-        return BULK_ERR_CUDA;
-    }
+    BULK_CUDA_CHECK(NULL, ce); /* the sorted S */
     c.xs_key = (const void *)e->Sr;
     c.xs_n = e->s_k;
     c.xs_k = e->k;
+    c.xs_conv = e->conv;
     *ok = 1;
     return BULK_OK;
 }
@@ -212,28 +213,30 @@ int run_init(vrun &r, const cg_dev *dv)
     kfn f = pick(r.kv, r.sh, mode_any, r.e->d);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
     for (int m = r.kv == BULK_CZ_CUDA_KERNEL_FAST ? MODE_WALK : 0;
-         m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? CG_NMODES : MODE_WALK + 1); m++)
-        CG_CHECK(cudaFuncSetAttribute(pick(r.kv, r.sh, m, r.e->d), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)r.smem));
+         m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? CG_NMODES : MODE_WALK + 1); m++) {
+        const int s = cg_smem_limit((const void *)pick(r.kv, r.sh, m, r.e->d), r.smem);
+        if (s) return s;
+    }
     int per_sm = 0;
-    CG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, r.threads, r.smem));
+    BULK_CUDA_CHECK(NULL, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, r.threads, r.smem));
     if (per_sm < 1) per_sm = 1;
     r.grid = dv->sms * per_sm;
     /* streams, events and buffers come from the device's cache (kept between calls: creating
      * them, the pinned buffers above all, cost ~25 ms per call, measured with `bulk dist
      * collatz verify` on 2^37-number chunks) */
-    if (dv->dev < 0 || dv->dev >= CG_MAX_VDEV) return BULK_ERR_ARG;
-    vcache &c = g_vc[dv->dev];
+    cg_vcache *&slot = r.w->cs->vc[r.w->dev]; /* touched by this device's worker only */
+    if (!slot && !(slot = (cg_vcache *)calloc(1, sizeof(cg_vcache)))) return BULK_ERR_NOMEM;
+    vcache &c = *slot;
     r.cache = &c;
     if (!c.s) {
-        CG_CHECK(cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
-        CG_CHECK(cudaStreamCreateWithFlags(&c.s2, cudaStreamNonBlocking));
+        BULK_CUDA_CHECK(NULL, cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking));
+        BULK_CUDA_CHECK(NULL, cudaStreamCreateWithFlags(&c.s2, cudaStreamNonBlocking));
         for (int i = 0; i < 2; i++) {
-            CG_CHECK(cudaEventCreateWithFlags(&c.done_ev[i], cudaEventDisableTiming));
-            CG_CHECK(cudaEventCreateWithFlags(&c.reset_ev[i], cudaEventDisableTiming));
-            CG_CHECK(cudaMalloc(&c.d_cnt[i], 64));
+            BULK_CUDA_CHECK(NULL, cudaEventCreateWithFlags(&c.done_ev[i], cudaEventDisableTiming));
+            BULK_CUDA_CHECK(NULL, cudaEventCreateWithFlags(&c.reset_ev[i], cudaEventDisableTiming));
+            BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_cnt[i], 64));
         }
-        CG_CHECK(cudaMallocHost(&c.h_cnt, 2 * 64));
+        BULK_CUDA_CHECK(NULL, cudaMallocHost(&c.h_cnt, 2 * 64));
     }
     if (c.esc_cap < r.o.escape_capacity) {
         for (int i = 0; i < 2; i++) {
@@ -243,8 +246,8 @@ int run_init(vrun &r, const cg_dev *dv)
         cudaFreeHost(c.h_esc);
         c.h_esc = NULL;
         c.esc_cap = 0;
-        for (int i = 0; i < 2; i++) CG_CHECK(cudaMalloc(&c.d_esc[i], (size_t)r.o.escape_capacity * 24));
-        CG_CHECK(cudaMallocHost(&c.h_esc, (size_t)r.o.escape_capacity * 24));
+        for (int i = 0; i < 2; i++) BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_esc[i], (size_t)r.o.escape_capacity * 24));
+        BULK_CUDA_CHECK(NULL, cudaMallocHost(&c.h_esc, (size_t)r.o.escape_capacity * 24));
         c.esc_cap = r.o.escape_capacity;
     }
     if (c.acc_cap < r.grid) {
@@ -253,8 +256,8 @@ int run_init(vrun &r, const cg_dev *dv)
         c.d_acc = NULL;
         c.h_acc = NULL;
         c.acc_cap = 0;
-        CG_CHECK(cudaMalloc(&c.d_acc, (size_t)r.grid * sizeof(cg_acc)));
-        CG_CHECK(cudaMallocHost(&c.h_acc, (size_t)r.grid * sizeof(cg_acc)));
+        BULK_CUDA_CHECK(NULL, cudaMalloc(&c.d_acc, (size_t)r.grid * sizeof(cg_acc)));
+        BULK_CUDA_CHECK(NULL, cudaMallocHost(&c.h_acc, (size_t)r.grid * sizeof(cg_acc)));
         c.acc_cap = r.grid;
     }
     if (need_uni && c.uni1_d != r.e->d) {
@@ -270,10 +273,7 @@ int run_init(vrun &r, const cg_dev *dv)
         cudaError_t ce = cudaMalloc(&c.d_uni1, bytes);
         if (ce == cudaSuccess) ce = cudaMemcpy(c.d_uni1, h, bytes, cudaMemcpyHostToDevice);
         free(h);
-        if (ce != cudaSuccess) {
-            cg_note_error(ce, "UNIFORM table", __FILE__, __LINE__);
-            return BULK_ERR_CUDA;
-        }
+        BULK_CUDA_CHECK(NULL, ce); /* the UNIFORM table */
         c.uni1_d = r.e->d;
     }
     if (r.e->kx > 0) {
@@ -287,13 +287,13 @@ int run_init(vrun &r, const cg_dev *dv)
         r.reset_ev[i] = c.reset_ev[i];
         r.d_esc[i] = c.d_esc[i];
         r.d_cnt[i] = c.d_cnt[i];
-        CG_CHECK(cudaMemsetAsync(r.d_cnt[i], 0, 64, r.s));
+        BULK_CUDA_CHECK(NULL, cudaMemsetAsync(r.d_cnt[i], 0, 64, r.s));
     }
     r.h_cnt = c.h_cnt;
     r.h_esc = c.h_esc;
     r.d_acc = c.d_acc;
     r.h_acc = c.h_acc;
-    CG_CHECK(cudaMemsetAsync(r.d_acc, 0, (size_t)r.grid * sizeof(cg_acc), r.s));
+    BULK_CUDA_CHECK(NULL, cudaMemsetAsync(r.d_acc, 0, (size_t)r.grid * sizeof(cg_acc), r.s));
     return BULK_OK;
 }
 
@@ -311,8 +311,8 @@ void run_free(vrun &r, int failed)
  * previous wave's escapes exactly. */
 int drain(vrun &r, int b, int tail)
 {
-    bulk_collatz_cuda_stats *st = cg_stats();
-    CG_CHECK(cudaEventSynchronize(r.done_ev[b]));
+    bulk_collatz_cuda_stats *st = &r.w->stats;
+    BULK_CUDA_CHECK(NULL, cudaEventSynchronize(r.done_ev[b]));
     /* host time on escapes only: the wait for the GPU above is not counted (counted, it made
      * "after the GPU" read ~98% of every run) */
     double t0 = cg_now();
@@ -322,12 +322,12 @@ int drain(vrun &r, int b, int tail)
         return BULK_OK;
     }
     if (cnt) {
-        CG_CHECK(cudaMemcpyAsync(r.h_esc, r.d_esc[b], (size_t)cnt * 24, cudaMemcpyDeviceToHost, r.s2));
-        CG_CHECK(cudaStreamSynchronize(r.s2));
+        BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(r.h_esc, r.d_esc[b], (size_t)cnt * 24, cudaMemcpyDeviceToHost, r.s2));
+        BULK_CUDA_CHECK(NULL, cudaStreamSynchronize(r.s2));
     }
     /* the count back to zero before the buffer's next wave (that wave waits on reset_ev) */
-    CG_CHECK(cudaMemsetAsync(r.d_cnt[b], 0, 64, r.s2));
-    CG_CHECK(cudaEventRecord(r.reset_ev[b], r.s2));
+    BULK_CUDA_CHECK(NULL, cudaMemsetAsync(r.d_cnt[b], 0, 64, r.s2));
+    BULK_CUDA_CHECK(NULL, cudaEventRecord(r.reset_ev[b], r.s2));
     for (unsigned int i = 0; i < cnt; i++) {
         u128 n = (u128)r.h_esc[3 * (size_t)i + 1] << 64 | r.h_esc[3 * (size_t)i];
         int s = cg_host_iterate(r.e, n, (int)r.h_esc[3 * (size_t)i + 2], r.res);
@@ -343,8 +343,8 @@ int drain(vrun &r, int b, int tail)
 int end_wave(vrun &r, int tail)
 {
     const int b = r.wave & 1;
-    CG_CHECK(cudaMemcpyAsync(&r.h_cnt[b * 16], r.d_cnt[b], sizeof(unsigned int), cudaMemcpyDeviceToHost, r.s));
-    CG_CHECK(cudaEventRecord(r.done_ev[b], r.s));
+    BULK_CUDA_CHECK(NULL, cudaMemcpyAsync(&r.h_cnt[b * 16], r.d_cnt[b], sizeof(unsigned int), cudaMemcpyDeviceToHost, r.s));
+    BULK_CUDA_CHECK(NULL, cudaEventRecord(r.done_ev[b], r.s));
     if (r.pending) {
         int s = drain(r, b ^ 1, 0);
         if (s) return s;
@@ -353,7 +353,7 @@ int end_wave(vrun &r, int tail)
     r.wave++;
     r.wave_fill = 0;
     /* the next wave writes buffer b ^ 1: wait until its count was reset */
-    CG_CHECK(cudaStreamWaitEvent(r.s, r.reset_ev[b ^ 1], 0));
+    BULK_CUDA_CHECK(NULL, cudaStreamWaitEvent(r.s, r.reset_ev[b ^ 1], 0));
     if (tail) {
         int s = drain(r, b, 1);
         if (s) return s;
@@ -381,8 +381,8 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     if (p.conv && ((mode < MODE_UNI && mode != MODE_WALK) || mode == MODE_UNI_EXT))
         return BULK_ERR_UNSUPPORTED; /* (the extension runs lack the level-K predecessor test) */
     pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
-    CG_CHECK(cudaGetLastError());
-    cg_stats()->launches++;
+    BULK_CUDA_CHECK(NULL, cudaGetLastError());
+    r.w->stats.launches++;
     r.wave_fill += numbers;
     if (r.wave_fill >= r.o.wave_numbers) return end_wave(r, 0);
     return BULK_OK;

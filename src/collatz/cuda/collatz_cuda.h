@@ -1,13 +1,13 @@
-/* The CUDA backend of the Collatz engine (seed 004 sections 5-6, seed 003 sections 4-9).
+/* The CUDA backend of the Collatz engine (seed 004 sections 5-6, seed 003 sections 4-9): the
+ * types its callers share with it, in builds with and without CUDA alike.
  *
- * Entry points mirror the CPU engine's (include/bulk/collatz.h) and give bit-identical results
- * for the same engine (same d, k, a): the kernels run the per-number logic of cg_core.h, which
- * mirrors collatz_core.h step for step, and every number whose value would leave 128 bits is
- * finished on the host by the engine's exact path while the GPU goes on (seed 004 section 5.1).
- * All visible GPUs are used (one host thread each); results do not depend on their number.
- *
- * When the library is built without CUDA these functions exist too (src/collatz/cuda_absent.c)
- * and return BULK_ERR_NO_BACKEND; so do they when no device is present. */
+ * Its entry points are the table bulk_collatz_cuda_backend (collatz/collatz_backend.h; built only
+ * with CUDA, reached through a CUDA context's ctx->gpu->collatz). They give bit-identical results
+ * to the CPU engine's for the same engine (same d, k, a): the kernels run the per-number logic of
+ * cg_core.h, which mirrors collatz_core.h step for step, and every number whose value would leave
+ * 128 bits is finished on the host by the engine's exact path while the GPU goes on (seed 004
+ * section 5.1). The context's devices are used (one host thread each); results do not depend on
+ * their number. */
 #ifndef BULK_COLLATZ_CUDA_COLLATZ_CUDA_H
 #define BULK_COLLATZ_CUDA_COLLATZ_CUDA_H
 
@@ -56,7 +56,7 @@ enum {
 typedef struct bulk_collatz_cuda_opts {
     int table_mem;             /* BULK_CZ_CUDA_MEM_* */
     int kernel;                /* BULK_CZ_CUDA_KERNEL_* */
-    int devices;               /* use the first `devices` GPUs (0: all visible) */
+    int devices;               /* use the first `devices` of the context's GPUs (0: all of them) */
     int threads_per_block;     /* 0: 256 (a multiple of 32, at most 512) */
     int rows_per_thread;       /* verify, ROWS layout: rows per thread per unit (0: 8) */
     uint64_t launch_numbers;   /* numbers per kernel launch (0: 2^27) */
@@ -88,7 +88,8 @@ static inline int bulk_collatz_cuda_opts_valid(const bulk_collatz_cuda_opts *o)
            (o->delay_unroll == 0 || o->delay_unroll == 4 || o->delay_unroll == 8);
 }
 
-/* What the last call of this thread did (for benchmarks and the overflow-share report). */
+/* What a context's last call of the CUDA backend did (the table's last_stats; for benchmarks and
+ * the overflow-share report). */
 typedef struct bulk_collatz_cuda_stats {
     int devices;            /* GPUs used */
     int table_mem;          /* BULK_CZ_CUDA_MEM_SHARED or _GLOBAL as used */
@@ -105,28 +106,6 @@ typedef struct bulk_collatz_cuda_stats {
     uint64_t classes;       /* delays: class trajectories run by the merge-class path (0: not used) */
     int cpu_fallback;       /* verify in convergence mode ran on the CPU (no k_uni for its rows) */
 } bulk_collatz_cuda_stats;
-void bulk_collatz_cuda_last_stats(bulk_collatz_cuda_stats *s);
-
-/* bulk_collatz_verify_chunk on the GPUs: the same result for the same engine and range. */
-int bulk_collatz_cuda_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
-                                   bulk_collatz_verify_result *out);
-
-/* bulk_collatz_delays on the GPUs (engine with a > 0): out[i] = delay(first + i). */
-int bulk_collatz_cuda_delays(const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
-                             uint32_t *out);
-
-/* bulk_collatz_delay_stats on the GPUs: per batch the sum, minimum and maximum delay. */
-int bulk_collatz_cuda_delay_stats(const bulk_collatz_engine *e, bulk_u128 first, uint64_t batch,
-                                  uint64_t nbatches, uint64_t *sum, uint32_t *min, uint32_t *max);
-
-/* bulk_collatz_records on the GPUs for kind BULK_COLLATZ_DELAY (the same list; *recs is
- * malloc'ed, free() it). Other kinds: BULK_ERR_UNSUPPORTED (the caller uses the CPU). */
-int bulk_collatz_cuda_records(const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                              bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
-                              size_t *count);
-
-/* Frees the tables cached on the devices (they are kept between calls for the same d, k, a). */
-void bulk_collatz_cuda_release(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,85 @@
+/* The Collatz backend table (backend/backends.h): the operations whose implementation differs by
+ * backend. The public functions (verify_run.c, delays.c, records.c) check their arguments, then
+ * call through bulk_cz_backend(ctx) (ctx->gpu's table on a CUDA context, else ctx->cpu's) and
+ * never name a backend's function; which ranges and kinds go to the GPU stays their decision.
+ *
+ * Instances: bulk_collatz_cpu_backend (collatz/cpu_backend.c; every context) and
+ * bulk_collatz_cuda_backend (collatz/cuda/cg_backend.cu; only in builds with CUDA, reached only
+ * through backend/backends.c). Every entry gives the same results on every backend for the same
+ * engine and arguments. The engine's own context (e->ctx) supplies the tuning (cz.* keys,
+ * bulk_collatz_cuda_set_opts); the context passed in supplies the backend, its GPU state
+ * (ctx->cuda->collatz) and receives the last error. Arguments are checked by the public function
+ * before the call (the CUDA entries check again: tests call them directly).
+ *
+ * Thread-safety: a context is used by one thread at a time (bulk.h), so one call at a time runs
+ * per context; two contexts run at the same time, on one device or several, sharing nothing. */
+#ifndef BULK_COLLATZ_COLLATZ_BACKEND_H
+#define BULK_COLLATZ_COLLATZ_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/context.h"
+#include "bulk/collatz.h"
+#include "collatz/cuda/collatz_cuda.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bulk_cuda_state;
+
+struct bulk_collatz_backend {
+    /* Verifies [first, last] (1 <= first <= last) into *out. CPU: on the calling thread only
+     * (bulk_collatz_verify_chunk; ctx is not used, so the context's worker threads may call it
+     * at once). CUDA: spread over the context's devices (one host thread each). */
+    int (*verify_chunk)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                        bulk_u128 last, bulk_collatz_verify_result *out);
+    /* out[i] = delay(first + i), i < count (engine with a > 0). */
+    int (*delays)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
+                  uint32_t *out);
+    /* Per batch of `batch` numbers from first: the sum, minimum and maximum delay. */
+    int (*delay_stats)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                       uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
+                       uint32_t *max);
+    /* Records of `kind` in [first, last]; *recs malloc'ed (free() it), *count its length. The
+     * CUDA entry does BULK_COLLATZ_DELAY only (other kinds: BULK_ERR_UNSUPPORTED; the public
+     * function sends them to the CPU). */
+    int (*records)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                   bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count);
+    /* What the context's last verify_chunk, delays, delay_stats or records call did (devices,
+     * kernel, escapes, times; zeros before the first). CUDA only: NULL in the CPU table (the
+     * CPU paths keep no statistics). */
+    void (*last_stats)(const bulk_ctx *ctx, bulk_collatz_cuda_stats *s);
+    /* Frees the Collatz part of a context's GPU state (cs->collatz: the devices' table caches,
+     * streams, pinned buffers) and sets it to NULL; a later call builds it again. NULL cs or
+     * NULL cs->collatz: nothing to do. Called by the context's close. CUDA only: NULL in the CPU
+     * table (the CPU paths keep nothing between calls). */
+    void (*release)(struct bulk_cuda_state *cs);
+};
+
+extern const struct bulk_collatz_backend bulk_collatz_cpu_backend;
+/* Defined only in builds with CUDA (backend/backends.c is the one place that names it). */
+extern const struct bulk_collatz_backend bulk_collatz_cuda_backend;
+
+/* The table a public function calls: the CUDA one on a CUDA context, else the CPU one. */
+static inline const struct bulk_collatz_backend *bulk_cz_backend(const bulk_ctx *ctx)
+{
+    return ctx->gpu ? ctx->gpu->collatz : ctx->cpu->collatz;
+}
+
+/* The CPU table's entries that are not public functions (arguments already checked by the
+ * public function): delays.c, records.c. */
+int bulk_cz_cpu_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                       uint64_t count, uint32_t *out);
+int bulk_cz_cpu_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                            uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
+                            uint32_t *max);
+int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                        bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                        size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
