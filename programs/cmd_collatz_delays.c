@@ -12,7 +12,7 @@
 #include "collatz_cli.h"
 #include "collatz_plot.h"
 #include "atomic_file.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "progress_line.h"
 #include "pictures/png.h"
 

@@ -15,14 +15,15 @@
 #include "cli.h"
 #include "commands.h"
 #include "atomic_file.h"
-#include "common/numtext.h"
+#include "cli_progress.h"
 #include "progress_line.h"
 
 static const char gcd_usage[] =
     "usage: bulk gcd pairs FILE... [--format text|pem|der] [--out FILE] [--hex] [--tile N]\n"
     "                [--backend cpu|cuda|auto] [--threads N]\n"
     "       bulk gcd batch FILE... [--format text|pem|der] [--out FILE] [--hex]\n"
-    "                [--memory BYTES] [--spill DIR] [--checkpoint DIR] [--backend B] [--threads N]\n"
+    "                [--max-memory BYTES] [--tmp-dir DIR] [--checkpoint DIR] [--backend B]\n"
+    "                [--threads N]\n"
     "\n"
     "Finds moduli (e.g. RSA public keys) that share a factor.\n"
     "  pairs   gcd(x_i, x_j) of every pair, in tiles of pairs through the bulk GCD (the GPU\n"
@@ -50,17 +51,17 @@ static const char gcd_usage[] =
     "  --hex             print numbers in hex (0x...) instead of decimal\n"
     "  --tile N          pairs: moduli per tile side (N^2 pairs per library call; default\n"
     "                    256 on the CPU, 1024 on the GPU)\n"
-    "  --memory B        batch: memory budget; the product-tree levels that do not fit are\n"
+    "  --max-memory B    batch: memory budget; the product-tree levels that do not fit are\n"
     "                    written to spill files and read back (checksummed) for the remainder\n"
     "                    tree; when none fits, the remainder-tree levels are spilled too\n"
     "                    (computed and written in blocks). B in bytes (suffix k, M, G, T) or a share of the physical\n"
     "                    memory ('25%'); default 50%. Below the floor of one tree (about\n"
     "                    35-60x the input: the NTT buffers at the top of the trees) the moduli\n"
     "                    go in k groups whose trees fit (about k times the work, k <= 64); a\n"
-    "                    note says when even that does not fit (--max-memory: the same)\n"
-    "  --spill DIR       batch: where spill files go (default $TMPDIR or /tmp). They are\n"
+    "                    note says when even that does not fit\n"
+    "  --tmp-dir DIR     batch: where spill files go (default $TMPDIR or /tmp). They are\n"
     "                    unlinked at once, so nothing is left behind on any exit; a full\n"
-    "                    disk stops the run with exit 1 and no output (--spill-dir: the same)\n"
+    "                    disk stops the run with exit 1 and no output\n"
     "  --checkpoint DIR  batch: keep every finished tree level in DIR (created when missing; a\n"
     "                    file per level, written atomically); the same command run again\n"
     "                    after a kill goes on from the finished levels and prints the same\n"
@@ -69,6 +70,8 @@ static const char gcd_usage[] =
     "                    A finished run leaves the last level there (the size of the moduli)\n"
     "  --backend B       cpu, cuda or auto (default auto; BULK_BACKEND)\n"
     "  --threads N       CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
+    "  --memory, --spill, --spill-dir: the old names of --max-memory and --tmp-dir (--spill\n"
+    "                    takes the directory too); still accepted, with a notice on stderr\n"
     "\n"
     "A malformed line (bad character, empty line, modulus below 2, undecodable key) stops\n"
     "the run before any output with 'FILE:LINE: line LINE: what' and exit code 2.\n"
@@ -86,7 +89,8 @@ typedef struct out_ctx {
 
 static int put_num(out_ctx *o, const bulk_limb_t *a, size_t n)
 {
-    size_t need = bulk_format_uint_size(n ? n : 1, o->hex) + 1;
+    int base = o->hex ? 16 : 10;
+    size_t need = bulk_int_str_size(n ? n : 1, base) + 1;
     if (need > o->bufcap) {
         char *t = realloc(o->buf, need);
         if (!t) return BULK_ERR_NOMEM;
@@ -94,17 +98,10 @@ static int put_num(out_ctx *o, const bulk_limb_t *a, size_t n)
         o->bufcap = need;
     }
     bulk_limb_t zero = 0;
-    bulk_format_uint(o->buf, n ? a : &zero, n ? n : 1, o->hex);
+    int st = bulk_int_to_str(o->buf, need, n ? a : &zero, n ? n : 1, base, NULL);
+    if (st != BULK_OK) return st;
     fputs(o->buf, o->fp);
     return BULK_OK;
-}
-
-/* Library progress -> the CLI's progress line (stderr, only on a terminal). */
-static void on_progress(void *arg, double done, double total)
-{
-    progress_line *p = arg;
-    p->total = total > 0 ? total : 1;
-    progress_line_update(p, done);
 }
 
 static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
@@ -124,18 +121,7 @@ static size_t nsize(const bulk_limb_t *a, size_t n)
     return n;
 }
 
-static const bulk_limb_t *cmp_base;
-static size_t cmp_limbs;
-static int cmp_idx(const void *pa, const void *pb)
-{
-    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    const bulk_limb_t *x = cmp_base + a * cmp_limbs, *y = cmp_base + b * cmp_limbs;
-    for (size_t k = cmp_limbs; k-- > 0;)
-        if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
-    return a < b ? -1 : a > b;
-}
-
-/* --memory: a byte count with an optional k/M/G/T suffix (powers of 1024), or a percentage of
+/* --max-memory: a byte count with an optional k/M/G/T suffix (powers of 1024), or a percentage of
  * the physical memory ("25%"). 0 is refused: it would read as "the default". */
 static size_t parse_bytes(const char *opt, const char *text)
 {
@@ -197,10 +183,18 @@ int cmd_gcd(int argc, char **argv)
         } else if ((v = cli_opt_value(argc, argv, &i, "--out"))) out_path = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--tile")))
             tile = (size_t)cli_parse_ll("--tile", v, 1, 65536);
-        else if ((v = cli_opt_value(argc, argv, &i, "--memory"))) max_mem = parse_bytes("--memory", v);
         else if ((v = cli_opt_value(argc, argv, &i, "--max-memory"))) max_mem = parse_bytes("--max-memory", v);
-        else if ((v = cli_opt_value(argc, argv, &i, "--spill")) ||
-                 (v = cli_opt_value(argc, argv, &i, "--spill-dir"))) spill_dir = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--tmp-dir"))) spill_dir = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--memory"))) {
+            cli_warn("gcd: --memory is deprecated; use --max-memory");
+            max_mem = parse_bytes("--memory", v);
+        } else if ((v = cli_opt_value(argc, argv, &i, "--spill"))) {
+            cli_warn("gcd: --spill is deprecated; use --tmp-dir");
+            spill_dir = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--spill-dir"))) {
+            cli_warn("gcd: --spill-dir is deprecated; use --tmp-dir");
+            spill_dir = v;
+        }
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt_dir = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads")))
@@ -211,7 +205,7 @@ int cmd_gcd(int argc, char **argv)
     }
     if (nfiles == 0) cli_die(CLI_EXIT_USAGE, "gcd %s: no input FILE ('-' for stdin)", argv[1]);
     if (!batch && (max_mem || spill_dir || ckpt_dir))
-        cli_die(CLI_EXIT_USAGE, "gcd pairs: --memory, --spill and --checkpoint are batch options");
+        cli_die(CLI_EXIT_USAGE, "gcd pairs: --max-memory, --tmp-dir and --checkpoint are batch options");
     if (batch && tile) cli_die(CLI_EXIT_USAGE, "gcd batch: --tile is a pairs option");
 
     /* ---- input ---- */
@@ -232,25 +226,22 @@ int cmd_gcd(int argc, char **argv)
     }
     size_t n = in.n, limbs = in.limbs ? in.limbs : 1;
 
-    /* ---- duplicates: sort indices by value; the first of each run of equals is kept ---- */
+    /* ---- duplicates: the first copy of each value is kept (bulk_gcd_duplicates) ---- */
+    bulk_ctx *ctx = cli_open_ctx(backend, threads);
     size_t *idx = malloc((n ? n : 1) * sizeof *idx), *dup_of = malloc((n ? n : 1) * sizeof *dup_of);
     if (!idx || !dup_of) cli_die(CLI_EXIT_FAIL, "gcd: out of memory");
-    for (size_t i = 0; i < n; i++) idx[i] = i, dup_of[i] = SIZE_MAX;
-    cmp_base = in.x;
-    cmp_limbs = limbs;
-    qsort(idx, n, sizeof *idx, cmp_idx);
-    size_t ndup = 0;
-    for (size_t k = 1; k < n; k++)
-        if (memcmp(in.x + idx[k] * limbs, in.x + idx[k - 1] * limbs, limbs * sizeof *in.x) == 0) {
-            dup_of[idx[k]] = dup_of[idx[k - 1]] == SIZE_MAX ? idx[k - 1] : dup_of[idx[k - 1]];
+    int dst = bulk_gcd_duplicates(ctx, dup_of, in.x, n, limbs);
+    if (dst != BULK_OK) cli_die(CLI_EXIT_FAIL, "gcd: %s", bulk_ctx_last_error(ctx));
+    size_t ndup = 0, m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (dup_of[i] != i) {
             ndup++;
+            continue;
         }
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (dup_of[i] == SIZE_MAX) {
-            if (m != i) memcpy(in.x + m * limbs, in.x + i * limbs, limbs * sizeof *in.x);
-            idx[m++] = i; /* idx now maps distinct -> input index */
-        }
+        dup_of[i] = SIZE_MAX;
+        if (m != i) memcpy(in.x + m * limbs, in.x + i * limbs, limbs * sizeof *in.x);
+        idx[m++] = i; /* idx maps distinct -> input index */
+    }
 
     /* ---- output ---- */
     /* batch without --out: the lines are collected in memory and printed only after success,
@@ -270,19 +261,17 @@ int cmd_gcd(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         if (dup_of[i] != SIZE_MAX) fprintf(o.fp, "%zu %zu duplicate\n", dup_of[i], i);
 
-    bulk_ctx *ctx = cli_open_ctx(backend, threads);
     double t1 = bulk_now();
     int st = BULK_OK;
     bulk_gcd_batch_stats bs = { 0 };
-    progress_line prog;
-    progress_line_init(&prog, batch ? "gcd batch (tree levels)" : "gcd pairs", 1);
+    cli_progress_attach(ctx, batch ? "gcd batch (tree levels)" : "gcd pairs");
     if (!batch) {
-        st = bulk_gcd_pairs_progress(ctx, in.x, m, limbs, tile, on_pair, &o, on_progress, &prog);
+        st = bulk_gcd_pairs(ctx, in.x, m, limbs, tile, on_pair, &o);
     } else if (m > 0) {
         bulk_limb_t *g = malloc(m * limbs * sizeof *g), *q = malloc(m * 2 * limbs * sizeof *q);
         bulk_limb_t *gw = malloc(m * 2 * limbs * sizeof *gw);
         st = g && q && gw ? BULK_OK : BULK_ERR_NOMEM;
-        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0, on_progress, &prog, ckpt_dir };
+        bulk_gcd_batch_opts opts = { max_mem, spill_dir, 0, ckpt_dir };
         if (st == BULK_OK) st = bulk_gcd_batch(ctx, g, in.x, m, limbs, &opts, &bs);
         if (st == BULK_OK) { /* cofactor = x_i / g_i, exact, by the bulk division */
             for (size_t i = 0; i < m; i++) {
@@ -307,7 +296,7 @@ int cmd_gcd(int argc, char **argv)
         free(gw);
     }
     double t2 = bulk_now();
-    progress_line_finish(&prog);
+    cli_progress_detach(ctx);
     if (st != BULK_OK) {
         if (st == BULK_ERR_IO && !batch && ferror(o.fp)) { /* on_pair stopped: output failed */
             if (!out_path) cli_check_output(stdout, NULL);
@@ -323,7 +312,7 @@ int cmd_gcd(int argc, char **argv)
             char h1[32], h2[32];
             cli_die(CLI_EXIT_USAGE, "gcd batch: --checkpoint needs the whole tree in one piece, but the memory "
                     "budget %s is below its floor %s (the grouped method keeps no levels); give more "
-                    "--memory or drop --checkpoint", human(h1, bs.memory_budget), human(h2, bs.memory_floor));
+                    "--max-memory or drop --checkpoint", human(h1, bs.memory_budget), human(h2, bs.memory_floor));
         }
         if (st == BULK_ERR_IO && bs.checkpoint_errno)
             cli_die(CLI_EXIT_FAIL, "gcd batch: writing the checkpoint in %s failed: %s; no result was written",
@@ -339,8 +328,8 @@ int cmd_gcd(int argc, char **argv)
             uint64_t disk = bs.groups > 1 ? (lv + 4 * level) / bs.groups + level : lv + 4 * level;
             char h1[32], h2[32], h3[32];
             cli_die(CLI_EXIT_FAIL, "gcd batch: spilling tree levels to %s failed: %s (memory budget "
-                    "%s, estimated need without spilling %s; give --spill a directory with about "
-                    "%s free, or a larger --memory); no result was written",
+                    "%s, estimated need without spilling %s; give --tmp-dir a directory with about "
+                    "%s free, or a larger --max-memory); no result was written",
                     dir, strerror(bs.spill_errno ? bs.spill_errno : EIO), human(h1, bs.memory_budget),
                     human(h2, bs.memory_need), human(h3, disk + disk / 4 + 1));
         }

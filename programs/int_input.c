@@ -18,8 +18,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "common/numtext.h"
-#include "common/parallel.h"
+#include "cli_parallel.h"
 
 /* Text kept per batch; one longer line is still taken alone. */
 #define INT_TEXT_BYTES ((size_t)64 << 20)
@@ -221,19 +220,22 @@ static void parse_range(void *arg, size_t begin, size_t end, int worker)
         for (int k = 0; k < ru->operands && !c->kind; k++) {
             bulk_limb_t *dst = r->op[k] + i * limbs;
             size_t pos = 0;
-            int st = bulk_parse_uint(r->text + li->tok[k], li->len[k], dst, limbs, &pos);
+            int st = bulk_int_from_strn(dst, r->text + li->tok[k], li->len[k], limbs, 0, &pos);
             if (st == BULK_ERR_PARSE) {
                 c->kind = LE_BADCHAR;
                 c->operand = (uint8_t)k;
-                c->pos = pos;
+                /* "0x" without digits: the 'x' is the bad character */
+                c->pos = pos < li->len[k] ? pos : li->len[k] - 1;
             } else if (st == BULK_ERR_OVERFLOW) {
                 c->kind = LE_WIDE;
                 c->operand = (uint8_t)k;
-            } else if (st < 0) {
-                c->kind = LE_BADCHAR; /* not reached: the parser has no other errors */
+            } else if (st != BULK_OK) {
+                c->kind = LE_BADCHAR; /* not reached: the arguments are valid */
                 c->operand = (uint8_t)k;
-            } else if ((size_t)st > c->sig) {
-                c->sig = (size_t)st;
+            } else {
+                size_t sig = limbs;
+                while (sig && dst[sig - 1] == 0) sig--;
+                if (sig > c->sig) c->sig = sig;
             }
         }
         if (c->kind) continue;
@@ -396,7 +398,7 @@ int int_reader_next(int_reader *r, int_batch *b)
         return -1;
     }
     struct parse_job job = { r, width };
-    bulk_parallel_for(r->threads, n, 0, parse_range, &job);
+    cli_parallel_for(r->threads, n, 0, parse_range, &job);
     for (size_t i = 0; i < n; i++) {
         if (r->checks[i].kind != LE_NONE) {
             report(r, i, width);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "common/parallel.h"
+#include "cli_parallel.h"
 
 /* Formatted text held at once (one line longer than this is still formatted, alone). */
 #define INT_OUT_CHUNK_BYTES ((size_t)16 << 20)
@@ -78,7 +78,7 @@ int int_writer_lines(int_writer *w, size_t n, size_t line_cap, size_t scratch_li
     for (size_t first = 0; first < n; first += chunk) {
         size_t m = n - first < chunk ? n - first : chunk;
         struct format_job job = { w, first, slot, sl, fn, arg };
-        bulk_parallel_for(w->threads, m, 0, format_range, &job);
+        cli_parallel_for(w->threads, m, 0, format_range, &job);
         size_t pos = 0;
         for (size_t j = 0; j < m; j++) {
             memmove(w->buf + pos, w->buf + j * slot, w->lens[j]);

@@ -89,11 +89,13 @@ static void rough512(mpz_t p, int *small, int nsmall)
 }
 
 static double level_t0;
-/* --levels: one line per finished tree level (product levels, then remainder levels). */
-static void on_level(void *arg, double done, double total)
+/* --levels: one line per progress call of "gcd.batch" (finished tree levels: product levels,
+ * then remainder levels; calls closer than 50 ms apart are merged by the library). */
+static int on_level(const bulk_progress *p, void *arg)
 {
     (void)arg;
-    printf("level %.0f of %.0f at %.3f s\n", done, total, wall() - level_t0);
+    if (p->done > 0) printf("level %.0f of %.0f at %.3f s\n", p->done, p->total, wall() - level_t0);
+    return 0;
 }
 
 static int count_hit(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
@@ -301,10 +303,12 @@ int main(int argc, char **argv)
     if (do_batch) {
         bulk_limb_t *g = malloc(n * limbs * 8);
         bulk_gcd_batch_stats st;
-        bulk_gcd_batch_opts bo = { memory, NULL, 0, levels ? on_level : NULL, NULL, NULL };
+        bulk_gcd_batch_opts bo = { memory, NULL, 0, NULL };
+        if (levels) bulk_ctx_set_progress(ctx, on_level, NULL);
         double a = wall(), c = cpu();
         level_t0 = a;
         int r = bulk_gcd_batch(ctx, g, x, n, limbs, &bo, &st);
+        bulk_ctx_set_progress(ctx, NULL, NULL);
         double tb = wall() - a, tcb = cpu() - c;
         size_t bh = 0;
         for (size_t i = 0; i < n; i++) bh += !(g[i * limbs] == 1 && is_zero_tail(g + i * limbs, limbs));

@@ -18,7 +18,7 @@
 #include "bulk/bulk.h"
 #include "atomic_file.h"
 #include "common/hostinfo.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "splitmix.h"
 #include "int/mpn_div.h"
 #include "int/radix.h"

@@ -11,7 +11,13 @@
  *
  * Per-instance errors (division by zero, even modulus, no inverse) are written to `err[i]`
  * (0 = fine) when err is not NULL; that instance's results are set to 0, the other instances
- * are computed, and the function returns the first such error code. */
+ * are computed, and the function returns the first such error code.
+ *
+ * Errors: every failure sets the last error (bulk_ctx_last_error(ctx); for the functions without
+ * a context, bulk_ctx_last_error(NULL), the calling thread's) to "<function>: <what>: <why>",
+ * e.g. "bulk_int_mul: limbs 0: must be 1..1048576" or "bulk_int_divmod: instance 7: division
+ * by zero" (the lowest failing instance). Bad arguments give BULK_ERR_ARG and change nothing.
+ * The single-instance layer under these functions is bulk/mpn.h. */
 #ifndef BULK_INT_H
 #define BULK_INT_H
 
@@ -119,6 +125,26 @@ BULK_API size_t bulk_int_str_size(size_t limbs, int base);
  * other than BULK_ERR_ARG, r is zero. */
 BULK_API int bulk_int_from_str(bulk_limb_t *r, const char *s, size_t limbs, int base,
                                size_t *err_pos);
+
+/* The same for the len characters at s (no NUL needed; a NUL inside is a bad character). */
+BULK_API int bulk_int_from_strn(bulk_limb_t *r, const char *s, size_t len, size_t limbs, int base,
+                                size_t *err_pos);
+
+/* Limbs that always hold the value of a len-character text (decimal or hex, with or without
+ * "0x"): a bound for sizing r before parsing. */
+BULK_API size_t bulk_int_str_limbs(size_t len);
+
+/* Parses a bound expression into r (limbs limbs, zero-padded): literals as bulk_int_from_str
+ * with base 0 (decimal, or hex after "0x"/"0X") combined by + - * ^ with the usual precedence
+ * (^ binds tightest and is right-associative, then *, then + and - from left to right), no
+ * spaces or parentheses; e.g. "2^68+2^40", "3*10^18", "0x10^4-1". The value is exact: every
+ * intermediate result must fit limbs limbs. Returns BULK_OK; BULK_ERR_PARSE (not an expression:
+ * *err_pos, when not NULL, gets the offset where it stops making sense); BULK_ERR_OVERFLOW (an
+ * intermediate needs more than limbs limbs); BULK_ERR_ARG for a negative intermediate (a - b
+ * with b > a: *err_pos is past the subtrahend), or NULL r or s, or limbs outside 1..4096. r is
+ * zero after an error. With limbs = 3 (192 bits) this is exactly what the CLI accepts for
+ * --from/--to: room for 2^128 itself and for intermediate values above it. */
+BULK_API int bulk_int_from_expr(bulk_limb_t *r, const char *s, size_t limbs, size_t *err_pos);
 
 /* Writes the value a (limbs limbs) in base 10 or 16 and a NUL into buf (cap bytes; any
  * bulk_int_str_size(limbs, base) + 1 bytes always suffice). *len (when not NULL) gets the

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "int_run.h"
 #include "atomic_file.h"
 #include "read_stream.h"
 #include "dist.h"
@@ -214,7 +214,7 @@ int dist_int_main(int argc, char **argv)
         else if (!strncmp(argv[i], "--threads=", 10)) have_threads = atoi(argv[i] + 10) != 0;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "bench")) {
             setenv("BULK_DIST", "0", 1); /* help, and the notice of `bench`, stay one-process */
-            return cmd_int(argc, argv);
+            return int_run(argc, argv);
         }
     }
     if (outp && !strcmp(outp, "-")) outp = NULL;
@@ -228,7 +228,7 @@ int dist_int_main(int argc, char **argv)
             cli_die(CLI_EXIT_USAGE, "int (distributed): --in -: standard input is not split among "
                     "%d ranks; give --in FILE", size);
         setenv("BULK_DIST", "0", 1);
-        return cmd_int(argc, argv);
+        return int_run(argc, argv);
     }
 
     /* my slice, and the number of lines before it; memory stays bounded however large */
@@ -284,7 +284,7 @@ int dist_int_main(int argc, char **argv)
                 int fd = open(serr, O_WRONLY | O_CREAT | O_TRUNC, 0600);
                 if (fd >= 0) dup2(fd, 2);
                 setenv("BULK_DIST", "0", 1);
-                int rc = cmd_int(ac, av);
+                int rc = int_run(ac, av);
                 fflush(NULL);
                 _exit(rc);
             }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "bulk/gcd.h"
 #include "atomic_file.h"
 #include "int/mpn.h"
@@ -270,7 +271,7 @@ typedef struct gcd_tree {
  * levels), the tree goes on from level K, and every level built below the root is saved there.
  * Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; on error the tree is freed. */
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
-                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o, gcd_ckpt *ck);
+                     int need_top, gcd_spill *sp, bulk_progress_run *o, gcd_ckpt *ck);
 void gcd_tree_free(gcd_tree *T);
 
 /* *out (allocated here: count = leaves, limbs limbs each, zero-padded) = (P / x_i) mod x_i for
@@ -292,7 +293,7 @@ void gcd_tree_free(gcd_tree *T);
  * and above are then empty. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO. */
 int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
                        int plain, bulk_ctx *ctx, int spill_rem, gcd_spill *sp,
-                       const bulk_gcd_batch_opts *o, gcd_ckpt *ck, gcd_level *from, size_t from_k);
+                       bulk_progress_run *o, gcd_ckpt *ck, gcd_level *from, size_t from_k);
 
 /* ---- batched levels (tree_batched.c) ------------------------------------------------------- */
 
@@ -342,11 +343,20 @@ int gcd_remainder_nodes_batched(bulk_ctx *ctx, const gcd_level *node, const gcd_
  * leaves. Statistics go to sp. Returns BULK_OK, BULK_ERR_NOMEM or BULK_ERR_IO; g is written
  * only on success. */
 int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n,
-                      size_t limbs, size_t k, gcd_spill *sp, const bulk_gcd_batch_opts *o);
-/* Progress of the two trees: o->progress (when set) with done levels of 2 (levels - 1). */
-static inline void gcd_tree_progress(const bulk_gcd_batch_opts *o, size_t done, size_t levels)
+                      size_t limbs, size_t k, gcd_spill *sp, bulk_progress_run *o);
+/* Argument checks of the public functions (batch.c), reported under fn: ctx, x, limbs, n;
+ * every input >= 2. */
+int gcd_check_args(const char *fn, const bulk_ctx *ctx, const void *x, size_t n, size_t limbs);
+int gcd_check_inputs(const char *fn, const bulk_ctx *ctx, const bulk_limb_t *x, size_t n,
+                     size_t limbs);
+
+/* Progress of the two trees ("gcd.batch", started by bulk_gcd_batch with 2 (levels - 1) + 1
+ * tree levels in all): done levels so far. o NULL (a group's trees): nothing. Returns BULK_OK,
+ * or BULK_ERR_CANCELLED once the callback asked to stop. */
+static inline int gcd_tree_progress(bulk_progress_run *o, size_t done, size_t levels)
 {
-    if (o && o->progress) o->progress(o->progress_arg, (double)done, 2.0 * (double)(levels - 1) + 1);
+    (void)levels;
+    return o ? bulk_progress_step(o, (double)done, 0) : BULK_OK;
 }
 
 #endif

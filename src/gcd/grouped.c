@@ -81,7 +81,7 @@ static int cross_start(gcd_level *start, gcd_level *Pj, const gcd_level *Pi, int
 }
 
 int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_t n,
-                      size_t limbs, size_t k, gcd_spill *sp, const bulk_gcd_batch_opts *o)
+                      size_t limbs, size_t k, gcd_spill *sp, bulk_progress_run *o)
 {
     int threads = bulk_ctx_threads(ctx), st = BULK_OK;
     size_t levels = 1;
@@ -103,7 +103,7 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
         if ((st = group_product(&P[j], x + b0 * limbs, b1 - b0, limbs, ctx, sp)) == BULK_OK)
             st = gcd_level_spill(&P[j], sp);
         done++;
-        if (o && o->progress) o->progress(o->progress_arg, units * done / (steps + 1), units);
+        if (st == BULK_OK && o) st = bulk_progress_step(o, units * done / (steps + 1), 0);
     }
     /* 2. per group i: a (its own remainder tree) and acc = prod_{j != i} P_j mod x */
     for (size_t i = 0; i < k && st == BULK_OK; i++) {
@@ -138,7 +138,7 @@ int gcd_batch_grouped(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *x, size_
             }
             free(R);
             done++;
-            if (o && o->progress) o->progress(o->progress_arg, units * done / (steps + 1), units);
+            if (st == BULK_OK && o) st = bulk_progress_step(o, units * done / (steps + 1), 0);
         }
         /* g = gcd(x, a * acc mod x) */
         if (st == BULK_OK) st = bulk_int_mul(ctx, t, a, acc, ni, limbs);

@@ -1,47 +1,16 @@
 /* Reading moduli (contract: bulk/gcd.h, "reading moduli"): the text format here, PEM and DER
- * through keys.c. Every modulus is parsed into a scratch list first, so that a malformed line
+ * through keys.c; both append through input_list.c. Every modulus is parsed into a scratch list first, so that a malformed line
  * leaves the caller's input untouched. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bulk/gcd.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
+#include "backend/report.h"
+#include "gcd/input_list.h"
 #include "gcd/keys.h"
 #include "int/mpn.h"
-
-/* Appends one modulus (mn significant limbs) starting at `line`. */
-int gcd_input_push(bulk_gcd_input *in, const bulk_limb_t *m, size_t mn, uint64_t line)
-{
-    if (mn > in->limbs || in->n == in->cap) {
-        size_t limbs = mn > in->limbs ? mn : in->limbs;
-        size_t cap = in->n == in->cap ? (in->cap ? 2 * in->cap : 1024) : in->cap;
-        bulk_limb_t *x = calloc(cap * limbs, sizeof *x);
-        uint64_t *ln = realloc(in->line, cap * sizeof *ln);
-        if (!x || !ln) {
-            free(x);
-            if (ln) in->line = ln;
-            return BULK_ERR_NOMEM;
-        }
-        for (size_t i = 0; i < in->n; i++)
-            memcpy(x + i * limbs, in->x + i * in->limbs, in->limbs * sizeof *x);
-        free(in->x);
-        in->x = x;
-        in->line = ln;
-        in->limbs = limbs;
-        in->cap = cap;
-    }
-    memcpy(in->x + in->n * in->limbs, m, mn * sizeof *m);
-    in->line[in->n++] = line;
-    return BULK_OK;
-}
-
-void bulk_gcd_input_free(bulk_gcd_input *in)
-{
-    free(in->x);
-    free(in->line);
-    memset(in, 0, sizeof *in);
-}
 
 static int add_text(bulk_gcd_input *in, const char *data, size_t len, uint64_t *err_line,
                     char *msg, size_t msg_len)
@@ -108,13 +77,22 @@ static int add_text(bulk_gcd_input *in, const char *data, size_t len, uint64_t *
 int bulk_gcd_input_add(bulk_gcd_input *in, const char *data, size_t len, bulk_gcd_format fmt,
                        uint64_t *err_line, char *msg, size_t msg_len)
 {
-    if (!in || (!data && len) || !err_line || !msg || msg_len == 0) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_gcd_input_add";
+    if (!in || !err_line || !msg || msg_len == 0)
+        return bulk_fail(NULL, BULK_ERR_ARG, "%s: %s: must not be NULL%s", fn,
+                         !in ? "in" : !err_line ? "err_line" : "msg", !in || !err_line || !msg ? "" : " or empty");
+    if (!data && len) return bulk_fail(NULL, BULK_ERR_ARG, "%s: data: NULL with len %zu", fn, len);
     msg[0] = 0;
     *err_line = 0;
+    int st;
     switch (fmt) {
-    case BULK_GCD_FORMAT_TEXT: return add_text(in, data, len, err_line, msg, msg_len);
-    case BULK_GCD_FORMAT_PEM: return gcd_keys_add_pem(in, data, len, err_line, msg, msg_len);
-    case BULK_GCD_FORMAT_DER: return gcd_keys_add_der(in, data, len, err_line, msg, msg_len);
+    case BULK_GCD_FORMAT_TEXT: st = add_text(in, data, len, err_line, msg, msg_len); break;
+    case BULK_GCD_FORMAT_PEM: st = gcd_keys_add_pem(in, data, len, err_line, msg, msg_len); break;
+    case BULK_GCD_FORMAT_DER: st = gcd_keys_add_der(in, data, len, err_line, msg, msg_len); break;
+    default: return bulk_fail(NULL, BULK_ERR_ARG, "%s: fmt %d: not a bulk_gcd_format", fn, (int)fmt);
     }
-    return BULK_ERR_ARG;
+    if (st == BULK_ERR_PARSE)
+        return bulk_fail(NULL, st, "%s: line %llu: %s", fn, (unsigned long long)*err_line, msg);
+    if (st != BULK_OK) return bulk_fail(NULL, st, "%s: %s", fn, msg[0] ? msg : bulk_status_string(st));
+    return st;
 }

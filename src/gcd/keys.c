@@ -2,6 +2,7 @@
  * The PEM text is split into BEGIN/END blocks here only to know each block's line; decoding
  * (base64, ASN.1, the key types) is all libcrypto's. */
 #include "gcd/keys.h"
+#include "gcd/input_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,5 @@ int gcd_keys_add_pem(bulk_gcd_input *in, const char *data, size_t len, uint64_t 
                      char *msg, size_t msg_len);
 int gcd_keys_add_der(bulk_gcd_input *in, const char *data, size_t len, uint64_t *err_line,
                      char *msg, size_t msg_len);
-/* input.c: appends one modulus of mn significant limbs that starts at `line`. */
-int gcd_input_push(bulk_gcd_input *in, const bulk_limb_t *m, size_t mn, uint64_t line);
 
 #endif

@@ -9,7 +9,6 @@
 #include "bulk/gcd.h"
 #include "gcd/gcd_internal.h"
 
-int gcd_check_inputs(const bulk_limb_t *x, size_t n, size_t limbs);
 
 typedef struct hit {
     size_t i, j, at; /* at: offset of the gcd in the hit limbs */
@@ -25,20 +24,18 @@ static int hit_cmp(const void *a, const void *b)
 int bulk_gcd_pairs(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs, size_t tile,
                    bulk_gcd_pair_fn fn, void *arg)
 {
-    return bulk_gcd_pairs_progress(ctx, x, n, limbs, tile, fn, arg, NULL, NULL);
-}
-
-int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_t limbs,
-                            size_t tile, bulk_gcd_pair_fn fn, void *arg,
-                            bulk_gcd_progress_fn progress, void *progress_arg)
-{
-    if (!ctx || !fn || (n && (!x || limbs == 0 || limbs > ((size_t)1 << 20)))) return BULK_ERR_ARG;
-    if (n < 2) return n ? gcd_check_inputs(x, n, limbs) : BULK_OK;
-    int st = gcd_check_inputs(x, n, limbs);
+    static const char name[] = "bulk_gcd_pairs";
+    int st = gcd_check_args(name, ctx, x, n, limbs);
     if (st != BULK_OK) return st;
+    if (!fn) return bulk_fail(ctx, BULK_ERR_ARG, "%s: fn: must not be NULL", name);
+    if (tile > 65536) return bulk_fail(ctx, BULK_ERR_ARG, "%s: tile %zu: must be 0..65536", name, tile);
+    if ((st = gcd_check_inputs(name, ctx, x, n, limbs)) != BULK_OK) return st;
+    double total = n < 2 ? 0 : (double)n * (double)(n - 1) / 2;
+    bulk_progress_run pr;
+    bulk_progress_start(&pr, ctx, "gcd.pairs", "pairs", total);
+    if (n < 2) return bulk_progress_end(&pr);
     if (tile == 0) tile = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA ? 1024 : 256;
     if (tile > n) tile = n;
-    if (tile > 65536) return BULK_ERR_ARG;
     size_t cap = tile * tile;
     bulk_limb_t *A = malloc(cap * limbs * sizeof *A), *B = malloc(cap * limbs * sizeof *B);
     bulk_limb_t *G = malloc(cap * limbs * sizeof *G);
@@ -46,7 +43,7 @@ int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_
     hit *hits = NULL;
     bulk_limb_t *hl = NULL;
     size_t nh = 0, hcap = 0, nl = 0, lcap = 0;
-    double done = 0, total = (double)n * (double)(n - 1) / 2;
+    double done = 0;
     st = A && B && G && pi && pj ? BULK_OK : BULK_ERR_NOMEM;
     for (size_t i0 = 0; st == BULK_OK && i0 < n; i0 += tile) {
         size_t i1 = i0 + tile < n ? i0 + tile : n;
@@ -64,7 +61,7 @@ int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_
             if (cnt == 0) continue;
             if ((st = bulk_int_gcd(ctx, G, A, B, cnt, limbs)) != BULK_OK) break;
             done += (double)cnt;
-            if (progress) progress(progress_arg, done, total);
+            if ((st = bulk_progress_step(&pr, done, 0)) != BULK_OK) break;
             for (size_t k = 0; k < cnt; k++) {
                 const bulk_limb_t *gk = G + k * limbs;
                 size_t gn = bulk_mpn_normalized_size(gk, limbs);
@@ -100,5 +97,11 @@ int bulk_gcd_pairs_progress(bulk_ctx *ctx, const bulk_limb_t *x, size_t n, size_
     free(pj);
     free(hits);
     free(hl);
-    return st;
+    if (st == BULK_OK) return bulk_progress_end(&pr);
+    if (st == BULK_ERR_CANCELLED)
+        return bulk_fail(ctx, st, "%s: progress callback: asked to stop", name);
+    if (st == BULK_ERR_NOMEM) return bulk_fail(ctx, st, "%s: tiles of %zu pairs: out of memory", name, cap);
+    if (st == BULK_ERR_IO || st == BULK_ERR_INTERNAL || st > 0 || st < BULK_ERR_CANCELLED)
+        return bulk_fail(ctx, st, "%s: fn: stopped the search (returned %d)", name, st);
+    return st; /* the callback's own value, or bulk_int_gcd's failure (its last error) */
 }

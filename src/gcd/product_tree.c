@@ -72,7 +72,7 @@ static int pt_level(bulk_ctx *ctx, const gcd_level *lo, gcd_level *hi)
 }
 
 int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t keep,
-                     int need_top, gcd_spill *sp, const bulk_gcd_batch_opts *o, gcd_ckpt *ck)
+                     int need_top, gcd_spill *sp, bulk_progress_run *o, gcd_ckpt *ck)
 {
     memset(T, 0, sizeof *T);
     size_t maxlev = 1;
@@ -108,7 +108,7 @@ int gcd_product_tree(gcd_tree *T, const gcd_level *leaves, bulk_ctx *ctx, size_t
             if ((st = pt_level(ctx, lo, hi)) != BULK_OK) goto fail;
             if (ck && (st = gcd_ckpt_save(ck, hi, GCD_CKPT_PRODUCT, k + 1)) != BULK_OK) goto fail;
         }
-        gcd_tree_progress(o, k + 1, maxlev);
+        if ((st = gcd_tree_progress(o, k + 1, maxlev)) != BULK_OK) goto fail;
         /* lo is no longer needed until the remainder tree: spill it unless it is one of the
          * top `keep` spillable levels (1 .. maxlev - 2) that the budget leaves in memory */
         if (k > 0 && k + 1 + keep < maxlev && (st = gcd_level_spill(lo, sp)) != BULK_OK) goto fail;

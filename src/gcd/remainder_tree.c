@@ -119,7 +119,7 @@ static int rt_level(bulk_ctx *ctx, gcd_level *node, gcd_level *up, gcd_level *re
 
 int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_level *start,
                        int plain, bulk_ctx *ctx, int spill_rem, gcd_spill *sp,
-                       const bulk_gcd_batch_opts *o, gcd_ckpt *ck, gcd_level *from, size_t from_k)
+                       bulk_progress_run *o, gcd_ckpt *ck, gcd_level *from, size_t from_k)
 {
     *out = NULL;
     size_t top = T->levels - 1, k_start = from ? from_k : top;
@@ -168,7 +168,7 @@ int gcd_remainder_tree(bulk_limb_t **out, size_t limbs, gcd_tree *T, const gcd_l
             gcd_ckpt_remove(ck, GCD_CKPT_VALUE, k + 1);
             for (size_t j = k + 1; j < top; j++) gcd_ckpt_remove(ck, GCD_CKPT_PRODUCT, j);
         }
-        gcd_tree_progress(o, 2 * top - k, top + 1);
+        if ((st = gcd_tree_progress(o, 2 * top - k, top + 1)) != BULK_OK) break;
     }
     if (st == BULK_OK && top == 0) { /* a single leaf x: Q = 1 mod x = 1, R = start mod x */
         bulk_limb_t *r = calloc(limbs, sizeof *r);

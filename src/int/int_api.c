@@ -3,16 +3,21 @@
  * on the context's threads (int_parallel.h). Division, gcd, powmod: int_api_div.c. */
 #include <stdlib.h>
 
+#include "backend/report.h"
 #include "int/int_parallel.h"
 #include "int/mpn.h"
 
 int bulk_int_set_methods(bulk_ctx *ctx, bulk_mul_method mul, bulk_div_method div,
                          bulk_gcd_method gcd)
 {
-    if (!ctx) return BULK_ERR_ARG;
-    if ((int)mul < BULK_MUL_AUTO || (int)mul > BULK_MUL_TOOM8) return BULK_ERR_ARG;
-    if ((int)div < BULK_DIV_AUTO || (int)div > BULK_DIV_DC) return BULK_ERR_ARG;
-    if ((int)gcd < BULK_GCD_AUTO || (int)gcd > BULK_GCD_APPROX_EUCLID) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_int_set_methods";
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: must not be NULL", fn);
+    if ((int)mul < BULK_MUL_AUTO || (int)mul > BULK_MUL_TOOM8)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: mul %d: not a bulk_mul_method", fn, (int)mul);
+    if ((int)div < BULK_DIV_AUTO || (int)div > BULK_DIV_DC)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: div %d: not a bulk_div_method", fn, (int)div);
+    if ((int)gcd < BULK_GCD_AUTO || (int)gcd > BULK_GCD_APPROX_EUCLID)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: gcd %d: not a bulk_gcd_method", fn, (int)gcd);
     ctx->int_mul_method = (int)mul;
     ctx->int_div_method = (int)div;
     ctx->int_gcd_method = (int)gcd;
@@ -33,16 +38,21 @@ struct int_job {
 
 /* r (rmult * limbs limbs per instance) against a and b (limbs limbs each; b NULL for the
  * one-operand functions): non-NULL, and disjoint unless same_ok allows r == a / r == b. */
-static int check_binary(const bulk_ctx *ctx, const void *r, size_t rmult, const bulk_limb_t *a,
-                        const bulk_limb_t *b, int want_b, size_t n, size_t limbs, int same_ok)
+static int check_binary(const char *fn, const bulk_ctx *ctx, const void *r, size_t rmult,
+                        const bulk_limb_t *a, const bulk_limb_t *b, int want_b, size_t n,
+                        size_t limbs, int same_ok)
 {
-    int st = bulk_int_check_shape(ctx, n, limbs, rmult);
+    int st = bulk_int_check_args(fn, ctx, n, limbs, rmult);
     if (st != BULK_OK) return st;
     if (n == 0) return BULK_OK;
-    if (!r || !a || (want_b && !b)) return BULK_ERR_ARG;
+    if (!r) return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: must not be NULL", fn);
+    if (!a) return bulk_fail(ctx, BULK_ERR_ARG, "%s: a: must not be NULL", fn);
+    if (want_b && !b) return bulk_fail(ctx, BULK_ERR_ARG, "%s: b: must not be NULL", fn);
     size_t rb = n * limbs * rmult * sizeof(bulk_limb_t), ob = n * limbs * sizeof(bulk_limb_t);
-    if (!bulk_int_alias_ok(r, rb, a, ob, same_ok)) return BULK_ERR_ARG;
-    if (want_b && !bulk_int_alias_ok(r, rb, b, ob, same_ok)) return BULK_ERR_ARG;
+    if (!bulk_int_alias_ok(r, rb, a, ob, same_ok))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps a%s", fn, same_ok ? " partially" : "");
+    if (want_b && !bulk_int_alias_ok(r, rb, b, ob, same_ok))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps b%s", fn, same_ok ? " partially" : "");
     return BULK_OK;
 }
 
@@ -73,7 +83,7 @@ static void sub_range(void *p, size_t begin, size_t end, int worker)
 int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_t *a,
                  const bulk_limb_t *b, size_t n, size_t limbs)
 {
-    int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 1);
+    int st = check_binary("bulk_int_add", ctx, r, 1, a, b, 1, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_ADD) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_ADD))
@@ -85,7 +95,7 @@ int bulk_int_add(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *carry, const bulk_limb_
 int bulk_int_sub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *borrow, const bulk_limb_t *a,
                  const bulk_limb_t *b, size_t n, size_t limbs)
 {
-    int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 1);
+    int st = check_binary("bulk_int_sub", ctx, r, 1, a, b, 1, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SUB) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SUB))
@@ -159,7 +169,7 @@ static void mullo_range(void *p, size_t begin, size_t end, int worker)
 int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
                  size_t n, size_t limbs)
 {
-    int st = check_binary(ctx, r, 2, a, b, 1, n, limbs, 0);
+    int st = check_binary("bulk_int_mul", ctx, r, 2, a, b, 1, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_MUL) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_MUL))
@@ -171,7 +181,7 @@ int bulk_int_mul(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk
 
 int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, size_t limbs)
 {
-    int st = check_binary(ctx, r, 2, a, NULL, 0, n, limbs, 0);
+    int st = check_binary("bulk_int_sqr", ctx, r, 2, a, NULL, 0, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SQR) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SQR))
@@ -184,7 +194,7 @@ int bulk_int_sqr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n, 
 int bulk_int_mul_lo(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b,
                     size_t n, size_t limbs)
 {
-    int st = check_binary(ctx, r, 1, a, b, 1, n, limbs, 0);
+    int st = check_binary("bulk_int_mul_lo", ctx, r, 1, a, b, 1, n, limbs, 0);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_MUL_LO) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_MUL_LO))
@@ -207,11 +217,13 @@ static void cmp_range(void *p, size_t begin, size_t end, int worker)
 int bulk_int_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                  size_t limbs)
 {
-    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    static const char fn[] = "bulk_int_cmp";
+    int st = bulk_int_check_args(fn, ctx, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (!r || !a || !b) return BULK_ERR_ARG;
+    if (!r || !a || !b)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: must not be NULL", fn, !r ? "r" : !a ? "a" : "b");
     if (bulk_int_overlap(r, n, a, n * limbs * 8) || bulk_int_overlap(r, n, b, n * limbs * 8))
-        return BULK_ERR_ARG;
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps an operand", fn);
     if (bulk_int_on_device(ctx, BULK_INT_OP_CMP) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_CMP))
         return ctx->gpu->ints->cmp(ctx, r, a, b, n, limbs);
@@ -266,7 +278,7 @@ static void shr_range(void *p, size_t begin, size_t end, int worker)
 int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
                  size_t limbs)
 {
-    int st = check_binary(ctx, r, 1, a, NULL, 0, n, limbs, 1);
+    int st = check_binary("bulk_int_shl", ctx, r, 1, a, NULL, 0, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SHL) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SHL))
@@ -278,7 +290,7 @@ int bulk_int_shl(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 int bulk_int_shr(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bits, size_t n,
                  size_t limbs)
 {
-    int st = check_binary(ctx, r, 1, a, NULL, 0, n, limbs, 1);
+    int st = check_binary("bulk_int_shr", ctx, r, 1, a, NULL, 0, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
     if (bulk_int_on_device(ctx, BULK_INT_OP_SHR) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_SHR))

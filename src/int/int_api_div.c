@@ -13,10 +13,13 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "backend/report.h"
 #include "int/int_parallel.h"
 #include "int/mpn_div.h"
 
 typedef enum { JOB_DIVMOD, JOB_GCD, JOB_INVMOD, JOB_POWMOD } job_kind;
+static const char *const job_name[] = { "bulk_int_divmod", "bulk_int_gcd", "bulk_int_invmod",
+                                        "bulk_int_powmod" };
 
 struct div_job {
     job_kind kind;
@@ -89,6 +92,7 @@ static int run_job(bulk_ctx *ctx, struct div_job *j, size_t n, double cost)
     j->first_bad = malloc((size_t)threads * sizeof *j->first_bad);
     j->first_code = calloc((size_t)threads, sizeof *j->first_code);
     int st = BULK_OK;
+    size_t best = SIZE_MAX;
     if (!j->scratch || !j->first_bad || !j->first_code) {
         st = BULK_ERR_NOMEM;
         goto out;
@@ -100,7 +104,6 @@ static int run_job(bulk_ctx *ctx, struct div_job *j, size_t n, double cost)
         st = BULK_ERR_NOMEM;
         goto out;
     }
-    size_t best = SIZE_MAX;
     for (int w = 0; w < threads; w++)
         if (j->first_bad[w] < best) {
             best = j->first_bad[w];
@@ -112,6 +115,12 @@ out:
     free(j->scratch);
     free(j->first_bad);
     free(j->first_code);
+    if (st == BULK_ERR_NOMEM)
+        return bulk_fail(ctx, st, "%s: scratch of %zu limbs per thread: out of memory",
+                         job_name[j->kind], j->scratch_limbs);
+    if (st != BULK_OK)
+        return bulk_fail(ctx, st, "%s: instance %zu: %s", job_name[j->kind], best,
+                         bulk_status_string(st));
     return st;
 }
 
@@ -127,15 +136,18 @@ static int disjoint(const void *r, size_t rb, const void *a, size_t ab)
 int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a,
                     size_t a_limbs, const bulk_limb_t *d, size_t n, size_t limbs, int8_t *err)
 {
-    int st = bulk_int_check_shape(ctx, n, limbs, 2);
+    static const char fn[] = "bulk_int_divmod";
+    int st = bulk_int_check_args(fn, ctx, n, limbs, 2);
     if (st != BULK_OK) return st;
-    if (a_limbs != limbs && a_limbs != 2 * limbs) return BULK_ERR_ARG;
+    if (a_limbs != limbs && a_limbs != 2 * limbs)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: a_limbs %zu: must be limbs or 2 * limbs (%zu)", fn,
+                         a_limbs, limbs);
     if (n == 0) return BULK_OK;
-    if (!a || !d) return BULK_ERR_ARG;
+    if (!a || !d) return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: must not be NULL", fn, !a ? "a" : "d");
     size_t qb = bytes(n, a_limbs), rb = bytes(n, limbs), ab = bytes(n, a_limbs), db = rb;
     if (!disjoint(q, qb, a, ab) || !disjoint(q, qb, d, db) || !disjoint(q, qb, r, rb) ||
         !disjoint(r, rb, a, ab) || !disjoint(r, rb, d, db))
-        return BULK_ERR_ARG;
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: q, r: overlap each other or an operand", fn);
     if (bulk_int_on_device(ctx, BULK_INT_OP_DIVMOD) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_DIVMOD))
         return ctx->gpu->ints->divmod(ctx, q, r, a, a_limbs, d, n, limbs, err);
@@ -149,11 +161,14 @@ int bulk_int_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bulk_li
 int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
                  size_t n, size_t limbs)
 {
-    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    static const char fn[] = "bulk_int_gcd";
+    int st = bulk_int_check_args(fn, ctx, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (!g || !a || !b) return BULK_ERR_ARG;
+    if (!g || !a || !b)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: must not be NULL", fn, !g ? "g" : !a ? "a" : "b");
     size_t nb = bytes(n, limbs);
-    if (!disjoint(g, nb, a, nb) || !disjoint(g, nb, b, nb)) return BULK_ERR_ARG;
+    if (!disjoint(g, nb, a, nb) || !disjoint(g, nb, b, nb))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: g: overlaps an operand", fn);
     if (bulk_int_on_device(ctx, BULK_INT_OP_GCD) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_GCD))
         return ctx->gpu->ints->gcd(ctx, g, a, b, n, limbs);
@@ -167,11 +182,14 @@ int bulk_int_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk
 int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
                     size_t n, size_t limbs, int8_t *err)
 {
-    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    static const char fn[] = "bulk_int_invmod";
+    int st = bulk_int_check_args(fn, ctx, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (!r || !a || !m) return BULK_ERR_ARG;
+    if (!r || !a || !m)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: must not be NULL", fn, !r ? "r" : !a ? "a" : "m");
     size_t nb = bytes(n, limbs);
-    if (!disjoint(r, nb, a, nb) || !disjoint(r, nb, m, nb)) return BULK_ERR_ARG;
+    if (!disjoint(r, nb, a, nb) || !disjoint(r, nb, m, nb))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps an operand", fn);
     /* invmod has no kernel (bulk_int_on_device is 0 for it): always the CPU code below. */
     struct div_job j = { .kind = JOB_INVMOD, .r = r, .a = a, .b = m, .limbs = limbs, .err = err };
     j.scratch_limbs = bulk_mpn_invmod_scratch(limbs);
@@ -182,12 +200,15 @@ int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const b
 int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                     const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err)
 {
-    int st = bulk_int_check_shape(ctx, n, limbs, 1);
+    static const char fn[] = "bulk_int_powmod";
+    int st = bulk_int_check_args(fn, ctx, n, limbs, 1);
     if (st != BULK_OK || n == 0) return st;
-    if (!r || !base || !exp || !m) return BULK_ERR_ARG;
+    if (!r || !base || !exp || !m)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: must not be NULL", fn,
+                         !r ? "r" : !base ? "base" : !exp ? "exp" : "m");
     size_t nb = bytes(n, limbs);
     if (!disjoint(r, nb, base, nb) || !disjoint(r, nb, exp, nb) || !disjoint(r, nb, m, nb))
-        return BULK_ERR_ARG;
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps an operand", fn);
     if (bulk_int_on_device(ctx, BULK_INT_OP_POWMOD) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_POWMOD))
         return ctx->gpu->ints->powmod(ctx, r, base, exp, m, n, limbs, err);

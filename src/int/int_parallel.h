@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "bulk/int.h"
 #include "common/parallel.h"
 #include "int/int_backend.h"
@@ -34,13 +35,19 @@ static inline int bulk_int_on_device(const bulk_ctx *ctx, bulk_int_op op)
     return ctx->gpu != NULL && op != BULK_INT_OP_INVMOD;
 }
 
-/* Checks the common arguments: ctx non-NULL, 1 <= limbs <= BULK_INT_MAX_LIMBS, and n * limbs *
- * mult limbs addressable (mult = the widest array's limbs per instance, in units of `limbs`).
- * Returns BULK_OK or BULK_ERR_ARG. */
-static inline int bulk_int_check_shape(const bulk_ctx *ctx, size_t n, size_t limbs, size_t mult)
+/* Checks the common arguments of the public function `fn`: ctx non-NULL, 1 <= limbs <=
+ * BULK_INT_MAX_LIMBS, and n * limbs * mult limbs addressable (mult = the widest array's limbs
+ * per instance, in units of `limbs`). Returns BULK_OK, or BULK_ERR_ARG with the last error set. */
+static inline int bulk_int_check_args(const char *fn, const bulk_ctx *ctx, size_t n, size_t limbs,
+                                      size_t mult)
 {
-    if (!ctx || limbs == 0 || limbs > BULK_INT_MAX_LIMBS) return BULK_ERR_ARG;
-    if (n > SIZE_MAX / 8 / limbs / mult) return BULK_ERR_ARG;
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: must not be NULL", fn);
+    if (limbs == 0 || limbs > BULK_INT_MAX_LIMBS)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: limbs %zu: must be 1..%zu", fn, limbs,
+                         BULK_INT_MAX_LIMBS);
+    if (n > SIZE_MAX / 8 / limbs / mult)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: n %zu: too many instances of %zu limbs", fn, n,
+                         limbs);
     return BULK_OK;
 }
 

@@ -23,9 +23,8 @@ extern "C" {
 #endif
 
 /* ---- division (div_knuth.c, div_dc.c, div_newton.c) ----------------------------------------- */
-
-/* q (n limbs, may equal a) = a / d; returns a mod d. d != 0, n >= 1. */
-bulk_limb_t bulk_mpn_divrem_1(bulk_limb_t *q, const bulk_limb_t *a, size_t n, bulk_limb_t d);
+/* divrem_1, divmod and divmod_scratch, gcd and gcd_scratch, invmod, powmod and their scratch
+ * functions are public: bulk/mpn.h. */
 
 /* Knuth's Algorithm D (TAOCP 4.3.1) with the 3-by-2 reciprocal quotient estimate of Moller and
  * Granlund. Requires an >= dn >= 1 and d[dn-1] != 0. Writes q (an - dn + 1 limbs) when q is not
@@ -59,14 +58,6 @@ size_t bulk_mpn_div_newton_scratch(size_t an, size_t dn);
 long bulk_mpn_shinv(bulk_limb_t *w, size_t h, const bulk_limb_t *v, size_t vn, bulk_limb_t *tp);
 size_t bulk_mpn_shinv_scratch(size_t h, size_t vn);
 
-/* The general entry: a (an >= 1 limbs) divided by d (dn >= 1 limbs, d != 0, high zero limbs
- * allowed). q (an limbs, zero-padded) and r (dn limbs, zero-padded), either may be NULL.
- * method BULK_DIV_AUTO picks by the normalized sizes (the thresholds below: Newton, else
- * divide-and-conquer, else Algorithm D), the others force one.
- * tp: bulk_mpn_divmod_scratch(an, dn) limbs (enough for any method). */
-void bulk_mpn_divmod(bulk_limb_t *q, bulk_limb_t *r, const bulk_limb_t *a, size_t an,
-                     const bulk_limb_t *d, size_t dn, bulk_div_method method, bulk_limb_t *tp);
-size_t bulk_mpn_divmod_scratch(size_t an, size_t dn);
 /* Enough for bulk_mpn_divmod with this method on operands of at most an and dn limbs: under
  * AUTO the area of the largest method that ANY normalized sizes ann <= an, dnn <= dn can reach
  * (the choice is made on those; Newton's area is about 12 an limbs, divide-and-conquer's
@@ -89,28 +80,9 @@ size_t bulk_mpn_gcd_binary(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb
                            bulk_limb_t *tp);
 size_t bulk_mpn_gcd_approx(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
                            bulk_limb_t *tp);
-size_t bulk_mpn_gcd_scratch(size_t n);
-/* Method by enum (AUTO: the approximate Euclidean algorithm, faster at every size measured). */
-size_t bulk_mpn_gcd(bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b, size_t n,
-                    bulk_gcd_method method, bulk_limb_t *tp);
-
-/* ---- modular inverse (invmod.c) ------------------------------------------------------------- */
-
-/* r (n limbs) = a^-1 mod m by the extended Euclidean algorithm (quotients approximated as in
- * seed 001's approx()). Returns BULK_OK, BULK_ERR_DIVZERO (m = 0) or BULK_ERR_NOT_INVERTIBLE
- * (gcd(a, m) != 1); r = 0 on error and for m = 1. tp: bulk_mpn_invmod_scratch(n) limbs. */
-int bulk_mpn_invmod(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m, size_t n,
-                    bulk_limb_t *tp);
-size_t bulk_mpn_invmod_scratch(size_t n);
 
 /* ---- modular exponentiation (powmod.c) ------------------------------------------------------ */
 
-/* r (n limbs) = base^exp mod m, all n limbs, m odd (Montgomery multiplication with a sliding
- * window over the exponent). Returns BULK_OK or BULK_ERR_EVEN_MODULUS (m even or zero; r = 0).
- * m = 1 gives 0, exp = 0 gives 1 mod m. tp: bulk_mpn_powmod_scratch(n) limbs. */
-int bulk_mpn_powmod(bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
-                    const bulk_limb_t *m, size_t n, bulk_limb_t *tp);
-size_t bulk_mpn_powmod_scratch(size_t n);
 /* Modulus size (limbs) from which REDC uses two products instead of the quadratic loop. */
 extern size_t bulk_powmod_redc_mul_threshold;
 

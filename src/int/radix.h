@@ -1,11 +1,11 @@
 /* Decimal text <-> limbs in subquadratic time, for wide numbers (the int CLI prints and reads
- * 65536-bit and wider operands; the 19-digits-at-a-time loops of common/numtext.c are quadratic
+ * 65536-bit and wider operands; the 19-digits-at-a-time loops of int/numtext.c are quadratic
  * and cost ~10 ms per 131072-bit product, 150x the multiplication itself).
  *
  * Divide and conquer over the powers P[i] = 10^(19 * 2^i): printing splits a value by one
  * division a = q P[i] + r and prints q, then r padded to 19 * 2^i digits; parsing joins
  * hi * P[i] + lo. Cost O(M(n) log n) with the library's multiplication and division.
- * common/numtext.c calls these above BULK_RADIX_DC_LIMBS limbs; below it they call back into
+ * int/numtext.c calls these above BULK_RADIX_DC_LIMBS limbs; below it they call back into
  * its quadratic loops. */
 #ifndef BULK_INT_RADIX_H
 #define BULK_INT_RADIX_H

@@ -7,7 +7,7 @@
 
 #include "bulk/bulk.h"
 #include "atomic_file.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "common/parallel.h"
 #include "test_util.h"
 

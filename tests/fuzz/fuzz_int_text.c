@@ -1,7 +1,7 @@
 /* libFuzzer target: integer text. The first byte picks an op and a width, the rest is an input
  * file of `bulk int` read by the CLI's reader (programs/int_input.c, compiled into this target)
  * batch by batch; every batch it returns must respect the op's rules. Every white-space
- * separated token is also parsed by bulk_parse_uint (common/numtext.c, int/cpu/radix.c above
+ * separated token is also parsed by bulk_parse_uint (int/numtext.c, int/cpu/radix.c above
  * BULK_RADIX_DC_PARSE_LIMBS limbs): a value it accepts must print (decimal and hex) and parse
  * back to itself, and a decimal one must equal the quadratic parser's reading. */
 #define _GNU_SOURCE
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "fuzz_util.h"
 #include "int/mpn.h"
 #include "int_input.h"

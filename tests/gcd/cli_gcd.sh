@@ -1,6 +1,6 @@
 #!/bin/sh
 # bulk gcd end to end: pairs and batch on text, PEM and DER input against gcd_oracle's
-# GMP-computed expectations (duplicates, planted shared primes); spilled batch (any --memory),
+# GMP-computed expectations (duplicates, planted shared primes); spilled batch (any --max-memory),
 # tiles and thread counts give the same output; bad input exits 2 naming FILE:LINE with no
 # --out file left; a failed spill (file size limit as a full disk, missing directory) exits 1
 # with a clear message, no output and no file left.
@@ -34,17 +34,17 @@ for bits in 1024 2048; do
     same "pairs $bits pem" "$D/pairs.expect" "$BULK" gcd pairs "$D/set.pem" --format pem
     same "batch $bits text" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt"
     same "batch $bits pem, 2 threads" "$D/batch.expect" "$BULK" gcd batch --format pem "$D/set.pem" --threads 2
-    same "batch $bits spilled" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --max-memory 1k --spill-dir "$D"
+    same "batch $bits spilled" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --max-memory 1k --tmp-dir "$D"
     grep -q "spilled to disk" "$S/err" || fail "batch $bits --max-memory 1k did not spill"
     ls "$D"/bulk-gcd-* >/dev/null 2>&1 && fail "spill files left behind"
     mkdir -p "$D/spill"
-    same "batch $bits --memory 1 --spill" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --memory 1 --spill "$D/spill"
-    grep -q "levels spilled to disk" "$S/err" || fail "batch $bits --memory 1 did not spill"
-    grep -q "below the estimated floor even with [0-9]* groups" "$S/err" || fail "batch $bits --memory 1: no note about the floor"
-    grep -q "in [0-9]* groups" "$S/err" || fail "batch $bits --memory 1: not grouped"
+    same "batch $bits --max-memory 1 --tmp-dir" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --max-memory 1 --tmp-dir "$D/spill"
+    grep -q "levels spilled to disk" "$S/err" || fail "batch $bits --max-memory 1 did not spill"
+    grep -q "below the estimated floor even with [0-9]* groups" "$S/err" || fail "batch $bits --max-memory 1: no note about the floor"
+    grep -q "in [0-9]* groups" "$S/err" || fail "batch $bits --max-memory 1: not grouped"
     [ -z "$(ls -A "$D/spill")" ] || fail "batch $bits: files left in the spill directory"
-    same "batch $bits --memory 25%" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --memory 25%
-    grep -q "spilled" "$S/err" && fail "batch $bits --memory 25% spilled a tiny set"
+    same "batch $bits --max-memory 25%" "$D/batch.expect" "$BULK" gcd batch "$D/set.txt" --max-memory 25%
+    grep -q "spilled" "$S/err" && fail "batch $bits --max-memory 25% spilled a tiny set"
     same "batch $bits stdin" "$D/batch.expect" sh -c "\"$BULK\" gcd batch - <\"$D/set.txt\""
     checks=$((checks + 1))
     "$BULK" gcd batch "$D/set.txt" --out "$D/b.out" --hex 2>/dev/null || fail "batch --out"
@@ -87,7 +87,7 @@ checks=$((checks + 1))
 "$BULK" gcd frob x >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown mode: exit not 2"
 "$BULK" gcd pairs "$S/set1024/set.txt" --max-memory 5 >/dev/null 2>&1; [ $? -eq 2 ] || fail "pairs --max-memory: exit not 2"
 for m in 0 -5 12Q 0% 101% x%; do
-    "$BULK" gcd batch "$S/set1024/set.txt" --memory "$m" >/dev/null 2>&1; [ $? -eq 2 ] || fail "--memory $m: exit not 2"
+    "$BULK" gcd batch "$S/set1024/set.txt" --max-memory "$m" >/dev/null 2>&1; [ $? -eq 2 ] || fail "--max-memory $m: exit not 2"
 done
 
 # spill failures: exit 1, a message naming the spill directory and the cause, nothing on
@@ -116,11 +116,11 @@ spill_fail() {
 }
 mkdir -p "$S/small"
 spill_fail "file size limit, --out" "$S/small" "File too large" limited "$BULK" gcd batch \
-    "$S/set1024/set.txt" --memory 1 --spill "$S/small" --out "$S/f.out"
+    "$S/set1024/set.txt" --max-memory 1 --tmp-dir "$S/small" --out "$S/f.out"
 spill_fail "file size limit, stdout" "$S/small" "File too large" limited "$BULK" gcd batch \
-    "$S/set1024/set.txt" --memory 1 --spill "$S/small"
+    "$S/set1024/set.txt" --max-memory 1 --tmp-dir "$S/small"
 spill_fail "missing spill directory" "$S/none" "No such file" plain "$BULK" gcd batch \
-    "$S/set1024/set.txt" --memory 1 --spill "$S/none" --out "$S/f.out"
+    "$S/set1024/set.txt" --max-memory 1 --tmp-dir "$S/none" --out "$S/f.out"
 "$BULK" gcd --help | grep -q "0-based" || fail "--help"
 
 echo "$((checks - fails)) passed, $fails failed"

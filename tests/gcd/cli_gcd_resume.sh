@@ -3,7 +3,7 @@
 # remainder level is in DIR, then run again with the same moduli and DIR, print exactly what an
 # uninterrupted run prints and say that they took levels from DIR; the files of a killed run's
 # half-written level are cleaned up; a DIR of other moduli, the grouped method (a tiny
-# --memory) and pairs with --checkpoint are refused with exit 2; a checkpoint that cannot be
+# --max-memory) and pairs with --checkpoint are refused with exit 2; a checkpoint that cannot be
 # written stops the run with exit 1.
 # usage: sh cli_gcd_resume.sh BULK DATA_DIR SCRATCH_DIR
 BULK=$1 S=$3
@@ -64,7 +64,7 @@ refused() {
 }
 gen 50 "$((seed + 1))" > "$S/other.txt"
 refused "other moduli" "checkpoint of other moduli" gcd batch "$S/other.txt" --checkpoint "$S/ck"
-refused "grouped method" "below its floor" gcd batch "$S/m.txt" --memory 1 --checkpoint "$S/ck2"
+refused "grouped method" "below its floor" gcd batch "$S/m.txt" --max-memory 1 --checkpoint "$S/ck2"
 refused "pairs" "batch options" gcd pairs "$S/m.txt" --checkpoint "$S/ck"
 [ -e "$S/ck/value-0" ] || no "a refused run removed value-0"
 # a checkpoint that cannot be written (its parent directory is missing): exit 1, no output

@@ -150,16 +150,23 @@ static int on_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t g
 typedef struct prog_seen {
     int calls;
     double last, total;
+    const char *op;  /* the op every call must name */
+    int cancel_at;   /* > 0: ask to stop at this call */
 } prog_seen;
 
-/* Progress must be called with increasing work and end at the total. */
-static void on_prog(void *arg, double done, double total)
+/* The context's progress: a first call with done 0, then nondecreasing work up to the total
+ * (the last call of a finished run is done == total). */
+static int on_prog(const bulk_progress *pr, void *arg)
 {
     prog_seen *p = arg;
-    CHECK(done > p->last && done <= total, "progress %.0f after %.0f (total %.0f)", done, p->last, total);
+    CHECK(!strcmp(pr->op, p->op), "progress op %s, expected %s", pr->op, p->op);
+    CHECK(p->calls > 0 || pr->done == 0, "first progress call at %.0f, not 0", pr->done);
+    CHECK(pr->done >= p->last && pr->done <= pr->total, "progress %.0f after %.0f (total %.0f)",
+          pr->done, p->last, pr->total);
     p->calls++;
-    p->last = done;
-    p->total = total;
+    p->last = pr->done;
+    p->total = pr->total;
+    return p->cancel_at > 0 && p->calls >= p->cancel_at;
 }
 
 static void test_set(size_t n, unsigned bits, int full_pairs)
@@ -199,9 +206,10 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
             for (int t = 0; t < 3; t++) {
                 pairs_seen s = { n, limbs, 0, x, calloc(n * 2 * limbs, 8), 0, 0 };
                 for (size_t i = 0; i < n; i++) s.lcm[i * 2 * limbs] = 1;
-                prog_seen pg = { 0, 0, 0 };
-                CHECK(bulk_gcd_pairs_progress(ctx, x, n, limbs, tiles[t], on_pair, &s, on_prog, &pg) == BULK_OK,
-                      "pairs status");
+                prog_seen pg = { 0, 0, 0, "gcd.pairs", 0 };
+                bulk_ctx_set_progress(ctx, on_prog, &pg);
+                CHECK(bulk_gcd_pairs(ctx, x, n, limbs, tiles[t], on_pair, &s) == BULK_OK, "pairs status");
+                bulk_ctx_set_progress(ctx, NULL, NULL);
                 CHECK(pg.calls > 0 && pg.last == pg.total && pg.total == (double)n * (double)(n - 1) / 2,
                       "pairs progress: %d calls, last %.0f of %.0f", pg.calls, pg.last, pg.total);
                 CHECK(s.count == expect_pairs, "%zu pairs found, %zu expected (n %zu, tile %zu)",
@@ -225,7 +233,7 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
         for (int mode = 0; mode < 6; mode++) {
             if (mode == 2 && n > 100) continue; /* 64 groups of a large set: 4160 tiny trees; the
                                                  * smaller sets cover the most-groups path */
-            prog_seen pg = { 0, 0, 0 };
+            prog_seen pg = { 0, 0, 0, "gcd.batch", 0 };
             size_t spillable = st0.levels > 2 ? st0.levels - 2 : 0, keep = spillable / 2;
             size_t kmax = n / 2 < 64 ? n / 2 : 64;
             size_t budget = mode == 2 ? 1 : mode == 4 ? SIZE_MAX : mode == 5 ? (size_t)st0.memory_floor / 2 : 0;
@@ -233,10 +241,12 @@ static void test_set(size_t n, unsigned bits, int full_pairs)
                 budget = (size_t)(st0.memory_floor +
                                   (spillable ? (st0.memory_need - st0.memory_floor) / spillable * keep : 0));
             const char *dir = test_scratch_dir("gcd");
-            bulk_gcd_batch_opts o = { budget, dir, mode == 1, on_prog, &pg, NULL };
+            bulk_gcd_batch_opts o = { budget, dir, mode == 1, NULL };
             bulk_gcd_batch_stats stt;
             memset(g, 0xa5, n * limbs * 8);
+            bulk_ctx_set_progress(ctx, on_prog, &pg);
             CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_OK, "batch status");
+            bulk_ctx_set_progress(ctx, NULL, NULL);
             CHECK(memcmp(g, eg, n * limbs * 8) == 0, "batch differs (n %zu, bits %u, mode %d, threads %d)",
                   n, bits, mode, threads);
             if (mode == 0) st0 = stt;
@@ -346,7 +356,7 @@ static void test_spill_io(void)
     bulk_ctx *ctx;
     CHECK(bulk_ctx_open(&ctx, BULK_BACKEND_CPU, 2) == BULK_OK, "ctx");
     bulk_gcd_batch_stats stt;
-    bulk_gcd_batch_opts o = { 1, "scratch-gcd/no/such/dir", 0, NULL, NULL, NULL };
+    bulk_gcd_batch_opts o = { 1, "scratch-gcd/no/such/dir", 0, NULL };
     memset(g, 0xa5, n * limbs * 8);
     CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_ERR_IO && stt.spill_errno == ENOENT,
           "missing spill dir: errno %d", stt.spill_errno);
@@ -421,7 +431,7 @@ static void test_checkpoint(void)
     gcd_block_limbs = 100;
     int resumed_runs = 0;
     for (int force = 0; force < 2; force++) {
-        bulk_gcd_batch_opts o = { 0, test_scratch_dir("gcd"), force, NULL, NULL, dir };
+        bulk_gcd_batch_opts o = { 0, test_scratch_dir("gcd"), force, dir };
         bulk_gcd_batch_stats stt;
         for (uint64_t stop = 1;; stop = stop < 4096 ? 4096 : stop * 2) {
             clear_dir(dir);
@@ -449,7 +459,7 @@ static void test_checkpoint(void)
     }
     CHECK(resumed_runs >= 8, "only %d runs resumed from saved levels", resumed_runs);
     bulk_gcd_batch_stats stt;
-    bulk_gcd_batch_opts o = { 0, NULL, 0, NULL, NULL, dir };
+    bulk_gcd_batch_opts o = { 0, NULL, 0, dir };
     x[5] ^= 2; /* other inputs */
     CHECK(bulk_gcd_batch(ctx, g, x, n, limbs, &o, &stt) == BULK_ERR_ARG && stt.checkpoint_mismatch,
           "a checkpoint of other inputs was not refused");

@@ -135,8 +135,8 @@ static void run_set(bulk_ctx *cpu, bulk_ctx *gpu, const bulk_limb_t *x, size_t n
     double tb2 = wall();
     /* and with every spillable product level through a spill file, and with half the floor
      * as the memory budget (the grouped method, whose per-input steps run on the device) */
-    bulk_gcd_batch_opts spill = { 0, test_scratch_dir("gcd_gpu"), 1, NULL, NULL, NULL };
-    bulk_gcd_batch_opts half = { (size_t)st.memory_floor / 2, test_scratch_dir("gcd_gpu"), 0, NULL, NULL, NULL };
+    bulk_gcd_batch_opts spill = { 0, test_scratch_dir("gcd_gpu"), 1, NULL };
+    bulk_gcd_batch_opts half = { (size_t)st.memory_floor / 2, test_scratch_dir("gcd_gpu"), 0, NULL };
     size_t levels = st.levels;
     memset(gb, 0, n * limbs * 8);
     double t4s = wall();

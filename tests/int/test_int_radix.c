@@ -1,4 +1,4 @@
-/* Decimal text <-> limbs (common/numtext.c dispatching to the divide-and-conquer int/radix.c
+/* Decimal text <-> limbs (int/numtext.c dispatching to the divide-and-conquer int/radix.c
  * above BULK_RADIX_DC_LIMBS limbs) against GMP's mpz_get_str / mpz_set_str: random values of
  * 1..3000 limbs, and the structured ones where the split goes wrong first (powers of ten and
  * their neighbours at and around every split power 10^(19*2^i), long runs of zero digits inside,
@@ -6,7 +6,7 @@
 #include <gmp.h>
 
 #include "bulk/bulk.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "int/radix.h"
 #include "test_util.h"
 

@@ -16,6 +16,7 @@
  * Euclid remainder sequence alternate in sign like the cofactors, so the magnitudes again only
  * add. The approx() step above is the fallback when the leading bits decide no step. */
 #include "int/cpu/gcd_approx.h"
+#include "backend/report.h"
 #include "int/mpn_div.h"
 
 size_t bulk_mpn_invmod_scratch(size_t n) { return bulk_mpn_divmod_scratch(n, n) + 8 * n + 24; }
@@ -99,7 +100,7 @@ int bulk_mpn_invmod(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m, 
 {
     size_t mn = bulk_mpn_normalized_size(m, n);
     bulk_mpn_zero(r, n);
-    if (mn == 0) return BULK_ERR_DIVZERO;
+    if (mn == 0) return bulk_fail(NULL, BULK_ERR_DIVZERO, "bulk_mpn_invmod: m: zero");
     if (mn == 1 && m[0] == 1) return BULK_OK;
     size_t cap = mn + 2;
     bulk_limb_t *X = tp, *Y = tp + cap, *tx = tp + 2 * cap, *ty = tp + 3 * cap;
@@ -163,7 +164,10 @@ int bulk_mpn_invmod(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m, 
             yneg ^= 1;
         }
     }
-    if (lx != 1 || X[0] != 1) return BULK_ERR_NOT_INVERTIBLE;
+    if (lx != 1 || X[0] != 1) {
+        bulk_mpn_zero(r, n);
+        return bulk_fail(NULL, BULK_ERR_NOT_INVERTIBLE, "bulk_mpn_invmod: a: shares a factor with m");
+    }
     /* s_x = a^-1 mod m; its sign is the opposite of s_y's, and 0 < t_x < m. */
     if (yneg) {
         bulk_mpn_copy(r, tx, ltx);

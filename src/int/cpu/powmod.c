@@ -5,6 +5,7 @@
  * Montgomery form: x' = x R mod m with R = B^mn (mn = the modulus' length without high zero
  * limbs); mont(x', y') = x' y' R^-1 mod m. REDC keeps values below m: for t < m^2,
  * (t + q m) / R < (m^2 + R m) / R < 2m, and one conditional subtraction brings it below m. */
+#include "backend/report.h"
 #include "int/mpn_div.h"
 
 /* -m^-1 mod B for odd m[0]. */
@@ -139,7 +140,8 @@ int bulk_mpn_powmod(bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *
                     const bulk_limb_t *m, size_t n, bulk_limb_t *tp)
 {
     bulk_mpn_zero(r, n);
-    if ((m[0] & 1) == 0) return BULK_ERR_EVEN_MODULUS; /* also m = 0 */
+    if ((m[0] & 1) == 0) /* also m = 0 */
+        return bulk_fail(NULL, BULK_ERR_EVEN_MODULUS, "bulk_mpn_powmod: m: even or zero");
     size_t mn = bulk_mpn_normalized_size(m, n);
     if (mn == 1 && m[0] == 1) return BULK_OK;
     size_t en = bulk_mpn_normalized_size(exp, n);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bulk/bulk.h"
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "int/mpn.h"
 #include "int/mpn_div.h"
 

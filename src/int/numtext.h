@@ -1,6 +1,7 @@
-/* Non-negative integers as text (decimal, or hex with a 0x prefix) <-> little-endian 64-bit limbs. */
-#ifndef BULK_COMMON_NUMTEXT_H
-#define BULK_COMMON_NUMTEXT_H
+/* Non-negative integers as text (decimal, or hex with a 0x prefix) <-> little-endian 64-bit limbs:
+ * the digit loops of bulk_int_from_str / bulk_int_to_str (int_text.c) and of the bound grammar. */
+#ifndef BULK_INT_NUMTEXT_H
+#define BULK_INT_NUMTEXT_H
 #include <stddef.h>
 #include <stdint.h>
 

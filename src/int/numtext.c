@@ -1,4 +1,4 @@
-#include "common/numtext.h"
+#include "int/numtext.h"
 #include "bulk/bulk.h"
 #include "int/mpn_div.h"
 #include "int/radix.h"
