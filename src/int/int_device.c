@@ -1,6 +1,8 @@
 /* The public device-resident API (bulk/int_device.h): argument checks on the context, then the
  * context's GPU int table (int/int_backend.h). A context without a device has no table:
  * BULK_ERR_NO_BACKEND. */
+#include <stdint.h>
+
 #include "backend/context.h"
 #include "backend/report.h"
 #include "int/int_backend.h"
@@ -21,6 +23,31 @@ static const bulk_int_backend *gpu_ints(const bulk_ctx *ctx, const char *fn, int
     return ctx->gpu->ints;
 }
 
+/* x is a set of n instances of `limbs` limbs; else the failure names `what`. */
+static int shape(const bulk_ctx *ctx, const char *fn, const char *what, const bulk_int_dev *x, size_t n,
+                 size_t limbs)
+{
+    if (!x) return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s is NULL", fn, what);
+    if (x->n != n || x->limbs != limbs)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s holds %zu x %zu limbs: expected %zu x %zu", fn, what, x->n,
+                         x->limbs, n, limbs);
+    return BULK_OK;
+}
+
+/* A result must not be one of its operands. */
+static int apart(const bulk_ctx *ctx, const char *fn, const char *rname, const bulk_int_dev *r, const char *oname,
+                 const bulk_int_dev *o)
+{
+    if (r && r == o) return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s is %s: results may not overlap operands", fn, rname, oname);
+    return BULK_OK;
+}
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        int c_ = (call);                                                                           \
+        if (c_ != BULK_OK) return c_;                                                              \
+    } while (0)
+
 #define GPU_INTS(fn)                                                                               \
     int st_;                                                                                       \
     const bulk_int_backend *g_ = gpu_ints(ctx, fn, &st_);                                          \
@@ -30,6 +57,10 @@ int bulk_int_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs
 {
     if (out) *out = NULL;
     GPU_INTS("bulk_int_dev_alloc");
+    if (!out) return bulk_fail(ctx, BULK_ERR_ARG, "bulk_int_dev_alloc: out is NULL");
+    if (limbs == 0 || limbs > ((size_t)1 << 20) || (n && n > SIZE_MAX / 8 / limbs))
+        return bulk_fail(ctx, BULK_ERR_ARG, "bulk_int_dev_alloc: %zu x %zu limbs: limbs must be 1..2^20 and the "
+                         "array must fit the address space", n, limbs);
     return g_->dev_alloc(ctx, out, n, limbs);
 }
 
@@ -44,12 +75,16 @@ size_t bulk_int_dev_limbs(const bulk_int_dev *x) { return x ? x->limbs : 0; }
 int bulk_int_dev_upload(bulk_ctx *ctx, bulk_int_dev *x, const bulk_limb_t *host)
 {
     GPU_INTS("bulk_int_dev_upload");
+    if (!x) return bulk_fail(ctx, BULK_ERR_ARG, "bulk_int_dev_upload: x is NULL");
+    if (!host && x->n) return bulk_fail(ctx, BULK_ERR_ARG, "bulk_int_dev_upload: host is NULL for %zu instances", x->n);
     return g_->dev_upload(ctx, x, host);
 }
 
 int bulk_int_dev_download(bulk_ctx *ctx, const bulk_int_dev *x, bulk_limb_t *host)
 {
     GPU_INTS("bulk_int_dev_download");
+    if (!x) return bulk_fail(ctx, BULK_ERR_ARG, "bulk_int_dev_download: x is NULL");
+    if (!host && x->n) return bulk_fail(ctx, BULK_ERR_ARG, "bulk_int_dev_download: host is NULL for %zu instances", x->n);
     return g_->dev_download(ctx, x, host);
 }
 
@@ -62,24 +97,38 @@ int bulk_int_dev_sync(bulk_ctx *ctx)
 int bulk_int_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_add");
+    CHECK(shape(ctx, "bulk_int_dev_add", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_add", "b", b, a->n, a->limbs));
+    CHECK(shape(ctx, "bulk_int_dev_add", "r", r, a->n, a->limbs));
     return g_->dev_add(ctx, r, a, b);
 }
 
 int bulk_int_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_sub");
+    CHECK(shape(ctx, "bulk_int_dev_sub", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_sub", "b", b, a->n, a->limbs));
+    CHECK(shape(ctx, "bulk_int_dev_sub", "r", r, a->n, a->limbs));
     return g_->dev_sub(ctx, r, a, b);
 }
 
 int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_mul");
+    CHECK(shape(ctx, "bulk_int_dev_mul", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_mul", "b", b, a->n, a->limbs));
+    CHECK(shape(ctx, "bulk_int_dev_mul", "r", r, a->n, 2 * a->limbs));
+    CHECK(apart(ctx, "bulk_int_dev_mul", "r", r, "a", a));
+    CHECK(apart(ctx, "bulk_int_dev_mul", "r", r, "b", b));
     return g_->dev_mul(ctx, r, a, b);
 }
 
 int bulk_int_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a)
 {
     GPU_INTS("bulk_int_dev_sqr");
+    CHECK(shape(ctx, "bulk_int_dev_sqr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_sqr", "r", r, a->n, 2 * a->limbs));
+    CHECK(apart(ctx, "bulk_int_dev_sqr", "r", r, "a", a));
     return g_->dev_sqr(ctx, r, a);
 }
 
@@ -87,18 +136,27 @@ int bulk_int_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
                         const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_mul_lo");
+    CHECK(shape(ctx, "bulk_int_dev_mul_lo", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_mul_lo", "b", b, a->n, a->limbs));
+    CHECK(shape(ctx, "bulk_int_dev_mul_lo", "r", r, a->n, a->limbs));
+    CHECK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "a", a));
+    CHECK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "b", b));
     return g_->dev_mul_lo(ctx, r, a, b);
 }
 
 int bulk_int_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
     GPU_INTS("bulk_int_dev_shl");
+    CHECK(shape(ctx, "bulk_int_dev_shl", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_shl", "r", r, a->n, a->limbs));
     return g_->dev_shl(ctx, r, a, bits);
 }
 
 int bulk_int_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
     GPU_INTS("bulk_int_dev_shr");
+    CHECK(shape(ctx, "bulk_int_dev_shr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_shr", "r", r, a->n, a->limbs));
     return g_->dev_shr(ctx, r, a, bits);
 }
 
@@ -106,12 +164,28 @@ int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const b
                         const bulk_int_dev *d, int8_t *err_host)
 {
     GPU_INTS("bulk_int_dev_divmod");
+    static const char fn[] = "bulk_int_dev_divmod";
+    CHECK(shape(ctx, fn, "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    if (!d) return bulk_fail(ctx, BULK_ERR_ARG, "%s: d is NULL", fn);
+    if (d->n != a->n || (a->limbs != d->limbs && a->limbs != 2 * d->limbs))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: a holds %zu x %zu limbs, d %zu x %zu: d must have as many instances "
+                         "and as many or half as many limbs", fn, a->n, a->limbs, d->n, d->limbs);
+    if (q) CHECK(shape(ctx, fn, "q", q, a->n, a->limbs));
+    if (r) CHECK(shape(ctx, fn, "r", r, a->n, d->limbs));
+    CHECK(apart(ctx, fn, "q", q, "a", a));
+    CHECK(apart(ctx, fn, "q", q, "d", d));
+    CHECK(apart(ctx, fn, "r", r, "a", a));
+    CHECK(apart(ctx, fn, "r", r, "d", d));
+    CHECK(apart(ctx, fn, "q", q, "r", r));
     return g_->dev_divmod(ctx, q, r, a, d, err_host);
 }
 
 int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_gcd");
+    CHECK(shape(ctx, "bulk_int_dev_gcd", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    CHECK(shape(ctx, "bulk_int_dev_gcd", "b", b, a->n, a->limbs));
+    CHECK(shape(ctx, "bulk_int_dev_gcd", "g", g, a->n, a->limbs));
     return g_->dev_gcd(ctx, g, a, b);
 }
 
@@ -119,5 +193,13 @@ int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base
                         const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host)
 {
     GPU_INTS("bulk_int_dev_powmod");
+    static const char fn[] = "bulk_int_dev_powmod";
+    CHECK(shape(ctx, fn, "base", base, base ? base->n : 0, base ? base->limbs : 0));
+    CHECK(shape(ctx, fn, "exp", exp, base->n, base->limbs));
+    CHECK(shape(ctx, fn, "m", m, base->n, base->limbs));
+    CHECK(shape(ctx, fn, "r", r, base->n, base->limbs));
+    CHECK(apart(ctx, fn, "r", r, "base", base));
+    CHECK(apart(ctx, fn, "r", r, "exp", exp));
+    CHECK(apart(ctx, fn, "r", r, "m", m));
     return g_->dev_powmod(ctx, r, base, exp, m, err_host);
 }

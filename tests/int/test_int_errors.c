@@ -1,10 +1,11 @@
 /* Bad arguments of every public function of bulk/int.h and of the fallible ones of bulk/mpn.h:
  * each checked case returns its status and leaves a last error that names the function (and,
  * for a width, the offending value). Also: per-instance errors name the lowest failing
- * instance. bulk/int_device.h is covered by the backend's tests (its functions live with
- * the CUDA code). */
+ * instance. bulk/int_device.h on a CPU context: every function refuses with
+ * BULK_ERR_NO_BACKEND naming itself (its shape checks need a device: test_int_gpu). */
 #include "bulk/bulk.h"
 #include "bulk/int.h"
+#include "bulk/int_device.h"
 #include "bulk/mpn.h"
 #include "test_util.h"
 
@@ -139,6 +140,27 @@ int main(void)
     expect("mpn_powmod even", NULL, bulk_mpn_powmod(r, a4, a4, m6, L, tp), BULK_ERR_EVEN_MODULUS,
            "bulk_mpn_powmod", "even");
 
+    /* the device-resident API needs a GPU context */
+    bulk_int_dev *dx = NULL, *dy = NULL;
+    const int nb = BULK_ERR_NO_BACKEND;
+    expect("dev_alloc cpu", ctx, bulk_int_dev_alloc(ctx, &dx, N, L), nb, "bulk_int_dev_alloc", "no GPU");
+    CHECK(dx == NULL, "dev_alloc on the CPU left a handle");
+    expect("dev_alloc NULL ctx", NULL, bulk_int_dev_alloc(NULL, &dx, N, L), BULK_ERR_ARG, "bulk_int_dev_alloc", "ctx");
+    expect("dev_upload cpu", ctx, bulk_int_dev_upload(ctx, dx, a), nb, "bulk_int_dev_upload", NULL);
+    expect("dev_download cpu", ctx, bulk_int_dev_download(ctx, dx, r), nb, "bulk_int_dev_download", NULL);
+    expect("dev_sync cpu", ctx, bulk_int_dev_sync(ctx), nb, "bulk_int_dev_sync", NULL);
+    expect("dev_add cpu", ctx, bulk_int_dev_add(ctx, dx, dx, dy), nb, "bulk_int_dev_add", NULL);
+    expect("dev_sub cpu", ctx, bulk_int_dev_sub(ctx, dx, dx, dy), nb, "bulk_int_dev_sub", NULL);
+    expect("dev_mul cpu", ctx, bulk_int_dev_mul(ctx, dx, dx, dy), nb, "bulk_int_dev_mul", NULL);
+    expect("dev_sqr cpu", ctx, bulk_int_dev_sqr(ctx, dx, dy), nb, "bulk_int_dev_sqr", NULL);
+    expect("dev_mul_lo cpu", ctx, bulk_int_dev_mul_lo(ctx, dx, dx, dy), nb, "bulk_int_dev_mul_lo", NULL);
+    expect("dev_shl cpu", ctx, bulk_int_dev_shl(ctx, dx, dy, 3), nb, "bulk_int_dev_shl", NULL);
+    expect("dev_shr cpu", ctx, bulk_int_dev_shr(ctx, dx, dy, 3), nb, "bulk_int_dev_shr", NULL);
+    expect("dev_divmod cpu", ctx, bulk_int_dev_divmod(ctx, dx, dy, dx, dy, err), nb, "bulk_int_dev_divmod", NULL);
+    expect("dev_gcd cpu", ctx, bulk_int_dev_gcd(ctx, dx, dx, dy), nb, "bulk_int_dev_gcd", NULL);
+    expect("dev_powmod cpu", ctx, bulk_int_dev_powmod(ctx, dx, dx, dy, dy, err), nb, "bulk_int_dev_powmod", NULL);
+    CHECK(bulk_int_dev_count(NULL) == 0 && bulk_int_dev_limbs(NULL) == 0, "count/limbs of NULL");
+    bulk_int_dev_free(NULL);
     bulk_ctx_close(ctx);
     return test_finish();
 }
