@@ -681,6 +681,17 @@ static void test_chain(size_t limbs, size_t n)
     CHECK(rc == BULK_OK, "device chain limbs=%zu", L);
     CHECK(bulk_int_dev_mul(gpu, dp, da, dc) == BULK_OK, "dev mul");
     CHECK(bulk_int_dev_mul(gpu, dr, da, db) == BULK_ERR_ARG, "dev mul with a too narrow result accepted");
+    CHECK(strstr(bulk_ctx_last_error(gpu), "bulk_int_dev_mul: r holds"), "dev mul message: %s", bulk_ctx_last_error(gpu));
+    CHECK(bulk_int_dev_add(gpu, dp, da, db) == BULK_ERR_ARG && strstr(bulk_ctx_last_error(gpu), "bulk_int_dev_add: r"),
+          "dev add into a wider result: %s", bulk_ctx_last_error(gpu));
+    CHECK(bulk_int_dev_divmod(gpu, dq, dr, dp, dp, NULL) == BULK_ERR_ARG &&
+              strstr(bulk_ctx_last_error(gpu), "bulk_int_dev_divmod"),
+          "dev divmod by a 2L divisor of a 2L dividend into an L remainder: %s", bulk_ctx_last_error(gpu));
+    CHECK(bulk_int_dev_sqr(gpu, dp, NULL) == BULK_ERR_ARG && strstr(bulk_ctx_last_error(gpu), "bulk_int_dev_sqr: a is NULL"),
+          "dev sqr NULL: %s", bulk_ctx_last_error(gpu));
+    CHECK(bulk_int_dev_powmod(gpu, da, da, db, dc, NULL) == BULK_ERR_ARG &&
+              strstr(bulk_ctx_last_error(gpu), "results may not overlap"),
+          "dev powmod r == base: %s", bulk_ctx_last_error(gpu));
     mpz_t x, y, m, z;
     mpz_inits(x, y, m, z, NULL);
     for (size_t i = 0; i < n; i++) {
