@@ -6,7 +6,10 @@
 #include <bulk/bulk.h>
 #include <bulk/circuit.h>
 #include <bulk/cky.h>
+#include <bulk/gcd.h>
+#include <bulk/int.h>
 #include <bulk/life.h>
+#include <bulk/mpn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +158,92 @@ static int use_cky(void)
     return 0;
 }
 
+/* Text <-> integers, bound expressions and the mpn layer (one 2-limb example each, checked). */
+static int use_int(void)
+{
+    bulk_limb_t x[3], y[3];
+    size_t pos, len;
+    char buf[128];
+    REQUIRE(bulk_int_str_size(2, 10) >= 39 && bulk_int_str_limbs(40) >= 3, "sizes");
+    REQUIRE(bulk_int_from_str(x, "0x10000000000000001", 3, 0, &pos) == BULK_OK && x[0] == 1 && x[1] == 1 && !x[2],
+            "bulk_int_from_str");
+    REQUIRE(bulk_int_from_strn(y, "18446744073709551617xyz", 20, 3, 10, &pos) == BULK_OK && y[0] == 1 && y[1] == 1,
+            "bulk_int_from_strn");
+    REQUIRE(bulk_int_from_expr(x, "2^68+2^40", 3, &pos) == BULK_OK && x[0] == (1ull << 40) && x[1] == 16,
+            "bulk_int_from_expr");
+    REQUIRE(bulk_int_from_expr(x, "1-2", 3, &pos) == BULK_ERR_ARG, "a negative bound");
+    REQUIRE(bulk_int_to_str(buf, sizeof buf, y, 3, 16, &len) == BULK_OK && strcmp(buf, "0x10000000000000001") == 0,
+            "bulk_int_to_str: %s", buf);
+    const char *texts[2] = { "7", "0x2a" };
+    bulk_limb_t v[2];
+    int8_t err[2];
+    REQUIRE(bulk_int_from_strs(ctx, v, texts, 2, 1, 0, err) == BULK_OK && v[0] == 7 && v[1] == 42, "from_strs");
+    char out[2 * 24];
+    REQUIRE(bulk_int_to_strs(ctx, out, 24, v, 2, 1, 10) == BULK_OK && strcmp(out + 24, "42") == 0, "to_strs");
+    /* mpn: (2^64 + 3) and 5, two limbs */
+    bulk_limb_t a[2] = { 3, 1 }, b[2] = { 5, 0 }, r[4], q[2], t[2];
+    REQUIRE(bulk_mpn_add_n(r, a, b, 2) == 0 && r[0] == 8, "add_n");
+    REQUIRE(bulk_mpn_sub_n(r, b, a, 2) == 1, "sub_n borrow");
+    REQUIRE(bulk_mpn_add_1(r, a, 2, 1) == 0 && r[0] == 4, "add_1");
+    REQUIRE(bulk_mpn_sub_1(r, a, 2, 4) == 0 && r[0] == ~0ull && r[1] == 0, "sub_1");
+    REQUIRE(bulk_mpn_add(r, a, 2, b, 1) == 0 && r[0] == 8, "add");
+    REQUIRE(bulk_mpn_sub(r, a, 2, b, 1) == 0 && r[0] == ~0ull - 1 && r[1] == 0, "sub");
+    REQUIRE(bulk_mpn_lshift(r, a, 2, 1) == 0 && r[0] == 6 && r[1] == 2, "lshift");
+    REQUIRE(bulk_mpn_rshift(r, a, 2, 1) == (1ull << 63) && r[0] == (1ull << 63) + 1 && r[1] == 0, "rshift");
+    REQUIRE(bulk_mpn_mul_1(r, a, 2, 2) == 0 && r[0] == 6, "mul_1");
+    r[0] = 1, r[1] = 0;
+    REQUIRE(bulk_mpn_addmul_1(r, a, 2, 2) == 0 && r[0] == 7 && r[1] == 2, "addmul_1");
+    REQUIRE(bulk_mpn_submul_1(r, a, 2, 2) == 0 && r[0] == 1 && r[1] == 0, "submul_1");
+    REQUIRE(bulk_mpn_cmp(a, b, 2) == 1, "cmp");
+    REQUIRE(bulk_mpn_neg(t, b, 2) == 1 && t[0] == ~0ull - 4 && t[1] == ~0ull, "neg");
+    bulk_mpn_mul(r, a, 2, b, 2);
+    REQUIRE(r[0] == 15 && r[1] == 5 && !r[2] && !r[3], "mul");
+    bulk_mpn_mul_n(r, a, b, 2);
+    REQUIRE(r[0] == 15 && r[1] == 5, "mul_n");
+    bulk_mpn_sqr(r, b, 2);
+    REQUIRE(r[0] == 25 && !r[1], "sqr");
+    bulk_mpn_mullo_n(r, a, b, 2);
+    REQUIRE(r[0] == 15 && r[1] == 5, "mullo_n");
+    REQUIRE(bulk_mpn_divrem_1(q, a, 2, 5) == 4, "divrem_1"); /* 2^64 = 1 mod 5 */
+    bulk_limb_t *tp = malloc(8 * (bulk_mpn_divmod_scratch(2, 1) + bulk_mpn_gcd_scratch(2) +
+                                  bulk_mpn_invmod_scratch(2) + bulk_mpn_powmod_scratch(2) + 16));
+    REQUIRE(tp, "scratch");
+    bulk_limb_t rr[1];
+    bulk_mpn_divmod(q, rr, a, 2, b, 1, BULK_DIV_AUTO, tp);
+    REQUIRE(rr[0] == bulk_mpn_divrem_1(t, a, 2, 5) && q[0] == t[0] && q[1] == t[1], "divmod");
+    bulk_limb_t g[2], m7[2] = { 7, 0 }, e[2] = { 3, 0 }, m6[2] = { 6, 0 };
+    REQUIRE(bulk_mpn_gcd(g, a, b, 2, BULK_GCD_AUTO, tp) == 1 && g[0] == 1 && g[1] == 0, "gcd");
+    REQUIRE(bulk_mpn_invmod(r, b, m7, 2, tp) == BULK_OK && r[0] == 3, "invmod 5^-1 mod 7");
+    REQUIRE(bulk_mpn_powmod(r, b, e, m7, 2, tp) == BULK_OK && r[0] == 125 % 7, "powmod");
+    REQUIRE(bulk_mpn_powmod(r, b, e, m6, 2, tp) == BULK_ERR_EVEN_MODULUS && strstr(bulk_ctx_last_error(NULL), "powmod"),
+            "powmod even modulus: '%s'", bulk_ctx_last_error(NULL));
+    free(tp);
+    return 0;
+}
+
+/* Duplicates and the two searches, on 15 = 3 * 5, 21 = 3 * 7, 15 again. */
+static int count_pair(void *arg, size_t i, size_t j, const bulk_limb_t *g, size_t gn)
+{
+    (void)i, (void)j, (void)g, (void)gn;
+    ++*(int *)arg;
+    return 0;
+}
+
+static int use_gcd(void)
+{
+    bulk_limb_t x[3] = { 15, 21, 15 };
+    size_t first[3];
+    REQUIRE(bulk_gcd_duplicates(ctx, first, x, 3, 1) == BULK_OK && first[0] == 0 && first[1] == 1 && first[2] == 0,
+            "bulk_gcd_duplicates");
+    int pairs = 0;
+    calls c = { 0, 0 };
+    bulk_ctx_set_progress(ctx, count_calls, &c);
+    REQUIRE(bulk_gcd_pairs(ctx, x, 3, 1, 0, count_pair, &pairs) == BULK_OK && pairs == 3, "bulk_gcd_pairs: %d", pairs);
+    bulk_ctx_set_progress(ctx, NULL, NULL);
+    REQUIRE(c.n >= 2 && c.last == 3, "gcd.pairs progress: %d calls, last %g", c.n, c.last);
+    return 0;
+}
+
 /* The areas, in order (context first: it opens the context the others use). The int, gcd and
  * collatz areas add their use_* functions (every function their areas promoted to the public
  * API) to this list. */
@@ -166,7 +255,9 @@ static const struct {
     { "life", use_life },
     { "circuit", use_circuit },
     { "cky", use_cky },
-    /* int, gcd, collatz: here */
+    { "int", use_int },
+    { "gcd", use_gcd },
+    /* collatz: here */
 };
 
 int main(int argc, char **argv)
