@@ -91,6 +91,175 @@ static void gather_range(void *arg, size_t b, size_t e, int worker)
     }
 }
 
+/* The grammar on the device in the form the chosen kernel reads, and the host arrays built for
+ * it; grammar_free releases both (NULL members are skipped). */
+struct grammar_upload {
+    uint32_t *h_rules, *h_rstart, *h_tmask, *h_rules_b, *h_rstart_b;
+    uint32_t *d_astart, *d_bc, *d_ustart, *d_ulist, *d_rules, *d_rstart, *d_tmask, *d_rules_b, *d_rstart_b;
+};
+
+static void grammar_free(grammar_upload *u)
+{
+    cudaFree(u->d_astart), cudaFree(u->d_bc), cudaFree(u->d_ustart), cudaFree(u->d_ulist);
+    cudaFree(u->d_rules), cudaFree(u->d_rstart), cudaFree(u->d_tmask), cudaFree(u->d_rules_b), cudaFree(u->d_rstart_b);
+    free(u->h_rules), free(u->h_rstart), free(u->h_tmask), free(u->h_rules_b), free(u->h_rstart_b);
+}
+
+/* What one parse call launches: the kernel family and its flags, the device limits, and the
+ * grammar as the kernels read it. */
+struct launch_plan {
+    int block, early, byb, pair;
+    size_t nnt, budget;
+    int smem_max, gather_bytes, threads;
+    cky_dev_grammar dg;
+    cudaEvent_t e0, e1;
+};
+
+/* Uploads g for the plan's kernel family (block: the rule words of both rule forms and the
+ * terminal masks; thread: the plain CNF arrays) and fills lp->dg and lp->gather_bytes. */
+static int upload_grammar(bulk_ctx *ctx, const bulk_grammar *g, launch_plan *lp, grammar_upload *u)
+{
+    int st = BULK_OK;
+    const size_t nnt = lp->nnt, tw = (nnt + 31) / 32;
+    cky_dev_grammar &dg = lp->dg;
+    if (lp->block) {
+        u->h_rstart = (uint32_t *)malloc(sizeof(uint32_t) * (nnt + 1));
+        u->h_rstart_b = (uint32_t *)malloc(sizeof(uint32_t) * (nnt + 1));
+        u->h_tmask = (uint32_t *)calloc((size_t)g->nterm * tw + 1, sizeof(uint32_t));
+        if (!u->h_rstart || !u->h_rstart_b || !u->h_tmask || !(u->h_rules = block_rules(g, u->h_rstart)) ||
+            !(u->h_rules_b = block_rules_byb(g, u->h_rstart_b)))
+            return BULK_ERR_NOMEM;
+        for (uint32_t t = 0; t < g->nterm; t++)
+            for (uint32_t x = g->ustart[t]; x < g->ustart[t + 1]; x++)
+                u->h_tmask[(size_t)t * tw + g->ulist[x] / 32] |= 1u << (g->ulist[x] % 32);
+        const size_t nr = 4 * ((size_t)u->h_rstart[nnt] + 1), nrb = 4 * ((size_t)u->h_rstart_b[nnt] + 1);
+        const size_t nmask = (size_t)g->nterm * tw + 1;
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_rules, sizeof(uint32_t) * nr), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_rstart, sizeof(uint32_t) * (nnt + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_tmask, sizeof(uint32_t) * nmask), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_rules, u->h_rules, sizeof(uint32_t) * nr, cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_rstart, u->h_rstart, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_tmask, u->h_tmask, sizeof(uint32_t) * nmask, cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_rules_b, sizeof(uint32_t) * nrb), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_rstart_b, sizeof(uint32_t) * (nnt + 1)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_rules_b, u->h_rules_b, sizeof(uint32_t) * nrb, cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_rstart_b, u->h_rstart_b, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cky_block_prepare(lp->early, lp->byb, lp->pair, cky_block_smem((uint32_t)nnt, lp->pair)), st);
+        dg.rules = (const uint4 *)u->d_rules, dg.rstart = u->d_rstart, dg.tmask = u->d_tmask;
+        dg.rules_b = (const uint4 *)u->d_rules_b, dg.rstart_b = u->d_rstart_b;
+        lp->gather_bytes = g->nterm <= 256 ? 1 : 4; /* the block kernel also reads 1-byte symbols */
+    } else {
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_astart, (nnt + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_bc, (2 * g->nbin + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_ustart, (g->nterm + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&u->d_ulist, (g->nun + 1) * sizeof(uint32_t)), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_astart, g->astart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        if (g->nbin) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_bc, g->bc, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_ustart, g->ustart, (g->nterm + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        if (g->nun) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(u->d_ulist, g->ulist, g->nun * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
+        dg.astart = u->d_astart, dg.bc = u->d_bc, dg.ustart = u->d_ustart, dg.ulist = u->d_ulist;
+    }
+fail:
+    return st;
+}
+
+/* The buffers of one string length's launches (reallocated per length, freed by the caller). */
+struct length_buffers {
+    void *d_T, *d_str;
+    uint8_t *d_acc, *hstr, *hacc;
+};
+
+static void length_free(length_buffers *b)
+{
+    cudaFree(b->d_T), cudaFree(b->d_str), cudaFree(b->d_acc);
+    free(b->hstr), free(b->hacc);
+    memset(b, 0, sizeof *b);
+}
+
+/* Parses the cnt strings bids[] of length n, in launches as large as the plan's budget allows,
+ * writing accept[] and adding to sx's times. */
+static int parse_length(bulk_ctx *ctx, const launch_plan *lp, const int32_t *syms, const size_t *offsets,
+                        const size_t *bids, size_t cnt, size_t n, uint8_t *accept, length_buffers *b,
+                        bulk_cky_gpu_stats *sx)
+{
+    int st = BULK_OK;
+    const size_t cells = n * (n + 1) / 2, unit = lp->block ? CKY_GROUP : 64, nnt = lp->nnt;
+    const size_t per_unit =
+        lp->block ? cells * (nnt * CKY_LANES + 1) * sizeof(uint32_t) : cells * nnt * sizeof(uint64_t);
+    const size_t units_all = (cnt + unit - 1) / unit, units_max = lp->budget / per_unit;
+    if (units_max == 0) return BULK_ERR_NOMEM;
+    const size_t chunk = (units_all < units_max ? units_all : units_max) * unit; /* strings per launch */
+    length_free(b);
+    b->hstr = (uint8_t *)malloc(chunk * n * sizeof(int32_t));
+    b->hacc = (uint8_t *)malloc(chunk);
+    if (!b->hstr || !b->hacc) return BULK_ERR_NOMEM;
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&b->d_T, (chunk / unit) * per_unit), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&b->d_str, chunk * n * sizeof(int32_t)), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&b->d_acc, chunk), st);
+    for (size_t f = 0; f < cnt; f += chunk) {
+        const size_t m = cnt - f < chunk ? cnt - f : chunk;
+        /* the strings of the chunk, one after the other: gathered (as bytes when the kernel
+         * takes them), on all threads; int32 symbols that already lie one after the other
+         * go straight from syms */
+        double t0 = now_ms();
+        const int32_t *src = syms + offsets[bids[f]];
+        int sym_bytes = lp->gather_bytes;
+        bool contiguous = lp->gather_bytes == 4;
+        for (size_t s = 1; s < m && contiguous; s++) contiguous = offsets[bids[f + s]] == offsets[bids[f]] + s * n;
+        if (!contiguous) {
+            gather_job gj = { syms, offsets, bids + f, n, sym_bytes, b->hstr };
+            src = (const int32_t *)b->hstr;
+            if (lp->threads > 1 && m * n >= ((size_t)1 << 20)) bulk_parallel_for(lp->threads, m, 4096, gather_range, &gj);
+            else gather_range(&gj, 0, m, 0);
+        }
+        sx->gather_ms += now_ms() - t0;
+        t0 = now_ms();
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(b->d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice), st);
+        sx->copy_ms += now_ms() - t0;
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(lp->e0), st);
+        if (lp->block)
+            BULK_CUDA_CHECK_GOTO(ctx, cky_block_launch((uint32_t *)b->d_T, b->d_str, sym_bytes, b->d_acc, (uint32_t)n, m,
+                                                       lp->early, lp->byb, lp->pair, &lp->dg, 0), st);
+        else {
+            const int use_shared = 2 * nnt * CKY_THREAD_SH_BLOCK * sizeof(uint64_t) <= (size_t)lp->smem_max;
+            BULK_CUDA_CHECK_GOTO(ctx, cky_thread_launch((uint64_t *)b->d_T, (const int32_t *)b->d_str, b->d_acc,
+                                                        (uint32_t)n, m, use_shared, &lp->dg, 0), st);
+        }
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(lp->e1), st);
+        BULK_CUDA_CHECK_GOTO(ctx, cudaEventSynchronize(lp->e1), st);
+        {
+            float ms = 0;
+            BULK_CUDA_CHECK_GOTO(ctx, cudaEventElapsedTime(&ms, lp->e0, lp->e1), st);
+            sx->kernel_ms += ms;
+        }
+        t0 = now_ms();
+        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(b->hacc, b->d_acc, m, cudaMemcpyDeviceToHost), st);
+        sx->copy_ms += now_ms() - t0;
+        for (size_t s = 0; s < m; s++) accept[bids[f + s]] = b->hacc[s];
+    }
+fail:
+    return st;
+}
+
+/* The kernel family for `variant` (AUTO: by-B with two splits a pass and early exit) that fits
+ * the device's shared memory; BULK_ERR_ARG for a variant out of range. */
+static int choose_variant(int variant, size_t nnt, int smem_max, launch_plan *lp)
+{
+    /* the rule words hold (2 nnt + 1) * 32 in 16 bits */
+    const bool fits = nnt <= 1023 && cky_block_smem((uint32_t)nnt, 0) <= (size_t)smem_max;
+    if (variant == BULK_CKY_GPU_AUTO) variant = BULK_CKY_GPU_BYB2;
+    if (variant <= BULK_CKY_GPU_AUTO || variant >= BULK_CKY_GPU_VARIANTS) return -1;
+    if (variant != BULK_CKY_GPU_THREAD && !fits) variant = BULK_CKY_GPU_THREAD;
+    if ((variant == BULK_CKY_GPU_BYB2_FULL || variant == BULK_CKY_GPU_BYB2) &&
+        cky_block_smem((uint32_t)nnt, 1) > (size_t)smem_max)
+        variant = variant == BULK_CKY_GPU_BYB2 ? BULK_CKY_GPU_BYB : BULK_CKY_GPU_BYB_FULL;
+    lp->block = variant != BULK_CKY_GPU_THREAD;
+    lp->early = variant == BULK_CKY_GPU_BLOCK || variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB2;
+    lp->pair = variant == BULK_CKY_GPU_BYB2_FULL || variant == BULK_CKY_GPU_BYB2;
+    lp->byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL || lp->pair;
+    return variant;
+}
+
 extern "C" int bulk_cuda_cky_parse_ex(bulk_ctx *ctx, const bulk_grammar *g, uint8_t *accept,
                                       const int32_t *syms, const size_t *offsets, size_t nstrings,
                                       int variant, int threads, bulk_cky_gpu_stats *stats)
@@ -100,18 +269,19 @@ extern "C" int bulk_cuda_cky_parse_ex(bulk_ctx *ctx, const bulk_grammar *g, uint
     int st = BULK_OK;
     bulk_cky_gpu_stats sx;
     memset(&sx, 0, sizeof sx);
-    const size_t nnt = g->nnt, tw = (nnt + 31) / 32;
-    uint8_t *ok = (uint8_t *)malloc(nstrings ? nstrings : 1), *hacc = NULL, *hstr = NULL;
-    size_t *ids = NULL, *bucket = NULL, free_b = 0, total_b = 0, budget, nok = 0, maxlen;
-    uint32_t *h_rules = NULL, *h_rstart = NULL, *h_tmask = NULL, *h_rules_b = NULL, *h_rstart_b = NULL;
-    uint32_t *d_astart = NULL, *d_bc = NULL, *d_ustart = NULL, *d_ulist = NULL, *d_rules = NULL, *d_rstart = NULL,
-             *d_tmask = NULL, *d_rules_b = NULL, *d_rstart_b = NULL;
-    void *d_T = NULL, *d_str = NULL;
-    uint8_t *d_acc = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
-    int dev = 0, smem_max = 0, clock_khz = 0, block, early = 0, byb = 0, pair = 0, gather_bytes = 4;
-    cky_dev_grammar dg;
-    memset(&dg, 0, sizeof dg);
+    uint8_t *ok = (uint8_t *)malloc(nstrings ? nstrings : 1);
+    size_t *ids = NULL, *bucket = NULL, free_b = 0, total_b = 0, nok = 0, maxlen;
+    grammar_upload up;
+    length_buffers lb;
+    launch_plan lp;
+    memset(&up, 0, sizeof up);
+    memset(&lb, 0, sizeof lb);
+    memset(&lp, 0, sizeof lp);
+    int dev = 0, clock_khz = 0;
+    lp.nnt = g->nnt;
+    lp.threads = threads;
+    lp.gather_bytes = 4;
+    lp.dg.nnt = (uint32_t)g->nnt;
     if (!ok) return BULK_ERR_NOMEM;
     double t_mark = now_ms();
     maxlen = bulk_cky_prepare(g, accept, ok, syms, offsets, nstrings, threads);
@@ -127,74 +297,19 @@ extern "C" int bulk_cuda_cky_parse_ex(bulk_ctx *ctx, const bulk_grammar *g, uint
     sx.prep_ms = now_ms() - t_mark;
     t_mark = now_ms();
     dev = ctx->cuda->device;
-    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&lp.smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), st);
     BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&sx.sms, cudaDevAttrMultiProcessorCount, dev), st);
     BULK_CUDA_CHECK_GOTO(ctx, cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev), st);
     sx.clock_ghz = clock_khz * 1e-6;
-    {
-        /* the rule words hold (2 nnt + 1) * 32 in 16 bits */
-        const bool fits = nnt <= 1023 && cky_block_smem((uint32_t)nnt, 0) <= (size_t)smem_max;
-        if (variant == BULK_CKY_GPU_AUTO) variant = BULK_CKY_GPU_BYB2;
-        if (variant <= BULK_CKY_GPU_AUTO || variant >= BULK_CKY_GPU_VARIANTS) {
-            st = BULK_ERR_ARG;
-            goto fail;
-        }
-        if (variant != BULK_CKY_GPU_THREAD && !fits) variant = BULK_CKY_GPU_THREAD;
-        if ((variant == BULK_CKY_GPU_BYB2_FULL || variant == BULK_CKY_GPU_BYB2) &&
-            cky_block_smem((uint32_t)nnt, 1) > (size_t)smem_max)
-            variant = variant == BULK_CKY_GPU_BYB2 ? BULK_CKY_GPU_BYB : BULK_CKY_GPU_BYB_FULL;
+    if ((sx.variant = choose_variant(variant, lp.nnt, lp.smem_max, &lp)) < 0) {
+        st = BULK_ERR_ARG;
+        goto fail;
     }
-    sx.variant = variant;
-    block = variant != BULK_CKY_GPU_THREAD;
-    early = variant == BULK_CKY_GPU_BLOCK || variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB2;
-    pair = variant == BULK_CKY_GPU_BYB2_FULL || variant == BULK_CKY_GPU_BYB2;
-    byb = variant == BULK_CKY_GPU_BYB || variant == BULK_CKY_GPU_BYB_FULL || pair;
-    dg.nnt = (uint32_t)nnt;
-
-    /* the grammar, in the form the kernel reads */
-    if (block) {
-        h_rstart = (uint32_t *)malloc(sizeof(uint32_t) * (nnt + 1));
-        h_rstart_b = (uint32_t *)malloc(sizeof(uint32_t) * (nnt + 1));
-        h_tmask = (uint32_t *)calloc((size_t)g->nterm * tw + 1, sizeof(uint32_t));
-        if (!h_rstart || !h_rstart_b || !h_tmask || !(h_rules = block_rules(g, h_rstart)) ||
-            !(h_rules_b = block_rules_byb(g, h_rstart_b))) {
-            st = BULK_ERR_NOMEM;
-            goto fail;
-        }
-        for (uint32_t t = 0; t < g->nterm; t++)
-            for (uint32_t u = g->ustart[t]; u < g->ustart[t + 1]; u++)
-                h_tmask[(size_t)t * tw + g->ulist[u] / 32] |= 1u << (g->ulist[u] % 32);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rstart, sizeof(uint32_t) * (nnt + 1)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rules, h_rules, sizeof(uint32_t) * 4 * ((size_t)h_rstart[nnt] + 1),
-                             cudaMemcpyHostToDevice), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rstart, h_rstart, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_tmask, h_tmask, sizeof(uint32_t) * ((size_t)g->nterm * tw + 1), cudaMemcpyHostToDevice), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_rstart_b, sizeof(uint32_t) * (nnt + 1)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rules_b, h_rules_b, sizeof(uint32_t) * 4 * ((size_t)h_rstart_b[nnt] + 1),
-                             cudaMemcpyHostToDevice), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_rstart_b, h_rstart_b, sizeof(uint32_t) * (nnt + 1), cudaMemcpyHostToDevice), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cky_block_prepare(early, byb, pair, cky_block_smem((uint32_t)nnt, pair)), st);
-        dg.rules = (const uint4 *)d_rules, dg.rstart = d_rstart, dg.tmask = d_tmask;
-        dg.rules_b = (const uint4 *)d_rules_b, dg.rstart_b = d_rstart_b;
-        gather_bytes = g->nterm <= 256 ? 1 : 4; /* the block kernel also reads 1-byte symbols */
-    } else {
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_astart, (nnt + 1) * sizeof(uint32_t)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_bc, (2 * g->nbin + 1) * sizeof(uint32_t)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_ustart, (g->nterm + 1) * sizeof(uint32_t)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_ulist, (g->nun + 1) * sizeof(uint32_t)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_astart, g->astart, (nnt + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
-        if (g->nbin) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_bc, g->bc, 2 * g->nbin * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_ustart, g->ustart, (g->nterm + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
-        if (g->nun) BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_ulist, g->ulist, g->nun * sizeof(uint32_t), cudaMemcpyHostToDevice), st);
-        dg.astart = d_astart, dg.bc = d_bc, dg.ustart = d_ustart, dg.ulist = d_ulist;
-    }
-    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&e0), st);
-    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&e1), st);
+    if ((st = upload_grammar(ctx, g, &lp, &up)) != BULK_OK) goto fail;
+    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&lp.e0), st);
+    BULK_CUDA_CHECK_GOTO(ctx, cudaEventCreate(&lp.e1), st);
     BULK_CUDA_CHECK_GOTO(ctx, cudaMemGetInfo(&free_b, &total_b), st);
-    budget = free_b / 2; /* the tables of one launch; strings and results are small beside them */
+    lp.budget = free_b / 2; /* the tables of one launch; strings and results are small beside them */
 
     sx.setup_ms = now_ms() - t_mark;
     t_mark = now_ms();
@@ -205,80 +320,16 @@ extern "C" int bulk_cuda_cky_parse_ex(bulk_ctx *ctx, const bulk_grammar *g, uint
     for (size_t i = 0; i < nstrings; i++)
         if (ok[i]) ids[bucket[offsets[i + 1] - offsets[i]]++] = i;
     sx.prep_ms += now_ms() - t_mark;
-    for (size_t n = 1; n <= maxlen; n++) {
-        size_t *bids = ids + bucket[n - 1], cnt = bucket[n] - bucket[n - 1];
-        if (!cnt) continue;
-        const size_t cells = n * (n + 1) / 2, unit = block ? CKY_GROUP : 64;
-        const size_t per_unit =
-            block ? cells * (nnt * CKY_LANES + 1) * sizeof(uint32_t) : cells * nnt * sizeof(uint64_t);
-        const size_t units_all = (cnt + unit - 1) / unit, units_max = budget / per_unit;
-        if (units_max == 0) {
-            st = BULK_ERR_NOMEM;
-            goto fail;
-        }
-        const size_t chunk = (units_all < units_max ? units_all : units_max) * unit; /* strings per launch */
-        cudaFree(d_T), cudaFree(d_str), cudaFree(d_acc);
-        d_T = NULL, d_str = NULL, d_acc = NULL;
-        free(hstr), free(hacc);
-        hstr = (uint8_t *)malloc(chunk * n * sizeof(int32_t));
-        hacc = (uint8_t *)malloc(chunk);
-        if (!hstr || !hacc) {
-            st = BULK_ERR_NOMEM;
-            goto fail;
-        }
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_T, (chunk / unit) * per_unit), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_str, chunk * n * sizeof(int32_t)), st);
-        BULK_CUDA_CHECK_GOTO(ctx, cudaMalloc(&d_acc, chunk), st);
-        for (size_t f = 0; f < cnt; f += chunk) {
-            const size_t m = cnt - f < chunk ? cnt - f : chunk;
-            /* the strings of the chunk, one after the other: gathered (as bytes when the kernel
-             * takes them), on all threads; int32 symbols that already lie one after the other
-             * go straight from syms */
-            double t0 = now_ms();
-            const int32_t *src = syms + offsets[bids[f]];
-            int sym_bytes = gather_bytes;
-            bool contiguous = gather_bytes == 4;
-            for (size_t s = 1; s < m && contiguous; s++) contiguous = offsets[bids[f + s]] == offsets[bids[f]] + s * n;
-            if (!contiguous) {
-                gather_job gj = { syms, offsets, bids + f, n, sym_bytes, hstr };
-                src = (const int32_t *)hstr;
-                if (threads > 1 && m * n >= ((size_t)1 << 20)) bulk_parallel_for(threads, m, 4096, gather_range, &gj);
-                else gather_range(&gj, 0, m, 0);
-            }
-            sx.gather_ms += now_ms() - t0;
-            t0 = now_ms();
-            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(d_str, src, m * n * (size_t)sym_bytes, cudaMemcpyHostToDevice), st);
-            sx.copy_ms += now_ms() - t0;
-            BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e0), st);
-            if (block)
-                BULK_CUDA_CHECK_GOTO(ctx, cky_block_launch((uint32_t *)d_T, d_str, sym_bytes, d_acc, (uint32_t)n, m, early, byb, pair, &dg, 0), st);
-            else {
-                const int use_shared =
-                    2 * nnt * CKY_THREAD_SH_BLOCK * sizeof(uint64_t) <= (size_t)smem_max;
-                BULK_CUDA_CHECK_GOTO(ctx, cky_thread_launch((uint64_t *)d_T, (const int32_t *)d_str, d_acc, (uint32_t)n, m, use_shared,
-                                            &dg, 0), st);
-            }
-            BULK_CUDA_CHECK_GOTO(ctx, cudaEventRecord(e1), st);
-            BULK_CUDA_CHECK_GOTO(ctx, cudaEventSynchronize(e1), st);
-            {
-                float ms = 0;
-                BULK_CUDA_CHECK_GOTO(ctx, cudaEventElapsedTime(&ms, e0, e1), st);
-                sx.kernel_ms += ms;
-            }
-            t0 = now_ms();
-            BULK_CUDA_CHECK_GOTO(ctx, cudaMemcpy(hacc, d_acc, m, cudaMemcpyDeviceToHost), st);
-            sx.copy_ms += now_ms() - t0;
-            for (size_t s = 0; s < m; s++) accept[bids[f + s]] = hacc[s];
-        }
+    for (size_t n = 1; n <= maxlen && st == BULK_OK; n++) {
+        const size_t cnt = bucket[n] - bucket[n - 1];
+        if (cnt) st = parse_length(ctx, &lp, syms, offsets, ids + bucket[n - 1], cnt, n, accept, &lb, &sx);
     }
 fail:
-    if (e0) cudaEventDestroy(e0);
-    if (e1) cudaEventDestroy(e1);
-    cudaFree(d_astart), cudaFree(d_bc), cudaFree(d_ustart), cudaFree(d_ulist);
-    cudaFree(d_rules), cudaFree(d_rstart), cudaFree(d_tmask), cudaFree(d_rules_b), cudaFree(d_rstart_b);
-    cudaFree(d_T), cudaFree(d_str), cudaFree(d_acc);
-    free(ok), free(ids), free(bucket), free(hstr), free(hacc);
-    free(h_rules), free(h_rstart), free(h_tmask), free(h_rules_b), free(h_rstart_b);
+    if (lp.e0) cudaEventDestroy(lp.e0);
+    if (lp.e1) cudaEventDestroy(lp.e1);
+    grammar_free(&up);
+    length_free(&lb);
+    free(ok), free(ids), free(bucket);
     sx.total_ms = now_ms() - t_start;
     if (stats) *stats = sx;
     return st;
