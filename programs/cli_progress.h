@@ -14,6 +14,11 @@
  * runs one command per process); never cancels. */
 void cli_progress_attach(bulk_ctx *ctx, const char *label);
 
+/* The same, with the rate shown for a derived quantity: done * work_per_unit work_units per
+ * second (e.g. "cell updates" of a Life run counted in generations). work_unit NULL: the rate of
+ * done, as cli_progress_attach. */
+void cli_progress_attach_work(bulk_ctx *ctx, const char *label, const char *work_unit, double work_per_unit);
+
 /* Clears the line and removes the callback from ctx (which may then be closed). */
 void cli_progress_detach(bulk_ctx *ctx);
 

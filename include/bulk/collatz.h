@@ -52,9 +52,12 @@ typedef struct bulk_collatz_engine bulk_collatz_engine;
 
 /* Builds tables B, C, J (d bits), the sieve S (k bits; k = 0 skips it) and, when a > 0, the
  * delay table A and the peak table P of all n < 2^a (a >= d). Uses the context's threads; the
- * CUDA paths read the context's tuning (bulk_ctx_set_tune) at each call, so ctx must stay open
- * while the engine is used. */
+ * CUDA paths read the context's tuning (bulk_ctx_set_tune) at each call and the engine's
+ * failures are recorded on it, so ctx must stay open while the engine is used. An engine is
+ * read-only once built (set_converge and extend aside): any number of calls may share it.
+ * BULK_ERR_ARG (d, k or a out of range, NULL e or ctx), BULK_ERR_NOMEM; *e is NULL then. */
 BULK_API int bulk_collatz_engine_new(bulk_collatz_engine **e, bulk_ctx *ctx, int d, int k, int a);
+/* Frees the engine and its tables (NULL: nothing). */
 BULK_API void bulk_collatz_engine_free(bulk_collatz_engine *e);
 /* Switches the engine to convergence mode (docs/collatz.md "Convergence mode"): verify then
  * skips every number that a smaller number is proved to reach or to share a trajectory with
@@ -71,9 +74,9 @@ BULK_API int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
  * per engine, after bulk_collatz_engine_set_converge when both are wanted.
  * BULK_ERR_ARG, BULK_ERR_NOMEM (the engine can then only be freed). */
 BULK_API int bulk_collatz_engine_extend(bulk_collatz_engine *e, int bits);
-/* 1 for an engine in convergence mode, else 0. */
+/* 1 for an engine in convergence mode, else 0 (also for NULL). */
 BULK_API int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
-/* s_k, the number of mandatory residues of the engine's sieve (1 when k = 0). */
+/* s_k, the number of mandatory residues of the engine's sieve (1 when k = 0; 0 for NULL). */
 BULK_API uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e);
 
 /* Counts the mandatory residues s_j for j = 0..k (counts[j], k + 1 entries; 0 <= k <=
@@ -95,8 +98,9 @@ typedef struct bulk_collatz_verify_result {
     bulk_u128 max_glide_n;
 } bulk_collatz_verify_result;
 
+/* Zeroes r (NULL: nothing). */
 BULK_API void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r);
-/* into += from (the ranges must be disjoint). */
+/* into += from (the ranges must be disjoint; NULL for either: nothing). */
 BULK_API void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
                                                const bulk_collatz_verify_result *from);
 

@@ -27,7 +27,7 @@ static inline bulk_u128 from128(u128 v)
 
 void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r)
 {
-    memset(r, 0, sizeof *r);
+    if (r) memset(r, 0, sizeof *r);
 }
 
 /* Inserts n into the ascending list of kept overflow values (the smallest KEEP survive). */
@@ -56,6 +56,7 @@ static inline void note_glide(bulk_collatz_verify_result *r, cz_u128 n, uint64_t
 void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
                                       const bulk_collatz_verify_result *from)
 {
+    if (!into || !from) return;
     into->covered = from128(to128(into->covered) + to128(from->covered));
     into->iterated = from128(to128(into->iterated) + to128(from->iterated));
     into->checksum = from128(to128(into->checksum) + to128(from->checksum));
