@@ -46,7 +46,12 @@ typedef struct bulk_u128 {
  * op "collatz.verify", "collatz.delays", "collatz.delay_stats" or "collatz.records" and unit
  * "numbers" (done of total numbers of the range; a resumed run starts at what its checkpoint
  * holds). A callback that returns nonzero stops the call with BULK_ERR_CANCELLED; a
- * checkpoint, when one is kept, then holds the prefix done so far and resumes correctly. */
+ * checkpoint, when one is kept, then holds the prefix done so far and resumes correctly.
+ *
+ * Threads: calls on one context come from one thread at a time (bulk.h); they use the
+ * context's threads themselves. bulk_collatz_verify_chunk alone may run on many threads at
+ * once on one engine (the unit of work of a caller's own scheduler). bulk_collatz_exact and
+ * bulk_collatz_parse_bound are thread-safe. */
 
 typedef struct bulk_collatz_engine bulk_collatz_engine;
 
