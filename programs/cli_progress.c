@@ -1,38 +1,51 @@
-/* Progress lines from the library's progress callback (cli_progress.h). */
+/* The progress callback of the CLI (cli_progress.h). */
 #include "cli_progress.h"
 
-#include <stddef.h>
+#include <string.h>
 
 #include "progress_line.h"
 
 static struct {
-    progress_line line;
     const char *label;
-    int open; /* a line was started for the current operation */
-} shown;
+    const char *work_unit; /* NULL: the rate of done */
+    double work_per_unit;
+    const char *op; /* the operation the line shows; NULL before the first report */
+    double done;    /* its last report */
+    progress_line line;
+} g;
 
 static int on_progress(const bulk_progress *p, void *user)
 {
     (void)user;
-    if (!shown.open || p->done == 0) { /* an operation starts */
-        if (shown.open) progress_line_finish(&shown.line);
-        progress_line_init_count(&shown.line, shown.label, p->total, p->unit, NULL);
-        shown.open = 1;
+    if (p->total <= 0) return 0; /* nothing to draw a share of */
+    if (!g.op || strcmp(g.op, p->op) != 0 || p->done < g.done) {
+        /* an operation starts: a new line, drawn from the next report on (the origin of the
+         * rate: a resumed run's starting point) */
+        if (g.op) progress_line_finish(&g.line);
+        progress_line_init_count(&g.line, g.label, p->total, p->unit, g.work_unit);
+        g.op = p->op;
+        g.done = p->done;
+        return 0;
     }
-    progress_line_update_count(&shown.line, p->done, 0);
+    g.done = p->done;
+    progress_line_update_count(&g.line, p->done, p->done * g.work_per_unit);
     return 0;
 }
 
-void cli_progress_attach(bulk_ctx *ctx, const char *label)
+void cli_progress_attach_work(bulk_ctx *ctx, const char *label, const char *work_unit, double work_per_unit)
 {
-    shown.label = label;
-    shown.open = 0;
+    memset(&g, 0, sizeof g);
+    g.label = label;
+    g.work_unit = work_unit;
+    g.work_per_unit = work_per_unit;
     bulk_ctx_set_progress(ctx, on_progress, NULL);
 }
 
+void cli_progress_attach(bulk_ctx *ctx, const char *label) { cli_progress_attach_work(ctx, label, NULL, 0); }
+
 void cli_progress_detach(bulk_ctx *ctx)
 {
-    if (shown.open) progress_line_finish(&shown.line);
-    shown.open = 0;
+    if (g.op) progress_line_finish(&g.line);
+    g.op = NULL;
     bulk_ctx_set_progress(ctx, NULL, NULL);
 }

@@ -7,12 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collatz/collatz_internal.h"
-#include "collatz/runstate.h"
+#include "bulk/collatz.h"
+#include "bulk/int.h"
+#include "atomic_file.h"
+#include "cli_progress.h"
 #include "collatz_cli.h"
 #include "collatz_plot.h"
-#include "atomic_file.h"
-#include "int/numtext.h"
 #include "progress_line.h"
 #include "pictures/png.h"
 
@@ -27,21 +27,22 @@ int cmd_collatz_delay(int argc, char **argv)
     if (argc < 2) cli_die(CLI_EXIT_USAGE, "collatz delay: give at least one N");
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        size_t len = strlen(s), cap = bulk_parse_uint_limbs_bound(len);
+        /* limbs that hold any len-digit number: a limb takes 16 hex or 19 decimal digits */
+        size_t len = strlen(s), cap = len / 16 + 2;
         if (cap < 3) cap = 3;
         uint64_t *n = calloc(cap, sizeof *n);
         if (!n) cli_die(CLI_EXIT_FAIL, "out of memory");
         size_t limbs;
         if (strpbrk(s, "+-*^")) {
             size_t pos;
-            int st = bulk_cz_parse_bound(s, n, &pos);
+            int st = bulk_collatz_parse_bound(s, n, &pos);
             if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "collatz delay: argument %d '%s' is negative", i, s);
             if (st) cli_die(CLI_EXIT_USAGE, "collatz delay: argument %d '%s' is not a number or expression (at character %zu)", i, s, pos + 1);
             limbs = 3;
         } else {
             size_t pos = 0;
-            int st = bulk_parse_uint(s, len, n, cap, &pos);
-            if (st < 0) cli_die(CLI_EXIT_USAGE, "collatz delay: argument %d '%s' is not a number (at character %zu)", i, s, pos + 1);
+            int st = bulk_int_from_str(n, s, cap, 0, &pos);
+            if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "collatz delay: argument %d '%s' is not a number (at character %zu)", i, s, pos + 1);
             limbs = cap;
         }
         size_t nl = limbs;
@@ -60,12 +61,12 @@ int cmd_collatz_delay(int argc, char **argv)
             if (!peak) cli_die(CLI_EXIT_FAIL, "out of memory");
             st = bulk_collatz_exact(n, nl, &delay, &glide, peak, pcap, &pl);
         }
-        if (st) cli_die(CLI_EXIT_FAIL, "collatz delay: %s", bulk_status_string(st));
-        char *ns = malloc(bulk_format_uint_size(nl, 0) + 1);
-        char *ps = malloc(bulk_format_uint_size(pl, 0) + 1);
-        if (!ns || !ps) cli_die(CLI_EXIT_FAIL, "out of memory");
-        bulk_format_uint(ns, n, nl, 0);
-        bulk_format_uint(ps, peak, pl, 0);
+        if (st) cli_die(CLI_EXIT_FAIL, "collatz delay: %s", bulk_ctx_last_error(NULL));
+        size_t ncap = bulk_int_str_size(nl, 10) + 1, pscap = bulk_int_str_size(pl, 10) + 1;
+        char *ns = malloc(ncap), *ps = malloc(pscap);
+        if (!ns || !ps || bulk_int_to_str(ns, ncap, n, nl, 10, NULL) != BULK_OK ||
+            bulk_int_to_str(ps, pscap, peak, pl, 10, NULL) != BULK_OK)
+            cli_die(CLI_EXIT_FAIL, "out of memory");
         printf("%s %llu %llu %s\n", ns, (unsigned long long)delay, (unsigned long long)glide, ps);
         free(ns);
         free(ps);
@@ -121,104 +122,138 @@ static void write_or_die(bulk_afile *f, FILE *fp, const void *p, size_t n, const
     if (fwrite(p, 1, n, fp) != n) out_failed(f, path, errno);
 }
 
-/* ---- checkpointed output (--checkpoint) ------------------------------------------------------
- * The output grows in OUT.partial; the run state (collatz/runstate.h) records how many numbers
- * are done and how many bytes of OUT.partial hold them. It is written after the partial file
- * was flushed and fsync'ed, so the state never claims bytes that are not on disk; a resumed run
- * truncates OUT.partial to those bytes (dropping what a killed run wrote after its last
- * checkpoint) and appends. At the end the complete state is saved, then OUT.partial is renamed
- * to OUT: a kill in between is finished by the rerun. OUT stands for the file --out leads to
- * (symbolic links followed, so a link stays a link); a device or FIFO cannot be resumed and is
- * refused. */
-struct resume {
-    const char *ckpt, *identity, *outp;
-    char *target; /* the file OUT is renamed to */
+/* ---- the output of a delays run ---------------------------------------------------------------
+ * The library runs the range (bulk_collatz_delays_run) and keeps the checkpoint; this sink
+ * writes what it computes. With --checkpoint the output grows in OUT.partial and the checkpoint
+ * records how many bytes of it hold the numbers done (sync: flushed and fsync'ed first, so it
+ * never claims bytes that are not on disk); a resumed run truncates OUT.partial to those bytes
+ * (dropping what a killed run wrote after its last checkpoint) and appends. At the end
+ * OUT.partial is renamed to OUT: a kill in between is finished by the rerun. OUT stands for the
+ * file --out leads to (symbolic links followed, so a link stays a link); a device or FIFO cannot
+ * be resumed and is refused. */
+struct dsink {
+    FILE *out;
+    const char *outp;  /* --out (NULL: stdout) */
+    bulk_afile *f;     /* the atomic --out file of a run without a checkpoint, else NULL */
+    int width;         /* 0: text; 2, 4: binary delays */
+    uint8_t *bin;      /* binary conversion buffer (grown as needed) */
+    uint64_t bin_cap;
+    uint64_t batch;    /* --stats */
+    /* --stats --png without a checkpoint: every batch, for the plot */
+    unsigned __int128 F;
+    uint64_t *sum;
+    uint32_t *mn, *mx;
+    /* --checkpoint */
+    const char *ckpt;
+    char *target;      /* the file OUT is renamed to */
     char partial[4096];
-    FILE *fp;
-    bulk_u128 first;
-    uint64_t total, done;
-    double every, last;
+    uint64_t total;
+    uint64_t kept;     /* out_bytes of a completed run whose partial file is gone */
+    int complete;      /* that case: the output is already in place */
 };
 
-static void resume_save(struct resume *r, uint64_t done)
+/* begin: opens or resumes the partial output (--checkpoint only). */
+static int sink_begin(void *user, uint64_t done, uint64_t out_bytes)
 {
-    if (fflush(r->fp) != 0 || fsync(fileno(r->fp)) != 0) out_failed(NULL, r->partial, errno);
-    long pos = ftell(r->fp);
-    unsigned __int128 nx = (((unsigned __int128)r->first.hi << 64) | r->first.lo) + done;
-    bulk_cz_runstate s = { { (uint64_t)nx, (uint64_t)(nx >> 64) }, (uint64_t)pos, 0, { 0, 0 }, NULL, 0 };
-    if (pos < 0 || bulk_cz_runstate_write(r->ckpt, r->identity, &s) != BULK_OK)
-        cli_die(CLI_EXIT_FAIL, "cannot write the checkpoint file %s: %s", r->ckpt, strerror(errno ? errno : EIO));
-    r->done = done;
-    r->last = bulk_now();
-}
-
-/* Opens or resumes the partial output; returns 1 when the run had already completed. */
-static int resume_open(struct resume *r, const char *ckpt, const char *identity, const char *outp,
-                       bulk_u128 first, uint64_t total, double every)
-{
-    r->ckpt = ckpt;
-    r->identity = identity;
-    r->outp = outp;
-    r->first = first;
-    r->total = total;
-    r->every = every;
-    int replaced;
-    if (bulk_out_resolve(outp, &r->target, &replaced) != 0) cli_die(CLI_EXIT_FAIL, "--out %s: %s", outp, strerror(errno));
-    if (!replaced)
-        cli_die(CLI_EXIT_USAGE, "--checkpoint needs --out to be a regular file or a new one; %s is a "
-                "device, FIFO or socket, which cannot be resumed", outp);
-    if ((size_t)snprintf(r->partial, sizeof r->partial, "%s.partial", r->target) >= sizeof r->partial)
-        cli_die(CLI_EXIT_USAGE, "--out: the path is too long");
-    bulk_cz_runstate s;
-    int st = bulk_cz_runstate_read(ckpt, identity, &s);
-    if (st == BULK_ERR_ARG || st == BULK_ERR_PARSE) cli_die(CLI_EXIT_USAGE, "collatz delays: %s", bulk_collatz_last_error());
-    if (st < 0) cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
-    if (st == 1) {
-        int fd = open(r->partial, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-        r->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-        if (!r->fp) cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", r->partial, strerror(errno));
-        resume_save(r, 0);
+    struct dsink *k = user;
+    if (!k->ckpt) return 0;
+    if (done == 0 && out_bytes == 0) {
+        int fd = open(k->partial, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+        k->out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+        if (!k->out) cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", k->partial, strerror(errno));
         return 0;
     }
-    free(s.recs);
-    unsigned __int128 F = ((unsigned __int128)first.hi << 64) | first.lo;
-    unsigned __int128 nx = ((unsigned __int128)s.next.hi << 64) | s.next.lo;
-    if (nx < F || nx - F > total)
-        cli_die(CLI_EXIT_USAGE, "checkpoint %s: next is outside the range", ckpt);
-    r->done = (uint64_t)(nx - F);
-    int fd = open(r->partial, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-    r->fp = fd >= 0 ? fdopen(fd, "r+b") : NULL;
-    if (!r->fp) {
-        if (r->done == total && access(r->target, F_OK) == 0) {
-            fprintf(stderr, "bulk: collatz delays: %s is complete (checkpoint %s)\n", outp, ckpt);
-            return 1;
+    int fd = open(k->partial, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    k->out = fd >= 0 ? fdopen(fd, "r+b") : NULL;
+    if (!k->out) {
+        if (done == k->total && access(k->target, F_OK) == 0) {
+            k->complete = 1;
+            k->kept = out_bytes;
+            return 0;
         }
-        cli_die(CLI_EXIT_USAGE, "checkpoint %s: the partial output %s is missing", ckpt, r->partial);
+        cli_die(CLI_EXIT_USAGE, "checkpoint %s: the partial output %s is missing", k->ckpt, k->partial);
     }
     struct stat sb;
-    if (fstat(fileno(r->fp), &sb) != 0 || (uint64_t)sb.st_size < s.out_bytes)
-        cli_die(CLI_EXIT_USAGE, "checkpoint %s: %s is shorter than the %llu bytes it records", ckpt,
-                r->partial, (unsigned long long)s.out_bytes);
-    if (ftruncate(fileno(r->fp), (off_t)s.out_bytes) != 0 || fseek(r->fp, 0, SEEK_END) != 0)
-        cli_die(CLI_EXIT_FAIL, "cannot truncate %s: %s", r->partial, strerror(errno));
-    r->last = bulk_now();
+    if (fstat(fileno(k->out), &sb) != 0 || (uint64_t)sb.st_size < out_bytes)
+        cli_die(CLI_EXIT_USAGE, "checkpoint %s: %s is shorter than the %llu bytes it records", k->ckpt,
+                k->partial, (unsigned long long)out_bytes);
+    if (ftruncate(fileno(k->out), (off_t)out_bytes) != 0 || fseek(k->out, 0, SEEK_END) != 0)
+        cli_die(CLI_EXIT_FAIL, "cannot truncate %s: %s", k->partial, strerror(errno));
     return 0;
 }
 
-/* `done` numbers are written: checkpoint when `every` seconds have passed. */
-static void resume_note(struct resume *r, uint64_t done)
+/* sync: the output on disk, and its length for the checkpoint. */
+static int sink_sync(void *user, uint64_t *out_bytes)
 {
-    if (bulk_now() - r->last >= r->every) resume_save(r, done);
+    struct dsink *k = user;
+    if (k->complete) {
+        *out_bytes = k->kept;
+        return 0;
+    }
+    if (fflush(k->out) != 0 || fsync(fileno(k->out)) != 0) out_failed(NULL, k->partial, errno);
+    long pos = ftell(k->out);
+    if (pos < 0) out_failed(NULL, k->partial, errno);
+    *out_bytes = (uint64_t)pos;
+    return 0;
 }
 
-static void resume_finish(struct resume *r)
+/* put: the lines (or binary delays) of one piece, written as they are done. */
+static int sink_put(void *user, const bulk_collatz_delays_piece *pc)
 {
-    resume_save(r, r->total);
-    if (fclose(r->fp) != 0) out_failed(NULL, r->partial, errno);
-    if (rename(r->partial, r->target) != 0)
-        cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s: %s", r->partial, r->target, strerror(errno));
-    free(r->target);
-    r->target = NULL;
+    struct dsink *k = user;
+    const char *where = k->ckpt ? k->partial : k->outp;
+    unsigned __int128 s = ((unsigned __int128)pc->first.hi << 64) | pc->first.lo;
+    if (k->batch) {
+        for (uint64_t b = 0; b < pc->n; b++) {
+            unsigned __int128 s1 = s + (unsigned __int128)b * k->batch;
+            bulk_u128 sv1 = { (uint64_t)s1, (uint64_t)(s1 >> 64) };
+            fprintf(k->out, "%s %.6f %u %u\n", czcli_str(sv1, 0), (double)pc->sum[b] / (double)k->batch,
+                    pc->min[b], pc->max[b]);
+        }
+        if (k->sum) {
+            uint64_t b0 = (uint64_t)((s - k->F) / k->batch);
+            memcpy(k->sum + b0, pc->sum, pc->n * sizeof *k->sum);
+            memcpy(k->mn + b0, pc->min, pc->n * sizeof *k->mn);
+            memcpy(k->mx + b0, pc->max, pc->n * sizeof *k->mx);
+        }
+    } else if (k->width) {
+        if (pc->n * (uint64_t)k->width > k->bin_cap) {
+            free(k->bin);
+            k->bin_cap = pc->n * (uint64_t)k->width;
+            k->bin = malloc(k->bin_cap);
+            if (!k->bin) cli_die(CLI_EXIT_FAIL, "out of memory");
+        }
+        for (uint64_t i = 0; i < pc->n; i++) {
+            if (k->width == 2 && pc->delays[i] > 65535) {
+                if (k->f) bulk_afile_abort(k->f);
+                cli_die(CLI_EXIT_USAGE, "--format u16: the delay %u does not fit 16 bits", pc->delays[i]);
+            }
+            for (int b = 0; b < k->width; b++)
+                k->bin[i * (uint64_t)k->width + (uint64_t)b] = (uint8_t)(pc->delays[i] >> (8 * b));
+        }
+        if (k->outp) write_or_die(k->f, k->out, k->bin, pc->n * (uint64_t)k->width, k->outp);
+        else fwrite(k->bin, 1, pc->n * (uint64_t)k->width, stdout);
+    } else {
+        for (uint64_t i = 0; i < pc->n; i++) {
+            unsigned __int128 n = s + i;
+            bulk_u128 nv = { (uint64_t)n, (uint64_t)(n >> 64) };
+            fprintf(k->out, "%s %u\n", czcli_str(nv, 0), pc->delays[i]);
+        }
+    }
+    out_check(k->f, k->out, where);
+    return 0;
+}
+
+/* --checkpoint: where the output goes (exits 2 when OUT cannot be resumed). */
+static void sink_resolve(struct dsink *k, const char *outp)
+{
+    int replaced;
+    if (bulk_out_resolve(outp, &k->target, &replaced) != 0) cli_die(CLI_EXIT_FAIL, "--out %s: %s", outp, strerror(errno));
+    if (!replaced)
+        cli_die(CLI_EXIT_USAGE, "--checkpoint needs --out to be a regular file or a new one; %s is a "
+                "device, FIFO or socket, which cannot be resumed", outp);
+    if ((size_t)snprintf(k->partial, sizeof k->partial, "%s.partial", k->target) >= sizeof k->partial)
+        cli_die(CLI_EXIT_USAGE, "--out: the path is too long");
 }
 
 /* The average of a batch as the plot draws it: the value of its "%.6f" text, so that a plot
@@ -327,135 +362,79 @@ int cmd_collatz_delays(int argc, char **argv)
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     bulk_collatz_engine *e = czcli_engine(ctx, d, 0, a);
     bulk_afile f = { 0 };
-    FILE *out = stdout;
-    struct resume rs = { 0 };
-    uint64_t start = 0; /* numbers already done (a resumed run) */
-    char identity[512]; /* referenced by rs until the end */
+    const uint64_t total = (uint64_t)len, nb = batch ? total / batch : 0;
+    struct dsink k = { stdout, outp, NULL, width, NULL, 0, batch, F, NULL, NULL, NULL, ckpt, NULL, "", total, 0, 0 };
+    char identity[512];
+    bulk_collatz_run_opts opts = { NULL, NULL, every > 0 ? every : 0.001, 0 };
     if (ckpt) {
         snprintf(identity, sizeof identity, "collatz delays from=%s to=%s format=%s stats=%llu d=%d a=%d",
                  from, to, fmt, batch, d, a);
         if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
             cli_die(CLI_EXIT_USAGE, "collatz delays: bounds too long");
-        if (resume_open(&rs, ckpt, identity, outp, first, (uint64_t)len, every > 0 ? every : 0.001)) {
-            bulk_collatz_engine_free(e);
-            bulk_ctx_close(ctx);
-            return CLI_EXIT_OK; /* already complete */
-        }
-        start = rs.done;
-        out = rs.fp;
+        sink_resolve(&k, outp);
+        opts.checkpoint = ckpt;
+        opts.identity = identity;
     } else if (outp) {
         if (bulk_afile_open(&f, outp, width ? "wb" : "w") != 0)
             cli_die(CLI_EXIT_FAIL, "cannot create %s: %s", outp, strerror(errno));
-        out = f.fp;
+        k.out = f.fp;
+        k.f = &f;
     }
-    const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
+    if (png && !ckpt) { /* the plot of a run without a checkpoint: from every batch kept here */
+        k.sum = malloc(nb * sizeof *k.sum);
+        k.mn = malloc(nb * sizeof *k.mn);
+        k.mx = malloc(nb * sizeof *k.mx);
+        if (!k.sum || !k.mn || !k.mx) cli_die(CLI_EXIT_FAIL, "out of memory (%llu batches)", (unsigned long long)nb);
+    }
     double t0 = bulk_now();
-    progress_line prog;
-    progress_line_init(&prog, "collatz delays", (double)len);
-    uint64_t total = (uint64_t)len;
-    if (!batch) {
-        /* numbers per engine call: larger on a GPU so that one call fills the devices */
-        const uint64_t piece = (uint64_t)1 << (gpu ? 25 : 22);
-        uint32_t *buf = malloc(piece * sizeof *buf);
-        uint8_t *bin = malloc(piece * 4);
-        if (!buf || !bin) cli_die(CLI_EXIT_FAIL, "out of memory");
-        /* pieces end on multiples of `piece` of n (whole merge-class blocks on the CPU) */
-        for (uint64_t off = start, m; off < total; off += m) {
-            m = piece - (uint64_t)((F + off) & (piece - 1));
-            if (m > total - off) m = total - off;
-            unsigned __int128 s = F + off;
-            bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
-            int st = bulk_collatz_delays(ctx, e, sv, m, buf);
-            if (st) {
-                if (outp && !ckpt) bulk_afile_abort(&f);
-                cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
-            }
-            if (width) {
-                for (uint64_t i = 0; i < m; i++) {
-                    if (width == 2 && buf[i] > 65535) {
-                        if (outp && !ckpt) bulk_afile_abort(&f);
-                        cli_die(CLI_EXIT_USAGE, "--format u16: the delay %u does not fit 16 bits", buf[i]);
-                    }
-                    for (int b = 0; b < width; b++) bin[i * (uint64_t)width + (uint64_t)b] = (uint8_t)(buf[i] >> (8 * b));
-                }
-                if (outp) write_or_die(ckpt ? NULL : &f, out, bin, m * (uint64_t)width, outp);
-                else fwrite(bin, 1, m * (uint64_t)width, stdout);
-            } else {
-                for (uint64_t i = 0; i < m; i++) {
-                    unsigned __int128 n = s + i;
-                    bulk_u128 nv = { (uint64_t)n, (uint64_t)(n >> 64) };
-                    fprintf(out, "%s %u\n", czcli_str(nv, 0), buf[i]);
-                }
-            }
-            out_check(outp && !ckpt ? &f : NULL, out, ckpt ? rs.partial : outp);
-            if (ckpt) resume_note(&rs, off + m);
-            progress_line_update(&prog, (double)(off + m));
-        }
-        free(buf);
-        free(bin);
-    } else {
-        /* numbers per engine call: on GPUs about a second of work (2^34), because each call
-         * pays a set-up (host threads, buffers) that 2^30 did not amortise (measured on 4 H200s:
-         * ~0.2 s per call) */
-        uint64_t nb = total / batch, piece = ((uint64_t)1 << 34) / batch + 1;
-        uint64_t *sum = malloc(nb * sizeof *sum);
-        uint32_t *mn = malloc(nb * sizeof *mn), *mx = malloc(nb * sizeof *mx);
-        if (!sum || !mn || !mx) cli_die(CLI_EXIT_FAIL, "out of memory (%llu batches)", (unsigned long long)nb);
-        for (uint64_t b0 = start / batch, m; b0 < nb; b0 += m) {
-            unsigned __int128 s = F + (unsigned __int128)b0 * batch;
-            m = piece;
-            if (!gpu) {
-                /* on the CPU calls of about 2^24 numbers that end on a multiple of 2^24 of n
-                 * where the batch allows (a cut merge-class block costs a whole block) */
-                const unsigned __int128 step = (unsigned __int128)1 << 24;
-                unsigned __int128 gap = ((s >> 24) + 1) * step - s;
-                if (gap < batch) gap += step;
-                m = (uint64_t)(gap / batch);
-            }
-            if (m > nb - b0) m = nb - b0;
-            bulk_u128 sv = { (uint64_t)s, (uint64_t)(s >> 64) };
-            int st = bulk_collatz_delay_stats(ctx, e, sv, batch, m, sum + b0, mn + b0, mx + b0);
-            if (st) {
-                if (outp && !ckpt) bulk_afile_abort(&f);
-                cli_die(CLI_EXIT_FAIL, "collatz delays: %s", bulk_status_string(st));
-            }
-            /* the lines of this piece's batches, written as they are done */
-            for (uint64_t b = b0; b < b0 + m; b++) {
-                unsigned __int128 s1 = F + (unsigned __int128)b * batch;
-                bulk_u128 sv1 = { (uint64_t)s1, (uint64_t)(s1 >> 64) };
-                fprintf(out, "%s %.6f %u %u\n", czcli_str(sv1, 0), (double)sum[b] / (double)batch, mn[b], mx[b]);
-            }
-            out_check(outp && !ckpt ? &f : NULL, out, ckpt ? rs.partial : outp);
-            if (ckpt) resume_note(&rs, (b0 + m) * batch);
-            progress_line_update(&prog, (double)((b0 + m) * batch));
-        }
-        if (png && ckpt) {
-            /* before the final state: a kill in between redoes the tail and the plot */
-            if (fflush(rs.fp) != 0) out_failed(NULL, rs.partial, errno);
-            struct plot_range pr = { from, to, first, batch };
-            plot_from_stats_file(rs.partial, png, &pr, nb);
-        } else if (png) {
-            double *ys[3];
-            for (int s = 0; s < 3; s++) {
-                ys[s] = malloc(nb * sizeof(double));
-                if (!ys[s]) cli_die(CLI_EXIT_FAIL, "out of memory");
-            }
-            for (uint64_t b = 0; b < nb; b++) {
-                ys[0][b] = avg6(sum[b], batch);
-                ys[1][b] = mn[b];
-                ys[2][b] = mx[b];
-            }
-            struct plot_range pr = { from, to, first, batch };
-            plot_or_die(png, &pr, ys, nb, outp && !ckpt ? &f : NULL);
-            for (int s = 0; s < 3; s++) free(ys[s]);
-        }
-        free(sum);
-        free(mn);
-        free(mx);
+    bulk_collatz_delays_sink sink = { sink_begin, sink_put, sink_sync, &k };
+    cli_progress_attach(ctx, "collatz delays");
+    int st = bulk_collatz_delays_run(ctx, e, first, last, batch, &opts, &sink);
+    cli_progress_detach(ctx);
+    if (st) {
+        if (k.f) bulk_afile_abort(k.f);
+        cli_die(st == BULK_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "collatz delays: %s", bulk_ctx_last_error(ctx));
     }
-    progress_line_finish(&prog);
-    if (ckpt) resume_finish(&rs);
-    else if (outp && bulk_afile_commit(&f) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
+    free(k.bin);
+    if (k.complete) {
+        fprintf(stderr, "bulk: collatz delays: %s is complete (checkpoint %s)\n", outp, ckpt);
+        free(k.target);
+        bulk_collatz_engine_free(e);
+        bulk_ctx_close(ctx);
+        return CLI_EXIT_OK;
+    }
+    if (png && ckpt) {
+        /* the batches of a resumed run are partly in the stats file only: the plot from it,
+         * before the rename (a kill in between redoes the plot) */
+        if (fflush(k.out) != 0) out_failed(NULL, k.partial, errno);
+        struct plot_range pr = { from, to, first, batch };
+        plot_from_stats_file(k.partial, png, &pr, nb);
+    } else if (png) {
+        double *ys[3];
+        for (int s = 0; s < 3; s++) {
+            ys[s] = malloc(nb * sizeof(double));
+            if (!ys[s]) cli_die(CLI_EXIT_FAIL, "out of memory");
+        }
+        for (uint64_t b = 0; b < nb; b++) {
+            ys[0][b] = avg6(k.sum[b], batch);
+            ys[1][b] = k.mn[b];
+            ys[2][b] = k.mx[b];
+        }
+        struct plot_range pr = { from, to, first, batch };
+        plot_or_die(png, &pr, ys, nb, k.f);
+        for (int s = 0; s < 3; s++) free(ys[s]);
+        free(k.sum);
+        free(k.mn);
+        free(k.mx);
+    }
+    if (ckpt) {
+        if (fclose(k.out) != 0) out_failed(NULL, k.partial, errno);
+        if (rename(k.partial, k.target) != 0)
+            cli_die(CLI_EXIT_FAIL, "cannot rename %s to %s: %s", k.partial, k.target, strerror(errno));
+        free(k.target);
+    } else if (outp && bulk_afile_commit(&f) != 0) {
+        cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
+    }
     if (outp) {
         double secs = bulk_now() - t0;
         fprintf(stderr, "bulk: collatz delays: %llu numbers in %.3f s (%.4g numbers/s)\n",

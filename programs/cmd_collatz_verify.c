@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collatz/collatz_internal.h"
+#include "bulk/collatz.h"
+#include "cli_progress.h"
 #include "collatz_cli.h"
-#include "atomic_file.h"
 #include "progress_line.h"
 
 static const char verify_usage[] =
@@ -43,28 +43,6 @@ static const char verify_usage[] =
     "and checksum = the sum of glide(n) over the range mod 2^128, which is the same for every\n"
     "thread count, backend, d and k. Exit 0 when every n was verified.\n";
 
-static int floor_log2_range(bulk_u128 first, bulk_u128 last)
-{
-    unsigned __int128 len = ((((unsigned __int128)last.hi << 64) | last.lo) -
-                             (((unsigned __int128)first.hi << 64) | first.lo));
-    int l = 0;
-    while (len > 1) {
-        len >>= 1;
-        l++;
-    }
-    return l;
-}
-
-/* 1 when the sieve of K bits eliminates classes at depth K, i.e. s_K < 2 s_(K-1): a class alive
- * at depth K - 1 (3^j >= 2^(K-1)) dies at its next halving when 3^j < 2^K, so exactly when some
- * power of 3 lies in [2^(K-1), 2^K) (K = 33, 36, 38, 41, 44, 47 add nothing over K - 1). */
-static int sieve_gains(int K)
-{
-    unsigned __int128 p = 1;
-    while (p < ((unsigned __int128)1 << (K - 1))) p *= 3;
-    return p < ((unsigned __int128)1 << K);
-}
-
 int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
@@ -76,8 +54,8 @@ int cmd_collatz_verify(int argc, char **argv)
         if ((v = cli_opt_value(argc, argv, &i, "--from"))) from = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--to"))) to = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
-        else if ((v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_CZ_MAX_K_GEN);
-        else if ((v = cli_opt_value(argc, argv, &i, "--k-stored"))) ks = (int)cli_parse_ll("--k-stored", v, 0, BULK_CZ_MAX_K_GEN);
+        else if ((v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_COLLATZ_MAX_K_GEN);
+        else if ((v = cli_opt_value(argc, argv, &i, "--k-stored"))) ks = (int)cli_parse_ll("--k-stored", v, 0, BULK_COLLATZ_MAX_K_GEN);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
@@ -92,35 +70,13 @@ int cmd_collatz_verify(int argc, char **argv)
     unsigned long long pi = 1, pn = 1;
     if (part) czcli_part(part, &first, &last, &pi, &pn);
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
-    const int gpu = bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA;
-    /* d = 10 (CPU: d = 8..11 within a few percent); --converge on the GPU: d = 16 (H200,
-     * 2^68 + 2^50 with K = 43: 2.31e13 numbers/s, d = 14 2.18e13, d = 12 2.15e13) */
-    if (d < 0) d = gpu && conv ? 16 : 10;
-    if (k < 0) {
-        /* deeper sieves are faster on the CPU up to 37 (bench/results/ *-cpu-collatz.txt; 40
-         * gained nothing on the VM: collatz-sieve-depth-vm.txt) and on the GPU, which
-         * generates the levels above the stored 28 bits itself and needs fewer rows per block
-         * (docs/collatz-gpu.md, session 4: H200, 2^68..2^68+2^44 in 3.56 s wall with K = 37
-         * from 28 stored bits, against 5.02 s for the former GPU default of 32 stored bits) */
-        k = floor_log2_range(first, last) - (gpu ? 4 : 6);
-        if (k > (gpu ? 40 : 37)) k = gpu ? 40 : 37;
-        /* --converge on the GPU: the fewer numbers it iterates pay for a deeper sieve on long
-         * ranges (H200, d = 14, 2^68 + 2^48: K = 43 1.94e13/s, K = 40 1.80e13, K = 44 1.79e13;
-         * + 2^46: K = 40 1.65e13, K = 43 1.45e13; bench/results/collatz-gpu-converge-h200.txt) */
-        if (gpu && conv && floor_log2_range(first, last) >= 47) k = 43; /* ranges of 2^48 and more */
-        if (k < 0) k = 0;
-        /* on the GPU a level that eliminates nothing only halves the rows: one less */
-        while (gpu && k > 1 && !sieve_gains(k)) k--;
-    }
-    /* the stored part: the extension above it is as fast and needs far less memory (k = 28:
-     * 60 MB instead of 0.7 GB for k = 32 or 60 GB for k = 39) */
-    if (ks < 0) ks = k < 28 ? k : k - 28 > BULK_CZ_MAX_EXT ? k - BULK_CZ_MAX_EXT : 28;
-    if (ks > k) cli_die(CLI_EXIT_USAGE, "collatz verify: --k-stored %d is larger than --k %d", ks, k);
-    if (ks > BULK_COLLATZ_MAX_K)
-        cli_die(CLI_EXIT_USAGE, "collatz verify: --k-stored %d: at most %d sieve bits are stored", ks, BULK_COLLATZ_MAX_K);
-    if (k - ks > BULK_CZ_MAX_EXT)
-        cli_die(CLI_EXIT_USAGE, "collatz verify: --k %d --k-stored %d: at most %d levels are generated", k, ks,
-                BULK_CZ_MAX_EXT);
+    /* the defaults of the library (bulk_collatz_choose: sizes for the range and backend) */
+    bulk_collatz_params prm = { d, k, ks };
+    if (bulk_collatz_choose(ctx, first, last, conv, &prm) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_ctx_last_error(ctx));
+    d = prm.d;
+    k = prm.k;
+    ks = prm.k_stored;
     char identity[512];
     snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d%s",
              from, to, pi, pn, d, k, conv ? " converge" : "");
@@ -129,20 +85,22 @@ int cmd_collatz_verify(int argc, char **argv)
     double t0 = bulk_now();
     bulk_collatz_engine *e = czcli_engine(ctx, d, ks, 0);
     if (conv && bulk_collatz_engine_set_converge(e) != BULK_OK)
-        cli_die(CLI_EXIT_USAGE, "collatz verify --converge: %s", bulk_collatz_last_error());
-    if (ks < k && bulk_cz_build_extension(e, k - ks) != BULK_OK)
-        cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_collatz_last_error());
-    bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 1 };
+        cli_die(CLI_EXIT_USAGE, "collatz verify --converge: %s", bulk_ctx_last_error(ctx));
+    if (ks < k && bulk_collatz_engine_extend(e, k - ks) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_ctx_last_error(ctx));
+    bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 0 };
     bulk_collatz_verify_result *r = malloc(sizeof *r);
     if (!r) cli_die(CLI_EXIT_FAIL, "out of memory");
+    cli_progress_attach(ctx, "collatz verify");
     int st = bulk_collatz_verify(ctx, e, first, last, &opts, r);
+    cli_progress_detach(ctx);
     double secs = bulk_now() - t0;
     bulk_collatz_engine_free(e);
-    bulk_ctx_close(ctx);
     if (st == BULK_ERR_ARG || st == BULK_ERR_PARSE || st == BULK_ERR_IO) /* IO: the checkpoint */
         cli_die(st == BULK_ERR_IO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE, "collatz verify: %s",
-                bulk_collatz_last_error());
-    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_status_string(st));
+                bulk_ctx_last_error(ctx));
+    if (st != BULK_OK) cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_ctx_last_error(ctx));
+    bulk_ctx_close(ctx);
     czcli_print_verify(stdout, json, from, to, pi, pn, first, last, d, k, conv, r, secs, NULL, NULL);
     free(r);
     return CLI_EXIT_OK;
@@ -180,7 +138,7 @@ static bulk_u128 json_u128(const char *file, const char *text, const char *key)
 {
     char buf[64];
     bulk_u128 v;
-    if (bulk_cz_u128_parse(json_str(file, text, key, buf, sizeof buf), &v))
+    if (czcli_u128_parse(json_str(file, text, key, buf, sizeof buf), &v))
         cli_die(CLI_EXIT_USAGE, "merge: %s: \"%s\" is not a number", file, key);
     return v;
 }
@@ -259,7 +217,7 @@ int cmd_collatz_merge(int argc, char **argv)
             memcpy(num, ov + 1, (size_t)(q - ov - 1));
             num[q - ov - 1] = 0;
             if (r->n_overflow_values >= BULK_COLLATZ_OVERFLOW_KEEP ||
-                bulk_cz_u128_parse(num, &r->overflow_values[r->n_overflow_values++]))
+                czcli_u128_parse(num, &r->overflow_values[r->n_overflow_values++]))
                 cli_die(CLI_EXIT_USAGE, "merge: %s: bad overflow value '%s'", file, num);
             ov = q + 1;
             if (*ov == ',') ov++;

@@ -1,4 +1,5 @@
-/* Helpers shared by the `bulk collatz` subcommands (programs/cmd_collatz*.c). */
+/* Helpers shared by the `bulk collatz` subcommands (programs/cmd_collatz*.c) and by `bulk dist
+ * collatz` (dist_collatz.c), in collatz_cli.c. */
 #ifndef BULK_PROGRAMS_COLLATZ_CLI_H
 #define BULK_PROGRAMS_COLLATZ_CLI_H
 #include <stdio.h>
@@ -6,7 +7,7 @@
 #include "bulk/collatz.h"
 #include "cli.h"
 
-/* Parses a bound expression (collatz/bound_parse.c) for option `opt`: exits 2 with a message
+/* Parses a bound expression (bulk_collatz_parse_bound) for option `opt`: exits 2 with a message
  * naming the option and the offending character. *top = bits above 128 (nonzero only for
  * values >= 2^128). */
 bulk_u128 czcli_bound(const char *opt, const char *text, uint64_t *top);
@@ -19,8 +20,13 @@ void czcli_range(const char *from, const char *to, bulk_u128 *first, bulk_u128 *
 void czcli_part(const char *text, bulk_u128 *first, bulk_u128 *last, unsigned long long *i,
                 unsigned long long *n);
 
+/* Decimal text of v into buf (at most 39 digits and the NUL). */
+void czcli_u128_text(bulk_u128 v, char buf[48]);
 /* Decimal text of v (static buffer per call slot 0..3). */
 const char *czcli_str(bulk_u128 v, int slot);
+/* Decimal digits only (no sign, no prefix) -> *v: 0, or -1 when text is not such a number
+ * below 2^128. */
+int czcli_u128_parse(const char *text, bulk_u128 *v);
 
 /* Opens the context and the engine or exits (2 for bad parameters, 1 otherwise). */
 bulk_collatz_engine *czcli_engine(bulk_ctx *ctx, int d, int k, int a);

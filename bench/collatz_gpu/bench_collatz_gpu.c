@@ -162,9 +162,9 @@ static struct dpoint measure_delays_b(const bulk_collatz_engine *e, u128 first, 
     for (int it = 0; it < 30; it++) {
         uint64_t *sum = malloc(nb * 8);
         uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
-        if (it == 0) CZ->delay_stats(g_gpu, e, U(first), batch, 16, sum, mn, mx); /* warm-up */
+        if (it == 0) CZ->delay_stats(g_gpu, e, U(first), batch, 16, sum, mn, mx, NULL, 0); /* warm-up */
         double t0 = bench_now();
-        p.status = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx);
+        p.status = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx, NULL, 0);
         double dt = bench_now() - t0;
         free(sum);
         free(mn);
@@ -388,7 +388,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
                 uint64_t nb = ((uint64_t)1 << 27) / batch;
                 uint64_t *sum = malloc(nb * 8);
                 uint32_t *mn = malloc(nb * 4), *mx = malloc(nb * 4);
-                st = CZ->delay_stats(g_gpu, e, U(two64 + 12345), batch, nb, sum, mn, mx);
+                st = CZ->delay_stats(g_gpu, e, U(two64 + 12345), batch, nb, sum, mn, mx, NULL, 0);
                 bulk_collatz_cuda_stats cs;
                 CZ->last_stats(g_gpu, &cs);
                 emit("# ncu point %s: %s, %.4g numbers/s in the kernel, %llu launches\n", v[i].name,
@@ -402,7 +402,7 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
             struct dpoint p = measure_delays_b(e, two64 + 777, batch, batch >= 4096 ? 64 : 4096);
             uint64_t *cs = i ? s1 : s0;
             uint32_t *cm = i ? m1 : m0;
-            int sc = CZ->delay_stats(g_gpu, e, U(two64 + 99), batch, cnb, cs, cm, cm + cnb);
+            int sc = CZ->delay_stats(g_gpu, e, U(two64 + 99), batch, cnb, cs, cm, cm + cnb, NULL, 0);
             int same = p.status == BULK_OK && sc == BULK_OK &&
                        (i == 0 || (!memcmp(s0, s1, cnb * 8) && !memcmp(m0, m1, cnb * 8)));
             if (!same) bad++;
@@ -431,11 +431,11 @@ static int bench_delays(bulk_ctx *cpu, int ncu)
             uint32_t m1[2];
             bulk_collatz_verify_result *vr = malloc(sizeof *vr);
             const u128 f68 = ((u128)1 << 68) + ((u128)77 << 20);
-            int st1 = CZ->delay_stats(g_gpu, e, U(two64), 1024, 1, &s1, m1, m1 + 1);
+            int st1 = CZ->delay_stats(g_gpu, e, U(two64), 1024, 1, &s1, m1, m1 + 1, NULL, 0);
             int st2 = CZ->verify_chunk(g_gpu, e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
             double t0 = bench_now();
             for (int i = 0; i < 20 && st1 == BULK_OK; i++)
-                st1 = CZ->delay_stats(g_gpu, e, U(two64), 1024, 1, &s1, m1, m1 + 1);
+                st1 = CZ->delay_stats(g_gpu, e, U(two64), 1024, 1, &s1, m1, m1 + 1, NULL, 0);
             double t1 = bench_now();
             for (int i = 0; i < 20 && st2 == BULK_OK; i++)
                 st2 = CZ->verify_chunk(g_gpu, e, U(f68), U(f68 + ((u128)1 << 20) - 1), vr);
@@ -486,7 +486,7 @@ static int bench_kscan(bulk_ctx *cpu)
             continue;
         }
         if (K > ks && bulk_cz_build_extension(e, K - ks) != BULK_OK) {
-            emit("%-3d %-3d extension: %s\n", K, ks, bulk_collatz_last_error());
+            emit("%-3d %-3d extension: %s\n", K, ks, bulk_ctx_last_error(cpu));
             bulk_collatz_engine_free(e);
             bad++;
             continue;
@@ -764,7 +764,7 @@ int main(int argc, char **argv)
             }
             double cpu_rate = (double)nb * 1024 / tc;
             set_opts(0, 0, 0);
-            CZ->delay_stats(g_gpu, e, U(two64), 1024, nb, s1 + nb, m1 + 2 * nb, m1 + 3 * nb);
+            CZ->delay_stats(g_gpu, e, U(two64), 1024, nb, s1 + nb, m1 + 2 * nb, m1 + 3 * nb, NULL, 0);
             int same = !memcmp(s1, s1 + nb, nb * 8) && !memcmp(m1, m1 + 2 * nb, 2 * nb * 4);
             emit("delays CPU backend, %d threads, a=%d: %.4g numbers/s -> GPU speed-up %.1fx; results %s\n",
                  bulk_ctx_threads(cpu), best_a, cpu_rate, best_delay / cpu_rate, same ? "identical" : "DIFFERENT");

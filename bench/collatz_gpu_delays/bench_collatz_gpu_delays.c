@@ -105,9 +105,9 @@ static struct dpoint measure(const bulk_collatz_engine *e, u128 first, uint64_t 
             free(mx);
             break;
         }
-        if (it == 0) CZ->delay_stats(g_gpu, e, U(first), batch, nb < 64 ? nb : 64, sum, mn, mx); /* warm-up */
+        if (it == 0) CZ->delay_stats(g_gpu, e, U(first), batch, nb < 64 ? nb : 64, sum, mn, mx, NULL, 0); /* warm-up */
         double t0 = bench_now();
-        p.status = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx);
+        p.status = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx, NULL, 0);
         double dt = bench_now() - t0;
         free(sum);
         free(mn);
@@ -149,7 +149,7 @@ static int bench_point(bulk_ctx *cpu, int d, int a, uint64_t batch, int from_bit
         struct dpoint p = measure(e, first, batch, batch >= 4096 ? 64 : 4096);
         uint64_t *cs = k ? s1 : s0;
         uint32_t *cm = k ? m1 : m0;
-        int sc = CZ->delay_stats(g_gpu, e, U(first + 99), batch, cnb, cs, cm, cm + cnb);
+        int sc = CZ->delay_stats(g_gpu, e, U(first + 99), batch, cnb, cs, cm, cm + cnb, NULL, 0);
         int same = p.status == BULK_OK && sc == BULK_OK &&
                    (k == 0 || (!memcmp(s0, s1, cnb * 8) && !memcmp(m0, m1, cnb * 8)));
         if (!same) bad++;
@@ -185,8 +185,8 @@ static int bench_ncu(bulk_ctx *cpu, const char *list)
         p = c ? c + 1 : NULL;
         if (!l) continue;
         use_loop(cpu, l);
-        CZ->delay_stats(g_gpu, e, U(first), batch, 64, sum, mn, mx);
-        int st = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx);
+        CZ->delay_stats(g_gpu, e, U(first), batch, 64, sum, mn, mx, NULL, 0);
+        int st = CZ->delay_stats(g_gpu, e, U(first), batch, nb, sum, mn, mx, NULL, 0);
         bulk_collatz_cuda_stats cs;
         CZ->last_stats(g_gpu, &cs);
         emit("# ncu point %s (d=14 a=24 batch 1024 from 2^64): %s, %.4g numbers/s in the kernel, %llu launches\n",

@@ -25,18 +25,44 @@ typedef struct bulk_u128 {
 } bulk_u128;
 
 /* Table sizes. d: base bits of B, C, J (1..24); k: sieve bits of S (0..39, 0 = no sieve; the
- * stored sieve needs about 17 * s_k bytes); a: bits of the delay table A (d..30). */
+ * stored sieve needs about 17 * s_k bytes); a: bits of the delay table A (d..30). A verify
+ * engine may add up to BULK_COLLATZ_MAX_EXT sieve levels generated on the fly above the stored
+ * k (bulk_collatz_engine_extend), up to BULK_COLLATZ_MAX_K_GEN levels in all. */
 #define BULK_COLLATZ_MAX_D 24
 #define BULK_COLLATZ_MAX_K 39
 #define BULK_COLLATZ_MAX_A 30
+#define BULK_COLLATZ_MAX_EXT 16
+#define BULK_COLLATZ_MAX_K_GEN 46
+
+/* Errors: every function below that fails records "<function>: <what>: <why>" as the last
+ * error of the context it works on (bulk_ctx_last_error): the ctx argument, or for the
+ * functions that take an engine and no context, the engine's context; functions with neither
+ * (bulk_collatz_exact, bulk_collatz_parse_bound) record it for the calling thread (read with
+ * bulk_ctx_last_error(NULL)). Bad arguments are BULK_ERR_ARG unless said otherwise.
+ *
+ * Progress: bulk_collatz_verify, bulk_collatz_delays, bulk_collatz_delay_stats,
+ * bulk_collatz_records and the resumable runs (bulk_collatz_records_run,
+ * bulk_collatz_delays_run) report through the context's callback (bulk_ctx_set_progress) with
+ * op "collatz.verify", "collatz.delays", "collatz.delay_stats" or "collatz.records" and unit
+ * "numbers" (done of total numbers of the range; a resumed run starts at what its checkpoint
+ * holds). A callback that returns nonzero stops the call with BULK_ERR_CANCELLED; a
+ * checkpoint, when one is kept, then holds the prefix done so far and resumes correctly.
+ *
+ * Threads: calls on one context come from one thread at a time (bulk.h); they use the
+ * context's threads themselves. bulk_collatz_verify_chunk alone may run on many threads at
+ * once on one engine (the unit of work of a caller's own scheduler). bulk_collatz_exact and
+ * bulk_collatz_parse_bound are thread-safe. */
 
 typedef struct bulk_collatz_engine bulk_collatz_engine;
 
 /* Builds tables B, C, J (d bits), the sieve S (k bits; k = 0 skips it) and, when a > 0, the
  * delay table A and the peak table P of all n < 2^a (a >= d). Uses the context's threads; the
- * CUDA paths read the context's tuning (bulk_ctx_set_tune) at each call, so ctx must stay open
- * while the engine is used. */
+ * CUDA paths read the context's tuning (bulk_ctx_set_tune) at each call and the engine's
+ * failures are recorded on it, so ctx must stay open while the engine is used. An engine is
+ * read-only once built (set_converge and extend aside): any number of calls may share it.
+ * BULK_ERR_ARG (d, k or a out of range, NULL e or ctx), BULK_ERR_NOMEM; *e is NULL then. */
 BULK_API int bulk_collatz_engine_new(bulk_collatz_engine **e, bulk_ctx *ctx, int d, int k, int a);
+/* Frees the engine and its tables (NULL: nothing). */
 BULK_API void bulk_collatz_engine_free(bulk_collatz_engine *e);
 /* Switches the engine to convergence mode (docs/collatz.md "Convergence mode"): verify then
  * skips every number that a smaller number is proved to reach or to share a trajectory with
@@ -47,13 +73,19 @@ BULK_API void bulk_collatz_engine_free(bulk_collatz_engine *e);
  * stored sieve (needs a stored sieve of k >= 1 and no sieve extension yet; after a failure the
  * engine can only be freed). BULK_ERR_ARG, BULK_ERR_NOMEM. */
 BULK_API int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
-/* 1 for an engine in convergence mode, else 0. */
+/* Adds `bits` sieve levels above the engine's stored k, generated on the fly by verify on the
+ * CPU (a sieve of K = k + bits levels at the memory cost of k; 0 adds nothing). Needs
+ * 0 <= bits <= BULK_COLLATZ_MAX_EXT and k + bits <= BULK_COLLATZ_MAX_K_GEN, and is allowed once
+ * per engine, after bulk_collatz_engine_set_converge when both are wanted.
+ * BULK_ERR_ARG, BULK_ERR_NOMEM (the engine can then only be freed). */
+BULK_API int bulk_collatz_engine_extend(bulk_collatz_engine *e, int bits);
+/* 1 for an engine in convergence mode, else 0 (also for NULL). */
 BULK_API int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
-/* s_k, the number of mandatory residues of the engine's sieve (1 when k = 0). */
+/* s_k, the number of mandatory residues of the engine's sieve (1 when k = 0; 0 for NULL). */
 BULK_API uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e);
 
-/* Counts the mandatory residues s_j for j = 0..k (counts[j], k + 1 entries) without storing
- * them (seed 004 Table 3), on the context's threads. */
+/* Counts the mandatory residues s_j for j = 0..k (counts[j], k + 1 entries; 0 <= k <=
+ * BULK_COLLATZ_MAX_K) without storing them (seed 004 Table 3), on the context's threads. */
 BULK_API int bulk_collatz_sieve_count(bulk_ctx *ctx, int k, uint64_t *counts);
 
 /* The result of verifying a range. Mergeable: results of disjoint ranges add up (merge).
@@ -71,46 +103,90 @@ typedef struct bulk_collatz_verify_result {
     bulk_u128 max_glide_n;
 } bulk_collatz_verify_result;
 
+/* Zeroes r (NULL: nothing). */
 BULK_API void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r);
-/* into += from (the ranges must be disjoint). */
+/* into += from (the ranges must be disjoint; NULL for either: nothing). */
 BULK_API void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
                                                const bulk_collatz_verify_result *from);
 
-/* The unit of work: verifies [first, last] (1 <= first <= last) on the calling thread only.
- * Everything else (threads, GPU, MPI parts, checkpoints) is built from calls of this. */
+/* The unit of work: verifies [first, last] (1 <= first <= last) on the calling thread only,
+ * without progress reports. Everything else (threads, GPU, MPI parts, checkpoints) is built from
+ * calls of this. Errors go to the engine's context. */
 BULK_API int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first,
                                        bulk_u128 last, bulk_collatz_verify_result *out);
 
-/* Options of the long-running range driver. */
+/* Options of the resumable runs (bulk_collatz_verify, bulk_collatz_records_run,
+ * bulk_collatz_delays_run). A zeroed struct (or opts NULL) is a run without a checkpoint. */
 typedef struct bulk_collatz_run_opts {
-    const char *checkpoint;   /* file to save progress in (NULL: none) */
-    const char *identity;     /* text naming the run; a checkpoint of another run is refused */
-    double checkpoint_every;  /* seconds between checkpoints (<= 0: 5 s) */
-    int progress;             /* 1: progress lines on stderr (only shown on a terminal) */
+    const char *checkpoint;   /* file to save progress in (NULL: none); a regular file, a new
+                               * one or a symbolic link to one (written atomically: a kill
+                               * leaves the previous or the new state) */
+    const char *identity;     /* one line naming the run: a checkpoint of another identity is
+                               * refused (BULK_ERR_ARG). NULL: verify uses "", the other runs a
+                               * text made of their parameters */
+    double checkpoint_every;  /* seconds between checkpoints (<= 0: 5 s); one is also written at
+                               * the start, at the end and when the run is cancelled */
+    uint64_t piece;           /* records/delays runs: numbers per piece (0: the library's choice);
+                               * progress, cancellation and checkpoints happen between pieces.
+                               * Results never depend on it. Ignored by verify. */
 } bulk_collatz_run_opts;
 
-/* Verifies [first, last] on all threads of the context, resuming from opts->checkpoint when it
- * holds a checkpoint of the same run. BULK_ERR_ARG for a checkpoint of a different run
- * (message in bulk_collatz_last_error()), BULK_ERR_IO when it cannot be written. */
+/* Verifies [first, last] on all threads of the context (or its GPUs), resuming from
+ * opts->checkpoint when it holds a checkpoint of the same identity (opts may be NULL).
+ * BULK_ERR_ARG: bad arguments, a checkpoint of another run or a malformed one, a checkpoint path
+ * that is not a regular file; BULK_ERR_IO: the checkpoint cannot be written; BULK_ERR_CANCELLED.
+ * Progress "collatz.verify". */
 BULK_API int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                  bulk_u128 last, const bulk_collatz_run_opts *opts,
                                  bulk_collatz_verify_result *out);
 
-/* A human-readable reason for the last BULK_ERR_ARG / BULK_ERR_IO of this thread ("" if none). */
-BULK_API const char *bulk_collatz_last_error(void);
+/* The table and sieve sizes a verify run of [first, last] uses unless told otherwise (what
+ * `bulk collatz verify` uses): on input a field < 0 asks for the default, a field >= 0 is kept
+ * (and checked). converge: the run is in convergence mode (bulk_collatz_engine_set_converge).
+ * The defaults depend on the range length and on the context's backend (CPU or CUDA):
+ *   d        10; 16 on a CUDA context in convergence mode;
+ *   k        min(37, floor(log2(last - first)) - 6) on the CPU; on CUDA min(40, log2 - 4), 43 in
+ *            convergence mode on ranges of 2^48 and more, then lowered while level k eliminates
+ *            nothing (k = 33, 36, 38, ...); never below 0;
+ *   k_stored k when k < 28, else 28, or k - 16 when more than 16 levels would be generated.
+ * BULK_ERR_ARG (message naming the field) when a given d, k or k_stored is out of range, when
+ * k_stored > k, k_stored > BULK_COLLATZ_MAX_K or k - k_stored > BULK_COLLATZ_MAX_EXT, or when
+ * first is 0 or last < first. Build the engine with bulk_collatz_engine_new(ctx, d, k_stored,
+ * 0), then set_converge, then bulk_collatz_engine_extend(e, k - k_stored). */
+typedef struct bulk_collatz_params {
+    int d;        /* base bits of the tables B, C, J */
+    int k;        /* sieve levels in all (stored + generated) */
+    int k_stored; /* sieve levels kept in memory */
+} bulk_collatz_params;
+BULK_API int bulk_collatz_choose(const bulk_ctx *ctx, bulk_u128 first, bulk_u128 last, int converge,
+                                 bulk_collatz_params *p);
 
-/* Delays of first, first+1, ..., first+count-1 into out[0..count) (the engine needs a > 0). */
+/* Bound expressions as the CLI takes them: decimal or 0x hex literals combined with + - * ^
+ * (usual precedence; ^ binds tightest and right to left), no spaces or parentheses; e.g. 2^64, 3*2^60,
+ * 2^68+2^40, 2^90-1. The value goes to out[0..3) (192 bits, least significant first: values of
+ * 2^128 and above are reported, not cut, so a caller can name "up to 2^128"). BULK_ERR_PARSE
+ * with *err_pos (may be NULL) at the offending character, BULK_ERR_OVERFLOW when the value or
+ * an intermediate needs more than 192 bits, BULK_ERR_ARG for NULL text or out, or a subtraction
+ * that goes below 0. The message is the calling thread's last error. Thread-safe. */
+BULK_API int bulk_collatz_parse_bound(const char *text, uint64_t out[3], size_t *err_pos);
+
+/* Delays of first, first+1, ..., first+count-1 into out[0..count) (the engine needs a > 0;
+ * first >= 1 and first + count - 1 < 2^128). BULK_ERR_OVERFLOW when a delay passes 2^32 - 1.
+ * Progress "collatz.delays". */
 BULK_API int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                  uint64_t count, uint32_t *out);
 
 /* Batch statistics of delays (seed 003): for batch i = [first + i*batch, first + (i+1)*batch),
- * the sum, minimum and maximum delay. nbatches batches (count = nbatches * batch numbers). */
+ * the sum, minimum and maximum delay. nbatches batches (count = nbatches * batch numbers, at
+ * most 2^64 - 1; batch >= 1). Progress "collatz.delay_stats". */
 BULK_API int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                       uint64_t batch, uint64_t nbatches, uint64_t *sum,
                                       uint32_t *min, uint32_t *max);
 
-/* Exact delay, glide and peak of one n of any size (n[0..limbs), n >= 1). The peak is written
- * to peak[0..peak_cap) with *peak_limbs its length; BULK_ERR_OVERFLOW when it needs more. */
+/* Exact delay, glide and peak of one n of any size (n[0..limbs), limbs >= 1, n >= 1). The peak
+ * is written to peak[0..peak_cap) with *peak_limbs its length; BULK_ERR_OVERFLOW when it needs
+ * more (then *peak_limbs is the length it needs). delay, glide, peak, peak_limbs may be NULL
+ * (peak NULL needs peak_cap 0). No context: errors are the calling thread's last error. */
 BULK_API int bulk_collatz_exact(const uint64_t *n, size_t limbs, uint64_t *delay, uint64_t *glide,
                                 uint64_t *peak, size_t peak_cap, size_t *peak_limbs);
 
@@ -125,10 +201,70 @@ typedef struct bulk_collatz_record {
 } bulk_collatz_record;
 
 /* Records in [first, last]: n whose value beats that of every smaller n of the range. *recs is
- * allocated (free() it); *count its length. The engine needs a > 0 for DELAY and PATH. */
+ * allocated (free() it); *count its length. The engine needs a > 0 for DELAY and PATH; the
+ * range at most 2^60 numbers. BULK_ERR_OVERFLOW when a peak passes 2^128. Progress
+ * "collatz.records". */
 BULK_API int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e,
                                   bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
                                   bulk_collatz_record **recs, size_t *count);
+
+/* The records of [first, last] as bulk_collatz_records finds them, in pieces of opts->piece
+ * numbers, each piece's records filtered against the running maximum, so a range of any length
+ * can be run; with opts->checkpoint the records so far and the next number are saved there
+ * (every opts->checkpoint_every seconds, at the end and on cancellation) and a run with the
+ * same identity resumes from it; a completed checkpoint gives the result at once. The identity
+ * NULL is "collatz records kind=K first=F last=L d=D a=A". Results equal bulk_collatz_records
+ * exactly. *recs is allocated (free() it). BULK_ERR_ARG also for a checkpoint of another run, a
+ * malformed one or one whose next number lies outside the range; BULK_ERR_IO when it cannot be
+ * written; BULK_ERR_CANCELLED. Progress "collatz.records" over the whole range. */
+BULK_API int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e,
+                                      bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
+                                      const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
+                                      size_t *count);
+
+/* One piece of a delays run, handed to the sink in order: numbers first .. first + n - 1.
+ * batch == 0: delays[i] = delay(first + i), i < n. batch > 0: n batches of `batch` numbers,
+ * sum[i], min[i], max[i] those of bulk_collatz_delay_stats. The arrays are the library's,
+ * valid during the call. */
+typedef struct bulk_collatz_delays_piece {
+    bulk_u128 first;
+    uint64_t n;
+    const uint32_t *delays;
+    const uint64_t *sum;
+    const uint32_t *min, *max;
+} bulk_collatz_delays_piece;
+
+/* Where a delays run puts its results: the caller's output (a file, an array). The library
+ * keeps the checkpoint; the sink keeps the output, and tells the library how many bytes of it
+ * are safe (written through to storage), which the checkpoint records. Callbacks return 0 to
+ * go on, anything else to stop the run with that status (a negative bulk status, e.g.
+ * BULK_ERR_IO; the sink sets the context's error itself when it wants a message there).
+ *   begin(user, done, out_bytes): once, before any piece. done = numbers already done by a
+ *       resumed run (0 for a fresh one); the output must be cut back to its first out_bytes
+ *       bytes (0: start it empty), as a run killed after its last checkpoint may have written
+ *       more.
+ *   put(user, piece): the next piece (pieces cover the rest of the range in order).
+ *   sync(user, &out_bytes): make what was put durable and say how long the output now is;
+ *       called before each checkpoint. May be NULL when there is no checkpoint. */
+typedef struct bulk_collatz_delays_sink {
+    int (*begin)(void *user, uint64_t done, uint64_t out_bytes);
+    int (*put)(void *user, const bulk_collatz_delays_piece *piece);
+    int (*sync)(void *user, uint64_t *out_bytes);
+    void *user;
+} bulk_collatz_delays_sink;
+
+/* Delays (batch 0) or batch statistics (batch > 0; last - first + 1 a multiple of batch) of
+ * [first, last] (at most 2^64 - 1 numbers), in pieces handed to `sink` in order (each piece a
+ * call of bulk_collatz_delays / bulk_collatz_delay_stats, so results are theirs exactly), with
+ * an optional checkpoint in opts (the sink must then have sync) that a rerun with the same
+ * identity resumes from. The identity NULL is "collatz delays first=F last=L stats=B d=D a=A".
+ * A checkpoint of a completed run calls begin (done = the whole range) and then only writes the
+ * checkpoint again. Errors as bulk_collatz_records_run, and the status a sink callback returned.
+ * Progress "collatz.delays" (batch 0) or "collatz.delay_stats". */
+BULK_API int bulk_collatz_delays_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                     bulk_u128 last, uint64_t batch,
+                                     const bulk_collatz_run_opts *opts,
+                                     const bulk_collatz_delays_sink *sink);
 
 #ifdef __cplusplus
 }

@@ -11,13 +11,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "collatz/collatz_internal.h"
+#include "bulk/collatz.h"
 #include "collatz_cli.h"
 #include "collatz_plot.h"
 #include "atomic_file.h"
@@ -87,15 +86,15 @@ static int run_chunk(dist_job *job, uint64_t i, char **out, size_t *len)
         bulk_collatz_run_opts opts = { NULL, job->identity, 0, 0 };
         st = bulk_collatz_verify(j->ctx, j->e, B(a), B(b), &opts, r);
         if (st == BULK_OK) {
-            bulk_cz_u128_str(r->covered, s0);
-            bulk_cz_u128_str(r->iterated, s1);
+            czcli_u128_text(r->covered, s0);
+            czcli_u128_text(r->iterated, s1);
             sb_add(&sb, "covered %s\niterated %s\n", s0, s1);
-            bulk_cz_u128_str(r->checksum, s0);
-            bulk_cz_u128_str(r->max_glide_n, s1);
+            czcli_u128_text(r->checksum, s0);
+            czcli_u128_text(r->max_glide_n, s1);
             sb_add(&sb, "checksum %s\noverflows %" PRIu64 "\nmax_glide %" PRIu64 " %s\nvalues %u",
                    s0, r->overflows, r->max_glide, s1, r->n_overflow_values);
             for (uint32_t k = 0; k < r->n_overflow_values; k++) {
-                bulk_cz_u128_str(r->overflow_values[k], s0);
+                czcli_u128_text(r->overflow_values[k], s0);
                 sb_add(&sb, " %s", s0);
             }
             sb_add(&sb, "\n");
@@ -120,8 +119,8 @@ static int run_chunk(dist_job *job, uint64_t i, char **out, size_t *len)
         if (st == BULK_OK) {
             sb_add(&sb, "records %zu\n", n);
             for (size_t k = 0; k < n; k++) {
-                bulk_cz_u128_str(recs[k].n, s0);
-                bulk_cz_u128_str(recs[k].value, s1);
+                czcli_u128_text(recs[k].n, s0);
+                czcli_u128_text(recs[k].value, s1);
                 sb_add(&sb, "%s %s\n", s0, s1);
             }
         }
@@ -155,7 +154,7 @@ static u128 parse_u128_tok(char **p, uint64_t i)
     tok[n] = 0;
     *p += n;
     bulk_u128 v;
-    if (bulk_cz_u128_parse(tok, &v)) bad_payload(i);
+    if (czcli_u128_parse(tok, &v)) bad_payload(i);
     return U(v);
 }
 
@@ -301,9 +300,9 @@ int dist_collatz_main(int argc, char **argv)
     if (!o.seed_given) o.seed = (uint64_t)time(NULL);
     /* the identity names the range by its numbers, not its spelling (2^40 = 1099511627776) */
     char ident[1024], cs[48], fs[48], ts[48];
-    bulk_cz_u128_str(B(j.chunk), cs);
-    bulk_cz_u128_str(f, fs);
-    bulk_cz_u128_str(l, ts);
+    czcli_u128_text(B(j.chunk), cs);
+    czcli_u128_text(f, fs);
+    czcli_u128_text(l, ts);
     if (kind == J_VERIFY)
         snprintf(ident, sizeof ident, "collatz verify first=%s last=%s d=%d k=%d chunk=%s%s", fs, ts, d, k, cs,
                  conv ? " converge" : "");
@@ -318,7 +317,7 @@ int dist_collatz_main(int argc, char **argv)
     j.ctx = cli_open_ctx(backend, threads);
     j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : 0, kind == J_VERIFY ? 0 : a);
     if (conv && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
-        cli_die(CLI_EXIT_USAGE, "dist collatz verify --converge: %s", bulk_collatz_last_error());
+        cli_die(CLI_EXIT_USAGE, "dist collatz verify --converge: %s", bulk_ctx_last_error(j.ctx));
     /* the time printed is that of the chunk phase: every rank builds its tables first, which
        does not shrink with more ranks and would hide the scaling of the distributed part */
     double t0 = bulk_now();

@@ -55,13 +55,13 @@ static int read_u128(FILE *fp, const char *key, bulk_u128 *v, int *line)
     return bulk_cz_u128_parse(val, v) == BULK_OK ? BULK_OK : BULK_ERR_PARSE;
 }
 
-int bulk_cz_state_open(const char *path, const char *magic, const char *identity, FILE **fpp,
-                       int *line)
+int bulk_cz_state_open(const bulk_ctx *ctx, const char *fn, const char *path, const char *magic,
+                       const char *identity, FILE **fpp, int *line)
 {
     struct stat st; /* a device or FIFO could not give back what was written to it */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        bulk_cz_set_error("checkpoint %s is not a regular file (a checkpoint must be read back)", path);
-        return BULK_ERR_ARG;
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: checkpoint %s: is not a regular file (a checkpoint must be read back)",
+                         fn, path);
     }
     FILE *fp = fopen(path, "r");
     if (!fp) return 1; /* no checkpoint: a fresh run */
@@ -73,23 +73,21 @@ int bulk_cz_state_open(const char *path, const char *magic, const char *identity
     buf[strcspn(buf, "\n")] = 0;
     if (strcmp(buf + 9, identity) != 0) {
         fclose(fp);
-        bulk_cz_set_error("checkpoint %s belongs to another run (%s), not to this one (%s)", path,
-                          buf + 9, identity);
-        return BULK_ERR_ARG;
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: checkpoint %s: belongs to another run (%s), not to this one (%s)",
+                         fn, path, buf + 9, identity);
     }
     *fpp = fp;
     return BULK_OK;
 bad:
     fclose(fp);
-    bulk_cz_set_error("checkpoint %s: line %d is malformed", path, *line);
-    return BULK_ERR_PARSE;
+    return bulk_fail(ctx, BULK_ERR_PARSE, "%s: checkpoint %s: line %d is malformed", fn, path, *line);
 }
 
-int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *next,
-                            bulk_collatz_verify_result *r)
+int bulk_cz_checkpoint_read(const bulk_ctx *ctx, const char *fn, const char *path, const char *identity,
+                            bulk_u128 *next, bulk_collatz_verify_result *r)
 {
     FILE *fp = NULL;
-    int line, st = bulk_cz_state_open(path, "bulk-collatz-checkpoint 1\n", identity, &fp, &line);
+    int line, st = bulk_cz_state_open(ctx, fn, path, "bulk-collatz-checkpoint 1\n", identity, &fp, &line);
     if (st == 1) return 1;
     bulk_collatz_verify_result_init(r);
     if (st != BULK_OK) return st;
@@ -123,6 +121,5 @@ int bulk_cz_checkpoint_read(const char *path, const char *identity, bulk_u128 *n
     return BULK_OK;
 bad:
     fclose(fp);
-    bulk_cz_set_error("checkpoint %s: line %d is malformed", path, line);
-    return st;
+    return bulk_fail(ctx, st, "%s: checkpoint %s: line %d is malformed", fn, path, line);
 }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "backend/context.h"
+#include "backend/report.h"
 #include "bulk/collatz.h"
 #include "collatz/cuda/collatz_cuda.h"
 
@@ -35,18 +36,24 @@ struct bulk_collatz_backend {
      * at once). CUDA: spread over the context's devices (one host thread each). */
     int (*verify_chunk)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                         bulk_u128 last, bulk_collatz_verify_result *out);
+    /* delays, delay_stats and records report to pr (NULL: nobody listens): its done is
+     * stepped to done0 + the numbers finished, and once pr is cancelled they stop with
+     * BULK_ERR_CANCELLED (records then hand back no list). The CPU entries step as they go; the
+     * CUDA ones once, at the end of the call. */
+
     /* out[i] = delay(first + i), i < count (engine with a > 0). */
     int (*delays)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
-                  uint32_t *out);
+                  uint32_t *out, bulk_progress_run *pr, double done0);
     /* Per batch of `batch` numbers from first: the sum, minimum and maximum delay. */
     int (*delay_stats)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                        uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
-                       uint32_t *max);
+                       uint32_t *max, bulk_progress_run *pr, double done0);
     /* Records of `kind` in [first, last]; *recs malloc'ed (free() it), *count its length. The
      * CUDA entry does BULK_COLLATZ_DELAY only (other kinds: BULK_ERR_UNSUPPORTED; the public
      * function sends them to the CPU). */
     int (*records)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                   bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count);
+                   bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count,
+                   bulk_progress_run *pr, double done0);
     /* What the context's last verify_chunk, delays, delay_stats or records call did (devices,
      * kernel, escapes, times; zeros before the first). CUDA only: NULL in the CPU table (the
      * CPU paths keep no statistics). */
@@ -71,13 +78,13 @@ static inline const struct bulk_collatz_backend *bulk_cz_backend(const bulk_ctx 
 /* The CPU table's entries that are not public functions (arguments already checked by the
  * public function): delays.c, records.c. */
 int bulk_cz_cpu_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                       uint64_t count, uint32_t *out);
+                       uint64_t count, uint32_t *out, bulk_progress_run *pr, double done0);
 int bulk_cz_cpu_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                             uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
-                            uint32_t *max);
+                            uint32_t *max, bulk_progress_run *pr, double done0);
 int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
-                        size_t *count);
+                        size_t *count, bulk_progress_run *pr, double done0);
 
 #ifdef __cplusplus
 }

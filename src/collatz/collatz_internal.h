@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/report.h"
 #include "bulk/collatz.h"
 #include "collatz/collatz_core.h"
 #include "collatz/converge_core.h"
@@ -72,13 +73,14 @@ struct bulk_collatz_engine {
 };
 
 /* Largest sieve extension (bits above the stored sieve): the survivor lists hold u16 residues. */
-#define BULK_CZ_MAX_EXT 16
+#define BULK_CZ_MAX_EXT BULK_COLLATZ_MAX_EXT
 /* Largest generated sieve K = k + kx (sieve_ext.c: beyond 40 the rare states with more than 40
  * odd steps take the exact reference path, whose count grows to ~1.5e6 per block at K = 46). */
-#define BULK_CZ_MAX_K_GEN 46
+#define BULK_CZ_MAX_K_GEN BULK_COLLATZ_MAX_K_GEN
 
 /* Adds a sieve extension of x bits (0: none) to an engine with a stored sieve; e->k + x must be
- * at most BULK_COLLATZ_MAX_K. BULK_ERR_ARG (message set) or BULK_ERR_NOMEM. */
+ * at most BULK_CZ_MAX_K_GEN (bulk_collatz_engine_extend). BULK_ERR_ARG or BULK_ERR_NOMEM, with
+ * the message on the engine's context. */
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x);
 
 /* ---- convergence mode (converge.c) ---- */
@@ -175,19 +177,38 @@ int bulk_cz_peak_of(const struct bulk_collatz_engine *e, cz_u128 n, u128 *out);
 /* Glide of a 128-bit n by the exact path (for overflows). */
 int bulk_cz_exact_glide128(cz_u128 n, uint64_t *glide);
 
-/* Sets the message of bulk_collatz_last_error (printf style). */
-void bulk_cz_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records a failure with status st of a step of the public function fn that set no message of
+ * its own: "<fn>: <what>: <status text>"; a BULK_ERR_CUDA keeps the message the CUDA check left
+ * (backend/cuda/cuda_check.cuh). Returns st. */
+int bulk_cz_fail_status(const bulk_ctx *ctx, int st, const char *fn, const char *what);
 
-/* Bound expressions: decimal or 0x literals combined with + - * ^ (usual precedence, ^ binds
- * tightest and right to left), e.g. 2^64, 3*2^60, 2^68+2^40, 2^90-1. The value goes to
- * out[0..3) (192 bits). BULK_ERR_PARSE with *err_pos at the offending character,
+/* Bound expressions (the grammar of bulk_collatz_parse_bound, which wraps this one with its
+ * argument checks and message). BULK_ERR_PARSE with *err_pos at the offending character,
  * BULK_ERR_OVERFLOW when the value or an intermediate needs more than 192 bits, BULK_ERR_ARG
- * when a subtraction goes below 0. */
+ * when a subtraction goes below 0. Sets no message. */
 int bulk_cz_parse_bound(const char *s, uint64_t out[3], size_t *err_pos);
 
 /* u128 <-> decimal text (buf of 40 bytes suffices). */
 void bulk_cz_u128_str(bulk_u128 v, char *buf);
 int bulk_cz_u128_parse(const char *s, bulk_u128 *v);
+
+/* The records of [first, last] (arguments checked by the caller) as bulk_collatz_records finds
+ * them; progress, when pr is not NULL, goes to pr as done0 + numbers done (records.c). */
+int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                    bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count,
+                    bulk_progress_run *pr, double done0);
+/* bulk_collatz_verify_chunk without its argument checks and message (any thread). */
+int bulk_cz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                         bulk_collatz_verify_result *out);
+/* The argument checks of the records functions (message naming fn). */
+int bulk_cz_records_check(const bulk_ctx *ctx, const char *fn, const bulk_collatz_engine *e,
+                          bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last);
+/* Delays and batch statistics likewise (delays.c; arguments checked by the caller). */
+int bulk_cz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
+                   uint32_t *out, bulk_progress_run *pr, double done0);
+int bulk_cz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                        uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
+                        uint32_t *max, bulk_progress_run *pr, double done0);
 
 #ifdef __cplusplus
 }

@@ -2,13 +2,15 @@
  * it; the entries are the CPU paths of the public functions (delays.c, records.c) and the
  * one-thread verify of a chunk (verify.c). */
 #include "collatz/collatz_backend.h"
+#include "collatz/collatz_internal.h"
 
-/* bulk_collatz_verify_chunk has no context: it runs on the calling thread alone. */
+/* The unchecked twin of bulk_collatz_verify_chunk (no context: it runs on the calling thread
+ * alone; the public functions have checked the arguments). */
 static int cpu_verify_chunk(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                             bulk_u128 last, bulk_collatz_verify_result *out)
 {
     (void)ctx;
-    return bulk_collatz_verify_chunk(e, first, last, out);
+    return bulk_cz_verify_chunk(e, first, last, out);
 }
 
 const struct bulk_collatz_backend bulk_collatz_cpu_backend = {

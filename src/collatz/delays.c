@@ -299,7 +299,18 @@ struct djob {
     int tail_block;   /* the same for the numbers after the whole blocks */
     uint32_t *out;
     int status; /* written only on failure */
+    bulk_progress_run *pr; /* NULL: no progress */
+    double done0;          /* progress already reported before this call */
+    uint64_t done;         /* numbers finished (atomic) */
 };
+
+/* An item of `n` numbers is finished: report, and say whether the run was cancelled. */
+static int item_done(struct djob *j, uint64_t n)
+{
+    if (!j->pr) return 0;
+    uint64_t d = __atomic_add_fetch(&j->done, n, __ATOMIC_RELAXED);
+    return bulk_progress_step(j->pr, j->done0 + (double)d, 0) != BULK_OK;
+}
 
 /* A part [lo, hi) of the out indices inside one block of 2^M (n >= 2^M). Below 2^(64+M) only
  * the classes its residues belong to run (listed once each, a bitmap of the classes marks
@@ -356,6 +367,10 @@ static void delays_items(void *arg, size_t begin, size_t end, int worker)
     const uint64_t hs = j->head_block ? 0 : j->head; /* head numbers done one by one */
     uint32_t *D = NULL;
     for (size_t it = begin; it < end; it++) {
+        if (j->pr && bulk_progress_cancelled(j->pr)) {
+            j->status = BULK_ERR_CANCELLED;
+            break;
+        }
         if (it < j->nblocks + nparts) {
             if (!D) D = malloc(e->ncls * sizeof *D);
             if (!D) {
@@ -363,22 +378,27 @@ static void delays_items(void *arg, size_t begin, size_t end, int worker)
                 return;
             }
             int st;
+            uint64_t n;
             if (it < j->nblocks) {
                 uint64_t off = j->head + ((uint64_t)it << e->M);
                 cz_u128 n0 = cz_add64(j->first, off);
                 st = delays_block(e, cz_shr(n0, e->M), j->out + off, D);
+                n = (uint64_t)1 << e->M;
             } else if (it == j->nblocks && j->head_block) {
                 st = delays_part_block(j, 0, j->head, D);
+                n = j->head;
             } else {
                 st = delays_part_block(j, tail0, j->count, D);
+                n = j->count - tail0;
             }
             if (st) j->status = st;
+            item_done(j, n);
             continue;
         }
         /* singles: indices outside the blocks and the parts */
         uint64_t g = (uint64_t)(it - j->nblocks - nparts) * 4096;
-        uint64_t tend = j->tail_block ? tail0 : j->count;
-        for (uint64_t s = g; s < g + 4096; s++) {
+        uint64_t tend = j->tail_block ? tail0 : j->count, n = 0;
+        for (uint64_t s = g; s < g + 4096; s++, n++) {
             uint64_t idx = s < hs ? s : tail0 + (s - hs);
             if (s >= hs && idx >= tend) break;
             int64_t dl = delay_of(e, cz_add64(j->first, idx));
@@ -388,16 +408,21 @@ static void delays_items(void *arg, size_t begin, size_t end, int worker)
             }
             j->out[idx] = (uint32_t)dl;
         }
+        item_done(j, n);
     }
     free(D);
 }
 
-static int check_range(const bulk_collatz_engine *e, bulk_u128 first, uint64_t count)
+/* The checks shared by delays and delay_stats: the engine and [first, first + count). */
+static int check_range(const bulk_ctx *ctx, const char *fn, const bulk_collatz_engine *e, bulk_u128 first,
+                       uint64_t count)
 {
-    if (!e || e->a == 0 || cz_is_zero(first)) return BULK_ERR_ARG;
+    if (!e) return bulk_fail(ctx, BULK_ERR_ARG, "%s: e: is NULL", fn);
+    if (e->a == 0) return bulk_fail(ctx, BULK_ERR_ARG, "%s: e: the engine has no delay table (a = 0)", fn);
+    if (cz_is_zero(first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: first: must be at least 1", fn);
     /* first + count - 1 must not pass 2^128 - 1 */
     cz_u128 lastv = cz_add64(first, count ? count - 1 : 0);
-    if (cz_lt(lastv, first)) return BULK_ERR_ARG;
+    if (cz_lt(lastv, first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: count: the range passes 2^128 - 1", fn);
     return BULK_OK;
 }
 
@@ -413,18 +438,17 @@ int bulk_cz_need_classes(const bulk_collatz_engine *ce)
     return st;
 }
 
-int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                        uint64_t count, uint32_t *out)
+static const char delays_fn[] = "bulk_collatz_delays", stats_fn[] = "bulk_collatz_delay_stats";
+
+int bulk_cz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
+                   uint32_t *out, bulk_progress_run *pr, double done0)
 {
-    if (!ctx || (!out && count)) return BULK_ERR_ARG;
-    int st = check_range(e, first, count);
-    if (st) return st;
     /* a CUDA context: the GPU twin (same results, the context's GPUs) */
-    return bulk_cz_backend(ctx)->delays(ctx, e, first, count, out);
+    return bulk_cz_backend(ctx)->delays(ctx, e, first, count, out, pr, done0);
 }
 
-int bulk_cz_cpu_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                       uint64_t count, uint32_t *out)
+int bulk_cz_cpu_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, uint64_t count,
+                       uint32_t *out, bulk_progress_run *pr, double done0)
 {
     int st;
     if ((st = bulk_cz_need_classes(e)) != BULK_OK) return st;
@@ -442,30 +466,49 @@ int bulk_cz_cpu_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 fi
                      ((first.hi >> e->M) == 0 || head >= bsize / 4);
     int tail_block = tail > 0 && ((tail_n.hi >> e->M) == 0 || tail >= bsize / 4);
     uint64_t singles = (head_block ? 0 : head) + (tail_block ? 0 : tail);
-    struct djob j = { e, first, count, head, nblocks, head_block, tail_block, out, BULK_OK };
+    struct djob j = { e, first, count, head, nblocks, head_block, tail_block, out, BULK_OK, pr, done0, 0 };
     size_t items = (size_t)(nblocks + (uint64_t)head_block + (uint64_t)tail_block +
                             (singles + 4095) / 4096);
     bulk_parallel_for(bulk_ctx_threads(ctx), items, 1, delays_items, &j);
+    if (j.status == BULK_OK && pr && bulk_progress_cancelled(pr)) j.status = BULK_ERR_CANCELLED;
     return j.status;
 }
 
-int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
-                             uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
-                             uint32_t *max)
+/* The end of a public call: the final progress report, or the failure's message. */
+static int finish(bulk_ctx *ctx, const char *fn, bulk_progress_run *pr, int st)
 {
-    if (!ctx || batch == 0 || (nbatches && (!sum || !min || !max))) return BULK_ERR_ARG;
-    u128 count = (u128)batch * nbatches;
-    if (count >> 64) return BULK_ERR_ARG;
-    int st = check_range(e, first, (uint64_t)count);
+    if (st == BULK_OK) st = bulk_progress_end(pr);
+    if (st == BULK_ERR_CANCELLED)
+        return bulk_fail(ctx, st, "%s: range: cancelled by the progress callback", fn);
+    if (st == BULK_ERR_OVERFLOW)
+        return bulk_fail(ctx, st, "%s: range: a delay does not fit 32 bits", fn);
+    return st == BULK_OK ? st : bulk_cz_fail_status(ctx, st, fn, "range");
+}
+
+int bulk_collatz_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                        uint64_t count, uint32_t *out)
+{
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", delays_fn);
+    if (!out && count) return bulk_fail(ctx, BULK_ERR_ARG, "%s: out: is NULL", delays_fn);
+    int st = check_range(ctx, delays_fn, e, first, count);
     if (st) return st;
-    return bulk_cz_backend(ctx)->delay_stats(ctx, e, first, batch, nbatches, sum, min, max);
+    bulk_progress_run pr;
+    st = bulk_progress_start(&pr, ctx, "collatz.delays", "numbers", (double)count);
+    if (st == BULK_OK) st = bulk_cz_delays(ctx, e, first, count, out, &pr, 0);
+    return finish(ctx, delays_fn, &pr, st);
+}
+
+int bulk_cz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                        uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
+                        uint32_t *max, bulk_progress_run *pr, double done0)
+{
+    return bulk_cz_backend(ctx)->delay_stats(ctx, e, first, batch, nbatches, sum, min, max, pr, done0);
 }
 
 int bulk_cz_cpu_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                             uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
-                            uint32_t *max)
+                            uint32_t *max, bulk_progress_run *pr, double done0)
 {
-    int st = BULK_OK;
     const u128 count = (u128)batch * nbatches;
     /* delays in pieces (whole blocks where possible), reduced per batch in order */
     /* pieces end on multiples of 2^max(22, M) of n, so that they hold whole class blocks */
@@ -477,10 +520,11 @@ int bulk_cz_cpu_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u1
         min[b] = UINT32_MAX;
         max[b] = 0;
     }
+    int st = BULK_OK;
     for (uint64_t off = 0, m; off < (uint64_t)count; off += m) {
         m = piece - ((first.lo + off) & (piece - 1));
         if (m > (uint64_t)count - off) m = (uint64_t)count - off;
-        st = bulk_collatz_delays(ctx, e, cz_add64(first, off), m, buf);
+        st = bulk_cz_cpu_delays(ctx, e, cz_add64(first, off), m, buf, pr, done0 + (double)off);
         if (st) break;
         /* batch b and position in it carried along (no division per number) */
         uint64_t b = off / batch, pos = off % batch;
@@ -496,4 +540,23 @@ int bulk_cz_cpu_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u1
     }
     free(buf);
     return st;
+}
+
+int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                             uint64_t batch, uint64_t nbatches, uint64_t *sum, uint32_t *min,
+                             uint32_t *max)
+{
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", stats_fn);
+    if (batch == 0) return bulk_fail(ctx, BULK_ERR_ARG, "%s: batch: must be at least 1", stats_fn);
+    if (nbatches && (!sum || !min || !max))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: is NULL", stats_fn, !sum ? "sum" : !min ? "min" : "max");
+    u128 count = (u128)batch * nbatches;
+    if (count >> 64)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: nbatches: batch * nbatches passes 2^64 - 1", stats_fn);
+    int st = check_range(ctx, stats_fn, e, first, (uint64_t)count);
+    if (st) return st;
+    bulk_progress_run pr;
+    st = bulk_progress_start(&pr, ctx, "collatz.delay_stats", "numbers", (double)count);
+    if (st == BULK_OK) st = bulk_cz_delay_stats(ctx, e, first, batch, nbatches, sum, min, max, &pr, 0);
+    return finish(ctx, stats_fn, &pr, st);
 }

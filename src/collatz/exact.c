@@ -129,6 +129,15 @@ int bulk_cz_exact_glide128(cz_u128 n, uint64_t *glide)
 int bulk_collatz_exact(const uint64_t *n, size_t limbs, uint64_t *delay, uint64_t *glide,
                        uint64_t *peak, size_t peak_cap, size_t *peak_limbs)
 {
-    if (!n) return BULK_ERR_ARG;
-    return bulk_cz_exact(n, limbs, 0, delay, glide, peak, peak_cap, peak_limbs);
+    static const char fn[] = "bulk_collatz_exact";
+    if (!n) return bulk_fail(NULL, BULK_ERR_ARG, "%s: n: is NULL", fn);
+    if (limbs == 0) return bulk_fail(NULL, BULK_ERR_ARG, "%s: limbs 0: must be at least 1", fn);
+    size_t nl = limbs;
+    while (nl && n[nl - 1] == 0) nl--;
+    if (nl == 0) return bulk_fail(NULL, BULK_ERR_ARG, "%s: n: must be at least 1", fn);
+    if (!peak && peak_cap) return bulk_fail(NULL, BULK_ERR_ARG, "%s: peak: is NULL with peak_cap %zu", fn, peak_cap);
+    int st = bulk_cz_exact(n, limbs, 0, delay, glide, peak, peak_cap, peak_limbs);
+    if (st == BULK_ERR_OVERFLOW)
+        return bulk_fail(NULL, st, "%s: peak_cap %zu: the peak needs more limbs", fn, peak_cap);
+    return st == BULK_OK ? st : bulk_cz_fail_status(NULL, st, fn, "trajectory");
 }

@@ -113,30 +113,27 @@ static void records_range(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
-int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
-                         size_t *count)
+int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                    bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count,
+                    bulk_progress_run *pr, double done0)
 {
-    if (!ctx || !e || !recs || !count || cz_is_zero(first) || cz_lt(last, first)) return BULK_ERR_ARG;
-    if (kind != BULK_COLLATZ_GLIDE && e->a == 0) return BULK_ERR_ARG;
-    if (kind != BULK_COLLATZ_DELAY && kind != BULK_COLLATZ_GLIDE && kind != BULK_COLLATZ_PATH)
-        return BULK_ERR_ARG;
     *recs = NULL;
     *count = 0;
     /* delay records on a CUDA context: the GPU twin (glide and path records stay on the CPU) */
     if (ctx->gpu && kind == BULK_COLLATZ_DELAY)
-        return ctx->gpu->collatz->records(ctx, e, kind, first, last, recs, count);
-    return ctx->cpu->collatz->records(ctx, e, kind, first, last, recs, count);
+        return ctx->gpu->collatz->records(ctx, e, kind, first, last, recs, count, pr, done0);
+    return ctx->cpu->collatz->records(ctx, e, kind, first, last, recs, count, pr, done0);
 }
 
 int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
-                        size_t *count)
+                        size_t *count, bulk_progress_run *pr, double done0)
 {
+    *recs = NULL;
+    *count = 0;
     u128 lo = to128(first), hi = to128(last), len = hi - lo + 1;
     u128 size = (u128)1 << 20;
     u128 nch = len == 0 ? ((u128)1 << 108) : (len + size - 1) / size;
-    if (nch > ((u128)1 << 40)) return BULK_ERR_ARG; /* a range too long to enumerate */
     int threads = bulk_ctx_threads(ctx);
     size_t wave = (size_t)threads * 16;
     struct rchunk *chunks = calloc(wave, sizeof *chunks);
@@ -171,6 +168,9 @@ int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
             }
             free(chunks[c].recs);
         }
+        u128 done = (c0 + m) * size;
+        if (st == BULK_OK && pr && bulk_progress_step(pr, done0 + (double)(done < len ? done : len), 0) != BULK_OK)
+            st = BULK_ERR_CANCELLED;
     }
     free(chunks);
     if (st != BULK_OK) {
@@ -179,5 +179,45 @@ int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
     }
     *recs = out;
     *count = n;
+    return BULK_OK;
+}
+
+int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                         size_t *count)
+{
+    static const char fn[] = "bulk_collatz_records";
+    int st = bulk_cz_records_check(ctx, fn, e, kind, first, last);
+    if (st) return st;
+    if (!recs || !count) return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: is NULL", fn, !recs ? "recs" : "count");
+    u128 len = to128(last) - to128(first) + 1;
+    if (len == 0 || len > ((u128)1 << 60))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: last: the range is too long to enumerate (more than 2^60 numbers)", fn);
+    *recs = NULL;
+    *count = 0;
+    bulk_progress_run pr;
+    st = bulk_progress_start(&pr, ctx, "collatz.records", "numbers", (double)len);
+    if (st == BULK_OK) st = bulk_cz_records(ctx, e, kind, first, last, recs, count, &pr, 0);
+    if (st == BULK_OK) st = bulk_progress_end(&pr);
+    if (st == BULK_OK) return st;
+    free(*recs);
+    *recs = NULL;
+    *count = 0;
+    if (st == BULK_ERR_CANCELLED) return bulk_fail(ctx, st, "%s: range: cancelled by the progress callback", fn);
+    if (st == BULK_ERR_OVERFLOW) return bulk_fail(ctx, st, "%s: range: a peak passes 2^128", fn);
+    return bulk_cz_fail_status(ctx, st, fn, "range");
+}
+
+int bulk_cz_records_check(const bulk_ctx *ctx, const char *fn, const bulk_collatz_engine *e,
+                          bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last)
+{
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", fn);
+    if (!e) return bulk_fail(ctx, BULK_ERR_ARG, "%s: e: is NULL", fn);
+    if (kind != BULK_COLLATZ_DELAY && kind != BULK_COLLATZ_GLIDE && kind != BULK_COLLATZ_PATH)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: kind %d: is not DELAY, GLIDE or PATH", fn, (int)kind);
+    if (kind != BULK_COLLATZ_GLIDE && e->a == 0)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: e: delay and path records need the tables A and P (a > 0)", fn);
+    if (cz_is_zero(first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: first: must be at least 1", fn);
+    if (cz_lt(last, first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: last: is below first", fn);
     return BULK_OK;
 }

@@ -34,10 +34,11 @@ int bulk_cz_runstate_write(const char *path, const char *identity, const bulk_cz
     return bulk_afile_commit(&f) == 0 ? BULK_OK : BULK_ERR_IO;
 }
 
-int bulk_cz_runstate_read(const char *path, const char *identity, bulk_cz_runstate *s)
+int bulk_cz_runstate_read(const bulk_ctx *ctx, const char *fn, const char *path, const char *identity,
+                          bulk_cz_runstate *s)
 {
     FILE *fp = NULL;
-    int line, st = bulk_cz_state_open(path, "bulk-collatz-run 1\n", identity, &fp, &line);
+    int line, st = bulk_cz_state_open(ctx, fn, path, "bulk-collatz-run 1\n", identity, &fp, &line);
     if (st != BULK_OK) return st; /* 1 (no file), or the header's error */
     st = BULK_ERR_PARSE;
     char buf[4096], k[32], v1[64], v2[64];
@@ -85,6 +86,6 @@ int bulk_cz_runstate_read(const char *path, const char *identity, bulk_cz_runsta
 bad:
     fclose(fp);
     free(r.recs);
-    if (st == BULK_ERR_PARSE) bulk_cz_set_error("checkpoint %s: line %d is malformed", path, line);
-    return st;
+    if (st == BULK_ERR_PARSE) return bulk_fail(ctx, st, "%s: checkpoint %s: line %d is malformed", fn, path, line);
+    return bulk_fail(ctx, st, "%s: checkpoint %s: out of memory", fn, path);
 }

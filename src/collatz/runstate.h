@@ -29,7 +29,9 @@ typedef struct bulk_cz_runstate {
 /* BULK_OK or BULK_ERR_IO. */
 int bulk_cz_runstate_write(const char *path, const char *identity, const bulk_cz_runstate *s);
 /* 1: no such file (s untouched); BULK_OK: read (free s->recs); BULK_ERR_ARG: another run's file;
- * BULK_ERR_PARSE: malformed (file and line in bulk_collatz_last_error()); BULK_ERR_NOMEM. */
-int bulk_cz_runstate_read(const char *path, const char *identity, bulk_cz_runstate *s);
+ * BULK_ERR_PARSE: malformed (file and line in the message); BULK_ERR_NOMEM. Failures record
+ * "<fn>: checkpoint <path>: <why>" on ctx. */
+int bulk_cz_runstate_read(const bulk_ctx *ctx, const char *fn, const char *path, const char *identity,
+                          bulk_cz_runstate *s);
 
 #endif

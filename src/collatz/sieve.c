@@ -178,12 +178,16 @@ static int sieve_walk(int k, int threads, const struct cz_conv *cv, uint64_t *co
 
 int bulk_collatz_sieve_count(bulk_ctx *ctx, int k, uint64_t *counts)
 {
-    if (!ctx || !counts || k < 0 || k > BULK_COLLATZ_MAX_K) return BULK_ERR_ARG;
+    static const char fn[] = "bulk_collatz_sieve_count";
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", fn);
+    if (!counts) return bulk_fail(ctx, BULK_ERR_ARG, "%s: counts: is NULL", fn);
+    if (k < 0 || k > BULK_COLLATZ_MAX_K)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: k = %d: is out of range [0, %d]", fn, k, BULK_COLLATZ_MAX_K);
     uint64_t G;
     int bad;
     int st = sieve_walk(k, bulk_ctx_threads(ctx), NULL, counts, &G, &bad, NULL, NULL, NULL);
     if (st == BULK_OK && bad) st = BULK_ERR_INTERNAL;
-    return st;
+    return st == BULK_OK ? st : bulk_cz_fail_status(ctx, st, fn, "sieve walk");
 }
 
 int bulk_cz_build_sieve(struct bulk_collatz_engine *e, int threads)

@@ -27,12 +27,11 @@
 int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x)
 {
     if (x == 0) return BULK_OK;
-    if (x < 0 || x > BULK_CZ_MAX_EXT || e->k + x > BULK_CZ_MAX_K_GEN || !e->Sr || e->kx) {
-        bulk_cz_set_error("sieve extension of %d bits on a stored sieve of k = %d is out of range "
-                          "(at most %d bits, k + bits <= %d, once per engine)",
-                          x, e->k, BULK_CZ_MAX_EXT, BULK_CZ_MAX_K_GEN);
-        return BULK_ERR_ARG;
-    }
+    if (x < 0 || x > BULK_CZ_MAX_EXT || e->k + x > BULK_CZ_MAX_K_GEN || !e->Sr || e->kx)
+        return bulk_fail(e->ctx, BULK_ERR_ARG,
+                         "bulk_collatz_engine_extend: bits %d: a sieve extension of %d bits on a stored "
+                         "sieve of k = %d is out of range (at most %d bits, k + bits <= %d, once per engine)",
+                         x, x, e->k, BULK_CZ_MAX_EXT, BULK_CZ_MAX_K_GEN);
     const int k = e->k;
     const uint64_t size = (uint64_t)1 << x, xm = size - 1;
     e->xB = malloc(size * sizeof *e->xB);
@@ -42,7 +41,7 @@ int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x)
     uint64_t *MXx = malloc(size * sizeof *MXx);
     if (!e->xB || !e->xC || !e->xdj || !e->xL || !MXx) {
         free(MXx);
-        return BULK_ERR_NOMEM;
+        return bulk_fail(e->ctx, BULK_ERR_NOMEM, "bulk_collatz_engine_extend: bits %d: out of memory", x);
     }
     bulk_cz_build_tables(x, e->xB, e->xC, e->xdj, MXx);
     free(MXx);
@@ -97,4 +96,10 @@ int bulk_cz_build_extension(struct bulk_collatz_engine *e, int x)
     e->G_x = G;
     e->s_kx = s;
     return BULK_OK;
+}
+
+int bulk_collatz_engine_extend(bulk_collatz_engine *e, int bits)
+{
+    if (!e) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_collatz_engine_extend: e: is NULL");
+    return bulk_cz_build_extension(e, bits);
 }

@@ -1,6 +1,5 @@
 /* Tables B, C, J, MX (seed 004 section 3), the delay/peak tables A and P, and the engine that
  * owns them. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +17,11 @@ const uint64_t bulk_cz_pow3[41] = {
     450283905890997363ull, 1350851717672992089ull, 4052555153018976267ull,
     12157665459056928801ull};
 
-static _Thread_local char last_error[256];
-
-void bulk_cz_set_error(const char *fmt, ...)
+int bulk_cz_fail_status(const bulk_ctx *ctx, int st, const char *fn, const char *what)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
-    va_end(ap);
+    if (st == BULK_ERR_CUDA) return st; /* the CUDA check's message stays */
+    return bulk_fail(ctx, st, "%s: %s: %s", fn, what, bulk_status_string(st));
 }
-
-const char *bulk_collatz_last_error(void) { return last_error; }
 
 /* The b/c rules of seed 004: start b = 2^d, c = L; odd rule (c odd): b, c <- 3b, 3c + 1; even
  * rule (c even, b even): b, c <- b/2, c/2; stop when b is odd (after exactly d even rules).
@@ -166,24 +159,31 @@ void bulk_collatz_engine_free(bulk_collatz_engine *e)
     free(e);
 }
 
+static const char engine_fn[] = "bulk_collatz_engine_new";
+
+/* The engine e could not be built: free it and record why. */
+static int engine_failed(bulk_collatz_engine *e, const bulk_ctx *ctx, int st, const char *what)
+{
+    bulk_collatz_engine_free(e);
+    return bulk_cz_fail_status(ctx, st, engine_fn, what);
+}
+
 int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int k, int a)
 {
-    if (!out || !ctx) return BULK_ERR_ARG;
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", engine_fn);
+    if (!out) return bulk_fail(ctx, BULK_ERR_ARG, "%s: e: is NULL", engine_fn);
     *out = NULL;
-    if (d < 1 || d > BULK_COLLATZ_MAX_D) {
-        bulk_cz_set_error("d = %d is out of range [1, %d]", d, BULK_COLLATZ_MAX_D);
-        return BULK_ERR_ARG;
-    }
-    if (k < 0 || k > BULK_COLLATZ_MAX_K) {
-        bulk_cz_set_error("k = %d is out of range [0, %d]", k, BULK_COLLATZ_MAX_K);
-        return BULK_ERR_ARG;
-    }
-    if (a != 0 && (a < d || a > BULK_COLLATZ_MAX_A)) {
-        bulk_cz_set_error("a = %d is out of range [d = %d, %d]", a, d, BULK_COLLATZ_MAX_A);
-        return BULK_ERR_ARG;
-    }
+    if (d < 1 || d > BULK_COLLATZ_MAX_D)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: d = %d: is out of range [1, %d]", engine_fn, d,
+                         BULK_COLLATZ_MAX_D);
+    if (k < 0 || k > BULK_COLLATZ_MAX_K)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: k = %d: is out of range [0, %d]", engine_fn, k,
+                         BULK_COLLATZ_MAX_K);
+    if (a != 0 && (a < d || a > BULK_COLLATZ_MAX_A))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: a = %d: is out of range [d = %d, %d]", engine_fn, a,
+                         d, BULK_COLLATZ_MAX_A);
     bulk_collatz_engine *e = calloc(1, sizeof *e);
-    if (!e) return BULK_ERR_NOMEM;
+    if (!e) return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: engine: out of memory", engine_fn);
     e->d = d;
     e->k = k;
     e->a = a;
@@ -197,65 +197,55 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
     e->MX = malloc(size * sizeof *e->MX);
     e->MB = malloc(size * sizeof *e->MB);
     e->J = malloc(size);
-    if (!e->B || !e->C || !e->MX || !e->MB || !e->J) {
-        bulk_collatz_engine_free(e);
-        return BULK_ERR_NOMEM;
-    }
+    if (!e->B || !e->C || !e->MX || !e->MB || !e->J)
+        return engine_failed(e, ctx, BULK_ERR_NOMEM, "tables B, C, J");
     bulk_cz_build_tables(d, e->B, e->C, e->J, e->MX);
     bulk_cz_build_dip(d, e->MB);
     if (d <= 16) {
         e->Tb = malloc(size * 16 * sizeof *e->Tb);
         e->Tc = malloc(size * 16 * sizeof *e->Tc);
         e->Ts = malloc(size * 16);
-        if (!e->Tb || !e->Tc || !e->Ts) {
-            bulk_collatz_engine_free(e);
-            return BULK_ERR_NOMEM;
-        }
+        if (!e->Tb || !e->Tc || !e->Ts) return engine_failed(e, ctx, BULK_ERR_NOMEM, "scan tables");
         bulk_cz_build_scan(d, e->Tb, e->Tc, e->Ts);
     }
     if (a > 0) {
         size_t t = (size_t)1 << a;
         e->A = malloc(t * sizeof *e->A);
         e->P = malloc(t * sizeof *e->P);
-        if (!e->A || !e->P) {
-            bulk_collatz_engine_free(e);
-            return BULK_ERR_NOMEM;
-        }
+        if (!e->A || !e->P) return engine_failed(e, ctx, BULK_ERR_NOMEM, "tables A, P");
         int st = bulk_cz_build_small(a, e->A, e->P);
         e->M = BULK_CZ_MERGE_BITS; /* the classes themselves: bulk_cz_need_classes */
-        if (st != BULK_OK) {
-            bulk_collatz_engine_free(e);
-            return st;
-        }
+        if (st != BULK_OK) return engine_failed(e, ctx, st, "tables A, P");
     }
     int st = bulk_cz_build_sieve(e, e->threads);
-    if (st != BULK_OK) {
-        bulk_collatz_engine_free(e);
-        return st;
-    }
+    if (st != BULK_OK) return engine_failed(e, ctx, st, "sieve");
     *out = e;
     return BULK_OK;
 }
 
-uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e) { return e->s_k; }
+uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e) { return e ? e->s_k : 0; }
 
 int bulk_collatz_engine_set_converge(bulk_collatz_engine *e)
 {
-    if (!e || e->k < 1 || !e->Sr || e->kx) {
-        bulk_cz_set_error("convergence mode needs a stored sieve (k >= 1) and must be set before "
-                          "a sieve extension is added");
-        return BULK_ERR_ARG;
-    }
+    static const char fn[] = "bulk_collatz_engine_set_converge";
+    if (!e) return bulk_fail(NULL, BULK_ERR_ARG, "%s: e: is NULL", fn);
+    if (e->k < 1 || !e->Sr)
+        return bulk_fail(e->ctx, BULK_ERR_ARG, "%s: k = %d: convergence mode needs a stored sieve (k >= 1)",
+                         fn, e->k);
+    if (e->kx)
+        return bulk_fail(e->ctx, BULK_ERR_ARG,
+                         "%s: sieve extension: convergence mode must be set before a sieve extension is added", fn);
     if (e->conv) return BULK_OK;
     int st = bulk_cz_conv_new(e->k, &e->cv);
-    if (st != BULK_OK) return st;
+    if (st != BULK_OK) return bulk_cz_fail_status(e->ctx, st, fn, "convergence tables");
     free(e->Sr);
     free(e->Sc);
     free(e->Sj);
     e->Sr = e->Sc = NULL;
     e->Sj = NULL;
     e->conv = 1;
-    return bulk_cz_build_sieve(e, e->threads);
+    st = bulk_cz_build_sieve(e, e->threads);
+    return st == BULK_OK ? st : bulk_cz_fail_status(e->ctx, st, fn, "sieve");
 }
 
 int bulk_collatz_engine_converge(const bulk_collatz_engine *e) { return e && e->conv; }

@@ -27,7 +27,7 @@ static inline bulk_u128 from128(u128 v)
 
 void bulk_collatz_verify_result_init(bulk_collatz_verify_result *r)
 {
-    memset(r, 0, sizeof *r);
+    if (r) memset(r, 0, sizeof *r);
 }
 
 /* Inserts n into the ascending list of kept overflow values (the smallest KEEP survive). */
@@ -56,6 +56,7 @@ static inline void note_glide(bulk_collatz_verify_result *r, cz_u128 n, uint64_t
 void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
                                       const bulk_collatz_verify_result *from)
 {
+    if (!into || !from) return;
     into->covered = from128(to128(into->covered) + to128(from->covered));
     into->iterated = from128(to128(into->iterated) + to128(from->iterated));
     into->checksum = from128(to128(into->checksum) + to128(from->checksum));
@@ -287,10 +288,9 @@ static int ctz128(cz_u128 v)
     return 64 + __builtin_ctzll(v.hi);
 }
 
-int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
-                              bulk_collatz_verify_result *out)
+int bulk_cz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                         bulk_collatz_verify_result *out)
 {
-    if (!e || !out || cz_is_zero(first) || cz_lt(last, first)) return BULK_ERR_ARG;
     bulk_collatz_verify_result_init(out);
     struct acc a = { e, out, 0, 0, 0, BULK_OK };
     u128 cur = to128(first), end = to128(last);
@@ -334,4 +334,16 @@ int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bul
     out->checksum = from128(a.checksum);
     if (e->conv) bulk_cz_conv_clear_glides(out);
     return BULK_OK;
+}
+
+int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                              bulk_collatz_verify_result *out)
+{
+    static const char fn[] = "bulk_collatz_verify_chunk";
+    if (!e) return bulk_fail(NULL, BULK_ERR_ARG, "%s: e: is NULL", fn);
+    if (!out) return bulk_fail(e->ctx, BULK_ERR_ARG, "%s: out: is NULL", fn);
+    if (cz_is_zero(first)) return bulk_fail(e->ctx, BULK_ERR_ARG, "%s: first: must be at least 1", fn);
+    if (cz_lt(last, first)) return bulk_fail(e->ctx, BULK_ERR_ARG, "%s: last: is below first", fn);
+    int st = bulk_cz_verify_chunk(e, first, last, out);
+    return st == BULK_OK ? st : bulk_cz_fail_status(e->ctx, st, fn, "range");
 }

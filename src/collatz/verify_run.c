@@ -14,7 +14,7 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/collatz_backend.h"
 #include "common/parallel.h"
-#include "progress_line.h"
+#include "progress_line.h" /* bulk_now */
 
 
 static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
@@ -57,11 +57,24 @@ static void run_chunks(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
+static const char verify_fn[] = "bulk_collatz_verify";
+
+/* The checkpoint could not be written: the message names the file and the cause. */
+static int ckpt_write_failed(const bulk_ctx *ctx, const char *path)
+{
+    return bulk_fail(ctx, BULK_ERR_IO, "%s: checkpoint %s: cannot write it: %s", verify_fn, path,
+                     strerror(errno ? errno : EIO));
+}
+
 int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                         bulk_u128 last, const bulk_collatz_run_opts *opts,
                         bulk_collatz_verify_result *out)
 {
-    if (!ctx || !e || !out || cz_is_zero(first) || cz_lt(last, first)) return BULK_ERR_ARG;
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", verify_fn);
+    if (!e) return bulk_fail(ctx, BULK_ERR_ARG, "%s: e: is NULL", verify_fn);
+    if (!out) return bulk_fail(ctx, BULK_ERR_ARG, "%s: out: is NULL", verify_fn);
+    if (cz_is_zero(first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: first: must be at least 1", verify_fn);
+    if (cz_lt(last, first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: last: is below first", verify_fn);
     bulk_collatz_run_opts none = { 0 };
     if (!opts) opts = &none;
     const char *identity = opts->identity ? opts->identity : "";
@@ -71,23 +84,18 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     int done = 0;
     if (opts->checkpoint) {
         bulk_u128 nx;
-        int st = bulk_cz_checkpoint_read(opts->checkpoint, identity, &nx, out);
+        int st = bulk_cz_checkpoint_read(ctx, verify_fn, opts->checkpoint, identity, &nx, out);
         if (st < 0) return st == BULK_ERR_PARSE ? BULK_ERR_ARG : st;
         if (st == BULK_OK) {
             next = to128(nx);
-            if (next < to128(first) || (next > end + 1 && end + 1 != 0)) {
-                bulk_cz_set_error("checkpoint %s: next is outside the range", opts->checkpoint);
-                return BULK_ERR_ARG;
-            }
+            if (next < to128(first) || (next > end + 1 && end + 1 != 0))
+                return bulk_fail(ctx, BULK_ERR_ARG, "%s: checkpoint %s: next is outside the range",
+                                 verify_fn, opts->checkpoint);
             if (next == end + 1) done = 1;
             if (end + 1 == 0 && next == 0) done = 1; /* the range ended at 2^128 - 1 */
-        } else {
+        } else if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, out) != BULK_OK) {
             /* a fresh run: prove now that the checkpoint can be written */
-            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, out) != BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint,
-                                  strerror(errno ? errno : EIO));
-                return BULK_ERR_IO;
-            }
+            return ckpt_write_failed(ctx, opts->checkpoint);
         }
     }
     int threads = bulk_ctx_threads(ctx);
@@ -110,14 +118,14 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     if (!res || !status) {
         free(res);
         free(status);
-        return BULK_ERR_NOMEM;
+        return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: wave of %zu chunks: out of memory", verify_fn, per_wave);
     }
-    progress_line prog;
+    bulk_progress_run prog;
     double total = (double)(end - to128(first)) + 1.0;
-    progress_line_init(&prog, "collatz verify", total);
-    if (!opts->progress) prog.enabled = 0;
+    int st = bulk_progress_start(&prog, ctx, "collatz.verify", "numbers", total);
+    if (st == BULK_OK) st = bulk_progress_step(&prog, (double)(next - to128(first)), 1);
     double last_ckpt = bulk_now();
-    int st = BULK_OK;
+    if (st != BULK_OK) done = 1; /* cancelled at the start: the checkpoint is as it was */
     while (!done) {
         /* the wave: up to per_wave chunks starting at next */
         u128 align = (u128)1 << shift;
@@ -137,24 +145,31 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
             if (status[c] != BULK_OK) st = status[c];
             else bulk_collatz_verify_result_merge(out, &res[c]);
         }
-        if (st != BULK_OK) break;
+        if (st != BULK_OK) {
+            st = bulk_cz_fail_status(ctx, st, verify_fn, gpu ? "GPU wave" : "chunk");
+            break;
+        }
         if (wlast == end) done = 1;
         next = wlast + 1;
-        progress_line_update(&prog, (double)(next - to128(first)));
+        /* a cancel stops here, after the wave was merged: the checkpoint below holds it */
+        int cancel = bulk_progress_step(&prog, (double)(next - to128(first)), 1);
         double now = bulk_now();
-        if (opts->checkpoint && (done || now - last_ckpt >= every)) {
-            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) !=
-                BULK_OK) {
-                bulk_cz_set_error("cannot write the checkpoint file %s: %s", opts->checkpoint,
-                                  strerror(errno ? errno : EIO));
-                st = BULK_ERR_IO;
+        if (opts->checkpoint && (done || cancel || now - last_ckpt >= every)) {
+            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) != BULK_OK) {
+                st = ckpt_write_failed(ctx, opts->checkpoint);
                 break;
             }
             last_ckpt = now;
         }
+        if (cancel) {
+            st = cancel;
+            break;
+        }
     }
-    progress_line_finish(&prog);
     free(res);
     free(status);
+    if (st == BULK_OK) st = bulk_progress_end(&prog);
+    if (st == BULK_ERR_CANCELLED)
+        return bulk_fail(ctx, st, "%s: range: cancelled by the progress callback", verify_fn);
     return st;
 }

@@ -644,7 +644,7 @@ static void test_api(bulk_ctx *c1)
     bulk_collatz_engine *e0 = engine(c1, 10, 0, 0);
     CHECK(bulk_collatz_engine_set_converge(e0) == BULK_ERR_ARG, "k = 0 accepted");
     CHECK(bulk_collatz_engine_converge(e0) == 0, "k = 0 engine in convergence mode");
-    CHECK(strlen(bulk_collatz_last_error()) > 0, "no message for k = 0");
+    CHECK(strlen(bulk_ctx_last_error(c1)) > 0, "no message for k = 0");
     bulk_collatz_engine_free(e0);
     bulk_collatz_engine *ex = engine(c1, 10, 12, 0);
     CHECK(bulk_cz_build_extension(ex, 2) == BULK_OK, "extension");

@@ -250,7 +250,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
         CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         memset(got, 0xa5, count * 4); /* poison: every element must be written */
         t0 = now();
-        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got);
+        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got, NULL, 0);
         double tgpu = now() - t0;
         CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         uint64_t bad = 0;
@@ -280,7 +280,7 @@ static void delays_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             if (v == 5) o.delay_loop = BULK_CZ_CUDA_DELAY_V5, o.delay_unroll = 4;
             bulk_collatz_cuda_set_opts(cpu, &o);
             memset(gs, 0xa5, nb * 8);
-            st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx);
+            st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx, NULL, 0);
             CHECK(st == BULK_OK, "CUDA stats: %d %s", st, bulk_ctx_last_error(cz_gpu_ctx));
             uint64_t bad = 0;
             for (uint64_t i = 0; i < nb; i++) bad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
@@ -312,12 +312,12 @@ static void records_case(bulk_ctx *cpu, u128 first, u128 last)
     size_t na = 0, nb = 0;
     st = bulk_collatz_records(cpu, e, BULK_COLLATZ_DELAY, U(first), U(last), &a, &na);
     CHECK(st == BULK_OK, "CPU records: %d", st);
-    st = CZ_GPU->records(cz_gpu_ctx, e, BULK_COLLATZ_DELAY, U(first), U(last), &b, &nb);
+    st = CZ_GPU->records(cz_gpu_ctx, e, BULK_COLLATZ_DELAY, U(first), U(last), &b, &nb, NULL, 0);
     CHECK(st == BULK_OK, "CUDA records: %d %s", st, bulk_ctx_last_error(cz_gpu_ctx));
     int ok = na == nb && (na == 0 || !memcmp(a, b, na * sizeof *a));
     CHECK(ok, "CUDA delay records differ: %zu vs %zu records", na, nb);
     printf("delay records, %zu of them: %s\n", na, ok ? "same" : "DIFFERENT");
-    CHECK(CZ_GPU->records(cz_gpu_ctx, e, BULK_COLLATZ_GLIDE, U(first), U(last), &b, &nb) == BULK_ERR_UNSUPPORTED,
+    CHECK(CZ_GPU->records(cz_gpu_ctx, e, BULK_COLLATZ_GLIDE, U(first), U(last), &b, &nb, NULL, 0) == BULK_ERR_UNSUPPORTED,
           "glide records are the CPU's");
     free(a);
     free(b);
@@ -355,12 +355,12 @@ static void delays5_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count
     for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++) {
         CHECK(bulk_collatz_cuda_set_opts(cpu, &vs[v].o) == BULK_OK, "set opts");
         memset(got, 0xa5, count * 4);
-        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got);
+        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got, NULL, 0);
         CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         uint64_t bad = 0, sbad = 0;
         for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
         memset(gs, 0xa5, nb * 8);
-        st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx);
+        st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx, NULL, 0);
         CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         for (uint64_t i = 0; i < nb; i++) sbad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];
         CHECK(bad == 0 && sbad == 0, "CUDA delays (%s): %llu numbers, %llu batches differ", vs[v].name,

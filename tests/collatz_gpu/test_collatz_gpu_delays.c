@@ -71,7 +71,7 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
     for (size_t v = 0; v < NV; v++) {
         use(cpu, &g_vs[v]);
         memset(got, 0xa5, count * 4); /* poison: every element must be written */
-        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got);
+        st = CZ_GPU->delays(cz_gpu_ctx, e, U(first), count, got, NULL, 0);
         CHECK(st == BULK_OK, "CUDA delays (%s): %d %s", g_vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
         uint64_t bad = 0;
         for (uint64_t i = 0; i < count; i++) bad += got[i] != ref[i];
@@ -97,7 +97,7 @@ static void range_case(bulk_ctx *cpu, int d, int a, u128 first, uint64_t count)
             memset(gs, 0xa5, nb * 8);
             memset(gmn, 0xa5, nb * 4);
             memset(gmx, 0xa5, nb * 4);
-            st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx);
+            st = CZ_GPU->delay_stats(cz_gpu_ctx, e, U(first), batch, nb, gs, gmn, gmx, NULL, 0);
             CHECK(st == BULK_OK, "CUDA stats (%s): %d %s", g_vs[v].name, st, bulk_ctx_last_error(cz_gpu_ctx));
             uint64_t bad = 0;
             for (uint64_t i = 0; i < nb; i++) bad += gs[i] != rs[i] || gmn[i] != rmn[i] || gmx[i] != rmx[i];

@@ -272,10 +272,8 @@ static void *run_one(void *p)
     const cudaError_t err = cudaSetDevice(r->w.dev);
     if (err != cudaSuccess) r->status = bulk_cuda_fail(NULL, err, "cudaSetDevice", __FILE__, __LINE__);
     else r->status = r->fn(r->w, r->arg);
-    /* this thread's message (CUDA's, or the backend's own; the engine's exact path reports
-     * through bulk_collatz_last_error) */
-    const char *msg = bulk_ctx_last_error(NULL);
-    snprintf(r->error, sizeof r->error, "%s", msg[0] ? msg : bulk_collatz_last_error());
+    /* this thread's message (a CUDA check's, or the backend's own) */
+    snprintf(r->error, sizeof r->error, "%s", bulk_ctx_last_error(NULL));
     return NULL;
 }
 
