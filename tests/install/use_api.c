@@ -6,6 +6,7 @@
 #include <bulk/bulk.h>
 #include <bulk/circuit.h>
 #include <bulk/cky.h>
+#include <bulk/collatz.h>
 #include <bulk/gcd.h>
 #include <bulk/int.h>
 #include <bulk/life.h>
@@ -244,9 +245,109 @@ static int use_gcd(void)
     return 0;
 }
 
-/* The areas, in order (context first: it opens the context the others use). The int, gcd and
- * collatz areas add their use_* functions (every function their areas promoted to the public
- * API) to this list. */
+/* A delays sink that sums what it is given. */
+typedef struct delay_sum {
+    uint64_t numbers, total;
+} delay_sum;
+
+static int sum_begin(void *user, uint64_t done, uint64_t out_bytes)
+{
+    (void)done, (void)out_bytes;
+    ((delay_sum *)user)->numbers = ((delay_sum *)user)->total = 0;
+    return 0;
+}
+
+static int sum_put(void *user, const bulk_collatz_delays_piece *piece)
+{
+    delay_sum *d = user;
+    for (uint64_t i = 0; i < piece->n; i++) d->total += piece->delays[i];
+    d->numbers += piece->n;
+    return 0;
+}
+
+static int sum_sync(void *user, uint64_t *out_bytes)
+{
+    *out_bytes = ((delay_sum *)user)->numbers;
+    return 0;
+}
+
+/* The defaults chooser, bounds, an engine, a checkpointed verify, the delays and records of
+ * 1..1000 (the records of delay below 1000 are OEIS A006877: 1, 2, 3, 6, 7, 9, 18, 25, 27, 54,
+ * 73, 97, 129, 171, 231, 313, 327, 649, 703, 871). */
+static int use_collatz(void)
+{
+    uint64_t b[3];
+    size_t pos;
+    REQUIRE(bulk_collatz_parse_bound("2^68+2^40", b, &pos) == BULK_OK && b[0] == (1ull << 40) && b[1] == 16 && !b[2],
+            "bulk_collatz_parse_bound");
+    bulk_u128 one = { 1, 0 }, last = { 1000, 0 };
+    bulk_collatz_params p = { -1, -1, -1 };
+    REQUIRE(bulk_collatz_choose(ctx, one, last, 0, &p) == BULK_OK && p.d == 10 && p.k == 3 && p.k_stored == 3,
+            "bulk_collatz_choose: d %d k %d k_stored %d", p.d, p.k, p.k_stored);
+    uint64_t counts[9];
+    REQUIRE(bulk_collatz_sieve_count(ctx, 8, counts) == BULK_OK && counts[0] == 1 && counts[8] == 19, "sieve_count");
+    bulk_collatz_engine *e;
+    REQUIRE(bulk_collatz_engine_new(&e, ctx, 10, 6, 10) == BULK_OK, "engine_new: %s", bulk_ctx_last_error(ctx));
+    REQUIRE(bulk_collatz_engine_sieve_size(e) > 0 && !bulk_collatz_engine_converge(e), "engine queries");
+    REQUIRE(bulk_collatz_engine_extend(e, 2) == BULK_OK, "engine_extend: %s", bulk_ctx_last_error(ctx));
+    char ck[4096];
+    snprintf(ck, sizeof ck, "%s/verify.ckpt", dir);
+    bulk_collatz_run_opts o = { ck, "use_api verify", 0, 0 };
+    bulk_collatz_verify_result r, part, sum;
+    calls c = { 0, 0 };
+    bulk_ctx_set_progress(ctx, count_calls, &c);
+    REQUIRE(bulk_collatz_verify(ctx, e, one, last, &o, &r) == BULK_OK, "verify: %s", bulk_ctx_last_error(ctx));
+    bulk_ctx_set_progress(ctx, NULL, NULL);
+    REQUIRE(r.covered.lo == 1000 && c.n >= 2 && c.last == 1000, "verify: covered %llu, %d progress calls",
+            (unsigned long long)r.covered.lo, c.n);
+    bulk_collatz_verify_result_init(&sum);
+    bulk_u128 mid = { 500, 0 }, mid1 = { 501, 0 };
+    REQUIRE(bulk_collatz_verify_chunk(e, one, mid, &part) == BULK_OK, "verify_chunk");
+    bulk_collatz_verify_result_merge(&sum, &part);
+    REQUIRE(bulk_collatz_verify_chunk(e, mid1, last, &part) == BULK_OK, "verify_chunk");
+    bulk_collatz_verify_result_merge(&sum, &part);
+    REQUIRE(sum.checksum.lo == r.checksum.lo && sum.covered.lo == 1000, "chunks merge to the whole");
+    bulk_collatz_engine_free(e);
+    REQUIRE(bulk_collatz_engine_new(&e, ctx, 10, 6, 12) == BULK_OK, "engine_new a=12");
+    uint32_t delays[1000];
+    uint64_t dsum[10];
+    uint32_t dmin[10], dmax[10];
+    REQUIRE(bulk_collatz_delays(ctx, e, one, 1000, delays) == BULK_OK && delays[26] == 111, "delays: 27 -> %u",
+            delays[26]);
+    REQUIRE(bulk_collatz_delay_stats(ctx, e, one, 100, 10, dsum, dmin, dmax) == BULK_OK && dmax[0] == 118, "delay_stats");
+    delay_sum ds;
+    bulk_collatz_delays_sink sink = { sum_begin, sum_put, sum_sync, &ds };
+    snprintf(ck, sizeof ck, "%s/delays.ckpt", dir);
+    bulk_collatz_run_opts od = { ck, NULL, 0, 128 };
+    REQUIRE(bulk_collatz_delays_run(ctx, e, one, last, 0, &od, &sink) == BULK_OK && ds.numbers == 1000,
+            "delays_run: %s", bulk_ctx_last_error(ctx));
+    uint64_t total = 0;
+    for (int i = 0; i < 1000; i++) total += delays[i];
+    REQUIRE(ds.total == total, "delays_run sums %llu, delays %llu", (unsigned long long)ds.total,
+            (unsigned long long)total);
+    static const unsigned a006877[] = { 1, 2, 3, 6, 7, 9, 18, 25, 27, 54, 73, 97, 129, 171, 231, 313, 327, 649, 703, 871 };
+    bulk_collatz_record *recs, *recs2;
+    size_t n, n2;
+    REQUIRE(bulk_collatz_records(ctx, e, BULK_COLLATZ_DELAY, one, last, &recs, &n) == BULK_OK && n == 20,
+            "records: %zu", n);
+    for (size_t i = 0; i < n; i++) REQUIRE(recs[i].n.lo == a006877[i], "record %zu: %llu", i, (unsigned long long)recs[i].n.lo);
+    snprintf(ck, sizeof ck, "%s/records.ckpt", dir);
+    REQUIRE(bulk_collatz_records_run(ctx, e, BULK_COLLATZ_DELAY, one, last, &od, &recs2, &n2) == BULK_OK && n2 == n &&
+                memcmp(recs, recs2, n * sizeof *recs) == 0,
+            "records_run: %s", bulk_ctx_last_error(ctx));
+    free(recs), free(recs2);
+    uint64_t dl, gl, pk[2];
+    size_t pkl;
+    const uint64_t n27 = 27;
+    REQUIRE(bulk_collatz_exact(&n27, 1, &dl, &gl, pk, 2, &pkl) == BULK_OK && dl == 111 && gl == 96 && pk[0] == 9232,
+            "exact 27");
+    REQUIRE(bulk_collatz_engine_set_converge(e) == BULK_OK && bulk_collatz_engine_converge(e) == 1, "set_converge: %s",
+            bulk_ctx_last_error(ctx));
+    bulk_collatz_engine_free(e);
+    return 0;
+}
+
+/* The areas, in order (context first: it opens the context the others use). */
 static const struct {
     const char *name;
     int (*use)(void);
@@ -257,7 +358,7 @@ static const struct {
     { "cky", use_cky },
     { "int", use_int },
     { "gcd", use_gcd },
-    /* collatz: here */
+    { "collatz", use_collatz },
 };
 
 int main(int argc, char **argv)
