@@ -42,7 +42,7 @@ static int apart(const bulk_ctx *ctx, const char *fn, const char *rname, const b
     return BULK_OK;
 }
 
-#define CHECK(call)                                                                                \
+#define REQUIRE_OK(call)                                                                           \
     do {                                                                                           \
         int c_ = (call);                                                                           \
         if (c_ != BULK_OK) return c_;                                                              \
@@ -97,38 +97,38 @@ int bulk_int_dev_sync(bulk_ctx *ctx)
 int bulk_int_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_add");
-    CHECK(shape(ctx, "bulk_int_dev_add", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_add", "b", b, a->n, a->limbs));
-    CHECK(shape(ctx, "bulk_int_dev_add", "r", r, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_add", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_add", "b", b, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_add", "r", r, a->n, a->limbs));
     return g_->dev_add(ctx, r, a, b);
 }
 
 int bulk_int_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_sub");
-    CHECK(shape(ctx, "bulk_int_dev_sub", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_sub", "b", b, a->n, a->limbs));
-    CHECK(shape(ctx, "bulk_int_dev_sub", "r", r, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_sub", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_sub", "b", b, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_sub", "r", r, a->n, a->limbs));
     return g_->dev_sub(ctx, r, a, b);
 }
 
 int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_mul");
-    CHECK(shape(ctx, "bulk_int_dev_mul", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_mul", "b", b, a->n, a->limbs));
-    CHECK(shape(ctx, "bulk_int_dev_mul", "r", r, a->n, 2 * a->limbs));
-    CHECK(apart(ctx, "bulk_int_dev_mul", "r", r, "a", a));
-    CHECK(apart(ctx, "bulk_int_dev_mul", "r", r, "b", b));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul", "b", b, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul", "r", r, a->n, 2 * a->limbs));
+    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul", "r", r, "a", a));
+    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul", "r", r, "b", b));
     return g_->dev_mul(ctx, r, a, b);
 }
 
 int bulk_int_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a)
 {
     GPU_INTS("bulk_int_dev_sqr");
-    CHECK(shape(ctx, "bulk_int_dev_sqr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_sqr", "r", r, a->n, 2 * a->limbs));
-    CHECK(apart(ctx, "bulk_int_dev_sqr", "r", r, "a", a));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_sqr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_sqr", "r", r, a->n, 2 * a->limbs));
+    REQUIRE_OK(apart(ctx, "bulk_int_dev_sqr", "r", r, "a", a));
     return g_->dev_sqr(ctx, r, a);
 }
 
@@ -136,27 +136,27 @@ int bulk_int_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
                         const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_mul_lo");
-    CHECK(shape(ctx, "bulk_int_dev_mul_lo", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_mul_lo", "b", b, a->n, a->limbs));
-    CHECK(shape(ctx, "bulk_int_dev_mul_lo", "r", r, a->n, a->limbs));
-    CHECK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "a", a));
-    CHECK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "b", b));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul_lo", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul_lo", "b", b, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul_lo", "r", r, a->n, a->limbs));
+    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "a", a));
+    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "b", b));
     return g_->dev_mul_lo(ctx, r, a, b);
 }
 
 int bulk_int_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
     GPU_INTS("bulk_int_dev_shl");
-    CHECK(shape(ctx, "bulk_int_dev_shl", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_shl", "r", r, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_shl", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_shl", "r", r, a->n, a->limbs));
     return g_->dev_shl(ctx, r, a, bits);
 }
 
 int bulk_int_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
     GPU_INTS("bulk_int_dev_shr");
-    CHECK(shape(ctx, "bulk_int_dev_shr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_shr", "r", r, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_shr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_shr", "r", r, a->n, a->limbs));
     return g_->dev_shr(ctx, r, a, bits);
 }
 
@@ -165,27 +165,27 @@ int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const b
 {
     GPU_INTS("bulk_int_dev_divmod");
     static const char fn[] = "bulk_int_dev_divmod";
-    CHECK(shape(ctx, fn, "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, fn, "a", a, a ? a->n : 0, a ? a->limbs : 0));
     if (!d) return bulk_fail(ctx, BULK_ERR_ARG, "%s: d is NULL", fn);
     if (d->n != a->n || (a->limbs != d->limbs && a->limbs != 2 * d->limbs))
         return bulk_fail(ctx, BULK_ERR_ARG, "%s: a holds %zu x %zu limbs, d %zu x %zu: d must have as many instances "
                          "and as many or half as many limbs", fn, a->n, a->limbs, d->n, d->limbs);
-    if (q) CHECK(shape(ctx, fn, "q", q, a->n, a->limbs));
-    if (r) CHECK(shape(ctx, fn, "r", r, a->n, d->limbs));
-    CHECK(apart(ctx, fn, "q", q, "a", a));
-    CHECK(apart(ctx, fn, "q", q, "d", d));
-    CHECK(apart(ctx, fn, "r", r, "a", a));
-    CHECK(apart(ctx, fn, "r", r, "d", d));
-    CHECK(apart(ctx, fn, "q", q, "r", r));
+    if (q) REQUIRE_OK(shape(ctx, fn, "q", q, a->n, a->limbs));
+    if (r) REQUIRE_OK(shape(ctx, fn, "r", r, a->n, d->limbs));
+    REQUIRE_OK(apart(ctx, fn, "q", q, "a", a));
+    REQUIRE_OK(apart(ctx, fn, "q", q, "d", d));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "a", a));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "d", d));
+    REQUIRE_OK(apart(ctx, fn, "q", q, "r", r));
     return g_->dev_divmod(ctx, q, r, a, d, err_host);
 }
 
 int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b)
 {
     GPU_INTS("bulk_int_dev_gcd");
-    CHECK(shape(ctx, "bulk_int_dev_gcd", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    CHECK(shape(ctx, "bulk_int_dev_gcd", "b", b, a->n, a->limbs));
-    CHECK(shape(ctx, "bulk_int_dev_gcd", "g", g, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_gcd", "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_gcd", "b", b, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, "bulk_int_dev_gcd", "g", g, a->n, a->limbs));
     return g_->dev_gcd(ctx, g, a, b);
 }
 
@@ -194,12 +194,12 @@ int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base
 {
     GPU_INTS("bulk_int_dev_powmod");
     static const char fn[] = "bulk_int_dev_powmod";
-    CHECK(shape(ctx, fn, "base", base, base ? base->n : 0, base ? base->limbs : 0));
-    CHECK(shape(ctx, fn, "exp", exp, base->n, base->limbs));
-    CHECK(shape(ctx, fn, "m", m, base->n, base->limbs));
-    CHECK(shape(ctx, fn, "r", r, base->n, base->limbs));
-    CHECK(apart(ctx, fn, "r", r, "base", base));
-    CHECK(apart(ctx, fn, "r", r, "exp", exp));
-    CHECK(apart(ctx, fn, "r", r, "m", m));
+    REQUIRE_OK(shape(ctx, fn, "base", base, base ? base->n : 0, base ? base->limbs : 0));
+    REQUIRE_OK(shape(ctx, fn, "exp", exp, base->n, base->limbs));
+    REQUIRE_OK(shape(ctx, fn, "m", m, base->n, base->limbs));
+    REQUIRE_OK(shape(ctx, fn, "r", r, base->n, base->limbs));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "base", base));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "exp", exp));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "m", m));
     return g_->dev_powmod(ctx, r, base, exp, m, err_host);
 }
