@@ -1,5 +1,5 @@
 /* PNG files for the CLI and the benchmarks, written through libpng (zlib level 9) and the
- * atomic output rules of common/atomic_file.h. Not part of libbulk: the library never draws.
+ * atomic output rules of util/atomic_file.h. Not part of libbulk: the library never draws.
  * Built without libpng and cairo (cmake/pictures.cmake), every writer fails with ENOTSUP and
  * pic_available() is 0, so that a caller can refuse --png before doing any work. */
 #ifndef BULK_PICTURES_PNG_H
