@@ -7,8 +7,6 @@
 
 static struct {
     const char *label;
-    const char *work_unit; /* NULL: the rate of done */
-    double work_per_unit;
     const char *op; /* the operation the line shows; NULL before the first report */
     double done;    /* its last report */
     progress_line line;
@@ -22,26 +20,22 @@ static int on_progress(const bulk_progress *p, void *user)
         /* an operation starts: a new line, drawn from the next report on (the origin of the
          * rate: a resumed run's starting point) */
         if (g.op) progress_line_finish(&g.line);
-        progress_line_init_count(&g.line, g.label, p->total, p->unit, g.work_unit);
+        progress_line_init_count(&g.line, g.label, p->total, p->unit, NULL);
         g.op = p->op;
         g.done = p->done;
         return 0;
     }
     g.done = p->done;
-    progress_line_update_count(&g.line, p->done, p->done * g.work_per_unit);
+    progress_line_update_count(&g.line, p->done, 0);
     return 0;
 }
 
-void cli_progress_attach_work(bulk_ctx *ctx, const char *label, const char *work_unit, double work_per_unit)
+void cli_progress_attach(bulk_ctx *ctx, const char *label)
 {
     memset(&g, 0, sizeof g);
     g.label = label;
-    g.work_unit = work_unit;
-    g.work_per_unit = work_per_unit;
     bulk_ctx_set_progress(ctx, on_progress, NULL);
 }
-
-void cli_progress_attach(bulk_ctx *ctx, const char *label) { cli_progress_attach_work(ctx, label, NULL, 0); }
 
 void cli_progress_detach(bulk_ctx *ctx)
 {

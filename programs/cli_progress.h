@@ -1,5 +1,6 @@
 /* The CLI's progress lines, driven by the library's progress callback (bulk_ctx_set_progress):
- * one adapter for every command. */
+ * one line per library operation. A run made of several library calls draws one line with
+ * run_progress.h instead. */
 #ifndef BULK_PROGRAMS_CLI_PROGRESS_H
 #define BULK_PROGRAMS_CLI_PROGRESS_H
 
@@ -13,11 +14,6 @@
  * label must stay valid until cli_progress_detach. One attached context at a time (the CLI
  * runs one command per process); never cancels. */
 void cli_progress_attach(bulk_ctx *ctx, const char *label);
-
-/* The same, with the rate shown for a derived quantity: done * work_per_unit work_units per
- * second (e.g. "cell updates" of a Life run counted in generations). work_unit NULL: the rate of
- * done, as cli_progress_attach. */
-void cli_progress_attach_work(bulk_ctx *ctx, const char *label, const char *work_unit, double work_per_unit);
 
 /* Clears the line and removes the callback from ctx (which may then be closed). */
 void cli_progress_detach(bulk_ctx *ctx);
