@@ -42,6 +42,21 @@ static int apart(const bulk_ctx *ctx, const char *fn, const char *rname, const b
     return BULK_OK;
 }
 
+/* The arguments of r = f(a) or r = f(a, b) (b NULL and has_b 0 for one operand): a given; b of
+ * a's shape; r (named rname) of a->n instances of rmul * a->limbs limbs; when `disjoint` (the
+ * products), r neither a nor b. */
+static int operands(const bulk_ctx *ctx, const char *fn, const char *rname, const bulk_int_dev *r,
+                    const bulk_int_dev *a, const bulk_int_dev *b, int has_b, size_t rmul, int disjoint)
+{
+    int st;
+    if (!a) return bulk_fail(ctx, BULK_ERR_ARG, "%s: a is NULL", fn);
+    if (has_b && (st = shape(ctx, fn, "b", b, a->n, a->limbs)) != BULK_OK) return st;
+    if ((st = shape(ctx, fn, rname, r, a->n, rmul * a->limbs)) != BULK_OK) return st;
+    if (disjoint && (st = apart(ctx, fn, rname, r, "a", a)) != BULK_OK) return st;
+    if (disjoint && has_b && (st = apart(ctx, fn, rname, r, "b", b)) != BULK_OK) return st;
+    return BULK_OK;
+}
+
 #define REQUIRE_OK(call)                                                                           \
     do {                                                                                           \
         int c_ = (call);                                                                           \
@@ -96,67 +111,58 @@ int bulk_int_dev_sync(bulk_ctx *ctx)
 
 int bulk_int_dev_add(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
-    GPU_INTS("bulk_int_dev_add");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_add", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_add", "b", b, a->n, a->limbs));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_add", "r", r, a->n, a->limbs));
+    static const char fn[] = "bulk_int_dev_add";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, b, 1, 1, 0));
     return g_->dev_add(ctx, r, a, b);
 }
 
 int bulk_int_dev_sub(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
-    GPU_INTS("bulk_int_dev_sub");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_sub", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_sub", "b", b, a->n, a->limbs));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_sub", "r", r, a->n, a->limbs));
+    static const char fn[] = "bulk_int_dev_sub";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, b, 1, 1, 0));
     return g_->dev_sub(ctx, r, a, b);
 }
 
 int bulk_int_dev_mul(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *b)
 {
-    GPU_INTS("bulk_int_dev_mul");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul", "b", b, a->n, a->limbs));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul", "r", r, a->n, 2 * a->limbs));
-    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul", "r", r, "a", a));
-    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul", "r", r, "b", b));
+    static const char fn[] = "bulk_int_dev_mul";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, b, 1, 2, 1));
     return g_->dev_mul(ctx, r, a, b);
 }
 
 int bulk_int_dev_sqr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a)
 {
-    GPU_INTS("bulk_int_dev_sqr");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_sqr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_sqr", "r", r, a->n, 2 * a->limbs));
-    REQUIRE_OK(apart(ctx, "bulk_int_dev_sqr", "r", r, "a", a));
+    static const char fn[] = "bulk_int_dev_sqr";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, NULL, 0, 2, 1));
     return g_->dev_sqr(ctx, r, a);
 }
 
 int bulk_int_dev_mul_lo(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
                         const bulk_int_dev *b)
 {
-    GPU_INTS("bulk_int_dev_mul_lo");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul_lo", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul_lo", "b", b, a->n, a->limbs));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_mul_lo", "r", r, a->n, a->limbs));
-    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "a", a));
-    REQUIRE_OK(apart(ctx, "bulk_int_dev_mul_lo", "r", r, "b", b));
+    static const char fn[] = "bulk_int_dev_mul_lo";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, b, 1, 1, 1));
     return g_->dev_mul_lo(ctx, r, a, b);
 }
 
 int bulk_int_dev_shl(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
-    GPU_INTS("bulk_int_dev_shl");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_shl", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_shl", "r", r, a->n, a->limbs));
+    static const char fn[] = "bulk_int_dev_shl";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, NULL, 0, 1, 0));
     return g_->dev_shl(ctx, r, a, bits);
 }
 
 int bulk_int_dev_shr(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, size_t bits)
 {
-    GPU_INTS("bulk_int_dev_shr");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_shr", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_shr", "r", r, a->n, a->limbs));
+    static const char fn[] = "bulk_int_dev_shr";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "r", r, a, NULL, 0, 1, 0));
     return g_->dev_shr(ctx, r, a, bits);
 }
 
@@ -182,10 +188,9 @@ int bulk_int_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, const b
 
 int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b)
 {
-    GPU_INTS("bulk_int_dev_gcd");
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_gcd", "a", a, a ? a->n : 0, a ? a->limbs : 0));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_gcd", "b", b, a->n, a->limbs));
-    REQUIRE_OK(shape(ctx, "bulk_int_dev_gcd", "g", g, a->n, a->limbs));
+    static const char fn[] = "bulk_int_dev_gcd";
+    GPU_INTS(fn);
+    REQUIRE_OK(operands(ctx, fn, "g", g, a, b, 1, 1, 0));
     return g_->dev_gcd(ctx, g, a, b);
 }
 
