@@ -48,7 +48,8 @@ static int deliver(bulk_progress_run *r, double done)
     bulk_ctx *c = r->ctx;
     pthread_mutex_lock(&c->progress_lock);
     if (done > r->p.done) r->p.done = done; /* steps from several threads may arrive out of order */
-    r->last_call = now_seconds();
+    const double t = now_seconds();
+    __atomic_store(&r->last_call, &t, __ATOMIC_RELAXED);
     if (c->progress_fn(&r->p, c->progress_user) != 0) __atomic_store_n(&r->cancelled, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&c->progress_lock);
     return __atomic_load_n(&r->cancelled, __ATOMIC_RELAXED) ? BULK_ERR_CANCELLED : BULK_OK;
@@ -70,7 +71,9 @@ int bulk_progress_step(bulk_progress_run *r, double done, int force)
 {
     if (!r->ctx) return BULK_OK;
     if (__atomic_load_n(&r->cancelled, __ATOMIC_RELAXED)) return BULK_ERR_CANCELLED;
-    if (!force && now_seconds() - r->last_call < 0.05) return BULK_OK;
+    double last; /* read by every stepping thread, written under the lock by the one delivering */
+    __atomic_load(&r->last_call, &last, __ATOMIC_RELAXED);
+    if (!force && now_seconds() - last < 0.05) return BULK_OK;
     return deliver(r, done);
 }
 

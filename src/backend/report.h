@@ -26,7 +26,7 @@ int bulk_fail(const bulk_ctx *ctx, int status, const char *fmt, ...);
 typedef struct bulk_progress_run {
     bulk_ctx *ctx; /* NULL: no callback, nothing reported */
     bulk_progress p;
-    double last_call;   /* monotonic seconds of the last delivered call */
+    double last_call;   /* monotonic seconds of the last delivered call (accessed atomically) */
     int cancelled; /* read and written only through report.c (atomically) */
 } bulk_progress_run;
 
