@@ -48,7 +48,7 @@ static int deliver(bulk_progress_run *r, double done)
     bulk_ctx *c = r->ctx;
     pthread_mutex_lock(&c->progress_lock);
     if (done > r->p.done) r->p.done = done; /* steps from several threads may arrive out of order */
-    const double t = now_seconds();
+    double t = now_seconds(); /* __atomic_store takes a pointer to non-const */
     __atomic_store(&r->last_call, &t, __ATOMIC_RELAXED);
     if (c->progress_fn(&r->p, c->progress_user) != 0) __atomic_store_n(&r->cancelled, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&c->progress_lock);
