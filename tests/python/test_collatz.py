@@ -1,0 +1,109 @@
+"""bulk.collatz against a plain Python Collatz iteration and the CLI's JSON."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import bulk
+
+
+def py_delay(n):
+    s = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        s += 1
+    return s
+
+
+def py_glide_peak(n):
+    m, s, top = n, 0, n
+    while m >= n and m != 1 or (s == 0 and n != 1):
+        m = m // 2 if m % 2 == 0 else 3 * m + 1
+        top = max(top, m)
+        s += 1
+        if m < n:
+            break
+    return (0 if n == 1 else s), top
+
+
+def test_delay_any_size(rng):
+    for n in [1, 2, 3, 27, 97, 871, (1 << 64) - 1, 1 << 127, 3 ** 200, rng.getrandbits(500) | 1]:
+        assert bulk.collatz.delay(n) == py_delay(n)
+    e = bulk.collatz.exact(27)
+    assert (e.delay, e.glide, e.peak) == (111, 96, 9232)
+    with pytest.raises(ValueError):
+        bulk.collatz.delay(0)
+    with pytest.raises(ValueError, match="negative"):
+        bulk.collatz.delay(-5)
+
+
+def test_delays(rng, cpu):
+    start = rng.randint(1, 10 ** 6)
+    d = bulk.collatz.delays(start, start + 3000, ctx=cpu)
+    assert d.dtype == np.uint16 and len(d) == 3000
+    assert d.tolist() == [py_delay(n) for n in range(start, start + 3000)]
+    big = (1 << 100) + 7
+    assert bulk.collatz.delays(big, big + 50, dtype=np.uint32).tolist() == [py_delay(n) for n in range(big, big + 50)]
+    with pytest.raises(ValueError, match="empty"):
+        bulk.collatz.delays(10, 10)
+    with pytest.raises(ValueError, match="at least 1"):
+        bulk.collatz.delays(0, 10)
+
+
+def test_delay_stats(cpu):
+    s = bulk.collatz.delay_stats(1, 1001, 100, ctx=cpu)
+    ref = np.array([py_delay(n) for n in range(1, 1001)]).reshape(10, 100)
+    assert s.sum.tolist() == ref.sum(1).tolist()
+    assert s.min.tolist() == ref.min(1).tolist() and s.max.tolist() == ref.max(1).tolist()
+    with pytest.raises(ValueError, match="batch 7"):
+        bulk.collatz.delay_stats(1, 101, 7)
+
+
+def test_verify(cpu):
+    r = bulk.collatz.verify(1, 20001, ctx=cpu)
+    assert r.covered == 20000 and r.first == 1 and r.last == 20000 and r.mode == "glides"
+    glides = [py_glide_peak(n)[0] for n in range(1, 20001)]
+    assert r.checksum == sum(glides)
+    assert r.max_glide == max(glides) and r.max_glide_n == glides.index(max(glides)) + 1
+    assert r["covered"] == r.covered and r.from_ == "1" and set(r.keys()) >= {"checksum", "part"}
+    c = bulk.collatz.verify(1, 20001, converge=True, ctx=cpu)
+    assert c.covered == 20000 and c.checksum is None and c.mode == "converge"
+    parts = [bulk.collatz.verify(1, 20001, part=(i, 3), ctx=cpu) for i in (1, 2, 3)]
+    assert sum(p.covered for p in parts) == 20000 and sum(p.checksum for p in parts) == r.checksum
+    assert parts[1].part == "2/3"
+    with pytest.raises(ValueError, match="part 4/3"):
+        bulk.collatz.verify(1, 100, part="4/3")
+    with pytest.raises(ValueError, match="2\\^128"):
+        bulk.collatz.verify(1, (1 << 128) + 1)
+
+
+def test_verify_matches_cli(cpu):
+    cli = os.environ.get("BULK_CLI")
+    if not cli or not os.path.exists(cli):
+        pytest.skip("the CLI is not at hand (BULK_CLI; set by ctest)")
+    for conv in (False, True):
+        args = [cli, "collatz", "verify", "--from", "1000", "--to", "2^20", "--json", "--backend", "cpu"]
+        out = json.loads(subprocess.run(args + (["--converge"] if conv else []), check=True,
+                                        capture_output=True, text=True).stdout)
+        mine = json.loads(bulk.collatz.verify(1000, 1 << 20, converge=conv, ctx=cpu).to_json())
+        mine["from"], mine["to"] = out["from"], out["to"]
+        for k in out:
+            if k not in ("seconds", "rate"):
+                assert mine[k] == out[k], k
+
+
+def test_records(cpu):
+    delays = [py_delay(n) for n in range(1, 5001)]
+    best, ref = -1, []
+    for n, d in enumerate(delays, 1):
+        if d > best:
+            best = d
+            ref.append((n, d))
+    assert [tuple(r) for r in bulk.collatz.records("delay", 1, 5001, ctx=cpu)] == ref
+    peaks = [py_glide_peak(n)[1] if n > 1 else 1 for n in range(1, 2001)]
+    path = bulk.collatz.records("path", 1, 2001, ctx=cpu)
+    assert all(r.value == max(peaks[: r.n]) and (r.n == 1 or max(peaks[: r.n - 1]) < r.value) for r in path)
+    with pytest.raises(ValueError, match="kind 'height'"):
+        bulk.collatz.records("height", 1, 10)
