@@ -1,10 +1,14 @@
 /* Python int <-> 64-bit limbs, whole sequences at a time (bulkpy.h).
  *
- * The limb arrays are little-endian 64-bit words, so on a little-endian host they are the
- * little-endian byte string of the value: CPython's own byte conversions do the work
- * (PyLong_AsNativeBytes / PyLong_FromUnsignedNativeBytes from 3.13; _PyLong_AsByteArray /
- * _PyLong_FromByteArray, which are all older versions have), linear in the size, no
- * Python-level loop. */
+ * CPython 3.8 to 3.13 (BPY_DIGITS): the ints' digits (PyLong_SHIFT bits each, least
+ * significant first) are repacked into limbs and back directly, a few nanoseconds a limb;
+ * CPython's own byte converters, which work a byte at a time, take microseconds for a 2048-bit
+ * value, more than a multiplication. The layout of the digits is CPython's private one: it is
+ * the same from 3.0 to 3.11 (Py_SIZE is the signed digit count) and in 3.12 and 3.13 (lv_tag:
+ * count << 3 | sign, sign 0 positive, 1 zero, 2 negative); other versions take the public
+ * byte converters (PyLong_AsNativeBytes / PyLong_FromUnsignedNativeBytes from 3.13,
+ * _PyLong_AsByteArray / _PyLong_FromByteArray before), which the limb layout allows on a
+ * little-endian host: limbs are the value's little-endian bytes. */
 #include "bulkpy.h"
 
 #include <stdlib.h>
@@ -12,6 +16,14 @@
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "bulk's Python extension assumes a little-endian host (limbs = little-endian bytes)"
+#endif
+
+#if PY_VERSION_HEX >= 0x03080000 && PY_VERSION_HEX < 0x030E0000 && !defined(PYPY_VERSION) && \
+    !defined(Py_LIMITED_API)
+#define BPY_DIGITS 1
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h>
+#endif
 #endif
 
 #if PY_VERSION_HEX >= 0x030D0000
@@ -30,9 +42,32 @@ static int negative_error(const char *what, Py_ssize_t i)
     return -1;
 }
 
+#ifdef BPY_DIGITS
+/* The digits of v and their count; -1 for a negative v. */
+static Py_ssize_t digits_of(PyObject *v, const digit **d)
+{
+    PyLongObject *l = (PyLongObject *)v;
+#if PY_VERSION_HEX >= 0x030C0000
+    uintptr_t tag = l->long_value.lv_tag;
+    *d = l->long_value.ob_digit;
+    return (tag & 3) == 2 ? -1 : (Py_ssize_t)(tag >> 3);
+#else
+    *d = l->ob_digit;
+    return Py_SIZE(l) < 0 ? -1 : Py_SIZE(l);
+#endif
+}
+
+static Py_ssize_t bitlen64(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+#endif
+
 Py_ssize_t bpy_int_bits(PyObject *v, const char *what, Py_ssize_t i)
 {
-#ifdef BPY_NATIVE_BYTES
+#ifdef BPY_DIGITS
+    const digit *d;
+    Py_ssize_t nd = digits_of(v, &d);
+    if (nd < 0) return negative_error(what, i);
+    return nd ? (nd - 1) * PyLong_SHIFT + bitlen64(d[nd - 1]) : 0;
+#elif defined(BPY_NATIVE_BYTES)
     Py_ssize_t bytes = PyLong_AsNativeBytes(v, NULL, 0, BPY_AS_FLAGS);
     if (bytes < 0) {
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
@@ -55,7 +90,27 @@ Py_ssize_t bpy_int_bits(PyObject *v, const char *what, Py_ssize_t i)
 
 int bpy_int_to_limbs(PyObject *v, bulk_limb_t *out, size_t limbs, const char *what, Py_ssize_t i)
 {
-#ifdef BPY_NATIVE_BYTES
+#ifdef BPY_DIGITS
+    const digit *d;
+    Py_ssize_t nd = digits_of(v, &d);
+    if (nd < 0) return negative_error(what, i);
+    if (nd && (size_t)((nd - 1) * PyLong_SHIFT + bitlen64(d[nd - 1])) > limbs * 64) goto too_wide;
+    size_t li = 0;
+    uint64_t acc = 0;
+    int have = 0; /* bits in acc */
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        acc |= (uint64_t)d[k] << have;
+        have += PyLong_SHIFT;
+        if (have >= 64) {
+            out[li++] = acc;
+            have -= 64;
+            acc = have ? (uint64_t)d[k] >> (PyLong_SHIFT - have) : 0;
+        }
+    }
+    if (li < limbs) out[li++] = acc;
+    while (li < limbs) out[li++] = 0;
+    return 0;
+#elif defined(BPY_NATIVE_BYTES)
     Py_ssize_t need = PyLong_AsNativeBytes(v, out, (Py_ssize_t)(limbs * 8), BPY_AS_FLAGS);
     if (need < 0) {
         if (PyErr_ExceptionMatches(PyExc_ValueError)) {
@@ -84,7 +139,25 @@ PyObject *bpy_int_from_limbs(const bulk_limb_t *a, size_t limbs)
 {
     size_t n = limbs;
     while (n > 0 && a[n - 1] == 0) n--;
-#ifdef BPY_NATIVE_BYTES
+#ifdef BPY_DIGITS
+    if (n == 0) return PyLong_FromLong(0);
+    size_t bits = (n - 1) * 64 + (size_t)bitlen64(a[n - 1]);
+    Py_ssize_t nd = (Py_ssize_t)((bits + PyLong_SHIFT - 1) / PyLong_SHIFT);
+    PyLongObject *r = _PyLong_New(nd); /* positive, nd digits */
+    if (!r) return NULL;
+#if PY_VERSION_HEX >= 0x030C0000
+    digit *d = r->long_value.ob_digit;
+#else
+    digit *d = r->ob_digit;
+#endif
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        size_t p = (size_t)k * PyLong_SHIFT, li = p / 64, off = p % 64;
+        uint64_t x = a[li] >> off;
+        if (off + PyLong_SHIFT > 64 && li + 1 < n) x |= a[li + 1] << (64 - off);
+        d[k] = (digit)(x & PyLong_MASK);
+    }
+    return (PyObject *)r;
+#elif defined(BPY_NATIVE_BYTES)
     return PyLong_FromUnsignedNativeBytes(a, n * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
 #else
     return _PyLong_FromByteArray((const unsigned char *)a, n * 8, 1, 0);

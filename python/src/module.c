@@ -366,7 +366,8 @@ static int add_methods(PyObject *m, PyMethodDef *defs)
     return 0;
 }
 
-PyMODINIT_FUNC PyInit__bulk(void)
+/* visible also where PyMODINIT_FUNC does not say so (before 3.9) in a -fvisibility=hidden build */
+__attribute__((visibility("default"))) PyMODINIT_FUNC PyInit__bulk(void)
 {
     PyObject *m = PyModule_Create(&bulk_module);
     if (!m) return NULL;
