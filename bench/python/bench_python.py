@@ -9,9 +9,10 @@ Rows (N random W-bit pairs, default 2^16 pairs of 1024 bits; powmod on --powmod-
 default 1024 on the CPU and N on CUDA, W-bit base, exponent and odd modulus):
   mul lists       bulk.int.mul(list, list) -> list, conversions included, against the loop
                   [x * y for x, y in zip(A, B)] over gmpy2.mpz values and over Python ints
-  mul arrays      bulk.int.mul(uint64 array, uint64 array) -> array, against the C API
+  mul arrays      bulk.int.mul(uint64 array, uint64 array, out=P) -> P, against the C API
                   bulk_int_mul on the same buffers timed inside the extension (no Python in
-                  the timed region): the overhead of the Python layer
+                  the timed region): the overhead of the Python layer; and without out= (a
+                  new result array per call: its fresh pages are part of the cost)
   powmod lists    bulk.int.powmod(lists) against gmpy2.powmod and pow() in a loop
   powmod arrays   against the C API bulk_int_powmod, as for mul
 With --backend cuda (a CUDA context) the device-resident rows time bulk.int.mul / powmod on
@@ -93,9 +94,12 @@ def main():
     row("mul lists, bulk vs Python ints loop", a.n, t_l, "python", t_py)
     out = np.empty((a.n, 2 * limbs), np.uint64)
     t_c = _bulk.int_array(ctx, "mul", (out, None), (LA, LB), a.n, limbs, limbs, a.reps)
-    t_a, P = best(lambda: bulk.int.mul(LA, LB, ctx=ctx), a.reps)
+    P = np.empty_like(out)
+    t_a, _ = best(lambda: bulk.int.mul(LA, LB, out=P, ctx=ctx), a.reps)
     check(bulk.int.from_limbs(P), ref, "mul arrays")
-    row("mul arrays, bulk.int.mul vs C API", a.n, t_a, "C API", t_c)
+    row("mul arrays (out=), bulk.int.mul vs C API", a.n, t_a, "C API", t_c)
+    t_f, _ = best(lambda: bulk.int.mul(LA, LB, ctx=ctx), a.reps)
+    row("mul arrays (new result), vs C API", a.n, t_f, "C API", t_c)
     t_conv, _ = best(lambda: bulk.int.to_limbs(A, W), a.reps)
     row("to_limbs (Python ints -> limbs)", a.n, t_conv)
     t_back, _ = best(lambda: bulk.int.from_limbs(P), a.reps)
@@ -114,9 +118,10 @@ def main():
     PA, PB = np.ascontiguousarray(LA[:pn]), np.ascontiguousarray(LB[:pn])
     out = np.empty((pn, limbs), np.uint64)
     t_c = _bulk.int_array(ctx, "powmod", (out, None), (PA, PB, LM), pn, limbs, limbs, preps)
-    t_a, R = best(lambda: bulk.int.powmod(PA, PB, LM, ctx=ctx), preps)
+    R = np.empty_like(out)
+    t_a, _ = best(lambda: bulk.int.powmod(PA, PB, LM, out=R, ctx=ctx), preps)
     check(bulk.int.from_limbs(R), ref, "powmod arrays")
-    row("powmod arrays, bulk.int.powmod vs C API", pn, t_a, "C API", t_c)
+    row("powmod arrays (out=), vs C API", pn, t_a, "C API", t_c)
 
     # ---- device-resident (CUDA) ----
     if cuda:

@@ -9,7 +9,8 @@ Three ways to pass numbers, which every function accepts:
 * **limb arrays**: ``numpy.ndarray`` of ``uint64`` with shape ``(n, limbs)``, one number per
   row, least significant limb first (``to_limbs`` / ``from_limbs`` convert). Results are
   arrays of the widths of the C API (``add``/``sub`` wrap modulo ``2**(64*limbs)``, with
-  ``carry=True`` giving the carries). No Python object per number is made.
+  ``carry=True`` giving the carries). No Python object per number is made; ``out=`` (an array,
+  or a tuple for two results) reuses the caller's result arrays.
 * **DeviceArray** (``to_device``): numbers kept in GPU memory on a CUDA context, so that a
   chain of operations does not copy; ``.to_numpy()`` / ``.tolist()`` bring results back.
 
@@ -136,16 +137,18 @@ def _limb_array(a: np.ndarray, what: str, ndim=(2,)) -> np.ndarray:
 _OUT_WIDTH = {"mul": 2, "sqr": 2}
 
 
-def _run(op: str, args: Tuple, ctx: Optional[Context], carry: bool = False):
-    kinds = {type(x) for x in args}
+def _run(op: str, args: Tuple, ctx: Optional[Context], carry: bool = False, out=None):
     if any(isinstance(x, DeviceArray) for x in args):
+        if out is not None:
+            raise ValueError(f"bulk.int.{op}: out= is for limb arrays")
         return _run_dev(op, args, ctx)
     if any(isinstance(x, np.ndarray) for x in args):
-        return _run_array(op, args, ctx, carry)
+        return _run_array(op, args, ctx, carry, out)
+    if out is not None:
+        raise ValueError(f"bulk.int.{op}: out= is for limb arrays (Python ints get new lists)")
     c = resolve(ctx)
     scalar = all(isinstance(x, builtins.int) or (hasattr(x, "__index__") and not hasattr(x, "__len__"))
                  for x in args)
-    del kinds
     r = _bulk.int_list(c, op, *args)
     if carry and op in ("add", "sub"):
         raise ValueError(f"bulk.int.{op}: carry=True is for limb arrays (Python ints are exact)")
@@ -154,7 +157,18 @@ def _run(op: str, args: Tuple, ctx: Optional[Context], carry: bool = False):
     return r
 
 
-def _run_array(op: str, args: Tuple, ctx: Optional[Context], carry: bool):
+def _out(out, shape, dtype, what: str) -> np.ndarray:
+    """A caller's output array (reused: no fresh pages per call), or a new one."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype or \
+            not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError(f"{what}: out must be a writable C-contiguous {np.dtype(dtype).name} "
+                         f"array of shape {shape}")
+    return out
+
+
+def _run_array(op: str, args: Tuple, ctx: Optional[Context], carry: bool, out=None):
     what = f"bulk.int.{op}"
     if not all(isinstance(x, np.ndarray) for x in args):
         raise TypeError(f"{what}: limb arrays cannot be mixed with Python ints (use to_limbs)")
@@ -168,14 +182,15 @@ def _run_array(op: str, args: Tuple, ctx: Optional[Context], carry: bool):
         raise ValueError(f"{what}: the dividend has {la} limbs: must be the divisor's {limbs} or twice that")
     c = resolve(ctx)
     r2 = None
+    o1, o2 = out if isinstance(out, tuple) else (out, None)
     if op == "cmp":
-        r = np.empty(n, dtype=np.int8)
+        r = _out(o1, (n,), np.int8, what)
     elif op == "divmod":
-        r, r2 = np.empty((n, la), dtype=np.uint64), np.empty((n, limbs), dtype=np.uint64)
+        r, r2 = _out(o1, (n, la), np.uint64, what), _out(o2, (n, limbs), np.uint64, what)
     else:
-        r = np.empty((n, _OUT_WIDTH.get(op, 1) * limbs), dtype=np.uint64)
+        r = _out(o1, (n, _OUT_WIDTH.get(op, 1) * limbs), np.uint64, what)
         if carry and op in ("add", "sub"):
-            r2 = np.empty(n, dtype=np.uint8)
+            r2 = _out(o2, (n,), np.uint8, what)
         elif carry:
             raise ValueError(f"{what}: carry=True is for add and sub")
     _bulk.int_array(c, op, (r, r2), tuple(arrs), n, limbs, la)
@@ -206,73 +221,73 @@ def _run_dev(op: str, args: Tuple, ctx: Optional[Context]):
     return r
 
 
-def add(a: Operand, b: Operand, *, carry: bool = False, ctx: Optional[Context] = None):
+def add(a: Operand, b: Operand, *, carry: bool = False, out=None, ctx: Optional[Context] = None):
     """a + b for every instance.
 
     Python ints: exact sums (list of ints). Limb arrays (n, limbs) uint64, both the same shape:
     (n, limbs) array of the sums modulo 2**(64*limbs); ``carry=True`` returns (sums, carries)
     with carries a uint8 array (n,). DeviceArrays: a DeviceArray (n, limbs), modulo as arrays."""
-    return _run("add", (a, b), ctx, carry)
+    return _run("add", (a, b), ctx, carry, out)
 
 
-def sub(a: Operand, b: Operand, *, carry: bool = False, ctx: Optional[Context] = None):
+def sub(a: Operand, b: Operand, *, carry: bool = False, out=None, ctx: Optional[Context] = None):
     """a - b for every instance.
 
     Python ints: exact differences (negative where a < b). Limb arrays (n, limbs): differences
     modulo 2**(64*limbs); ``carry=True`` returns (differences, borrows) with borrow 1 where
     a < b. DeviceArrays: a DeviceArray (n, limbs)."""
-    return _run("sub", (a, b), ctx, carry)
+    return _run("sub", (a, b), ctx, carry, out)
 
 
-def mul(a: Operand, b: Operand, *, ctx: Optional[Context] = None):
+def mul(a: Operand, b: Operand, *, out=None, ctx: Optional[Context] = None):
     """a * b for every instance, the full (exact) product.
 
     Python ints: list of the products. Limb arrays: a and b (n, limbs) uint64 -> (n, 2*limbs)
     uint64. DeviceArrays: a DeviceArray (n, 2*limbs). Schoolbook, Comba, Karatsuba or Toom-k
     by size (bulk/int.h); the result never depends on the method or the backend."""
-    return _run("mul", (a, b), ctx)
+    return _run("mul", (a, b), ctx, out=out)
 
 
-def sqr(a: Operand, *, ctx: Optional[Context] = None):
+def sqr(a: Operand, *, out=None, ctx: Optional[Context] = None):
     """a * a for every instance, exact. Limb arrays (n, limbs) -> (n, 2*limbs)."""
-    return _run("sqr", (a,), ctx)
+    return _run("sqr", (a,), ctx, out=out)
 
 
-def divmod(a: Operand, d: Operand, *, ctx: Optional[Context] = None):  # noqa: A001
+def divmod(a: Operand, d: Operand, *, out=None, ctx: Optional[Context] = None):  # noqa: A001
     """(a // d, a % d) for every instance, exact.
 
     Python ints: a tuple of two lists (quotients, remainders). Limb arrays: a (n, la) and d
     (n, limbs) with la = limbs or 2*limbs -> (q (n, la), r (n, limbs)). A zero divisor raises
     ZeroDivisionError naming the lowest such instance."""
-    return _run("divmod", (a, d), ctx)
+    return _run("divmod", (a, d), ctx, out=out)
 
 
-def mod(a: Operand, m: Operand, *, ctx: Optional[Context] = None):
+def mod(a: Operand, m: Operand, *, out=None, ctx: Optional[Context] = None):
     """a % m for every instance (shapes as :func:`divmod`, the remainders only)."""
-    return _run("mod", (a, m), ctx)
+    return _run("mod", (a, m), ctx, out=out)
 
 
-def gcd(a: Operand, b: Operand, *, ctx: Optional[Context] = None):
+def gcd(a: Operand, b: Operand, *, out=None, ctx: Optional[Context] = None):
     """gcd(a, b) for every instance (gcd(0, 0) = 0). Limb arrays (n, limbs) -> (n, limbs)."""
-    return _run("gcd", (a, b), ctx)
+    return _run("gcd", (a, b), ctx, out=out)
 
 
-def invmod(a: Operand, m: Operand, *, ctx: Optional[Context] = None):
+def invmod(a: Operand, m: Operand, *, out=None, ctx: Optional[Context] = None):
     """a**-1 mod m (0 <= r < m) for every instance; m = 1 gives 0. ValueError when some
     gcd(a, m) != 1, ZeroDivisionError when some m = 0 (the lowest instance is named).
     Limb arrays (n, limbs) -> (n, limbs). Host only (no DeviceArray form)."""
-    return _run("invmod", (a, m), ctx)
+    return _run("invmod", (a, m), ctx, out=out)
 
 
-def powmod(base: Operand, exp: Operand, m: Operand, *, ctx: Optional[Context] = None):
+def powmod(base: Operand, exp: Operand, m: Operand, *, out=None, ctx: Optional[Context] = None):
     """base**exp mod m for every instance, for odd m (Montgomery multiplication, sliding
     window); base may exceed m; m = 1 gives 0. An even or zero m raises ValueError naming the
     lowest such instance (Python's pow takes any m > 0). One int for any argument is used for
     every instance, e.g. ``powmod(xs, 65537, n)``. Limb arrays: all three (n, limbs) -> (n, limbs)."""
-    return _run("powmod", (base, exp, m), ctx)
+    return _run("powmod", (base, exp, m), ctx, out=out)
 
 
-def cmp(a: Operand, b: Operand, *, ctx: Optional[Context] = None):
+def cmp(a: Operand, b: Operand, *, out=None, ctx: Optional[Context] = None):
     """-1, 0 or 1 as a < b, a == b, a > b for every instance: a list of ints, or for limb arrays
     an int8 array (n,). Host only."""
-    return _run("cmp", (a, b), ctx)
+    return _run("cmp", (a, b), ctx, out=out)

@@ -37,6 +37,8 @@ extern PyTypeObject BulkCtx_Type;
  * and returns -1; 0 otherwise. Between them the caller releases the GIL around the library
  * call (Py_BEGIN_ALLOW_THREADS). */
 int bpy_enter(BulkCtx *c, PyObject *progress);
+/* 0 when c is open, else -1 with ValueError (what bpy_enter checks first). */
+int bpy_check_open(BulkCtx *c);
 int bpy_leave(BulkCtx *c, int st);
 
 /* Sets the exception of status st with message msg (the library's last error; the status
@@ -68,10 +70,13 @@ typedef struct {
  * with __index__. ValueError for negative items. */
 int bpy_ints_get(bpy_ints *x, PyObject *seq, const char *what);
 void bpy_ints_free(bpy_ints *x);
-/* Writes n instances of limbs limbs (a scalar is repeated). */
-int bpy_ints_fill(const bpy_ints *x, bulk_limb_t *out, Py_ssize_t n, size_t limbs, const char *what);
+/* Writes items first .. first + n - 1 as n instances of limbs limbs (a scalar is repeated). */
+int bpy_ints_fill(const bpy_ints *x, bulk_limb_t *out, Py_ssize_t first, Py_ssize_t n,
+                  size_t limbs, const char *what);
 /* A list of n ints from n instances of limbs limbs. */
 PyObject *bpy_list_from_limbs(const bulk_limb_t *a, Py_ssize_t n, size_t limbs);
+/* Sets list[first .. first + n) (new, unset slots of PyList_New) from n instances. */
+int bpy_list_put(PyObject *list, Py_ssize_t first, const bulk_limb_t *a, Py_ssize_t n, size_t limbs);
 
 /* Limbs that hold `bits` bits (at least 1). */
 static inline size_t bpy_limbs_for(Py_ssize_t bits) { return bits <= 64 ? 1 : (size_t)(bits + 63) / 64; }

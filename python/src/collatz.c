@@ -40,7 +40,7 @@ static PyObject *m_exact(PyObject *self, PyObject *arg)
     size_t limbs = bpy_limbs_for(x.bits), cap = limbs + 2, need = 0;
     bulk_limb_t *n = PyMem_Malloc(limbs * 8), *peak = NULL;
     PyObject *res = NULL;
-    if (!n || bpy_ints_fill(&x, n, 1, limbs, "bulk.collatz.delay") < 0) goto done;
+    if (!n || bpy_ints_fill(&x, n, 0, 1, limbs, "bulk.collatz.delay") < 0) goto done;
     uint64_t delay = 0, glide = 0;
     int st;
     for (;;) {

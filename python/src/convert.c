@@ -234,7 +234,8 @@ fail:
     return -1;
 }
 
-int bpy_ints_fill(const bpy_ints *x, bulk_limb_t *out, Py_ssize_t n, size_t limbs, const char *what)
+int bpy_ints_fill(const bpy_ints *x, bulk_limb_t *out, Py_ssize_t first, Py_ssize_t n,
+                  size_t limbs, const char *what)
 {
     if (x->scalar) {
         if (n == 0) return 0;
@@ -243,21 +244,24 @@ int bpy_ints_fill(const bpy_ints *x, bulk_limb_t *out, Py_ssize_t n, size_t limb
         return 0;
     }
     for (Py_ssize_t i = 0; i < n; i++)
-        if (bpy_int_to_limbs(x->items[i], out + (size_t)i * limbs, limbs, what, i) < 0) return -1;
+        if (bpy_int_to_limbs(x->items[first + i], out + (size_t)i * limbs, limbs, what, first + i) < 0)
+            return -1;
+    return 0;
+}
+
+int bpy_list_put(PyObject *list, Py_ssize_t first, const bulk_limb_t *a, Py_ssize_t n, size_t limbs)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = bpy_int_from_limbs(a + (size_t)i * limbs, limbs);
+        if (!v) return -1;
+        PyList_SET_ITEM(list, first + i, v);
+    }
     return 0;
 }
 
 PyObject *bpy_list_from_limbs(const bulk_limb_t *a, Py_ssize_t n, size_t limbs)
 {
     PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *v = bpy_int_from_limbs(a + (size_t)i * limbs, limbs);
-        if (!v) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, v);
-    }
+    if (list && bpy_list_put(list, 0, a, n, limbs) < 0) Py_CLEAR(list);
     return list;
 }

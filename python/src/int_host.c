@@ -78,30 +78,57 @@ static int common_n(const bpy_ints *x, int k, const char *what, Py_ssize_t *n)
     return 0;
 }
 
-/* Results as Python ints: add and sub fold the carry/borrow back in (exact results). */
-static PyObject *list_result(int op, const bulk_limb_t *r, const uint8_t *flags, Py_ssize_t n,
-                             size_t L)
+/* add and sub: the carry/borrow folded back in, for exact results (list[first + i]). */
+static int fold_flags(int op, PyObject *list, Py_ssize_t first, const uint8_t *flags, Py_ssize_t n,
+                      size_t L)
 {
-    PyObject *list = bpy_list_from_limbs(r, n, L);
-    if (!list || (op != OP_ADD && op != OP_SUB)) return list;
-    PyObject *one = PyLong_FromLong(1), *shift = PyLong_FromSize_t(64 * L), *w = NULL;
-    if (one && shift) w = PyNumber_Lshift(one, shift);
-    Py_XDECREF(one);
-    Py_XDECREF(shift);
-    if (!w) goto fail;
+    PyObject *w = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!flags[i]) continue;
-        PyObject *v = PyList_GET_ITEM(list, i);
+        if (!w) {
+            PyObject *one = PyLong_FromLong(1), *shift = PyLong_FromSize_t(64 * L);
+            if (one && shift) w = PyNumber_Lshift(one, shift);
+            Py_XDECREF(one);
+            Py_XDECREF(shift);
+            if (!w) return -1;
+        }
+        PyObject *v = PyList_GET_ITEM(list, first + i);
         PyObject *e = op == OP_ADD ? PyNumber_Add(v, w) : PyNumber_Subtract(v, w);
-        if (!e) goto fail;
-        PyList_SetItem(list, i, e);
+        if (!e) {
+            Py_DECREF(w);
+            return -1;
+        }
+        PyList_SetItem(list, first + i, e);
     }
-    Py_DECREF(w);
-    return list;
-fail:
     Py_XDECREF(w);
-    Py_DECREF(list);
-    return NULL;
+    return 0;
+}
+
+/* The library names a failing instance of the chunk it was given: renumber it from `first`. */
+static void chunk_error(BulkCtx *c, int st, Py_ssize_t first)
+{
+    const char *msg = bulk_ctx_last_error(c->ctx), *p = strstr(msg, "instance ");
+    unsigned long long k;
+    int len;
+    if (first == 0 || !p || sscanf(p, "instance %llu%n", &k, &len) != 1) {
+        bpy_error(st, msg);
+        return;
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*sinstance %llu%s", (int)(p - msg), msg, k + (unsigned long long)first, p + len);
+    bpy_error(st, buf);
+}
+
+/* Instances per library call of the list path: on the CPU about 1 MiB of limbs per thread, so
+ * that the conversions and the arithmetic of a chunk share the cache and the buffers are
+ * reused (fresh pages of a whole-list buffer cost more than a 1024-bit multiplication); on a
+ * GPU everything at once. */
+static Py_ssize_t chunk_size(BulkCtx *c, size_t limbs_per_instance)
+{
+    if (bulk_ctx_backend(c->ctx) == BULK_BACKEND_CUDA) return PY_SSIZE_T_MAX;
+    size_t per = limbs_per_instance * 8 + 2, t = (size_t)bulk_ctx_threads(c->ctx);
+    size_t k = ((size_t)1 << 20) * (t ? t : 1) / per;
+    return (Py_ssize_t)(k < 64 ? 64 : k);
 }
 
 static PyObject *m_int_list(PyObject *self, PyObject *args)
@@ -113,13 +140,13 @@ static PyObject *m_int_list(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O&s|OOO", bpy_ctx_converter, &c, &opname, &in[0], &in[1], &in[2]))
         return NULL;
     int op = op_parse(opname);
-    if (op < 0) return NULL;
+    if (op < 0 || bpy_check_open(c) < 0) return NULL;
     char what[32];
     snprintf(what, sizeof what, "bulk.int.%s", opname);
     int k = ops[op].nin;
     bpy_ints x[3];
     memset(x, 0, sizeof x);
-    PyObject *res = NULL;
+    PyObject *res = NULL, *out1 = NULL, *out2 = NULL;
     bulk_limb_t *buf = NULL;
     int got = 0;
     for (; got < k; got++)
@@ -135,40 +162,55 @@ static PyObject *m_int_list(PyObject *self, PyObject *args)
         if (lx > 2 * L) L = (lx + 1) / 2;
         la = lx > L ? 2 * L : L;
     }
-    size_t lin[3] = { la, L, L }, lo = out_limbs(op, L, la), lo2 = op == OP_DIVMOD ? L : 0;
-    size_t total = (lin[0] + lin[1] * (k > 1) + lin[2] * (k > 2) + lo + lo2) * (size_t)n;
-    buf = PyMem_Malloc(total ? total * 8 + n : 1);
-    if (!buf) {
-        PyErr_NoMemory();
+    size_t lin[3] = { la, k > 1 ? L : 0, k > 2 ? L : 0 }, lo = out_limbs(op, L, la);
+    size_t lo2 = op == OP_DIVMOD ? L : 0, per = lin[0] + lin[1] + lin[2] + lo + lo2;
+    Py_ssize_t chunk = chunk_size(c, per);
+    if (chunk > n) chunk = n;
+    buf = PyMem_Malloc(per * 8 * (size_t)chunk + (size_t)chunk + 1);
+    out1 = PyList_New(n);
+    out2 = op == OP_DIVMOD ? PyList_New(n) : NULL;
+    if (!buf || !out1 || (op == OP_DIVMOD && !out2)) {
+        if (!buf) PyErr_NoMemory();
         goto done;
     }
-    bulk_limb_t *p = buf, *inp[3] = { NULL, NULL, NULL };
-    for (int i = 0; i < k; i++) {
-        inp[i] = p;
-        if (bpy_ints_fill(&x[i], p, n, lin[i], what) < 0) goto done;
-        p += lin[i] * (size_t)n;
+    bulk_limb_t *inp[3] = { buf, buf + lin[0] * (size_t)chunk, buf + (lin[0] + lin[1]) * (size_t)chunk };
+    bulk_limb_t *r = buf + (lin[0] + lin[1] + lin[2]) * (size_t)chunk, *r2 = r + lo * (size_t)chunk;
+    uint8_t *flags = (uint8_t *)(r2 + lo2 * (size_t)chunk);
+    for (Py_ssize_t first = 0; first < n; first += chunk) {
+        Py_ssize_t m = n - first < chunk ? n - first : chunk;
+        for (int i = 0; i < k; i++)
+            if (bpy_ints_fill(&x[i], inp[i], first, m, lin[i], what) < 0) goto done;
+        if (bpy_enter(c, NULL) < 0) goto done;
+        int st;
+        Py_BEGIN_ALLOW_THREADS
+        st = call_op(c->ctx, op, r, r2, flags, (int8_t *)flags, inp[0], inp[1], inp[2], (size_t)m, L, la);
+        Py_END_ALLOW_THREADS
+        if (st != BULK_OK && !c->exc_type) {
+            chunk_error(c, st, first);
+            bpy_leave(c, BULK_OK);
+            goto done;
+        }
+        if (bpy_leave(c, st) < 0) goto done;
+        if (op == OP_CMP) {
+            for (Py_ssize_t i = 0; i < m; i++) {
+                PyObject *v = PyLong_FromLong(((int8_t *)flags)[i]);
+                if (!v) goto done;
+                PyList_SET_ITEM(out1, first + i, v);
+            }
+            continue;
+        }
+        if (bpy_list_put(out1, first, r, m, lo) < 0) goto done;
+        if (op == OP_DIVMOD && bpy_list_put(out2, first, r2, m, L) < 0) goto done;
+        if ((op == OP_ADD || op == OP_SUB) && fold_flags(op, out1, first, flags, m, lo) < 0) goto done;
     }
-    bulk_limb_t *r = p, *r2 = p + lo * (size_t)n;
-    uint8_t *flags = (uint8_t *)(r2 + lo2 * (size_t)n);
-    if (bpy_enter(c, NULL) < 0) goto done;
-    int st;
-    Py_BEGIN_ALLOW_THREADS
-    st = call_op(c->ctx, op, r, r2, flags, (int8_t *)flags, inp[0], inp[1], inp[2], (size_t)n, L, la);
-    Py_END_ALLOW_THREADS
-    if (bpy_leave(c, st) < 0) goto done;
-    if (op == OP_CMP) {
-        res = PyList_New(n);
-        for (Py_ssize_t i = 0; res && i < n; i++)
-            PyList_SET_ITEM(res, i, PyLong_FromLong(((int8_t *)flags)[i]));
-    } else if (op == OP_DIVMOD) {
-        PyObject *q = bpy_list_from_limbs(r, n, lo), *m = q ? bpy_list_from_limbs(r2, n, L) : NULL;
-        if (q && m) res = PyTuple_Pack(2, q, m);
-        Py_XDECREF(q);
-        Py_XDECREF(m);
-    } else {
-        res = list_result(op, r, flags, n, lo);
+    if (op == OP_DIVMOD) res = PyTuple_Pack(2, out1, out2);
+    else {
+        res = out1;
+        out1 = NULL;
     }
 done:
+    Py_XDECREF(out1);
+    Py_XDECREF(out2);
     for (int i = 0; i < got && i < k; i++) bpy_ints_free(&x[i]);
     PyMem_Free(buf);
     return res;
@@ -256,7 +298,7 @@ static PyObject *m_to_limbs(PyObject *self, PyObject *args)
         bpy_ints_free(&x);
         return NULL;
     }
-    int rc = bpy_ints_fill(&x, b.buf, n, (size_t)L, "bulk.int.to_limbs");
+    int rc = bpy_ints_fill(&x, b.buf, 0, n, (size_t)L, "bulk.int.to_limbs");
     PyBuffer_Release(&b);
     bpy_ints_free(&x);
     if (rc < 0) return NULL;

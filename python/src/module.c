@@ -52,12 +52,16 @@ static int progress_trampoline(const bulk_progress *p, void *user)
     return stop;
 }
 
+int bpy_check_open(BulkCtx *c)
+{
+    if (c->ctx) return 0;
+    PyErr_SetString(PyExc_ValueError, "bulk.Context: the context is closed");
+    return -1;
+}
+
 int bpy_enter(BulkCtx *c, PyObject *progress)
 {
-    if (!c->ctx) {
-        PyErr_SetString(PyExc_ValueError, "bulk.Context: the context is closed");
-        return -1;
-    }
+    if (bpy_check_open(c) < 0) return -1;
     if (!PyThread_acquire_lock(c->lock, NOWAIT_LOCK)) {
         Py_BEGIN_ALLOW_THREADS
         PyThread_acquire_lock(c->lock, WAIT_LOCK);
@@ -234,31 +238,24 @@ static PyObject *ctx_set_tune(BulkCtx *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-static int ctx_open_check(BulkCtx *self)
-{
-    if (self->ctx) return 0;
-    PyErr_SetString(PyExc_ValueError, "bulk.Context: the context is closed");
-    return -1;
-}
-
 static PyObject *ctx_get_backend(BulkCtx *self, void *unused)
 {
     (void)unused;
-    if (ctx_open_check(self) < 0) return NULL;
+    if (bpy_check_open(self) < 0) return NULL;
     return PyUnicode_FromString(bulk_backend_name(bulk_ctx_backend(self->ctx)));
 }
 
 static PyObject *ctx_get_threads(BulkCtx *self, void *unused)
 {
     (void)unused;
-    if (ctx_open_check(self) < 0) return NULL;
+    if (bpy_check_open(self) < 0) return NULL;
     return PyLong_FromLong(bulk_ctx_threads(self->ctx));
 }
 
 static PyObject *ctx_get_device(BulkCtx *self, void *unused)
 {
     (void)unused;
-    if (ctx_open_check(self) < 0) return NULL;
+    if (bpy_check_open(self) < 0) return NULL;
     int d = bulk_ctx_device(self->ctx);
     if (d < 0) Py_RETURN_NONE;
     return PyLong_FromLong(d);

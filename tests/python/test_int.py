@@ -91,6 +91,24 @@ def test_limb_arrays(rng, cpu):
     assert bulk.int.from_limbs(R) == [x * y % z for x, y, z in zip(a, b, d)]
     assert list(bulk.int.cmp(A, B)) == [(x > y) - (x < y) for x, y in zip(a, b)]
     assert bulk.int.from_limbs(np.array([5, 1], dtype=np.uint64)) == 5 + (1 << 64)
+    out = np.empty((257, 32), np.uint64)
+    assert bulk.int.mul(A, B, out=out) is out and (out == P).all()
+    q2, r2 = np.empty_like(Q), np.empty_like(R)
+    assert bulk.int.divmod(P, bulk.int.to_limbs(d, 1024), out=(q2, r2)) == (q2, r2)
+    assert (q2 == Q).all() and (r2 == R).all()
+    with pytest.raises(ValueError, match="out must be"):
+        bulk.int.mul(A, B, out=np.empty((257, 16), np.uint64))
+
+
+def test_chunks(cpu):
+    """The list path works in chunks on the CPU: results and error messages span them."""
+    n = 20000
+    a = list(range(n))
+    assert bulk.int.mul(a, a, ctx=cpu) == [x * x for x in a]
+    d = [1] * n
+    d[n - 3] = 0
+    with pytest.raises(ZeroDivisionError, match=f"instance {n - 3}: division by zero"):
+        bulk.int.divmod(a, d, ctx=cpu)
 
 
 def test_bad_input(cpu):
