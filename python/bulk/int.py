@@ -42,7 +42,8 @@ class DeviceArray:
     :func:`to_device` on a CUDA context. The bulk.int functions given DeviceArrays return
     DeviceArrays of the widths of the limb-array path and queue their work on the GPU in
     order, without copies; ``to_numpy()`` and ``tolist()`` wait for it and copy back.
-    ``invmod`` and ``cmp`` have no device-resident form (TypeError)."""
+    ``invmod`` and ``cmp`` have no device-resident form (TypeError). ``out=`` takes a
+    DeviceArray of the result's shape (``add``/``sub`` may write into an operand)."""
 
     __slots__ = ("_h",)
 
@@ -139,9 +140,7 @@ _OUT_WIDTH = {"mul": 2, "sqr": 2}
 
 def _run(op: str, args: Tuple, ctx: Optional[Context], carry: bool = False, out=None):
     if any(isinstance(x, DeviceArray) for x in args):
-        if out is not None:
-            raise ValueError(f"bulk.int.{op}: out= is for limb arrays")
-        return _run_dev(op, args, ctx)
+        return _run_dev(op, args, ctx, out)
     if any(isinstance(x, np.ndarray) for x in args):
         return _run_array(op, args, ctx, carry, out)
     if out is not None:
@@ -202,7 +201,15 @@ def _run_array(op: str, args: Tuple, ctx: Optional[Context], carry: bool, out=No
 _DEV_OPS = ("add", "sub", "mul", "sqr", "divmod", "mod", "gcd", "powmod")
 
 
-def _run_dev(op: str, args: Tuple, ctx: Optional[Context]):
+def _dev_out(out, c: Context, n: builtins.int, limbs: builtins.int, what: str) -> DeviceArray:
+    if out is None:
+        return _empty_dev(c, n, limbs)
+    if not isinstance(out, DeviceArray) or out.shape != (n, limbs):
+        raise ValueError(f"{what}: out must be a DeviceArray of shape {(n, limbs)}")
+    return out
+
+
+def _run_dev(op: str, args: Tuple, ctx: Optional[Context], out=None):
     what = f"bulk.int.{op}"
     if not all(isinstance(x, DeviceArray) for x in args):
         raise TypeError(f"{what}: DeviceArrays cannot be mixed with host numbers (use to_device)")
@@ -212,11 +219,12 @@ def _run_dev(op: str, args: Tuple, ctx: Optional[Context]):
     n, la = args[0].shape
     limbs = args[1].limbs if op in ("divmod", "mod") else la
     h = [x._h for x in args] + [None] * (3 - len(args))
+    o1, o2 = out if isinstance(out, tuple) else (out, None)
     if op == "divmod":
-        q, r = _empty_dev(c, n, la), _empty_dev(c, n, limbs)
+        q, r = _dev_out(o1, c, n, la, what), _dev_out(o2, c, n, limbs, what)
         _bulk.dev_op(c, op, q._h, r._h, *h)
         return q, r
-    r = _empty_dev(c, n, _OUT_WIDTH.get(op, 1) * limbs)
+    r = _dev_out(o1, c, n, _OUT_WIDTH.get(op, 1) * limbs, what)
     _bulk.dev_op(c, op, r._h, None, *h)
     return r
 
@@ -242,8 +250,10 @@ def sub(a: Operand, b: Operand, *, carry: bool = False, out=None, ctx: Optional[
 def mul(a: Operand, b: Operand, *, out=None, ctx: Optional[Context] = None):
     """a * b for every instance, the full (exact) product.
 
-    Python ints: list of the products. Limb arrays: a and b (n, limbs) uint64 -> (n, 2*limbs)
-    uint64. DeviceArrays: a DeviceArray (n, 2*limbs). Schoolbook, Comba, Karatsuba or Toom-k
+    Widths: W = 64 * limbs bits per operand, 1 <= limbs <= 2**20; the product has 2W bits, so
+    nothing is lost. Python ints: the width is the smallest that holds the widest operand;
+    returns the list of the products. Limb arrays: a and b (n, limbs) uint64 -> (n, 2*limbs)
+    uint64 (``out=`` an array of that shape to reuse). DeviceArrays: a DeviceArray (n, 2*limbs). Schoolbook, Comba, Karatsuba or Toom-k
     by size (bulk/int.h); the result never depends on the method or the backend."""
     return _run("mul", (a, b), ctx, out=out)
 
