@@ -21,7 +21,8 @@ and a sync), next to the
 list-in/list-out rows (uploads, downloads and conversions included).
 --backend cpu uses Context("cpu", threads=1): one core for bulk as for gmpy2 and Python.
 Every bulk result is checked against gmpy2's (or Python's); a mismatch fails (exit 1).
-Each time is the best of R runs (default 5). The table is printed and written to
+Each time is the best of R runs (default 5), the rows compared run in alternation (a round
+calls each once), so that the load of a shared machine hits them alike. The table is printed and written to
 bench/results/python-<machine>.txt (python-gpu-<machine>.txt for cuda; machine: --machine,
 BULK_BENCH_MACHINE, else the short host name), as `sh bench/run.sh` does for the C programs.
 """
@@ -46,6 +47,19 @@ def best(f, reps):
         t0 = time.perf_counter()
         r = f()
         t = min(t, time.perf_counter() - t0)
+    return t, r
+
+
+def race(fs, reps):
+    """The best time of each function, run in alternation (one call of each per round), so
+    that the load of a shared machine falls on all of them alike; and their last results."""
+    t = [float("inf")] * len(fs)
+    r = [None] * len(fs)
+    for _ in range(reps):
+        for i, f in enumerate(fs):
+            t0 = time.perf_counter()
+            r[i] = f()
+            t[i] = min(t[i], time.perf_counter() - t0)
     return t, r
 
 
@@ -86,20 +100,20 @@ def main():
             sys.exit(f"bench_python: {what}: bulk's result differs from the reference")
 
     # ---- mul ----
-    t_g, ref = best(lambda: [x * y for x, y in zip(gA, gB)], a.reps)
+    (t_g, t_py, t_l), (ref, _, got) = race([lambda: [x * y for x, y in zip(gA, gB)],
+                                            lambda: [x * y for x, y in zip(A, B)],
+                                            lambda: bulk.int.mul(A, B, ctx=ctx)], a.reps)
     ref = [int(x) for x in ref]
-    t_py, _ = best(lambda: [x * y for x, y in zip(A, B)], a.reps)
-    t_l, got = best(lambda: bulk.int.mul(A, B, ctx=ctx), a.reps)
     check(got, ref, "mul lists")
     row("mul lists, bulk vs gmpy2 loop", a.n, t_l, "gmpy2", t_g)
     row("mul lists, bulk vs Python ints loop", a.n, t_l, "python", t_py)
     out = np.empty((a.n, 2 * limbs), np.uint64)
-    t_c = _bulk.int_array(ctx, "mul", (out, None), (LA, LB), a.n, limbs, limbs, a.reps)
     P = np.empty_like(out)
-    t_a, _ = best(lambda: bulk.int.mul(LA, LB, out=P, ctx=ctx), a.reps)
+    (t_c, t_a, t_f), _ = race([
+        lambda: _bulk.int_array(ctx, "mul", (out, None), (LA, LB), a.n, limbs, limbs, 1),
+        lambda: bulk.int.mul(LA, LB, out=P, ctx=ctx), lambda: bulk.int.mul(LA, LB, ctx=ctx)], a.reps)
     check(bulk.int.from_limbs(P), ref, "mul arrays")
     row("mul arrays (out=), bulk.int.mul vs C API", a.n, t_a, "C API", t_c)
-    t_f, _ = best(lambda: bulk.int.mul(LA, LB, ctx=ctx), a.reps)
     row("mul arrays (new result), vs C API", a.n, t_f, "C API", t_c)
     t_conv, _ = best(lambda: bulk.int.to_limbs(A, W), a.reps)
     row("to_limbs (Python ints -> limbs)", a.n, t_conv)
@@ -109,18 +123,20 @@ def main():
     # ---- powmod ----
     Ab, Bb = A[:pn], B[:pn]
     preps = max(1, a.reps if cuda else 2)
-    t_g, ref = best(lambda: [gmpy2.powmod(x, y, m) for x, y, m in zip(gA[:pn], gB[:pn], gM)], preps)
+    (t_g, t_l), (ref, got) = race([
+        lambda: [gmpy2.powmod(x, y, m) for x, y, m in zip(gA[:pn], gB[:pn], gM)],
+        lambda: bulk.int.powmod(Ab, Bb, M, ctx=ctx)], preps)
     ref = [int(x) for x in ref]
     t_py, _ = best(lambda: [pow(x, y, m) for x, y, m in zip(Ab, Bb, M)], 1)
-    t_l, got = best(lambda: bulk.int.powmod(Ab, Bb, M, ctx=ctx), preps)
     check(got, ref, "powmod lists")
     row("powmod lists, bulk vs gmpy2.powmod loop", pn, t_l, "gmpy2", t_g)
     row("powmod lists, bulk vs pow() loop", pn, t_l, "python", t_py)
     PA, PB = np.ascontiguousarray(LA[:pn]), np.ascontiguousarray(LB[:pn])
     out = np.empty((pn, limbs), np.uint64)
-    t_c = _bulk.int_array(ctx, "powmod", (out, None), (PA, PB, LM), pn, limbs, limbs, preps)
     R = np.empty_like(out)
-    t_a, _ = best(lambda: bulk.int.powmod(PA, PB, LM, out=R, ctx=ctx), preps)
+    (t_c, t_a), _ = race([
+        lambda: _bulk.int_array(ctx, "powmod", (out, None), (PA, PB, LM), pn, limbs, limbs, 1),
+        lambda: bulk.int.powmod(PA, PB, LM, out=R, ctx=ctx)], preps)
     check(bulk.int.from_limbs(R), ref, "powmod arrays")
     row("powmod arrays (out=), vs C API", pn, t_a, "C API", t_c)
 
