@@ -21,7 +21,7 @@ and a sync), next to the
 list-in/list-out rows (uploads, downloads and conversions included).
 --backend cpu uses Context("cpu", threads=1): one core for bulk as for gmpy2 and Python.
 Every bulk result is checked against gmpy2's (or Python's); a mismatch fails (exit 1).
-Each time is the best of R runs (default 5), the rows compared run in alternation (a round
+Each time is the best of R runs (default 6), the rows compared run in alternation (a round
 calls each once), so that the load of a shared machine hits them alike. The table is printed and written to
 bench/results/python-<machine>.txt (python-gpu-<machine>.txt for cuda; machine: --machine,
 BULK_BENCH_MACHINE, else the short host name), as `sh bench/run.sh` does for the C programs.
@@ -51,12 +51,16 @@ def best(f, reps):
 
 
 def race(fs, reps):
-    """The best time of each function, run in alternation (one call of each per round), so
-    that the load of a shared machine falls on all of them alike; and their last results."""
+    """The best time of each function, run in alternation (one call of each per round, the
+    round's first function rotating: the call after another one may find the caches and the
+    clock in another state), so that the load of a shared machine falls on all of them alike;
+    and their last results."""
     t = [float("inf")] * len(fs)
     r = [None] * len(fs)
-    for _ in range(reps):
-        for i, f in enumerate(fs):
+    for k in range(reps):
+        for j in range(len(fs)):
+            i = (j + k) % len(fs)
+            f = fs[i]
             t0 = time.perf_counter()
             r[i] = f()
             t[i] = min(t[i], time.perf_counter() - t0)
@@ -69,7 +73,7 @@ def main():
     ap.add_argument("--n", type=int, default=1 << 16)
     ap.add_argument("--powmod-n", type=int, default=None)
     ap.add_argument("--bits", type=int, default=1024)
-    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--reps", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--machine", default=os.environ.get("BULK_BENCH_MACHINE")
                     or socket.gethostname().split(".")[0])
