@@ -110,7 +110,6 @@ static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const
     memset(out, 0, sizeof(bg_word) * (size_t)nw);
     if (!(m0 & 1) || !(hi_nz || m0 > 1)) return !(m0 & 1);
     bg_word minv = bg_mont_minv(m0);
-    to_lanes(slot[9], base, nw, T, L);
     int mbits = 0;
     for (int w = N - 1; w >= 0 && !mbits; w--)
         if (m[w / L][w % L]) mbits = 32 * w + 32 - __builtin_clz(m[w / L][w % L]);
@@ -118,7 +117,9 @@ static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const
     acc[(mbits - 1) / 32 / L][(mbits - 1) / 32 % L] = 1u << ((mbits - 1) & 31);
     int D = bg_mc_doublings(N, mbits);
     for (int i = 0; i < D; i++) sim_double(acc, m, T, L);
-    memcpy(slot[8], acc, sizeof acc);
+    memcpy(slot[BG_MC_SLOTS - 1], acc, sizeof acc);
+    static lanes lbase;
+    to_lanes(lbase, base, nw, T, L);
     bg_mc_sched sc;
     bg_mc_sched_init(&sc, e, nw);
     int sa, sb, sd;
@@ -128,10 +129,13 @@ static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const
         for (int k = 0; k < 2; k++)
             for (int l = 0; l < T; l++)
                 for (int j = 0; j < L; j++)
-                    dst[k][l][j] = src[k] == BG_MC_ACC   ? acc[l][j]
-                                   : src[k] == BG_MC_ONE ? (bg_word)(l == 0 && j == 0)
-                                                         : slot[src[k]][l][j];
-        sim_mul(Rr, A, B, m, minv, T, L);
+                    dst[k][l][j] = src[k] == BG_MC_ACC    ? acc[l][j]
+                                   : src[k] == BG_MC_ONE  ? (bg_word)(l == 0 && j == 0)
+                                   : src[k] == BG_MC_BASE ? lbase[l][j]
+                                   : src[k] == BG_MC_COPY ? 0
+                                                          : slot[src[k]][l][j];
+        if (sb == BG_MC_COPY) memcpy(Rr, A, sizeof Rr);
+        else sim_mul(Rr, A, B, m, minv, T, L);
         memcpy(sd == BG_MC_ACC ? acc : slot[sd], Rr, sizeof Rr);
     }
     from_lanes(out, acc, nw, T, L);

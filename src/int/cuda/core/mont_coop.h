@@ -152,21 +152,29 @@ BULK_HD void bg_mc_shl1(bg_word *x, bg_word hi, int L)
 /* ---- the powmod schedule ------------------------------------------------------------------- *
  *
  * Every Montgomery product of a powmod, in order, as (source a, source b, destination): a
- * kernel runs them through one inlined product. Sources and destinations are slots of the
- * instance's table (shared memory on the GPU), BG_MC_ACC (the accumulator, in registers) or, as
- * a source, BG_MC_ONE (the number 1). Slots: 0 .. 7 base^(2k+1) R (the sliding window's odd
- * powers, BG_POWMOD_WINDOW bits), 8 x = 2^N R mod m (from bg_mc_doublings) and then R^2, 9 the
- * base and then base^2 R. Products: five squarings of slot 8 (2^N R -> R^2 mod m: each squaring
- * doubles the power of two, 2^(32 N) R = R^2), base R, R mod m (the accumulator), base^2 R, the
- * odd powers, then the exponent's sliding window (bg_expwalk over e, stride 1), then acc * 1
- * (out of Montgomery form). */
+ * kernel runs them through one inlined product. Sources and destinations are the slots of the
+ * instance's table (shared memory on the GPU; slot k = base^(2k+1) R, the sliding window's odd
+ * powers, BG_POWMOD_WINDOW bits) or BG_MC_ACC (the accumulator, in registers); as a source also
+ * BG_MC_ONE (the number 1) and BG_MC_BASE (the base, read from the operand). A step whose b is
+ * BG_MC_COPY is no product: acc = a.
+ *   - five squarings of slot 7, which holds x = 2^N R mod m (bg_mc_doublings) and becomes
+ *     R^2 mod m (each squaring doubles the power of two: 2^(32 N) R = R^2);
+ *   - slot 0 = base R (base times R^2; base may exceed m), acc = base^2 R, slots 1 .. 7 (slot 7,
+ *     R^2, is no longer needed);
+ *   - the exponent's sliding window (bg_expwalk over e, stride 1); while acc is still 1 its
+ *     squarings are skipped and its first multiplication is a copy;
+ *   - acc * 1 (out of Montgomery form), or for a zero exponent a copy of 1 (m > 1 here).
+ * So a table of 8 numbers is all the shared memory an instance needs. */
 #define BG_MC_ACC (-1)
 #define BG_MC_ONE (-2)
-#define BG_MC_SLOTS 10
+#define BG_MC_BASE (-3)
+#define BG_MC_COPY (-4)
+#define BG_MC_SLOTS BG_POWMOD_TABLE
 
 typedef struct bg_mc_sched {
-    int step; /* products emitted */
-    int done; /* the final product has been emitted */
+    int step;    /* steps emitted */
+    int acc_one; /* acc is still 1 (no multiplication of the walk yet) */
+    int done;    /* the final step has been emitted */
     bg_expwalk w;
 } bg_mc_sched;
 
@@ -174,30 +182,41 @@ typedef struct bg_mc_sched {
 BULK_HD void bg_mc_sched_init(bg_mc_sched *c, const bg_word *e, int ne)
 {
     c->step = 0;
+    c->acc_one = 1;
     c->done = 0;
     bg_expwalk_init(&c->w, e, 1, ne);
 }
 
-/* The next product (returns 1 and sets *sa, *sb, *sd), or 0 when the powmod is complete. */
+/* The next step (returns 1 and sets *sa, *sb, *sd), or 0 when the powmod is complete. */
 BULK_HD int bg_mc_sched_next(bg_mc_sched *c, const bg_word *e, int *sa, int *sb, int *sd)
 {
+    const int T = BG_MC_SLOTS;
     int k = c->step++;
     if (k < 5) {
-        *sa = *sb = *sd = 8;
+        *sa = *sb = *sd = T - 1;
     } else if (k == 5) {
-        *sa = 9, *sb = 8, *sd = 0;
+        *sa = BG_MC_BASE, *sb = T - 1, *sd = 0;
     } else if (k == 6) {
-        *sa = 8, *sb = BG_MC_ONE, *sd = BG_MC_ACC;
-    } else if (k == 7) {
-        *sa = 0, *sb = 0, *sd = 9;
-    } else if (k < 8 + BG_POWMOD_TABLE - 1) {
-        *sa = k - 8, *sb = 9, *sd = k - 7;
+        *sa = 0, *sb = 0, *sd = BG_MC_ACC;
+    } else if (k < 7 + T - 1) {
+        *sa = k - 7, *sb = BG_MC_ACC, *sd = k - 6;
     } else {
         if (c->done) return 0;
-        int idx = 0, op = bg_expwalk_next(&c->w, e, 1, &idx);
-        *sa = *sd = BG_MC_ACC;
-        *sb = op == 1 ? BG_MC_ACC : op == 2 ? idx : BG_MC_ONE;
-        c->done = op == 0;
+        int idx = 0, op;
+        do op = bg_expwalk_next(&c->w, e, 1, &idx);
+        while (op == 1 && c->acc_one);
+        *sd = BG_MC_ACC;
+        if (op == 0) {
+            c->done = 1;
+            *sa = c->acc_one ? BG_MC_ONE : BG_MC_ACC;
+            *sb = c->acc_one ? BG_MC_COPY : BG_MC_ONE;
+        } else if (c->acc_one) {
+            c->acc_one = 0;
+            *sa = idx, *sb = BG_MC_COPY;
+        } else {
+            *sa = BG_MC_ACC;
+            *sb = op == 1 ? BG_MC_ACC : idx;
+        }
     }
     return 1;
 }

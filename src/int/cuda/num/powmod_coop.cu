@@ -74,10 +74,10 @@ __device__ __forceinline__ void mc_double(bg_word *x, const bg_word *m, const gr
     mc_condsub<L, TPI>(x, x, m, 0, over, g);
 }
 
-/* One instance per group of TPI lanes; shared memory per instance: BG_MC_SLOTS numbers of
- * N = TPI L words, word j of lane l of slot k at (k L + j) TPI + l (a group's lanes read
- * consecutive words), instances TPI words apart beyond that (the groups of a warp start in
- * different banks). A group leaves as a whole (instances past n, even or unit moduli), and
+/* One instance per group of TPI lanes; shared memory per instance: the BG_MC_SLOTS numbers of
+ * the schedule (the window's odd powers), N = TPI L words each, word j of lane l of slot k at
+ * (k L + j) TPI + l (a group's lanes read consecutive words), instances TPI words apart beyond
+ * that (the groups of a warp start in different banks). A group leaves as a whole (instances past n, even or unit moduli), and
  * every exchange names only its own lanes, so groups of one warp never wait on each other. */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, const bg_limb *B,
@@ -119,9 +119,7 @@ __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, c
         return;
     }
     bg_word minv = bg_mont_minv(m0);
-#pragma unroll
-    for (int j = 0; j < L; j++) slot[(9 * L + j) * TPI] = w0 + j < nw ? bgl[w0 + j] : 0;
-    /* x = 2^(bitlen(m) - 1), doubled to 2^N R mod m (bg_mc_doublings) */
+    /* x = 2^(bitlen(m) - 1), doubled to 2^N R mod m (bg_mc_doublings), into the last slot */
     int toplane = 31 - __clz((int)g.ballot(nz)), mybits = 0;
 #pragma unroll
     for (int j = 0; j < L; j++)
@@ -133,7 +131,7 @@ __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, c
 #pragma unroll 1
     for (int i = 0; i < D; i++) mc_double<L, TPI>(acc, m, g);
 #pragma unroll
-    for (int j = 0; j < L; j++) slot[(8 * L + j) * TPI] = acc[j];
+    for (int j = 0; j < L; j++) slot[((BG_MC_SLOTS - 1) * L + j) * TPI] = acc[j];
     __syncwarp(g.gm);
     bg_mc_sched sc;
     bg_mc_sched_init(&sc, eg, nw);
@@ -143,12 +141,16 @@ __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, c
         bg_word a[L], b[L];
 #pragma unroll
         for (int j = 0; j < L; j++) {
-            a[j] = sa == BG_MC_ACC ? acc[j] : slot[(sa * L + j) * TPI];
+            a[j] = sa == BG_MC_ACC    ? acc[j]
+                   : sa == BG_MC_ONE  ? (bg_word)(w0 + j == 0)
+                   : sa == BG_MC_BASE ? (w0 + j < nw ? bgl[w0 + j] : 0)
+                                      : slot[(sa * L + j) * TPI];
             b[j] = sb == BG_MC_ACC   ? acc[j]
                    : sb == BG_MC_ONE ? (bg_word)(w0 + j == 0)
-                                     : slot[(sb * L + j) * TPI];
+                   : sb >= 0         ? slot[(sb * L + j) * TPI]
+                                     : 0; /* BG_MC_COPY */
         }
-        mc_mul<L, TPI>(a, a, b, m, minv, g);
+        if (sb != BG_MC_COPY) mc_mul<L, TPI>(a, a, b, m, minv, g);
         if (sd == BG_MC_ACC) {
 #pragma unroll
             for (int j = 0; j < L; j++) acc[j] = a[j];
