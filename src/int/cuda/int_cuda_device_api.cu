@@ -263,10 +263,7 @@ int bulk_int_cuda_dev_invmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev 
     if (rc == BULK_OK) rc = bg_launch_invmod(r->p, a->p, m->p, n, a->limbs, err, NULL, kStream);
     if (rc == BULK_OK) rc = fetch_err(codes, err, n);
     if (err) cudaFreeAsync(err, kStream);
-    for (size_t i = 0; i < n && rc == BULK_OK; i++)
-        if (codes[i])
-            rc = bulk_fail(ctx, codes[i], "bulk_int_dev_invmod: instance %zu: %s", i,
-                           bulk_status_string(codes[i]));
+    if (rc == BULK_OK) rc = bg_first_failure(ctx, "bulk_int_dev_invmod", codes, n);
     if (codes != err_host) free(codes);
     return rc;
 }

@@ -315,6 +315,13 @@ int stream_op(bulk_ctx *ctx, size_t n, op_fn fn, const args &g, int err_status,
 
 } // namespace
 
+int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (codes[i]) return bulk_fail(ctx, codes[i], "%s: instance %zu: %s", fn, i, bulk_status_string(codes[i]));
+    return BULK_OK;
+}
+
 extern "C" {
 
 size_t bulk_int_cuda_max_limbs(int op)
@@ -470,13 +477,7 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
     rc = stream_op(ctx, n, op_invmod, g, BULK_ERR_NOT_INVERTIBLE, {{a, limbs * 8}, {m, limbs * 8}},
                    {{r, limbs * 8}, {codes, 1}},
                    bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, NULL));
-    if (rc == BULK_ERR_NOT_INVERTIBLE) {
-        rc = BULK_OK;
-        for (size_t i = 0; i < n && rc == BULK_OK; i++)
-            if (codes[i])
-                rc = bulk_fail(ctx, codes[i], "bulk_int_invmod: instance %zu: %s", i,
-                               bulk_status_string(codes[i]));
-    }
+    if (rc == BULK_ERR_NOT_INVERTIBLE) rc = bg_first_failure(ctx, "bulk_int_invmod", codes, n);
     if (codes != err) free(codes);
     return rc;
 }

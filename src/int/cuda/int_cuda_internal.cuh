@@ -71,6 +71,10 @@ int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, con
 int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
                      int8_t *err, int *bad, cudaStream_t st);
 
+/* The code of the lowest-numbered failing instance among n per-instance codes (BULK_OK when
+ * none), reported as "fn: instance I: why" through bulk_fail on ctx (int_cuda_host.cu). */
+int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n);
+
 /* *p = bytes of device scratch from the stream-ordered pool on st (free with cudaFreeAsync on
  * st); BULK_ERR_NOMEM and *p = NULL when there is none. The pool keeps freed memory for the
  * next call (int_cuda_scratch.cu). */

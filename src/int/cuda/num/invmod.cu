@@ -38,12 +38,7 @@ int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, s
     int rc = scratch_alloc(&s, words * np, st);
     if (rc != BULK_OK) return rc;
     bg_word *A = s, *M = A + nw * np, *R = M + nw * np, *S = R + nw * np;
-    int dev = 0, sms = 132;
-    if (cudaGetDevice(&dev) == cudaSuccess)
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    cudaFuncSetAttribute(invmod_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
-    cudaGetLastError(); /* the carveout is a hint: ignore a refusal */
-    unsigned grid = (unsigned)(sms * kInvBlocksPerSM);
+    unsigned grid = persistent_grid(invmod_kernel, kInvBlocksPerSM);
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         rc = to_cols(A, a + done * limbs, cnt, np, limbs, st);
