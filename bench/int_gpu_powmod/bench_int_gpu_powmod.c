@@ -3,7 +3,8 @@
  * workload) and with full-width exponents, device-resident (bulk_int_dev_powmod) and through
  * the host API (bulk_int_powmod on a CUDA context, transfers included); invmod at 1024 and 2048
  * bits (device-resident, host API, the library's CPU context, GMP's mpz_invert). Every row
- * checks its first 16 results against GMP ("ok" / "WRONG" in the last column).
+ * checks its first 16 results against GMP ("ok" / "WRONG" in the column chk); the last column
+ * is the kernel's shape (lanes per instance x words per lane; 1x: one thread per instance).
  *
  *   bench_int_gpu_powmod [--sweep] [--only powmod,invmod] [--out FILE]
  *
@@ -24,6 +25,7 @@
 #include "bulk/int_device.h"
 #include "atomic_file.h"
 #include "common/parallel.h"
+#include "int/cuda/core/mont_coop.h"
 
 #include "../bench_util.h"
 
@@ -202,8 +204,19 @@ static void tune(bulk_ctx *ctx, const char *t)
     if (bulk_ctx_set_tune(ctx, t) != BULK_OK) OUT("# tune %s: %s\n", t, bulk_ctx_last_error(ctx));
 }
 
+/* The powmod kernel at this width for int.powmod_tpi = want: "1x" (one thread per instance)
+ * or "TPIxL" (bg_mc_shape, the choice the library makes). */
+static const char *shape(size_t bits, int want, char *buf, size_t size)
+{
+    int tpi, L;
+    if (bg_mc_shape((int)(bits / 32), want, &tpi, &L)) snprintf(buf, size, "%dx%d", tpi, L);
+    else snprintf(buf, size, "1x");
+    return buf;
+}
+
 static void row(bulk_ctx *ctx, bulk_ctx *cpu, int inv, size_t bits, size_t eb, int threads, int sweep)
 {
+    char sh[32];
     size_t L = bits / 64;
     size_t n = calibrate(ctx, L, eb, inv);
     struct data d;
@@ -217,8 +230,8 @@ static void row(bulk_ctx *ctx, bulk_ctx *cpu, int inv, size_t bits, size_t eb, i
     double hv = host_rate(ctx, &d, inv);
     double cv = inv ? host_rate(cpu, &d, inv) : 0;
     double gv = gmp_rate(&d, inv, threads);
-    OUT("%-7s %6zu %6zu %9zu %11.3e %11.3e %11.3e %11.3e %8.1f %s\n", inv ? "invmod" : "powmod", bits,
-        eb, n, dv, hv, cv, gv, dv / gv, ok);
+    OUT("%-7s %6zu %6zu %9zu %11.3e %11.3e %11.3e %11.3e %8.1f %-5s %s\n", inv ? "invmod" : "powmod",
+        bits, eb, n, dv, hv, cv, gv, dv / gv, ok, inv ? "1x" : shape(bits, 0, sh, sizeof sh));
     if (sweep && !inv) {
         static const char *const t[] = {"int.powmod_tpi=1", "int.powmod_tpi=4", "int.powmod_tpi=8",
                                         "int.powmod_tpi=16", "int.powmod_tpi=32"};
@@ -229,8 +242,8 @@ static void row(bulk_ctx *ctx, bulk_ctx *cpu, int inv, size_t bits, size_t eb, i
             tune(ctx, t[k]);
             double r = dev_rate(ctx, &s, 0);
             tune(ctx, "");
-            OUT("  sweep %-18s %6zu %6zu %9zu %11.3e %11s %11s %11s %8.1f %s\n", t[k] + 11, bits, eb,
-                s.n, r, "-", "-", "-", r / gv, check(&s, 0));
+            OUT("  sweep %-11s %6zu %6zu %9zu %11.3e %11s %11s %11s %8.1f %-5s %s\n", t[k] + 4, bits,
+                eb, s.n, r, "-", "-", "-", r / gv, check(&s, 0), shape(bits, atoi(t[k] + 15), sh, sizeof sh));
         }
     }
     data_free(&d);
@@ -271,8 +284,8 @@ int main(int argc, char **argv)
     OUT("# rates in instances/s; dev = device-resident; host = the host API on the CUDA context\n"
         "# (transfers included); cpu = the CPU context (invmod); GMP on all %d threads;\n"
         "# xGMP = dev / GMP; chk = the first 16 results against GMP\n", threads);
-    OUT("%-7s %6s %6s %9s %11s %11s %11s %11s %8s %s\n", "op", "bits", "exp", "count", "dev/s",
-        "host/s", "cpu/s", "GMP/s", "xGMP", "chk");
+    OUT("%-7s %6s %6s %9s %11s %11s %11s %11s %8s %-5s %s\n", "op", "bits", "exp", "count", "dev/s",
+        "host/s", "cpu/s", "GMP/s", "xGMP", "chk", "lanes x words");
     static const size_t bits[] = {1024, 2048, 4096};
     if (!only || bench_in_list(only, "powmod"))
         for (int k = 0; k < 3; k++) {
