@@ -17,6 +17,7 @@
 
 #include "bulk/int.h"
 #include "bulk/int_device.h"
+#include "int/cuda/core/mont_coop.h"
 #include "test_util.h"
 
 static uint64_t rng;
@@ -106,6 +107,17 @@ static size_t first_wrong_powmod(const bulk_limb_t *r, const int8_t *err, const 
     return i;
 }
 
+/* The kernel int.powmod_tpi = want runs at L limbs: "TPIxL" lanes x words, or "1x" (one thread
+ * per instance), as src/int/cuda/num/powmod.cu chooses it. */
+static const char *shape(size_t L, const char *t, char *buf, size_t size)
+{
+    const char *eq = strchr(t, '=');
+    int tpi, w;
+    if (bg_mc_shape((int)(2 * L), eq ? atoi(eq + 1) : 0, &tpi, &w)) snprintf(buf, size, "%dx%d", tpi, w);
+    else snprintf(buf, size, "1x");
+    return buf;
+}
+
 /* powmod at L limbs, eb-bit exponents, under the tuning t: host API vs GMP and the CPU
  * context, device API vs host API. */
 static void check_powmod(size_t L, size_t n, size_t eb, const char *t)
@@ -121,8 +133,9 @@ static void check_powmod(size_t L, size_t n, size_t eb, const char *t)
     CHECK(rc == exp_rc, "powmod %zu bits exp %zu bits tune '%s': status %d, want %d (%s)", 64 * L,
           eb, t, rc, exp_rc, bulk_ctx_last_error(gpu));
     size_t i = first_wrong_powmod(r, err, b, e, m, n, L, want);
-    CHECK(i == n, "powmod %zu bits exp %zu bits tune '%s' n %zu: instance %zu wrong (code %d)",
-          64 * L, eb, t, n, i, i < n ? err[i] : 0);
+    char sh[32];
+    CHECK(i == n, "powmod %zu bits exp %zu bits tune '%s' (kernel %s) n %zu: instance %zu wrong (code %d)",
+          64 * L, eb, t, shape(L, t, sh, sizeof sh), n, i, i < n ? err[i] : 0);
     if (i < n && test_failures <= 3) {
         print_hex("base", b + i * L, L);
         print_hex("exp", e + i * L, L);
