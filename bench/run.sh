@@ -64,6 +64,8 @@
 #                        divmod kernel (NCU=0 skips), its SASS opcode mix
 #   int --gpu ntt        test_int_gpu_ntt(_core), bench_int_gpu_ntt --quick --only batch,big,
 #                        ncu of the batched and big-product kernels (CAP <= 60 skips it)
+#   int --gpu powmod     test_int_gpu_powmod and test_int_gpu_mont_core, then
+#                        bench_int_gpu_powmod --sweep (powmod and invmod rows, lanes sweep)
 #   gcd --gpu            ctest -R 'gcd|fft'; bench_gcd --backend cuda on 10^4 and (capped at
 #                        1200 s) 10^6 moduli, --backend cpu on 10^4 for the ratio
 #   gcd --gpu batch      the 10^6 batch on the GPU context with --levels, test_gcd_gpu, 10^5
@@ -607,6 +609,21 @@ gpu_int_ntt() {
         timeout 9 ncu --clock-control none -k regex:ntt_batch_kernel --launch-count 1 \
             --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' "$BN" --only prof >"$R/ncu-stalls.txt" 2>&1
     fi
+    echo "done ($(el) s); logs in $R"
+    return $status
+}
+
+gpu_int_powmod() {
+    R=$OUTROOT/int-powmod
+    gpu_build "$R" test_int_gpu_powmod test_int_gpu_mont_core bench_int_gpu_powmod
+    (cd "$B" && timeout 300 ctest -R 'test_int_gpu_(powmod|mont_core)$' --output-on-failure -V) >"$R/ctest.log" 2>&1
+    status=$?
+    grep -E "SKIP|Passed|Failed|FAIL|passed|seed|done|Test time" "$R/ctest.log" | head -60
+    keep_log "$R/ctest.log" int-gpu-powmod
+    # powmod 1024/2048/4096 (512-bit and full exponents), invmod 1024/2048, the lanes sweep
+    timeout 240 "$B/bench/int_gpu_powmod/bench_int_gpu_powmod" --sweep --out "$(res int-gpu-powmod)" >"$R/bench.log" 2>&1
+    echo "bench rc $? ($(el) s)"
+    cat "$R/bench.log"
     echo "done ($(el) s); logs in $R"
     return $status
 }

@@ -7,7 +7,7 @@
  * BULK_ERR_ARG otherwise). Work is queued in order on the calling thread's CUDA stream
  * (cudaStreamPerThread), so a chain
  * such as mul -> divmod -> gcd needs no host round trip; the functions that report
- * per-instance errors (divmod, powmod) wait for their own result to return the status.
+ * per-instance errors (divmod, powmod, invmod) wait for their own result to return the status.
  *
  * Needs a context on the CUDA backend (BULK_ERR_NO_BACKEND otherwise, and always in builds
  * without CUDA). Results equal those of bulk/int.h on any backend. */
@@ -58,6 +58,12 @@ BULK_API int bulk_int_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev
 /* r = base^exp mod m (all the same limbs; odd m). err_host as for divmod. */
 BULK_API int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
                                  const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host);
+/* r = a^-1 mod m (all the same limbs; r neither a nor m), the contract of bulk_int_invmod:
+ * m = 0 gives BULK_ERR_DIVZERO, gcd(a, m) != 1 BULK_ERR_NOT_INVERTIBLE (r = 0 for those
+ * instances), m = 1 gives r = 0; the return value is the code of the lowest-numbered failing
+ * instance. err_host as for divmod. Waits for its result. */
+BULK_API int bulk_int_dev_invmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                                 const bulk_int_dev *m, int8_t *err_host);
 
 #ifdef __cplusplus
 }

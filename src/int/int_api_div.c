@@ -190,7 +190,9 @@ int bulk_int_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const b
     size_t nb = bytes(n, limbs);
     if (!disjoint(r, nb, a, nb) || !disjoint(r, nb, m, nb))
         return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps an operand", fn);
-    /* invmod has no kernel (bulk_int_on_device is 0 for it): always the CPU code below. */
+    if (bulk_int_on_device(ctx, BULK_INT_OP_INVMOD) &&
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_INVMOD))
+        return ctx->gpu->ints->invmod(ctx, r, a, m, n, limbs, err);
     struct div_job j = { .kind = JOB_INVMOD, .r = r, .a = a, .b = m, .limbs = limbs, .err = err };
     j.scratch_limbs = bulk_mpn_invmod_scratch(limbs);
     double L = (double)limbs;

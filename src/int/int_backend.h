@@ -4,14 +4,14 @@
  * Only the CUDA backend fills one (src/int/cuda/int_cuda_backend.cu; ctx->gpu->ints on a CUDA
  * context). The CPU has no int table: its side of every operation is the mpn layer (int/mpn.h)
  * run over the instances by the public wrapper itself (int_api.c, int_api_div.c), which is also
- * the fallback of every GPU route (widths above max_limbs, invmod); a table would only wrap
+ * the fallback of every GPU route (widths above max_limbs); a table would only wrap
  * those same loops again. ctx->cpu->ints is therefore NULL, and a wrapper runs
  *     if (bulk_int_on_device(ctx, op) && limbs <= ctx->gpu->ints->max_limbs(op))
  *         return ctx->gpu->ints->op(ctx, ...);
  *     ... the CPU loop ...
  *
  * Contracts of the entries:
- *  - add .. powmod: the contract of the public bulk_int_OP (host arrays, same layout and
+ *  - add .. invmod: the contract of the public bulk_int_OP (host arrays, same layout and
  *    aliasing; arguments already checked by the wrapper), streamed through the context's device
  *    in chunks (int/cuda/int_cuda.h). They use the context's GPU state (ctx->cuda->ints: streams,
  *    pinned staging, device buffers, created on first use), so one thread at a time per context
@@ -47,7 +47,7 @@ struct bulk_cuda_state;
 enum bulk_int_cuda_op {
     BULK_INT_CUDA_ADD, BULK_INT_CUDA_SUB, BULK_INT_CUDA_MUL, BULK_INT_CUDA_SQR,
     BULK_INT_CUDA_MUL_LO, BULK_INT_CUDA_CMP, BULK_INT_CUDA_SHL, BULK_INT_CUDA_SHR,
-    BULK_INT_CUDA_DIVMOD, BULK_INT_CUDA_GCD, BULK_INT_CUDA_POWMOD
+    BULK_INT_CUDA_DIVMOD, BULK_INT_CUDA_GCD, BULK_INT_CUDA_POWMOD, BULK_INT_CUDA_INVMOD
 };
 
 /* Largest na + nb (64-bit limbs) mul_big takes: the product has at most 2^27 32-bit words (the
@@ -89,6 +89,8 @@ typedef struct bulk_int_backend {
                size_t limbs);
     int (*powmod)(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                   const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
+    int (*invmod)(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
+                  size_t n, size_t limbs, int8_t *err);
 
     int (*mul_big)(int device, bulk_limb_t *r, const bulk_limb_t *a, size_t na,
                    const bulk_limb_t *b, size_t nb);
@@ -121,6 +123,8 @@ typedef struct bulk_int_backend {
     int (*dev_gcd)(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b);
     int (*dev_powmod)(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
                       const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host);
+    int (*dev_invmod)(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *m,
+                      int8_t *err_host);
 
     void (*release)(struct bulk_cuda_state *cs);
 } bulk_int_backend;

@@ -208,3 +208,16 @@ int bulk_int_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base
     REQUIRE_OK(apart(ctx, fn, "r", r, "m", m));
     return g_->dev_powmod(ctx, r, base, exp, m, err_host);
 }
+
+int bulk_int_dev_invmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a, const bulk_int_dev *m,
+                        int8_t *err_host)
+{
+    static const char fn[] = "bulk_int_dev_invmod";
+    GPU_INTS(fn);
+    REQUIRE_OK(shape(ctx, fn, "a", a, a ? a->n : 0, a ? a->limbs : 0));
+    REQUIRE_OK(shape(ctx, fn, "m", m, a->n, a->limbs));
+    REQUIRE_OK(shape(ctx, fn, "r", r, a->n, a->limbs));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "a", a));
+    REQUIRE_OK(apart(ctx, fn, "r", r, "m", m));
+    return g_->dev_invmod(ctx, r, a, m, err_host);
+}

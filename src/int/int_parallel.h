@@ -26,13 +26,14 @@ typedef enum bulk_int_op {
 } bulk_int_op;
 
 /* 1 when `op` should run on the context's device. THE one place that routes integer work to
- * the GPU: a CUDA context (ctx->gpu set) sends every operation with a kernel (src/int/cuda/,
- * all but invmod) there; each wrapper then also checks limbs <= ctx->gpu->ints->max_limbs(op)
+ * the GPU: a CUDA context (ctx->gpu set) sends every operation with a kernel (src/int/cuda/)
+ * there; each wrapper then also checks limbs <= ctx->gpu->ints->max_limbs(op)
  * and runs the CPU code for wider calls (int/int_backend.h). Both backends give the same
  * results bit for bit (tests/int_gpu compares them). */
 static inline int bulk_int_on_device(const bulk_ctx *ctx, bulk_int_op op)
 {
-    return ctx->gpu != NULL && op != BULK_INT_OP_INVMOD;
+    (void)op; /* every op has a kernel */
+    return ctx->gpu != NULL;
 }
 
 /* Checks the common arguments of the public function `fn`: ctx non-NULL, 1 <= limbs <=

@@ -159,6 +159,7 @@ int main(void)
     expect("dev_divmod cpu", ctx, bulk_int_dev_divmod(ctx, dx, dy, dx, dy, err), nb, "bulk_int_dev_divmod", NULL);
     expect("dev_gcd cpu", ctx, bulk_int_dev_gcd(ctx, dx, dx, dy), nb, "bulk_int_dev_gcd", NULL);
     expect("dev_powmod cpu", ctx, bulk_int_dev_powmod(ctx, dx, dx, dy, dy, err), nb, "bulk_int_dev_powmod", NULL);
+    expect("dev_invmod cpu", ctx, bulk_int_dev_invmod(ctx, dx, dx, dy, err), nb, "bulk_int_dev_invmod", NULL);
     CHECK(bulk_int_dev_count(NULL) == 0 && bulk_int_dev_limbs(NULL) == 0, "count/limbs of NULL");
     bulk_int_dev_free(NULL);
     bulk_ctx_close(ctx);

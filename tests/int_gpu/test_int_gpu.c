@@ -330,9 +330,9 @@ static void test_size(size_t limbs, size_t n, int heavy)
 
 /* The public wrappers of bulk/int.h on the CUDA context (the hooks of int_api.c and
  * int_api_div.c route to the kernels up to GPU_INTS->max_limbs(op) and to the CPU above
- * it; invmod always runs on the CPU): every operation bit for bit equal to the CPU context,
- * q or r omitted in divmod, r == a for add and shl. L = 65 is above powmod's GPU limit of 64
- * limbs, so powmod there takes the CPU path of a CUDA context. */
+ * it): every operation bit for bit equal to the CPU context, q or r omitted in divmod, r == a
+ * for add and shl. L = 65: powmod by the cooperative kernel at a width that is no multiple of
+ * its lanes (test_int_gpu_powmod covers powmod and invmod in depth). */
 static void test_public_routing(size_t L, size_t n)
 {
     size_t bytes = n * L * 8;
@@ -394,7 +394,7 @@ static void test_public_routing(size_t L, size_t n)
     rc = bulk_int_invmod(gpu, r, a, c, n, L, e);
     rc2 = bulk_int_invmod(cpu, r2, a, c, n, L, e2);
     CHECK(rc == rc2 && memcmp(r, r2, bytes) == 0 && memcmp(e, e2, n) == 0,
-          "public invmod (CPU path) on CUDA limbs=%zu (rc %d cpu %d)", L, rc, rc2);
+          "public invmod on CUDA limbs=%zu (rc %d cpu %d)", L, rc, rc2);
     size_t np = n < 64 ? n : 64;
     for (size_t i = 0; i < np; i++) {
         c[i * L] |= 1;
@@ -748,7 +748,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 9; k++) test_size(large[k], large[k] >= 256 ? 67 : 515, large[k] <= 64);
     /* a batch large enough to be streamed in several chunks through both slots */
     test_size(16, (size_t)1 << 21, 0);
-    /* the public API on the CUDA context: GPU paths, and powmod above its 64-limb limit */
+    /* the public API on the CUDA context */
     test_public_routing(16, 2049);
     test_public_routing(64, 300);
     test_public_routing(65, 100);

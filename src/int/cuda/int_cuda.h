@@ -64,6 +64,11 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
                          const bulk_limb_t *exp, const bulk_limb_t *m, size_t n, size_t limbs,
                          int8_t *err);
 
+/* invmod: the first failing instance's code is returned, with the message bulk_int_invmod's
+ * CPU loop gives (int_api_div.c). */
+int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
+                         size_t n, size_t limbs, int8_t *err);
+
 /* bulk/int_device.h on the context's device (int_cuda_device_api.cu). */
 int bulk_int_cuda_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs);
 void bulk_int_cuda_dev_free(bulk_int_dev *x);
@@ -83,6 +88,8 @@ int bulk_int_cuda_dev_divmod(bulk_ctx *ctx, bulk_int_dev *q, bulk_int_dev *r, co
 int bulk_int_cuda_dev_gcd(bulk_ctx *ctx, bulk_int_dev *g, const bulk_int_dev *a, const bulk_int_dev *b);
 int bulk_int_cuda_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *base,
                              const bulk_int_dev *exp, const bulk_int_dev *m, int8_t *err_host);
+int bulk_int_cuda_dev_invmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                             const bulk_int_dev *m, int8_t *err_host);
 
 /* The context's int GPU state (ctx->cuda->ints), freed (int_cuda_host.cu). */
 void bulk_int_cuda_release(struct bulk_cuda_state *cs);

@@ -18,6 +18,7 @@ extern "C" const bulk_int_backend bulk_int_cuda_backend = {
     bulk_int_cuda_divmod,
     bulk_int_cuda_gcd,
     bulk_int_cuda_powmod,
+    bulk_int_cuda_invmod,
     bulk_int_cuda_mul_big,
     bulk_int_cuda_mul_big_dev,
     bulk_int_cuda_mul_big_bytes,
@@ -42,5 +43,6 @@ extern "C" const bulk_int_backend bulk_int_cuda_backend = {
     bulk_int_cuda_dev_divmod,
     bulk_int_cuda_dev_gcd,
     bulk_int_cuda_dev_powmod,
+    bulk_int_cuda_dev_invmod,
     bulk_int_cuda_release,
 };

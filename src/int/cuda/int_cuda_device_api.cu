@@ -3,8 +3,11 @@
  * int_device.c). Every call sets the context's device, checks shapes, then queues the launcher
  * on cudaStreamPerThread; only download, sync and the calls that must return a per-instance
  * status wait for the GPU. */
+#include <stdlib.h>
+
 #include <new>
 
+#include "backend/report.h"
 #include "bulk/int_device.h"
 #include "int/int_backend.h"
 #include "int/cuda/int_cuda_internal.cuh"
@@ -232,13 +235,36 @@ int bulk_int_cuda_dev_powmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev 
     int8_t *err = NULL;
     if (err_host && n) BULK_CUDA_CHECK(ctx, cudaMallocAsync((void **)&err, n, kStream));
     rc = with_flag([&](int *bad) {
-        return bg_launch_powmod(r->p, base->p, exp->p, m->p, n, base->limbs, err, bad, kStream);
+        return bg_launch_powmod(r->p, base->p, exp->p, m->p, n, base->limbs, err, bad,
+                                bulk_ctx_tune(ctx), kStream);
     }, BULK_ERR_EVEN_MODULUS);
     if (err) {
         int r2 = fetch_err(err_host, err, n);
         cudaFreeAsync(err, kStream);
         if (rc == BULK_OK || rc == BULK_ERR_EVEN_MODULUS) rc = r2 != BULK_OK ? r2 : rc;
     }
+    return rc;
+}
+
+int bulk_int_cuda_dev_invmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev *a,
+                             const bulk_int_dev *m, int8_t *err_host)
+{
+    int rc = check(ctx);
+    if (rc != BULK_OK) return rc;
+    if (!a || !same(m, a->n, a->limbs) || !same(r, a->n, a->limbs)) return BULK_ERR_ARG;
+    if (r == a || r == m) return BULK_ERR_ARG;
+    size_t n = a->n;
+    if (n == 0) return BULK_OK;
+    /* two failure codes: the per-instance codes always come back, to find the first */
+    int8_t *codes = err_host ? err_host : (int8_t *)malloc(n), *err = NULL;
+    if (!codes) return BULK_ERR_NOMEM;
+    rc = BULK_OK;
+    if (cudaMallocAsync((void **)&err, n, kStream) != cudaSuccess) rc = BULK_ERR_CUDA;
+    if (rc == BULK_OK) rc = bg_launch_invmod(r->p, a->p, m->p, n, a->limbs, err, NULL, kStream);
+    if (rc == BULK_OK) rc = fetch_err(codes, err, n);
+    if (err) cudaFreeAsync(err, kStream);
+    if (rc == BULK_OK) rc = bg_first_failure(ctx, "bulk_int_dev_invmod", codes, n);
+    if (codes != err_host) free(codes);
     return rc;
 }
 

@@ -20,6 +20,7 @@ extern "C" { /* a C header without C++ guards */
 #include "common/parallel.h"
 }
 #include "backend/report.h"
+#include "int/cuda/core/mont_coop.h"
 #include "int/cuda/int_cuda_internal.cuh"
 
 namespace {
@@ -265,7 +266,14 @@ int op_powmod(void *const *o, const void *const *i, size_t cnt, int *bad, const 
 {
     const args *g = (const args *)p;
     return bg_launch_powmod((bg_limb *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1],
-                            (const bg_limb *)i[2], cnt, g->limbs, (int8_t *)o[1], bad, st);
+                            (const bg_limb *)i[2], cnt, g->limbs, (int8_t *)o[1], bad, g->tune, st);
+}
+int op_invmod(void *const *o, const void *const *i, size_t cnt, int *bad, const void *p,
+              cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_invmod((bg_limb *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1], cnt,
+                            g->limbs, (int8_t *)o[1], bad, st);
 }
 
 int check_ctx(bulk_ctx *ctx)
@@ -307,6 +315,13 @@ int stream_op(bulk_ctx *ctx, size_t n, op_fn fn, const args &g, int err_status,
 
 } // namespace
 
+int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (codes[i]) return bulk_fail(ctx, codes[i], "%s: instance %zu: %s", fn, i, bulk_status_string(codes[i]));
+    return BULK_OK;
+}
+
 extern "C" {
 
 size_t bulk_int_cuda_max_limbs(int op)
@@ -319,8 +334,11 @@ size_t bulk_int_cuda_max_limbs(int op)
         return BG_MAX_LIMBS_MUL;
     case BULK_INT_CUDA_DIVMOD: case BULK_INT_CUDA_GCD:
         return BG_MAX_LIMBS_OTHER;
-    case BULK_INT_CUDA_POWMOD: /* one thread per instance: beyond 4096 bits the CPU is faster */
-        return 64;
+    case BULK_INT_CUDA_POWMOD: /* the cooperative kernel's widest shape (32 lanes of 8 words) */
+        return BG_MC_MAX_WORDS / 2;
+    case BULK_INT_CUDA_INVMOD: /* one thread per instance; the crossover with the CPU is to be
+                                * measured (bench_int_gpu_powmod's invmod rows) */
+        return 128;
     default: return 0;
     }
 }
@@ -442,7 +460,26 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     args g = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
                      {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
-                     {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, NULL));
+                     {{r, limbs * 8}, {err, 1}},
+                     bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, bulk_ctx_tune(ctx)));
+}
+
+int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
+                         size_t n, size_t limbs, int8_t *err)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    /* two failure codes: the per-instance codes say which instance failed first */
+    int8_t *codes = err ? err : (int8_t *)malloc(n ? n : 1);
+    if (!codes) return bulk_fail(ctx, BULK_ERR_NOMEM, "bulk_int_invmod: %zu status bytes: out of memory", n);
+    args g = {limbs, limbs, 0, 0, NULL};
+    rc = stream_op(ctx, n, op_invmod, g, BULK_ERR_NOT_INVERTIBLE, {{a, limbs * 8}, {m, limbs * 8}},
+                   {{r, limbs * 8}, {codes, 1}},
+                   bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, NULL));
+    if (rc == BULK_ERR_NOT_INVERTIBLE) rc = bg_first_failure(ctx, "bulk_int_invmod", codes, n);
+    if (codes != err) free(codes);
+    return rc;
 }
 
 void bulk_int_cuda_release(bulk_cuda_state *cs)

@@ -52,9 +52,28 @@ int bg_launch_divmod(bg_limb *q, bg_limb *r, const bg_limb *a, size_t a_limbs, c
  * else the divsteps kernel up to 32 limbs. */
 int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size_t limbs,
                   bool approx, cudaStream_t st);
-/* err / bad as for divmod, with BULK_ERR_EVEN_MODULUS. */
+/* r = base^e mod m, the contract of bulk_int_powmod (limbs <= BG_MC_MAX_WORDS / 2); err / bad
+ * as for divmod, with BULK_ERR_EVEN_MODULUS. The kernel by width and t's int.powmod_tpi
+ * (bg_mc_shape: one thread per instance for narrow widths, else a group of TPI lanes). This is
+ * the entry point for other GPU code that needs powmod on device arrays (base, e, m, r:
+ * instance-major, n instances of `limbs` limbs; r must not overlap the inputs). */
 int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
-                     size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
+                     size_t n, size_t limbs, int8_t *err, int *bad, const bulk_tune *t,
+                     cudaStream_t st);
+/* The cooperative kernel with a given shape (tpi 4, 8, 16, 32 lanes of L = 2, 4, 6, 8 words,
+ * tpi L >= 2 limbs); the same contract (num/powmod_coop.cu). */
+int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
+                          size_t n, size_t limbs, int tpi, int L, int8_t *err, int *bad,
+                          cudaStream_t st);
+/* r = a^-1 mod m, the contract of bulk_int_invmod; err (n bytes, may be NULL) gets 0,
+ * BULK_ERR_DIVZERO or BULK_ERR_NOT_INVERTIBLE per instance; *bad (may be NULL) is set to 1
+ * when any instance fails. */
+int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
+                     int8_t *err, int *bad, cudaStream_t st);
+
+/* The code of the lowest-numbered failing instance among n per-instance codes (BULK_OK when
+ * none), reported as "fn: instance I: why" through bulk_fail on ctx (int_cuda_host.cu). */
+int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n);
 
 /* *p = bytes of device scratch from the stream-ordered pool on st (free with cudaFreeAsync on
  * st); BULK_ERR_NOMEM and *p = NULL when there is none. The pool keeps freed memory for the

@@ -1,4 +1,4 @@
-/* divmod, gcd and powmod on the GPU: one instance per thread over the column-major layout.
+/* divmod, gcd, invmod and powmod on the GPU: one instance per thread over the column-major layout.
  *
  * These algorithms index their words with run-time values (lengths that shrink, windows,
  * quotient positions), so their numbers cannot live in registers. Each sub-batch is transposed
@@ -26,7 +26,12 @@ size_t bg_scratch_bytes(int op, size_t limbs, const bulk_tune *t)
     case BULK_INT_CUDA_DIVMOD:
         if (limbs <= 16) return (6 * nw + 1) * 4 + 1;
         return (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
-    case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
+    case BULK_INT_CUDA_POWMOD: {
+        int tpi, L; /* the cooperative kernel works in registers and shared memory */
+        if (bg_mc_shape((int)nw, t ? t->int_powmod_tpi : 0, &tpi, &L)) return 1;
+        return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
+    }
+    case BULK_INT_CUDA_INVMOD: return (3 * nw + bg_invmod_scratch_words((int)nw)) * 4 + 1;
     default: return 0;
     }
 }

@@ -25,5 +25,7 @@
 #include "int/cuda/core/gcd_approx.h"
 #include "int/cuda/core/div.h"
 #include "int/cuda/core/mont.h"
+#include "int/cuda/core/mont_coop.h"
+#include "int/cuda/core/invmod.h"
 
 #endif

@@ -67,12 +67,7 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
     int rc = scratch_alloc(&s, 5 * nw * np, st);
     if (rc != BULK_OK) return rc;
     bg_word *A = s, *B = A + nw * np, *G = B + nw * np, *X = G + nw * np, *Y = X + nw * np;
-    int dev = 0, sms = 132;
-    if (cudaGetDevice(&dev) == cudaSuccess)
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    cudaFuncSetAttribute(gcd_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
-    cudaGetLastError(); /* the carveout is a hint: ignore a refusal */
-    unsigned gcd_grid = (unsigned)(sms * kGcdBlocksPerSM);
+    unsigned gcd_grid = persistent_grid(gcd_kernel, kGcdBlocksPerSM);
     for (size_t done = 0; done < n && rc == BULK_OK; done += batch) {
         size_t cnt = n - done < batch ? n - done : batch;
         rc = to_cols(A, a + done * limbs, cnt, np, limbs, st);

@@ -58,6 +58,19 @@ size_t sub_batch(size_t n, size_t words)
 
 size_t pad32(size_t n) { return (n + 31) / 32 * 32; }
 
+/* The grid of a persistent kernel (blocks_per_sm blocks of kThreads on every SM of the current
+ * device), with the kernel's shared-memory carveout asked to be minimal so that the resident
+ * threads' column words stay in L1 (a hint: a refusal is ignored). */
+template <typename K> unsigned persistent_grid(K kernel, int blocks_per_sm)
+{
+    int dev = 0, sms = 132;
+    if (cudaGetDevice(&dev) == cudaSuccess)
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0);
+    cudaGetLastError();
+    return (unsigned)(sms * blocks_per_sm);
+}
+
 /* Scratch from the stream-ordered pool; freed with cudaFreeAsync on the same stream. */
 int scratch_alloc(bg_word **p, size_t words, cudaStream_t st)
 {

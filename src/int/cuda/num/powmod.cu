@@ -1,5 +1,7 @@
-/* powmod on the GPU: Montgomery with a 4-bit sliding window, one instance per thread on
- * column-major scratch; the exponent loop's numbers in registers up to 16 limbs. */
+/* powmod on the GPU: the choice between the cooperative kernel (num/powmod_coop.cu, a group
+ * of lanes per instance) and the one-thread kernels here: Montgomery with a 4-bit sliding
+ * window, one instance per thread on column-major scratch, the exponent loop's numbers in
+ * registers up to 16 limbs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +38,14 @@ __global__ void __launch_bounds__(kThreads) powmod_regs_kernel(bg_word *R, const
 } // namespace
 
 int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
-                     size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st)
+                     size_t n, size_t limbs, int8_t *err, int *bad, const bulk_tune *t,
+                     cudaStream_t st)
 {
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    int tpi, L;
+    if (bg_mc_shape((int)(2 * limbs), t ? t->int_powmod_tpi : 0, &tpi, &L))
+        return bg_launch_powmod_coop(r, base, e, m, n, limbs, tpi, L, err, bad, st);
     /* limbs <= 16: the register kernel at the next capacity; above, the generic one */
     size_t nw = 2 * limbs;
     if (limbs <= 16) nw = limbs <= 2 ? 4 : limbs <= 4 ? 8 : limbs <= 8 ? 16 : 32;

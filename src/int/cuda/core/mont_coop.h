@@ -1,0 +1,248 @@
+/* Cooperative Montgomery arithmetic: a group of TPI lanes (threads) per instance, each lane
+ * owning L consecutive 32-bit words of every number (lane l: words l L .. l L + L - 1), for
+ * powmod at widths where one thread per instance runs out of registers (CGBN's threads-per-
+ * instance idea).
+ *
+ * The functions here are the per-lane steps between two exchanges of the group (a shuffle or a
+ * ballot); the kernel (num/powmod_coop.cu) runs them with warp shuffles, and the CPU test
+ * (tests/int_gpu/test_int_gpu_mont_core.c) runs the same steps for TPI simulated lanes with the
+ * exchanges done by hand, against GMP. Exactness is required, constant time is not.
+ *
+ * The product (CIOS, one row per word b_i of b, i = 0 .. N - 1 with N = TPI L):
+ *   bi = b word i, broadcast from lane i / L;
+ *   q  = (t_0 + a_0 bi) m' mod 2^32, computed by every lane, lane 0's value broadcast;
+ *   every lane adds a_l bi + q m_l into its segment t (L + 2 words, bg_mc_row);
+ *   the number is divided by 2^32: each lane hands its lowest word to the lane below, which adds
+ *   it at its word L - 1 (bg_mc_shift); lane 0's lowest word is zero by the choice of q.
+ * A lane's segment overlaps the next lane's: its words L, L + 1 are the carries into the next
+ * lane, left there (redundant form) instead of being propagated every row. Bound: with the
+ * segment value V < 4 2^(32 L) before a row, V + a_l bi + q m_l < 2^(32 L) (4 + 2^33) (so
+ * t[L + 1] <= 2), and after the shift V < 2^(32 (L-1)) (4 + 2^33) + 2^(32 L) < 4 2^(32 L):
+ * t[L] <= 3 between rows, by induction from t = 0. After the N rows the carries are resolved
+ * once (bg_mc_norm1: each lane adds the word L of the lane below; the single-bit carries left
+ * are resolved by a carry lookahead over the group's ballots, bg_mc_lookahead), and the result
+ * (< 2m for a < R, b < m) is reduced by one subtraction of m with the same lookahead on its
+ * borrows (bg_mc_norm2, bg_mc_norm3). R = 2^(32 N), N the padded width: any R > m gives the
+ * same powmod. Shuffles per row: 3 (bi, q, the shifted word); per product 3 N + 2 plus 4
+ * ballots. */
+#ifndef BULK_INT_CUDA_CORE_MONT_COOP_H
+#define BULK_INT_CUDA_CORE_MONT_COOP_H
+
+#include "int/cuda/core/mont.h"
+
+/* Capacities: lanes per instance and words per lane the kernels are compiled for. */
+#define BG_MC_MAX_L 8
+#define BG_MC_MAX_TPI 32
+/* The widest instance (32-bit words) of the cooperative powmod: 8192 bits. */
+#define BG_MC_MAX_WORDS (BG_MC_MAX_L * BG_MC_MAX_TPI)
+/* Up to this many words (512 bits) the one-thread register kernel (bg_powmod_regs) is the
+ * default; wider, the cooperative one. To be measured (bench_int_gpu_powmod --sweep). */
+#define BG_MC_MIN_WORDS 17
+
+/* q of a row: (t0 + a0 bi) m' mod 2^32 (lane 0's operands are the ones that count). */
+BULK_HD bg_word bg_mc_q(bg_word t0, bg_word a0, bg_word bi, bg_word minv)
+{
+    return (t0 + a0 * bi) * minv;
+}
+
+/* t (L + 2 words, t[L] <= 3 and t[L + 1] = 0 on entry) += a bi + m q, a and m of L words. */
+BULK_HD void bg_mc_row(bg_word *t, const bg_word *a, const bg_word *m, bg_word bi, bg_word q,
+                       int L)
+{
+    bg_cc f = {0};
+    t[0] = bg_mad_lo_cc(a[0], bi, t[0], &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j] = bg_madc_lo_cc(a[j], bi, t[j], &f);
+    t[L] = bg_addc(t[L], 0, &f); /* <= 4: no carry out */
+    t[1] = bg_mad_hi_cc(a[0], bi, t[1], &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j + 1] = bg_madc_hi_cc(a[j], bi, t[j + 1], &f);
+    t[L + 1] = bg_addc(0, 0, &f);
+    t[0] = bg_mad_lo_cc(m[0], q, t[0], &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j] = bg_madc_lo_cc(m[j], q, t[j], &f);
+    t[L] = bg_addc_cc(t[L], 0, &f);
+    t[L + 1] = bg_addc(t[L + 1], 0, &f);
+    t[1] = bg_mad_hi_cc(m[0], q, t[1], &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j + 1] = bg_madc_hi_cc(m[j], q, t[j + 1], &f);
+    t[L + 1] = bg_addc(t[L + 1], 0, &f);
+}
+
+/* The division by 2^32 after a row: t[0] (already handed to the lane below) leaves, x (the
+ * lowest word of the lane above; 0 for the top lane) enters at word L - 1. */
+BULK_HD void bg_mc_shift(bg_word *t, bg_word x, int L)
+{
+    BG_UNROLL
+    for (int j = 0; j < L - 1; j++) t[j] = t[j + 1];
+    bg_cc f = {0};
+    t[L - 1] = bg_add_cc(t[L], x, &f);
+    t[L] = bg_addc(t[L + 1], 0, &f);
+    t[L + 1] = 0;
+}
+
+/* Carry lookahead over a group: g, p masks of its lanes (bit l for lane l; no lane in both):
+ * lane l generates a carry (g) or passes on the one it receives (p). Returns the mask of the
+ * lanes that receive a carry; *out = the carry out of the top lane (tpi <= 32). Bits of
+ * (g | p) + g: a generating lane adds 1 + 1, a propagating one 1 + 0 + its carry in. */
+BULK_HD uint32_t bg_mc_lookahead(uint32_t g, uint32_t p, int tpi, int *out)
+{
+    uint64_t gp = (uint64_t)(g | p), s = gp + g;
+    *out = (int)((s >> tpi) & 1);
+    return (uint32_t)(s ^ gp ^ g);
+}
+
+/* Normalisation, step 1: t[0 .. L-1] += up (the word L of the lane below; 0 for lane 0).
+ * Returns the carry out; *p = 1 when the words are now all ones (a carry in passes on). */
+BULK_HD int bg_mc_norm1(bg_word *t, bg_word up, int L, int *p)
+{
+    bg_cc f = {0};
+    t[0] = bg_add_cc(t[0], up, &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j] = bg_addc_cc(t[j], 0, &f);
+    bg_word g = bg_addc(0, 0, &f);
+    bg_word all = t[0];
+    BG_UNROLL
+    for (int j = 1; j < L; j++) all &= t[j];
+    *p = all == 0xffffffffu && !g;
+    return (int)g;
+}
+
+/* Step 2: t[0 .. L-1] += cin (0 or 1; the lookahead's bit for this lane, its carry out
+ * already counted there), then d = t - m. Returns the borrow out; *p = 1 when d is zero (a
+ * borrow in passes on). */
+BULK_HD int bg_mc_norm2(bg_word *d, bg_word *t, const bg_word *m, int cin, int L, int *p)
+{
+    bg_cc f = {0};
+    t[0] = bg_add_cc(t[0], (bg_word)cin, &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j] = bg_addc_cc(t[j], 0, &f);
+    d[0] = bg_sub_cc(t[0], m[0], &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) d[j] = bg_subc_cc(t[j], m[j], &f);
+    bg_word b = bg_subc(0, 0, &f) & 1;
+    bg_word any = d[0];
+    BG_UNROLL
+    for (int j = 1; j < L; j++) any |= d[j];
+    *p = any == 0 && !b;
+    return (int)b;
+}
+
+/* Step 3: r = take ? d - bin : t (r may be t). */
+BULK_HD void bg_mc_norm3(bg_word *r, const bg_word *t, bg_word *d, int bin, int take, int L)
+{
+    bg_cc f = {0};
+    d[0] = bg_sub_cc(d[0], (bg_word)bin, &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) d[j] = bg_subc_cc(d[j], 0, &f);
+    BG_UNROLL
+    for (int j = 0; j < L; j++) r[j] = take ? d[j] : t[j];
+}
+
+/* x = 2 x (the lane's words; hi = the top bit of the lane below, 0 for lane 0). The caller
+ * then reduces by m with bg_mc_norm2 (cin 0) and bg_mc_norm3, the bit shifted out of the top
+ * lane counting as the overflow. */
+BULK_HD void bg_mc_shl1(bg_word *x, bg_word hi, int L)
+{
+    BG_UNROLL
+    for (int j = L - 1; j > 0; j--) x[j] = (x[j] << 1) | (x[j - 1] >> 31);
+    x[0] = (x[0] << 1) | hi;
+}
+
+/* ---- the powmod schedule ------------------------------------------------------------------- *
+ *
+ * Every Montgomery product of a powmod, in order, as (source a, source b, destination): a
+ * kernel runs them through one inlined product. Sources and destinations are the slots of the
+ * instance's table (shared memory on the GPU; slot k = base^(2k+1) R, the sliding window's odd
+ * powers, BG_POWMOD_WINDOW bits) or BG_MC_ACC (the accumulator, in registers); as a source also
+ * BG_MC_ONE (the number 1) and BG_MC_BASE (the base, read from the operand). A step whose b is
+ * BG_MC_COPY is no product: acc = a.
+ *   - five squarings of slot 7, which holds x = 2^N R mod m (bg_mc_doublings) and becomes
+ *     R^2 mod m (each squaring doubles the power of two: 2^(32 N) R = R^2);
+ *   - slot 0 = base R (base times R^2; base may exceed m), acc = base^2 R, slots 1 .. 7 (slot 7,
+ *     R^2, is no longer needed);
+ *   - the exponent's sliding window (bg_expwalk over e, stride 1); while acc is still 1 its
+ *     squarings are skipped and its first multiplication is a copy;
+ *   - acc * 1 (out of Montgomery form), or for a zero exponent a copy of 1 (m > 1 here).
+ * So a table of 8 numbers is all the shared memory an instance needs. */
+#define BG_MC_ACC (-1)
+#define BG_MC_ONE (-2)
+#define BG_MC_BASE (-3)
+#define BG_MC_COPY (-4)
+#define BG_MC_SLOTS BG_POWMOD_TABLE
+
+typedef struct bg_mc_sched {
+    int step;    /* steps emitted */
+    int acc_one; /* acc is still 1 (no multiplication of the walk yet) */
+    int done;    /* the final step has been emitted */
+    bg_expwalk w;
+} bg_mc_sched;
+
+/* e: the exponent's ne words (stride 1). */
+BULK_HD void bg_mc_sched_init(bg_mc_sched *c, const bg_word *e, int ne)
+{
+    c->step = 0;
+    c->acc_one = 1;
+    c->done = 0;
+    bg_expwalk_init(&c->w, e, 1, ne);
+}
+
+/* The next step (returns 1 and sets *sa, *sb, *sd), or 0 when the powmod is complete. */
+BULK_HD int bg_mc_sched_next(bg_mc_sched *c, const bg_word *e, int *sa, int *sb, int *sd)
+{
+    const int T = BG_MC_SLOTS;
+    int k = c->step++;
+    if (k < 5) {
+        *sa = *sb = *sd = T - 1;
+    } else if (k == 5) {
+        *sa = BG_MC_BASE, *sb = T - 1, *sd = 0;
+    } else if (k == 6) {
+        *sa = 0, *sb = 0, *sd = BG_MC_ACC;
+    } else if (k < 7 + T - 1) {
+        *sa = k - 7, *sb = BG_MC_ACC, *sd = k - 6;
+    } else {
+        if (c->done) return 0;
+        int idx = 0, op;
+        do op = bg_expwalk_next(&c->w, e, 1, &idx);
+        while (op == 1 && c->acc_one);
+        *sd = BG_MC_ACC;
+        if (op == 0) {
+            c->done = 1;
+            *sa = c->acc_one ? BG_MC_ONE : BG_MC_ACC;
+            *sb = c->acc_one ? BG_MC_COPY : BG_MC_ONE;
+        } else if (c->acc_one) {
+            c->acc_one = 0;
+            *sa = idx, *sb = BG_MC_COPY;
+        } else {
+            *sa = BG_MC_ACC;
+            *sb = op == 1 ? BG_MC_ACC : idx;
+        }
+    }
+    return 1;
+}
+
+/* The doublings that take x = 2^(bitlen(m) - 1) (< m: m is odd and > 1) to 2^N R mod m. */
+BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }
+
+/* The shape of the cooperative powmod for nw words: lanes *tpi (4, 8, 16 or 32) of *L words
+ * (2, 4, 6 or 8), tpi L >= nw. want: the lanes asked for by the tuning (int.powmod_tpi; 0 =
+ * choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run instead
+ * (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with L <= 8
+ * is replaced by the default. Default: the fewest lanes holding nw words with L <= 8 (fewer,
+ * fuller lanes spend less on the exchanges: 3 shuffles a row against 4 L multiply-adds), then
+ * the smallest L - to be measured. */
+BULK_HD int bg_mc_shape(int nw, int want, int *tpi, int *L)
+{
+    if (nw > BG_MC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_MC_MIN_WORDS)) return 0;
+    int t = want >= 4 && want <= 32 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw
+                ? want
+                : 4;
+    while (t * BG_MC_MAX_L < nw) t *= 2;
+    int l = 2;
+    while (t * l < nw) l += 2;
+    *tpi = t;
+    *L = l;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,402 @@
+/* The cooperative Montgomery powmod (src/int/cuda/core/mont_coop.h) and the GPU modular
+ * inverse (src/int/cuda/core/invmod.h), run on the CPU against GMP.
+ *
+ * The powmod kernel (src/int/cuda/num/powmod_coop.cu) runs TPI lanes per instance that
+ * exchange words by warp shuffles and ballots between the per-lane steps of mont_coop.h. Here
+ * the same steps run for TPI simulated lanes, with every exchange done exactly as the kernel
+ * does it (sim_mul, sim_condsub, sim_double and sim_powmod mirror mc_mul, mc_condsub,
+ * mc_double and powmod_coop_kernel line by line), for every compiled shape (TPI 4..32, L
+ * 2..8) at widths 64 .. 8192 bits, against mpz_powm; the carry lookahead against a serial
+ * carry chain for every generate/propagate pattern of 8 lanes. Runs without a GPU; the device
+ * is tested by test_int_gpu_powmod (label gpu). --seed S replays a run. */
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "int/cuda/int_gpu_core.h"
+#include "test_util.h"
+
+static uint64_t rng;
+static int sanitized;
+
+enum { MAXT = BG_MC_MAX_TPI, MAXL = BG_MC_MAX_L };
+typedef bg_word lanes[MAXT][MAXL];
+
+/* ---- the simulated group -------------------------------------------------------------------- */
+
+/* The mask of lanes that receive a carry (cin) and the reduction by m, as mc_condsub. */
+static void sim_condsub(lanes r, bg_word t[][MAXL + 2], lanes m, uint32_t cin, int over, int T,
+                        int L)
+{
+    bg_word d[MAXT][MAXL];
+    uint32_t G = 0, P = 0;
+    for (int l = 0; l < T; l++) {
+        int p;
+        G |= (uint32_t)bg_mc_norm2(d[l], t[l], m[l], (int)((cin >> l) & 1), L, &p) << l;
+        P |= (uint32_t)p << l;
+    }
+    int bout;
+    uint32_t bin = bg_mc_lookahead(G, P, T, &bout);
+    int take = over || !bout;
+    for (int l = 0; l < T; l++) bg_mc_norm3(r[l], t[l], d[l], (int)((bin >> l) & 1), take, L);
+}
+
+/* r = a b R^-1 mod m, R = 2^(32 T L), as mc_mul. */
+static void sim_mul(lanes r, lanes a, lanes b, lanes m, bg_word minv, int T, int L)
+{
+    bg_word t[MAXT][MAXL + 2];
+    memset(t, 0, sizeof t);
+    for (int s = 0; s < T; s++)
+        for (int k = 0; k < L; k++) {
+            bg_word bi = b[s][k];
+            bg_word q = bg_mc_q(t[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
+            for (int l = 0; l < T; l++) bg_mc_row(t[l], a[l], m[l], bi, q, L);
+            bg_word x[MAXT];
+            for (int l = 0; l < T; l++) x[l] = l + 1 < T ? t[l + 1][0] : 0; /* shfl_down */
+            for (int l = 0; l < T; l++) bg_mc_shift(t[l], x[l], L);
+        }
+    bg_word up[MAXT];
+    for (int l = 0; l < T; l++) up[l] = l ? t[l - 1][L] : 0; /* shfl_up */
+    bg_word top = t[T - 1][L];
+    uint32_t G = 0, P = 0;
+    for (int l = 0; l < T; l++) {
+        int p;
+        G |= (uint32_t)bg_mc_norm1(t[l], up[l], L, &p) << l;
+        P |= (uint32_t)p << l;
+    }
+    int cout;
+    uint32_t cin = bg_mc_lookahead(G, P, T, &cout);
+    sim_condsub(r, t, m, cin, top + (bg_word)cout != 0, T, L);
+}
+
+/* x = 2 x mod m (x < m), as mc_double. */
+static void sim_double(lanes x, lanes m, int T, int L)
+{
+    bg_word t[MAXT][MAXL + 2], hi[MAXT];
+    for (int l = 0; l < T; l++) hi[l] = l ? x[l - 1][L - 1] >> 31 : 0;
+    int over = (int)(x[T - 1][L - 1] >> 31);
+    for (int l = 0; l < T; l++) {
+        bg_mc_shl1(x[l], hi[l], L);
+        memcpy(t[l], x[l], sizeof(bg_word) * (size_t)L);
+    }
+    sim_condsub(x, t, m, 0, over, T, L);
+}
+
+static void to_lanes(lanes x, const bg_word *w, int nw, int T, int L)
+{
+    for (int l = 0; l < T; l++)
+        for (int j = 0; j < L; j++) x[l][j] = l * L + j < nw ? w[l * L + j] : 0;
+}
+
+static void from_lanes(bg_word *w, lanes x, int nw, int T, int L)
+{
+    for (int l = 0; l < T; l++)
+        for (int j = 0; j < L; j++)
+            if (l * L + j < nw) w[l * L + j] = x[l][j];
+}
+
+/* powmod_coop_kernel for one instance (nw words each); returns 1 for an even or zero m. */
+static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const bg_word *mw, int nw,
+                      int T, int L)
+{
+    static lanes m, acc, slot[BG_MC_SLOTS], A, B, Rr;
+    const int N = T * L;
+    to_lanes(m, mw, nw, T, L);
+    bg_word m0 = m[0][0];
+    int hi_nz = 0;
+    for (int l = 0; l < T; l++)
+        for (int j = 0; j < L; j++) hi_nz |= (l || j) && m[l][j];
+    memset(out, 0, sizeof(bg_word) * (size_t)nw);
+    if (!(m0 & 1) || !(hi_nz || m0 > 1)) return !(m0 & 1);
+    bg_word minv = bg_mont_minv(m0);
+    int mbits = 0;
+    for (int w = N - 1; w >= 0 && !mbits; w--)
+        if (m[w / L][w % L]) mbits = 32 * w + 32 - __builtin_clz(m[w / L][w % L]);
+    memset(acc, 0, sizeof acc);
+    acc[(mbits - 1) / 32 / L][(mbits - 1) / 32 % L] = 1u << ((mbits - 1) & 31);
+    int D = bg_mc_doublings(N, mbits);
+    for (int i = 0; i < D; i++) sim_double(acc, m, T, L);
+    memcpy(slot[BG_MC_SLOTS - 1], acc, sizeof acc);
+    static lanes lbase;
+    to_lanes(lbase, base, nw, T, L);
+    bg_mc_sched sc;
+    bg_mc_sched_init(&sc, e, nw);
+    int sa, sb, sd;
+    while (bg_mc_sched_next(&sc, e, &sa, &sb, &sd)) {
+        int src[2] = {sa, sb};
+        bg_word(*dst[2])[MAXL] = {A, B};
+        for (int k = 0; k < 2; k++)
+            for (int l = 0; l < T; l++)
+                for (int j = 0; j < L; j++)
+                    dst[k][l][j] = src[k] == BG_MC_ACC    ? acc[l][j]
+                                   : src[k] == BG_MC_ONE  ? (bg_word)(l == 0 && j == 0)
+                                   : src[k] == BG_MC_BASE ? lbase[l][j]
+                                   : src[k] == BG_MC_COPY ? 0
+                                                          : slot[src[k]][l][j];
+        if (sb == BG_MC_COPY) memcpy(Rr, A, sizeof Rr);
+        else sim_mul(Rr, A, B, m, minv, T, L);
+        memcpy(sd == BG_MC_ACC ? acc : slot[sd], Rr, sizeof Rr);
+    }
+    from_lanes(out, acc, nw, T, L);
+    return 0;
+}
+
+/* ---- GMP helpers ----------------------------------------------------------------------------- */
+
+static void to_mpz(mpz_t z, const bg_word *p, size_t s, int n)
+{
+    bg_word *t = test_xmalloc(sizeof(bg_word) * (size_t)(n ? n : 1));
+    for (int j = 0; j < n; j++) t[j] = BG_AT(p, s, j);
+    mpz_import(z, (size_t)n, -1, sizeof(bg_word), 0, 0, t);
+    free(t);
+}
+
+static void fill(bg_word *p, size_t s, int n, int kind)
+{
+    for (int j = 0; j < n; j++) {
+        uint64_t v = test_structured_limb(&rng, kind);
+        BG_AT(p, s, j) = (bg_word)(v >> (kind & 1 ? 0 : 32));
+    }
+    if (kind == 7 && n > 1) /* short numbers inside wide instances */
+        for (int j = 1 + (int)(test_rand(&rng) % (unsigned)n); j < n; j++) BG_AT(p, s, j) = 0;
+}
+
+static void print_hex(const char *name, const bg_word *p, size_t s, int n)
+{
+    fprintf(stderr, "  %s = 0x", name);
+    for (int j = n - 1; j >= 0; j--) fprintf(stderr, "%08x", BG_AT(p, s, j));
+    fputc('\n', stderr);
+}
+
+/* ---- tests ------------------------------------------------------------------------------------ */
+
+/* Every generate/propagate pattern of 8 lanes against a serial carry chain. */
+static void test_lookahead(void)
+{
+    for (int T = 1; T <= 8; T *= 2)
+        for (uint32_t g = 0; g < (1u << T); g++)
+            for (uint32_t p = 0; p < (1u << T); p++) {
+                if (g & p) continue;
+                int c = 0;
+                uint32_t want = 0;
+                for (int l = 0; l < T; l++) {
+                    want |= (uint32_t)c << l;
+                    c = ((g >> l) & 1) || (((p >> l) & 1) && c);
+                }
+                int out;
+                uint32_t got = bg_mc_lookahead(g, p, T, &out) & ((1u << T) - 1);
+                CHECK(got == want && out == c, "lookahead T=%d g=%x p=%x: %x/%d, want %x/%d", T, g, p,
+                      got, out, want, c);
+            }
+    int out;
+    CHECK(bg_mc_lookahead(0x1u, 0xfffffffeu, 32, &out) == 0xfffffffeu && out == 1,
+          "lookahead over 32 lanes");
+}
+
+/* Montgomery products: r = a b R^-1 mod m, r < m, for a < R, b < m, every shape. */
+static void test_mont_mul(void)
+{
+    mpz_t A, B, M, R, Z, W;
+    mpz_inits(A, B, M, R, Z, W, NULL);
+    static bg_word a[MAXT * MAXL], b[MAXT * MAXL], m[MAXT * MAXL], r[MAXT * MAXL];
+    static lanes la, lb, lm, lr;
+    for (int T = 4; T <= 32; T *= 2)
+        for (int L = 2; L <= 8; L += 2) {
+            int N = T * L;
+            for (int rep = 0; rep < (sanitized ? 4 : 40); rep++) {
+                int nw = rep % 3 == 0 ? N : 1 + (int)(test_rand(&rng) % (unsigned)N);
+                memset(a, 0, sizeof a);
+                memset(b, 0, sizeof b);
+                memset(m, 0, sizeof m);
+                fill(m, 1, nw, rep);
+                m[0] |= 1;
+                if (rep % 5 == 1) m[nw - 1] |= 0x80000000u;
+                fill(a, 1, N, rep + 3);
+                fill(b, 1, nw, rep + 5);
+                to_mpz(M, m, 1, N);
+                if (mpz_cmp_ui(M, 1) == 0) continue;
+                to_mpz(B, b, 1, N);
+                mpz_mod(B, B, M);
+                memset(b, 0, sizeof b);
+                mpz_export(b, NULL, -1, sizeof(bg_word), 0, 0, B);
+                to_mpz(A, a, 1, N);
+                to_lanes(la, a, N, T, L);
+                to_lanes(lb, b, N, T, L);
+                to_lanes(lm, m, N, T, L);
+                sim_mul(lr, la, lb, lm, bg_mont_minv(m[0]), T, L);
+                from_lanes(r, lr, N, T, L);
+                to_mpz(R, r, 1, N);
+                mpz_set_ui(W, 1);
+                mpz_mul_2exp(W, W, (mp_bitcnt_t)(32 * N));
+                mpz_invert(W, W, M);
+                mpz_mul(Z, A, B);
+                mpz_mul(Z, Z, W);
+                mpz_mod(Z, Z, M);
+                CHECK(mpz_cmp(R, Z) == 0, "mont mul T=%d L=%d nw=%d rep=%d", T, L, nw, rep);
+            }
+        }
+    mpz_clears(A, B, M, R, Z, W, NULL);
+}
+
+/* One simulated powmod against mpz_powm; prints the inputs on a mismatch. */
+static void check_powmod(const bg_word *b, const bg_word *e, const bg_word *m, int nw, int T, int L,
+                         const char *what)
+{
+    bg_word *r = test_xmalloc(sizeof(bg_word) * (size_t)nw);
+    int st = sim_powmod(r, b, e, m, nw, T, L);
+    mpz_t B, E, M, R, Z;
+    mpz_inits(B, E, M, R, Z, NULL);
+    to_mpz(B, b, 1, nw);
+    to_mpz(E, e, 1, nw);
+    to_mpz(M, m, 1, nw);
+    to_mpz(R, r, 1, nw);
+    int even = mpz_even_p(M);
+    if (!even) mpz_powm(Z, B, E, M);
+    int ok = even ? st == 1 && mpz_sgn(R) == 0 : st == 0 && mpz_cmp(R, Z) == 0;
+    CHECK(ok, "coop powmod %s: %d bits T=%d L=%d", what, 32 * nw, T, L);
+    if (!ok && test_failures <= 3) {
+        print_hex("base", b, 1, nw);
+        print_hex("exp", e, 1, nw);
+        print_hex("m", m, 1, nw);
+        print_hex("got", r, 1, nw);
+    }
+    mpz_clears(B, E, M, R, Z, NULL);
+    free(r);
+}
+
+/* Random and structured powmods at every shape the kernel compiles, widths 64 .. 8192 bits;
+ * exponents of 0, 1, 2, 64, 512 bits and full width (full width up to 2048 bits here). */
+static void test_powmod_coop(void)
+{
+    static const int bits[] = {64, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192};
+    static bg_word b[256], e[256], m[256];
+    for (size_t wi = 0; wi < sizeof bits / sizeof bits[0]; wi++) {
+        int nw = bits[wi] / 32;
+        for (int T = 4; T <= 32; T *= 2)
+            for (int L = 2; L <= 8; L += 2) {
+                if (T * L < nw || (T * L >= 2 * nw && T * L > 16)) continue; /* pads < 2x */
+                int reps = sanitized ? 1 : nw <= 64 ? 6 : 2;
+                for (int rep = 0; rep < reps; rep++) {
+                    fill(m, 1, nw, rep + 6);
+                    m[0] |= 1;
+                    if (rep == 0) m[nw - 1] |= 0x80000000u;
+                    fill(b, 1, nw, rep + 1);
+                    static const int ebits[] = {0, 1, 2, 64, 512, -1};
+                    for (size_t k = 0; k < sizeof ebits / sizeof ebits[0]; k++) {
+                        int eb = ebits[k] < 0 || ebits[k] > 32 * nw ? 32 * nw : ebits[k];
+                        if (eb == 32 * nw && nw > 64) continue; /* slow here: the GPU test has it */
+                        if (sanitized && eb > 64) continue;
+                        memset(e, 0, sizeof e);
+                        for (int j = 0; j < (eb + 31) / 32; j++) e[j] = (bg_word)test_rand(&rng);
+                        if (eb % 32) e[eb / 32] &= (1u << (eb % 32)) - 1;
+                        if (eb) e[(eb - 1) / 32] |= 1u << ((eb - 1) % 32);
+                        char what[64];
+                        snprintf(what, sizeof what, "rep %d exp %d bits", rep, eb);
+                        check_powmod(b, e, m, nw, T, L, what);
+                    }
+                }
+            }
+    }
+    /* edges at 1024 bits, default shape: base 0, base >= m, base = m, all-ones, m = 1, even m */
+    int nw = 32, T, L;
+    CHECK(bg_mc_shape(nw, 0, &T, &L) == 1, "shape 1024");
+    for (int c = 0; c < 7; c++) {
+        fill(m, 1, nw, 6);
+        m[0] |= 1;
+        fill(b, 1, nw, 6);
+        fill(e, 1, nw, 6);
+        if (c == 0) memset(b, 0, sizeof b);
+        if (c == 1) memset(b, 0xff, sizeof(bg_word) * (size_t)nw);
+        if (c == 2) memcpy(b, m, sizeof(bg_word) * (size_t)nw);
+        if (c == 3) memset(m, 0xff, sizeof(bg_word) * (size_t)nw), memset(e, 0xff, sizeof(bg_word) * (size_t)nw);
+        if (c == 4) memset(m, 0, sizeof m), m[0] = 1;
+        if (c == 5) m[0] &= ~1u;
+        if (c == 6) memset(m, 0, sizeof m), m[0] = 3;
+        char what[32];
+        snprintf(what, sizeof what, "edge %d", c);
+        check_powmod(b, e, m, nw, T, L, what);
+    }
+}
+
+/* The shape choice: holds the width, L <= 8, the wanted lanes when they can. */
+static void test_shape(void)
+{
+    for (int nw = 1; nw <= BG_MC_MAX_WORDS + 1; nw++)
+        for (int want = 0; want <= 32; want++) {
+            int T = 0, L = 0, ok = bg_mc_shape(nw, want, &T, &L);
+            if (nw > BG_MC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_MC_MIN_WORDS)) {
+                CHECK(!ok, "shape nw=%d want=%d: cooperative", nw, want);
+                continue;
+            }
+            CHECK(ok && T * L >= nw && L >= 2 && L <= 8 && L % 2 == 0 && T >= 4 && T <= 32 &&
+                      (T & (T - 1)) == 0,
+                  "shape nw=%d want=%d: T=%d L=%d", nw, want, T, L);
+            if (want >= 4 && (want & (want - 1)) == 0 && want * 8 >= nw)
+                CHECK(T == want, "shape nw=%d want=%d: T=%d", nw, want, T);
+        }
+}
+
+/* bg_invmod against mpz_invert, strides 1 and 3, random and structured, every outcome. */
+static void test_invmod(void)
+{
+    static const int words[] = {1, 2, 3, 4, 8, 16, 32, 48, 64, 128};
+    mpz_t A, M, R, Z;
+    mpz_inits(A, M, R, Z, NULL);
+    for (size_t wi = 0; wi < sizeof words / sizeof words[0]; wi++) {
+        int n = words[wi];
+        for (size_t s = 1; s <= 3; s += 2) {
+            bg_word *a = test_xmalloc(sizeof(bg_word) * (size_t)n * s);
+            bg_word *m = test_xmalloc(sizeof(bg_word) * (size_t)n * s);
+            bg_word *r = test_xmalloc(sizeof(bg_word) * (size_t)n * s);
+            bg_word *sc = test_xmalloc(sizeof(bg_word) * bg_invmod_scratch_words(n) * s);
+            int reps = sanitized ? 6 : n <= 16 ? 400 : 60;
+            for (int rep = 0; rep < reps; rep++) {
+                fill(a, s, n, rep);
+                fill(m, s, n, rep / 8 + 1);
+                if (rep % 4 == 0) BG_AT(m, s, 0) |= 1;             /* odd m */
+                if (rep % 9 == 3) bg_zero(m, s, n), BG_AT(m, s, 0) = (bg_word)(rep % 3); /* 0, 1, 2 */
+                if (rep % 11 == 5) bg_copy(a, s, m, s, n);        /* a = m */
+                to_mpz(A, a, s, n);
+                to_mpz(M, m, s, n);
+                int st = bg_invmod(r, a, m, sc, s, n);
+                to_mpz(R, r, s, n);
+                int want, ok;
+                if (mpz_sgn(M) == 0) {
+                    want = BG_INV_DIVZERO;
+                    ok = st == want && mpz_sgn(R) == 0;
+                } else if (mpz_cmp_ui(M, 1) == 0) {
+                    want = BG_INV_OK;
+                    ok = st == want && mpz_sgn(R) == 0;
+                } else if (mpz_invert(Z, A, M)) {
+                    want = BG_INV_OK;
+                    ok = st == want && mpz_cmp(R, Z) == 0;
+                } else {
+                    want = BG_INV_NONE;
+                    ok = st == want && mpz_sgn(R) == 0;
+                }
+                CHECK(ok, "invmod n=%d s=%zu rep=%d: status %d, want %d", n, s, rep, st, want);
+                if (!ok && test_failures <= 3) {
+                    print_hex("a", a, s, n);
+                    print_hex("m", m, s, n);
+                    print_hex("got", r, s, n);
+                }
+            }
+            free(a), free(m), free(r), free(sc);
+        }
+    }
+    mpz_clears(A, M, R, Z, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    rng = test_seed(argc, argv);
+    const char *san = getenv("BULK_SANITIZED");
+    sanitized = san && *san && *san != '0';
+    test_lookahead();
+    test_shape();
+    test_mont_mul();
+    test_invmod();
+    test_powmod_coop();
+    return test_finish();
+}
