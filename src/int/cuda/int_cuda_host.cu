@@ -313,6 +313,21 @@ int stream_op(bulk_ctx *ctx, size_t n, op_fn fn, const args &g, int err_status,
     return run_streamed(ctx, d, n, fn, &gt, err_status);
 }
 
+/* Runs op(codes) with per-instance status codes (the caller's err, else a temporary array) and
+ * turns its failure status into the CPU path's message, "<fn>: instance <first failing>:
+ * <status>": instances fail with different codes (invmod: zero modulus, no inverse), and the
+ * streamed batches report only that some instance failed. */
+template <class Op>
+int with_codes(bulk_ctx *ctx, const char *fn, int8_t *err, size_t n, int fail_status, Op op)
+{
+    int8_t *codes = err ? err : (int8_t *)malloc(n ? n : 1);
+    if (!codes) return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: %zu status bytes: out of memory", fn, n);
+    int rc = op(codes);
+    if (rc == fail_status) rc = bg_first_failure(ctx, fn, codes, n);
+    if (codes != err) free(codes);
+    return rc;
+}
+
 } // namespace
 
 int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n)
@@ -433,9 +448,11 @@ int bulk_int_cuda_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bu
     if (limbs > BG_MAX_LIMBS_OTHER || (a_limbs != limbs && a_limbs != 2 * limbs))
         return limbs > BG_MAX_LIMBS_OTHER ? BULK_ERR_UNSUPPORTED : BULK_ERR_ARG;
     args g = {limbs, a_limbs, 0, 0, NULL};
-    return stream_op(ctx, n, op_divmod, g, BULK_ERR_DIVZERO, {{a, a_limbs * 8}, {dv, limbs * 8}},
-                     {{q, a_limbs * 8}, {r, limbs * 8}, {err, 1}},
-                     bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs, NULL));
+    return with_codes(ctx, "bulk_int_divmod", err, n, BULK_ERR_DIVZERO, [&](int8_t *codes) {
+        return stream_op(ctx, n, op_divmod, g, BULK_ERR_DIVZERO, {{a, a_limbs * 8}, {dv, limbs * 8}},
+                         {{q, a_limbs * 8}, {r, limbs * 8}, {codes, 1}},
+                         bg_scratch_bytes(BULK_INT_CUDA_DIVMOD, limbs, NULL));
+    });
 }
 
 int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const bulk_limb_t *b,
@@ -458,10 +475,12 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     args g = {limbs, limbs, 0, 0, NULL};
-    return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
-                     {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
-                     {{r, limbs * 8}, {err, 1}},
-                     bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, bulk_ctx_tune(ctx)));
+    return with_codes(ctx, "bulk_int_powmod", err, n, BULK_ERR_EVEN_MODULUS, [&](int8_t *codes) {
+        return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
+                         {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
+                         {{r, limbs * 8}, {codes, 1}},
+                         bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, bulk_ctx_tune(ctx)));
+    });
 }
 
 int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *m,
@@ -470,16 +489,12 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    /* two failure codes: the per-instance codes say which instance failed first */
-    int8_t *codes = err ? err : (int8_t *)malloc(n ? n : 1);
-    if (!codes) return bulk_fail(ctx, BULK_ERR_NOMEM, "bulk_int_invmod: %zu status bytes: out of memory", n);
     args g = {limbs, limbs, 0, 0, NULL};
-    rc = stream_op(ctx, n, op_invmod, g, BULK_ERR_NOT_INVERTIBLE, {{a, limbs * 8}, {m, limbs * 8}},
-                   {{r, limbs * 8}, {codes, 1}},
-                   bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, NULL));
-    if (rc == BULK_ERR_NOT_INVERTIBLE) rc = bg_first_failure(ctx, "bulk_int_invmod", codes, n);
-    if (codes != err) free(codes);
-    return rc;
+    return with_codes(ctx, "bulk_int_invmod", err, n, BULK_ERR_NOT_INVERTIBLE, [&](int8_t *codes) {
+        return stream_op(ctx, n, op_invmod, g, BULK_ERR_NOT_INVERTIBLE, {{a, limbs * 8}, {m, limbs * 8}},
+                         {{r, limbs * 8}, {codes, 1}},
+                         bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, NULL));
+    });
 }
 
 void bulk_int_cuda_release(bulk_cuda_state *cs)
