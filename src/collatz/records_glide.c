@@ -1,0 +1,332 @@
+/* Glide records on the sieve engine of full-glide verify (verify.c, sieve.c).
+ *
+ * The range is cut into pieces of aligned blocks n = 2^L nH + r (nH >= 1, L <= GK). In a block
+ * the sieve of L bits splits the residues r:
+ *  - an eliminated class (depth i <= L, 3^j' < 2^i after i halvings) has glide i + j' for every
+ *    member (sieve.c), so every eliminated n of the block has glide at most
+ *    E_L = L + jmax(L), jmax(L) = the largest j with 3^j < 2^L;
+ *  - a mandatory residue has 3^j >= 2^L after L halvings and no value below n on the way, so
+ *    its glide is at least L + j > E_L.
+ * Hence once the running maximum of the range is at least E_L, no eliminated n of the block can
+ * beat it (records need a strictly larger glide), and the block's records are among its
+ * mandatory numbers, whose glides the block computes exactly from their sieve states (the fast
+ * kernel, the reference path with the dip table, the exact path on overflow: verify's path).
+ * Until the running maximum reaches E_L (only near the start of a range: the first mandatory
+ * number already passes it) numbers are taken one by one with bulk_cz_glide_of.
+ *
+ * The blocks of a wave are computed on the context's threads (each block: the glides of its
+ * mandatory residues in increasing r, and their maximum); then the blocks are scanned in order
+ * against the running maximum: a block whose maximum does not beat it is skipped, else its
+ * mandatory glides are read in order. The result is the per-number path's, for any thread count.
+ *
+ * At and above 2^GK every piece (the part of the range inside one aligned block of 2^GK) uses the
+ * stored sieve of GK levels, whatever its alignment; below 2^GK (nH >= 1 needs n >= 2^L) the
+ * range is cut into dyadic blocks whose sieves are walked on the fly. The stored sieve is this
+ * module's own, sorted by residue and built once per process (the engine of `records` carries
+ * none, and verify's stored order is the walk's, not numeric). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz/collatz_internal.h"
+#include "collatz/cpu/glide_fast.h"
+#include "collatz/records_fast.h"
+#include "common/parallel.h"
+
+/* Sieve levels: 286581 mandatory residues of 2^24 (1.7%; 13 bytes each, built in about 0.1 s).
+ * Measured near 2^40 on one core: as fast as verify with its default k for 2^30 numbers (k = 24;
+ * a deeper stored sieve would not pay in the 2^24-number pieces of a CPU records run). */
+#define GK 24
+
+static struct {
+    uint64_t s;
+    uint32_t *r; /* mandatory residues, increasing */
+    uint64_t *c; /* state after GK halvings: 3^j nH + c */
+    uint8_t *j;
+    int status;
+} gs;
+static pthread_once_t gs_once = PTHREAD_ONCE_INIT;
+
+/* Mandatory residues of the sieve of L bits (any order) into r[], *n counted; r may be NULL. */
+static void walk_residues(int L, int i, int j, uint64_t p, uint64_t c, uint32_t *r, uint64_t *n)
+{
+    if (i == L) {
+        if (r) r[*n] = (uint32_t)p;
+        (*n)++;
+        return;
+    }
+    for (int bit = 0; bit < 2; bit++) {
+        int jj = j;
+        uint64_t cc = c;
+        if (!cz_sieve_child(i, &jj, &cc, bit)) walk_residues(L, i + 1, jj, p | ((uint64_t)bit << i), cc, r, n);
+    }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The state (j, c) of a mandatory residue r of L bits after L halvings. */
+static void residue_state(int L, uint32_t r, int *j, uint64_t *c)
+{
+    *j = 0;
+    *c = 0;
+    for (int i = 0; i < L; i++) cz_sieve_child(i, j, c, (int)((r >> i) & 1));
+}
+
+/* Mandatory residues of L bits in increasing order into r (capacity gs.s: s_L <= s_GK). */
+static uint64_t sorted_residues(int L, uint32_t *r)
+{
+    uint64_t n = 0;
+    walk_residues(L, 0, 0, 0, 0, r, &n);
+    qsort(r, n, sizeof *r, cmp_u32);
+    return n;
+}
+
+static void gs_build(void)
+{
+    uint64_t n = 0;
+    walk_residues(GK, 0, 0, 0, 0, NULL, &n);
+    gs.r = malloc(n * sizeof *gs.r);
+    gs.c = malloc(n * sizeof *gs.c);
+    gs.j = malloc(n);
+    if (!gs.r || !gs.c || !gs.j) {
+        free(gs.r);
+        free(gs.c);
+        free(gs.j);
+        gs.status = BULK_ERR_NOMEM;
+        return;
+    }
+    gs.s = sorted_residues(GK, gs.r);
+    for (uint64_t x = 0; x < gs.s; x++) {
+        int j;
+        residue_state(GK, gs.r[x], &j, &gs.c[x]);
+        gs.j[x] = (uint8_t)j;
+    }
+    gs.status = BULK_OK;
+}
+
+/* E_L = L + (the largest j with 3^j < 2^L): no eliminated class of L bits has a larger glide
+ * (-1 for L = 0, where nothing is eliminated). */
+static int elim_bound(int L)
+{
+    int j = -1;
+    while (j + 1 <= 40 && bulk_cz_pow3[j + 1] < ((uint64_t)1 << L)) j++;
+    return L + j;
+}
+
+/* glide of a mandatory n = 2^L nH + r from its state 3^j nH + c after L + j steps: verify's
+ * path (the fast kernel where it applies, the reference path, the exact path on overflow). */
+static int glide_from_state(const bulk_collatz_engine *e, u128 n, u128 nH, int L, int j,
+                            uint64_t c, int fast, uint32_t *out)
+{
+    cz_u128 v, nn = { (uint64_t)n, (uint64_t)(n >> 64) };
+    cz_u128 h = { (uint64_t)nH, (uint64_t)(nH >> 64) };
+    int64_t g = -1;
+    if (cz_sieve_start(&v, h, bulk_cz_pow3[j], c)) {
+        if (fast) g = cz_fast_glide(e, ((u128)v.hi << 64) | v.lo, n, (int64_t)L + j);
+        if (g < 0) g = cz_glide_from_mb(v, nn, (int64_t)L + j, e->d, e->B, e->C, e->J, e->MB);
+    }
+    if (g < 0) {
+        uint64_t eg = 0;
+        int st = bulk_cz_exact_glide128(nn, &eg);
+        if (st) return st;
+        g = (int64_t)eg;
+    }
+    if (g > (int64_t)UINT32_MAX) return BULK_ERR_OVERFLOW;
+    *out = (uint32_t)g;
+    return BULK_OK;
+}
+
+/* A piece of the range, [first, last]: at and above 2^GK inside one aligned block of 2^GK (the
+ * stored sieve, entries x0 .. x0 + cnt - 1), below it one whole dyadic block of level L < GK
+ * (its own sieve, walked; nH >= 1 as the sieve needs). */
+struct gblock {
+    u128 base, first, last; /* base: the aligned block's first n, nH 2^L */
+    int L;
+    uint64_t x0, cnt;  /* mandatory residues in [first, last] */
+    const uint32_t *r; /* their residues, increasing (gs.r + x0, or own) */
+    uint32_t *own;     /* residues of an L < GK block (freed by the scan) */
+    uint32_t *g;       /* their glides */
+    uint32_t max;      /* largest of g (0 when cnt = 0) */
+    int status;
+};
+
+struct gjob {
+    const bulk_collatz_engine *e;
+    struct gblock *b;
+};
+
+static void block_glides(void *arg, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    struct gjob *job = arg;
+    const bulk_collatz_engine *e = job->e;
+    for (size_t i = begin; i < end; i++) {
+        struct gblock *b = &job->b[i];
+        const u128 nH = b->base >> b->L;
+        const int fast = cz_fast_usable(e, b->base);
+        int st = BULK_OK;
+        uint32_t mx = 0;
+        if (b->L == GK) {
+            b->r = gs.r + b->x0;
+            const uint64_t *c = gs.c + b->x0;
+            const uint8_t *j = gs.j + b->x0;
+            for (uint64_t x = 0; x < b->cnt && st == BULK_OK; x++) {
+                st = glide_from_state(e, b->base | b->r[x], nH, GK, j[x], c[x], fast, &b->g[x]);
+                if (b->g[x] > mx) mx = b->g[x];
+            }
+        } else {
+            b->own = malloc(gs.s * sizeof *b->own);
+            if (!b->own) {
+                b->status = BULK_ERR_NOMEM;
+                continue;
+            }
+            b->cnt = sorted_residues(b->L, b->own);
+            b->r = b->own;
+            for (uint64_t x = 0; x < b->cnt && st == BULK_OK; x++) {
+                int j;
+                uint64_t c;
+                residue_state(b->L, b->own[x], &j, &c);
+                st = glide_from_state(e, b->base | b->own[x], nH, b->L, j, c, fast, &b->g[x]);
+                if (b->g[x] > mx) mx = b->g[x];
+            }
+        }
+        b->max = mx;
+        b->status = st;
+    }
+}
+
+/* The first index x of the stored sieve with gs.r[x] >= r. */
+static uint64_t lower(uint64_t r)
+{
+    uint64_t a = 0, z = gs.s;
+    while (a < z) {
+        uint64_t m = a + (z - a) / 2;
+        if (gs.r[m] < r) a = m + 1;
+        else z = m;
+    }
+    return a;
+}
+
+/* The list being built, and the running maximum of the range. */
+struct glist {
+    bulk_collatz_record *recs;
+    size_t n, cap;
+    int have;
+    uint64_t best;
+};
+
+static int push(struct glist *l, u128 n, uint64_t v)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 64;
+        bulk_collatz_record *r = realloc(l->recs, nc * sizeof *r);
+        if (!r) return BULK_ERR_NOMEM;
+        l->recs = r;
+        l->cap = nc;
+    }
+    l->recs[l->n++] = (bulk_collatz_record){ { (uint64_t)n, (uint64_t)(n >> 64) }, { v, 0 } };
+    l->best = v;
+    l->have = 1;
+    return BULK_OK;
+}
+
+/* The records of one computed piece, in order, against the running maximum. */
+static int scan_block(const bulk_collatz_engine *e, const struct gblock *b, struct glist *l)
+{
+    const int E = elim_bound(b->L);
+    if (l->have && l->best >= (uint64_t)E && b->max <= l->best) return BULK_OK;
+    u128 pos = b->first; /* numbers below pos are done */
+    /* one by one while an eliminated glide could still beat the maximum */
+    while ((!l->have || l->best < (uint64_t)E) && pos <= b->last) {
+        u128 g;
+        int st = bulk_cz_glide_of(e, (cz_u128){ (uint64_t)pos, (uint64_t)(pos >> 64) }, &g);
+        if (st) return st;
+        if ((!l->have || (uint64_t)g > l->best) && (st = push(l, pos, (uint64_t)g))) return st;
+        pos++;
+    }
+    for (uint64_t x = 0; x < b->cnt; x++) {
+        if (b->g[x] <= l->best || (b->base | b->r[x]) < pos) continue;
+        int st = push(l, b->base | b->r[x], b->g[x]);
+        if (st) return st;
+    }
+    return BULK_OK;
+}
+
+/* The next piece from cur (2 <= cur <= end) into *b; returns its last number. */
+static u128 next_piece(u128 cur, u128 end, struct gblock *b)
+{
+    const u128 size = (u128)1 << GK;
+    memset(b, 0, sizeof *b);
+    b->first = cur;
+    if (cur >= size) {
+        b->L = GK;
+        b->base = cur & ~(size - 1);
+        b->last = end - b->base < size ? end : b->base + (size - 1);
+        b->x0 = lower((uint64_t)(cur - b->base));
+        b->cnt = lower((uint64_t)(b->last - b->base) + 1) - b->x0;
+        return b->last;
+    }
+    /* the largest aligned block (level < GK: cur < 2^GK) that fits, as verify cuts */
+    int L = __builtin_ctzll((uint64_t)cur);
+    while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
+    b->L = L;
+    b->base = cur;
+    b->last = cur + (((u128)1 << L) - 1);
+    return b->last;
+}
+
+int bulk_cz_records_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                          bulk_u128 last, bulk_collatz_record **recs, size_t *count,
+                          bulk_progress_run *pr, double done0)
+{
+    *recs = NULL;
+    *count = 0;
+    pthread_once(&gs_once, gs_build);
+    if (gs.status) return gs.status;
+    const int threads = bulk_ctx_threads(ctx);
+    const size_t wave = (size_t)threads * 2;
+    struct gblock *b = calloc(wave, sizeof *b);
+    uint32_t *gpool = malloc(wave * gs.s * sizeof *gpool);
+    struct glist l = { NULL, 0, 0, 0, 0 };
+    int st = (b && gpool) ? BULK_OK : BULK_ERR_NOMEM;
+    u128 cur = ((u128)first.hi << 64) | first.lo, end = ((u128)last.hi << 64) | last.lo;
+    const u128 lo = cur;
+    u128 upto = cur; /* last number of the blocks so far */
+    if (cur == 1) cur = 2; /* glide(1) is undefined: never a glide record */
+    int done = cur > end || cur < lo;
+    while (st == BULK_OK && !done) {
+        /* the next wave of blocks: the largest aligned block (level <= GK) that fits, as verify */
+        size_t m = 0;
+        while (m < wave && !done) {
+            upto = next_piece(cur, end, &b[m]);
+            b[m].g = gpool + m * gs.s;
+            m++;
+            done = upto == end;
+            cur = upto + 1;
+        }
+        struct gjob job = { e, b };
+        bulk_parallel_for(threads, m, 1, block_glides, &job);
+        for (size_t i = 0; i < m; i++) {
+            if (st == BULK_OK) st = b[i].status;
+            if (st == BULK_OK) st = scan_block(e, &b[i], &l);
+            free(b[i].own);
+        }
+        if (st == BULK_OK && pr) {
+            double nd = done0 + (double)(upto - lo) + 1.0;
+            if (bulk_progress_step(pr, nd, 0) != BULK_OK) st = BULK_ERR_CANCELLED;
+        }
+    }
+    free(b);
+    free(gpool);
+    if (st != BULK_OK) {
+        free(l.recs);
+        return st;
+    }
+    *recs = l.recs;
+    *count = l.n;
+    return BULK_OK;
+}
