@@ -132,6 +132,7 @@ int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
 {
     /* glide and delay records: the sieve and merge-class engines (records_glide.c, records_delay.c) */
     if (kind == BULK_COLLATZ_GLIDE) return bulk_cz_records_glide(ctx, e, first, last, recs, count, pr, done0);
+    if (kind == BULK_COLLATZ_DELAY) return bulk_cz_records_delay(ctx, e, first, last, recs, count, pr, done0);
     *recs = NULL;
     *count = 0;
     u128 lo = to128(first), hi = to128(last), len = hi - lo + 1;

@@ -23,4 +23,9 @@ int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
                           bulk_u128 last, bulk_collatz_record **recs, size_t *count,
                           bulk_progress_run *pr, double done0);
 
+/* D[q] = delay(2^M nH + r) for every class q = list[i], i < nlist, and any member r of it, for
+ * 1 <= nH < 2^64 (delays.c, the one-word class loop of `delays`); 0 or a negative status. */
+int bulk_cz_delays_classes(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D, const uint32_t *list,
+                           uint32_t nlist);
+
 #endif
