@@ -20,6 +20,23 @@
 #include "splitmix.h"
 
 static int fails;
+static double t0;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* prints the time since the last lap */
+static void lap(const char *what)
+{
+    double t = now();
+    printf("%-40s %.2f s\n", what, t - t0);
+    fflush(stdout);
+    t0 = t;
+}
 #define CHECK(c, ...)                                                                              \
     do {                                                                                          \
         if (!(c)) {                                                                               \
@@ -188,9 +205,12 @@ int main(int argc, char **argv)
     printf("seed %llu (replay: --seed %llu)\n", (unsigned long long)seed, (unsigned long long)seed);
     const int quick = getenv("BULK_SANITIZED") != NULL;
     uint64_t rng = seed;
+    t0 = now();
 
     oeis(dir, BULK_COLLATZ_GLIDE, "glide_records.txt", quick ? 28 : 32);
+    lap("glide records from 1 (OEIS)");
     oeis(dir, BULK_COLLATZ_DELAY, "delay_records.txt", quick ? 28 : 32);
+    lap("delay records from 1 (OEIS)");
 
     bulk_ctx *ctx = ctx_threads(2);
     bulk_collatz_engine *e;
@@ -209,6 +229,7 @@ int main(int argc, char **argv)
             free(want);
         }
     }
+    lap("windows near 2^40, 2^64, 2^90");
     for (int i = 0; i < (quick ? 1 : 3); i++) {
         nv_u128 lo = ((nv_u128)1 << 22) + bulk_splitmix64(&rng) % ((uint64_t)3 << 22);
         nv_u128 hi = 3 * lo + bulk_splitmix64(&rng) % lo;
@@ -218,8 +239,10 @@ int main(int argc, char **argv)
         window(e, BULK_COLLATZ_DELAY, lo, hi, want, nw, 1 + i % 3);
         free(want);
     }
+    lap("delay ranges [F, ~4F]");
     runs(e, BULK_COLLATZ_GLIDE, ((nv_u128)1 << 40) + bulk_splitmix64(&rng) % 1000000, ((nv_u128)1 << 40) + (1u << 26), &rng);
     runs(e, BULK_COLLATZ_DELAY, 1 + bulk_splitmix64(&rng) % 1000, (nv_u128)1 << 26, &rng);
+    lap("pieces and resume");
     bulk_collatz_engine_free(e);
     bulk_ctx_close(ctx);
     if (fails) {
