@@ -42,9 +42,10 @@
  * (o + r) mod 3 = 1 for (B)). Built once per process from the first engine's classes. */
 static struct {
     int status; /* 1: not built */
+    uint32_t ncls; /* of the classes they were built from */
     uint32_t *by_min, *smin;
     uint16_t *maskA, *maskB;
-} dt = { 1, NULL, NULL, NULL, NULL };
+} dt = { 1, 0, NULL, NULL, NULL, NULL };
 static pthread_mutex_t dt_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int dt_build(const bulk_collatz_engine *e)
@@ -76,6 +77,7 @@ static int dt_build(const bulk_collatz_engine *e)
         }
     }
     free(seen);
+    dt.ncls = nc;
     dt.by_min = by_min;
     dt.smin = smin;
     dt.maskA = mA;
@@ -91,7 +93,8 @@ static int dt_need(const bulk_collatz_engine *e)
     if (dt.status == 1) dt.status = dt_build(e);
     st = dt.status;
     pthread_mutex_unlock(&dt_lock);
-    return st;
+    /* every engine has classes of BULK_CZ_MERGE_BITS bits, built the same way */
+    return st == BULK_OK && dt.ncls != e->ncls ? BULK_ERR_INTERNAL : st;
 }
 
 /* A block (or the part [first, last] of one) of 2^M numbers from base = 2^M nH. */

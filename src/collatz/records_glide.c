@@ -136,12 +136,12 @@ static void gs_build(void)
 }
 
 /* E_L = L + (the largest j with 3^j < 2^L): no eliminated class of L bits has a larger glide
- * (-1 for L = 0, where nothing is eliminated). */
+ * (0 for L = 0, where nothing is eliminated). */
 static int elim_bound(int L)
 {
     int j = -1;
     while (j + 1 <= 40 && bulk_cz_pow3[j + 1] < ((uint64_t)1 << L)) j++;
-    return L + j;
+    return L + j < 0 ? 0 : L + j;
 }
 
 /* glide of a mandatory n = 2^L nH + r from its state 3^j nH + c after L + j steps: verify's
