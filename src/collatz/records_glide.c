@@ -19,7 +19,7 @@
  * against the running maximum: a block whose maximum does not beat it is skipped, else its
  * mandatory glides are read in order. The result is the per-number path's, for any thread count.
  *
- * At and above 2^GK every piece (the part of the range inside one aligned block of 2^GK) uses the
+ * At and above 2^GK every piece (a part of the range inside one aligned block of 2^GK) uses the
  * stored sieve of GK levels, whatever its alignment; below 2^GK (nH >= 1 needs n >= 2^L) the
  * range is cut into dyadic blocks whose sieves are walked on the fly. The stored sieve is this
  * module's own, sorted by residue and built once per process (the engine of `records` carries
@@ -33,10 +33,12 @@
 #include "collatz/records_fast.h"
 #include "common/parallel.h"
 
-/* Sieve levels: 286581 mandatory residues of 2^24 (1.7%; 13 bytes each, built in about 0.1 s).
- * Measured near 2^40 on one core: as fast as verify with its default k for 2^30 numbers (k = 24;
- * a deeper stored sieve would not pay in the 2^24-number pieces of a CPU records run). */
-#define GK 24
+/* Sieve levels: 3524586 mandatory residues of 2^28 (1.31%; 13 bytes each, 46 MB, built once
+ * per process). Pieces hold at most 2^PB numbers (a part of one aligned block of 2^GK), so that a
+ * records run's slices of 2^24 numbers per thread (runs.c) split into pieces for every thread;
+ * below 2^GK the dyadic blocks (level <= PB) walk their sieves on the fly. */
+#define GK 28
+#define PB 24
 
 static struct {
     uint64_t s;
@@ -47,41 +49,49 @@ static struct {
 } gs;
 static pthread_once_t gs_once = PTHREAD_ONCE_INIT;
 
-/* Mandatory residues of the sieve of L bits (any order) into r[], *n counted; r may be NULL. */
-static void walk_residues(int L, int i, int j, uint64_t p, uint64_t c, uint32_t *r, uint64_t *n)
+/* The mandatory residues of the sieve of L bits in walk order: key[n] = r << 22 | n (n < 2^22:
+ * s_28 < 2^22), with their states when c, jv are not NULL; *n counted. key may be NULL. */
+static void walk_residues(int L, int i, int j, uint64_t p, uint64_t c, uint64_t *key, uint64_t *cv,
+                          uint8_t *jv, uint64_t *n)
 {
     if (i == L) {
-        if (r) r[*n] = (uint32_t)p;
+        if (key) key[*n] = (p << 22) | *n;
+        if (cv) {
+            cv[*n] = c;
+            jv[*n] = (uint8_t)j;
+        }
         (*n)++;
         return;
     }
     for (int bit = 0; bit < 2; bit++) {
         int jj = j;
         uint64_t cc = c;
-        if (!cz_sieve_child(i, &jj, &cc, bit)) walk_residues(L, i + 1, jj, p | ((uint64_t)bit << i), cc, r, n);
+        if (!cz_sieve_child(i, &jj, &cc, bit))
+            walk_residues(L, i + 1, jj, p | ((uint64_t)bit << i), cc, key, cv, jv, n);
     }
 }
 
-/* a[0..n) (values below 2^24) in increasing order: LSD radix sort, two passes of 12 bits
- * (qsort was a fifth of the time of a records call starting below 2^24). 0 or BULK_ERR_NOMEM. */
-static int sort_u24(uint32_t *a, uint64_t n)
+/* a[0..n) sorted by bits [22, 22 + bits) (stable LSD radix sort, passes of 14 bits; qsort was
+ * a fifth of the time of a records call starting below 2^24). 0 or BULK_ERR_NOMEM. */
+static int sort_keys(uint64_t *a, uint64_t n, int bits)
 {
-    uint32_t *t = malloc((n ? n : 1) * sizeof *t), *cnt = malloc(4096 * sizeof *cnt);
+    uint64_t *t = malloc((n ? n : 1) * sizeof *t);
+    uint32_t *cnt = malloc((1u << 14) * sizeof *cnt);
     if (!t || !cnt) {
         free(t);
         free(cnt);
         return BULK_ERR_NOMEM;
     }
-    for (int sh = 0; sh < 24; sh += 12) {
-        memset(cnt, 0, 4096 * sizeof *cnt);
-        for (uint64_t i = 0; i < n; i++) cnt[(a[i] >> sh) & 4095]++;
+    for (int sh = 22; sh < 22 + bits; sh += 14) {
+        memset(cnt, 0, (1u << 14) * sizeof *cnt);
+        for (uint64_t i = 0; i < n; i++) cnt[(a[i] >> sh) & 16383]++;
         uint32_t sum = 0;
-        for (int d = 0; d < 4096; d++) {
+        for (uint32_t d = 0; d < (1u << 14); d++) {
             uint32_t x = cnt[d];
             cnt[d] = sum;
             sum += x;
         }
-        for (uint64_t i = 0; i < n; i++) t[cnt[(a[i] >> sh) & 4095]++] = a[i];
+        for (uint64_t i = 0; i < n; i++) t[cnt[(a[i] >> sh) & 16383]++] = a[i];
         memcpy(a, t, n * sizeof *a);
     }
     free(t);
@@ -97,42 +107,52 @@ static void residue_state(int L, uint32_t r, int *j, uint64_t *c)
     for (int i = 0; i < L; i++) cz_sieve_child(i, j, c, (int)((r >> i) & 1));
 }
 
-/* Mandatory residues of L <= GK bits in increasing order into r (capacity gs.s: s_L <= s_GK),
- * their number into *n. 0 or BULK_ERR_NOMEM. */
-static int sorted_residues(int L, uint32_t *r, uint64_t *n)
+/* Mandatory residues of L <= PB bits in increasing order into *out (malloc'ed), their number
+ * into *n. 0 or BULK_ERR_NOMEM. */
+static int sorted_residues(int L, uint32_t **out, uint64_t *n)
 {
     *n = 0;
-    walk_residues(L, 0, 0, 0, 0, r, n);
-    return sort_u24(r, *n);
+    walk_residues(L, 0, 0, 0, 0, NULL, NULL, NULL, n);
+    uint64_t *key = malloc((*n ? *n : 1) * sizeof *key);
+    *out = malloc((*n ? *n : 1) * sizeof **out);
+    int st = key && *out ? BULK_OK : BULK_ERR_NOMEM;
+    uint64_t m = 0;
+    if (st == BULK_OK) walk_residues(L, 0, 0, 0, 0, key, NULL, NULL, &m);
+    if (st == BULK_OK) st = sort_keys(key, m, L);
+    for (uint64_t x = 0; st == BULK_OK && x < m; x++) (*out)[x] = (uint32_t)(key[x] >> 22);
+    free(key);
+    return st;
 }
 
 static void gs_build(void)
 {
-    uint64_t n = 0;
-    walk_residues(GK, 0, 0, 0, 0, NULL, &n);
+    uint64_t n = 0, m = 0;
+    walk_residues(GK, 0, 0, 0, 0, NULL, NULL, NULL, &n);
+    uint64_t *key = malloc(n * sizeof *key), *cv = malloc(n * sizeof *cv);
+    uint8_t *jv = malloc(n);
     gs.r = malloc(n * sizeof *gs.r);
     gs.c = malloc(n * sizeof *gs.c);
     gs.j = malloc(n);
-    if (!gs.r || !gs.c || !gs.j) {
+    gs.status = key && cv && jv && gs.r && gs.c && gs.j ? BULK_OK : BULK_ERR_NOMEM;
+    if (gs.status == BULK_OK) {
+        walk_residues(GK, 0, 0, 0, 0, key, cv, jv, &m);
+        gs.status = sort_keys(key, m, GK);
+    }
+    for (uint64_t x = 0; gs.status == BULK_OK && x < m; x++) {
+        const uint64_t i = key[x] & ((1u << 22) - 1);
+        gs.r[x] = (uint32_t)(key[x] >> 22);
+        gs.c[x] = cv[i];
+        gs.j[x] = jv[i];
+    }
+    gs.s = m;
+    free(key);
+    free(cv);
+    free(jv);
+    if (gs.status != BULK_OK) {
         free(gs.r);
         free(gs.c);
         free(gs.j);
-        gs.status = BULK_ERR_NOMEM;
-        return;
     }
-    if (sorted_residues(GK, gs.r, &gs.s)) {
-        free(gs.r);
-        free(gs.c);
-        free(gs.j);
-        gs.status = BULK_ERR_NOMEM;
-        return;
-    }
-    for (uint64_t x = 0; x < gs.s; x++) {
-        int j;
-        residue_state(GK, gs.r[x], &j, &gs.c[x]);
-        gs.j[x] = (uint8_t)j;
-    }
-    gs.status = BULK_OK;
 }
 
 /* E_L = L + (the largest j with 3^j < 2^L): no eliminated class of L bits has a larger glide
@@ -167,16 +187,16 @@ static int glide_from_state(const bulk_collatz_engine *e, u128 n, u128 nH, int L
     return BULK_OK;
 }
 
-/* A piece of the range, [first, last]: at and above 2^GK inside one aligned block of 2^GK (the
- * stored sieve, entries x0 .. x0 + cnt - 1), below it one whole dyadic block of level L < GK
- * (its own sieve, walked; nH >= 1 as the sieve needs). */
+/* A piece of the range, [first, last]: at and above 2^GK inside one aligned block of 2^PB of
+ * one of 2^GK (the stored sieve, entries x0 .. x0 + cnt - 1), below it one whole dyadic block of
+ * level L <= PB (its own sieve, walked; nH >= 1 as the sieve needs). */
 struct gblock {
     u128 base, first, last; /* base: the aligned block's first n, nH 2^L */
     int L;
     uint64_t x0, cnt;  /* mandatory residues in [first, last] */
     const uint32_t *r; /* their residues, increasing (gs.r + x0, or own) */
-    uint32_t *own;     /* residues of an L < GK block (freed by the scan) */
-    uint32_t *g;       /* their glides */
+    uint32_t *own;     /* residues of an L <= PB block (freed after the scan) */
+    uint32_t *g;       /* their glides (freed after the scan) */
     uint32_t max;      /* largest of g (0 when cnt = 0) */
     int status;
 };
@@ -197,6 +217,13 @@ static void block_glides(void *arg, size_t begin, size_t end, int worker)
         const int fast = cz_fast_usable(e, b->base);
         int st = BULK_OK;
         uint32_t mx = 0;
+        if (b->L < GK) st = sorted_residues(b->L, &b->own, &b->cnt);
+        b->g = malloc((b->cnt ? b->cnt : 1) * sizeof *b->g);
+        if (st == BULK_OK && !b->g) st = BULK_ERR_NOMEM;
+        if (st != BULK_OK) {
+            b->status = st;
+            continue;
+        }
         if (b->L == GK) {
             b->r = gs.r + b->x0;
             const uint64_t *c = gs.c + b->x0;
@@ -206,12 +233,6 @@ static void block_glides(void *arg, size_t begin, size_t end, int worker)
                 if (b->g[x] > mx) mx = b->g[x];
             }
         } else {
-            b->own = malloc(gs.s * sizeof *b->own);
-            if (!b->own) {
-                b->status = BULK_ERR_NOMEM;
-                continue;
-            }
-            st = sorted_residues(b->L, b->own, &b->cnt);
             b->r = b->own;
             for (uint64_t x = 0; st == BULK_OK && x < b->cnt; x++) {
                 int j;
@@ -290,15 +311,17 @@ static u128 next_piece(u128 cur, u128 end, struct gblock *b)
     memset(b, 0, sizeof *b);
     b->first = cur;
     if (cur >= size) {
+        const u128 psize = (u128)1 << PB, pbase = cur & ~(psize - 1);
         b->L = GK;
         b->base = cur & ~(size - 1);
-        b->last = end - b->base < size ? end : b->base + (size - 1);
+        b->last = end - pbase < psize ? end : pbase + (psize - 1);
         b->x0 = lower((uint64_t)(cur - b->base));
         b->cnt = lower((uint64_t)(b->last - b->base) + 1) - b->x0;
         return b->last;
     }
-    /* the largest aligned block (level < GK: cur < 2^GK) that fits, as verify cuts */
+    /* the largest aligned block (level <= PB) that fits, as verify cuts */
     int L = __builtin_ctzll((uint64_t)cur);
+    if (L > PB) L = PB;
     while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
     b->L = L;
     b->base = cur;
@@ -317,20 +340,18 @@ int bulk_cz_records_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
     const int threads = bulk_ctx_threads(ctx);
     const size_t wave = (size_t)threads * 2;
     struct gblock *b = calloc(wave, sizeof *b);
-    uint32_t *gpool = malloc(wave * gs.s * sizeof *gpool);
     struct glist l = { NULL, 0, 0, 0, 0 };
-    int st = (b && gpool) ? BULK_OK : BULK_ERR_NOMEM;
+    int st = b ? BULK_OK : BULK_ERR_NOMEM;
     u128 cur = ((u128)first.hi << 64) | first.lo, end = ((u128)last.hi << 64) | last.lo;
     const u128 lo = cur;
     u128 upto = cur; /* last number of the blocks so far */
     if (cur == 1) cur = 2; /* glide(1) is undefined: never a glide record */
     int done = cur > end || cur < lo;
     while (st == BULK_OK && !done) {
-        /* the next wave of blocks: the largest aligned block (level <= GK) that fits, as verify */
+        /* the next wave of pieces */
         size_t m = 0;
         while (m < wave && !done) {
             upto = next_piece(cur, end, &b[m]);
-            b[m].g = gpool + m * gs.s;
             m++;
             done = upto == end;
             cur = upto + 1;
@@ -341,6 +362,7 @@ int bulk_cz_records_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
             if (st == BULK_OK) st = b[i].status;
             if (st == BULK_OK) st = scan_block(e, &b[i], &l);
             free(b[i].own);
+            free(b[i].g);
         }
         if (st == BULK_OK && pr) {
             double nd = done0 + (double)(upto - lo) + 1.0;
@@ -348,7 +370,6 @@ int bulk_cz_records_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
         }
     }
     free(b);
-    free(gpool);
     if (st != BULK_OK) {
         free(l.recs);
         return st;
