@@ -2,7 +2,7 @@
  *  (a) from 1 to 2^32 (2^26 under BULK_SANITIZED) every glide and delay record equals the OEIS
  *      lists of ../shared/testdata/collatz (A060412/A217934, A006877/A006878): one call of
  *      bulk_collatz_records, so the delay exclusions relative to the range's start all apply;
- *  (b) random windows near 2^40, 2^64 and 2^90 (delays: two-word class states) equal the
+ *  (b) random windows near 2^40, 2^64, 2^90 (delays: two-word class states) and 2^126 equal the
  *      per-number path (bulk_cz_glide_of / bulk_cz_delay_of and a running maximum) on 1, 2 and
  *      3 threads;
  *  (c) delay ranges [F, ~4F] that start at a random F (the exclusions switch on inside them)
@@ -215,13 +215,15 @@ int main(int argc, char **argv)
     bulk_ctx *ctx = ctx_threads(2);
     bulk_collatz_engine *e;
     bulk_collatz_engine_new(&e, ctx, 11, 0, 20);
-    const int tops[3] = { 40, 64, 90 };
-    for (int w = 0; w < 3; w++) {
+    /* 2^126: class states past 2^128 (members one by one) and overflowing glides (exact path) */
+    const int tops[4] = { 40, 64, 90, 126 };
+    for (int w = 0; w < 4; w++) {
         for (int kind = 0; kind < 2; kind++) {
             bulk_collatz_kind k = kind ? BULK_COLLATZ_GLIDE : BULK_COLLATZ_DELAY;
             if (k == BULK_COLLATZ_GLIDE && tops[w] == 90) continue;
             nv_u128 lo = ((nv_u128)1 << tops[w]) + (bulk_splitmix64(&rng) % ((uint64_t)1 << 30));
-            nv_u128 hi = lo + (bulk_splitmix64(&rng) % ((uint64_t)1 << (quick ? 16 : 19)));
+            int bits = tops[w] == 126 ? 10 : quick ? 16 : 19;
+            nv_u128 hi = lo + (bulk_splitmix64(&rng) % ((uint64_t)1 << bits));
             bulk_collatz_record *want;
             size_t nw;
             ref_records(e, k, lo, hi, &want, &nw);
@@ -229,7 +231,7 @@ int main(int argc, char **argv)
             free(want);
         }
     }
-    lap("windows near 2^40, 2^64, 2^90");
+    lap("windows near 2^40, 2^64, 2^90, 2^126");
     for (int i = 0; i < (quick ? 1 : 3); i++) {
         /* the exclusions start at max(1.5 lo, 2^25) */
         nv_u128 lo = ((nv_u128)1 << 22) + bulk_splitmix64(&rng) % ((uint64_t)(quick ? 1 : 3) << 22);
