@@ -20,8 +20,8 @@
  * mandatory glides are read in order. The result is the per-number path's, for any thread count.
  *
  * At and above 2^GK every piece (a part of the range inside one aligned block of 2^GK) uses the
- * stored sieve of GK levels, whatever its alignment; below 2^GK (nH >= 1 needs n >= 2^L) the
- * range is cut into dyadic blocks whose sieves are walked on the fly. The stored sieve is this
+ * stored sieve of GK levels, whatever its alignment, from 2^PB that of PB levels; below 2^PB
+ * (nH >= 1 needs n >= 2^L) the range is cut into dyadic blocks whose sieves are walked. The stored sieve is this
  * module's own, sorted by residue and built once per process (the engine of `records` carries
  * none, and verify's stored order is the walk's, not numeric). */
 #include <pthread.h>
@@ -34,19 +34,23 @@
 #include "common/parallel.h"
 
 /* Sieve levels: 3524586 mandatory residues of 2^28 (1.31%; 13 bytes each, 46 MB, built once
- * per process). Pieces hold at most 2^PB numbers (a part of one aligned block of 2^GK), so that a
- * records run's slices of 2^24 numbers per thread (runs.c) split into pieces for every thread;
- * below 2^GK the dyadic blocks (level <= PB) walk their sieves on the fly. */
+ * per process) and, for 2^PB <= n < 2^GK, one of PB levels. Pieces hold at most 2^PB numbers (a
+ * part of one aligned block of 2^PB), so that a records run's slices of 2^24 numbers per thread
+ * (runs.c) split into pieces for every thread; below 2^PB dyadic blocks walk their sieves. */
 #define GK 28
 #define PB 24
 
-static struct {
+/* A stored sieve of k levels sorted by residue: gs of GK levels for the pieces at and above
+ * 2^GK, gs_pb of PB levels for the whole dyadic blocks of level PB below it. */
+struct gsieve {
+    int k;
     uint64_t s;
     uint32_t *r; /* mandatory residues, increasing */
-    uint64_t *c; /* state after GK halvings: 3^j nH + c */
+    uint64_t *c; /* state after k halvings: 3^j nH + c */
     uint8_t *j;
     int status;
-} gs;
+};
+static struct gsieve gs = { GK, 0, NULL, NULL, NULL, 0 }, gs_pb = { PB, 0, NULL, NULL, NULL, 0 };
 static pthread_once_t gs_once = PTHREAD_ONCE_INIT;
 
 /* The mandatory residues of the sieve of L bits in walk order: key[n] = r << 22 | n (n < 2^22:
@@ -124,35 +128,38 @@ static int sorted_residues(int L, uint32_t **out, uint64_t *n)
     return st;
 }
 
-static void gs_build(void)
+static int sieve_build(struct gsieve *g)
 {
     uint64_t n = 0, m = 0;
-    walk_residues(GK, 0, 0, 0, 0, NULL, NULL, NULL, &n);
+    walk_residues(g->k, 0, 0, 0, 0, NULL, NULL, NULL, &n);
     uint64_t *key = malloc(n * sizeof *key), *cv = malloc(n * sizeof *cv);
     uint8_t *jv = malloc(n);
-    gs.r = malloc(n * sizeof *gs.r);
-    gs.c = malloc(n * sizeof *gs.c);
-    gs.j = malloc(n);
-    gs.status = key && cv && jv && gs.r && gs.c && gs.j ? BULK_OK : BULK_ERR_NOMEM;
-    if (gs.status == BULK_OK) {
-        walk_residues(GK, 0, 0, 0, 0, key, cv, jv, &m);
-        gs.status = sort_keys(key, m, GK);
+    g->r = malloc(n * sizeof *g->r);
+    g->c = malloc(n * sizeof *g->c);
+    g->j = malloc(n);
+    int st = key && cv && jv && g->r && g->c && g->j ? BULK_OK : BULK_ERR_NOMEM;
+    if (st == BULK_OK) {
+        walk_residues(g->k, 0, 0, 0, 0, key, cv, jv, &m);
+        st = sort_keys(key, m, g->k);
     }
-    for (uint64_t x = 0; gs.status == BULK_OK && x < m; x++) {
+    for (uint64_t x = 0; st == BULK_OK && x < m; x++) {
         const uint64_t i = key[x] & ((1u << 22) - 1);
-        gs.r[x] = (uint32_t)(key[x] >> 22);
-        gs.c[x] = cv[i];
-        gs.j[x] = jv[i];
+        g->r[x] = (uint32_t)(key[x] >> 22);
+        g->c[x] = cv[i];
+        g->j[x] = jv[i];
     }
-    gs.s = m;
+    g->s = m;
     free(key);
     free(cv);
     free(jv);
-    if (gs.status != BULK_OK) {
-        free(gs.r);
-        free(gs.c);
-        free(gs.j);
-    }
+    return st;
+}
+
+static void gs_build(void)
+{
+    gs.status = sieve_build(&gs);
+    gs_pb.status = sieve_build(&gs_pb);
+    if (!gs.status) gs.status = gs_pb.status;
 }
 
 /* E_L = L + (the largest j with 3^j < 2^L): no eliminated class of L bits has a larger glide
@@ -187,15 +194,16 @@ static int glide_from_state(const bulk_collatz_engine *e, u128 n, u128 nH, int L
     return BULK_OK;
 }
 
-/* A piece of the range, [first, last]: at and above 2^GK inside one aligned block of 2^PB of
- * one of 2^GK (the stored sieve, entries x0 .. x0 + cnt - 1), below it one whole dyadic block of
- * level L <= PB (its own sieve, walked; nH >= 1 as the sieve needs). */
+/* A piece of the range, [first, last] (next_piece): from 2^PB a part of one aligned block of 2^PB
+ * inside one of 2^L, L = GK or PB (a stored sieve, entries x0 .. x0 + cnt - 1), below 2^PB one
+ * whole dyadic block of level L < PB (its own sieve, walked; nH >= 1 as the sieve needs). */
 struct gblock {
     u128 base, first, last; /* base: the aligned block's first n, nH 2^L */
     int L;
     uint64_t x0, cnt;  /* mandatory residues in [first, last] */
-    const uint32_t *r; /* their residues, increasing (gs.r + x0, or own) */
-    uint32_t *own;     /* residues of an L <= PB block (freed after the scan) */
+    const struct gsieve *sv; /* the stored sieve of level L, or NULL: walked */
+    const uint32_t *r; /* their residues, increasing (sv->r + x0, or own) */
+    uint32_t *own;     /* residues of a walked block (freed after the scan) */
     uint32_t *g;       /* their glides (freed after the scan) */
     uint32_t max;      /* largest of g (0 when cnt = 0) */
     int status;
@@ -217,19 +225,19 @@ static void block_glides(void *arg, size_t begin, size_t end, int worker)
         const int fast = cz_fast_usable(e, b->base);
         int st = BULK_OK;
         uint32_t mx = 0;
-        if (b->L < GK) st = sorted_residues(b->L, &b->own, &b->cnt);
+        if (!b->sv) st = sorted_residues(b->L, &b->own, &b->cnt);
         b->g = malloc((b->cnt ? b->cnt : 1) * sizeof *b->g);
         if (st == BULK_OK && !b->g) st = BULK_ERR_NOMEM;
         if (st != BULK_OK) {
             b->status = st;
             continue;
         }
-        if (b->L == GK) {
-            b->r = gs.r + b->x0;
-            const uint64_t *c = gs.c + b->x0;
-            const uint8_t *j = gs.j + b->x0;
+        if (b->sv) {
+            b->r = b->sv->r + b->x0;
+            const uint64_t *c = b->sv->c + b->x0;
+            const uint8_t *j = b->sv->j + b->x0;
             for (uint64_t x = 0; x < b->cnt && st == BULK_OK; x++) {
-                st = glide_from_state(e, b->base | b->r[x], nH, GK, j[x], c[x], fast, &b->g[x]);
+                st = glide_from_state(e, b->base | b->r[x], nH, b->L, j[x], c[x], fast, &b->g[x]);
                 if (b->g[x] > mx) mx = b->g[x];
             }
         } else {
@@ -247,13 +255,13 @@ static void block_glides(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
-/* The first index x of the stored sieve with gs.r[x] >= r. */
-static uint64_t lower(uint64_t r)
+/* The first index x of a stored sieve with g->r[x] >= r. */
+static uint64_t lower(const struct gsieve *g, uint64_t r)
 {
-    uint64_t a = 0, z = gs.s;
+    uint64_t a = 0, z = g->s;
     while (a < z) {
         uint64_t m = a + (z - a) / 2;
-        if (gs.r[m] < r) a = m + 1;
+        if (g->r[m] < r) a = m + 1;
         else z = m;
     }
     return a;
@@ -304,24 +312,26 @@ static int scan_block(const bulk_collatz_engine *e, const struct gblock *b, stru
     return BULK_OK;
 }
 
-/* The next piece from cur (2 <= cur <= end) into *b; returns its last number. */
+/* The next piece from cur (2 <= cur <= end) into *b; returns its last number. From 2^PB on a
+ * piece is the part of [cur, end] in one aligned block of 2^PB, on the stored sieve of GK levels
+ * (from 2^GK) or of PB levels, whatever the alignment of cur; below, the largest aligned block
+ * that fits (level < PB, walked), as verify cuts. */
 static u128 next_piece(u128 cur, u128 end, struct gblock *b)
 {
-    const u128 size = (u128)1 << GK;
+    const u128 psize = (u128)1 << PB;
     memset(b, 0, sizeof *b);
     b->first = cur;
-    if (cur >= size) {
-        const u128 psize = (u128)1 << PB, pbase = cur & ~(psize - 1);
-        b->L = GK;
-        b->base = cur & ~(size - 1);
+    if (cur >= psize) {
+        const u128 pbase = cur & ~(psize - 1);
+        b->sv = cur >> GK ? &gs : &gs_pb;
+        b->L = b->sv->k;
+        b->base = cur & ~((((u128)1) << b->L) - 1);
         b->last = end - pbase < psize ? end : pbase + (psize - 1);
-        b->x0 = lower((uint64_t)(cur - b->base));
-        b->cnt = lower((uint64_t)(b->last - b->base) + 1) - b->x0;
+        b->x0 = lower(b->sv, (uint64_t)(cur - b->base));
+        b->cnt = lower(b->sv, (uint64_t)(b->last - b->base) + 1) - b->x0;
         return b->last;
     }
-    /* the largest aligned block (level <= PB) that fits, as verify cuts */
     int L = __builtin_ctzll((uint64_t)cur);
-    if (L > PB) L = PB;
     while (L > 0 && end - cur < ((u128)1 << L) - 1) L--;
     b->L = L;
     b->base = cur;
