@@ -19,11 +19,11 @@
  * against the running maximum: a block whose maximum does not beat it is skipped, else its
  * mandatory glides are read in order. The result is the per-number path's, for any thread count.
  *
- * At and above 2^GK every piece (a part of the range inside one aligned block of 2^GK) uses the
- * stored sieve of GK levels, whatever its alignment, from 2^PB that of PB levels; below 2^PB
- * (nH >= 1 needs n >= 2^L) the range is cut into dyadic blocks whose sieves are walked. The stored sieve is this
- * module's own, sorted by residue and built once per process (the engine of `records` carries
- * none, and verify's stored order is the walk's, not numeric). */
+ * From 2^GK every piece (a part of the range inside one aligned block of 2^PB, whatever its
+ * alignment) uses the stored sieve of GK levels, from 2^PB that of PB levels; below 2^PB (nH >= 1
+ * needs n >= 2^L) the range is cut into dyadic blocks whose sieves are walked. The stored sieves
+ * are this module's own, sorted by residue and built once per process (the engine of `records`
+ * carries none, and verify's stored order is the walk's, not numeric). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +40,8 @@
 #define GK 28
 #define PB 24
 
-/* A stored sieve of k levels sorted by residue: gs of GK levels for the pieces at and above
- * 2^GK, gs_pb of PB levels for the whole dyadic blocks of level PB below it. */
+/* A stored sieve of k levels sorted by residue: gs of GK levels for the pieces from 2^GK on,
+ * gs_pb of PB levels for those from 2^PB to 2^GK. */
 struct gsieve {
     int k;
     uint64_t s;
