@@ -23,7 +23,8 @@
 #   gcd --spill          the batch GCD under memory budgets: none, floor + half the spillable
 #                        levels, the floor, half the floor (grouped); N moduli (default 100000)
 #   collatz              bench_collatz: rate against d and k (verify) and d and a (delays) near
-#                        2^64 on one core (seed 004 Tables 4/5, Figures 6/8), table and PNG
+#                        2^64 on one core (seed 004 Tables 4/5, Figures 6/8), table and PNG;
+#                        bench_collatz_records: glide and delay records against verify and delays
 #   life                 bench_life (ARGS are passed on: --quick, --cpu-only, ...)
 #   bpbc                 bench_bpbc: circuit and CKY tables (ARGS passed on)
 #   mpi [RANKS [FROM [TO]]]  `bulk dist collatz verify` on 1..RANKS MPI ranks of this host, one
@@ -230,8 +231,11 @@ cpu_collatz() {
     d=$(mktemp -d)
     "$B/bench/collatz/bench_collatz" --out-dir "$d" "$@" || { rm -rf "$d"; return 1; }
     for e in txt png; do for f in "$d"/*-cpu-collatz.$e; do [ -f "$f" ] && mv "$f" "bench/results/collatz-$MACHINE.$e"; done; done
+    need bench/collatz/bench_collatz_records
+    "$B/bench/collatz/bench_collatz_records" --out-dir "$d" || { rm -rf "$d"; return 1; }
+    mv "$d/collatz-records-vm.txt" "bench/results/collatz-records-$MACHINE.txt"
     rm -rf "$d"
-    echo "written: bench/results/collatz-$MACHINE.txt, .png"
+    echo "written: bench/results/collatz-$MACHINE.txt, .png, collatz-records-$MACHINE.txt"
 }
 
 cpu_life() {

@@ -560,3 +560,10 @@ int bulk_collatz_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u
     if (st == BULK_OK) st = bulk_cz_delay_stats(ctx, e, first, batch, nbatches, sum, min, max, &pr, 0);
     return finish(ctx, stats_fn, &pr, st);
 }
+
+/* The class loop for the fast records engine (records_delay.c, records_fast.h). */
+int bulk_cz_delays_classes(const bulk_collatz_engine *e, uint64_t nH, uint32_t *D, const uint32_t *list,
+                           uint32_t nlist)
+{
+    return delays_classes_reg(e, nH, D, list, nlist);
+}

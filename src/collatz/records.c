@@ -7,6 +7,7 @@
 
 #include "collatz/collatz_internal.h"
 #include "collatz/collatz_backend.h"
+#include "collatz/records_fast.h"
 #include "common/parallel.h"
 
 
@@ -129,6 +130,9 @@ int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
                         bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
                         size_t *count, bulk_progress_run *pr, double done0)
 {
+    /* glide and delay records: the sieve and merge-class engines (records_glide.c, records_delay.c) */
+    if (kind == BULK_COLLATZ_GLIDE) return bulk_cz_records_glide(ctx, e, first, last, recs, count, pr, done0);
+    if (kind == BULK_COLLATZ_DELAY) return bulk_cz_records_delay(ctx, e, first, last, recs, count, pr, done0);
     *recs = NULL;
     *count = 0;
     u128 lo = to128(first), hi = to128(last), len = hi - lo + 1;

@@ -51,6 +51,13 @@ done
 "$BULK" collatz records --kind path --from 1 --to "2^20" --threads 1 >"$T/rec1.txt"
 "$BULK" collatz records --kind path --from 1 --to "2^20" --threads 3 >"$T/rec3.txt"
 cmp -s "$T/rec1.txt" "$T/rec3.txt" || fail "path records differ between 1 and 3 threads"
+# glide and delay records (their fast engines) on unaligned windows, 1 and 3 threads
+for kind in glide delay; do
+    "$BULK" collatz records --kind $kind --from "2^40+12345" --to "2^40+2^25+77" --threads 1 >"$T/rec1.txt"
+    "$BULK" collatz records --kind $kind --from "2^40+12345" --to "2^40+2^25+77" --threads 3 >"$T/rec3.txt"
+    cmp -s "$T/rec1.txt" "$T/rec3.txt" || fail "$kind records differ between 1 and 3 threads"
+    [ "$(head -1 "$T/rec1.txt" | cut -d' ' -f1)" = 1099511640121 ] || fail "$kind records: first $(head -1 "$T/rec1.txt")"
+done
 # a range not starting at 1: the first number is always a record of its range
 "$BULK" collatz records --kind delay --from 1000 --to 1010 >"$T/r.txt"
 [ "$(head -1 "$T/r.txt")" = "1000 111" ] || fail "records from 1000: $(head -1 "$T/r.txt")"
@@ -251,10 +258,11 @@ kill_resume() {
     fi
     grep -q "another run" "$T/err.txt" || fail "$name: refusal message: $(cat "$T/err.txt")"
 }
-if [ "$SMALL" = 1 ]; then KD=24; KRN=24; else KD=27; KRN=27; fi
+if [ "$SMALL" = 1 ]; then KD=24; KRN=24; KRG=26; else KD=27; KRN=28; KRG=31; fi
 kill_resume dstats delays --from "2^64+1" --to "2^64+2^$KD+1" --stats 4096 --threads 2 --png "$T/dstats.png"
 kill_resume draw delays --from "2^64" --to "2^64+2^$KD" --format u32 --threads 2
 kill_resume recs records --kind delay --from 1 --to "2^$KRN" --threads 2
+kill_resume grecs records --kind glide --from "2^40+7" --to "2^40+2^$KRG" --threads 2
 expect_exit 2 "$BULK" collatz delays --from 1 --to 100 --checkpoint "$T/nock"
 [ -e "$T/dstats.full.png" ] || fail "dstats: no --png from the uninterrupted run"
 
