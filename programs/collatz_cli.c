@@ -23,6 +23,24 @@ bulk_u128 czcli_bound(const char *opt, const char *text, uint64_t *top)
     return r;
 }
 
+void czcli_wide_text(const bulk_collatz_wide *v, char buf[80])
+{
+    if (bulk_int_to_str(buf, 80, v->limb, BULK_COLLATZ_WIDE_LIMBS, 10, NULL) != BULK_OK) strcpy(buf, "?");
+}
+
+bulk_collatz_wide czcli_wide(const char *opt, const char *text)
+{
+    bulk_collatz_wide w;
+    size_t pos = 0;
+    int st = bulk_int_from_expr(w.limb, text, BULK_COLLATZ_WIDE_LIMBS, &pos);
+    if (st == BULK_ERR_OVERFLOW)
+        cli_die(CLI_EXIT_USAGE, "%s: '%s' is too large (2^256 or more; peaks are kept in 256 bits)", opt, text);
+    if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "%s: '%s' is negative", opt, text);
+    if (st != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "%s: '%s' is not a number or expression (at character %zu)", opt, text, pos + 1);
+    return w;
+}
+
 void czcli_range(const char *from, const char *to, bulk_u128 *first, bulk_u128 *last)
 {
     if (!from) cli_die(CLI_EXIT_USAGE, "--from is required");

@@ -115,6 +115,16 @@ BULK_API void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
 BULK_API int bulk_collatz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first,
                                        bulk_u128 last, bulk_collatz_verify_result *out);
 
+/* A value of up to 256 bits: limb[0..BULK_COLLATZ_WIDE_LIMBS), least significant first, unused
+ * high limbs 0. Peaks are carried in it: a trajectory from a start below 2^128 can climb far
+ * beyond 2^128 (several path records below 2^68 peak above 2^128), and 256 bits hold every peak
+ * known; a peak that would pass 2^256 is reported as BULK_ERR_OVERFLOW, never cut. Delays and
+ * glides use limb[0] only. */
+#define BULK_COLLATZ_WIDE_LIMBS 4
+typedef struct bulk_collatz_wide {
+    uint64_t limb[BULK_COLLATZ_WIDE_LIMBS];
+} bulk_collatz_wide;
+
 /* Options of the resumable runs (bulk_collatz_verify, bulk_collatz_records_run,
  * bulk_collatz_delays_run). A zeroed struct (or opts NULL) is a run without a checkpoint. */
 typedef struct bulk_collatz_run_opts {
@@ -197,12 +207,18 @@ typedef enum bulk_collatz_kind {
 } bulk_collatz_kind;
 
 typedef struct bulk_collatz_record {
-    bulk_u128 n, value;
+    bulk_u128 n;
+    bulk_collatz_wide value; /* delay, glide or peak of n */
 } bulk_collatz_record;
 
 /* Records in [first, last]: n whose value beats that of every smaller n of the range. *recs is
  * allocated (free() it); *count its length. The engine needs a > 0 for DELAY and PATH; the
- * range at most 2^60 numbers. BULK_ERR_OVERFLOW when a peak passes 2^128. Progress
+ * range at most 2^60 numbers. Path records compare peaks: from n >= 2 first on, the pre-drop
+ * peak (the largest value before the trajectory first drops below n) decides, as the peak of
+ * what follows is that of a smaller number of the range; below 2 first the whole trajectory's
+ * peak. An engine with a stored sieve (k > 0) lets path records skip every number that drops
+ * below itself within k steps once no such number can beat the running maximum (see
+ * docs/collatz.md "Path records"). BULK_ERR_OVERFLOW when a peak passes 2^256. Progress
  * "collatz.records". */
 BULK_API int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e,
                                   bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
@@ -221,6 +237,20 @@ BULK_API int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *
                                       bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
                                       const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
                                       size_t *count);
+
+/* bulk_collatz_records_run of kind PATH with a floor: lists the n of [first, last] whose
+ * pre-drop peak (the largest value before the trajectory first drops below n) exceeds *above
+ * and that of every smaller n of the range, with that pre-drop peak as the value. With *above =
+ * the peak of the last path record below first these are exactly the path records of the range
+ * (a smaller number's peak is at most *above, and a number's peak after its drop is a smaller
+ * number's), at the full speed of the pre-drop engine also far from 1; *above = 0 with first =
+ * 1 gives the records of bulk_collatz_records. above NULL: bulk_collatz_records_run exactly.
+ * The identity NULL is that of bulk_collatz_records_run with " above=V" appended. Errors and
+ * progress as bulk_collatz_records_run. */
+BULK_API int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                           bulk_u128 last, const bulk_collatz_wide *above,
+                                           const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
+                                           size_t *count);
 
 /* One piece of a delays run, handed to the sink in order: numbers first .. first + n - 1.
  * batch == 0: delays[i] = delay(first + i), i < n. batch > 0: n batches of `batch` numbers,

@@ -120,8 +120,9 @@ static int run_chunk(dist_job *job, uint64_t i, char **out, size_t *len)
             sb_add(&sb, "records %zu\n", n);
             for (size_t k = 0; k < n; k++) {
                 czcli_u128_text(recs[k].n, s0);
-                czcli_u128_text(recs[k].value, s1);
-                sb_add(&sb, "%s %s\n", s0, s1);
+                char sv[80];
+                czcli_wide_text(&recs[k].value, sv);
+                sb_add(&sb, "%s %s\n", s0, sv);
             }
         }
         free(recs);
