@@ -1,0 +1,71 @@
+#!/bin/sh
+# CLI tests of `bulk collatz records --kind path` on the pre-drop engine: the path records from 1
+# (OEIS A006884/A006885, tests/data/collatz) on 1 and 2 threads, windows around record holders
+# above 2^60 with --above printing exactly the record, a peak beyond 2^128, a checkpointed run
+# equal to a plain one, and bad input (exit 2). Usage: sh cli_collatz_peak.sh BULK DATA_DIR SCRATCH
+set -u
+BULK=$1
+DATA=$2/collatz
+T=$3
+rm -rf "$T"
+mkdir -p "$T"
+fails=0
+fail() {
+    echo "FAIL: $*" >&2
+    fails=$((fails + 1))
+}
+expect_exit() {
+    want=$1
+    shift
+    "$@" >"$T/out.txt" 2>"$T/err.txt"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        fail "exit $got (want $want): $*"
+        sed 's/^/    /' "$T/err.txt" >&2
+    elif [ "$want" = 2 ] && ! [ -s "$T/err.txt" ]; then
+        fail "no message for: $*"
+    fi
+}
+if [ "${BULK_SANITIZED:-0}" != 0 ]; then TOP=24; else TOP=32; fi
+# every path record up to 2^TOP
+grep -v '^#' "$DATA/path_records.txt" | awk -v e="$TOP" '$1 <= 2 ^ e' >"$T/want.txt"
+for t in 1 2; do
+    "$BULK" collatz records --kind path --from 1 --to "2^$TOP+1" --threads $t >"$T/got.txt" ||
+        fail "records 1..2^$TOP, $t threads: exit $?"
+    cmp -s "$T/want.txt" "$T/got.txt" || fail "path records 1..2^$TOP on $t threads differ from A006884/A006885"
+done
+# windows around record holders above 2^60: with the previous record's peak, exactly the record
+R0=1038743969413717663
+R=1980976057694848447
+P0=$("$BULK" collatz delay $R0 | awk '{print $4}')
+P=$("$BULK" collatz delay $R | awk '{print $4}')
+[ "$P" = 64024667322193133530165877294264738020 ] || fail "peak of $R: $P"
+"$BULK" collatz records --kind path --from "$R-2^20" --to "$R+2^20" --above "$P0" >"$T/got.txt" ||
+    fail "window around $R: exit $?"
+[ "$(cat "$T/got.txt")" = "$R $P" ] || fail "window around $R: $(cat "$T/got.txt")"
+"$BULK" collatz records --kind path --from "$R0-5000" --to "$R0+5000" --above "$P0-1" >"$T/got.txt"
+[ "$(cat "$T/got.txt")" = "$R0 $P0" ] || fail "window around $R0: $(cat "$T/got.txt")"
+"$BULK" collatz records --kind path --from "$R-1000" --to "$R+1000" --above "$P" >"$T/got.txt"
+[ -s "$T/got.txt" ] && fail "window around $R above its own peak: $(cat "$T/got.txt")"
+# a peak beyond 2^128 (3n + 1 of n = 2^127 + 1), as `delay` computes it
+N=170141183460469231731687303715884105729
+PW=$("$BULK" collatz delay $N | awk '{print $4}')
+"$BULK" collatz records --kind path --from "2^127+1" --to "2^127+2" >"$T/got.txt" || fail "records at 2^127+1: exit $?"
+[ "$(cat "$T/got.txt")" = "$N $PW" ] || fail "records at 2^127+1: $(cat "$T/got.txt") (want $N $PW)"
+# a checkpointed run (in pieces) equals the plain one; the finished checkpoint gives it again
+"$BULK" collatz records --kind path --from "2^40" --to "2^40+2^24" --above 0 >"$T/plain.txt"
+for pass in 1 2; do
+    "$BULK" collatz records --kind path --from "2^40" --to "2^40+2^24" --above 0 --checkpoint "$T/ck" \
+        --checkpoint-every 0 >"$T/ck.txt" || fail "checkpointed run, pass $pass: exit $?"
+    cmp -s "$T/plain.txt" "$T/ck.txt" || fail "checkpointed run, pass $pass, differs"
+done
+# bad input
+expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 100 --above abc
+expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 100 --above 2^256
+expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 100 --above 5-7
+expect_exit 2 "$BULK" collatz records --kind delay --from 1 --to 100 --above 5
+expect_exit 2 "$BULK" collatz records --kind path --from 2^128 --to 2^128+5
+expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 2^128+1
+expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 100 --k 31
+[ "$fails" = 0 ] || { echo "$fails failures" >&2; exit 1; }
+echo "cli_collatz_peak: ok"
