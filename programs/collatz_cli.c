@@ -129,6 +129,8 @@ bulk_collatz_engine *czcli_engine(bulk_ctx *ctx, int d, int k, int a)
 
 /* ---- the verify result (verify, merge, dist collatz verify) ---- */
 
+static int cz_is_set(bulk_u128 v) { return (v.lo | v.hi) != 0; }
+
 void czcli_print_verify(FILE *out, int json, const char *from, const char *to, unsigned long long pi,
                         unsigned long long pn, bulk_u128 first, bulk_u128 last, int d, int k, int conv,
                         const bulk_collatz_verify_result *r, double secs, const char *extra_json,
@@ -151,7 +153,18 @@ void czcli_print_verify(FILE *out, int json, const char *from, const char *to, u
             fprintf(out, "],\"max_glide\":%llu,\"max_glide_n\":\"%s\",\"checksum\":\"%s\",",
                     (unsigned long long)r->max_glide, czcli_str(r->max_glide_n, 0),
                     czcli_str(r->checksum, 1));
-        fprintf(out, "\"seconds\":%.3f,\"rate\":%.4g%s}\n", secs, rate, extra_json ? extra_json : "");
+        char w[80];
+        if (cz_is_set(r->peak_n)) {
+            czcli_wide_text(&r->peak, w);
+            fprintf(out, "\"peak\":\"%s\",\"peak_n\":\"%s\",\"peak_hits\":[", w, czcli_str(r->peak_n, 0));
+        } else {
+            fprintf(out, "\"peak\":null,\"peak_n\":null,\"peak_hits\":[");
+        }
+        for (uint32_t i = 0; i < r->n_peak_hits; i++) {
+            czcli_wide_text(&r->peak_hits[i].value, w);
+            fprintf(out, "%s[\"%s\",\"%s\"]", i ? "," : "", czcli_str(r->peak_hits[i].n, 0), w);
+        }
+        fprintf(out, "],\"seconds\":%.3f,\"rate\":%.4g%s}\n", secs, rate, extra_json ? extra_json : "");
         return;
     }
     fprintf(out, "range       [%s, %s]", czcli_str(first, 0), czcli_str(last, 1));
@@ -170,6 +183,15 @@ void czcli_print_verify(FILE *out, int json, const char *from, const char *to, u
         fprintf(out, "\nmax glide   %llu at n = %s\n", (unsigned long long)r->max_glide,
                 czcli_str(r->max_glide_n, 0));
         fprintf(out, "checksum    %s\n", czcli_str(r->checksum, 0));
+    }
+    if (cz_is_set(r->peak_n)) {
+        char w[80];
+        czcli_wide_text(&r->peak, w);
+        fprintf(out, "peak        %s at n = %s  (largest pre-drop peak)\n", w, czcli_str(r->peak_n, 0));
+        for (uint32_t i = 0; i < r->n_peak_hits; i++) {
+            czcli_wide_text(&r->peak_hits[i].value, w);
+            fprintf(out, "peak hit    %s %s\n", czcli_str(r->peak_hits[i].n, 0), w);
+        }
     }
     if (secs > 0) fprintf(out, "time        %.3f s  (%.4g numbers/s)%s\n", secs, rate, extra_text ? extra_text : "");
     fprintf(out, "verified    yes\n");

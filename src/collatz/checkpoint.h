@@ -8,10 +8,11 @@
 /* Atomically writes the state "numbers below `next` are done, with result r". */
 int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next,
                              const bulk_collatz_verify_result *r);
-/* 1: no such file; BULK_OK: read; BULK_ERR_ARG: another run's checkpoint; BULK_ERR_PARSE:
- * malformed. Failures record "<fn>: checkpoint <path>: <why>" on ctx. */
+/* 1: no such file; BULK_OK: read; BULK_ERR_ARG: another run's checkpoint, or one of format 1
+ * (no peaks) for a run with peaks; BULK_ERR_PARSE: malformed. Failures record
+ * "<fn>: checkpoint <path>: <why>" on ctx. */
 int bulk_cz_checkpoint_read(const bulk_ctx *ctx, const char *fn, const char *path, const char *identity,
-                            bulk_u128 *next, bulk_collatz_verify_result *r);
+                            int peaks, bulk_u128 *next, bulk_collatz_verify_result *r);
 
 /* The header shared by the verify checkpoints and the delays/records run states (runstate.h):
  * opens path and checks its first two lines, `magic` (newline included) and "identity <identity>".

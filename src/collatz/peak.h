@@ -65,4 +65,34 @@ int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bul
                          bulk_u128 from, bulk_u128 to, const bulk_collatz_wide *best, int above,
                          bulk_collatz_record **recs, size_t *count, bulk_progress_run *pr,
                          double done0);
+/* ---- pre-drop peaks inside verify (verify_peak.c; engines with e->peaks) ----
+ * A chunk keeps the running maximum in its result r. t is the skip threshold: a number matters
+ * only when its pre-drop peak exceeds t, which is min(peak - 1, max(above, bs)) with bs the
+ * maximum before the current block (the hits need every peak above it; the ties of peak_n need
+ * the peaks equal to the maximum). A state below vlim keeps every value of its next table
+ * operation at most t (the bound MXmax (vH + 1) of cz_peak_step), so the glide loops only test
+ * v >= vlim per operation and hand the rare hot numbers to bulk_cz_peaks_exact. */
+struct cz_peaks {
+    const struct bulk_collatz_engine *e;
+    bulk_collatz_verify_result *r;
+    bulk_collatz_wide t, bs;
+    u128 vlim; /* 2^128 - 1 when peaks are off */
+    bulk_collatz_record *cand; /* the block's hit candidates */
+    size_t ncand, capcand;
+    int status;
+};
+void bulk_cz_peaks_init(struct cz_peaks *p, const struct bulk_collatz_engine *e, bulk_collatz_verify_result *r);
+void bulk_cz_peaks_free(struct cz_peaks *p);
+/* Before each block of numbers in increasing order. */
+void bulk_cz_peaks_block_begin(struct cz_peaks *p);
+/* n's pre-drop peak exactly: from the state v0 (no earlier value above the block's prefix
+ * bound) or, with from_n, from n itself. */
+void bulk_cz_peaks_exact(struct cz_peaks *p, u128 n, u128 v0, int from_n);
+/* After the block [base, base + 2^L): when the prefix bound of L halvings could beat t, every
+ * number of the block again from itself (the sieved ones had no iteration); then the block's
+ * hits. Returns p->status. */
+int bulk_cz_peaks_block_end(struct cz_peaks *p, u128 base, int L);
+/* The peak part of bulk_collatz_verify_result_merge. */
+void bulk_cz_peaks_merge(bulk_collatz_verify_result *into, const bulk_collatz_verify_result *from);
+
 #endif
