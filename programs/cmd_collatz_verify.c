@@ -178,10 +178,9 @@ static void json_peaks(const char *file, const char *text, bulk_collatz_verify_r
     h += strlen("\"peak_hits\":[");
     while (*h == '[') {
         char a[48], b[96];
-        int na = 0, nb = 0;
+        int nb = 0;
         if (sscanf(h, "[\"%47[0-9]\",\"%95[0-9]\"]%n", a, b, &nb) != 2 || !nb || r->n_peak_hits >= BULK_COLLATZ_PEAK_KEEP)
             cli_die(CLI_EXIT_USAGE, "merge: %s: bad peak_hits", file);
-        (void)na;
         bulk_collatz_record *q = &r->peak_hits[r->n_peak_hits++];
         if (czcli_u128_parse(a, &q->n) || bulk_int_from_str(q->value.limb, b, BULK_COLLATZ_WIDE_LIMBS, 10, NULL))
             cli_die(CLI_EXIT_USAGE, "merge: %s: bad peak hit '%s'", file, a);

@@ -2,7 +2,8 @@
  * reference in 320-bit arithmetic written here: random n near 2^40, 2^64 and 2^100 (thresholds
  * 0, just below and at the peak), and the path records of windows (with and without an above
  * value, on 1, 2 and 3 threads, in pieces and resumed from a checkpoint; from 1 also with a
- * convergence-mode sieve) against the reference's prefix maxima. Usage: test_collatz_peak [--seed S] [SCRATCH_DIR]. */
+ * convergence-mode sieve) against the reference's prefix maxima; verify's peak, peak_n and hits
+ * likewise (threads, sieve sizes, parts merged, checkpoint, convergence mode from 1). Usage: test_collatz_peak [--seed S] [SCRATCH_DIR]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,82 @@ static void check_from_one(uint64_t len)
     free(want);
 }
 
+static int same_peaks(const bulk_collatz_verify_result *a, const bulk_collatz_verify_result *b)
+{
+    return cz_wide_cmp(&a->peak, &b->peak) == 0 && cz_eq(a->peak_n, b->peak_n) && a->n_peak_hits == b->n_peak_hits &&
+           a->peak_hits_lost == b->peak_hits_lost &&
+           (a->n_peak_hits == 0 || !memcmp(a->peak_hits, b->peak_hits, a->n_peak_hits * sizeof a->peak_hits[0]));
+}
+
+/* verify's peak, peak_n and hits (above the middle record) on a window against the reference:
+ * 1..3 threads, sieves of 0, 8 and 12 bits, two parts merged, a finished checkpoint read back */
+static void check_verify(const char *dir, int bits, uint64_t len)
+{
+    const nv_u128 lo = ((nv_u128)1 << bits) + ((((nv_u128)rnd() << 64) | rnd()) & (((nv_u128)1 << (bits - 2)) - 1));
+    bulk_collatz_record *want = malloc(len * sizeof *want);
+    bulk_collatz_wide zero;
+    memset(&zero, 0, sizeof zero);
+    const size_t nw = ref_records(lo, len, zero, want);
+    const bulk_collatz_wide mid = want[nw / 2].value;
+    const size_t skip = nw / 2 + 1;
+    char ck[512];
+    snprintf(ck, sizeof ck, "%s/peak_vck_%d.txt", dir, bits);
+    bulk_collatz_verify_result *r = malloc(sizeof *r), *r2 = malloc(sizeof *r2), *r3 = malloc(sizeof *r3);
+    for (int t = 1; t <= 3; t++) {
+        bulk_ctx *ctx = ctx_threads(t);
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, ctx, 10, 4 * t, 0) != BULK_OK) exit(1);
+        bulk_collatz_engine_set_peaks(e, &mid);
+        int st = bulk_collatz_verify(ctx, e, U(lo), U(lo + len - 1), NULL, r);
+        CHECK(st == BULK_OK && cz_wide_cmp(&r->peak, &want[nw - 1].value) == 0 && N(r->peak_n) == N(want[nw - 1].n),
+              "verify 2^%d window, %d threads: peak %s at %s", bits, t, S(N(r->peak_n)), S(N(want[nw - 1].n)));
+        CHECK(st == BULK_OK && same(want + skip, nw - skip, r->peak_hits, r->n_peak_hits),
+              "verify 2^%d window, %d threads: %u hits, want %zu", bits, t, r->n_peak_hits, nw - skip);
+        /* two parts merged */
+        const nv_u128 cut = lo + len / 3;
+        bulk_collatz_verify_result_init(r3);
+        st = bulk_collatz_verify(ctx, e, U(lo), U(cut), NULL, r2);
+        bulk_collatz_verify_result_merge(r3, r2);
+        if (st == BULK_OK) st = bulk_collatz_verify(ctx, e, U(cut + 1), U(lo + len - 1), NULL, r2);
+        bulk_collatz_verify_result_merge(r3, r2);
+        CHECK(st == BULK_OK && same_peaks(r, r3), "verify 2^%d window, %d threads: parts merged differ", bits, t);
+        /* a checkpoint written at the end and read back */
+        remove(ck);
+        bulk_collatz_run_opts o = { ck, "peak test", 1e-9, 0 };
+        st = bulk_collatz_verify(ctx, e, U(lo), U(lo + len - 1), &o, r2);
+        if (st == BULK_OK) st = bulk_collatz_verify(ctx, e, U(lo), U(lo + len - 1), &o, r3);
+        CHECK(st == BULK_OK && same_peaks(r, r2) && same_peaks(r, r3), "verify 2^%d window, %d threads: checkpoint", bits, t);
+        bulk_collatz_engine_free(e);
+        bulk_ctx_close(ctx);
+    }
+    remove(ck);
+    free(r);
+    free(r2);
+    free(r3);
+    free(want);
+}
+
+/* verify --converge from 1 with hits above 0: the path records */
+static void check_verify_converge(uint64_t len)
+{
+    bulk_collatz_record *want = malloc(len * sizeof *want);
+    bulk_collatz_wide zero;
+    memset(&zero, 0, sizeof zero);
+    const size_t nw = ref_records(1, len, zero, want);
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    bulk_ctx *ctx = ctx_threads(2);
+    bulk_collatz_engine *e;
+    if (bulk_collatz_engine_new(&e, ctx, 10, 12, 0) != BULK_OK || bulk_collatz_engine_set_converge(e) != BULK_OK) exit(1);
+    bulk_collatz_engine_set_peaks(e, &zero);
+    int st = bulk_collatz_verify(ctx, e, U(1), U(len), NULL, r);
+    CHECK(st == BULK_OK && same(want, nw, r->peak_hits, r->n_peak_hits), "verify --converge 1..%llu: %u hits, want %zu",
+          (unsigned long long)len, r->n_peak_hits, nw);
+    bulk_collatz_engine_free(e);
+    bulk_ctx_close(ctx);
+    free(r);
+    free(want);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -214,6 +291,10 @@ int main(int argc, char **argv)
     check_windows(dir, 64, len);
     check_windows(dir, 100, len);
     check_from_one(sanitized ? 1 << 16 : 1 << 20);
+    check_verify(dir, 40, len);
+    check_verify(dir, 64, len);
+    check_verify(dir, 100, len);
+    check_verify_converge(sanitized ? 1 << 16 : 1 << 20);
     if (fails) printf("%d failures (seed %llu)\n", fails, (unsigned long long)seed);
     return fails ? 1 : 0;
 }
