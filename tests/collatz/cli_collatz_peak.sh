@@ -59,6 +59,28 @@ for pass in 1 2; do
         --checkpoint-every 0 >"$T/ck.txt" || fail "checkpointed run, pass $pass: exit $?"
     cmp -s "$T/plain.txt" "$T/ck.txt" || fail "checkpointed run, pass $pass, differs"
 done
+# verify: the pre-drop peak of 1..2^TOP is the last record's, and --peak-above 0 lists them all
+# (both modes, 2 threads); --part + merge equal to one run; bad --peak-above
+if [ "${BULK_SANITIZED:-0}" != 0 ]; then VT=20; else VT=26; fi
+grep -v '^#' "$DATA/path_records.txt" | awk -v e="$VT" '$1 <= 2 ^ e' >"$T/vwant.txt"
+for mode in "" --converge; do
+    "$BULK" collatz verify --from 1 --to "2^$VT+1" --peak-above 0 --threads 2 $mode --json >"$T/v.json" ||
+        fail "verify $mode: exit $?"
+    tr '[' '\n' <"$T/v.json" | sed -n 's/^"\([0-9]*\)","\([0-9]*\)"].*/\1 \2/p' >"$T/vgot.txt"
+    cmp -s "$T/vwant.txt" "$T/vgot.txt" || fail "verify $mode --peak-above 0: hits differ from the path records"
+    last=$(tail -1 "$T/vwant.txt")
+    grep -q "\"peak\":\"${last#* }\",\"peak_n\":\"${last% *}\"" "$T/v.json" || fail "verify $mode: peak is not the last record's ($last)"
+done
+"$BULK" collatz verify --from "2^64" --to "2^64+2^22" --json >"$T/whole.json"
+for i in 1 2 3; do "$BULK" collatz verify --from "2^64" --to "2^64+2^22" --part $i/3 --json >"$T/p$i.json"; done
+"$BULK" collatz merge --json "$T/p1.json" "$T/p2.json" "$T/p3.json" >"$T/merged.json" || fail "merge: exit $?"
+pk() { tr ',' '\n' <"$1" | grep -E '"(peak|peak_n)"'; }
+[ -n "$(pk "$T/whole.json")" ] && [ "$(pk "$T/whole.json")" = "$(pk "$T/merged.json")" ] || fail "verify --part + merge: peaks differ"
+grep -q '"peak":null' "$T/whole.json" && fail "verify: no peak"
+"$BULK" collatz verify --from "2^64" --to "2^64+2^20" --no-peaks --json | grep -q '"peak":null' || fail "--no-peaks: a peak"
+expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --peak-above x
+expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --peak-above 2^256
+expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --peak-above 5 --no-peaks
 # bad input
 expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 100 --above abc
 expect_exit 2 "$BULK" collatz records --kind path --from 1 --to 100 --above 2^256
