@@ -46,6 +46,18 @@ static int predrop_exact(u128 n, const bulk_collatz_wide *t, bulk_collatz_wide *
     return 1;
 }
 
+/* v = 3v + 1 (v odd), raising *lim (with *have) when it passes it; 0 when it would leave 128 bits */
+static inline int odd_up(u128 *v, u128 *lim, int *have)
+{
+    if (*v >> 126) return 0;
+    *v = 3 * *v + 1;
+    if (*v > *lim) {
+        *lim = *v;
+        *have = 1;
+    }
+    return 1;
+}
+
 int bulk_cz_predrop_from(const struct bulk_collatz_engine *e, u128 n, u128 v,
                          const bulk_collatz_wide *t, bulk_collatz_wide *out)
 {
@@ -68,28 +80,13 @@ int bulk_cz_predrop_from(const struct bulk_collatz_engine *e, u128 n, u128 v,
                 continue;
             }
             for (int s = 0; s < e->J[L]; s++) {
-                if (v & 1) {
-                    if (v >> 126) return predrop_exact(n, t, out);
-                    v = 3 * v + 1;
-                    if (v > lim) {
-                        lim = v;
-                        have = 1;
-                    }
-                } else {
-                    v >>= 1;
-                }
+                if (!(v & 1)) v >>= 1;
+                else if (!odd_up(&v, &lim, &have)) return predrop_exact(n, t, out);
             }
             continue;
         }
         /* near n: each odd step, then the run of halvings up to the drop (cz_glide_step) */
-        if (v & 1) {
-            if (v >> 126) return predrop_exact(n, t, out);
-            v = 3 * v + 1;
-            if (v > lim) {
-                lim = v;
-                have = 1;
-            }
-        }
+        if ((v & 1) && !odd_up(&v, &lim, &have)) return predrop_exact(n, t, out);
         const cz_u128 cv = cz_make((uint64_t)v, (uint64_t)(v >> 64));
         const int tz = cz_ctz(cv), delta = cz_bitlen(cv) - nbits;
         const int sstar = delta == 0 ? 1 : ((v >> delta) < n ? delta : delta + 1);
