@@ -91,9 +91,11 @@ int cmd_collatz_verify(int argc, char **argv)
     k = prm.k;
     ks = prm.k_stored;
     char identity[512];
-    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d%s%s%s%s",
-             from, to, pi, pn, d, k, conv ? " converge" : "", peaks ? "" : " no-peaks",
-             above_text ? " peak-above=" : "", above_text ? above_text : "");
+    /* with or without peaks the identity is the same, so that --no-peaks resumes a checkpoint
+     * written before peaks existed (the checkpoint says whether its prefix has peaks) */
+    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d%s%s%s",
+             from, to, pi, pn, d, k, conv ? " converge" : "", above_text ? " peak-above=" : "",
+             above_text ? above_text : "");
     if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
         cli_die(CLI_EXIT_USAGE, "collatz verify: bounds too long");
     double t0 = bulk_now();

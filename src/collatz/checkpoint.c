@@ -7,13 +7,14 @@
  *   overflows <count>
  *   max_glide <glide> <n>
  *   overflow <n>        (one line per kept overflow value, ascending)
- *   peak <value> <n>    (the largest pre-drop peak and its smallest n; 0 0: not computed)
+ *   peak <value> <n>    (the largest pre-drop peak and its smallest n; "peak none": a run
+ *                        without peaks, then no hit lines follow)
  *   hits_lost <count>   (peak hits that did not fit the list)
  *   hit <n> <value>     (one line per peak hit, ascending)
  *   end
  *
- * Format 1 (no peak lines) is still read, for runs without peaks; a run with peaks refuses it
- * with a message, as its prefix has no peaks.
+ * Format 1 (no peak lines) is still read, for runs without peaks; a run with peaks refuses it,
+ * and "peak none", with a message, as the prefix done has no peaks.
  *
  * Written atomically (util/atomic_file.h), so a kill at any moment leaves either the
  * previous or the new checkpoint, and both describe a consistent prefix of the range. */
@@ -26,7 +27,7 @@
 #include "collatz/peak.h"
 #include "atomic_file.h"
 
-int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next,
+int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next, int peaks,
                              const bulk_collatz_verify_result *r)
 {
     bulk_afile f;
@@ -47,7 +48,8 @@ int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 n
     char w[BULK_CZ_WIDE_STR];
     bulk_cz_wide_str(&r->peak, w);
     bulk_cz_u128_str(r->peak_n, a);
-    fprintf(f.fp, "peak %s %s\nhits_lost %u\n", w, a, r->peak_hits_lost);
+    if (peaks) fprintf(f.fp, "peak %s %s\nhits_lost %u\n", w, a, r->peak_hits_lost);
+    else fprintf(f.fp, "peak none\n");
     for (uint32_t i = 0; i < r->n_peak_hits; i++) {
         bulk_cz_u128_str(r->peak_hits[i].n, a);
         bulk_cz_wide_str(&r->peak_hits[i].value, w);
@@ -99,6 +101,14 @@ bad:
     return bulk_fail(ctx, BULK_ERR_PARSE, "%s: checkpoint %s: line %d is malformed", fn, path, *line);
 }
 
+static int no_peaks(const bulk_ctx *ctx, const char *fn, const char *path)
+{
+    return bulk_fail(ctx, BULK_ERR_ARG,
+                     "%s: checkpoint %s: written by a run without pre-drop peaks: resume it without peaks "
+                     "(verify --no-peaks) or remove it to start afresh",
+                     fn, path);
+}
+
 int bulk_cz_checkpoint_read(const bulk_ctx *ctx, const char *fn, const char *path, const char *identity,
                             int peaks, bulk_u128 *next, bulk_collatz_verify_result *r)
 {
@@ -111,11 +121,7 @@ int bulk_cz_checkpoint_read(const bulk_ctx *ctx, const char *fn, const char *pat
         fclose(fp);
         fp = NULL;
     }
-    if (old && peaks)
-        return bulk_fail(ctx, BULK_ERR_ARG,
-                         "%s: checkpoint %s: written without pre-drop peaks (format 1): resume it without peaks "
-                         "(verify --no-peaks) or remove it to start afresh",
-                         fn, path);
+    if (old && peaks) return no_peaks(ctx, fn, path);
     int line, st = bulk_cz_state_open(ctx, fn, path, old ? v1 : "bulk-collatz-checkpoint 2\n", identity, &fp, &line);
     if (st == 1) return 1;
     bulk_collatz_verify_result_init(r);
@@ -145,15 +151,25 @@ int bulk_cz_checkpoint_read(const bulk_ctx *ctx, const char *fn, const char *pat
             if (nf == 2 && !strcmp(kw, "overflow")) {
                 if (r->n_overflow_values >= BULK_COLLATZ_OVERFLOW_KEEP) goto bad;
                 if (bulk_cz_u128_parse(t1, &r->overflow_values[r->n_overflow_values++])) goto bad;
+            } else if (!old && nf == 2 && !strcmp(kw, "peak") && !strcmp(t1, "none")) {
+                if (peaks) {
+                    fclose(fp);
+                    return no_peaks(ctx, fn, path);
+                }
             } else if (!old && nf == 3 && !strcmp(kw, "peak")) {
                 if (bulk_cz_wide_parse(t1, &r->peak) || bulk_cz_u128_parse(v2, &r->peak_n)) goto bad;
+                if (!peaks) { /* a run without peaks resumes a run with them: it reports none */
+                    memset(&r->peak, 0, sizeof r->peak);
+                    memset(&r->peak_n, 0, sizeof r->peak_n);
+                }
             } else if (!old && nf == 2 && !strcmp(kw, "hits_lost")) {
                 if (bulk_cz_u128_parse(t1, &tmp) || tmp.hi || tmp.lo > UINT32_MAX) goto bad;
-                r->peak_hits_lost = (uint32_t)tmp.lo;
+                r->peak_hits_lost = peaks ? (uint32_t)tmp.lo : 0;
             } else if (!old && nf == 3 && !strcmp(kw, "hit")) {
                 if (r->n_peak_hits >= BULK_COLLATZ_PEAK_KEEP) goto bad;
-                bulk_collatz_record *h = &r->peak_hits[r->n_peak_hits++];
+                bulk_collatz_record *h = &r->peak_hits[r->n_peak_hits];
                 if (bulk_cz_u128_parse(t1, &h->n) || bulk_cz_wide_parse(v2, &h->value)) goto bad;
+                if (peaks) r->n_peak_hits++;
             } else {
                 goto bad;
             }

@@ -93,7 +93,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
                                  verify_fn, opts->checkpoint);
             if (next == end + 1) done = 1;
             if (end + 1 == 0 && next == 0) done = 1; /* the range ended at 2^128 - 1 */
-        } else if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, out) != BULK_OK) {
+        } else if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, e->peaks, out) != BULK_OK) {
             /* a fresh run: prove now that the checkpoint can be written */
             return ckpt_write_failed(ctx, opts->checkpoint);
         }
@@ -156,7 +156,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         int cancel = bulk_progress_step(&prog, (double)(next - to128(first)), 1);
         double now = bulk_now();
         if (opts->checkpoint && (done || cancel || now - last_ckpt >= every)) {
-            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) != BULK_OK) {
+            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), e->peaks, out) != BULK_OK) {
                 st = ckpt_write_failed(ctx, opts->checkpoint);
                 break;
             }

@@ -78,6 +78,14 @@ pk() { tr ',' '\n' <"$1" | grep -E '"(peak|peak_n)"'; }
 [ -n "$(pk "$T/whole.json")" ] && [ "$(pk "$T/whole.json")" = "$(pk "$T/merged.json")" ] || fail "verify --part + merge: peaks differ"
 grep -q '"peak":null' "$T/whole.json" && fail "verify: no peak"
 "$BULK" collatz verify --from "2^64" --to "2^64+2^20" --no-peaks --json | grep -q '"peak":null' || fail "--no-peaks: a peak"
+# a checkpoint of format 1 (before peaks): refused with peaks (exit 2, a message), resumed by
+# --no-peaks; a --no-peaks checkpoint likewise refused by a run with peaks
+printf 'bulk-collatz-checkpoint 1\nidentity collatz verify from=1 to=2^20 part=1/1 d=10 k=8\nnext 1\ncovered 0\niterated 0\nchecksum 0\noverflows 0\nmax_glide 0 0\nend\n' >"$T/v1.ck"
+expect_exit 2 "$BULK" collatz verify --from 1 --to 2^20 --d 10 --k 8 --checkpoint "$T/v1.ck"
+grep -q "without pre-drop peaks" "$T/err.txt" || fail "format-1 checkpoint: message: $(cat "$T/err.txt")"
+expect_exit 0 "$BULK" collatz verify --from 1 --to 2^20 --d 10 --k 8 --checkpoint "$T/v1.ck" --no-peaks
+head -n 1 "$T/v1.ck" | grep -q "checkpoint 2" || fail "format-1 checkpoint: not rewritten as format 2"
+expect_exit 2 "$BULK" collatz verify --from 1 --to 2^20 --d 10 --k 8 --checkpoint "$T/v1.ck"
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --peak-above x
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --peak-above 2^256
 expect_exit 2 "$BULK" collatz verify --from 1 --to 100 --peak-above 5 --no-peaks
