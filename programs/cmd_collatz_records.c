@@ -13,6 +13,15 @@ static const char records_usage[] =
     "beats that of every smaller n of the range. With --from 1 these are the true records\n"
     "(OEIS A006877, A060412, A006884). glide(1) is undefined, so 1 is never a glide record.\n"
     "\n"
+    "Path records compare peaks of any size (kept in 256 bits): from n >= 2A on the pre-drop\n"
+    "peak decides (the largest value before the trajectory first drops below n), below 2A the\n"
+    "whole trajectory's peak; numbers that drop within K steps are skipped once they cannot win.\n"
+    "\n"
+    "  --above V           path records only: list n whose pre-drop peak exceeds V and every\n"
+    "                      smaller n's of the range; with V = the peak of the last record below\n"
+    "                      A these are exactly the path records of [A, B), at full speed also\n"
+    "                      far from 1 (V: a number or expression, below 2^256)\n"
+    "  --k K               path records: sieve bits (default min(24, log2(B-A) - 4), 0: none)\n"
     "  --d D  base bits of B, C, J (default 11)   --a A  bits of tables A and P (default 20)\n"
     "  --threads N         CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND)\n"
@@ -30,8 +39,8 @@ static u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
 int cmd_collatz_records(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, records_usage);
-    const char *from = NULL, *to = NULL, *kind = NULL, *ckpt = NULL, *v;
-    int d = 11, a = 20, threads = 0;
+    const char *from = NULL, *to = NULL, *kind = NULL, *ckpt = NULL, *above_text = NULL, *v;
+    int d = 11, a = 20, threads = 0, ks = -1;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -42,6 +51,8 @@ int cmd_collatz_records(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
+        else if ((v = cli_opt_value(argc, argv, &i, "--above"))) above_text = v;
+        else if ((v = cli_opt_value(argc, argv, &i, "--k"))) ks = (int)cli_parse_ll("--k", v, 0, 30);
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
         else cli_die(CLI_EXIT_USAGE, "collatz records: unknown argument '%s'", argv[i]);
@@ -53,10 +64,25 @@ int cmd_collatz_records(int argc, char **argv)
     else if (!strcmp(kind, "path")) k = BULK_COLLATZ_PATH;
     else cli_die(CLI_EXIT_USAGE, "--kind: '%s' is not delay, glide or path", kind);
     if (a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
+    if ((above_text || ks >= 0) && k != BULK_COLLATZ_PATH)
+        cli_die(CLI_EXIT_USAGE, "collatz records: %s applies to --kind path only", above_text ? "--above" : "--k");
+    bulk_collatz_wide above;
+    if (above_text) above = czcli_wide("--above", above_text);
     bulk_u128 first, last;
     czcli_range(from, to, &first, &last);
+    if (k == BULK_COLLATZ_PATH && ks < 0) {
+        /* a sieve of K bits when the range holds many blocks of 2^K: min(24, log2(len) - 4) */
+        u128 len = to128(last) - to128(first) + 1;
+        int lg = 0;
+        while (lg < 127 && (len >> (lg + 1))) lg++;
+        ks = len == 0 ? 24 : lg - 4 < 0 ? 0 : lg - 4 > 24 ? 24 : lg - 4;
+    }
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
-    bulk_collatz_engine *e = czcli_engine(ctx, d, 0, a);
+    bulk_collatz_engine *e = czcli_engine(ctx, d, ks > 0 ? ks : 0, a);
+    /* path records skip the numbers proved by a smaller one where that is valid (records_path.c) */
+    if (k == BULK_COLLATZ_PATH && ks > 0 && (above_text || (first.lo == 1 && first.hi == 0)) &&
+        bulk_collatz_engine_set_converge(e) != BULK_OK)
+        cli_die(CLI_EXIT_FAIL, "collatz records: %s", bulk_ctx_last_error(ctx));
     bulk_collatz_record *recs;
     size_t n;
     int st;
@@ -66,15 +92,17 @@ int cmd_collatz_records(int argc, char **argv)
         /* the library's own limit on what can be enumerated: 2^60 numbers */
         u128 len = to128(last) - to128(first) + 1;
         st = len == 0 || len > (u128)1 << 60 ? BULK_ERR_ARG
-                                             : bulk_collatz_records_run(ctx, e, k, first, last, NULL, &recs, &n);
+             : above_text ? bulk_collatz_path_records_run(ctx, e, first, last, &above, NULL, &recs, &n)
+                          : bulk_collatz_records_run(ctx, e, k, first, last, NULL, &recs, &n);
     } else {
         char identity[512];
-        snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d", kind,
-                 from, to, d, a);
+        snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d%s%s", kind,
+                 from, to, d, a, above_text ? " above=" : "", above_text ? above_text : "");
         if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
             cli_die(CLI_EXIT_USAGE, "collatz records: bounds too long");
         bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 0 };
-        st = bulk_collatz_records_run(ctx, e, k, first, last, &opts, &recs, &n);
+        st = above_text ? bulk_collatz_path_records_run(ctx, e, first, last, &above, &opts, &recs, &n)
+                        : bulk_collatz_records_run(ctx, e, k, first, last, &opts, &recs, &n);
         if (st == BULK_ERR_IO || st == BULK_ERR_PARSE || st == BULK_ERR_UNSUPPORTED)
             cli_die(st == BULK_ERR_IO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE, "collatz records: %s",
                     bulk_ctx_last_error(ctx));
@@ -83,8 +111,11 @@ int cmd_collatz_records(int argc, char **argv)
     if (st == BULK_ERR_ARG && ckpt) cli_die(CLI_EXIT_USAGE, "collatz records: %s", bulk_ctx_last_error(ctx));
     if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "collatz records: the range is too long to enumerate");
     if (st) cli_die(CLI_EXIT_FAIL, "collatz records: %s", bulk_ctx_last_error(ctx));
-    for (size_t i = 0; i < n; i++)
-        printf("%s %s\n", czcli_str(recs[i].n, 0), czcli_str(recs[i].value, 1));
+    for (size_t i = 0; i < n; i++) {
+        char vb[80];
+        czcli_wide_text(&recs[i].value, vb);
+        printf("%s %s\n", czcli_str(recs[i].n, 0), vb);
+    }
     free(recs);
     bulk_collatz_engine_free(e);
     bulk_ctx_close(ctx);

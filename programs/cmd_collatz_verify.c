@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bulk/collatz.h"
+#include "bulk/int.h"
 #include "cli_progress.h"
 #include "collatz_cli.h"
 #include "progress_line.h"
@@ -30,6 +31,10 @@ static const char verify_usage[] =
     "                      n = 2, 4, 5, 8 mod 9; ~3x fewer numbers iterated), and stop each\n"
     "                      number at the table operation that proves a value below it: no\n"
     "                      glides, so no checksum and max glide (docs/collatz.md)\n"
+    "  --peak-above V      also list every n whose pre-drop peak exceeds V and that of every\n"
+    "                      smaller n of the range (V = the peak of the last path record below A:\n"
+    "                      exactly the new path records; at most 256; V below 2^256)\n"
+    "  --no-peaks          skip the pre-drop peaks (and resume a checkpoint written without them)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
     "                      (FILE: a regular file, a new one or a link to one)\n"
@@ -41,13 +46,16 @@ static const char verify_usage[] =
     "Reports numbers covered, numbers iterated individually (the rest are eliminated by the\n"
     "sieve), overflows (count and the smallest values, each resolved exactly), the largest glide,\n"
     "and checksum = the sum of glide(n) over the range mod 2^128, which is the same for every\n"
-    "thread count, backend, d and k. Exit 0 when every n was verified.\n";
+    "thread count, backend, d and k; and the largest pre-drop peak (the largest value before the\n"
+    "trajectory first drops below n, exact at any size) with its smallest n (with --converge over\n"
+    "the numbers not proved by a smaller one; on a GPU backend verify with peaks runs on the CPU\n"
+    "until the GPU reports them: --no-peaks for GPU speed). Exit 0 when every n was verified.\n";
 
 int cmd_collatz_verify(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, verify_usage);
-    const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *v;
-    int d = -1, k = -1, ks = -1, json = 0, threads = 0, conv = 0;
+    const char *from = NULL, *to = NULL, *ckpt = NULL, *part = NULL, *above_text = NULL, *v;
+    int d = -1, k = -1, ks = -1, json = 0, threads = 0, conv = 0, peaks = 1;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -63,8 +71,13 @@ int cmd_collatz_verify(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--part"))) part = v;
         else if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--converge")) conv = 1;
+        else if (!strcmp(argv[i], "--no-peaks")) peaks = 0;
+        else if ((v = cli_opt_value(argc, argv, &i, "--peak-above"))) above_text = v;
         else cli_die(CLI_EXIT_USAGE, "collatz verify: unknown argument '%s'", argv[i]);
     }
+    if (above_text && !peaks) cli_die(CLI_EXIT_USAGE, "collatz verify: --peak-above needs the peaks (drop --no-peaks)");
+    bulk_collatz_wide above;
+    if (above_text) above = czcli_wide("--peak-above", above_text);
     bulk_u128 first, last;
     czcli_range(from, to, &first, &last);
     unsigned long long pi = 1, pn = 1;
@@ -78,8 +91,11 @@ int cmd_collatz_verify(int argc, char **argv)
     k = prm.k;
     ks = prm.k_stored;
     char identity[512];
-    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d%s",
-             from, to, pi, pn, d, k, conv ? " converge" : "");
+    /* with or without peaks the identity is the same, so that --no-peaks resumes a checkpoint
+     * written before peaks existed (the checkpoint says whether its prefix has peaks) */
+    snprintf(identity, sizeof identity, "collatz verify from=%s to=%s part=%llu/%llu d=%d k=%d%s%s%s",
+             from, to, pi, pn, d, k, conv ? " converge" : "", above_text ? " peak-above=" : "",
+             above_text ? above_text : "");
     if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
         cli_die(CLI_EXIT_USAGE, "collatz verify: bounds too long");
     double t0 = bulk_now();
@@ -88,6 +104,8 @@ int cmd_collatz_verify(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "collatz verify --converge: %s", bulk_ctx_last_error(ctx));
     if (ks < k && bulk_collatz_engine_extend(e, k - ks) != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "collatz verify: %s", bulk_ctx_last_error(ctx));
+    if (peaks && bulk_collatz_engine_set_peaks(e, above_text ? &above : NULL) != BULK_OK)
+        cli_die(CLI_EXIT_FAIL, "collatz verify: %s", bulk_ctx_last_error(ctx));
     bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 0 };
     bulk_collatz_verify_result *r = malloc(sizeof *r);
     if (!r) cli_die(CLI_EXIT_FAIL, "out of memory");
@@ -143,10 +161,40 @@ static bulk_u128 json_u128(const char *file, const char *text, const char *key)
     return v;
 }
 
+/* The peak fields of a result ("peak", "peak_n", "peak_hits"; absent or null in results without
+ * peaks); every part must agree on having them (*peaks from the first). */
+static void json_peaks(const char *file, const char *text, bulk_collatz_verify_result *r, int first_file, int *peaks)
+{
+    const char *p = strstr(text, "\"peak\":\"");
+    if (first_file) *peaks = p != NULL;
+    else if (*peaks != (p != NULL))
+        cli_die(CLI_EXIT_USAGE, "merge: %s: mixes results with and without peaks (--no-peaks)", file);
+    if (!p) return;
+    char buf[96];
+    json_str(file, text, "peak", buf, sizeof buf);
+    if (bulk_int_from_str(r->peak.limb, buf, BULK_COLLATZ_WIDE_LIMBS, 10, NULL) != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "merge: %s: \"peak\" is not a number below 2^256", file);
+    r->peak_n = json_u128(file, text, "peak_n");
+    const char *h = strstr(text, "\"peak_hits\":[");
+    if (!h) cli_die(CLI_EXIT_USAGE, "merge: %s: no peak_hits", file);
+    h += strlen("\"peak_hits\":[");
+    while (*h == '[') {
+        char a[48], b[96];
+        int nb = 0;
+        if (sscanf(h, "[\"%47[0-9]\",\"%95[0-9]\"]%n", a, b, &nb) != 2 || !nb || r->n_peak_hits >= BULK_COLLATZ_PEAK_KEEP)
+            cli_die(CLI_EXIT_USAGE, "merge: %s: bad peak_hits", file);
+        bulk_collatz_record *q = &r->peak_hits[r->n_peak_hits++];
+        if (czcli_u128_parse(a, &q->n) || bulk_int_from_str(q->value.limb, b, BULK_COLLATZ_WIDE_LIMBS, 10, NULL))
+            cli_die(CLI_EXIT_USAGE, "merge: %s: bad peak hit '%s'", file, a);
+        h += nb;
+        if (*h == ',') h++;
+    }
+}
+
 int cmd_collatz_merge(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, merge_usage);
-    int json = 0, nfiles = 0, conv = 0, nfiles_seen = 0;
+    int json = 0, nfiles = 0, conv = 0, nfiles_seen = 0, peaks = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) json = 1;
         else if (argv[i][0] == '-' && argv[i][1]) cli_die(CLI_EXIT_USAGE, "merge: unknown option '%s'", argv[i]);
@@ -222,6 +270,7 @@ int cmd_collatz_merge(int argc, char **argv)
             ov = q + 1;
             if (*ov == ',') ov++;
         }
+        json_peaks(file, text, r, nfiles_seen == 1, &peaks);
         bulk_u128 f = json_u128(file, text, "first"), l = json_u128(file, text, "last");
         if (pi == 1) first = f;
         if (pi == pn) last = l;

@@ -23,6 +23,24 @@ bulk_u128 czcli_bound(const char *opt, const char *text, uint64_t *top)
     return r;
 }
 
+void czcli_wide_text(const bulk_collatz_wide *v, char buf[80])
+{
+    if (bulk_int_to_str(buf, 80, v->limb, BULK_COLLATZ_WIDE_LIMBS, 10, NULL) != BULK_OK) strcpy(buf, "?");
+}
+
+bulk_collatz_wide czcli_wide(const char *opt, const char *text)
+{
+    bulk_collatz_wide w;
+    size_t pos = 0;
+    int st = bulk_int_from_expr(w.limb, text, BULK_COLLATZ_WIDE_LIMBS, &pos);
+    if (st == BULK_ERR_OVERFLOW)
+        cli_die(CLI_EXIT_USAGE, "%s: '%s' is too large (2^256 or more; peaks are kept in 256 bits)", opt, text);
+    if (st == BULK_ERR_ARG) cli_die(CLI_EXIT_USAGE, "%s: '%s' is negative", opt, text);
+    if (st != BULK_OK)
+        cli_die(CLI_EXIT_USAGE, "%s: '%s' is not a number or expression (at character %zu)", opt, text, pos + 1);
+    return w;
+}
+
 void czcli_range(const char *from, const char *to, bulk_u128 *first, bulk_u128 *last)
 {
     if (!from) cli_die(CLI_EXIT_USAGE, "--from is required");
@@ -111,6 +129,8 @@ bulk_collatz_engine *czcli_engine(bulk_ctx *ctx, int d, int k, int a)
 
 /* ---- the verify result (verify, merge, dist collatz verify) ---- */
 
+static int cz_is_set(bulk_u128 v) { return (v.lo | v.hi) != 0; }
+
 void czcli_print_verify(FILE *out, int json, const char *from, const char *to, unsigned long long pi,
                         unsigned long long pn, bulk_u128 first, bulk_u128 last, int d, int k, int conv,
                         const bulk_collatz_verify_result *r, double secs, const char *extra_json,
@@ -133,7 +153,18 @@ void czcli_print_verify(FILE *out, int json, const char *from, const char *to, u
             fprintf(out, "],\"max_glide\":%llu,\"max_glide_n\":\"%s\",\"checksum\":\"%s\",",
                     (unsigned long long)r->max_glide, czcli_str(r->max_glide_n, 0),
                     czcli_str(r->checksum, 1));
-        fprintf(out, "\"seconds\":%.3f,\"rate\":%.4g%s}\n", secs, rate, extra_json ? extra_json : "");
+        char w[80];
+        if (cz_is_set(r->peak_n)) {
+            czcli_wide_text(&r->peak, w);
+            fprintf(out, "\"peak\":\"%s\",\"peak_n\":\"%s\",\"peak_hits\":[", w, czcli_str(r->peak_n, 0));
+        } else {
+            fprintf(out, "\"peak\":null,\"peak_n\":null,\"peak_hits\":[");
+        }
+        for (uint32_t i = 0; i < r->n_peak_hits; i++) {
+            czcli_wide_text(&r->peak_hits[i].value, w);
+            fprintf(out, "%s[\"%s\",\"%s\"]", i ? "," : "", czcli_str(r->peak_hits[i].n, 0), w);
+        }
+        fprintf(out, "],\"seconds\":%.3f,\"rate\":%.4g%s}\n", secs, rate, extra_json ? extra_json : "");
         return;
     }
     fprintf(out, "range       [%s, %s]", czcli_str(first, 0), czcli_str(last, 1));
@@ -152,6 +183,15 @@ void czcli_print_verify(FILE *out, int json, const char *from, const char *to, u
         fprintf(out, "\nmax glide   %llu at n = %s\n", (unsigned long long)r->max_glide,
                 czcli_str(r->max_glide_n, 0));
         fprintf(out, "checksum    %s\n", czcli_str(r->checksum, 0));
+    }
+    if (cz_is_set(r->peak_n)) {
+        char w[80];
+        czcli_wide_text(&r->peak, w);
+        fprintf(out, "peak        %s at n = %s  (largest pre-drop peak)\n", w, czcli_str(r->peak_n, 0));
+        for (uint32_t i = 0; i < r->n_peak_hits; i++) {
+            czcli_wide_text(&r->peak_hits[i].value, w);
+            fprintf(out, "peak hit    %s %s\n", czcli_str(r->peak_hits[i].n, 0), w);
+        }
     }
     if (secs > 0) fprintf(out, "time        %.3f s  (%.4g numbers/s)%s\n", secs, rate, extra_text ? extra_text : "");
     fprintf(out, "verified    yes\n");

@@ -22,6 +22,11 @@ void czcli_part(const char *text, bulk_u128 *first, bulk_u128 *last, unsigned lo
 
 /* Decimal text of v into buf (at most 39 digits and the NUL). */
 void czcli_u128_text(bulk_u128 v, char buf[48]);
+/* Decimal text of a wide value (peaks; at most 78 digits and the NUL). */
+void czcli_wide_text(const bulk_collatz_wide *v, char buf[80]);
+/* Parses `text` (a bound expression, bulk_int_from_expr) as a wide value for option opt, or
+ * exits 2 with a message naming opt (not a number, negative, 2^256 or more). */
+bulk_collatz_wide czcli_wide(const char *opt, const char *text);
 /* Decimal text of v (static buffer per call slot 0..3). */
 const char *czcli_str(bulk_u128 v, int slot);
 /* Decimal digits only (no sign, no prefix) -> *v: 0, or -1 when text is not such a number

@@ -6,7 +6,8 @@
  * wall-clock rate: on a shared machine the CPU-time rate is the one-core figure. Prints a table,
  * writes <out-dir>/<date>-cpu-collatz.txt and <date>-cpu-collatz.png (four panels).
  * Options: --out-dir DIR, --kmax K (largest sieve, default 37), --kstore S (bits of it stored,
- * default 28; the levels above are generated per block), --quick (small ranges);
+ * default 28; the levels above are generated per block), --quick (small ranges), --peaks (verify
+ * with pre-drop peaks on: bulk_collatz_engine_set_peaks);
  * --replot TXT PNG redraws the figure of an earlier results file. */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -28,6 +29,7 @@ static double thread_cpu(void)
 }
 
 static FILE *res;
+static int peaks; /* --peaks */
 
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...)
@@ -54,7 +56,7 @@ static struct point verify_point(bulk_ctx *ctx, int d, int k, int ks, uint64_t l
     bulk_collatz_engine *e;
     struct point p = { 0 };
     if (bulk_collatz_engine_new(&e, ctx, d, ks, 0) != BULK_OK ||
-        bulk_cz_build_extension(e, k - ks) != BULK_OK) {
+        bulk_cz_build_extension(e, k - ks) != BULK_OK || (peaks && bulk_collatz_engine_set_peaks(e, NULL) != BULK_OK)) {
         fprintf(stderr, "engine d=%d k=%d stored %d failed\n", d, k, ks);
         exit(1);
     }
@@ -175,9 +177,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) kmax = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--kstore") && i + 1 < argc) kstore = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--peaks")) peaks = 1;
         else if (!strcmp(argv[i], "--replot") && i + 2 < argc) return replot(argv[i + 1], argv[i + 2]);
         else {
-            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--kstore S] [--quick]\n"
+            fprintf(stderr, "usage: bench_collatz [--out-dir DIR] [--kmax K] [--kstore S] [--quick] [--peaks]\n"
                             "       bench_collatz --replot RESULTS.txt FIGURE.png\n");
             return 2;
         }
@@ -204,7 +207,7 @@ int main(int argc, char **argv)
         if (fscanf(la, "%lf", &load) != 1) load = 0;
         fclose(la);
     }
-    snprintf(path, sizeof path, "%s/%s-cpu-collatz.txt", dir, date);
+    snprintf(path, sizeof path, "%s/%s-cpu-collatz%s.txt", dir, date, peaks ? "-peaks" : "");
     res = fopen(path, "w");
     if (!res) fprintf(stderr, "bench_collatz: cannot write %s (printing only)\n", path);
     bulk_ctx *ctx1;
@@ -213,8 +216,8 @@ int main(int argc, char **argv)
     out("# machine: %s, load average at start %.2f (shared machine: cpu_rate = numbers per second\n"
         "# of this thread's CPU time, the one-core figure; wall_rate includes waiting for the CPU)\n",
         cpu, load);
-    out("# command: bench_collatz%s --kmax %d --kstore %d\n\n", quick ? " --quick" : "", kmax,
-        kstore);
+    out("# command: bench_collatz%s%s --kmax %d --kstore %d\n\n", quick ? " --quick" : "", peaks ? " --peaks" : "",
+        kmax, kstore);
 
     /* ---- verify against d (seed 004 Table 4: k = 32 there) ---- */
     int kfix = quick ? 24 : 32;

@@ -24,6 +24,16 @@ typedef struct bulk_u128 {
     uint64_t lo, hi;
 } bulk_u128;
 
+/* A value of up to 256 bits: limb[0..BULK_COLLATZ_WIDE_LIMBS), least significant first, unused
+ * high limbs 0. Peaks are carried in it: a trajectory from a start below 2^128 can climb far
+ * beyond 2^128 (several path records below 2^68 peak above 2^128), and 256 bits hold every peak
+ * known; a peak that would pass 2^256 is reported as BULK_ERR_OVERFLOW, never cut. Delays and
+ * glides use limb[0] only. */
+#define BULK_COLLATZ_WIDE_LIMBS 4
+typedef struct bulk_collatz_wide {
+    uint64_t limb[BULK_COLLATZ_WIDE_LIMBS];
+} bulk_collatz_wide;
+
 /* Table sizes. d: base bits of B, C, J (1..24); k: sieve bits of S (0..39, 0 = no sieve; the
  * stored sieve needs about 17 * s_k bytes); a: bits of the delay table A (d..30). A verify
  * engine may add up to BULK_COLLATZ_MAX_EXT sieve levels generated on the fly above the stored
@@ -79,6 +89,12 @@ BULK_API int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
  * per engine, after bulk_collatz_engine_set_converge when both are wanted.
  * BULK_ERR_ARG, BULK_ERR_NOMEM (the engine can then only be freed). */
 BULK_API int bulk_collatz_engine_extend(bulk_collatz_engine *e, int bits);
+/* Turns on pre-drop peaks in verify (bulk_collatz_verify_result: peak, peak_n and, when above
+ * is not NULL, the hits above *above; the value is copied). Costs a compare per table operation
+ * and an exact replay of the rare numbers that could beat the running maximum (docs/collatz.md
+ * "Peaks"). On a backend that cannot report peaks (the CUDA table today) verify runs on the
+ * CPU. Allowed any time before a verify call, not during one. BULK_ERR_ARG (NULL e). */
+BULK_API int bulk_collatz_engine_set_peaks(bulk_collatz_engine *e, const bulk_collatz_wide *above);
 /* 1 for an engine in convergence mode, else 0 (also for NULL). */
 BULK_API int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
 /* s_k, the number of mandatory residues of the engine's sieve (1 when k = 0; 0 for NULL). */
@@ -88,10 +104,17 @@ BULK_API uint64_t bulk_collatz_engine_sieve_size(const bulk_collatz_engine *e);
  * BULK_COLLATZ_MAX_K) without storing them (seed 004 Table 3), on the context's threads. */
 BULK_API int bulk_collatz_sieve_count(bulk_ctx *ctx, int k, uint64_t *counts);
 
+
+typedef struct bulk_collatz_record {
+    bulk_u128 n;
+    bulk_collatz_wide value; /* delay, glide or peak of n */
+} bulk_collatz_record;
+
 /* The result of verifying a range. Mergeable: results of disjoint ranges add up (merge).
  * checksum = sum of glide(n) over every n covered, mod 2^128: the sieve supplies the glide of
  * each eliminated residue class, the individual iterations the rest (see docs/collatz.md). */
 #define BULK_COLLATZ_OVERFLOW_KEEP 1024 /* overflow values kept (the smallest ones) */
+#define BULK_COLLATZ_PEAK_KEEP 256      /* peak hits kept (--peak-above; records are few) */
 typedef struct bulk_collatz_verify_result {
     bulk_u128 covered;   /* numbers shown to drop below themselves */
     bulk_u128 iterated;  /* of those, numbers iterated individually (not eliminated by S) */
@@ -101,6 +124,19 @@ typedef struct bulk_collatz_verify_result {
     bulk_u128 overflow_values[BULK_COLLATZ_OVERFLOW_KEEP]; /* ascending, the smallest kept */
     uint64_t max_glide;  /* largest glide in the range, and its smallest n */
     bulk_u128 max_glide_n;
+    /* Pre-drop peaks (engines with bulk_collatz_engine_set_peaks; else all 0): the pre-drop
+     * peak of n is the largest value of its trajectory before it first drops below n (n itself
+     * when none is larger; 1 for n = 1). peak is the largest of the range and peak_n its
+     * smallest n (peak_n = 0: peaks were not computed). In convergence mode the numbers proved
+     * by a smaller number are left out (docs/collatz.md "Peaks"); none of them is a path record.
+     * peak_hits: with an above value V, every n of the range whose pre-drop peak exceeds V and
+     * that of every smaller n of the range, ascending (with V = the peak of the last path record
+     * below the range, exactly the new path records); n_peak_hits of them, and peak_hits_lost
+     * more that did not fit (then the list is incomplete, and the runs report BULK_ERR_OVERFLOW). */
+    bulk_collatz_wide peak;
+    bulk_u128 peak_n;
+    uint32_t n_peak_hits, peak_hits_lost;
+    bulk_collatz_record peak_hits[BULK_COLLATZ_PEAK_KEEP];
 } bulk_collatz_verify_result;
 
 /* Zeroes r (NULL: nothing). */
@@ -196,13 +232,15 @@ typedef enum bulk_collatz_kind {
     BULK_COLLATZ_PATH = 2 /* the peak */
 } bulk_collatz_kind;
 
-typedef struct bulk_collatz_record {
-    bulk_u128 n, value;
-} bulk_collatz_record;
 
 /* Records in [first, last]: n whose value beats that of every smaller n of the range. *recs is
  * allocated (free() it); *count its length. The engine needs a > 0 for DELAY and PATH; the
- * range at most 2^60 numbers. BULK_ERR_OVERFLOW when a peak passes 2^128. Progress
+ * range at most 2^60 numbers. Path records compare peaks: from n >= 2 first on, the pre-drop
+ * peak (the largest value before the trajectory first drops below n) decides, as the peak of
+ * what follows is that of a smaller number of the range; below 2 first the whole trajectory's
+ * peak. An engine with a stored sieve (k > 0) lets path records skip every number that drops
+ * below itself within k steps once no such number can beat the running maximum (see
+ * docs/collatz.md "Path records"). BULK_ERR_OVERFLOW when a peak passes 2^256. Progress
  * "collatz.records". */
 BULK_API int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e,
                                   bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
@@ -221,6 +259,20 @@ BULK_API int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *
                                       bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,
                                       const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
                                       size_t *count);
+
+/* bulk_collatz_records_run of kind PATH with a floor: lists the n of [first, last] whose
+ * pre-drop peak (the largest value before the trajectory first drops below n) exceeds *above
+ * and that of every smaller n of the range, with that pre-drop peak as the value. With *above =
+ * the peak of the last path record below first these are exactly the path records of the range
+ * (a smaller number's peak is at most *above, and a number's peak after its drop is a smaller
+ * number's), at the full speed of the pre-drop engine also far from 1; *above = 0 with first =
+ * 1 gives the records of bulk_collatz_records. above NULL: bulk_collatz_records_run exactly.
+ * The identity NULL is that of bulk_collatz_records_run with " above=V" appended. Errors and
+ * progress as bulk_collatz_records_run. */
+BULK_API int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                           bulk_u128 last, const bulk_collatz_wide *above,
+                                           const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
+                                           size_t *count);
 
 /* One piece of a delays run, handed to the sink in order: numbers first .. first + n - 1.
  * batch == 0: delays[i] = delay(first + i), i < n. batch > 0: n batches of `batch` numbers,

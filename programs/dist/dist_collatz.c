@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "bulk/collatz.h"
+#include "bulk/int.h"
 #include "collatz_cli.h"
 #include "collatz_plot.h"
 #include "atomic_file.h"
@@ -97,6 +98,16 @@ static int run_chunk(dist_job *job, uint64_t i, char **out, size_t *len)
                 czcli_u128_text(r->overflow_values[k], s0);
                 sb_add(&sb, " %s", s0);
             }
+            /* pre-drop peaks: peak V N, then the hits (n value pairs) */
+            char w[80];
+            czcli_wide_text(&r->peak, w);
+            czcli_u128_text(r->peak_n, s0);
+            sb_add(&sb, "\npeak %s %s %u %u", w, s0, r->peak_hits_lost, r->n_peak_hits);
+            for (uint32_t k = 0; k < r->n_peak_hits; k++) {
+                czcli_u128_text(r->peak_hits[k].n, s0);
+                czcli_wide_text(&r->peak_hits[k].value, w);
+                sb_add(&sb, " %s %s", s0, w);
+            }
             sb_add(&sb, "\n");
         }
         free(r);
@@ -120,8 +131,9 @@ static int run_chunk(dist_job *job, uint64_t i, char **out, size_t *len)
             sb_add(&sb, "records %zu\n", n);
             for (size_t k = 0; k < n; k++) {
                 czcli_u128_text(recs[k].n, s0);
-                czcli_u128_text(recs[k].value, s1);
-                sb_add(&sb, "%s %s\n", s0, s1);
+                char sv[80];
+                czcli_wide_text(&recs[k].value, sv);
+                sb_add(&sb, "%s %s\n", s0, sv);
             }
         }
         free(recs);
@@ -158,6 +170,19 @@ static u128 parse_u128_tok(char **p, uint64_t i)
     return U(v);
 }
 
+/* a decimal value below 2^256 */
+static void parse_wide_tok(char **p, uint64_t i, bulk_collatz_wide *w)
+{
+    while (**p == ' ' || **p == '\n') (*p)++;
+    char tok[96];
+    size_t n = strcspn(*p, " \n");
+    if (n == 0 || n >= sizeof tok) bad_payload(i);
+    memcpy(tok, *p, n);
+    tok[n] = 0;
+    *p += n;
+    if (bulk_int_from_str(w->limb, tok, BULK_COLLATZ_WIDE_LIMBS, 10, NULL) != BULK_OK) bad_payload(i);
+}
+
 static void expect(char **p, const char *word, uint64_t i)
 {
     while (**p == ' ' || **p == '\n') (*p)++;
@@ -186,6 +211,17 @@ static void parse_verify(char *p, uint64_t i, bulk_collatz_verify_result *r)
     r->n_overflow_values = (uint32_t)nv;
     for (uint32_t k = 0; k < r->n_overflow_values; k++)
         r->overflow_values[k] = B(parse_u128_tok(&p, i));
+    expect(&p, "peak", i);
+    parse_wide_tok(&p, i, &r->peak);
+    r->peak_n = B(parse_u128_tok(&p, i));
+    u128 lost = parse_u128_tok(&p, i), nh = parse_u128_tok(&p, i);
+    if (lost > UINT32_MAX || nh > BULK_COLLATZ_PEAK_KEEP) bad_payload(i);
+    r->peak_hits_lost = (uint32_t)lost;
+    r->n_peak_hits = (uint32_t)nh;
+    for (uint32_t k = 0; k < r->n_peak_hits; k++) {
+        r->peak_hits[k].n = B(parse_u128_tok(&p, i));
+        parse_wide_tok(&p, i, &r->peak_hits[k].value);
+    }
 }
 
 /* ---- the CLI ---- */
@@ -198,7 +234,8 @@ static const char usage[] =
     "GPU per rank by local rank where GPUs are present, else the CPUs of the host shared by its\n"
     "ranks. Output as the one-process command (verify --json is accepted by `collatz merge`).\n"
     "\n"
-    "  verify --from A --to B [--d D] [--k K] [--json] [--converge]   (collatz verify --help)\n"
+    "  verify --from A --to B [--d D] [--k K] [--json] [--converge] [--no-peaks]\n"
+    "         [--peak-above V]   (collatz verify --help; peaks and hits merge over the chunks)\n"
     "  delays --from A --to B --stats BATCH [--out FILE] [--png FILE] [--d D] [--a A]\n"
     "  records --kind delay|glide|path --from A --to B [--d D] [--a A]\n"
     "\n"
@@ -231,7 +268,8 @@ int dist_collatz_main(int argc, char **argv)
     else cli_die(CLI_EXIT_USAGE, "dist collatz: '%s' does not run distributed (verify, delays --stats, records)", sub);
 
     const char *from = NULL, *to = NULL, *rk = NULL, *outp = NULL, *png = NULL, *chunk_s = NULL, *v;
-    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0;
+    const char *above_text = NULL;
+    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0, peaks = 1;
     unsigned long long batch = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     dist_opts o = { 0 };
@@ -251,7 +289,14 @@ int dist_collatz_main(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if (kind == J_VERIFY && !strcmp(argv[i], "--json")) json = 1;
         else if (kind == J_VERIFY && !strcmp(argv[i], "--converge")) conv = 1;
+        else if (kind == J_VERIFY && !strcmp(argv[i], "--no-peaks")) peaks = 0;
+        else if (kind == J_VERIFY && (v = cli_opt_value(argc, argv, &i, "--peak-above"))) above_text = v;
         else cli_die(CLI_EXIT_USAGE, "collatz %s (distributed): unknown or unsupported argument '%s'", sub, argv[i]);
+    }
+    bulk_collatz_wide above;
+    if (above_text) {
+        if (!peaks) cli_die(CLI_EXIT_USAGE, "collatz verify: --peak-above needs the peaks (drop --no-peaks)");
+        above = czcli_wide("--peak-above", above_text);
     }
     struct cz_job j = { 0 };
     j.kind = kind;
@@ -304,8 +349,9 @@ int dist_collatz_main(int argc, char **argv)
     czcli_u128_text(f, fs);
     czcli_u128_text(l, ts);
     if (kind == J_VERIFY)
-        snprintf(ident, sizeof ident, "collatz verify first=%s last=%s d=%d k=%d chunk=%s%s", fs, ts, d, k, cs,
-                 conv ? " converge" : "");
+        snprintf(ident, sizeof ident, "collatz verify first=%s last=%s d=%d k=%d chunk=%s%s%s%s%s", fs, ts, d, k, cs,
+                 conv ? " converge" : "", peaks ? "" : " no-peaks", above_text ? " peak-above=" : "",
+                 above_text ? above_text : "");
     else if (kind == J_STATS)
         snprintf(ident, sizeof ident, "collatz delays first=%s last=%s stats=%llu d=%d a=%d chunk=%s", fs, ts, batch, d, a, cs);
     else
@@ -318,6 +364,8 @@ int dist_collatz_main(int argc, char **argv)
     j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : 0, kind == J_VERIFY ? 0 : a);
     if (conv && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "dist collatz verify --converge: %s", bulk_ctx_last_error(j.ctx));
+    if (kind == J_VERIFY && peaks && bulk_collatz_engine_set_peaks(j.e, above_text ? &above : NULL) != BULK_OK)
+        cli_die(CLI_EXIT_FAIL, "dist collatz verify: %s", bulk_ctx_last_error(j.ctx));
     /* the time printed is that of the chunk phase: every rank builds its tables first, which
        does not shrink with more ranks and would hide the scaling of the distributed part */
     double t0 = bulk_now();

@@ -6,12 +6,13 @@
 #include "collatz/collatz_internal.h"
 
 /* Atomically writes the state "numbers below `next` are done, with result r". */
-int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next,
+int bulk_cz_checkpoint_write(const char *path, const char *identity, bulk_u128 next, int peaks,
                              const bulk_collatz_verify_result *r);
-/* 1: no such file; BULK_OK: read; BULK_ERR_ARG: another run's checkpoint; BULK_ERR_PARSE:
- * malformed. Failures record "<fn>: checkpoint <path>: <why>" on ctx. */
+/* 1: no such file; BULK_OK: read; BULK_ERR_ARG: another run's checkpoint, or one without peaks
+ * (format 1, or "peak none") for a run with peaks (a run without peaks ignores the peak lines); BULK_ERR_PARSE: malformed. Failures record
+ * "<fn>: checkpoint <path>: <why>" on ctx. */
 int bulk_cz_checkpoint_read(const bulk_ctx *ctx, const char *fn, const char *path, const char *identity,
-                            bulk_u128 *next, bulk_collatz_verify_result *r);
+                            int peaks, bulk_u128 *next, bulk_collatz_verify_result *r);
 
 /* The header shared by the verify checkpoints and the delays/records run states (runstate.h):
  * opens path and checks its first two lines, `magic` (newline included) and "identity <identity>".

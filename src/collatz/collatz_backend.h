@@ -63,6 +63,10 @@ struct bulk_collatz_backend {
      * NULL cs->collatz: nothing to do. Called by the context's close. CUDA only: NULL in the CPU
      * table (the CPU paths keep nothing between calls). */
     void (*release)(struct bulk_cuda_state *cs);
+    /* 1 when verify_chunk fills peak, peak_n and peak_hits for an engine with peaks on
+     * (bulk_collatz_engine_set_peaks), exactly as the CPU does; 0 (the CUDA table today): the
+     * public verify runs such an engine on the CPU table instead, so peaks are never missing. */
+    int verify_peaks;
 };
 
 extern const struct bulk_collatz_backend bulk_collatz_cpu_backend;

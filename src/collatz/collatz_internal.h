@@ -70,6 +70,11 @@ struct bulk_collatz_engine {
      * mod 9; conv = 1, cv its tables */
     int conv;
     struct cz_conv *cv;
+    /* pre-drop peaks in verify (bulk_collatz_engine_set_peaks, verify.c): peaks = 1; with
+     * have_above, the hits above `above`; MXmax = the largest MX entry (the per-operation bound) */
+    int peaks, have_above;
+    bulk_collatz_wide above;
+    uint64_t MXmax;
 };
 
 /* Largest sieve extension (bits above the stored sieve): the survivor lists hold u16 residues. */

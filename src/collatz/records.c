@@ -8,6 +8,7 @@
 #include "collatz/collatz_internal.h"
 #include "collatz/collatz_backend.h"
 #include "collatz/records_fast.h"
+#include "collatz/peak.h"
 #include "common/parallel.h"
 
 
@@ -104,7 +105,7 @@ static void records_range(void *arg, size_t begin, size_t end, int worker)
                     rc->recs = r;
                     rc->cap = nc;
                 }
-                rc->recs[rc->n++] = (bulk_collatz_record){ n, from128(val) };
+                rc->recs[rc->n++] = (bulk_collatz_record){ n, cz_wide_of128(val) };
                 best = val;
                 have = 1;
             }
@@ -120,6 +121,9 @@ int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_ki
 {
     *recs = NULL;
     *count = 0;
+    /* path records from pre-drop peaks on the CPU, every backend (records_path.c) */
+    if (kind == BULK_COLLATZ_PATH)
+        return bulk_cz_path_records(ctx, e, first, first, last, NULL, 0, recs, count, pr, done0);
     /* delay records on a CUDA context: the GPU twin (glide and path records stay on the CPU) */
     if (ctx->gpu && kind == BULK_COLLATZ_DELAY)
         return ctx->gpu->collatz->records(ctx, e, kind, first, last, recs, count, pr, done0);
@@ -154,7 +158,8 @@ int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
         for (size_t c = 0; c < m; c++) {
             if (chunks[c].status) st = chunks[c].status;
             for (size_t i = 0; i < chunks[c].n && st == BULK_OK; i++) {
-                u128 v = to128(chunks[c].recs[i].value);
+                const bulk_collatz_wide *w = &chunks[c].recs[i].value;
+                u128 v = ((u128)w->limb[1] << 64) | w->limb[0]; /* delays and glides: 64 bits */
                 if (have && v <= best) continue;
                 if (n == cap) {
                     size_t nc = cap ? 2 * cap : 64;
@@ -208,7 +213,7 @@ int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_colla
     *recs = NULL;
     *count = 0;
     if (st == BULK_ERR_CANCELLED) return bulk_fail(ctx, st, "%s: range: cancelled by the progress callback", fn);
-    if (st == BULK_ERR_OVERFLOW) return bulk_fail(ctx, st, "%s: range: a peak passes 2^128", fn);
+    if (st == BULK_ERR_OVERFLOW) return bulk_fail(ctx, st, "%s: range: a peak passes 2^256", fn);
     return bulk_cz_fail_status(ctx, st, fn, "range");
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "collatz/collatz_internal.h"
+#include "collatz/peak.h"
 #include "collatz/runstate.h"
 #include "progress_line.h" /* bulk_now */
 
@@ -98,14 +99,15 @@ static int run_failed(struct run *r, int st, const char *what)
         return bulk_fail(r->ctx, st, "%s: range: cancelled by the progress callback", r->fn);
     if (st == BULK_ERR_IO || st == BULK_ERR_ARG) return st; /* the message is set */
     if (st == BULK_ERR_OVERFLOW)
-        return bulk_fail(r->ctx, st, "%s: %s: a value does not fit its type (peak past 2^128 or delay past 2^32)",
+        return bulk_fail(r->ctx, st, "%s: %s: a value does not fit its type (peak past 2^256 or delay past 2^32)",
                          r->fn, what);
     return bulk_cz_fail_status(r->ctx, st, r->fn, what);
 }
 
-int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                             bulk_u128 first, bulk_u128 last, const bulk_collatz_run_opts *opts,
-                             bulk_collatz_record **recs, size_t *count)
+/* bulk_collatz_records_run, and with above (kind PATH) bulk_collatz_path_records_run */
+static int records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind, bulk_u128 first,
+                       bulk_u128 last, const bulk_collatz_wide *above, const bulk_collatz_run_opts *opts,
+                       bulk_collatz_record **recs, size_t *count)
 {
     int st = bulk_cz_records_check(ctx, records_fn, e, kind, first, last);
     if (st) return st;
@@ -117,11 +119,20 @@ int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
     bulk_cz_u128_str(first, f);
     bulk_cz_u128_str(last, l);
     static const char *const kinds[] = { "delay", "glide", "path" };
-    snprintf(deflt, sizeof deflt, "collatz records kind=%s first=%s last=%s d=%d a=%d", kinds[kind], f, l,
-             e->d, e->a);
+    char ab[BULK_CZ_WIDE_STR + 8] = "";
+    if (above) {
+        strcpy(ab, " above=");
+        bulk_cz_wide_str(above, ab + 7);
+    }
+    snprintf(deflt, sizeof deflt, "collatz records kind=%s first=%s last=%s d=%d a=%d%s", kinds[kind], f, l,
+             e->d, e->a, ab);
     struct run r;
     int resumed;
     if ((st = run_open(&r, ctx, records_fn, opts, deflt, first, last, &resumed)) != BULK_OK) return st;
+    if (above && !r.s.have_best) {
+        r.s.best = *above;
+        r.s.have_best = 1;
+    }
     size_t cap = r.s.nrecs;
     if (r.ckpt && !resumed && (st = save(&r)) != BULK_OK) return st;
     u128 next = to128(r.s.next), end = to128(last), lo = to128(first);
@@ -129,20 +140,29 @@ int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
     u128 slice = opts && opts->piece ? (u128)opts->piece
                  : bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA ? (u128)1 << 34
                                                               : (u128)bulk_ctx_threads(ctx) << 24;
+    /* path records on the CPU: one wave of chunks (records_path.c) per piece */
+    if (kind == BULK_COLLATZ_PATH && !(opts && opts->piece))
+        slice = (u128)bulk_ctx_threads(ctx) << (e->Sr && e->k + 3 > 25 ? e->k + 3 : 25);
     bulk_progress_run pr;
     st = bulk_progress_start(&pr, ctx, "collatz.records", "numbers", (double)(end - lo) + 1.0);
     if (st == BULK_OK) st = bulk_progress_step(&pr, (double)(next - lo), 1);
     int done = next == end + 1;
     while (!done && st == BULK_OK) {
-        u128 hi = next + slice - 1;
+        /* path records: pieces end on multiples of the piece size, so that the sieve blocks of
+         * 2^k inside them stay aligned (records_path.c; 1 + 2^24 would otherwise shift them) */
+        u128 hi = kind == BULK_COLLATZ_PATH ? (next / slice + 1) * slice - 1 : next + slice - 1;
         if (hi > end || hi < next) hi = end;
         bulk_collatz_record *rp;
         size_t m;
-        st = bulk_cz_records(ctx, e, kind, from128(next), from128(hi), &rp, &m, NULL, 0);
+        if (kind == BULK_COLLATZ_PATH)
+            st = bulk_cz_path_records(ctx, e, first, from128(next), from128(hi), r.s.have_best ? &r.s.best : NULL,
+                                      above != NULL, &rp, &m, NULL, 0);
+        else
+            st = bulk_cz_records(ctx, e, kind, from128(next), from128(hi), &rp, &m, NULL, 0);
         if (st) break;
         /* a record of the range is a record of its slice: filter against the running maximum */
         for (size_t i = 0; i < m && st == BULK_OK; i++) {
-            if (r.s.have_best && to128(rp[i].value) <= to128(r.s.best)) continue;
+            if (r.s.have_best && cz_wide_cmp(&rp[i].value, &r.s.best) <= 0) continue;
             if (r.s.nrecs == cap) {
                 size_t nc = cap ? 2 * cap : 64;
                 bulk_collatz_record *q = realloc(r.s.recs, nc * sizeof *q);
@@ -172,6 +192,21 @@ int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
     *recs = r.s.recs;
     *count = r.s.nrecs;
     return BULK_OK;
+}
+
+int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                             bulk_u128 first, bulk_u128 last, const bulk_collatz_run_opts *opts,
+                             bulk_collatz_record **recs, size_t *count)
+{
+    return records_run(ctx, e, kind, first, last, NULL, opts, recs, count);
+}
+
+int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                  bulk_u128 last, const bulk_collatz_wide *above,
+                                  const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
+                                  size_t *count)
+{
+    return records_run(ctx, e, BULK_COLLATZ_PATH, first, last, above, opts, recs, count);
 }
 
 /* The pieces of a delays run: where the next one ends. On the CPU a piece ends on a multiple

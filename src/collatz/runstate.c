@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collatz/checkpoint.h"
+#include "collatz/peak.h"
 #include "collatz/runstate.h"
 #include "atomic_file.h"
 
@@ -11,19 +12,19 @@ int bulk_cz_runstate_write(const char *path, const char *identity, const bulk_cz
 {
     bulk_afile f;
     if (bulk_afile_open(&f, path, "w") != 0) return BULK_ERR_IO;
-    char a[48], b[48];
+    char a[48], b[BULK_CZ_WIDE_STR];
     bulk_cz_u128_str(s->next, a);
     fprintf(f.fp, "bulk-collatz-run 1\nidentity %s\nnext %s\nout_bytes %llu\n", identity, a,
             (unsigned long long)s->out_bytes);
     if (s->have_best) {
-        bulk_cz_u128_str(s->best, a);
-        fprintf(f.fp, "best %s\n", a);
+        bulk_cz_wide_str(&s->best, b);
+        fprintf(f.fp, "best %s\n", b);
     } else {
         fprintf(f.fp, "best none\n");
     }
     for (size_t i = 0; i < s->nrecs; i++) {
         bulk_cz_u128_str(s->recs[i].n, a);
-        bulk_cz_u128_str(s->recs[i].value, b);
+        bulk_cz_wide_str(&s->recs[i].value, b);
         fprintf(f.fp, "record %s %s\n", a, b);
     }
     fprintf(f.fp, "end\n");
@@ -41,9 +42,10 @@ int bulk_cz_runstate_read(const bulk_ctx *ctx, const char *fn, const char *path,
     int line, st = bulk_cz_state_open(ctx, fn, path, "bulk-collatz-run 1\n", identity, &fp, &line);
     if (st != BULK_OK) return st; /* 1 (no file), or the header's error */
     st = BULK_ERR_PARSE;
-    char buf[4096], k[32], v1[64], v2[64];
+    char buf[4096], k[32], v1[96], v2[96];
     size_t cap = 0;
-    bulk_cz_runstate r = { { 0, 0 }, 0, 0, { 0, 0 }, NULL, 0 };
+    bulk_cz_runstate r;
+    memset(&r, 0, sizeof r);
     line++;
     if (!fgets(buf, sizeof buf, fp) || sscanf(buf, "next %63s", v1) != 1 ||
         bulk_cz_u128_parse(v1, &r.next))
@@ -55,16 +57,16 @@ int bulk_cz_runstate_read(const bulk_ctx *ctx, const char *fn, const char *path,
         r.out_bytes = ob;
     }
     line++;
-    if (!fgets(buf, sizeof buf, fp) || sscanf(buf, "best %63s", v1) != 1) goto bad;
+    if (!fgets(buf, sizeof buf, fp) || sscanf(buf, "best %95s", v1) != 1) goto bad;
     if (strcmp(v1, "none") != 0) {
-        if (bulk_cz_u128_parse(v1, &r.best)) goto bad;
+        if (bulk_cz_wide_parse(v1, &r.best)) goto bad;
         r.have_best = 1;
     }
     for (;;) {
         line++;
         if (!fgets(buf, sizeof buf, fp)) goto bad;
         if (strcmp(buf, "end\n") == 0) break;
-        if (sscanf(buf, "%31s %63s %63s", k, v1, v2) != 3 || strcmp(k, "record") != 0) goto bad;
+        if (sscanf(buf, "%31s %95s %95s", k, v1, v2) != 3 || strcmp(k, "record") != 0) goto bad;
         if (r.nrecs == cap) {
             size_t nc = cap ? 2 * cap : 64;
             bulk_collatz_record *p = realloc(r.recs, nc * sizeof *p);
@@ -76,7 +78,7 @@ int bulk_cz_runstate_read(const bulk_ctx *ctx, const char *fn, const char *path,
             cap = nc;
         }
         if (bulk_cz_u128_parse(v1, &r.recs[r.nrecs].n) ||
-            bulk_cz_u128_parse(v2, &r.recs[r.nrecs].value))
+            bulk_cz_wide_parse(v2, &r.recs[r.nrecs].value))
             goto bad;
         r.nrecs++;
     }

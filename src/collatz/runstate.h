@@ -21,7 +21,7 @@ typedef struct bulk_cz_runstate {
     bulk_u128 next;
     uint64_t out_bytes;
     int have_best;
-    bulk_u128 best;
+    bulk_collatz_wide best;
     bulk_collatz_record *recs; /* malloc'ed (read), or the caller's (write) */
     size_t nrecs;
 } bulk_cz_runstate;

@@ -16,6 +16,7 @@
 
 #include "collatz/collatz_internal.h"
 #include "collatz/cpu/glide_fast.h"
+#include "collatz/peak.h"
 
 
 static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
@@ -64,6 +65,7 @@ void bulk_collatz_verify_result_merge(bulk_collatz_verify_result *into,
     for (uint32_t i = 0; i < from->n_overflow_values; i++)
         keep_overflow(into, from->overflow_values[i]);
     if (!cz_is_zero(from->max_glide_n)) note_glide(into, from->max_glide_n, from->max_glide);
+    bulk_cz_peaks_merge(into, from);
 }
 
 /* Running sums of a chunk, kept in native 128-bit words. */
@@ -72,7 +74,31 @@ struct acc {
     bulk_collatz_verify_result *r;
     u128 covered, iterated, checksum;
     int status;
+    struct cz_peaks pk; /* pre-drop peaks (engines with peaks on; peak.h) */
 };
+
+/* The reference glide loop (cz_glide_from_mb) with the peak test of each step's start state
+ * (*hot set when one is >= vlim, see peak.h). */
+static inline int64_t glide_ref(const struct acc *a, cz_u128 v, cz_u128 n, int64_t done, int *hot)
+{
+    const bulk_collatz_engine *e = a->e;
+    const int nbits = cz_bitlen(n);
+    const u128 vlim = a->pk.vlim;
+    int h = 0, r;
+    do {
+        h |= to128(v) >= vlim;
+        r = cz_glide_step(&v, n, nbits, &done, e->d, e->B, e->C, e->J, e->MB);
+    } while (r == 0);
+    *hot |= h;
+    return r > 0 ? done : -1;
+}
+
+/* After n's glide loop: its pre-drop peak exactly when a state came near the threshold (hot)
+ * or the loop overflowed (g < 0: from n itself on the exact path). */
+static inline void peak_after(struct acc *a, u128 n, u128 v0, int64_t g, int hot)
+{
+    if (__builtin_expect(hot || g < 0, 0)) bulk_cz_peaks_exact(&a->pk, n, v0, g < 0);
+}
 
 /* Finishes n after its glide loop: g >= 0 is the glide, g < 0 an overflow (exact path). */
 static inline void finish_one(struct acc *a, cz_u128 n, int64_t g)
@@ -99,12 +125,14 @@ static inline void iterate_one(struct acc *a, cz_u128 n, cz_u128 v, int v_ok, in
 {
     const bulk_collatz_engine *e = a->e;
     int64_t g = -1;
+    int hot = 0;
     if (v_ok) {
         /* the fast kernel where it applies; it hands back (-1) the states near 2^128, which the
          * reference path then takes from the same start (identical results, glide_fast.h) */
-        if (cz_fast_usable(e, to128(n))) g = cz_fast_glide(e, to128(v), to128(n), done);
-        if (g < 0) g = cz_glide_from_mb(v, n, done, e->d, e->B, e->C, e->J, e->MB);
+        if (cz_fast_usable(e, to128(n))) g = cz_fast_glide_pk(e, to128(v), to128(n), done, a->pk.vlim, &hot);
+        if (g < 0) g = glide_ref(a, v, n, done, &hot);
     }
+    peak_after(a, to128(n), v_ok ? to128(v) : 0, g, hot);
     finish_one(a, n, g);
 }
 
@@ -123,7 +151,7 @@ static inline int conv_row_skipped(int conv, unsigned b9, uint64_t r) { return c
 static void block_stored(struct acc *a, cz_u128 nH)
 {
     const bulk_collatz_engine *e = a->e;
-    const int k = e->k, d = e->d;
+    const int k = e->k;
     const uint64_t s = e->s_k;
     const cz_u128 base = cz_shl(nH, k);
     /* convergence mode: rows with n = 2, 4, 5, 8 mod 9 are proved by a smaller number */
@@ -138,27 +166,22 @@ static void block_stored(struct acc *a, cz_u128 nH)
             if (conv_row_skipped(conv, b9, Sr[x])) continue;
             const u128 n = b128 | Sr[x];
             const u128 v = (u128)bulk_cz_pow3[Sj[x]] * h + Sc[x];
-            int64_t g = cz_fast_glide(e, v, n, (int64_t)k + Sj[x]);
-            if (__builtin_expect(g < 0, 0))
-                g = cz_glide_from_mb(from128(v), from128(n), (int64_t)k + Sj[x], d, e->B, e->C,
-                                     e->J, e->MB);
+            int hot = 0;
+            int64_t g = cz_fast_glide_pk(e, v, n, (int64_t)k + Sj[x], a->pk.vlim, &hot);
+            if (__builtin_expect(g < 0, 0)) g = glide_ref(a, from128(v), from128(n), (int64_t)k + Sj[x], &hot);
+            peak_after(a, n, v, g, hot);
             finish_one(a, from128(n), g);
         }
     } else {
         for (uint64_t x = 0; x < s; x++) {
             if (conv_row_skipped(conv, b9, e->Sr[x])) continue;
-            cz_u128 n = base, v;
+            cz_u128 n = base, v = { 0, 0 };
             n.lo |= e->Sr[x];
             int64_t g = -1;
-            if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x])) {
-                /* cz_glide_from_mb, inlined */
-                const int nbits = cz_bitlen(n);
-                int64_t done = (int64_t)k + e->Sj[x];
-                int r;
-                while ((r = cz_glide_step(&v, n, nbits, &done, d, e->B, e->C, e->J, e->MB)) == 0) {
-                }
-                if (r > 0) g = done;
-            }
+            int hot = 0;
+            if (cz_sieve_start(&v, nH, bulk_cz_pow3[e->Sj[x]], e->Sc[x]))
+                g = glide_ref(a, v, n, (int64_t)k + e->Sj[x], &hot);
+            peak_after(a, to128(n), to128(v), g, hot);
             finish_one(a, n, g);
         }
     }
@@ -177,7 +200,7 @@ static void block_stored(struct acc *a, cz_u128 nH)
 static void block_extended(struct acc *a, cz_u128 nH)
 {
     const bulk_collatz_engine *e = a->e;
-    const int k = e->k, X = e->kx, K = k + X, d = e->d;
+    const int k = e->k, X = e->kx, K = k + X;
     const uint64_t xm = ((uint64_t)1 << X) - 1;
     const u128 nh = to128(nH), base = nh << K;
     const int fast = nH.hi == 0 && cz_fast_usable(e, base);
@@ -203,13 +226,21 @@ static void block_extended(struct acc *a, cz_u128 nH)
             if (conv && bulk_cz_conv_pred_m0(e->cv, K, j2, c2, (q << k) | r, 0)) continue;
             const u128 n = base | ((u128)q << k) | r;
             int64_t g = -1;
+            int hot = 0;
+            u128 v0 = 0;
             /* j2 > 40 (K > 40 only): 3^j2 and c2 leave 64 bits, the reference path below */
-            if (fast && j2 <= 40) g = cz_fast_glide(e, (u128)bulk_cz_pow3[j2] * nH.lo + c2, n, (int64_t)K + j2);
+            if (fast && j2 <= 40) {
+                v0 = (u128)bulk_cz_pow3[j2] * nH.lo + c2;
+                g = cz_fast_glide_pk(e, v0, n, (int64_t)K + j2, a->pk.vlim, &hot);
+            }
             if (g < 0) {
                 cz_u128 v;
-                if (cz_sieve_start(&v, from128((nh << X) | q), p3, c))
-                    g = cz_glide_from_mb(v, from128(n), (int64_t)k + j, d, e->B, e->C, e->J, e->MB);
+                if (cz_sieve_start(&v, from128((nh << X) | q), p3, c)) {
+                    v0 = to128(v);
+                    g = glide_ref(a, v, from128(n), (int64_t)k + j, &hot);
+                }
             }
+            peak_after(a, n, v0, g, hot);
             finish_one(a, from128(n), g);
         }
     }
@@ -274,8 +305,10 @@ int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
     int ok = cz_sieve_start(&v, from128(nw >> L), bulk_cz_pow3[j], c);
     bulk_collatz_verify_result t;
     bulk_collatz_verify_result_init(&t);
-    struct acc a = { e, &t, 0, 0, 0, BULK_OK };
+    struct acc a = { e, &t, 0, 0, 0, BULK_OK, { 0 } };
+    bulk_cz_peaks_init(&a.pk, e, &t);
     iterate_one(&a, n, v, ok, (int64_t)L + j);
+    bulk_cz_peaks_free(&a.pk);
     if (a.status != BULK_OK) return a.status;
     t.checksum = from128(a.checksum);
     bulk_collatz_verify_result_merge(r, &t);
@@ -292,12 +325,15 @@ int bulk_cz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u12
                          bulk_collatz_verify_result *out)
 {
     bulk_collatz_verify_result_init(out);
-    struct acc a = { e, out, 0, 0, 0, BULK_OK };
+    struct acc a = { e, out, 0, 0, 0, BULK_OK, { 0 } };
+    bulk_cz_peaks_init(&a.pk, e, out);
     u128 cur = to128(first), end = to128(last);
     for (;;) {
+        bulk_cz_peaks_block_begin(&a.pk);
         if (cur == 1) { /* 1 is the base case: covered, glide 0 by convention */
             a.covered++;
             note_glide(out, from128(1), 0);
+            bulk_cz_peaks_block_end(&a.pk, 1, 0);
         } else {
             /* the largest aligned block that fits, up to level K = k + kx (with an extension;
              * a block of a level between k and K, at the range's ends, is its 2^(L-k) level-k
@@ -323,12 +359,18 @@ int bulk_cz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u12
                 walk_block(&a, nH, L, 0, 0, 0, 0);
                 a.covered += (u128)1 << L;
             }
+            if (a.status == BULK_OK) a.status = bulk_cz_peaks_block_end(&a.pk, cur, L);
             cur += ((u128)1 << L) - 1; /* now the last number of the block */
         }
-        if (a.status != BULK_OK) return a.status;
+        if (a.status == BULK_OK) a.status = a.pk.status;
+        if (a.status != BULK_OK) {
+            bulk_cz_peaks_free(&a.pk);
+            return a.status;
+        }
         if (cur >= end) break;
         cur++;
     }
+    bulk_cz_peaks_free(&a.pk);
     out->covered = from128(a.covered);
     out->iterated = from128(a.iterated);
     out->checksum = from128(a.checksum);

@@ -84,7 +84,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     int done = 0;
     if (opts->checkpoint) {
         bulk_u128 nx;
-        int st = bulk_cz_checkpoint_read(ctx, verify_fn, opts->checkpoint, identity, &nx, out);
+        int st = bulk_cz_checkpoint_read(ctx, verify_fn, opts->checkpoint, identity, e->peaks, &nx, out);
         if (st < 0) return st == BULK_ERR_PARSE ? BULK_ERR_ARG : st;
         if (st == BULK_OK) {
             next = to128(nx);
@@ -93,13 +93,14 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
                                  verify_fn, opts->checkpoint);
             if (next == end + 1) done = 1;
             if (end + 1 == 0 && next == 0) done = 1; /* the range ended at 2^128 - 1 */
-        } else if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, out) != BULK_OK) {
+        } else if (bulk_cz_checkpoint_write(opts->checkpoint, identity, first, e->peaks, out) != BULK_OK) {
             /* a fresh run: prove now that the checkpoint can be written */
             return ckpt_write_failed(ctx, opts->checkpoint);
         }
     }
     int threads = bulk_ctx_threads(ctx);
-    int gpu = ctx->gpu != NULL; /* a CUDA context */
+    /* a CUDA context, unless peaks are asked of a GPU table that cannot give them */
+    int gpu = ctx->gpu != NULL && (!e->peaks || ctx->gpu->collatz->verify_peaks);
     /* chunks hold whole blocks of the largest level (k + kx with a sieve extension) */
     const int K = e->k + e->kx;
     int shift = K > 22 ? K : 22;
@@ -155,7 +156,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         int cancel = bulk_progress_step(&prog, (double)(next - to128(first)), 1);
         double now = bulk_now();
         if (opts->checkpoint && (done || cancel || now - last_ckpt >= every)) {
-            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), out) != BULK_OK) {
+            if (bulk_cz_checkpoint_write(opts->checkpoint, identity, from128(next), e->peaks, out) != BULK_OK) {
                 st = ckpt_write_failed(ctx, opts->checkpoint);
                 break;
             }
@@ -169,6 +170,10 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     free(res);
     free(status);
     if (st == BULK_OK) st = bulk_progress_end(&prog);
+    if (st == BULK_OK && out->peak_hits_lost)
+        return bulk_fail(ctx, BULK_ERR_OVERFLOW, "%s: peak hits: more than %d numbers beat the above value and all "
+                         "smaller ones (%u not kept): give a larger above value",
+                         verify_fn, BULK_COLLATZ_PEAK_KEEP, out->peak_hits_lost);
     if (st == BULK_ERR_CANCELLED)
         return bulk_fail(ctx, st, "%s: range: cancelled by the progress callback", verify_fn);
     return st;

@@ -293,7 +293,7 @@ link v.ck other/v.ck
 bk collatz verify --from 1 --to 100000 --checkpoint "$S/v.ck"
 rc_is 0
 is_link "$S/v.ck"
-[ "$(head -n 1 "$S/other/v.ck" 2>/dev/null)" = "bulk-collatz-checkpoint 1" ] || fail "the link's target is not a checkpoint"
+[ "$(head -n 1 "$S/other/v.ck" 2>/dev/null)" = "bulk-collatz-checkpoint 2" ] || fail "the link's target is not a checkpoint"
 bk collatz verify --from 1 --to 100000 --checkpoint "$S/v.ck"
 rc_is 0
 is_link "$S/v.ck"

@@ -512,7 +512,7 @@ static void test_checkpoint(void)
     /* the driver's chunks are aligned to 2^22 here, so a real checkpoint sits on such a bound */
     nv_u128 mid = ((nv_u128)1 << 50) + (1u << 26);
     CHECK(bulk_collatz_verify_chunk(e, U(a), U(mid - 1), pre) == BULK_OK, "prefix");
-    CHECK(bulk_cz_checkpoint_write(path, "test run 1", U(mid), pre) == BULK_OK, "write");
+    CHECK(bulk_cz_checkpoint_write(path, "test run 1", U(mid), 0, pre) == BULK_OK, "write");
     CHECK(bulk_collatz_verify(c, e, U(a), U(b), &o, r2) == BULK_OK, "resumed run");
     CHECK(N(r1->checksum) == N(r2->checksum) && N(r1->covered) == N(r2->covered) &&
               N(r1->iterated) == N(r2->iterated) && r1->max_glide == r2->max_glide,

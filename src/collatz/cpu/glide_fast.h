@@ -117,15 +117,19 @@ static inline int cz_fast_first_dip_wide(const bulk_collatz_engine *e, uint64_t 
 }
 
 /* glide(n) from the state v >= n after `done` steps, or -1: leave it to the reference path
- * (a state reached 2^(128 - CZ_FAST_HEADROOM)). Needs cz_fast_usable(e, n). */
-static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, u128 v, u128 n,
-                                    int64_t done)
+ * (a state reached 2^(128 - CZ_FAST_HEADROOM)). Needs cz_fast_usable(e, n). *hot is set when a
+ * state at the start of an operation is >= vlim (verify's pre-drop peaks: below vlim no value
+ * of the operation can beat the running maximum), else left alone. */
+static inline int64_t cz_fast_glide_pk(const bulk_collatz_engine *e, u128 v, u128 n,
+                                       int64_t done, u128 vlim, int *hot)
 {
     const int d = e->d;
     const uint64_t mask = ((uint64_t)1 << d) - 1;
     const uint64_t *B = e->B, *C = e->C, *MB = e->MB;
     const uint8_t *J = e->J;
+    int h = 0;
     for (;;) {
+        h |= v >= vlim;
         const uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
         const uint64_t L = lo & mask;
         if (__builtin_expect(hi < ((uint64_t)1 << d), 1)) {
@@ -134,21 +138,37 @@ static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, u128 v, u128 n
             const uint64_t l = (lo >> d) | (hi << (64 - d));
             if ((u128)MB[L] * l < n) {
                 int t = cz_fast_first_dip(e, L, l, n);
-                if (t >= 0) return done + e->Ts[16 * L + t];
+                if (t >= 0) {
+                    *hot |= h;
+                    return done + e->Ts[16 * L + t];
+                }
             }
             v = (u128)B[L] * l + C[L];
             done += J[L];
         } else {
-            if ((v >> (128 - CZ_FAST_HEADROOM)) != 0) return -1;
+            if ((v >> (128 - CZ_FAST_HEADROOM)) != 0) {
+                *hot |= h;
+                return -1;
+            }
             const u128 vH = v >> d;
             if ((u128)MB[L] * vH < n) {
                 int t = cz_fast_first_dip_wide(e, L, vH, n);
-                if (t >= 0) return done + e->Ts[16 * L + t];
+                if (t >= 0) {
+                    *hot |= h;
+                    return done + e->Ts[16 * L + t];
+                }
             }
             v = (u128)B[L] * vH + C[L];
             done += J[L];
         }
     }
+}
+
+/* The glide alone. */
+static inline int64_t cz_fast_glide(const bulk_collatz_engine *e, u128 v, u128 n, int64_t done)
+{
+    int hot = 0;
+    return cz_fast_glide_pk(e, v, n, done, ~(u128)0, &hot);
 }
 
 #endif

@@ -31,7 +31,7 @@ int push(rec_list &l, u128 n, uint32_t v)
         l.cap = nc;
     }
     l.r[l.n].n = cg_u_of(n);
-    l.r[l.n].value = cg_u_of((u128)v);
+    l.r[l.n].value = bulk_collatz_wide{ { (uint64_t)v, 0, 0, 0 } }; /* a delay: limb 0 */
     l.n++;
     return BULK_OK;
 }

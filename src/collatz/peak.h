@@ -1,0 +1,98 @@
+/* Peaks of any size (bulk_collatz_wide, 256 bits) and the pre-drop peak of one number
+ * (collatz/peak.c): the largest value of n's trajectory before it first drops below n (n itself
+ * when no step raises it; pre-drop peak(1) = 1, as 1 never drops below itself). */
+#ifndef BULK_COLLATZ_PEAK_H
+#define BULK_COLLATZ_PEAK_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collatz/collatz_internal.h"
+
+static inline bulk_collatz_wide cz_wide_of128(u128 v)
+{
+    bulk_collatz_wide w = { { (uint64_t)v, (uint64_t)(v >> 64), 0, 0 } };
+    return w;
+}
+
+/* -1, 0, 1 */
+static inline int cz_wide_cmp(const bulk_collatz_wide *a, const bulk_collatz_wide *b)
+{
+    for (int i = BULK_COLLATZ_WIDE_LIMBS; i-- > 0;)
+        if (a->limb[i] != b->limb[i]) return a->limb[i] < b->limb[i] ? -1 : 1;
+    return 0;
+}
+
+/* v <= t for a 128-bit v */
+static inline int cz_wide_le128(u128 v, const bulk_collatz_wide *t)
+{
+    if (t->limb[2] | t->limb[3]) return 1;
+    return v <= (((u128)t->limb[1] << 64) | t->limb[0]);
+}
+
+/* Decimal text of v into buf (at least BULK_CZ_WIDE_STR bytes). */
+#define BULK_CZ_WIDE_STR 80
+void bulk_cz_wide_str(const bulk_collatz_wide *v, char *buf);
+/* Decimal text (digits only) into *v: BULK_OK, BULK_ERR_PARSE, BULK_ERR_OVERFLOW (>= 2^256). */
+int bulk_cz_wide_parse(const char *s, bulk_collatz_wide *v);
+
+/* The pre-drop peak of n >= 2 from its state v part-way along the trajectory (the value after
+ * some steps, no value so far below n, and none so far above the threshold *t). Returns 1 when
+ * the pre-drop peak exceeds *t, with the exact peak in *out; 0 when it does not (out untouched);
+ * a negative status on failure (BULK_ERR_OVERFLOW: the peak passes 2^256). Table operations run
+ * whole while the bound MX[L] (vH + 1) on every value inside them cannot beat the threshold, are
+ * replayed step by step otherwise; a value that would leave 128 bits restarts n on the exact
+ * multi-limb path. */
+int bulk_cz_predrop_from(const struct bulk_collatz_engine *e, u128 n, u128 v,
+                         const bulk_collatz_wide *t, bulk_collatz_wide *out);
+/* The same from n itself (n >= 1; pre-drop peak(1) = 1). */
+int bulk_cz_predrop(const struct bulk_collatz_engine *e, u128 n, const bulk_collatz_wide *t,
+                    bulk_collatz_wide *out);
+/* The peak of n's whole trajectory (n >= 1, engine with a > 0), exactly, at any size up to 2^256
+ * (BULK_ERR_OVERFLOW beyond). */
+int bulk_cz_peak_wide(const struct bulk_collatz_engine *e, u128 n, bulk_collatz_wide *out);
+/* An upper bound on every value of the first k halvings of the trajectory of any n <= nmax
+ * (and of the odd steps among them), saturated at 2^128 - 1: 4 (3/2)^k (nmax + 2^k), as after
+ * i halvings and j <= i odd steps the value is below 3^j (n + 2^i) / 2^i. k <= 40. */
+u128 bulk_cz_prefix_bound(int k, u128 nmax);
+
+/* Path records of [from, to] inside a run over [first, ...] whose records so far reach *best
+ * (NULL: none yet): *recs (malloc'ed, values > *best) and *count. above = 1: pre-drop peaks
+ * decide everywhere (*best is the --above value or the running maximum); above = 0: the whole
+ * trajectory's peak for n < 2 first (where the drop can land below first), the pre-drop peak
+ * above. Uses the engine's stored sieve (k > 0) for every block of 2^k that no sieved number
+ * can win. Progress to pr (may be NULL) as done0 + numbers done. */
+int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bulk_u128 first,
+                         bulk_u128 from, bulk_u128 to, const bulk_collatz_wide *best, int above,
+                         bulk_collatz_record **recs, size_t *count, bulk_progress_run *pr,
+                         double done0);
+/* ---- pre-drop peaks inside verify (verify_peak.c; engines with e->peaks) ----
+ * A chunk keeps the running maximum in its result r. t is the skip threshold: a number matters
+ * only when its pre-drop peak exceeds t, which is min(peak - 1, max(above, bs)) with bs the
+ * maximum before the current block (the hits need every peak above it; the ties of peak_n need
+ * the peaks equal to the maximum). A state below vlim keeps every value of its next table
+ * operation at most t (the bound MXmax (vH + 1) of cz_peak_step), so the glide loops only test
+ * v >= vlim per operation and hand the rare hot numbers to bulk_cz_peaks_exact. */
+struct cz_peaks {
+    const struct bulk_collatz_engine *e;
+    bulk_collatz_verify_result *r;
+    bulk_collatz_wide t, bs;
+    u128 vlim; /* 2^128 - 1 when peaks are off */
+    bulk_collatz_record *cand; /* the block's hit candidates */
+    size_t ncand, capcand;
+    int status;
+};
+void bulk_cz_peaks_init(struct cz_peaks *p, const struct bulk_collatz_engine *e, bulk_collatz_verify_result *r);
+void bulk_cz_peaks_free(struct cz_peaks *p);
+/* Before each block of numbers in increasing order. */
+void bulk_cz_peaks_block_begin(struct cz_peaks *p);
+/* n's pre-drop peak exactly: from the state v0 (no earlier value above the block's prefix
+ * bound) or, with from_n, from n itself. */
+void bulk_cz_peaks_exact(struct cz_peaks *p, u128 n, u128 v0, int from_n);
+/* After the block [base, base + 2^L): when the prefix bound of L halvings could beat t, every
+ * number of the block again from itself (the sieved ones had no iteration); then the block's
+ * hits. Returns p->status. */
+int bulk_cz_peaks_block_end(struct cz_peaks *p, u128 base, int L);
+/* The peak part of bulk_collatz_verify_result_merge. */
+void bulk_cz_peaks_merge(bulk_collatz_verify_result *into, const bulk_collatz_verify_result *from);
+
+#endif
