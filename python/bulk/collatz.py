@@ -118,7 +118,7 @@ def delay_stats(start: int, stop: int, batch: int, *, ctx: Optional[Context] = N
 
 _FIELDS = ("command", "from", "to", "part", "first", "last", "d", "k", "mode", "covered",
            "iterated", "overflows", "overflow_values", "max_glide", "max_glide_n", "checksum",
-           "seconds", "rate")
+           "peak", "peak_n", "peak_hits", "seconds", "rate")
 
 
 class VerifyResult:
@@ -149,10 +149,12 @@ class VerifyResult:
     def to_json(self) -> str:
         """The JSON line the CLI prints for the same run (numbers as strings, as there)."""
         v = dict(self._v)
-        for k in ("first", "last", "covered", "iterated", "max_glide_n", "checksum"):
+        for k in ("first", "last", "covered", "iterated", "max_glide_n", "checksum", "peak",
+                  "peak_n"):
             if v[k] is not None:
                 v[k] = str(v[k])
         v["overflow_values"] = [str(x) for x in v["overflow_values"]]
+        v["peak_hits"] = [[str(n), str(p)] for n, p in v["peak_hits"]]
         v["seconds"] = round(v["seconds"], 3)
         v["rate"] = float(f"{v['rate']:.4g}")
         return json.dumps(v, separators=(",", ":"))
@@ -186,19 +188,26 @@ def _part(part: Union[None, str, Tuple[int, int]], first: int, last: int) -> Tup
 def verify(start: int, stop: int, converge: bool = False,
            part: Union[None, str, Tuple[int, int]] = None, *, d: Optional[int] = None,
            k: Optional[int] = None, k_stored: Optional[int] = None,
+           peaks: Optional[bool] = None, peak_above: Optional[int] = None,
            ctx: Optional[Context] = None, progress: ProgressArg = False) -> VerifyResult:
     """Verifies that every n in [start, stop) reaches 1 (each shown to drop below itself), as
     ``bulk collatz verify --from start --to stop [--converge] [--part I/N]``: ``part`` (I, N)
     or "I/N" takes the I-th of N equal slices. d, k, k_stored: table and sieve sizes (None:
-    the library's choice for the range and backend). Returns a :class:`VerifyResult`. Progress
-    op "collatz.verify"."""
+    the library's choice for the range and backend). peaks: compute the pre-drop peaks (``peak``,
+    ``peak_n``: the largest value before a trajectory first drops below its start, and its
+    smallest n; exact at any size); None computes them except on a CUDA context, whose verify
+    does not compute them yet (asked for there, verify runs on the CPU). peak_above V: also
+    ``peak_hits``, every (n, pre-drop peak) above V and above that of every smaller n of the
+    range (with V the peak of the last path record below the range: the new path records; as
+    ``--peak-above``). Returns a :class:`VerifyResult`. Progress op "collatz.verify"."""
     first, last = _range(start, stop, "bulk.collatz.verify")
     first, last, pi, pn = _part(part, first, last)
     t0 = time.perf_counter()
     with progress_fn(progress) as cb:
         r = _bulk.collatz_verify(resolve(ctx), first, last, bool(converge),
                                  -1 if d is None else d, -1 if k is None else k,
-                                 -1 if k_stored is None else k_stored, cb)
+                                 -1 if k_stored is None else k_stored,
+                                 -1 if peaks is None else int(bool(peaks)), peak_above, cb)
     secs = time.perf_counter() - t0
     v: Dict[str, Any] = {"command": "collatz verify", "from": str(start), "to": str(stop),
                          "part": f"{pi}/{pn}", "first": first, "last": last, "d": r["d"],
@@ -208,6 +217,8 @@ def verify(start: int, stop: int, converge: bool = False,
                          "max_glide": None if converge else r["max_glide"],
                          "max_glide_n": None if converge else r["max_glide_n"],
                          "checksum": None if converge else r["checksum"],
+                         "peak": r["peak"], "peak_n": r["peak_n"],
+                         "peak_hits": [list(h) for h in r["peak_hits"]],
                          "seconds": secs, "rate": r["covered"] / secs if secs > 0 else 0.0}
     return VerifyResult(v)
 

@@ -26,6 +26,23 @@ static PyObject *u128_int(bulk_u128 v)
     return bpy_int_from_limbs(w, 2);
 }
 
+static PyObject *wide_int(const bulk_collatz_wide *v)
+{
+    return bpy_int_from_limbs(v->limb, BULK_COLLATZ_WIDE_LIMBS);
+}
+
+/* [(n, value), ...] of count records */
+static PyObject *record_list(const bulk_collatz_record *recs, size_t count)
+{
+    PyObject *list = PyList_New((Py_ssize_t)count);
+    for (size_t i = 0; list && i < count; i++) {
+        PyObject *t = Py_BuildValue("(NN)", u128_int(recs[i].n), wide_int(&recs[i].value));
+        if (!t) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
 /* collatz_exact(n) -> (delay, glide, peak) */
 static PyObject *m_exact(PyObject *self, PyObject *arg)
 {
@@ -153,18 +170,32 @@ static PyObject *m_delay_stats(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* collatz_verify(ctx, first, last, converge, d, k, k_stored, progress) -> dict */
+/* collatz_verify(ctx, first, last, converge, d, k, k_stored, peaks, above, progress) -> dict;
+ * peaks -1: computed unless the context is on CUDA (whose verify does not compute them yet and
+ * would run on the CPU for them) or above is given; above: None or an int below 2^256. */
 static PyObject *m_verify(PyObject *self, PyObject *args)
 {
     (void)self;
     BulkCtx *c;
     bulk_u128 first, last;
-    int conv;
+    int conv, peaks;
     bulk_collatz_params p;
-    PyObject *progress;
-    if (!PyArg_ParseTuple(args, "O&O&O&piiiO", bpy_ctx_converter, &c, u128_conv, &first, u128_conv,
-                          &last, &conv, &p.d, &p.k, &p.k_stored, &progress))
+    PyObject *progress, *above_obj;
+    if (!PyArg_ParseTuple(args, "O&O&O&piiiiOO", bpy_ctx_converter, &c, u128_conv, &first, u128_conv,
+                          &last, &conv, &p.d, &p.k, &p.k_stored, &peaks, &above_obj, &progress))
         return NULL;
+    bulk_collatz_wide above;
+    int have_above = above_obj != Py_None;
+    if (have_above) {
+        if (!PyLong_Check(above_obj)) {
+            PyErr_Format(PyExc_TypeError, "bulk.collatz.verify: peak_above: an int is needed, not %.100s",
+                         Py_TYPE(above_obj)->tp_name);
+            return NULL;
+        }
+        if (bpy_int_to_limbs(above_obj, above.limb, BULK_COLLATZ_WIDE_LIMBS, "bulk.collatz.verify: peak_above", -1) < 0)
+            return NULL;
+    }
+    if (peaks < 0) peaks = have_above || bulk_ctx_backend(c->ctx) != BULK_BACKEND_CUDA;
     bulk_collatz_verify_result *r = PyMem_Malloc(sizeof *r);
     if (!r) return PyErr_NoMemory();
     if (bpy_enter(c, progress) < 0) {
@@ -177,6 +208,7 @@ static PyObject *m_verify(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     if (st == BULK_OK && conv) st = bulk_collatz_engine_set_converge(e);
     if (st == BULK_OK && p.k_stored < p.k) st = bulk_collatz_engine_extend(e, p.k - p.k_stored);
+    if (st == BULK_OK && peaks) st = bulk_collatz_engine_set_peaks(e, have_above ? &above : NULL);
     if (st == BULK_OK) st = bulk_collatz_verify(c->ctx, e, first, last, NULL, r);
     bulk_collatz_engine_free(e);
     Py_END_ALLOW_THREADS
@@ -188,13 +220,27 @@ static PyObject *m_verify(PyObject *self, PyObject *args)
             if (!v) Py_CLEAR(ov);
             else PyList_SET_ITEM(ov, i, v);
         }
-        if (ov)
-            res = Py_BuildValue("{s:i,s:i,s:N,s:N,s:N,s:K,s:N,s:K,s:N}", "d", p.d, "k", p.k,
+        int have_peak = (r->peak_n.lo | r->peak_n.hi) != 0; /* peak_n = 0: not computed */
+        PyObject *hits = ov ? record_list(r->peak_hits, r->n_peak_hits) : NULL;
+        if (!hits) Py_CLEAR(ov);
+        PyObject *pk = NULL, *pn = NULL;
+        if (ov) {
+            pk = have_peak ? wide_int(&r->peak) : (Py_INCREF(Py_None), Py_None);
+            pn = have_peak ? u128_int(r->peak_n) : (Py_INCREF(Py_None), Py_None);
+        }
+        if (ov && pk && pn)
+            res = Py_BuildValue("{s:i,s:i,s:N,s:N,s:N,s:K,s:N,s:K,s:N,s:N,s:N,s:N}", "d", p.d, "k", p.k,
                                 "covered", u128_int(r->covered), "iterated", u128_int(r->iterated),
                                 "checksum", u128_int(r->checksum), "overflows",
                                 (unsigned long long)r->overflows, "overflow_values", ov,
                                 "max_glide", (unsigned long long)r->max_glide, "max_glide_n",
-                                u128_int(r->max_glide_n));
+                                u128_int(r->max_glide_n), "peak", pk, "peak_n", pn, "peak_hits", hits);
+        else {
+            Py_XDECREF(ov);
+            Py_XDECREF(hits);
+            Py_XDECREF(pk);
+            Py_XDECREF(pn);
+        }
     }
     PyMem_Free(r);
     return res;
@@ -222,12 +268,7 @@ static PyObject *m_records(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;
     if (bpy_leave(c, st) == 0) {
-        res = PyList_New((Py_ssize_t)count);
-        for (size_t i = 0; res && i < count; i++) {
-            PyObject *t = Py_BuildValue("(NN)", u128_int(recs[i].n), u128_int(recs[i].value));
-            if (!t) Py_CLEAR(res);
-            else PyList_SET_ITEM(res, (Py_ssize_t)i, t);
-        }
+        res = record_list(recs, count);
     }
     free(recs);
     return res;

@@ -214,7 +214,7 @@ static int push(struct dlist *l, u128 n, uint64_t v)
         l->recs = r;
         l->cap = nc;
     }
-    l->recs[l->n++] = (bulk_collatz_record){ { (uint64_t)n, (uint64_t)(n >> 64) }, { v, 0 } };
+    l->recs[l->n++] = (bulk_collatz_record){ { (uint64_t)n, (uint64_t)(n >> 64) }, { { v, 0, 0, 0 } } };
     l->best = v;
     l->have = 1;
     return BULK_OK;

@@ -19,6 +19,9 @@
 
 #include "splitmix.h"
 
+/* the low 128 bits of a record value (delays and glides fit in limb[0]) */
+static inline nv_u128 V(bulk_collatz_wide w) { return ((nv_u128)w.limb[1] << 64) | w.limb[0]; }
+
 static int fails;
 static double t0;
 
@@ -68,7 +71,7 @@ static void ref_records(const bulk_collatz_engine *e, bulk_collatz_kind kind, nv
         }
         if (*n == 0 || v > best) {
             if (*n == cap) *out = realloc(*out, (cap *= 2) * sizeof **out);
-            (*out)[(*n)++] = (bulk_collatz_record){ U(x), { v, 0 } };
+            (*out)[(*n)++] = (bulk_collatz_record){ U(x), { { v, 0, 0, 0 } } };
             best = v;
         }
     next:
@@ -80,12 +83,12 @@ static int same(const bulk_collatz_record *a, size_t na, const bulk_collatz_reco
 {
     int ok = na == nb;
     for (size_t i = 0; ok && i < na; i++)
-        ok = N(a[i].n) == N(b[i].n) && N(a[i].value) == N(b[i].value);
+        ok = N(a[i].n) == N(b[i].n) && V(a[i].value) == V(b[i].value);
     if (!ok) {
         fprintf(stderr, "%s: %zu records vs %zu\n", what, na, nb);
         for (size_t i = 0; i < na || i < nb; i++)
-            fprintf(stderr, "  %s %s | %s %s\n", i < na ? S(N(a[i].n)) : "-", i < na ? S(N(a[i].value)) : "-",
-                    i < nb ? S(N(b[i].n)) : "-", i < nb ? S(N(b[i].value)) : "-");
+            fprintf(stderr, "  %s %s | %s %s\n", i < na ? S(N(a[i].n)) : "-", i < na ? S(V(a[i].value)) : "-",
+                    i < nb ? S(N(b[i].n)) : "-", i < nb ? S(V(b[i].value)) : "-");
     }
     return ok;
 }
@@ -107,7 +110,7 @@ static void oeis(const char *dir, bulk_collatz_kind kind, const char *file, int 
         unsigned long long n, v;
         if (line[0] == '#' || sscanf(line, "%llu %llu", &n, &v) != 2) continue;
         if (n >> bits) continue;
-        want[nw++] = (bulk_collatz_record){ { n, 0 }, { v, 0 } };
+        want[nw++] = (bulk_collatz_record){ { n, 0 }, { { v, 0, 0, 0 } } };
     }
     fclose(f);
     bulk_ctx *ctx = ctx_threads(0);
@@ -150,9 +153,9 @@ static void delays_scan(bulk_ctx *ctx, const bulk_collatz_engine *e, nv_u128 lo,
     *out = malloc(cap * sizeof **out);
     *n = 0;
     for (uint64_t i = 0; i < cnt; i++) {
-        if (*n && d[i] <= N((*out)[*n - 1].value)) continue;
+        if (*n && d[i] <= V((*out)[*n - 1].value)) continue;
         if (*n == cap) *out = realloc(*out, (cap *= 2) * sizeof **out);
-        (*out)[(*n)++] = (bulk_collatz_record){ U(lo + i), { d[i], 0 } };
+        (*out)[(*n)++] = (bulk_collatz_record){ U(lo + i), { { d[i], 0, 0, 0 } } };
     }
     free(d);
 }

@@ -107,3 +107,32 @@ def test_records(cpu):
     assert all(r.value == max(peaks[: r.n]) and (r.n == 1 or max(peaks[: r.n - 1]) < r.value) for r in path)
     with pytest.raises(ValueError, match="kind 'height'"):
         bulk.collatz.records("height", 1, 10)
+
+
+def py_predrop_peak(n):
+    """The largest value of n's trajectory before it first drops below n (1 for n = 1)."""
+    v, top = n, n
+    while n > 1 and v >= n:
+        v = 3 * v + 1 if v & 1 else v >> 1
+        top = max(top, v)
+    return top
+
+
+def test_verify_peaks(cpu):
+    lo, hi = 1000, 30001
+    peaks = [py_predrop_peak(n) for n in range(lo, hi)]
+    r = bulk.collatz.verify(lo, hi, ctx=cpu)
+    assert r.peak == max(peaks) and r.peak_n == lo + peaks.index(max(peaks))
+    assert r.peak_hits == []
+    v = sorted(peaks)[len(peaks) // 2]
+    hits, best = [], v
+    for n, p in enumerate(peaks, lo):
+        if p > best:
+            best = p
+            hits.append([n, p])
+    h = bulk.collatz.verify(lo, hi, peak_above=v, ctx=cpu)
+    assert h.peak_hits == hits and h.peak == r.peak
+    assert bulk.collatz.verify(lo, hi, peaks=False, ctx=cpu).peak is None
+    # peaks past 2^128 are exact
+    big = (1 << 127) + 1
+    assert [tuple(x) for x in bulk.collatz.records("path", big, big + 1, ctx=cpu)] == [(big, bulk.collatz.peak(big))]
