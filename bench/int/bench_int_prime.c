@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     long count = 0, threads = 0;
     double secs = 1;
     uint64_t seed = 1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* options come with their values */
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--help") == 0) {
             puts("usage: bench_int_prime [--bits LIST] [--count N] [--threads N] [--time S] "
@@ -129,7 +129,6 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(v, NULL, 0);
         else if (strcmp(argv[i], "--out") == 0) out = v;
         else goto usage;
-        i++;
     }
     if (threads <= 0) threads = sysconf(_SC_NPROCESSORS_ONLN);
     if (threads <= 0) threads = 1;
