@@ -1,8 +1,8 @@
 /* bulk_int_isprime and bulk_int_nextprime on a CUDA context against a CPU context and GMP
- * (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime): random odd numbers, primes and
- * products of two primes of 64..4096 bits, the strong base-2 pseudoprimes below 10^7 (brute
- * force), Carmichael numbers and the Mersenne numbers 2^p - 1, p <= 1279; answers must be the
- * same bit for bit on both contexts (int.h: the extra bases are derived from the number).
+ * (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime): random odd numbers, primes, products
+ * of two primes and squares of primes (which the device hands back to the CPU) of 64..4096
+ * bits, the strong base-2 pseudoprimes below 10^7 (brute force), Carmichael numbers and the
+ * Mersenne numbers 2^p - 1, p <= 1279; answers must be the same bit for bit on both contexts.
  * Without a CUDA device it prints "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
 
@@ -53,6 +53,11 @@ static void test_random(uint64_t seed)
                 mpz_urandomb(p, rs, bits / 2);
                 mpz_nextprime(p, p);
                 mpz_mul(x, x, p);
+            }
+            if (i % 8 == 2) { /* a square of a prime: the device leaves it to the CPU */
+                mpz_urandomb(x, rs, bits / 2);
+                mpz_nextprime(x, x);
+                mpz_mul(x, x, x);
             }
             mpz_setbit(x, 0);
             mpz_tdiv_r_2exp(x, x, 64 * limbs);

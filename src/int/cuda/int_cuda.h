@@ -63,6 +63,8 @@ int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const
 int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
                          const bulk_limb_t *exp, const bulk_limb_t *m, size_t n, size_t limbs,
                          int8_t *err);
+int bulk_int_cuda_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
+                          size_t limbs, unsigned rounds);
 
 /* bulk/int_device.h on the context's device (int_cuda_device_api.cu). */
 int bulk_int_cuda_dev_alloc(bulk_ctx *ctx, bulk_int_dev **out, size_t n, size_t limbs);

@@ -268,6 +268,14 @@ int op_powmod(void *const *o, const void *const *i, size_t cnt, int *bad, const 
                             (const bg_limb *)i[2], cnt, g->limbs, (int8_t *)o[1], bad, st);
 }
 
+int op_isprime(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
+               cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_isprime((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs,
+                             (unsigned)g->bits, st);
+}
+
 int check_ctx(bulk_ctx *ctx)
 {
     if (!ctx) return BULK_ERR_ARG;
@@ -320,6 +328,7 @@ size_t bulk_int_cuda_max_limbs(int op)
     case BULK_INT_CUDA_DIVMOD: case BULK_INT_CUDA_GCD:
         return BG_MAX_LIMBS_OTHER;
     case BULK_INT_CUDA_POWMOD: /* one thread per instance: beyond 4096 bits the CPU is faster */
+    case BULK_INT_CUDA_ISPRIME:
         return 64;
     default: return 0;
     }
@@ -443,6 +452,17 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
                      {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
                      {{r, limbs * 8}, {err, 1}}, bg_scratch_bytes(BULK_INT_CUDA_POWMOD, limbs, NULL));
+}
+
+int bulk_int_cuda_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
+                          size_t limbs, unsigned rounds)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > 64) return BULK_ERR_UNSUPPORTED;
+    args g = {limbs, limbs, rounds, 0, NULL}; /* bits carries the rounds */
+    return stream_op(ctx, n, op_isprime, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
+                     bg_scratch_bytes(BULK_INT_CUDA_ISPRIME, limbs, NULL));
 }
 
 void bulk_int_cuda_release(bulk_cuda_state *cs)

@@ -56,6 +56,11 @@ int bg_launch_gcd(bg_limb *g, const bg_limb *a, const bg_limb *b, size_t n, size
 int bg_launch_powmod(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m,
                      size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
 
+/* out[i] = 0, 1 or 2 (undecided: int/int_backend.h's isprime) for the n numbers a (num/prime.cu). */
+int bg_launch_isprime(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, unsigned rounds,
+                      cudaStream_t st);
+size_t bg_isprime_scratch_words(size_t limbs);
+
 /* *p = bytes of device scratch from the stream-ordered pool on st (free with cudaFreeAsync on
  * st); BULK_ERR_NOMEM and *p = NULL when there is none. The pool keeps freed memory for the
  * next call (int_cuda_scratch.cu). */

@@ -27,6 +27,7 @@ size_t bg_scratch_bytes(int op, size_t limbs, const bulk_tune *t)
         if (limbs <= 16) return (6 * nw + 1) * 4 + 1;
         return (3 * 2 * nw + 3 * nw + 1) * 4 + 1;
     case BULK_INT_CUDA_POWMOD: return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
+    case BULK_INT_CUDA_ISPRIME: return bg_isprime_scratch_words(limbs) * 4 + 1;
     default: return 0;
     }
 }
