@@ -1,7 +1,7 @@
 /* bulk_int_isprime and bulk_int_nextprime on a CUDA context against a CPU context and GMP
  * (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime): random odd numbers, primes, products
- * of two primes and squares of primes (which the device hands back to the CPU) of 64..4096
- * bits, the strong base-2 pseudoprimes below 10^7 (brute force), Carmichael numbers and the
+ * of two primes and squares of primes of 64..4096 bits, the strong base-2 pseudoprimes below
+ * 10^7 (brute force; 1093^2 among them goes back to the CPU), Carmichael numbers and the
  * Mersenne numbers 2^p - 1, p <= 1279; answers must be the same bit for bit on both contexts.
  * Without a CUDA device it prints "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
@@ -54,7 +54,7 @@ static void test_random(uint64_t seed)
                 mpz_nextprime(p, p);
                 mpz_mul(x, x, p);
             }
-            if (i % 8 == 2) { /* a square of a prime: the device leaves it to the CPU */
+            if (i % 8 == 2) { /* a square of a prime */
                 mpz_urandomb(x, rs, bits / 2);
                 mpz_nextprime(x, x);
                 mpz_mul(x, x, x);
