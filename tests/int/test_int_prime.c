@@ -140,7 +140,7 @@ static void test_structured(uint64_t seed)
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, (unsigned long)seed);
-    for (unsigned bits = 16; bits <= (sanitized ? 256u : 1024u); bits += bits / 4) {
+    for (unsigned bits = 16; bits <= (sanitized ? 128u : 1024u); bits += bits / 4) {
         mpz_urandomb(p, rs, bits);
         mpz_setbit(p, bits - 1);
         mpz_nextprime(p, p);
@@ -163,7 +163,7 @@ static void test_structured(uint64_t seed)
     /* Mersenne numbers 2^e - 1 for prime e: every one is a strong base-2 pseudoprime */
     static const unsigned mp[] = { 2, 3, 5, 7, 13, 17, 19, 31, 61, 89, 107, 127, 521, 607, 1279,
                                    2203, 2281, 3217, 4253, 4423 };
-    unsigned emax = sanitized ? 700 : 4423;
+    unsigned emax = sanitized ? 400 : 4423;
     size_t k = 0;
     /* batched by width: the numbers of L limbs (64 (L - 1) < e <= 64 L) in one call */
     bulk_limb_t *a = test_xmalloc(64 * 70 * 8);
@@ -206,8 +206,8 @@ static void test_random_gmp(uint64_t seed)
     mpz_t x, p;
     mpz_inits(x, p, NULL);
     size_t checked = 0;
-    for (unsigned bits = 64; bits <= 4096; bits *= 2) {
-        size_t limbs = bits / 64, n = sanitized ? 16 : bits <= 512 ? 400 : bits == 1024 ? 160 : bits == 2048 ? 16 : 4;
+    for (unsigned bits = 64; bits <= (sanitized ? 1024u : 4096u); bits *= 2) {
+        size_t limbs = bits / 64, n = sanitized ? 8 : bits <= 512 ? 400 : bits == 1024 ? 160 : bits == 2048 ? 16 : 4;
         bulk_limb_t *a = test_xmalloc(n * limbs * 8);
         for (size_t i = 0; i < n; i++) {
             unsigned b = bits - (unsigned)(test_rand(&st) % 64);
