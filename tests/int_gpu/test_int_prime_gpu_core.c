@@ -1,5 +1,5 @@
 /* The isprime kernel's per-instance code (bg_isprime_one, src/int/cuda/core/prime.h) run on the
- * host, at strides 1 and 3, against bulk_int_isprime on the CPU and GMP: every n < 2^20, the
+ * host, at strides 1 and 3, against bulk_int_isprime on the CPU and GMP: every n < 2^18, the
  * strong base-2 pseudoprimes below 10^7 and 3511^2 (the Wieferich squares 1093^2, 3511^2 reach
  * the perfect-square check, which it must leave undecided: 2), Mersenne numbers 2^p - 1
  * (p <= 1279) and random odd numbers, primes, squares and products of two primes of 64..4096
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     uint64_t seed = test_seed(argc, argv);
     int san = getenv("BULK_SANITIZED") && atoi(getenv("BULK_SANITIZED"));
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) return 1;
-    size_t N = san ? (size_t)1 << 16 : (size_t)1 << 20;
+    size_t N = san ? (size_t)1 << 16 : (size_t)1 << 18;
     bulk_limb_t *a = test_xmalloc(N * 8);
     for (size_t i = 0; i < N; i++) a[i] = i;
     compare(a, N, 1, 0, 1, "small");
