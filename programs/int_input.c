@@ -219,8 +219,13 @@ static void parse_range(void *arg, size_t begin, size_t end, int worker)
         /* a bad or too wide operand is reported before an extra one on the same line */
         for (int k = 0; k < ru->operands && !c->kind; k++) {
             bulk_limb_t *dst = r->op[k] + i * limbs;
-            size_t pos = 0;
-            int st = bulk_int_from_strn(dst, r->text + li->tok[k], li->len[k], limbs, 0, &pos);
+            size_t pos = 0, skip = 0;
+            if (ru->negative && li->len[k] > 1 && r->text[li->tok[k]] == '-') skip = 1;
+            int st = bulk_int_from_strn(dst, r->text + li->tok[k] + skip, li->len[k] - skip,
+                                        limbs, 0, &pos);
+            pos += skip;
+            if (skip && st == BULK_ERR_OVERFLOW) st = BULK_OK; /* dst is 0 */
+            if (skip && st == BULK_OK) memset(dst, 0, limbs * sizeof *dst);
             if (st == BULK_ERR_PARSE) {
                 c->kind = LE_BADCHAR;
                 c->operand = (uint8_t)k;
@@ -304,9 +309,9 @@ static void report(const int_reader *r, size_t i, size_t limbs)
         unsigned char b = (unsigned char)s[c->pos < li->len[c->operand] ? c->pos : 0];
         if (isprint(b)) snprintf(ch, sizeof ch, "'%c'", b);
         else snprintf(ch, sizeof ch, "\\x%02x", b);
-        cli_warn("%s: operand %d '%s' is not a non-negative integer (decimal or 0x hex): "
+        cli_warn("%s: operand %d '%s' is not a%s integer (decimal or 0x hex): "
                  "bad character %s at position %zu",
-                 where, k, tok, ch, c->pos + 1);
+                 where, k, tok, ru->negative ? "n" : " non-negative", ch, c->pos + 1);
         break;
     }
     case LE_WIDE:

@@ -38,6 +38,8 @@ typedef struct int_rules {
     int operands;     /* 1..INT_MAX_OPERANDS */
     int nonzero;      /* index of an operand that must not be 0 (a divisor), or -1 */
     int odd;          /* index of an operand that must be odd (a Montgomery modulus), or -1 */
+    int negative;     /* 1: "-DIGITS" is accepted and read as 0 (isprime, nextprime: every
+                       * negative number is composite, and the least prime above it is 2) */
 } int_rules;
 
 /* One batch: instance i came from input line first_line + i, and its operand k is

@@ -14,6 +14,8 @@ static const int_op_desc ops[INT_OP_COUNT] = {
     [INT_OP_GCD] = { "gcd", 2, -1, -1, "A B", "gcd(A, B); gcd(0, 0) = 0" },
     [INT_OP_POWMOD] = { "powmod", 3, -1, 2, "BASE EXP MOD", "BASE^EXP mod MOD, MOD odd" },
     [INT_OP_CMP] = { "cmp", 2, -1, -1, "A B", "-1, 0 or 1 as A < B, A = B, A > B" },
+    [INT_OP_ISPRIME] = { "isprime", 1, -1, -1, "N", "1 for a probable prime, else 0" },
+    [INT_OP_NEXTPRIME] = { "nextprime", 1, -1, -1, "N", "the least probable prime > N" },
 };
 
 int int_op_find(const char *name)
@@ -25,4 +27,4 @@ int int_op_find(const char *name)
 
 const int_op_desc *int_op_get(int_op op) { return &ops[op]; }
 
-const char *int_op_names(void) { return "add sub mul sqr div mod divmod gcd powmod cmp"; }
+const char *int_op_names(void) { return "add sub mul sqr div mod divmod gcd powmod cmp isprime nextprime"; }

@@ -13,6 +13,8 @@ typedef enum int_op {
     INT_OP_GCD,
     INT_OP_POWMOD,
     INT_OP_CMP,
+    INT_OP_ISPRIME,
+    INT_OP_NEXTPRIME,
     INT_OP_COUNT
 } int_op;
 

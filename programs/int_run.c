@@ -19,7 +19,7 @@
 
 static const char int_usage[] =
     "usage: bulk int OP [--bits W] [--in FILE] [--out FILE] [--hex] [--backend cpu|cuda|auto]\n"
-    "                [--threads N]\n"
+    "                [--threads N] [--rounds K]\n"
     "\n"
     "Computes OP for every line of the input (default stdin) and prints one line per line\n"
     "(default stdout). A line holds the operands of one instance, separated by white space;\n"
@@ -35,6 +35,9 @@ static const char int_usage[] =
     "  gcd A B          gcd(A, B), gcd(0, 0) = 0\n"
     "  powmod B E M     B^E mod M; M must be odd\n"
     "  cmp A B          -1, 0 or 1 as A < B, A = B, A > B\n"
+    "  isprime N        1 when N is a probable prime (Baillie-PSW and K more Miller-Rabin\n"
+    "                   rounds with bases derived from N), else 0; N may be negative (0)\n"
+    "  nextprime N      the least probable prime > N (same test; 2 for N < 2)\n"
     "\n"
     "options:\n"
     "  --bits W         operand width, a multiple of 64 (>= 64); an operand wider than W is\n"
@@ -47,6 +50,7 @@ static const char int_usage[] =
     "  --hex            print results in hex with a 0x prefix (lowercase digits)\n"
     "  --backend B      cpu, cuda or auto (default auto; also BULK_BACKEND)\n"
     "  --threads N      CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
+    "  --rounds K       isprime, nextprime: K extra Miller-Rabin rounds, 0..1024 (default 0)\n"
     "\n"
     "Bad input (a non-digit, an operand wider than --bits, a missing or extra operand, an\n"
     "empty line, division by zero, an even powmod modulus) stops the run with a message\n"
@@ -57,7 +61,7 @@ static const char int_usage[] =
 /* Results of one batch (arrays grow as needed and are reused). */
 struct results {
     bulk_limb_t *r, *q;     /* main result; the quotient of divmod */
-    uint8_t *flag;          /* carry / borrow */
+    uint8_t *flag;          /* carry / borrow; isprime's answers */
     int8_t *i8;             /* cmp results, per-instance errors */
     size_t r_cap, q_cap, flag_cap, i8_cap;
 };
@@ -131,6 +135,11 @@ static size_t fmt_line(void *arg, size_t i, char *out, bulk_limb_t *scratch)
     case INT_OP_GCD:
     case INT_OP_POWMOD:
         return put_num(out, res->r + i * L, L, f->hex);
+    case INT_OP_ISPRIME:
+        out[0] = res->flag[i] ? '1' : '0';
+        return 1;
+    case INT_OP_NEXTPRIME:
+        return put_num(out, res->r + i * (L + 1), L + 1, f->hex);
     case INT_OP_CMP: {
         int c = res->i8[i];
         if (c < 0) {
@@ -155,6 +164,8 @@ static size_t line_cap(int_op op, size_t L, int hex)
     case INT_OP_SQR: return num_size(2 * L, hex);
     case INT_OP_DIVMOD: return 2 * num_size(L, hex) + 1;
     case INT_OP_CMP: return 2;
+    case INT_OP_ISPRIME: return 1;
+    case INT_OP_NEXTPRIME: return num_size(L + 1, hex);
     default: return num_size(L, hex);
     }
 }
@@ -163,18 +174,22 @@ static size_t line_cap(int_op op, size_t L, int hex)
 
 /* Runs the library on batch b. Returns BULK_OK or the library's status; for a per-instance
  * error *bad is set to the failing instance. */
-static int compute(bulk_ctx *ctx, int_op op, const int_batch *b, struct results *res,
-                   size_t *bad)
+static int compute(bulk_ctx *ctx, int_op op, const int_batch *b, unsigned rounds,
+                   struct results *res, size_t *bad)
 {
     size_t n = b->n, L = b->limbs;
-    size_t r_limbs = (op == INT_OP_MUL || op == INT_OP_SQR) ? 2 * L : L;
+    size_t r_limbs = (op == INT_OP_MUL || op == INT_OP_SQR) ? 2 * L
+                     : op == INT_OP_NEXTPRIME                ? L + 1 /* < 2N: one limb more */
+                                                             : L;
     const size_t lb = sizeof(bulk_limb_t);
     int mem = grow((void **)&res->i8, &res->i8_cap, n, 1);
     if (op != INT_OP_CMP && op != INT_OP_DIV)
         mem |= grow((void **)&res->r, &res->r_cap, n * r_limbs, lb);
     if (op == INT_OP_DIV || op == INT_OP_DIVMOD)
         mem |= grow((void **)&res->q, &res->q_cap, n * L, lb);
-    if (op == INT_OP_ADD || op == INT_OP_SUB)
+    if (op == INT_OP_NEXTPRIME) /* q: the operands widened to L + 1 limbs */
+        mem |= grow((void **)&res->q, &res->q_cap, n * (L + 1), lb);
+    if (op == INT_OP_ADD || op == INT_OP_SUB || op == INT_OP_ISPRIME)
         mem |= grow((void **)&res->flag, &res->flag_cap, n, 1);
     *bad = (size_t)-1;
     if (mem) return BULK_ERR_NOMEM;
@@ -204,6 +219,14 @@ static int compute(bulk_ctx *ctx, int_op op, const int_batch *b, struct results 
         per_instance = 1;
         break;
     case INT_OP_CMP: st = bulk_int_cmp(ctx, res->i8, a, c, n, L); break;
+    case INT_OP_ISPRIME: st = bulk_int_isprime(ctx, res->flag, a, n, L, rounds); break;
+    case INT_OP_NEXTPRIME:
+        for (size_t i = 0; i < n; i++) {
+            memcpy(res->q + i * (L + 1), a + i * L, L * lb);
+            res->q[i * (L + 1) + L] = 0;
+        }
+        st = bulk_int_nextprime(ctx, res->r, res->q, n, L + 1, rounds, NULL);
+        break;
     default: break;
     }
     if (st != BULK_OK && per_instance) {
@@ -225,12 +248,14 @@ struct int_args {
     int hex;
     bulk_backend backend;
     int threads;
+    long long rounds; /* -1: not given */
 };
 
 static void parse_args(int argc, char **argv, struct int_args *a)
 {
     memset(a, 0, sizeof *a);
     a->backend = BULK_BACKEND_AUTO;
+    a->rounds = -1;
     int have_op = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -241,6 +266,8 @@ static void parse_args(int argc, char **argv, struct int_args *a)
                 cli_die(CLI_EXIT_USAGE, "int: --bits %lld: the width must be a multiple of 64, "
                         "at least 64", w);
             a->bits = (size_t)w;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--rounds"))) {
+            a->rounds = cli_parse_ll("--rounds", v, 0, 1024);
         } else if ((v = cli_opt_value(argc, argv, &i, "--in"))) {
             a->in = v;
         } else if ((v = cli_opt_value(argc, argv, &i, "--out"))) {
@@ -266,6 +293,8 @@ static void parse_args(int argc, char **argv, struct int_args *a)
         cli_die(CLI_EXIT_USAGE, "int: which operation? one of: %s (bulk int --help)",
                 int_op_names());
     if (a->out && strcmp(a->out, "-") == 0) a->out = NULL;
+    if (a->rounds >= 0 && a->op != INT_OP_ISPRIME && a->op != INT_OP_NEXTPRIME)
+        cli_die(CLI_EXIT_USAGE, "int: --rounds applies to isprime and nextprime only");
 }
 
 int int_run(int argc, char **argv)
@@ -281,7 +310,8 @@ int int_run(int argc, char **argv)
 
     bulk_ctx *ctx = cli_open_ctx(a.backend, a.threads);
     int threads = bulk_ctx_threads(ctx);
-    int_rules rules = { d->name, d->operands, d->nonzero, d->odd };
+    int_rules rules = { d->name, d->operands, d->nonzero, d->odd,
+                        a.op == INT_OP_ISPRIME || a.op == INT_OP_NEXTPRIME };
     int_reader *rd = int_reader_open(a.in, &rules, a.bits / 64, threads);
     if (!rd) {
         bulk_ctx_close(ctx);
@@ -313,7 +343,7 @@ int int_run(int argc, char **argv)
             break;
         }
         size_t bad;
-        int st = compute(ctx, a.op, &b, &res, &bad);
+        int st = compute(ctx, a.op, &b, a.rounds > 0 ? (unsigned)a.rounds : 0, &res, &bad);
         if (st != BULK_OK) {
             if (bad != (size_t)-1) {
                 /* the reader rejects zero divisors and even moduli first; kept as a guard */

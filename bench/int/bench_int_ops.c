@@ -365,6 +365,8 @@ static void parse_args(int argc, char **argv, struct args *a)
             a->op = int_op_find(argv[i]);
             if (a->op < 0)
                 die(EXIT_USAGE, "unknown operation '%s' (one of: %s)", argv[i], int_op_names());
+            if (a->op == INT_OP_ISPRIME || a->op == INT_OP_NEXTPRIME)
+                die(EXIT_USAGE, "%s: measured by bench_int_prime", argv[i]);
         } else {
             die(EXIT_USAGE, "unexpected argument '%s'", argv[i]);
         }

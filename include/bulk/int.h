@@ -103,6 +103,30 @@ BULK_API int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *b
                              const bulk_limb_t *exp, const bulk_limb_t *m, size_t n, size_t limbs,
                              int8_t *err);
 
+/* ---- primality -------------------------------------------------------------------------------
+ *
+ * A probable prime here is a number that passes the Baillie-PSW test and `rounds` more strong
+ * Miller-Rabin tests (docs/int.md, "Primality"): trial division by small primes, the strong
+ * probable-prime test to base 2, the strong Lucas test with Selfridge's parameters (method A:
+ * the first D of 5, -7, 9, -11, ... with Jacobi(D/n) = -1, P = 1, Q = (1 - D) / 4; perfect
+ * squares are composite), then `rounds` strong tests to bases in [3, n - 2] derived from n alone
+ * (a SplitMix64 hash of its limbs), so the answer is a function of n and rounds: the same on
+ * every backend, thread count and run. No composite passing BPSW is known; below 2^64 the answer
+ * is exact. 0 and 1 are not prime, 2 and 3 are; other even numbers are not. rounds: 0..1024
+ * (else BULK_ERR_ARG); 0 gives plain BPSW, as GMP's mpz_probab_prime_p with reps <= 24.
+ * On a CUDA context isprime runs on the GPU up to 64 limbs (4096 bits; wider on the CPU) and
+ * nextprime on the CPU threads. */
+
+/* out[i] = 1 when instance i of a is a probable prime, else 0. out must not overlap a. */
+BULK_API int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
+                              size_t limbs, unsigned rounds);
+/* r (limbs limbs per instance) = the least probable prime > a (2 for a < 2), with the same test
+ * and rounds as bulk_int_isprime. When that prime needs more than limbs limbs (a is within a
+ * prime gap of 2^W) the instance gets BULK_ERR_OVERFLOW (err[i], r = 0; int.h's per-instance
+ * rule): to be safe, give one more limb than a needs. r must not overlap a. */
+BULK_API int bulk_int_nextprime(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n,
+                                size_t limbs, unsigned rounds, int8_t *err);
+
 /* ---- text <-> limbs ------------------------------------------------------------------------
  *
  * Non-negative integers as text. `base` is 10 (decimal digits), 16 (hex digits 0-9 a-f A-F,

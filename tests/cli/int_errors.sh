@@ -65,6 +65,15 @@ rc=$?
 grep -q "long.in:70001:" "$S/se" || { fail "bad line 70001 not named"; cat "$S/se" >&2; }
 [ -e "$S/long.out" ] && fail "bad line 70001: output file left behind"
 
+# isprime / nextprime: a negative number is a number (0 and 2), text is not
+bad "isprime non-digit" isprime '7\n-12\nseven\n' 3
+grep -q "operand 1 'seven' is not an integer" "$S/se" || fail "isprime: 'seven' not named"
+bad "isprime lone minus" isprime '7\n-\n' 2
+bad "nextprime minus twice" nextprime '--5\n' 1
+bad "isprime two operands" isprime '7 9\n' 1
+bad "nextprime empty line" nextprime '7\n\n' 2
+bad "isprime wider than --bits" isprime '18446744073709551616\n' 1 --bits 64
+
 # an existing output file stays as it was
 printf 'keep me\n' >"$S/keep.out"
 printf '1 2\n3 z\n' >"$S/k.in"
@@ -97,6 +106,9 @@ usage "two ops" add mul
 usage "--threads abc" add --threads abc
 usage "--backend gpu" add --backend gpu
 usage "--in missing file" add --in "$S/does-not-exist"
+usage "--rounds for add" add --rounds 2
+usage "--rounds 1025" isprime --rounds 1025
+usage "--rounds -1" isprime --rounds -1
 usage "bench unknown op" bench frob --count 4
 usage "bench --bits 100" bench mul --bits 100 --count 4
 usage "bench unknown option" bench mul --count 4 --frob

@@ -1,0 +1,63 @@
+/* Primality on the CPU, one instance at a time (the layer under int_api_prime.c): the table of
+ * small primes (prime_sieve.c), trial division, the Baillie-PSW test with extra Miller-Rabin
+ * rounds (prime.c) and the next probable prime by a sieved window (prime_sieve.c). The steps
+ * every backend shares are in int/prime_core.h. Reentrant; scratch from the caller. */
+#ifndef BULK_INT_CPU_PRIME_H
+#define BULK_INT_CPU_PRIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "int/mpn.h"
+
+/* Odd primes below a bound, and consecutive runs of them whose product fits a limb (one
+ * division by the product then gives the residues modulo all of them). */
+typedef struct bulk_prime_group {
+    bulk_limb_t d, dnorm, v; /* the product, shifted to its top bit, its reciprocal */
+    int shift;
+    uint32_t first, end;     /* primes [first, end) of the table */
+} bulk_prime_group;
+
+typedef struct bulk_prime_table {
+    uint32_t *p;             /* 3, 5, 7, ... below limit */
+    size_t count;
+    bulk_prime_group *g;
+    size_t groups;
+    uint32_t limit;
+} bulk_prime_table;
+
+/* The odd primes below limit (<= 2^20). BULK_OK or BULK_ERR_NOMEM. */
+int bulk_prime_table_init(bulk_prime_table *t, uint32_t limit);
+void bulk_prime_table_free(bulk_prime_table *t);
+
+/* a mod the product of group g (a: n >= 1 limbs). */
+bulk_limb_t bulk_prime_group_mod(const bulk_limb_t *a, size_t n, const bulk_prime_group *g);
+
+/* Trial division of a (mn limbs, a[mn-1] != 0, a odd, a > 2) by the table's primes below the
+ * bound that bulk_prime_trial_bound(mn) gives: 0 (a is composite), 1 (a is prime: no factor
+ * and a below the square of the bound, or a itself in the table), 2 (undecided). */
+int bulk_prime_trial(const bulk_limb_t *a, size_t mn, const bulk_prime_table *t);
+
+/* Scratch limbs of bulk_prime_bpsw for moduli of up to n limbs. */
+size_t bulk_prime_bpsw_scratch(size_t n);
+
+/* 1 when the odd a (mn limbs, a[mn-1] != 0, a >= 2^16 or with no factor below the trial
+ * bound) passes the strong base-2 test, the strong Lucas test and `rounds` extra strong tests
+ * (int/prime_core.h), else 0. */
+int bulk_prime_bpsw(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_t *tp);
+
+/* 1 when a (n limbs, high zero limbs allowed) is a probable prime (prime_core.h's test),
+ * else 0. tp: bulk_prime_bpsw_scratch(n) limbs. */
+int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bulk_prime_table *t,
+                       bulk_limb_t *tp);
+
+/* Scratch limbs of bulk_prime_next for n-limb numbers. */
+size_t bulk_prime_next_scratch(size_t n);
+
+/* r (n limbs) = the least probable prime > a (n limbs; same test and rounds as isprime).
+ * Returns BULK_OK, or BULK_ERR_OVERFLOW with r = 0 when it does not fit n limbs. The table must
+ * reach at least 2^12. */
+int bulk_prime_next(bulk_limb_t *r, const bulk_limb_t *a, size_t n, unsigned rounds,
+                    const bulk_prime_table *t, bulk_limb_t *tp);
+
+#endif

@@ -1,0 +1,144 @@
+/* The public primality wrappers of bulk/int.h (bulk_int_isprime, bulk_int_nextprime): argument
+ * checks, isprime up to 64 limbs on a CUDA context's device (src/int/cuda/num/prime.cu), then
+ * every instance (isprime: those the device left undecided) through int/cpu/prime.h on the
+ * context's threads
+ * (int_parallel.h), with one scratch area per worker as in int_api_div.c. The table of small
+ * primes is built once per call and shared read-only by the workers. */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "backend/report.h"
+#include "int/cpu/prime.h"
+#include "int/int_parallel.h"
+
+/* More rounds than this are refused: 2^-2048 is far below any hardware error rate. */
+#define MAX_ROUNDS 1024u
+
+struct prime_job {
+    int next;                      /* 0: isprime, 1: nextprime */
+    int redo;                      /* isprime: only the instances the device left at 2 */
+    uint8_t *out;
+    bulk_limb_t *r;
+    const bulk_limb_t *a;
+    size_t limbs;
+    unsigned rounds;
+    int8_t *err;
+    const bulk_prime_table *t;
+    size_t scratch_limbs;
+    bulk_limb_t **scratch;          /* one area per worker */
+    size_t *first_bad;              /* per worker: lowest overflowing instance (SIZE_MAX: none) */
+    atomic_int nomem;
+};
+
+static void prime_range(void *p, size_t begin, size_t end, int worker)
+{
+    struct prime_job *j = p;
+    bulk_limb_t *tp = j->scratch[worker];
+    if (!tp) {
+        tp = malloc(j->scratch_limbs * sizeof *tp);
+        if (!tp) {
+            atomic_store(&j->nomem, 1);
+            return;
+        }
+        j->scratch[worker] = tp;
+    }
+    size_t L = j->limbs;
+    for (size_t i = begin; i < end; i++) {
+        if (!j->next) {
+            if (j->redo && j->out[i] != 2) continue;
+            j->out[i] = (uint8_t)bulk_prime_isprime(j->a + i * L, L, j->rounds, j->t, tp);
+            continue;
+        }
+        int st = bulk_prime_next(j->r + i * L, j->a + i * L, L, j->rounds, j->t, tp);
+        if (j->err) j->err[i] = (int8_t)st;
+        if (st != BULK_OK && i < j->first_bad[worker]) j->first_bad[worker] = i;
+    }
+}
+
+static int run(bulk_ctx *ctx, const char *fn, struct prime_job *j, size_t n, uint32_t limit,
+               double cost)
+{
+    int threads = ctx->threads > 0 ? ctx->threads : 1;
+    bulk_prime_table t;
+    int st = bulk_prime_table_init(&t, limit);
+    j->t = &t;
+    j->scratch = calloc((size_t)threads, sizeof *j->scratch);
+    j->first_bad = malloc((size_t)threads * sizeof *j->first_bad);
+    size_t best = SIZE_MAX;
+    if (st != BULK_OK || !j->scratch || !j->first_bad) {
+        st = BULK_ERR_NOMEM;
+        goto out;
+    }
+    for (int w = 0; w < threads; w++) j->first_bad[w] = SIZE_MAX;
+    atomic_init(&j->nomem, 0);
+    bulk_int_parallel(ctx, n, cost, prime_range, j);
+    if (atomic_load(&j->nomem)) st = BULK_ERR_NOMEM;
+    for (int w = 0; w < threads; w++)
+        if (j->first_bad[w] < best) best = j->first_bad[w];
+out:
+    if (j->scratch)
+        for (int w = 0; w < threads; w++) free(j->scratch[w]);
+    free(j->scratch);
+    free(j->first_bad);
+    bulk_prime_table_free(&t);
+    if (st == BULK_ERR_NOMEM)
+        return bulk_fail(ctx, st, "%s: scratch of %zu limbs per thread: out of memory", fn,
+                         j->scratch_limbs);
+    if (best != SIZE_MAX)
+        return bulk_fail(ctx, BULK_ERR_OVERFLOW, "%s: instance %zu: the next prime needs more "
+                         "than %zu limbs", fn, best, j->limbs);
+    return BULK_OK;
+}
+
+static int check(const char *fn, bulk_ctx *ctx, size_t n, size_t limbs, unsigned rounds,
+                 const void *res, const char *res_name, const bulk_limb_t *a)
+{
+    int st = bulk_int_check_args(fn, ctx, n, limbs, 1);
+    if (st != BULK_OK) return st;
+    if (rounds > MAX_ROUNDS)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: rounds %u: must be at most %u", fn, rounds,
+                         MAX_ROUNDS);
+    if (n > 0 && (!res || !a))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: must not be NULL", fn,
+                         !res ? res_name : "a");
+    return BULK_OK;
+}
+
+int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                     unsigned rounds)
+{
+    static const char fn[] = "bulk_int_isprime";
+    int st = check(fn, ctx, n, limbs, rounds, out, "out", a);
+    if (st != BULK_OK || n == 0) return st;
+    if (bulk_int_overlap(out, n, a, n * limbs * sizeof *a))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: out: overlaps a", fn);
+    struct prime_job j = { .out = out, .a = a, .limbs = limbs, .rounds = rounds };
+    if (bulk_int_on_device(ctx, BULK_INT_OP_ISPRIME) &&
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_ISPRIME)) {
+        /* the device decides all but the rare instances that need the perfect-square check */
+        st = ctx->gpu->ints->isprime(ctx, out, a, n, limbs, rounds);
+        if (st != BULK_OK) return st;
+        j.redo = 1;
+    }
+    j.scratch_limbs = bulk_prime_bpsw_scratch(limbs);
+    uint64_t limit = 256 * (uint64_t)limbs + 2;
+    double L = (double)limbs;
+    return run(ctx, fn, &j, n, limit < 4096 ? 4096 : limit > 65536 ? 65536 : (uint32_t)limit,
+               (1.0 + rounds) * 64.0 * L * L * L / 4 + 64.0 * L);
+}
+
+int bulk_int_nextprime(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t n,
+                       size_t limbs, unsigned rounds, int8_t *err)
+{
+    static const char fn[] = "bulk_int_nextprime";
+    int st = check(fn, ctx, n, limbs, rounds, r, "r", a);
+    if (st != BULK_OK || n == 0) return st;
+    size_t nb = n * limbs * sizeof *a;
+    if (bulk_int_overlap(r, nb, a, nb))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps a", fn);
+    struct prime_job j = { .next = 1, .r = r, .a = a, .limbs = limbs, .rounds = rounds,
+                           .err = err };
+    j.scratch_limbs = bulk_prime_next_scratch(limbs);
+    double L = (double)limbs;
+    return run(ctx, fn, &j, n, 65536, (4.0 + rounds) * 64.0 * L * L * L + 64.0 * L * L);
+}
