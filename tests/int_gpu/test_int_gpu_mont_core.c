@@ -194,6 +194,44 @@ static void test_lookahead(void)
           "lookahead over 32 lanes");
 }
 
+/* x[pos ..] += v, the carry propagated up to word n - 1 (dropped above). */
+static void add_at(bg_word *x, int n, int pos, uint64_t v)
+{
+    for (int k = pos; k < n && v; k++) {
+        uint64_t s = (uint64_t)x[k] + (v & 0xffffffffu);
+        x[k] = (bg_word)s;
+        v = (v >> 32) + (s >> 32);
+    }
+}
+
+/* One row (bg_mc_row: the even/odd chains) against word-by-word products, at the extremes of
+ * its contract (every word all ones, t[L] = 3) and on random words, every L. */
+static void test_row(void)
+{
+    for (int L = 2; L <= MAXL; L += 2)
+        for (int rep = 0; rep < 200; rep++) {
+            bg_word a[MAXL], m[MAXL], t[MAXL + 2], want[MAXL + 2];
+            int ones = rep < 8;
+            for (int j = 0; j < L; j++) {
+                a[j] = ones && (rep & 1) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                m[j] = ones && (rep & 2) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                t[j] = ones && (rep & 4) ? 0xffffffffu : (bg_word)test_rand(&rng);
+            }
+            t[L] = ones ? 3 : (bg_word)(test_rand(&rng) % 4);
+            t[L + 1] = 0;
+            bg_word bi = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
+            bg_word q = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
+            memcpy(want, t, sizeof want);
+            for (int j = 0; j < L; j++) {
+                add_at(want, L + 2, j, (uint64_t)a[j] * bi);
+                add_at(want, L + 2, j, (uint64_t)m[j] * q);
+            }
+            bg_mc_row(t, a, m, bi, q, L);
+            CHECK(memcmp(t, want, sizeof(bg_word) * (size_t)(L + 2)) == 0 && want[L + 1] <= 2,
+                  "mont row L=%d rep=%d", L, rep);
+        }
+}
+
 /* Montgomery products: r = a b R^-1 mod m, r < m, for a < R, b < m, every shape. */
 static void test_mont_mul(void)
 {
@@ -395,6 +433,7 @@ int main(int argc, char **argv)
     sanitized = san && *san && *san != '0';
     test_lookahead();
     test_shape();
+    test_row();
     test_mont_mul();
     test_invmod();
     test_powmod_coop();

@@ -45,28 +45,36 @@ BULK_HD bg_word bg_mc_q(bg_word t0, bg_word a0, bg_word bi, bg_word minv)
     return (t0 + a0 * bi) * minv;
 }
 
-/* t (L + 2 words, t[L] <= 3 and t[L + 1] = 0 on entry) += a bi + m q, a and m of L words. */
+/* t[par ..] += x y restricted to the words x_j of parity par (j = par, par + 2, .. < L; L
+ * even): those products are two words each at j, j + 1 and do not overlap, so the row is one
+ * carry chain alternating madc.lo.cc and madc.hi.cc on the same operands, which ptxas (sm_90)
+ * fuses into one IMAD.WIDE.U32(.X) per word product (mul_eo.h). The carry out goes into
+ * t[L + par]; the caller guarantees it does not overflow there. */
+BULK_HD void bg_mc_chain(bg_word *t, const bg_word *x, bg_word y, int par, int L)
+{
+    bg_cc f = {0};
+    t[par] = bg_mad_lo_cc(x[par], y, t[par], &f);
+    t[par + 1] = bg_madc_hi_cc(x[par], y, t[par + 1], &f);
+    BG_UNROLL
+    for (int j = par + 2; j < L; j += 2) {
+        t[j] = bg_madc_lo_cc(x[j], y, t[j], &f);
+        t[j + 1] = bg_madc_hi_cc(x[j], y, t[j + 1], &f);
+    }
+    t[L + par] = bg_addc(t[L + par], 0, &f);
+}
+
+/* t (L + 2 words, t[L] <= 3 and t[L + 1] = 0 on entry; L even) += a bi + m q, a and m of L
+ * words: four even/odd chains, 2 L fused multiply-adds and 4 carry words. The even chains
+ * first: they end at t[L - 1] and carry into t[L] (<= 3 + 2, no overflow); the odd ones end
+ * at t[L] and carry into t[L + 1] (<= 2, as the bound above says). The q chains last: q is
+ * the one operand that waits for an exchange. */
 BULK_HD void bg_mc_row(bg_word *t, const bg_word *a, const bg_word *m, bg_word bi, bg_word q,
                        int L)
 {
-    bg_cc f = {0};
-    t[0] = bg_mad_lo_cc(a[0], bi, t[0], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j] = bg_madc_lo_cc(a[j], bi, t[j], &f);
-    t[L] = bg_addc(t[L], 0, &f); /* <= 4: no carry out */
-    t[1] = bg_mad_hi_cc(a[0], bi, t[1], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j + 1] = bg_madc_hi_cc(a[j], bi, t[j + 1], &f);
-    t[L + 1] = bg_addc(0, 0, &f);
-    t[0] = bg_mad_lo_cc(m[0], q, t[0], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j] = bg_madc_lo_cc(m[j], q, t[j], &f);
-    t[L] = bg_addc_cc(t[L], 0, &f);
-    t[L + 1] = bg_addc(t[L + 1], 0, &f);
-    t[1] = bg_mad_hi_cc(m[0], q, t[1], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j + 1] = bg_madc_hi_cc(m[j], q, t[j + 1], &f);
-    t[L + 1] = bg_addc(t[L + 1], 0, &f);
+    bg_mc_chain(t, a, bi, 0, L);
+    bg_mc_chain(t, m, q, 0, L);
+    bg_mc_chain(t, a, bi, 1, L);
+    bg_mc_chain(t, m, q, 1, L);
 }
 
 /* The division by 2^32 after a row: t[0] (already handed to the lane below) leaves, x (the
