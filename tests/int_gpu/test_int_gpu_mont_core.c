@@ -45,17 +45,19 @@ static void sim_condsub(lanes r, bg_word t[][MAXL + 2], lanes m, uint32_t cin, i
 /* r = a b R^-1 mod m, R = 2^(32 T L), as mc_mul. */
 static void sim_mul(lanes r, lanes a, lanes b, lanes m, bg_word minv, int T, int L)
 {
-    bg_word t[MAXT][MAXL + 2];
+    bg_word t[MAXT][MAXL + 2], o[MAXT][MAXL + 2];
     memset(t, 0, sizeof t);
+    memset(o, 0, sizeof o);
     for (int s = 0; s < T; s++)
         for (int k = 0; k < L; k++) {
             bg_word bi = b[s][k];
-            bg_word q = bg_mc_q(t[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
-            for (int l = 0; l < T; l++) bg_mc_row(t[l], a[l], m[l], bi, q, L);
+            bg_word q = bg_mc_q(t[0][0], o[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
+            for (int l = 0; l < T; l++) bg_mc_row(t[l], o[l], a[l], m[l], bi, q, L);
             bg_word x[MAXT];
             for (int l = 0; l < T; l++) x[l] = l + 1 < T ? t[l + 1][0] : 0; /* shfl_down */
-            for (int l = 0; l < T; l++) bg_mc_shift(t[l], x[l], L);
+            for (int l = 0; l < T; l++) bg_mc_shift(t[l], o[l], x[l], L);
         }
+    for (int l = 0; l < T; l++) bg_mc_merge(t[l], t[l], o[l], L);
     bg_word up[MAXT];
     for (int l = 0; l < T; l++) up[l] = l ? t[l - 1][L] : 0; /* shfl_up */
     bg_word top = t[T - 1][L];
@@ -204,31 +206,62 @@ static void add_at(bg_word *x, int n, int pos, uint64_t v)
     }
 }
 
-/* One row (bg_mc_row: the even/odd chains) against word-by-word products, at the extremes of
- * its contract (every word all ones, t[L] = 3) and on random words, every L. */
+/* One row and the division after it (bg_mc_row, bg_mc_shift: the even/odd chains into two
+ * accumulators) against word-by-word products, at the extremes of their contract (every word
+ * all ones, e and o at their bounds 3 D^L - 1 and 2 D^L - 1) and on random words within it,
+ * every L; the bounds of mont_coop.h checked on the way. */
 static void test_row(void)
 {
+    enum { W = MAXL + 3 };
     for (int L = 2; L <= MAXL; L += 2)
-        for (int rep = 0; rep < 200; rep++) {
-            bg_word a[MAXL], m[MAXL], t[MAXL + 2], want[MAXL + 2];
-            int ones = rep < 8;
+        for (int rep = 0; rep < 400; rep++) {
+            bg_word a[MAXL], m[MAXL], e[MAXL + 2] = {0}, o[MAXL + 2] = {0}, want[W] = {0},
+                                                   got[W] = {0};
+            int ones = rep < 16;
             for (int j = 0; j < L; j++) {
                 a[j] = ones && (rep & 1) ? 0xffffffffu : (bg_word)test_rand(&rng);
                 m[j] = ones && (rep & 2) ? 0xffffffffu : (bg_word)test_rand(&rng);
-                t[j] = ones && (rep & 4) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                e[j] = ones && (rep & 4) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                o[j] = ones && (rep & 8) ? 0xffffffffu : (bg_word)test_rand(&rng);
             }
-            t[L] = ones ? 3 : (bg_word)(test_rand(&rng) % 4);
-            t[L + 1] = 0;
+            e[L] = ones ? 2 : (bg_word)(test_rand(&rng) % 3);
+            o[L] = ones ? 1 : (bg_word)(test_rand(&rng) % 2);
             bg_word bi = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
             bg_word q = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
-            memcpy(want, t, sizeof want);
-            for (int j = 0; j < L; j++) {
-                add_at(want, L + 2, j, (uint64_t)a[j] * bi);
-                add_at(want, L + 2, j, (uint64_t)m[j] * q);
+            bg_word x = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
+            for (int j = 0; j <= L; j++) {
+                add_at(want, W, j, e[j]);
+                add_at(want, W, j, o[j]);
             }
-            bg_mc_row(t, a, m, bi, q, L);
-            CHECK(memcmp(t, want, sizeof(bg_word) * (size_t)(L + 2)) == 0 && want[L + 1] <= 2,
+            for (int j = 0; j < L; j++) {
+                add_at(want, W, j, (uint64_t)a[j] * bi);
+                add_at(want, W, j, (uint64_t)m[j] * q);
+            }
+            bg_mc_row(e, o, a, m, bi, q, L);
+            for (int j = 0; j < L + 2; j++) {
+                add_at(got, W, j, e[j]);
+                add_at(got, W, j, o[j]);
+            }
+            CHECK(memcmp(got, want, sizeof got) == 0 && o[0] == 0 && e[L] <= 5 && e[L + 1] == 0 &&
+                      o[L + 1] <= 2,
                   "mont row L=%d rep=%d", L, rep);
+            /* the division: want / D + x D^(L - 1) */
+            memmove(want, want + 1, sizeof(bg_word) * (W - 1));
+            want[W - 1] = 0;
+            add_at(want, W, L - 1, x);
+            bg_mc_shift(e, o, x, L);
+            memset(got, 0, sizeof got);
+            for (int j = 0; j < L + 2; j++) {
+                add_at(got, W, j, e[j]);
+                add_at(got, W, j, o[j]);
+            }
+            CHECK(memcmp(got, want, sizeof got) == 0 && e[L] <= 2 && e[L + 1] == 0 && o[L] <= 1 &&
+                      o[L + 1] == 0,
+                  "mont shift L=%d rep=%d", L, rep);
+            bg_word t[MAXL + 2];
+            bg_mc_merge(t, e, o, L);
+            CHECK(memcmp(t, want, sizeof(bg_word) * (size_t)(L + 2)) == 0 && t[L] <= 4,
+                  "mont merge L=%d rep=%d", L, rep);
         }
 }
 

@@ -42,20 +42,21 @@ template <int L, int TPI>
 __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_word *b,
                                        const bg_word *m, bg_word minv, const group<TPI> &g)
 {
-    bg_word t[L + 2];
+    bg_word t[L + 2], o[L + 2];
 #pragma unroll
-    for (int j = 0; j < L + 2; j++) t[j] = 0;
+    for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
 #pragma unroll 1
     for (int s = 0; s < TPI; s++) {
 #pragma unroll
-        for (int k = 0; k < L; k++) {
+        for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
             bg_word bi = __shfl_sync(g.gm, b[k], s, TPI);
-            bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], a[0], bi, minv), 0, TPI);
-            bg_mc_row(t, a, m, bi, q, L);
+            bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], o[0], a[0], bi, minv), 0, TPI);
+            bg_mc_row(t, o, a, m, bi, q, L);
             bg_word x = __shfl_down_sync(g.gm, t[0], 1, TPI);
-            bg_mc_shift(t, g.gl == TPI - 1 ? 0 : x, L);
+            bg_mc_shift(t, o, g.gl == TPI - 1 ? 0 : x, L);
         }
     }
+    bg_mc_merge(t, t, o, L);
     bg_word up = __shfl_up_sync(g.gm, t[L], 1, TPI);
     bg_word top = __shfl_sync(g.gm, t[L], TPI - 1, TPI);
     int p, cout;
