@@ -41,11 +41,16 @@
 
 #include "int/cuda/core/mont.h"
 
-/* Capacities: lanes per instance and words per lane the kernels are compiled for. */
-#define BG_MC_MAX_L 8
+/* Capacities: lanes per instance and words per lane the kernels are compiled for (lanes 2, 4,
+ * .., 32; words 2, 4, 6, 8, 16). */
+#define BG_MC_MAX_L 16
 #define BG_MC_MAX_TPI 32
 /* The widest instance (32-bit words) of the cooperative powmod: 8192 bits. */
-#define BG_MC_MAX_WORDS (BG_MC_MAX_L * BG_MC_MAX_TPI)
+#define BG_MC_MAX_WORDS 256
+/* The most words per lane of the default shape (bg_mc_shape): 8, the shapes measured so far;
+ * 16 (2 lanes at 1024 bits, 4 at 2048, 8 at 4096: a quarter fewer instructions per product,
+ * 136 registers and twice the shared memory per block) when its sweep rows win. */
+#define BG_MC_DEF_L 8
 /* Up to this many words (512 bits) the one-thread register kernel (bg_powmod_regs) is the
  * default; wider, the cooperative one. To be measured (bench_int_gpu_powmod --sweep). */
 #define BG_MC_MIN_WORDS 17
@@ -270,22 +275,25 @@ BULK_HD int bg_mc_sched_next(bg_mc_sched *c, const bg_word *e, int *sa, int *sb,
 /* The doublings that take x = 2^(bitlen(m) - 1) (< m: m is odd and > 1) to 2^N R mod m. */
 BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }
 
-/* The shape of the cooperative powmod for nw words: lanes *tpi (4, 8, 16 or 32) of *L words
- * (2, 4, 6 or 8), tpi L >= nw. want: the lanes asked for by the tuning (int.powmod_tpi; 0 =
- * choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run instead
- * (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with L <= 8
- * is replaced by the default. Default: the fewest lanes holding nw words with L <= 8 (fewer,
- * fuller lanes spend less on the exchanges: 3 shuffles a row against 4 L multiply-adds), then
- * the smallest L - to be measured. */
+/* The shape of the cooperative powmod for nw words: lanes *tpi (2 .. 32, a power of two) of *L
+ * words (2 .. 16, even), tpi L >= nw. want: the lanes asked for by the tuning (int.powmod_tpi;
+ * 0 = choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run
+ * instead (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with
+ * L <= BG_MC_MAX_L is replaced by the default. Default: the fewest lanes holding nw words with
+ * L <= BG_MC_DEF_L (fewer, fuller lanes spend less on the exchanges: 3 shuffles and about 16
+ * other instructions a row against 2 L fused multiply-adds; with BG_MC_DEF_L = 8 and
+ * nw >= BG_MC_MIN_WORDS that is at least 4 lanes), then the smallest L compiled (2, 4, 6, 8,
+ * 16). */
 BULK_HD int bg_mc_shape(int nw, int want, int *tpi, int *L)
 {
     if (nw > BG_MC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_MC_MIN_WORDS)) return 0;
-    int t = want >= 4 && want <= 32 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw
-                ? want
-                : 4;
-    while (t * BG_MC_MAX_L < nw) t *= 2;
+    int t = 2;
+    if (want >= 2 && want <= BG_MC_MAX_TPI && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
+        t = want;
+    else
+        while (t * BG_MC_DEF_L < nw) t *= 2;
     int l = 2;
-    while (t * l < nw) l += 2;
+    while (t * l < nw) l = l < 8 ? l + 2 : 16;
     *tpi = t;
     *L = l;
     return 1;

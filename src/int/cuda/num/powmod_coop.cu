@@ -174,6 +174,11 @@ int launch(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m, 
 {
     const size_t per_block = kCoopThreads / TPI, max_blocks = 0x7fffffff;
     const size_t smem = per_block * (BG_MC_SLOTS * L * TPI + TPI) * sizeof(bg_word);
+    /* 16 words per lane: 66 KB a block, above the 48 KB a launch gets unasked */
+    if (smem > 48 * 1024 &&
+        cudaFuncSetAttribute(powmod_coop_kernel<L, TPI>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)smem) != cudaSuccess)
+        return BULK_ERR_CUDA;
     for (size_t done = 0; done < n; done += per_block * max_blocks) {
         size_t cnt = n - done < per_block * max_blocks ? n - done : per_block * max_blocks;
         unsigned blocks = (unsigned)((cnt + per_block - 1) / per_block);
@@ -194,6 +199,7 @@ int launch_l(int L, bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_
     case 4: return launch<4, TPI>(r, base, e, m, n, limbs, err, bad, st);
     case 6: return launch<6, TPI>(r, base, e, m, n, limbs, err, bad, st);
     case 8: return launch<8, TPI>(r, base, e, m, n, limbs, err, bad, st);
+    case 16: return launch<16, TPI>(r, base, e, m, n, limbs, err, bad, st);
     default: return BULK_ERR_INTERNAL;
     }
 }
@@ -207,6 +213,7 @@ int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, con
     if (n == 0) return BULK_OK;
     if ((size_t)tpi * L < 2 * limbs) return BULK_ERR_INTERNAL;
     switch (tpi) {
+    case 2: return launch_l<2>(L, r, base, e, m, n, limbs, err, bad, st);
     case 4: return launch_l<4>(L, r, base, e, m, n, limbs, err, bad, st);
     case 8: return launch_l<8>(L, r, base, e, m, n, limbs, err, bad, st);
     case 16: return launch_l<16>(L, r, base, e, m, n, limbs, err, bad, st);
