@@ -175,10 +175,10 @@ int launch(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m, 
     const size_t per_block = kCoopThreads / TPI, max_blocks = 0x7fffffff;
     const size_t smem = per_block * (BG_MC_SLOTS * L * TPI + TPI) * sizeof(bg_word);
     /* 16 words per lane: 66 KB a block, above the 48 KB a launch gets unasked */
-    if (smem > 48 * 1024 &&
-        cudaFuncSetAttribute(powmod_coop_kernel<L, TPI>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int)smem) != cudaSuccess)
-        return BULK_ERR_CUDA;
+    if (smem > 48 * 1024)
+        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(powmod_coop_kernel<L, TPI>,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)smem));
     for (size_t done = 0; done < n; done += per_block * max_blocks) {
         size_t cnt = n - done < per_block * max_blocks ? n - done : per_block * max_blocks;
         unsigned blocks = (unsigned)((cnt + per_block - 1) / per_block);
