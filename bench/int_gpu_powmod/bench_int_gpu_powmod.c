@@ -9,7 +9,7 @@
  *   bench_int_gpu_powmod [--sweep] [--only powmod,invmod] [--out FILE]
  *
  * --sweep adds, for every powmod row, the device-resident rate under each int.powmod_tpi
- * (1 = one thread per instance; 4, 8, 16, 32 lanes per instance) - the measurement that sets
+ * (1 = one thread per instance; 2, 4, 8, 16, 32 lanes per instance) - the measurement that sets
  * BG_MC_MIN_WORDS and the default shape of bg_mc_shape (src/int/cuda/core/mont_coop.h).
  * Instance counts are calibrated so that each timed run lasts about 0.3 s (the whole run,
  * sweep included, about a minute on an H200). FILE defaults to
