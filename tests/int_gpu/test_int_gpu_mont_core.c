@@ -5,8 +5,8 @@
  * exchange words by warp shuffles and ballots between the per-lane steps of mont_coop.h. Here
  * the same steps run for TPI simulated lanes, with every exchange done exactly as the kernel
  * does it (sim_mul, sim_condsub, sim_double and sim_powmod mirror mc_mul, mc_condsub,
- * mc_double and powmod_coop_kernel line by line), for every compiled shape (TPI 4..32, L
- * 2..8) at widths 64 .. 8192 bits, against mpz_powm; the carry lookahead against a serial
+ * mc_double and powmod_coop_kernel line by line), for every compiled shape (TPI 2..32, L
+ * 2..16) at widths 64 .. 8192 bits, against mpz_powm; the carry lookahead against a serial
  * carry chain for every generate/propagate pattern of 8 lanes. Runs without a GPU; the device
  * is tested by test_int_gpu_powmod (label gpu). --seed S replays a run. */
 #include <gmp.h>
@@ -45,17 +45,19 @@ static void sim_condsub(lanes r, bg_word t[][MAXL + 2], lanes m, uint32_t cin, i
 /* r = a b R^-1 mod m, R = 2^(32 T L), as mc_mul. */
 static void sim_mul(lanes r, lanes a, lanes b, lanes m, bg_word minv, int T, int L)
 {
-    bg_word t[MAXT][MAXL + 2];
+    bg_word t[MAXT][MAXL + 2], o[MAXT][MAXL + 2];
     memset(t, 0, sizeof t);
+    memset(o, 0, sizeof o);
     for (int s = 0; s < T; s++)
         for (int k = 0; k < L; k++) {
             bg_word bi = b[s][k];
-            bg_word q = bg_mc_q(t[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
-            for (int l = 0; l < T; l++) bg_mc_row(t[l], a[l], m[l], bi, q, L);
+            bg_word q = bg_mc_q(t[0][0], o[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
+            for (int l = 0; l < T; l++) bg_mc_row(t[l], o[l], a[l], m[l], bi, q, L);
             bg_word x[MAXT];
             for (int l = 0; l < T; l++) x[l] = l + 1 < T ? t[l + 1][0] : 0; /* shfl_down */
-            for (int l = 0; l < T; l++) bg_mc_shift(t[l], x[l], L);
+            for (int l = 0; l < T; l++) bg_mc_shift(t[l], o[l], x[l], L);
         }
+    for (int l = 0; l < T; l++) bg_mc_merge(t[l], t[l], o[l], L);
     bg_word up[MAXT];
     for (int l = 0; l < T; l++) up[l] = l ? t[l - 1][L] : 0; /* shfl_up */
     bg_word top = t[T - 1][L];
@@ -194,6 +196,75 @@ static void test_lookahead(void)
           "lookahead over 32 lanes");
 }
 
+/* x[pos ..] += v, the carry propagated up to word n - 1 (dropped above). */
+static void add_at(bg_word *x, int n, int pos, uint64_t v)
+{
+    for (int k = pos; k < n && v; k++) {
+        uint64_t s = (uint64_t)x[k] + (v & 0xffffffffu);
+        x[k] = (bg_word)s;
+        v = (v >> 32) + (s >> 32);
+    }
+}
+
+/* One row and the division after it (bg_mc_row, bg_mc_shift: the even/odd chains into two
+ * accumulators) against word-by-word products, at the extremes of their contract (every word
+ * all ones, e and o at their bounds 3 D^L - 1 and 2 D^L - 1) and on random words within it,
+ * every L; the bounds of mont_coop.h checked on the way. */
+static void test_row(void)
+{
+    enum { W = MAXL + 3 };
+    for (int L = 2; L <= MAXL; L = L < 8 ? L + 2 : 2 * L)
+        for (int rep = 0; rep < 400; rep++) {
+            bg_word a[MAXL], m[MAXL], e[MAXL + 2] = {0}, o[MAXL + 2] = {0}, want[W] = {0},
+                                                   got[W] = {0};
+            int ones = rep < 16;
+            for (int j = 0; j < L; j++) {
+                a[j] = ones && (rep & 1) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                m[j] = ones && (rep & 2) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                e[j] = ones && (rep & 4) ? 0xffffffffu : (bg_word)test_rand(&rng);
+                o[j] = ones && (rep & 8) ? 0xffffffffu : (bg_word)test_rand(&rng);
+            }
+            e[L] = ones ? 2 : (bg_word)(test_rand(&rng) % 3);
+            o[L] = ones ? 1 : (bg_word)(test_rand(&rng) % 2);
+            bg_word bi = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
+            bg_word q = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
+            bg_word x = ones ? 0xffffffffu : (bg_word)test_rand(&rng);
+            for (int j = 0; j <= L; j++) {
+                add_at(want, W, j, e[j]);
+                add_at(want, W, j, o[j]);
+            }
+            for (int j = 0; j < L; j++) {
+                add_at(want, W, j, (uint64_t)a[j] * bi);
+                add_at(want, W, j, (uint64_t)m[j] * q);
+            }
+            bg_mc_row(e, o, a, m, bi, q, L);
+            for (int j = 0; j < L + 2; j++) {
+                add_at(got, W, j, e[j]);
+                add_at(got, W, j, o[j]);
+            }
+            CHECK(memcmp(got, want, sizeof got) == 0 && o[0] == 0 && e[L] <= 5 && e[L + 1] == 0 &&
+                      o[L + 1] <= 2,
+                  "mont row L=%d rep=%d", L, rep);
+            /* the division: want / D + x D^(L - 1) */
+            memmove(want, want + 1, sizeof(bg_word) * (W - 1));
+            want[W - 1] = 0;
+            add_at(want, W, L - 1, x);
+            bg_mc_shift(e, o, x, L);
+            memset(got, 0, sizeof got);
+            for (int j = 0; j < L + 2; j++) {
+                add_at(got, W, j, e[j]);
+                add_at(got, W, j, o[j]);
+            }
+            CHECK(memcmp(got, want, sizeof got) == 0 && e[L] <= 2 && e[L + 1] == 0 && o[L] <= 1 &&
+                      o[L + 1] == 0,
+                  "mont shift L=%d rep=%d", L, rep);
+            bg_word t[MAXL + 2];
+            bg_mc_merge(t, e, o, L);
+            CHECK(memcmp(t, want, sizeof(bg_word) * (size_t)(L + 2)) == 0 && t[L] <= 4,
+                  "mont merge L=%d rep=%d", L, rep);
+        }
+}
+
 /* Montgomery products: r = a b R^-1 mod m, r < m, for a < R, b < m, every shape. */
 static void test_mont_mul(void)
 {
@@ -201,8 +272,8 @@ static void test_mont_mul(void)
     mpz_inits(A, B, M, R, Z, W, NULL);
     static bg_word a[MAXT * MAXL], b[MAXT * MAXL], m[MAXT * MAXL], r[MAXT * MAXL];
     static lanes la, lb, lm, lr;
-    for (int T = 4; T <= 32; T *= 2)
-        for (int L = 2; L <= 8; L += 2) {
+    for (int T = 2; T <= MAXT; T *= 2)
+        for (int L = 2; L <= MAXL; L = L < 8 ? L + 2 : 2 * L) {
             int N = T * L;
             for (int rep = 0; rep < (sanitized ? 4 : 40); rep++) {
                 int nw = rep % 3 == 0 ? N : 1 + (int)(test_rand(&rng) % (unsigned)N);
@@ -273,8 +344,8 @@ static void test_powmod_coop(void)
     static bg_word b[256], e[256], m[256];
     for (size_t wi = 0; wi < sizeof bits / sizeof bits[0]; wi++) {
         int nw = bits[wi] / 32;
-        for (int T = 4; T <= 32; T *= 2)
-            for (int L = 2; L <= 8; L += 2) {
+        for (int T = 2; T <= MAXT; T *= 2)
+            for (int L = 2; L <= MAXL; L = L < 8 ? L + 2 : 2 * L) {
                 if (T * L < nw || (T * L >= 2 * nw && T * L > 16)) continue; /* pads < 2x */
                 int reps = sanitized ? 1 : nw <= 64 ? 6 : 2;
                 for (int rep = 0; rep < reps; rep++) {
@@ -298,23 +369,25 @@ static void test_powmod_coop(void)
                 }
             }
     }
-    /* edges at 1024 bits, default shape: base 0, base >= m, base = m, all-ones, m = 1, even m */
+    /* edges at 1024 bits, default shape and 2 x 16: base 0, base >= m, base = m, all-ones,
+     * m = 1, even m */
     int nw = 32, T, L;
-    CHECK(bg_mc_shape(nw, 0, &T, &L) == 1, "shape 1024");
-    for (int c = 0; c < 7; c++) {
+    for (int c = 0; c < 14; c++) {
+        CHECK(bg_mc_shape(nw, c < 7 ? 0 : 2, &T, &L) == 1 && T * L == 32, "shape 1024");
         fill(m, 1, nw, 6);
         m[0] |= 1;
         fill(b, 1, nw, 6);
         fill(e, 1, nw, 6);
-        if (c == 0) memset(b, 0, sizeof b);
-        if (c == 1) memset(b, 0xff, sizeof(bg_word) * (size_t)nw);
-        if (c == 2) memcpy(b, m, sizeof(bg_word) * (size_t)nw);
-        if (c == 3) memset(m, 0xff, sizeof(bg_word) * (size_t)nw), memset(e, 0xff, sizeof(bg_word) * (size_t)nw);
-        if (c == 4) memset(m, 0, sizeof m), m[0] = 1;
-        if (c == 5) m[0] &= ~1u;
-        if (c == 6) memset(m, 0, sizeof m), m[0] = 3;
+        int k = c % 7;
+        if (k == 0) memset(b, 0, sizeof b);
+        if (k == 1) memset(b, 0xff, sizeof(bg_word) * (size_t)nw);
+        if (k == 2) memcpy(b, m, sizeof(bg_word) * (size_t)nw);
+        if (k == 3) memset(m, 0xff, sizeof(bg_word) * (size_t)nw), memset(e, 0xff, sizeof(bg_word) * (size_t)nw);
+        if (k == 4) memset(m, 0, sizeof m), m[0] = 1;
+        if (k == 5) m[0] &= ~1u;
+        if (k == 6) memset(m, 0, sizeof m), m[0] = 3;
         char what[32];
-        snprintf(what, sizeof what, "edge %d", c);
+        snprintf(what, sizeof what, "edge %d", k);
         check_powmod(b, e, m, nw, T, L, what);
     }
 }
@@ -329,11 +402,14 @@ static void test_shape(void)
                 CHECK(!ok, "shape nw=%d want=%d: cooperative", nw, want);
                 continue;
             }
-            CHECK(ok && T * L >= nw && L >= 2 && L <= 8 && L % 2 == 0 && T >= 4 && T <= 32 &&
-                      (T & (T - 1)) == 0,
+            CHECK(ok && T * L >= nw && (L == 2 || L == 4 || L == 6 || L == 8 || L == 16) && T >= 2 &&
+                      T <= 32 && (T & (T - 1)) == 0 && (L == 16 ? T * 8 < nw : T * L - nw < 2 * T),
                   "shape nw=%d want=%d: T=%d L=%d", nw, want, T, L);
-            if (want >= 4 && (want & (want - 1)) == 0 && want * 8 >= nw)
+            if (want >= 2 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
                 CHECK(T == want, "shape nw=%d want=%d: T=%d", nw, want, T);
+            else /* the default: the fewest lanes with at most BG_MC_DEF_L words */
+                CHECK(L <= BG_MC_DEF_L && (T == 2 || (T / 2) * BG_MC_DEF_L < nw),
+                      "shape nw=%d want=%d: default T=%d L=%d", nw, want, T, L);
         }
 }
 
@@ -395,6 +471,7 @@ int main(int argc, char **argv)
     sanitized = san && *san && *san != '0';
     test_lookahead();
     test_shape();
+    test_row();
     test_mont_mul();
     test_invmod();
     test_powmod_coop();

@@ -8,17 +8,28 @@
  * (tests/int_gpu/test_int_gpu_mont_core.c) runs the same steps for TPI simulated lanes with the
  * exchanges done by hand, against GMP. Exactness is required, constant time is not.
  *
- * The product (CIOS, one row per word b_i of b, i = 0 .. N - 1 with N = TPI L):
+ * The product (CIOS, one row per word b_i of b, i = 0 .. N - 1 with N = TPI L): each lane
+ * keeps its segment (L + 2 words from word 0 of the lane) as the sum of two accumulators e and
+ * o, so that every word product is one fused multiply-add on an aligned register pair:
  *   bi = b word i, broadcast from lane i / L;
- *   q  = (t_0 + a_0 bi) m' mod 2^32, computed by every lane, lane 0's value broadcast;
- *   every lane adds a_l bi + q m_l into its segment t (L + 2 words, bg_mc_row);
- *   the number is divided by 2^32: each lane hands its lowest word to the lane below, which adds
- *   it at its word L - 1 (bg_mc_shift); lane 0's lowest word is zero by the choice of q.
+ *   q  = (e_0 + o_0 + a_0 bi) m' mod 2^32, computed by every lane, lane 0's value broadcast;
+ *   every lane adds a_l bi + q m_l (bg_mc_row): o_0 is folded into e_0 (its carry enters o at
+ *   word 1), the products of the even words of a and m go into e (pairs of words 0-1, 2-3, ..),
+ *   those of the odd words into o (pairs 1-2, 3-4, ..): four carry chains, one IMAD.WIDE each
+ *   word product on sm_90 (mul_eo.h);
+ *   the number is divided by 2^32 (bg_mc_shift): each lane hands e_0 to the lane below, which
+ *   adds it at its word L - 1; lane 0's e_0 is zero by the choice of q. Dividing by 2^32 moves
+ *   the pairs by one word: the old o becomes the new e and the old e the new o, so the pairs
+ *   stay where they are and no register moves between rows (with one accumulator, the odd
+ *   chains would read the even chains' pairs across their halves: two moves per odd pair).
  * A lane's segment overlaps the next lane's: its words L, L + 1 are the carries into the next
- * lane, left there (redundant form) instead of being propagated every row. Bound: with the
- * segment value V < 4 2^(32 L) before a row, V + a_l bi + q m_l < 2^(32 L) (4 + 2^33) (so
- * t[L + 1] <= 2), and after the shift V < 2^(32 (L-1)) (4 + 2^33) + 2^(32 L) < 4 2^(32 L):
- * t[L] <= 3 between rows, by induction from t = 0. After the N rows the carries are resolved
+ * lane, left there (redundant form) instead of being propagated every row. Bounds, D = 2^32,
+ * X = D^L: before a row e < 3 X and o < 2 X (e[L + 1] = o[L + 1] = 0). The row adds less than
+ * D + 2 X to e (the fold and the even products), so e < 6 X and e[L] <= 5 takes the even
+ * chains' carries; and less than D + 2 X D to o, so o < 3 X D and o[L + 1] <= 2. After the
+ * division the new e (the old o / D) is below 3 X, the new o (the old e / D plus the word from
+ * above, below X) below 6 X / D + X < 2 X: by induction from e = o = 0. After the N rows,
+ * e + o < 5 X (bg_mc_merge: word L <= 4, word L + 1 = 0) is the segment, its carries resolved
  * once (bg_mc_norm1: each lane adds the word L of the lane below; the single-bit carries left
  * are resolved by a carry lookahead over the group's ballots, bg_mc_lookahead), and the result
  * (< 2m for a < R, b < m) is reduced by one subtraction of m with the same lookahead on its
@@ -30,54 +41,94 @@
 
 #include "int/cuda/core/mont.h"
 
-/* Capacities: lanes per instance and words per lane the kernels are compiled for. */
-#define BG_MC_MAX_L 8
+/* Capacities: lanes per instance and words per lane the kernels are compiled for (lanes 2, 4,
+ * .., 32; words 2, 4, 6, 8, 16). */
+#define BG_MC_MAX_L 16
 #define BG_MC_MAX_TPI 32
 /* The widest instance (32-bit words) of the cooperative powmod: 8192 bits. */
-#define BG_MC_MAX_WORDS (BG_MC_MAX_L * BG_MC_MAX_TPI)
+#define BG_MC_MAX_WORDS 256
+/* The most words per lane of the default shape (bg_mc_shape): 8, the shapes measured so far;
+ * 16 (2 lanes at 1024 bits, 4 at 2048, 8 at 4096: a quarter fewer instructions per product,
+ * 136 registers and twice the shared memory per block) when its sweep rows win. */
+#define BG_MC_DEF_L 8
 /* Up to this many words (512 bits) the one-thread register kernel (bg_powmod_regs) is the
  * default; wider, the cooperative one. To be measured (bench_int_gpu_powmod --sweep). */
 #define BG_MC_MIN_WORDS 17
 
-/* q of a row: (t0 + a0 bi) m' mod 2^32 (lane 0's operands are the ones that count). */
-BULK_HD bg_word bg_mc_q(bg_word t0, bg_word a0, bg_word bi, bg_word minv)
+/* q of a row: (e0 + o0 + a0 bi) m' mod 2^32 (lane 0's operands are the ones that count). */
+BULK_HD bg_word bg_mc_q(bg_word e0, bg_word o0, bg_word a0, bg_word bi, bg_word minv)
 {
-    return (t0 + a0 * bi) * minv;
+    return (e0 + o0 + a0 * bi) * minv;
 }
 
-/* t (L + 2 words, t[L] <= 3 and t[L + 1] = 0 on entry) += a bi + m q, a and m of L words. */
-BULK_HD void bg_mc_row(bg_word *t, const bg_word *a, const bg_word *m, bg_word bi, bg_word q,
-                       int L)
+/* t[par ..] += x y restricted to the words x_j of parity par (j = par, par + 2, .. < L; L
+ * even): those products are two words each at j, j + 1 and do not overlap, so the row is one
+ * carry chain alternating madc.lo.cc and madc.hi.cc on the same operands, which ptxas (sm_90)
+ * fuses into one IMAD.WIDE.U32(.X) per word product (mul_eo.h). The carry out goes into
+ * t[L + par]; the caller guarantees it does not overflow there. */
+BULK_HD void bg_mc_chain(bg_word *t, const bg_word *x, bg_word y, int par, int L)
 {
     bg_cc f = {0};
-    t[0] = bg_mad_lo_cc(a[0], bi, t[0], &f);
+    t[par] = bg_mad_lo_cc(x[par], y, t[par], &f);
+    t[par + 1] = bg_madc_hi_cc(x[par], y, t[par + 1], &f);
     BG_UNROLL
-    for (int j = 1; j < L; j++) t[j] = bg_madc_lo_cc(a[j], bi, t[j], &f);
-    t[L] = bg_addc(t[L], 0, &f); /* <= 4: no carry out */
-    t[1] = bg_mad_hi_cc(a[0], bi, t[1], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j + 1] = bg_madc_hi_cc(a[j], bi, t[j + 1], &f);
-    t[L + 1] = bg_addc(0, 0, &f);
-    t[0] = bg_mad_lo_cc(m[0], q, t[0], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j] = bg_madc_lo_cc(m[j], q, t[j], &f);
-    t[L] = bg_addc_cc(t[L], 0, &f);
-    t[L + 1] = bg_addc(t[L + 1], 0, &f);
-    t[1] = bg_mad_hi_cc(m[0], q, t[1], &f);
-    BG_UNROLL
-    for (int j = 1; j < L; j++) t[j + 1] = bg_madc_hi_cc(m[j], q, t[j + 1], &f);
-    t[L + 1] = bg_addc(t[L + 1], 0, &f);
+    for (int j = par + 2; j < L; j += 2) {
+        t[j] = bg_madc_lo_cc(x[j], y, t[j], &f);
+        t[j + 1] = bg_madc_hi_cc(x[j], y, t[j + 1], &f);
+    }
+    t[L + par] = bg_addc(t[L + par], 0, &f);
 }
 
-/* The division by 2^32 after a row: t[0] (already handed to the lane below) leaves, x (the
- * lowest word of the lane above; 0 for the top lane) enters at word L - 1. */
-BULK_HD void bg_mc_shift(bg_word *t, bg_word x, int L)
+/* One row: e + o += a bi + m q (a, m of L words, L even; e, o of L + 2 words within the
+ * bounds above). o[0] is folded into e[0] and the carry of that addition is the carry in of the
+ * odd a chain (both in one chain: the flag must not wait); then the even chains into e, the odd
+ * m chain into o. The q chains last: q is the one operand that waits for an exchange. Leaves
+ * o[0] = 0, so that e[0] is the lane's word 0. */
+BULK_HD void bg_mc_row(bg_word *e, bg_word *o, const bg_word *a, const bg_word *m, bg_word bi,
+                       bg_word q, int L)
 {
-    BG_UNROLL
-    for (int j = 0; j < L - 1; j++) t[j] = t[j + 1];
     bg_cc f = {0};
-    t[L - 1] = bg_add_cc(t[L], x, &f);
-    t[L] = bg_addc(t[L + 1], 0, &f);
+    e[0] = bg_add_cc(e[0], o[0], &f);
+    o[0] = 0;
+    BG_UNROLL
+    for (int j = 1; j < L; j += 2) {
+        o[j] = bg_madc_lo_cc(a[j], bi, o[j], &f);
+        o[j + 1] = bg_madc_hi_cc(a[j], bi, o[j + 1], &f);
+    }
+    o[L + 1] = bg_addc(o[L + 1], 0, &f);
+    bg_mc_chain(e, a, bi, 0, L);
+    bg_mc_chain(e, m, q, 0, L);
+    bg_mc_chain(o, m, q, 1, L);
+}
+
+/* The division by 2^32 after a row: e[0] (already handed to the lane below) leaves, the
+ * accumulators swap (new e = old o / 2^32, new o = old e / 2^32) and x (the lowest word of the
+ * lane above; 0 for the top lane) enters at word L - 1 of the new o. */
+BULK_HD void bg_mc_shift(bg_word *e, bg_word *o, bg_word x, int L)
+{
+    bg_word ne[BG_MC_MAX_L + 2];
+    BG_UNROLL
+    for (int j = 0; j <= L; j++) ne[j] = o[j + 1];
+    BG_UNROLL
+    for (int j = 0; j < L - 1; j++) o[j] = e[j + 1];
+    bg_cc f = {0};
+    o[L - 1] = bg_add_cc(e[L], x, &f);
+    o[L] = bg_addc(0, 0, &f);
+    o[L + 1] = 0;
+    BG_UNROLL
+    for (int j = 0; j <= L; j++) e[j] = ne[j];
+    e[L + 1] = 0;
+}
+
+/* After the rows: t = e + o (L + 2 words; t[L] <= 4, t[L + 1] = 0 by the bounds above), the
+ * segment bg_mc_norm1 takes. t may be e. */
+BULK_HD void bg_mc_merge(bg_word *t, const bg_word *e, const bg_word *o, int L)
+{
+    bg_cc f = {0};
+    t[0] = bg_add_cc(e[0], o[0], &f);
+    BG_UNROLL
+    for (int j = 1; j < L; j++) t[j] = bg_addc_cc(e[j], o[j], &f);
+    t[L] = bg_addc(e[L], o[L], &f);
     t[L + 1] = 0;
 }
 
@@ -224,22 +275,25 @@ BULK_HD int bg_mc_sched_next(bg_mc_sched *c, const bg_word *e, int *sa, int *sb,
 /* The doublings that take x = 2^(bitlen(m) - 1) (< m: m is odd and > 1) to 2^N R mod m. */
 BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }
 
-/* The shape of the cooperative powmod for nw words: lanes *tpi (4, 8, 16 or 32) of *L words
- * (2, 4, 6 or 8), tpi L >= nw. want: the lanes asked for by the tuning (int.powmod_tpi; 0 =
- * choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run instead
- * (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with L <= 8
- * is replaced by the default. Default: the fewest lanes holding nw words with L <= 8 (fewer,
- * fuller lanes spend less on the exchanges: 3 shuffles a row against 4 L multiply-adds), then
- * the smallest L - to be measured. */
+/* The shape of the cooperative powmod for nw words: lanes *tpi (2 .. 32, a power of two) of *L
+ * words (2 .. 16, even), tpi L >= nw. want: the lanes asked for by the tuning (int.powmod_tpi;
+ * 0 = choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run
+ * instead (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with
+ * L <= BG_MC_MAX_L is replaced by the default. Default: the fewest lanes holding nw words with
+ * L <= BG_MC_DEF_L (fewer, fuller lanes spend less on the exchanges: 3 shuffles and about 16
+ * other instructions a row against 2 L fused multiply-adds; with BG_MC_DEF_L = 8 and
+ * nw >= BG_MC_MIN_WORDS that is at least 4 lanes), then the smallest L compiled (2, 4, 6, 8,
+ * 16). */
 BULK_HD int bg_mc_shape(int nw, int want, int *tpi, int *L)
 {
     if (nw > BG_MC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_MC_MIN_WORDS)) return 0;
-    int t = want >= 4 && want <= 32 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw
-                ? want
-                : 4;
-    while (t * BG_MC_MAX_L < nw) t *= 2;
+    int t = 2;
+    if (want >= 2 && want <= BG_MC_MAX_TPI && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
+        t = want;
+    else
+        while (t * BG_MC_DEF_L < nw) t *= 2;
     int l = 2;
-    while (t * l < nw) l += 2;
+    while (t * l < nw) l = l < 8 ? l + 2 : 16;
     *tpi = t;
     *L = l;
     return 1;

@@ -42,20 +42,21 @@ template <int L, int TPI>
 __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_word *b,
                                        const bg_word *m, bg_word minv, const group<TPI> &g)
 {
-    bg_word t[L + 2];
+    bg_word t[L + 2], o[L + 2];
 #pragma unroll
-    for (int j = 0; j < L + 2; j++) t[j] = 0;
+    for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
 #pragma unroll 1
     for (int s = 0; s < TPI; s++) {
 #pragma unroll
-        for (int k = 0; k < L; k++) {
+        for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
             bg_word bi = __shfl_sync(g.gm, b[k], s, TPI);
-            bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], a[0], bi, minv), 0, TPI);
-            bg_mc_row(t, a, m, bi, q, L);
+            bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], o[0], a[0], bi, minv), 0, TPI);
+            bg_mc_row(t, o, a, m, bi, q, L);
             bg_word x = __shfl_down_sync(g.gm, t[0], 1, TPI);
-            bg_mc_shift(t, g.gl == TPI - 1 ? 0 : x, L);
+            bg_mc_shift(t, o, g.gl == TPI - 1 ? 0 : x, L);
         }
     }
+    bg_mc_merge(t, t, o, L);
     bg_word up = __shfl_up_sync(g.gm, t[L], 1, TPI);
     bg_word top = __shfl_sync(g.gm, t[L], TPI - 1, TPI);
     int p, cout;
@@ -173,6 +174,11 @@ int launch(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m, 
 {
     const size_t per_block = kCoopThreads / TPI, max_blocks = 0x7fffffff;
     const size_t smem = per_block * (BG_MC_SLOTS * L * TPI + TPI) * sizeof(bg_word);
+    /* 16 words per lane: 66 KB a block, above the 48 KB a launch gets unasked */
+    if (smem > 48 * 1024)
+        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(powmod_coop_kernel<L, TPI>,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)smem));
     for (size_t done = 0; done < n; done += per_block * max_blocks) {
         size_t cnt = n - done < per_block * max_blocks ? n - done : per_block * max_blocks;
         unsigned blocks = (unsigned)((cnt + per_block - 1) / per_block);
@@ -193,6 +199,7 @@ int launch_l(int L, bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_
     case 4: return launch<4, TPI>(r, base, e, m, n, limbs, err, bad, st);
     case 6: return launch<6, TPI>(r, base, e, m, n, limbs, err, bad, st);
     case 8: return launch<8, TPI>(r, base, e, m, n, limbs, err, bad, st);
+    case 16: return launch<16, TPI>(r, base, e, m, n, limbs, err, bad, st);
     default: return BULK_ERR_INTERNAL;
     }
 }
@@ -206,6 +213,7 @@ int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, con
     if (n == 0) return BULK_OK;
     if ((size_t)tpi * L < 2 * limbs) return BULK_ERR_INTERNAL;
     switch (tpi) {
+    case 2: return launch_l<2>(L, r, base, e, m, n, limbs, err, bad, st);
     case 4: return launch_l<4>(L, r, base, e, m, n, limbs, err, bad, st);
     case 8: return launch_l<8>(L, r, base, e, m, n, limbs, err, bad, st);
     case 16: return launch_l<16>(L, r, base, e, m, n, limbs, err, bad, st);
