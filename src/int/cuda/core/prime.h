@@ -217,6 +217,9 @@ BULK_HD int bg_p_strong_lucas(const bg_pstate *P, uint64_t n0)
 
 BULK_HD int bg_isprime_one(const bg_word *n, bg_word *S, size_t s, int nw, unsigned rounds)
 {
+    /* the words the launcher allows (64 limbs); the bound also tells the compiler that the
+     * division below (2 nw + 1 words) cannot run past an int */
+    if (nw < 1 || nw > 128) return 2;
     int len = bg_len(n, s, nw);
     uint64_t n0 = len ? BG_AT(n, s, 0) : 0;
     if (len > 1) n0 |= (uint64_t)BG_AT(n, s, 1) << 32;
