@@ -407,8 +407,8 @@ static void test_shape(void)
                   "shape nw=%d want=%d: T=%d L=%d", nw, want, T, L);
             if (want >= 2 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
                 CHECK(T == want, "shape nw=%d want=%d: T=%d", nw, want, T);
-            else /* the default: the fewest lanes with at most BG_MC_DEF_L words */
-                CHECK(L <= BG_MC_DEF_L && (T == 2 || (T / 2) * BG_MC_DEF_L < nw),
+            else /* the default: the fewest lanes with at most bg_mc_def_l(nw) words */
+                CHECK(L <= bg_mc_def_l(nw) && (T == 2 || (T / 2) * bg_mc_def_l(nw) < nw),
                       "shape nw=%d want=%d: default T=%d L=%d", nw, want, T, L);
         }
 }

@@ -47,10 +47,15 @@
 #define BG_MC_MAX_TPI 32
 /* The widest instance (32-bit words) of the cooperative powmod: 8192 bits. */
 #define BG_MC_MAX_WORDS 256
-/* The most words per lane of the default shape (bg_mc_shape): 8, the shapes measured so far;
- * 16 (2 lanes at 1024 bits, 4 at 2048, 8 at 4096: a quarter fewer instructions per product,
- * 136 registers and twice the shared memory per block) when its sweep rows win. */
-#define BG_MC_DEF_L 8
+/* The most words per lane of the default shape (bg_mc_shape): 16 from BG_MC_WIDE_WORDS words
+ * on (4 lanes x 16 at 2048 bits, 8 x 16 at 4096: a quarter fewer instructions per product at
+ * half the occupancy, 136 registers, twice the shared memory per block), 8 below. Measured on
+ * one H200 (bench_int_gpu_powmod --sweep, 512-bit exponents, docs/perf/int-gpu.md): 1024 bits
+ * 4 x 8 4.07e6/s vs 2 x 16 3.92e6; 2048 bits 8 x 8 1.14e6 vs 4 x 16 1.24e6; 4096 bits 16 x 8
+ * 2.95e5 vs 8 x 16 3.32e5 (full-width exponents alike). Widths between 1024 and 2048 bits
+ * were not measured and keep 8. */
+#define BG_MC_WIDE_WORDS 64
+BULK_HD int bg_mc_def_l(int nw) { return nw >= BG_MC_WIDE_WORDS ? 16 : 8; }
 /* Up to this many words (512 bits) the one-thread register kernel (bg_powmod_regs) is the
  * default; wider, the cooperative one. To be measured (bench_int_gpu_powmod --sweep). */
 #define BG_MC_MIN_WORDS 17
@@ -280,10 +285,9 @@ BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }
  * 0 = choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run
  * instead (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with
  * L <= BG_MC_MAX_L is replaced by the default. Default: the fewest lanes holding nw words with
- * L <= BG_MC_DEF_L (fewer, fuller lanes spend less on the exchanges: 3 shuffles and about 16
- * other instructions a row against 2 L fused multiply-adds; with BG_MC_DEF_L = 8 and
- * nw >= BG_MC_MIN_WORDS that is at least 4 lanes), then the smallest L compiled (2, 4, 6, 8,
- * 16). */
+ * L <= bg_mc_def_l(nw) (fewer, fuller lanes spend less on the exchanges: 3 shuffles and about
+ * 16 other instructions a row against 2 L fused multiply-adds; at least 4 lanes from
+ * BG_MC_MIN_WORDS on), then the smallest L compiled (2, 4, 6, 8, 16). */
 BULK_HD int bg_mc_shape(int nw, int want, int *tpi, int *L)
 {
     if (nw > BG_MC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_MC_MIN_WORDS)) return 0;
@@ -291,7 +295,7 @@ BULK_HD int bg_mc_shape(int nw, int want, int *tpi, int *L)
     if (want >= 2 && want <= BG_MC_MAX_TPI && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
         t = want;
     else
-        while (t * BG_MC_DEF_L < nw) t *= 2;
+        while (t * bg_mc_def_l(nw) < nw) t *= 2;
     int l = 2;
     while (t * l < nw) l = l < 8 ? l + 2 : 16;
     *tpi = t;
