@@ -197,27 +197,11 @@ static void blocks_run(void *arg, size_t begin, size_t end, int worker)
 }
 
 /* The list being built, and the running maximum of the range. */
-struct dlist {
-    bulk_collatz_record *recs;
-    size_t n, cap;
-    int have;
-    uint64_t best;
-};
-
-static int push(struct dlist *l, u128 n, uint64_t v)
+/* Appends (n, v) when v beats the running maximum. */
+static int push(struct cz_rlist *l, u128 n, uint64_t v)
 {
     if (l->have && v <= l->best) return BULK_OK;
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 64;
-        bulk_collatz_record *r = realloc(l->recs, nc * sizeof *r);
-        if (!r) return BULK_ERR_NOMEM;
-        l->recs = r;
-        l->cap = nc;
-    }
-    l->recs[l->n++] = (bulk_collatz_record){ { (uint64_t)n, (uint64_t)(n >> 64) }, { { v, 0, 0, 0 } } };
-    l->best = v;
-    l->have = 1;
-    return BULK_OK;
+    return cz_rlist_push(l, n, v);
 }
 
 int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
@@ -232,7 +216,7 @@ int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
     const size_t wave = (size_t)threads;
     const u128 lo = ((u128)first.hi << 64) | first.lo, end = ((u128)last.hi << 64) | last.lo;
     const u128 size = (u128)1 << e->M;
-    struct dlist l = { NULL, 0, 0, 0, 0 };
+    struct cz_rlist l = { NULL, 0, 0, 0, 0 };
     u128 cur = lo;
     /* below 2^M one by one */
     for (; cur < size && cur <= end && st == BULK_OK; cur++) {

@@ -9,9 +9,36 @@
 #define BULK_COLLATZ_RECORDS_FAST_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "backend/report.h"
 #include "bulk/collatz.h"
+#include "common/u128.h"
+
+/* A records list being built and the running maximum of its range (delays and glides fit one
+ * word). */
+struct cz_rlist {
+    bulk_collatz_record *recs;
+    size_t n, cap;
+    int have;
+    uint64_t best;
+};
+
+/* Appends (n, v) as the next record and makes v the running maximum; BULK_ERR_NOMEM. */
+static inline int cz_rlist_push(struct cz_rlist *l, u128 n, uint64_t v)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 64;
+        bulk_collatz_record *r = realloc(l->recs, nc * sizeof *r);
+        if (!r) return BULK_ERR_NOMEM;
+        l->recs = r;
+        l->cap = nc;
+    }
+    l->recs[l->n++] = (bulk_collatz_record){ { (uint64_t)n, (uint64_t)(n >> 64) }, { { v, 0, 0, 0 } } };
+    l->best = v;
+    l->have = 1;
+    return BULK_OK;
+}
 
 /* Glide records: 1 is never one (glide(1) is undefined). Any engine (the sieve is the module's
  * own, built once per process). */

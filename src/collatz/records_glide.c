@@ -267,31 +267,8 @@ static uint64_t lower(const struct gsieve *g, uint64_t r)
     return a;
 }
 
-/* The list being built, and the running maximum of the range. */
-struct glist {
-    bulk_collatz_record *recs;
-    size_t n, cap;
-    int have;
-    uint64_t best;
-};
-
-static int push(struct glist *l, u128 n, uint64_t v)
-{
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 64;
-        bulk_collatz_record *r = realloc(l->recs, nc * sizeof *r);
-        if (!r) return BULK_ERR_NOMEM;
-        l->recs = r;
-        l->cap = nc;
-    }
-    l->recs[l->n++] = (bulk_collatz_record){ { (uint64_t)n, (uint64_t)(n >> 64) }, { { v, 0, 0, 0 } } };
-    l->best = v;
-    l->have = 1;
-    return BULK_OK;
-}
-
 /* The records of one computed piece, in order, against the running maximum. */
-static int scan_block(const bulk_collatz_engine *e, const struct gblock *b, struct glist *l)
+static int scan_block(const bulk_collatz_engine *e, const struct gblock *b, struct cz_rlist *l)
 {
     const int E = elim_bound(b->L);
     if (l->have && l->best >= (uint64_t)E && b->max <= l->best) return BULK_OK;
@@ -301,12 +278,12 @@ static int scan_block(const bulk_collatz_engine *e, const struct gblock *b, stru
         u128 g;
         int st = bulk_cz_glide_of(e, (cz_u128){ (uint64_t)pos, (uint64_t)(pos >> 64) }, &g);
         if (st) return st;
-        if ((!l->have || (uint64_t)g > l->best) && (st = push(l, pos, (uint64_t)g))) return st;
+        if ((!l->have || (uint64_t)g > l->best) && (st = cz_rlist_push(l, pos, (uint64_t)g))) return st;
         pos++;
     }
     for (uint64_t x = 0; x < b->cnt; x++) {
         if (b->g[x] <= l->best || (b->base | b->r[x]) < pos) continue;
-        int st = push(l, b->base | b->r[x], b->g[x]);
+        int st = cz_rlist_push(l, b->base | b->r[x], b->g[x]);
         if (st) return st;
     }
     return BULK_OK;
@@ -350,7 +327,7 @@ int bulk_cz_records_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
     const int threads = bulk_ctx_threads(ctx);
     const size_t wave = (size_t)threads * 2;
     struct gblock *b = calloc(wave, sizeof *b);
-    struct glist l = { NULL, 0, 0, 0, 0 };
+    struct cz_rlist l = { NULL, 0, 0, 0, 0 };
     int st = b ? BULK_OK : BULK_ERR_NOMEM;
     u128 cur = ((u128)first.hi << 64) | first.lo, end = ((u128)last.hi << 64) | last.lo;
     const u128 lo = cur;
