@@ -234,8 +234,9 @@ static const char usage[] =
     "GPU per rank by local rank where GPUs are present, else the CPUs of the host shared by its\n"
     "ranks. Output as the one-process command (verify --json is accepted by `collatz merge`).\n"
     "\n"
-    "  verify --from A --to B [--d D] [--k K] [--json] [--converge] [--no-peaks]\n"
-    "         [--peak-above V]   (collatz verify --help; peaks and hits merge over the chunks)\n"
+    "  verify --from A --to B [--d D] [--k K] [--json] [--converge] [--peaks]\n"
+    "         [--peak-above V]   (collatz verify --help; peaks and hits merge over the chunks;\n"
+    "         computed only when asked for: ranks on GPUs would run verify on the CPU for them)\n"
     "  delays --from A --to B --stats BATCH [--out FILE] [--png FILE] [--d D] [--a A]\n"
     "  records --kind delay|glide|path --from A --to B [--d D] [--a A]\n"
     "\n"
@@ -269,7 +270,7 @@ int dist_collatz_main(int argc, char **argv)
 
     const char *from = NULL, *to = NULL, *rk = NULL, *outp = NULL, *png = NULL, *chunk_s = NULL, *v;
     const char *above_text = NULL;
-    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0, peaks = 1;
+    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0, peaks = -1;
     unsigned long long batch = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     dist_opts o = { 0 };
@@ -290,9 +291,13 @@ int dist_collatz_main(int argc, char **argv)
         else if (kind == J_VERIFY && !strcmp(argv[i], "--json")) json = 1;
         else if (kind == J_VERIFY && !strcmp(argv[i], "--converge")) conv = 1;
         else if (kind == J_VERIFY && !strcmp(argv[i], "--no-peaks")) peaks = 0;
+        else if (kind == J_VERIFY && !strcmp(argv[i], "--peaks")) peaks = 1;
         else if (kind == J_VERIFY && (v = cli_opt_value(argc, argv, &i, "--peak-above"))) above_text = v;
         else cli_die(CLI_EXIT_USAGE, "collatz %s (distributed): unknown or unsupported argument '%s'", sub, argv[i]);
     }
+    /* Peaks only when asked for: every rank must agree (the chunks' results merge), and a rank
+     * on a GPU would run verify on the CPU to compute them (the CUDA verify has no peaks). */
+    if (peaks < 0) peaks = above_text != NULL;
     bulk_collatz_wide above;
     if (above_text) {
         if (!peaks) cli_die(CLI_EXIT_USAGE, "collatz verify: --peak-above needs the peaks (drop --no-peaks)");
