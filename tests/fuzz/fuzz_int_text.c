@@ -17,10 +17,10 @@
 #include "int_input.h"
 
 static const int_rules OPS[] = {
-    { "sqr", 1, -1, -1 },
-    { "add", 2, -1, -1 },
-    { "div", 2, 1, -1 },
-    { "powmod", 3, -1, 2 },
+    { "sqr", 1, -1, -1, 0 },
+    { "add", 2, -1, -1, 0 },
+    { "div", 2, 1, -1, 0 },
+    { "powmod", 3, -1, 2, 0 },
 };
 static const size_t WIDTHS[] = { 0, 1, 2, 16 }; /* --bits / 64; 0: per batch */
 
