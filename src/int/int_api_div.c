@@ -1,20 +1,15 @@
 /* The public bulk wrappers of bulk/int.h for divmod, gcd, invmod and powmod: argument checks,
  * then every instance through the single-instance layer of int/mpn_div.h on the context's
- * threads (int_parallel.h).
- *
- * Scratch: each worker thread allocates one scratch area on its first range and keeps it for
- * the call (indexed by the worker id, which bulk_parallel_for never gives to two concurrent
- * ranges), so the per-instance loops do not call malloc. If an allocation fails the affected
- * instances are left untouched and the call returns BULK_ERR_NOMEM.
+ * threads (int_parallel.h), with a scratch area per worker (int_workers.h).
  *
  * Per-instance errors (int.h): err[i] (when err is not NULL) gets 0 or the code, the
  * instance's results are zero, and the return value is the code of the lowest-numbered
  * failing instance: the same whatever the thread count. */
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "backend/report.h"
 #include "int/int_parallel.h"
+#include "int/int_workers.h"
 #include "int/mpn_div.h"
 
 typedef enum { JOB_DIVMOD, JOB_GCD, JOB_INVMOD, JOB_POWMOD } job_kind;
@@ -29,10 +24,7 @@ struct div_job {
     int8_t *err;
     int method;                     /* bulk_div_method or bulk_gcd_method */
     size_t scratch_limbs;
-    bulk_limb_t **scratch;          /* one area per worker */
-    size_t *first_bad;              /* per worker: lowest failing index (SIZE_MAX: none) */
-    int *first_code;                /* per worker: its code */
-    atomic_int nomem;
+    bulk_int_workers w;
 };
 
 static int run_one(const struct div_job *j, size_t i, bulk_limb_t *tp)
@@ -65,56 +57,25 @@ static int run_one(const struct div_job *j, size_t i, bulk_limb_t *tp)
 static void div_range(void *p, size_t begin, size_t end, int worker)
 {
     struct div_job *j = p;
-    bulk_limb_t *tp = j->scratch[worker];
-    if (!tp) {
-        tp = malloc(j->scratch_limbs * sizeof *tp);
-        if (!tp) {
-            atomic_store(&j->nomem, 1);
-            return;
-        }
-        j->scratch[worker] = tp;
-    }
+    bulk_limb_t *tp = bulk_int_workers_scratch(&j->w, worker);
+    if (!tp) return;
     for (size_t i = begin; i < end; i++) {
         int st = run_one(j, i, tp);
         if (j->err) j->err[i] = (int8_t)st;
-        if (st != BULK_OK && i < j->first_bad[worker]) {
-            j->first_bad[worker] = i;
-            j->first_code[worker] = st;
-        }
+        if (st != BULK_OK) bulk_int_workers_fail(&j->w, worker, i, st);
     }
 }
 
 /* Runs the job over n instances; returns BULK_OK, the first per-instance error, or NOMEM. */
 static int run_job(bulk_ctx *ctx, struct div_job *j, size_t n, double cost)
 {
-    int threads = ctx->threads > 0 ? ctx->threads : 1;
-    j->scratch = calloc((size_t)threads, sizeof *j->scratch);
-    j->first_bad = malloc((size_t)threads * sizeof *j->first_bad);
-    j->first_code = calloc((size_t)threads, sizeof *j->first_code);
-    int st = BULK_OK;
     size_t best = SIZE_MAX;
-    if (!j->scratch || !j->first_bad || !j->first_code) {
-        st = BULK_ERR_NOMEM;
-        goto out;
+    int st = bulk_int_workers_init(&j->w, ctx, j->scratch_limbs);
+    if (st == BULK_OK) {
+        bulk_int_parallel(ctx, n, cost, div_range, j);
+        st = bulk_int_workers_result(&j->w, &best);
     }
-    for (int w = 0; w < threads; w++) j->first_bad[w] = SIZE_MAX;
-    atomic_init(&j->nomem, 0);
-    bulk_int_parallel(ctx, n, cost, div_range, j);
-    if (atomic_load(&j->nomem)) {
-        st = BULK_ERR_NOMEM;
-        goto out;
-    }
-    for (int w = 0; w < threads; w++)
-        if (j->first_bad[w] < best) {
-            best = j->first_bad[w];
-            st = j->first_code[w];
-        }
-out:
-    if (j->scratch)
-        for (int w = 0; w < threads; w++) free(j->scratch[w]);
-    free(j->scratch);
-    free(j->first_bad);
-    free(j->first_code);
+    bulk_int_workers_free(&j->w);
     if (st == BULK_ERR_NOMEM)
         return bulk_fail(ctx, st, "%s: scratch of %zu limbs per thread: out of memory",
                          job_name[j->kind], j->scratch_limbs);

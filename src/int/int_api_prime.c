@@ -1,13 +1,14 @@
 /* The public primality wrappers of bulk/int.h (bulk_int_isprime, bulk_int_nextprime): argument
  * checks, then every instance through int/cpu/prime.h on the context's threads (also on a
- * CUDA context: there is no GPU path yet, docs/int-prime.md) (int_parallel.h), with one scratch area per worker as in int_api_div.c. The table of small
- * primes is built once per call and shared read-only by the workers. */
-#include <stdatomic.h>
+ * CUDA context: there is no GPU path yet, docs/int-prime.md) (int_parallel.h), with a scratch
+ * area per worker (int_workers.h). The table of small primes is built once per call and shared
+ * read-only by the workers. */
 #include <stdlib.h>
 
 #include "backend/report.h"
 #include "int/cpu/prime.h"
 #include "int/int_parallel.h"
+#include "int/int_workers.h"
 
 /* More rounds than this are refused: 2^-2048 is far below any hardware error rate. */
 #define MAX_ROUNDS 1024u
@@ -22,23 +23,14 @@ struct prime_job {
     int8_t *err;
     const bulk_prime_table *t;
     size_t scratch_limbs;
-    bulk_limb_t **scratch;          /* one area per worker */
-    size_t *first_bad;              /* per worker: lowest overflowing instance (SIZE_MAX: none) */
-    atomic_int nomem;
+    bulk_int_workers w;             /* failures: nextprime's overflowing instances */
 };
 
 static void prime_range(void *p, size_t begin, size_t end, int worker)
 {
     struct prime_job *j = p;
-    bulk_limb_t *tp = j->scratch[worker];
-    if (!tp) {
-        tp = malloc(j->scratch_limbs * sizeof *tp);
-        if (!tp) {
-            atomic_store(&j->nomem, 1);
-            return;
-        }
-        j->scratch[worker] = tp;
-    }
+    bulk_limb_t *tp = bulk_int_workers_scratch(&j->w, worker);
+    if (!tp) return;
     size_t L = j->limbs;
     for (size_t i = begin; i < end; i++) {
         if (!j->next) {
@@ -47,35 +39,25 @@ static void prime_range(void *p, size_t begin, size_t end, int worker)
         }
         int st = bulk_prime_next(j->r + i * L, j->a + i * L, L, j->rounds, j->t, tp);
         if (j->err) j->err[i] = (int8_t)st;
-        if (st != BULK_OK && i < j->first_bad[worker]) j->first_bad[worker] = i;
+        if (st != BULK_OK) bulk_int_workers_fail(&j->w, worker, i, st);
     }
 }
 
 static int run(bulk_ctx *ctx, const char *fn, struct prime_job *j, size_t n, uint32_t limit,
                double cost)
 {
-    int threads = ctx->threads > 0 ? ctx->threads : 1;
     bulk_prime_table t;
     int st = bulk_prime_table_init(&t, limit);
     j->t = &t;
-    j->scratch = calloc((size_t)threads, sizeof *j->scratch);
-    j->first_bad = malloc((size_t)threads * sizeof *j->first_bad);
     size_t best = SIZE_MAX;
-    if (st != BULK_OK || !j->scratch || !j->first_bad) {
+    int wst = bulk_int_workers_init(&j->w, ctx, j->scratch_limbs);
+    if (st == BULK_OK && wst == BULK_OK) {
+        bulk_int_parallel(ctx, n, cost, prime_range, j);
+        st = bulk_int_workers_result(&j->w, &best);
+    } else {
         st = BULK_ERR_NOMEM;
-        goto out;
     }
-    for (int w = 0; w < threads; w++) j->first_bad[w] = SIZE_MAX;
-    atomic_init(&j->nomem, 0);
-    bulk_int_parallel(ctx, n, cost, prime_range, j);
-    if (atomic_load(&j->nomem)) st = BULK_ERR_NOMEM;
-    for (int w = 0; w < threads; w++)
-        if (j->first_bad[w] < best) best = j->first_bad[w];
-out:
-    if (j->scratch)
-        for (int w = 0; w < threads; w++) free(j->scratch[w]);
-    free(j->scratch);
-    free(j->first_bad);
+    bulk_int_workers_free(&j->w);
     bulk_prime_table_free(&t);
     if (st == BULK_ERR_NOMEM)
         return bulk_fail(ctx, st, "%s: scratch of %zu limbs per thread: out of memory", fn,
