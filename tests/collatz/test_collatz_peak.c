@@ -12,17 +12,7 @@
 #include "bulk/collatz.h"
 #include "collatz/peak.h"
 #include "cz_test.h"
-
-static int fails;
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            fails++;                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "test_util.h"
 
 #define RL 5 /* reference limbs: 320 bits */
 typedef struct {
@@ -295,6 +285,6 @@ int main(int argc, char **argv)
     check_verify(dir, 64, len);
     check_verify(dir, 100, len);
     check_verify_converge(sanitized ? 1 << 16 : 1 << 20);
-    if (fails) printf("%d failures (seed %llu)\n", fails, (unsigned long long)seed);
-    return fails ? 1 : 0;
+    if (test_failures) printf("%d failures (seed %llu)\n", test_failures, (unsigned long long)seed);
+    return test_failures ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cz_test.h"
+#include "test_util.h"
 #include "collatz/records_fast.h"
 #include <time.h>
 
@@ -22,7 +23,6 @@
 /* the low 128 bits of a record value (delays and glides fit in limb[0]) */
 static inline nv_u128 V(bulk_collatz_wide w) { return ((nv_u128)w.limb[1] << 64) | w.limb[0]; }
 
-static int fails;
 static double t0;
 
 static double now(void)
@@ -40,15 +40,6 @@ static void lap(const char *what)
     fflush(stdout);
     t0 = t;
 }
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                          \
-        if (!(c)) {                                                                               \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                  \
-            fprintf(stderr, __VA_ARGS__);                                                         \
-            fprintf(stderr, "\n");                                                                \
-            fails++;                                                                              \
-        }                                                                                         \
-    } while (0)
 
 /* The per-number path: value of n by kind, and a running maximum. */
 static void ref_records(const bulk_collatz_engine *e, bulk_collatz_kind kind, nv_u128 lo, nv_u128 hi,
@@ -252,8 +243,8 @@ int main(int argc, char **argv)
     lap("pieces and resume");
     bulk_collatz_engine_free(e);
     bulk_ctx_close(ctx);
-    if (fails) {
-        fprintf(stderr, "%d failures (seed %llu)\n", fails, (unsigned long long)seed);
+    if (test_failures) {
+        fprintf(stderr, "%d failures (seed %llu)\n", test_failures, (unsigned long long)seed);
         return 1;
     }
     printf("ok\n");
