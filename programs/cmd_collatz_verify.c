@@ -34,7 +34,7 @@ static const char verify_usage[] =
     "  --peak-above V      also list every n whose pre-drop peak exceeds V and that of every\n"
     "                      smaller n of the range (V = the peak of the last path record below A:\n"
     "                      exactly the new path records; at most 256; V below 2^256)\n"
-    "  --peaks             compute the pre-drop peaks (the default, except on the CUDA backend)\n"
+    "  --peaks             compute the pre-drop peaks (the default)\n"
     "  --no-peaks          skip the pre-drop peaks (and resume a checkpoint written without them)\n"
     "  --json              one JSON object instead of the text summary (input of `merge`)\n"
     "  --checkpoint FILE   save progress atomically; rerunning the same command resumes\n"
@@ -49,9 +49,7 @@ static const char verify_usage[] =
     "and checksum = the sum of glide(n) over the range mod 2^128, which is the same for every\n"
     "thread count, backend, d and k; and the largest pre-drop peak (the largest value before the\n"
     "trajectory first drops below n, exact at any size) with its smallest n (with --converge over\n"
-    "the numbers not proved by a smaller one). The CUDA backend does not compute peaks yet: there\n"
-    "they are left out unless asked for (--peaks, --peak-above), and verify with peaks runs on\n"
-    "the CPU. Exit 0 when every n was verified.\n";
+    "the numbers not proved by a smaller one). Exit 0 when every n was verified.\n";
 
 int cmd_collatz_verify(int argc, char **argv)
 {
@@ -86,10 +84,7 @@ int cmd_collatz_verify(int argc, char **argv)
     unsigned long long pi = 1, pn = 1;
     if (part) czcli_part(part, &first, &last, &pi, &pn);
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
-    /* Peaks by default where the backend computes them inside verify (the CPU); the CUDA
-     * backend does not yet, and verify with peaks on a CUDA context runs on the CPU, so there
-     * they are computed only when asked for (--peaks, --peak-above). */
-    if (peaks < 0) peaks = above_text || bulk_ctx_backend(ctx) != BULK_BACKEND_CUDA;
+    if (peaks < 0) peaks = 1; /* every backend computes them inside verify */
     /* the defaults of the library (bulk_collatz_choose: sizes for the range and backend) */
     bulk_collatz_params prm = { d, k, ks };
     if (bulk_collatz_choose(ctx, first, last, conv, &prm) != BULK_OK)

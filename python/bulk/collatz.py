@@ -195,8 +195,7 @@ def verify(start: int, stop: int, converge: bool = False,
     or "I/N" takes the I-th of N equal slices. d, k, k_stored: table and sieve sizes (None:
     the library's choice for the range and backend). peaks: compute the pre-drop peaks (``peak``,
     ``peak_n``: the largest value before a trajectory first drops below its start, and its
-    smallest n; exact at any size); None computes them except on a CUDA context, whose verify
-    does not compute them yet (asked for there, verify runs on the CPU). peak_above V: also
+    smallest n; exact at any size); None computes them (on every backend). peak_above V: also
     ``peak_hits``, every (n, pre-drop peak) above V and above that of every smaller n of the
     range (with V the peak of the last path record below the range: the new path records; as
     ``--peak-above``). Returns a :class:`VerifyResult`. Progress op "collatz.verify"."""

@@ -171,8 +171,8 @@ static PyObject *m_delay_stats(PyObject *self, PyObject *args)
 }
 
 /* collatz_verify(ctx, first, last, converge, d, k, k_stored, peaks, above, progress) -> dict;
- * peaks -1: computed unless the context is on CUDA (whose verify does not compute them yet and
- * would run on the CPU for them) or above is given; above: None or an int below 2^256. */
+ * peaks -1: computed (every backend computes them inside verify); above: None or an int below
+ * 2^256. */
 static PyObject *m_verify(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -195,7 +195,7 @@ static PyObject *m_verify(PyObject *self, PyObject *args)
         if (bpy_int_to_limbs(above_obj, above.limb, BULK_COLLATZ_WIDE_LIMBS, "bulk.collatz.verify: peak_above", -1) < 0)
             return NULL;
     }
-    if (peaks < 0) peaks = have_above || bulk_ctx_backend(c->ctx) != BULK_BACKEND_CUDA;
+    if (peaks < 0) peaks = 1;
     bulk_collatz_verify_result *r = PyMem_Malloc(sizeof *r);
     if (!r) return PyErr_NoMemory();
     if (bpy_enter(c, progress) < 0) {

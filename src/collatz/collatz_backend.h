@@ -63,10 +63,19 @@ struct bulk_collatz_backend {
      * NULL cs->collatz: nothing to do. Called by the context's close. CUDA only: NULL in the CPU
      * table (the CPU paths keep nothing between calls). */
     void (*release)(struct bulk_cuda_state *cs);
-    /* 1 when verify_chunk fills peak, peak_n and peak_hits for an engine with peaks on
-     * (bulk_collatz_engine_set_peaks), exactly as the CPU does; 0 (the CUDA table today): the
-     * public verify runs such an engine on the CPU table instead, so peaks are never missing. */
-    int verify_peaks;
+    /* Verify with pre-drop peaks (an engine with bulk_collatz_engine_set_peaks) of [first, last]
+     * into *out, where the caller merges *out into a result that already holds the numbers
+     * below first, whose largest pre-drop peak is *floor (NULL or 0: none yet): out keeps only
+     * what beats it (peak and peak_n when larger than floor, the hits above it), which merged
+     * gives exactly the result of the whole range. *seed (NULL or 0: none; used without a
+     * floor) is a value the range's maximum is expected to reach, from a sample (verify_run.c
+     * peak_seed); the entry checks that it was reached and else finds its threshold another way.
+     * CUDA: the escape threshold of the kernels follows the running maximum (peak.h vlim) and
+     * the host finishes the escaped numbers with their peaks (cg_verify.cu). NULL in the CPU
+     * table: its verify_chunk computes the peaks. */
+    int (*verify_chunk_peaks)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                              bulk_u128 last, const bulk_collatz_wide *floor,
+                              const bulk_collatz_wide *seed, bulk_collatz_verify_result *out);
 };
 
 extern const struct bulk_collatz_backend bulk_collatz_cpu_backend;

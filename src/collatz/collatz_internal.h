@@ -143,6 +143,11 @@ int bulk_cz_build_small(int a, uint16_t *A, uint64_t *P);
  * `iterated` (verify.c; the GPU backend's host redo of escaped numbers). */
 int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
                              bulk_collatz_verify_result *r);
+/* The same with pre-drop peaks against the caller's running maximum and hit candidates (pk on
+ * the result r, collatz/peak.h; NULL: as bulk_cz_verify_mandatory). */
+struct cz_peaks;
+int bulk_cz_verify_mandatory_pk(const bulk_collatz_engine *e, bulk_u128 n, int L,
+                                bulk_collatz_verify_result *r, struct cz_peaks *pk);
 
 /* One level of the sieve walk (seed 004 section 3.1, in the (j, c) form): the low i bits p of n
  * are fixed and n = 2^i m + p has become 3^j m + c after i halvings and j odd steps, with

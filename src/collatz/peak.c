@@ -128,7 +128,10 @@ int bulk_cz_peak_wide(const struct bulk_collatz_engine *e, u128 n, bulk_collatz_
 
 u128 bulk_cz_prefix_bound(int k, u128 nmax)
 {
-    const u128 R = ((u128)bulk_cz_pow3[k] + ((u128)1 << k) - 1) >> k; /* ceil((3/2)^k) */
+    if (k < 0 || k > 80) return ~(u128)0;
+    u128 p3 = 1; /* 3^k < 2^127 */
+    for (int i = 0; i < k; i++) p3 *= 3;
+    const u128 R = (p3 + ((u128)1 << k) - 1) >> k; /* ceil((3/2)^k) < 2^47 */
     const u128 m = nmax + ((u128)1 << k);
     if (m < nmax) return ~(u128)0;
     u128 b;

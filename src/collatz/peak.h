@@ -52,7 +52,8 @@ int bulk_cz_predrop(const struct bulk_collatz_engine *e, u128 n, const bulk_coll
 int bulk_cz_peak_wide(const struct bulk_collatz_engine *e, u128 n, bulk_collatz_wide *out);
 /* An upper bound on every value of the first k halvings of the trajectory of any n <= nmax
  * (and of the odd steps among them), saturated at 2^128 - 1: 4 (3/2)^k (nmax + 2^k), as after
- * i halvings and j <= i odd steps the value is below 3^j (n + 2^i) / 2^i. k <= 40. */
+ * i halvings and j <= i odd steps the value is below 3^j (n + 2^i) / 2^i. k <= 80 (larger k:
+ * 2^128 - 1). */
 u128 bulk_cz_prefix_bound(int k, u128 nmax);
 
 /* Path records of [from, to] inside a run over [first, ...] whose records so far reach *best
@@ -76,12 +77,24 @@ struct cz_peaks {
     const struct bulk_collatz_engine *e;
     bulk_collatz_verify_result *r;
     bulk_collatz_wide t, bs;
+    /* a peak that a number below those of r reaches (bulk_cz_peaks_init_floor; 0: none): the
+     * numbers whose pre-drop peak is at most floor matter neither for the maximum nor as hits */
+    bulk_collatz_wide floor;
+    /* a value the maximum of r's numbers is expected to reach (0: none): below it no number
+     * matters for the maximum (the hits still need the floor); the caller checks afterwards
+     * that r's peak reached it */
+    bulk_collatz_wide seed;
     u128 vlim; /* 2^128 - 1 when peaks are off */
     bulk_collatz_record *cand; /* the block's hit candidates */
     size_t ncand, capcand;
     int status;
 };
 void bulk_cz_peaks_init(struct cz_peaks *p, const struct bulk_collatz_engine *e, bulk_collatz_verify_result *r);
+/* The same for numbers above some number whose peak is *floor (NULL: none), which the caller's
+ * result already holds: r then keeps only what beats it; and with a *seed (NULL: none) that the
+ * maximum is expected to reach (the GPU verify, cg_verify.cu). */
+void bulk_cz_peaks_init_floor(struct cz_peaks *p, const struct bulk_collatz_engine *e, bulk_collatz_verify_result *r,
+                              const bulk_collatz_wide *floor, const bulk_collatz_wide *seed);
 void bulk_cz_peaks_free(struct cz_peaks *p);
 /* Before each block of numbers in increasing order. */
 void bulk_cz_peaks_block_begin(struct cz_peaks *p);
@@ -92,6 +105,9 @@ void bulk_cz_peaks_exact(struct cz_peaks *p, u128 n, u128 v0, int from_n);
  * number of the block again from itself (the sieved ones had no iteration); then the block's
  * hits. Returns p->status. */
 int bulk_cz_peaks_block_end(struct cz_peaks *p, u128 base, int L);
+/* The candidates collected so far (any order of n) into r's hits; bulk_cz_peaks_block_end does
+ * it for each block, a caller without blocks once at the end. Returns p->status. */
+int bulk_cz_peaks_flush(struct cz_peaks *p);
 /* The peak part of bulk_collatz_verify_result_merge. */
 void bulk_cz_peaks_merge(bulk_collatz_verify_result *into, const bulk_collatz_verify_result *from);
 

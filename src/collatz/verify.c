@@ -294,7 +294,13 @@ void bulk_cz_conv_clear_glides(bulk_collatz_verify_result *r)
 int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
                              bulk_collatz_verify_result *r)
 {
-    if (!e || !r || L < 0 || L > 63) return BULK_ERR_ARG;
+    return bulk_cz_verify_mandatory_pk(e, n, L, r, NULL);
+}
+
+int bulk_cz_verify_mandatory_pk(const bulk_collatz_engine *e, bulk_u128 n, int L,
+                                bulk_collatz_verify_result *r, struct cz_peaks *pk)
+{
+    if (!e || !r || L < 0 || L > 63 || (pk && pk->r != r)) return BULK_ERR_ARG;
     const u128 nw = to128(n);
     const uint64_t p = (uint64_t)(nw & (((u128)1 << L) - 1));
     int j = 0;
@@ -305,12 +311,22 @@ int bulk_cz_verify_mandatory(const bulk_collatz_engine *e, bulk_u128 n, int L,
     int ok = cz_sieve_start(&v, from128(nw >> L), bulk_cz_pow3[j], c);
     bulk_collatz_verify_result t;
     bulk_collatz_verify_result_init(&t);
-    struct acc a = { e, &t, 0, 0, 0, BULK_OK, { 0 } };
-    bulk_cz_peaks_init(&a.pk, e, &t);
-    iterate_one(&a, n, v, ok, (int64_t)L + j);
-    bulk_cz_peaks_free(&a.pk);
-    if (a.status != BULK_OK) return a.status;
-    t.checksum = from128(a.checksum);
+    if (pk) {
+        /* the caller's running maximum and hit candidates, on its result */
+        struct acc a = { e, r, 0, 0, 0, BULK_OK, *pk };
+        iterate_one(&a, n, v, ok, (int64_t)L + j);
+        *pk = a.pk;
+        if (a.status != BULK_OK) return a.status;
+        if (pk->status != BULK_OK) return pk->status;
+        t.checksum = from128(a.checksum);
+    } else {
+        struct acc a = { e, &t, 0, 0, 0, BULK_OK, { 0 } };
+        bulk_cz_peaks_init(&a.pk, e, &t);
+        iterate_one(&a, n, v, ok, (int64_t)L + j);
+        bulk_cz_peaks_free(&a.pk);
+        if (a.status != BULK_OK) return a.status;
+        t.checksum = from128(a.checksum);
+    }
     bulk_collatz_verify_result_merge(r, &t);
     return BULK_OK;
 }

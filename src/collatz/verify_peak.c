@@ -30,7 +30,8 @@ static void wide_dec(bulk_collatz_wide *w)
 static void limits(struct cz_peaks *p)
 {
     const struct bulk_collatz_engine *e = p->e;
-    bulk_collatz_wide t = p->r->peak;
+    bulk_collatz_wide t = cz_wide_cmp(&p->floor, &p->r->peak) > 0 ? p->floor : p->r->peak;
+    if (cz_wide_cmp(&p->seed, &t) > 0) t = p->seed;
     wide_dec(&t);
     if (e->have_above) {
         const bulk_collatz_wide *h = cz_wide_cmp(&e->above, &p->bs) > 0 ? &e->above : &p->bs;
@@ -53,6 +54,17 @@ void bulk_cz_peaks_init(struct cz_peaks *p, const struct bulk_collatz_engine *e,
     if (e->peaks) limits(p);
 }
 
+void bulk_cz_peaks_init_floor(struct cz_peaks *p, const struct bulk_collatz_engine *e, bulk_collatz_verify_result *r,
+                              const bulk_collatz_wide *floor, const bulk_collatz_wide *seed)
+{
+    bulk_cz_peaks_init(p, e, r);
+    if (!e->peaks) return;
+    /* the hits need more than every smaller number's peak, the floor among them */
+    if (floor) p->floor = p->bs = *floor;
+    if (seed) p->seed = *seed;
+    limits(p);
+}
+
 void bulk_cz_peaks_free(struct cz_peaks *p)
 {
     free(p->cand);
@@ -62,7 +74,7 @@ void bulk_cz_peaks_free(struct cz_peaks *p)
 void bulk_cz_peaks_block_begin(struct cz_peaks *p)
 {
     if (!p->e->peaks) return;
-    p->bs = p->r->peak;
+    p->bs = cz_wide_cmp(&p->floor, &p->r->peak) > 0 ? p->floor : p->r->peak;
     p->ncand = 0;
     limits(p);
 }
@@ -133,7 +145,13 @@ int bulk_cz_peaks_block_end(struct cz_peaks *p, u128 base, int L)
     } else if (L == 0) {
         bulk_cz_peaks_exact(p, base, 0, 1);
     }
-    if (e->have_above && p->ncand) {
+    return bulk_cz_peaks_flush(p);
+}
+
+int bulk_cz_peaks_flush(struct cz_peaks *p)
+{
+    const struct bulk_collatz_engine *e = p->e;
+    if (e->peaks && e->have_above && p->ncand) {
         qsort(p->cand, p->ncand, sizeof *p->cand, by_n);
         add_hits(p->r, p->cand, p->ncand, cz_wide_cmp(&e->above, &p->bs) > 0 ? e->above : p->bs);
     }

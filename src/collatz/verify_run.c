@@ -57,6 +57,39 @@ static void run_chunks(void *arg, size_t begin, size_t end, int worker)
     }
 }
 
+/* Pre-drop peaks on the GPU with nothing known yet: the largest pre-drop peak of the 2^28
+ * numbers from `first` on the context's CPU threads (a sample only: the GPU covers them again),
+ * halved in convergence mode, where the GPU leaves out numbers that the sample's blocks iterate.
+ * The GPU's first launches escape a number to the host when a state could beat it (peak.h), so
+ * a small seed would send most of them there; the CUDA entry checks that its maximum reached
+ * the seed. 0 on failure (the CUDA entry then finds a threshold itself). */
+static bulk_collatz_wide peak_seed(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 first, u128 last)
+{
+    bulk_collatz_wide seed;
+    memset(&seed, 0, sizeof seed);
+    const int shift = 22;
+    u128 sl = first + ((u128)1 << 28) - 1;
+    if (sl > last || sl < first) sl = last;
+    const size_t nch = (size_t)((sl >> shift) - (first >> shift) + 1);
+    bulk_collatz_verify_result *res = malloc(nch * sizeof *res);
+    int *status = malloc(nch * sizeof *status);
+    if (res && status) {
+        struct wave w = { ctx, e, first, sl, shift, res, status };
+        bulk_parallel_for(bulk_ctx_threads(ctx), nch, 1, run_chunks, &w);
+        bulk_collatz_verify_result m;
+        bulk_collatz_verify_result_init(&m);
+        size_t c = 0;
+        for (; c < nch && status[c] == BULK_OK; c++) bulk_collatz_verify_result_merge(&m, &res[c]);
+        if (c == nch) seed = m.peak;
+        if (e->conv)
+            for (int i = 0; i < BULK_COLLATZ_WIDE_LIMBS; i++)
+                seed.limb[i] = seed.limb[i] >> 1 | (i + 1 < BULK_COLLATZ_WIDE_LIMBS ? seed.limb[i + 1] << 63 : 0);
+    }
+    free(res);
+    free(status);
+    return seed;
+}
+
 static const char verify_fn[] = "bulk_collatz_verify";
 
 /* The checkpoint could not be written: the message names the file and the cause. */
@@ -100,7 +133,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
     }
     int threads = bulk_ctx_threads(ctx);
     /* a CUDA context, unless peaks are asked of a GPU table that cannot give them */
-    int gpu = ctx->gpu != NULL && (!e->peaks || ctx->gpu->collatz->verify_peaks);
+    int gpu = ctx->gpu != NULL && (!e->peaks || ctx->gpu->collatz->verify_chunk_peaks);
     /* chunks hold whole blocks of the largest level (k + kx with a sieve extension) */
     const int K = e->k + e->kx;
     int shift = K > 22 ? K : 22;
@@ -137,7 +170,14 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
         size_t nch = (size_t)(((wlast >> shift) - (next >> shift)) + 1);
         if (gpu) {
             nch = 1;
-            status[0] = ctx->gpu->collatz->verify_chunk(ctx, e, from128(next), from128(wlast), &res[0]);
+            /* with peaks, the maximum of the waves before (and of a resumed checkpoint) spares
+             * the GPU the numbers that cannot beat it */
+            const bulk_collatz_wide *floor = cz_is_zero(out->peak_n) ? NULL : &out->peak;
+            bulk_collatz_wide seed;
+            if (e->peaks && !floor) seed = peak_seed(ctx, e, next, wlast);
+            status[0] = e->peaks ? ctx->gpu->collatz->verify_chunk_peaks(ctx, e, from128(next), from128(wlast), floor,
+                                                                         floor ? NULL : &seed, &res[0])
+                                 : ctx->gpu->collatz->verify_chunk(ctx, e, from128(next), from128(wlast), &res[0]);
         } else {
             struct wave w = { ctx, e, next, wlast, shift, res, status };
             bulk_parallel_for(threads, nch, 1, run_chunks, &w);

@@ -111,8 +111,8 @@ static int uni_dip_stop_ok(u128 v, u128 nn, unsigned d, const uint32_t *tab, con
     for (;;) {
         const uint32_t before = s.done, L = s.v.x0 & mask;
         const uint32_t *e = tab + 4 * (uint64_t)(r1 ? cg_uni1_index(&s, mask) : cg_uni_index(&s, mask));
-        const int r = r1 ? cg_uni1_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3], e[4], e[5])
-                         : cg_uni_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3]);
+        const int r = r1 ? cg_uni1_trip(&s, d, cg_esc_of(lim), mask, pairs, e[0], e[1], e[2], e[3], e[4], e[5])
+                         : cg_uni_trip(&s, d, cg_esc_of(lim), mask, pairs, e[0], e[1], e[2], e[3]);
         if (r == 2) return gref < 0;
         if (r == 1 || s.ri != 0) return gref > (int64_t)before && gref <= (int64_t)before + J[L];
     }
@@ -441,8 +441,8 @@ static void warp_run(const cg_u128 *n, const cg_u128 *v, const uint32_t *done0, 
             }
             if (busy[l]) {
                 ws->busy++;
-                const int rc = g_roff ? cg_lane_iter_rec(&s[l], d, lim, mask, BC, BM ? BM : BC, J, g_roff, g_rec, g_rst)
-                                      : cg_lane_iter(&s[l], d, lim, mask, BC, BM ? BM : BC, J);
+                const int rc = g_roff ? cg_lane_iter_rec(&s[l], d, cg_esc_of(lim), mask, BC, BM ? BM : BC, J, g_roff, g_rec, g_rst)
+                                      : cg_lane_iter(&s[l], d, cg_esc_of(lim), mask, BC, BM ? BM : BC, J);
                 if (rc) {
                     busy[l] = 0;
                     g[cur[l]] = rc == 1 ? (int64_t)s[l].done : -1;

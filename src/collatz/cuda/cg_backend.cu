@@ -50,5 +50,5 @@ extern "C" const struct bulk_collatz_backend bulk_collatz_cuda_backend = {
     cuda_records,                   /* records */
     bulk_collatz_cuda_last_stats,   /* last_stats */
     bulk_collatz_cuda_release,      /* release */
-    0,                              /* verify_peaks: not yet (verify with peaks runs on the CPU) */
+    bulk_collatz_cuda_verify_chunk_peaks, /* verify_chunk_peaks */
 };

@@ -100,6 +100,27 @@ BULK_HD unsigned cg_limit_bits(unsigned d) { return (1585u + 585u * d) / 1000u +
 /* v >= 2^(128 - lim) */
 BULK_HD int cg_over(cg_u128 v, unsigned lim) { return (v.x3 >> (32 - lim)) != 0; }
 
+/* The escape threshold of the verify loops: a number escapes to the host when its state at the
+ * start of a table operation is >= vesc. Without pre-drop peaks vesc = cg_esc_of(lim), i.e.
+ * cg_over; with them the smaller of that and the host's peak threshold vlim (collatz/peak.h:
+ * below vlim no value of the next operation can beat the running maximum), so the numbers
+ * whose peak could matter are finished on the host like those near 2^128. */
+BULK_HD cg_u128 cg_esc_of(unsigned lim)
+{
+    cg_u128 r;
+    r.x0 = r.x1 = r.x2 = 0;
+    r.x3 = 1u << (32 - lim);
+    return r;
+}
+
+/* a >= b, as 64-bit halves: with b = cg_esc_of(lim) known at compile time the compiler folds it
+ * to cg_over's one compare */
+BULK_HD int cg_ge(cg_u128 a, cg_u128 b)
+{
+    const uint64_t ah = cg_hi64(a), bh = cg_hi64(b);
+    return ah > bh || (ah == bh && cg_lo64(a) >= cg_lo64(b));
+}
+
 /* The threshold of the test (v >> d) < n as v < nd: nd = n * 2^d, or sat = 1 when
  * n >= 2^(128-d) (then the test is always true). */
 BULK_HD cg_u128 cg_glide_bound(cg_u128 n, unsigned d, int *sat)
@@ -140,16 +161,15 @@ BULK_HD int cg_bm_ok(cg_u128 n, unsigned d)
  * inside value is below n exactly when bmin vH + cmin < n. Then, and only then, that one
  * operation is replayed step by step to find the drop. Without BM (or for small n) every
  * operation with v < n 2^d is replayed. */
-BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
-                         const uint64_t *BM, const uint8_t *J)
+BULK_HD int64_t cg_glide_esc(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
+                             const uint64_t *BM, const uint8_t *J, cg_u128 vesc)
 {
     const uint32_t mask = (1u << d) - 1;
-    const unsigned lim = cg_limit_bits(d);
     int sat;
     const cg_u128 nd = cg_glide_bound(n, d, &sat);
     const int use_bm = BM != 0 && cg_bm_ok(n, d);
     for (;;) {
-        if (cg_over(v, lim)) return -1;
+        if (cg_ge(v, vesc)) return -1;
         uint32_t L = v.x0 & mask;
         unsigned jl = J[L];
         if (sat || cg_lt(v, nd)) {
@@ -181,6 +201,13 @@ BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const u
         cg_step(&v, d, (uint32_t)bc, (uint32_t)(bc >> 32)); /* below 2^127 by the margin */
         done += jl;
     }
+}
+
+/* cg_glide_esc escaping at the margin of 2^128 only (vesc = cg_esc_of(cg_limit_bits(d))). */
+BULK_HD int64_t cg_glide(cg_u128 v, cg_u128 n, int64_t done, unsigned d, const uint64_t *BC,
+                         const uint64_t *BM, const uint8_t *J)
+{
+    return cg_glide_esc(v, n, done, d, BC, BM, J, cg_esc_of(cg_limit_bits(d)));
 }
 
 /* ---- the lane form of cg_glide (the FLAT verify layout) -------------------------------------
@@ -219,7 +246,7 @@ BULK_HD void cg_lane_start(cg_lane *s, cg_u128 v, cg_u128 n, uint32_t done, unsi
 }
 
 /* One iteration. 0: go on; 1: the glide is s->done; 2: escape (as cg_glide's -1). */
-BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, const uint64_t *BC,
+BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, cg_u128 vesc, uint32_t mask, const uint64_t *BC,
                          const uint64_t *BM, const uint8_t *J)
 {
     const uint32_t L = s->v.x0 & mask;
@@ -227,7 +254,7 @@ BULK_HD int cg_lane_iter(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, co
     const uint32_t jl = J[L];
     const int tmode = s->rs == 0;
     if (tmode) {
-        if (cg_over(s->v, lim)) return 2;
+        if (cg_ge(s->v, vesc)) return 2;
         if (s->sat || cg_lt(s->v, s->nd)) {
             int replay = 1;
             if (s->bm) {
@@ -294,7 +321,7 @@ BULK_HD uint32_t cg_rec_entries(unsigned d, uint64_t L, uint64_t *rec, uint8_t *
 
 /* cg_lane_iter with record replays where the dip test applies (s->bm); T-step replays
  * otherwise (small n). Same returns, same glides and escapes as cg_lane_iter / cg_glide. */
-BULK_HD int cg_lane_iter_rec(cg_lane *s, unsigned d, unsigned lim, uint32_t mask, const uint64_t *BC,
+BULK_HD int cg_lane_iter_rec(cg_lane *s, unsigned d, cg_u128 vesc, uint32_t mask, const uint64_t *BC,
                              const uint64_t *BM, const uint8_t *J, const uint32_t *ROFF, const uint64_t *REC,
                              const uint8_t *RST)
 {
@@ -302,7 +329,7 @@ BULK_HD int cg_lane_iter_rec(cg_lane *s, unsigned d, unsigned lim, uint32_t mask
     const uint64_t bc = BC[L];
     const uint32_t jl = J[L];
     if (s->rs == 0 && s->ri == 0) {
-        if (cg_over(s->v, lim)) return 2;
+        if (cg_ge(s->v, vesc)) return 2;
         if (s->sat || cg_lt(s->v, s->nd)) {
             if (s->bm) {
                 CG_COUNT(bm_check);
@@ -358,7 +385,7 @@ BULK_HD int64_t cg_glide_lane_rec(cg_u128 v, cg_u128 n, int64_t done, unsigned d
     const unsigned lim = cg_limit_bits(d);
     const uint64_t *bm = BM ? BM : BC;
     for (;;) {
-        int r = cg_lane_iter_rec(&s, d, lim, mask, BC, bm, J, ROFF, REC, RST);
+        int r = cg_lane_iter_rec(&s, d, cg_esc_of(lim), mask, BC, bm, J, ROFF, REC, RST);
         if (r == 1) return (int64_t)s.done;
         if (r == 2) return -1;
     }
@@ -392,7 +419,7 @@ BULK_HD int64_t cg_glide_lane(cg_u128 v, cg_u128 n, int64_t done, unsigned d, co
     const unsigned lim = cg_limit_bits(d);
     const uint64_t *bm = BM ? BM : BC; /* unread when s.bm == 0 */
     for (;;) {
-        int r = cg_lane_iter(&s, d, lim, mask, BC, bm, J);
+        int r = cg_lane_iter(&s, d, cg_esc_of(lim), mask, BC, bm, J);
         if (r == 1) return (int64_t)s.done;
         if (r == 2) return -1;
     }
@@ -551,13 +578,19 @@ BULK_HD int cg_walk(const uint64_t *pow3, uint64_t p, int L, int *j, uint64_t *c
 
 /* A mandatory n = 2^L nH + r iterated individually from its sieve state (verify.c
  * iterate_one): v = 3^j nH + c after done = L + j steps, then cg_glide. -1: escape. */
+BULK_HD int64_t cg_iterate_esc(cg_u128 n, uint64_t nH_lo, uint64_t nH_hi, uint64_t pow3j, uint64_t c,
+                               int64_t done, unsigned d, const uint64_t *BC, const uint64_t *BM,
+                               const uint8_t *J, cg_u128 vesc)
+{
+    cg_u128 v;
+    if (cg_prefix(&v, nH_lo, nH_hi, pow3j, c)) return -1;
+    return cg_glide_esc(v, n, done, d, BC, BM, J, vesc);
+}
 BULK_HD int64_t cg_iterate(cg_u128 n, uint64_t nH_lo, uint64_t nH_hi, uint64_t pow3j, uint64_t c,
                            int64_t done, unsigned d, const uint64_t *BC, const uint64_t *BM,
                            const uint8_t *J)
 {
-    cg_u128 v;
-    if (cg_prefix(&v, nH_lo, nH_hi, pow3j, c)) return -1;
-    return cg_glide(v, n, done, d, BC, BM, J);
+    return cg_iterate_esc(n, nH_lo, nH_hi, pow3j, c, done, d, BC, BM, J, cg_esc_of(cg_limit_bits(d)));
 }
 
 /* BM[L] for d <= 20 (see cg_glide): the state (b, c) with the smallest b after each rule of

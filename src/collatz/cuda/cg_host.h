@@ -129,6 +129,9 @@ void cg_verify_free(struct cg_vcache *c);
 extern "C" {
 int bulk_collatz_cuda_verify_chunk(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                    bulk_u128 last, bulk_collatz_verify_result *out);
+int bulk_collatz_cuda_verify_chunk_peaks(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                         bulk_u128 last, const bulk_collatz_wide *floor,
+                                         const bulk_collatz_wide *seed, bulk_collatz_verify_result *out);
 int bulk_collatz_cuda_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                              uint64_t count, uint32_t *out);
 int bulk_collatz_cuda_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,

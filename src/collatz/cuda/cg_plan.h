@@ -22,6 +22,7 @@
 extern "C" {
 #endif
 #include "collatz/collatz_internal.h"
+#include "collatz/peak.h"
 #ifdef __cplusplus
 }
 #endif

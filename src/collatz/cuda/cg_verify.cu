@@ -34,6 +34,8 @@ struct vjob {
     const cg_piece *pieces;
     int np, G;
     bulk_collatz_verify_result *res; /* G results, one per device */
+    const bulk_collatz_wide *floor;  /* pre-drop peaks: the caller's maximum so far (or NULL) */
+    const bulk_collatz_wide *seed;   /* and the maximum expected (or NULL; peak.h) */
 };
 
 /* Rows [row0, row0 + rows) of level-k blocks from row nH against the resident slice. */
@@ -243,9 +245,12 @@ int verify_device(cg_worker &w, void *arg)
         r.res = &job.res[g];
         r.o = o;
         r.threads = o.threads_per_block;
+        r.peaks = e->peaks;
+        if (r.peaks) r.wave_limit = o.launch_numbers ? o.launch_numbers : 1;
         /* k_flat's and k_uni's launch bound */
         if (r.threads > CG_INC_THREADS) r.threads = CG_INC_THREADS;
         bulk_collatz_verify_result_init(r.res);
+        if (r.peaks) bulk_cz_peaks_init_floor(&r.pk, e, r.res, job.floor, job.seed);
         s = cg_choose(e, dv, &r.kv, &r.sh);
         /* record replays read REC from global memory anyway; with BC, BM, J in shared memory
          * (d = 12: 70 KB, 3 blocks = 24 warps per SM) the replays' load latency was not hidden:
@@ -256,6 +261,7 @@ int verify_device(cg_worker &w, void *arg)
         st->kernel = r.kv;
         st->table_mem = r.sh ? BULK_CZ_CUDA_MEM_SHARED : BULK_CZ_CUDA_MEM_GLOBAL;
         if (s == BULK_OK) s = verify_work(r, job, g, dv);
+        if (s == BULK_OK && r.peaks && !r.overflowed) s = bulk_cz_peaks_flush(&r.pk);
         if (s == BULK_OK && !r.overflowed) {
             /* the device's accumulators: the sums, the counts, the largest glide */
             if (cudaMemcpy(r.h_acc, r.d_acc, (size_t)r.grid * sizeof(cg_acc), cudaMemcpyDeviceToHost) != cudaSuccess) {
@@ -275,6 +281,7 @@ int verify_device(cg_worker &w, void *arg)
             }
         }
         run_free(r, s != BULK_OK);
+        if (r.peaks) bulk_cz_peaks_free(&r.pk);
         if (s != BULK_OK || !r.overflowed) return s;
         /* an escape buffer overflowed: redo this device's share with room for more */
         st->reruns++;
@@ -290,9 +297,46 @@ int verify_device(cg_worker &w, void *arg)
 /* The verify driver's resources of one device (current on the calling thread). */
 void cg_verify_free(cg_vcache *c) { vcache_free(c); }
 
-/* One call of the devices on [first, last]. */
+/* Pre-drop peaks: 1 when no number that the pieces' sieves eliminated (each drops below itself
+ * within its block's L halvings, so its pre-drop peak is below bulk_cz_prefix_bound(L, its
+ * block's last n)) can beat the part's maximum or be a hit, i.e. every bound is at most the
+ * threshold of the part's end: min(max(peak, floor) - 1, max(above, floor)), as
+ * bulk_cz_peaks_block_end checks each block on the CPU. */
+static int pieces_bounded(const bulk_collatz_engine *e, const cg_piece *pieces, int np,
+                          const bulk_collatz_verify_result *part, const bulk_collatz_wide *floor,
+                          const bulk_collatz_wide *seed)
+{
+    /* the threshold of a result holding the part's maximum, above the floor (bs = the floor) */
+    bulk_collatz_verify_result t;
+    bulk_collatz_verify_result_init(&t);
+    t.peak = part->peak;
+    t.peak_n = part->peak_n;
+    struct cz_peaks pk;
+    bulk_cz_peaks_init_floor(&pk, e, &t, floor, seed);
+    int ok = 1;
+    for (int i = 0; i < np && ok; i++) {
+        const cg_piece &pc = pieces[i];
+        int L;
+        u128 last;
+        if (pc.kind == CG_PIECE_ONE) continue; /* 1: never below the threshold of a larger peak, run exactly */
+        if (pc.kind == CG_PIECE_WALK) {
+            L = pc.L;
+            last = ((pc.nH + 1) << L) - 1;
+        } else {
+            L = pc.kind == CG_PIECE_ROWS ? e->k : e->k + e->kx;
+            last = ((pc.nH + pc.rows) << L) - 1;
+        }
+        ok = cz_wide_le128(bulk_cz_prefix_bound(L, last), &pk.t); /* (L > 80: never) */
+    }
+    bulk_cz_peaks_free(&pk);
+    return ok;
+}
+
+/* One call of the devices on [first, last]; with pre-drop peaks above *floor and *seed (each
+ * may be NULL; peak.h). */
 static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_collatz_engine *e, u128 first,
-                       u128 last, int G, bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
+                       u128 last, int G, bulk_collatz_verify_result *out, bulk_collatz_verify_result *res,
+                       const bulk_collatz_wide *floor, const bulk_collatz_wide *seed)
 {
     cg_piece pieces[CG_MAX_PIECES];
     int np = cg_plan_chunk_x(first, last, e->k, e->kx, e->Sr != NULL, pieces);
@@ -306,12 +350,21 @@ static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_co
         }
     int conv_cpu = 0; /* convergence mode where k_uni does not run every row: the CPU's path */
     for (int i = 0; i < np; i++) conv_cpu |= e->conv && pieces[i].kind == CG_PIECE_EXT_WALK;
-    vjob job = { e, pieces, np, G, res };
+    vjob job = { e, pieces, np, G, res, floor, seed };
     int s = conv_cpu ? BULK_ERR_UNSUPPORTED : cg_run_devices(ctx, cs, G, verify_device, &job);
-    if (s == BULK_ERR_UNSUPPORTED && e->conv) {
+    bulk_collatz_verify_result part;
+    bulk_collatz_verify_result_init(&part);
+    if (s == BULK_OK) {
+        cg_fold_static_x(&part, first, last, pieces, np, e->G_k, e->kx, e->G_x);
+        for (int g = 0; g < G; g++) bulk_collatz_verify_result_merge(&part, &res[g]);
+        /* a sieved number whose pre-drop peak could matter (a small maximum near 1, a small
+         * above value): the part again on the CPU, which reruns such blocks number by number */
+        if (e->peaks && !pieces_bounded(e, pieces, np, &part, floor, seed)) s = BULK_ERR_UNSUPPORTED;
+    }
+    if (s == BULK_ERR_UNSUPPORTED && (e->conv || e->peaks)) {
         /* (launch(): a row kernel other than k_uni was chosen) the same results on the CPU,
          * one thread: a fallback for small n (< 2^(3d+2)), d > 16, the unsorted extension runs
-         * or a forced layout */
+         * or a forced layout; with pre-drop peaks also the CORE kernel and the case above */
         bulk_collatz_verify_result t;
         s = ctx->cpu->collatz->verify_chunk(ctx, e, cg_u_of(first), cg_u_of(last), &t);
         if (s == BULK_OK) bulk_collatz_verify_result_merge(out, &t);
@@ -319,13 +372,170 @@ static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_co
         return s;
     }
     if (s != BULK_OK) return s;
-    bulk_collatz_verify_result part;
-    bulk_collatz_verify_result_init(&part);
-    cg_fold_static_x(&part, first, last, pieces, np, e->G_k, e->kx, e->G_x);
-    for (int g = 0; g < G; g++) bulk_collatz_verify_result_merge(&part, &res[g]);
     if (e->conv) bulk_cz_conv_clear_glides(&part); /* k_uni stopped at the dip trips */
     bulk_collatz_verify_result_merge(out, &part);
     return BULK_OK;
+}
+
+/* ---- pre-drop peaks: the thresholds of a GPU call ----------------------------------------------
+ * A number escapes to the host when a state reaches the threshold vlim of the device's running
+ * maximum (peak.h). With nothing known the first launches would send every number to the host,
+ * so a call starts from one of:
+ * - the caller's floor (the maximum of the numbers before first: verify_run's earlier waves);
+ * - a seed: a quarter of the largest pre-drop peak among the first 2^20 numbers, computed on
+ *   the CPU and thrown away (the GPU covers the whole range, so its blocks are those of the CPU
+ *   backend's run). The GPU's maximum must reach the seed, which it does unless almost every
+ *   number of the range is below it; if not, the call is done again as below. The waves start
+ *   small and double (vrun::wave_limit), so the threshold soon follows the maximum.
+ * - segments (--peak-above V with V small against the range's peaks): the hits need more than
+ *   every smaller number's peak, which no seed can stand for, and with V small the threshold
+ *   max(V, maximum before the segment) would send a large share to the host. So the first 2^20
+ *   numbers (up to 2^28 near 1) run on the CPU, then segments sized by the maximum before each
+ *   (segment_last). Their ends cut the blocks: in convergence mode `peak` may then cover
+ *   numbers that the CPU backend's blocks prove by smaller ones (docs/collatz.md "Peaks"); the
+ *   hits are those of the CPU backend. */
+static u128 prefix_last(u128 first, u128 last)
+{
+    const u128 lo = (u128)1 << 28;
+    u128 b = first + ((u128)1 << 20) - 1;
+    if (b < lo - 1) b = lo - 1;
+    return b > last || b < first ? last : b;
+}
+
+static double wide_double(const bulk_collatz_wide *w)
+{
+    double x = 0;
+    for (int i = BULK_COLLATZ_WIDE_LIMBS; i-- > 0;) x = x * 18446744073709551616.0 + (double)w->limb[i];
+    return x;
+}
+
+/* vlim / n for a threshold t near n: a random trajectory reaches y times its start with
+ * probability about 1/y (the walk of log v drifts down; its excursions above y fall off as 1/y),
+ * so about one number in y escapes. */
+static double escape_ratio(const bulk_collatz_engine *e, const bulk_collatz_wide *t, u128 n)
+{
+    return wide_double(t) / (double)n * (double)((uint64_t)1 << e->d) / (double)e->MXmax;
+}
+
+/* The next segment after a maximum M at a: about 2^17 escapes (well inside a wave's escape
+ * buffer); at least 2^24 numbers (the calls' fixed costs), at most 2^72 (verify_part); ends
+ * aligned to whole blocks of 2^K once that large. */
+static u128 segment_last(const bulk_collatz_engine *e, const bulk_collatz_wide *M, u128 a, u128 last)
+{
+    double sz = 131072.0 * escape_ratio(e, M, a);
+    if (sz < 16777216.0) sz = 16777216.0;
+    if (sz > 4.7e21) sz = 4.7e21; /* 2^72 */
+    const u128 S = (u128)sz;
+    const int K = e->k + e->kx;
+    u128 b = a + S - 1;
+    if (b < a || b > last) return last;
+    if (K < 100 && (S >> K) != 0) {
+        const u128 aligned = ((b + 1) >> K) << K;
+        if (aligned > a) b = aligned - 1;
+    }
+    return b;
+}
+
+static int segments(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_collatz_engine *e, u128 a, u128 z,
+                    const bulk_collatz_wide *floor, int G, bulk_collatz_verify_result *out,
+                    bulk_collatz_verify_result *res)
+{
+    bulk_collatz_wide fl;
+    memset(&fl, 0, sizeof fl);
+    int s = BULK_OK, more = 1;
+    if (floor) {
+        fl = *floor;
+    } else {
+        const u128 b = prefix_last(a, z);
+        bulk_collatz_verify_result t;
+        s = ctx->cpu->collatz->verify_chunk(ctx, e, cg_u_of(a), cg_u_of(b), &t);
+        if (s == BULK_OK) bulk_collatz_verify_result_merge(out, &t);
+        more = s == BULK_OK && b != z;
+        a = b + 1;
+    }
+    while (more) {
+        const bulk_collatz_wide M = cz_wide_cmp(&fl, &out->peak) > 0 ? fl : out->peak;
+        const u128 b = segment_last(e, &M, a, z);
+        s = verify_part(ctx, cs, e, a, b, G, out, res, &M, NULL);
+        more = s == BULK_OK && b != z;
+        a = b + 1;
+    }
+    return s;
+}
+
+static int wide_zero(const bulk_collatz_wide *w) { return !(w->limb[0] | w->limb[1] | w->limb[2] | w->limb[3]); }
+
+static int peaks_call(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_collatz_engine *e, u128 a, u128 z,
+                      const bulk_collatz_wide *floor, const bulk_collatz_wide *seed_in, int G,
+                      bulk_collatz_verify_result *out, bulk_collatz_verify_result *res)
+{
+    if (floor && wide_zero(floor)) floor = NULL;
+    if (seed_in && wide_zero(seed_in)) seed_in = NULL;
+    /* the hits' fixed threshold max(V, floor) against the numbers of the range: segments when it
+     * would send more than about 2^18 numbers to the host */
+    if (e->have_above) {
+        const bulk_collatz_wide *h = floor && cz_wide_cmp(floor, &e->above) > 0 ? floor : &e->above;
+        if (escape_ratio(e, h, z) < (double)(z - a + 1) / 262144.0) return segments(ctx, cs, e, a, z, floor, G, out, res);
+    }
+    bulk_collatz_wide seed;
+    memset(&seed, 0, sizeof seed);
+    if (!floor && seed_in) {
+        seed = *seed_in;
+    } else if (!floor) {
+        u128 b = a + ((u128)1 << 20) - 1;
+        if (b > z || b < a) b = z;
+        bulk_collatz_verify_result t;
+        int s = ctx->cpu->collatz->verify_chunk(ctx, e, cg_u_of(a), cg_u_of(b), &t);
+        if (s != BULK_OK) return s;
+        if (b == z) {
+            bulk_collatz_verify_result_merge(out, &t);
+            return BULK_OK;
+        }
+        seed = t.peak;
+        for (int r = 0; r < 2; r++) /* a quarter */
+            for (int i = 0; i < BULK_COLLATZ_WIDE_LIMBS; i++)
+                seed.limb[i] = seed.limb[i] >> 1 | (i + 1 < BULK_COLLATZ_WIDE_LIMBS ? seed.limb[i + 1] << 63 : 0);
+    }
+    const u128 part = (u128)1 << 72;
+    bulk_collatz_verify_result got;
+    bulk_collatz_verify_result_init(&got);
+    for (u128 x = a;;) {
+        const u128 y = z - x >= part ? x + part - 1 : z;
+        const bulk_collatz_wide *f = floor;
+        if (!cz_is_zero(got.peak_n) && (!f || cz_wide_cmp(&got.peak, f) > 0)) f = &got.peak;
+        int s = verify_part(ctx, cs, e, x, y, G, &got, res, f, floor ? NULL : &seed);
+        if (s != BULK_OK) return s;
+        if (y == z) break;
+        x = y + 1;
+    }
+    if (!floor && (cz_is_zero(got.peak_n) || cz_wide_cmp(&got.peak, &seed) < 0))
+        return segments(ctx, cs, e, a, z, NULL, G, out, res); /* the seed was not reached */
+    bulk_collatz_verify_result_merge(out, &got);
+    return BULK_OK;
+}
+
+extern "C" int bulk_collatz_cuda_verify_chunk_peaks(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                                    bulk_u128 last, const bulk_collatz_wide *floor,
+                                                    const bulk_collatz_wide *seed, bulk_collatz_verify_result *out)
+{
+    if (!e || !e->peaks) return bulk_collatz_cuda_verify_chunk(ctx, e, first, last, out);
+    bulk_collatz_cuda_state *cs;
+    int s = cg_state(ctx, &cs);
+    if (s) return s;
+    bulk_collatz_cuda_stats *st = &cs->stats;
+    memset(st, 0, sizeof *st);
+    if (!out || (first.lo == 0 && first.hi == 0) || cz_lt(last, first)) return BULK_ERR_ARG;
+    const int G = cg_devices(ctx, e);
+    if (G == 0) return bulk_fail(ctx, BULK_ERR_NO_BACKEND, "no CUDA device for the context's device %d", ctx->cuda->device);
+    double t0 = cg_now();
+    bulk_collatz_verify_result *res = (bulk_collatz_verify_result *)malloc((size_t)G * sizeof *res);
+    if (!res) return BULK_ERR_NOMEM;
+    bulk_collatz_verify_result_init(out);
+    s = peaks_call(ctx, cs, e, cg_w_of(first), cg_w_of(last), floor, seed, G, out, res);
+    free(res);
+    st->devices = G;
+    st->seconds = cg_now() - t0;
+    return s;
 }
 
 extern "C" int bulk_collatz_cuda_verify_chunk(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
@@ -349,7 +559,7 @@ extern "C" int bulk_collatz_cuda_verify_chunk(bulk_ctx *ctx, const bulk_collatz_
     const u128 part = (u128)1 << 72;
     for (u128 a = cg_w_of(first), z = cg_w_of(last);;) {
         u128 b = z - a >= part ? a + part - 1 : z;
-        s = verify_part(ctx, cs, e, a, b, G, out, res);
+        s = verify_part(ctx, cs, e, a, b, G, out, res, NULL, NULL);
         if (s != BULK_OK || b == z) break;
         a = b + 1;
     }

@@ -63,6 +63,9 @@ struct vparams {
      * n = 2, 4, 5, 8 mod 9 are skipped; s9 = nstep mod 9, the change of n mod 9 per row */
     int conv;
     uint32_t s9;
+    /* the escape threshold of a table operation's start state (cg_core.h cg_esc_of): the margin
+     * of 2^128, lower with pre-drop peaks (the host finishes those numbers and their peaks) */
+    cg_u128 vesc;
 };
 
 /* n mod 9 from the four limbs (2^32 = 4, 2^64 = 7, 2^96 = 1 mod 9). */
@@ -75,10 +78,12 @@ __device__ __forceinline__ uint32_t n_mod9(const cg_u128 &n)
  * collatz_core.h functions. -1: escape. */
 template <int KV>
 __device__ __forceinline__ int64_t iterate(const cg_tabs &t, int d, cg_u128 n, uint64_t nH_lo,
-                                           uint64_t nH_hi, uint64_t pow3j, uint64_t c, int64_t done)
+                                           uint64_t nH_hi, uint64_t pow3j, uint64_t c, int64_t done,
+                                           cg_u128 vesc)
 {
+    /* (the CORE kernel never runs with pre-drop peaks: launch() refuses it, vesc is the margin) */
     if (KV == BULK_CZ_CUDA_KERNEL_FAST)
-        return cg_iterate(n, nH_lo, nH_hi, pow3j, c, done, (unsigned)d, t.BC, t.BM, t.J);
+        return cg_iterate_esc(n, nH_lo, nH_hi, pow3j, c, done, (unsigned)d, t.BC, t.BM, t.J, vesc);
     cz_u128 v, nn = cz_make(cg_lo64(n), cg_hi64(n));
     if (!cz_sieve_start(&v, cz_make(nH_lo, nH_hi), pow3j, c)) return -1;
     return cz_glide_from(v, nn, done, d, t.B, t.C, t.J);
@@ -126,7 +131,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                 const uint64_t lo = p.nH0_lo + row, hi = p.nH0_hi + (lo < row);
                 const cg_u128 n = cg_form_n(lo, hi, p.k, r);
                 a.iter++;
-                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done), p.k);
+                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done, p.vesc), p.k);
             }
         }
     } else if (MODE == MODE_ENTRY) {
@@ -140,7 +145,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
                 const uint64_t lo = p.nH0_lo + row, hi = p.nH0_hi + (lo < row);
                 const cg_u128 n = cg_form_n(lo, hi, p.k, r);
                 a.iter++;
-                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done), p.k);
+                book(a, p, n, iterate<KV>(t, p.tb.d, n, lo, hi, pow3j, c, done, p.vesc), p.k);
             }
         }
     } else {
@@ -153,7 +158,7 @@ template <int KV, bool SH, int MODE> __global__ void __launch_bounds__(CG_MAX_TH
             int64_t g;
             if (!cg_walk(t.pow3, q, p.L, &j, &c, &g)) {
                 a.iter++;
-                g = iterate<KV>(t, p.tb.d, n, p.nH0_lo, p.nH0_hi, t.pow3[j], c, (int64_t)p.L + j);
+                g = iterate<KV>(t, p.tb.d, n, p.nH0_lo, p.nH0_hi, t.pow3[j], c, (int64_t)p.L + j, p.vesc);
             }
             book(a, p, n, g, p.esc_L);
         }
@@ -250,7 +255,7 @@ __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_flat(vparams p)
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, SH>(p.tb);
     cg_acc a;
     cg_acc_init(&a);
-    const unsigned d = (unsigned)p.tb.d, lim = cg_limit_bits(d);
+    const unsigned d = (unsigned)p.tb.d;
     const uint32_t mask = (1u << d) - 1;
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t nch = (p.nrows + CG_FLAT_RUN - 1) / CG_FLAT_RUN, runs = p.ne * nch;
@@ -334,7 +339,7 @@ __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_flat(vparams p)
         }
         if (busy) {
             /* replays by record lows (cg_lane_iter_rec), tables in global memory */
-            const int rc = cg_lane_iter_rec(&s, d, lim, mask, t.BC, t.BM, t.J, p.tb.ROFF, p.tb.REC, p.tb.RST);
+            const int rc = cg_lane_iter_rec(&s, d, p.vesc, mask, t.BC, t.BM, t.J, p.tb.ROFF, p.tb.REC, p.tb.RST);
             if (rc) {
                 busy = 0;
                 if (rc == 1) {
@@ -408,8 +413,9 @@ __device__ __forceinline__ int ext_next(const vparams &p, flat_runs &f, const ui
  * the dip trip (cg_uni1_trip, its own table in p.uni), at most 64 registers (32 warps per SM).
  * The variants measured against it are listed in docs/perf/collatz-gpu.md "Deleted variants".
  * D: d as a compile-time constant (shifts, masks, the margin and the record stride folded), 0: d
- * from the parameters. */
-template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
+ * from the parameters. PK: pre-drop peaks, the escape threshold p.vesc (else the margin of 2^128,
+ * folded to one compare). */
+template <int D, bool EXT, bool PK> __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_uni(vparams p)
 {
     constexpr int U = 2; /* trips per loop pass (the setup once per pass) */
     const cg_tabs t = cg_setup_tables<BULK_CZ_CUDA_KERNEL_FAST, false>(p.tb);
@@ -417,7 +423,8 @@ template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) 
     uint64_t sum = 0;
     uint32_t maxg = 0;
     cg_u128 maxn = cg_make(0, 0);
-    const unsigned d = D ? (unsigned)D : (unsigned)p.tb.d, lim = cg_limit_bits(d);
+    const unsigned d = D ? (unsigned)D : (unsigned)p.tb.d;
+    const cg_u128 vesc = PK ? p.vesc : cg_esc_of(cg_limit_bits(d));
     const uint32_t pairs = cg_uni_pairs(d), mask = D ? (1u << D) - 1 : p.mask;
     const int escL = p.esc_k1 ? p.esc_k1 - 1 : p.k;
     flat_runs f;
@@ -445,7 +452,7 @@ template <int D, bool EXT> __global__ void __launch_bounds__(CG_INC_THREADS, 4) 
                     const uint32_t ix = cg_uni1_index(&s, mask);
                     const uint4 e = __ldg(p.uni + ix);
                     const uint2 f = __ldg((const uint2 *)(p.uni + ix + 1));
-                    rc = cg_uni1_trip(&s, d, lim, mask, pairs, e.x, e.y, e.z, e.w, f.x, f.y);
+                    rc = cg_uni1_trip(&s, d, vesc, mask, pairs, e.x, e.y, e.z, e.w, f.x, f.y);
                 }
                 /* convergence mode: the dip test proved a value below n (the lane entered
                  * record mode): done, the exact glide is not needed */
@@ -561,15 +568,19 @@ __global__ void __launch_bounds__(256) k_ext_gen(xgen g)
     }
 }
 
-kfn pick(int kv, int sh, int mode, int e_d)
+template <bool PK> kfn pick_uni(int x, int d)
 {
-    if (mode == MODE_UNI || mode == MODE_UNI_EXT) {
-        const int d = e_d, x = mode == MODE_UNI_EXT;
-        return x ? (d == 10 ? k_uni<10, true> : d == 12 ? k_uni<12, true> : d == 14 ? k_uni<14, true>
-                    : d == 16 ? k_uni<16, true> : k_uni<0, true>)
-                 : (d == 10 ? k_uni<10, false> : d == 12 ? k_uni<12, false> : d == 14 ? k_uni<14, false>
-                    : d == 16 ? k_uni<16, false> : k_uni<0, false>);
-    }
+    return x ? (d == 10 ? k_uni<10, true, PK> : d == 12 ? k_uni<12, true, PK> : d == 14 ? k_uni<14, true, PK>
+                : d == 16 ? k_uni<16, true, PK> : k_uni<0, true, PK>)
+             : (d == 10 ? k_uni<10, false, PK> : d == 12 ? k_uni<12, false, PK> : d == 14 ? k_uni<14, false, PK>
+                : d == 16 ? k_uni<16, false, PK> : k_uni<0, false, PK>);
+}
+
+/* pk: pre-drop peaks (k_uni's PK; the other kernels read p.vesc whatever it is) */
+kfn pick(int kv, int sh, int mode, int e_d, int pk)
+{
+    if (mode == MODE_UNI || mode == MODE_UNI_EXT)
+        return pk ? pick_uni<true>(mode == MODE_UNI_EXT, e_d) : pick_uni<false>(mode == MODE_UNI_EXT, e_d);
     if (mode == MODE_FLAT_BATCH) return sh ? k_flat<true> : k_flat<false>;
     /* the fast kernel's rows run k_flat or k_uni: it takes only WALK pieces here */
     if (kv == BULK_CZ_CUDA_KERNEL_FAST)

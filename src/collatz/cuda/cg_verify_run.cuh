@@ -94,6 +94,14 @@ struct vrun {
     int wave, pending;   /* wave index being filled; 1 when wave - 1 awaits draining */
     uint64_t wave_fill;  /* numbers launched in the current wave */
     int overflowed;      /* an escape buffer overflowed: the device's work is redone */
+    /* pre-drop peaks (engines with peaks on): the device's running maximum and hit candidates
+     * on res; its threshold vlim sets each launch's escape threshold, and the escapes (those
+     * near 2^128 and those whose peak could matter) are finished here with their peaks */
+    int peaks;
+    struct cz_peaks pk;
+    /* with peaks the waves start at one launch and double up to o.wave_numbers, so that the
+     * threshold, raised after each drained wave, soon follows the maximum (0: o.wave_numbers) */
+    uint64_t wave_limit;
 };
 
 /* The engine's sieve extension tables (kx bits) into the device cache, one allocation laid out
@@ -210,11 +218,11 @@ int run_init(vrun &r, const cg_dev *dv)
     /* the grid: for the kernel most of the work runs in (with an extension, k_uni's) */
     const int mode_any = need_uni && r.e->kx > 0 ? MODE_UNI_EXT
                          : r.kv == BULK_CZ_CUDA_KERNEL_FAST ? (uni ? MODE_UNI : MODE_FLAT_BATCH) : MODE_ROWS;
-    kfn f = pick(r.kv, r.sh, mode_any, r.e->d);
+    kfn f = pick(r.kv, r.sh, mode_any, r.e->d, r.peaks);
     r.smem = cg_smem_bytes(r.e->d, r.kv, r.sh);
     for (int m = r.kv == BULK_CZ_CUDA_KERNEL_FAST ? MODE_WALK : 0;
          m < (r.kv == BULK_CZ_CUDA_KERNEL_FAST ? CG_NMODES : MODE_WALK + 1); m++) {
-        const int s = cg_smem_limit((const void *)pick(r.kv, r.sh, m, r.e->d), r.smem);
+        const int s = cg_smem_limit((const void *)pick(r.kv, r.sh, m, r.e->d, r.peaks), r.smem);
         if (s) return s;
     }
     int per_sm = 0;
@@ -330,7 +338,8 @@ int drain(vrun &r, int b, int tail)
     BULK_CUDA_CHECK(NULL, cudaEventRecord(r.reset_ev[b], r.s2));
     for (unsigned int i = 0; i < cnt; i++) {
         u128 n = (u128)r.h_esc[3 * (size_t)i + 1] << 64 | r.h_esc[3 * (size_t)i];
-        int s = cg_host_iterate(r.e, n, (int)r.h_esc[3 * (size_t)i + 2], r.res);
+        const int L = (int)r.h_esc[3 * (size_t)i + 2];
+        int s = r.peaks ? bulk_cz_verify_mandatory_pk(r.e, cg_u_of(n), L, r.res, &r.pk) : cg_host_iterate(r.e, n, L, r.res);
         if (s != BULK_OK) return s;
     }
     st->escapes += cnt;
@@ -352,6 +361,7 @@ int end_wave(vrun &r, int tail)
     r.pending = 1;
     r.wave++;
     r.wave_fill = 0;
+    if (r.wave_limit && r.wave_limit < r.o.wave_numbers) r.wave_limit *= 2;
     /* the next wave writes buffer b ^ 1: wait until its count was reset */
     BULK_CUDA_CHECK(NULL, cudaStreamWaitEvent(r.s, r.reset_ev[b ^ 1], 0));
     if (tail) {
@@ -380,11 +390,19 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     p.s9 = (1u << ((p.k + p.kx) % 6)) % 9; /* 2^6 = 1 mod 9 */
     if (p.conv && ((mode < MODE_UNI && mode != MODE_WALK) || mode == MODE_UNI_EXT))
         return BULK_ERR_UNSUPPORTED; /* (the extension runs lack the level-K predecessor test) */
-    pick(r.kv, r.sh, mode, r.e->d)<<<r.grid, r.threads, r.smem, r.s>>>(p);
+    p.vesc = cg_esc_of(cg_limit_bits((unsigned)r.e->d));
+    if (r.peaks) {
+        /* the CORE kernel runs the engine's own glide loop, which has no escape threshold */
+        if (r.kv != BULK_CZ_CUDA_KERNEL_FAST) return BULK_ERR_UNSUPPORTED;
+        const u128 margin = (u128)cg_hi64(p.vesc) << 64 | cg_lo64(p.vesc);
+        if (r.pk.vlim < margin) p.vesc = cg_make((uint64_t)r.pk.vlim, (uint64_t)(r.pk.vlim >> 64));
+    }
+    pick(r.kv, r.sh, mode, r.e->d, r.peaks)<<<r.grid, r.threads, r.smem, r.s>>>(p);
     BULK_CUDA_CHECK(NULL, cudaGetLastError());
     r.w->stats.launches++;
     r.wave_fill += numbers;
-    if (r.wave_fill >= r.o.wave_numbers) return end_wave(r, 0);
+    if (r.wave_fill >= (r.wave_limit && r.wave_limit < r.o.wave_numbers ? r.wave_limit : r.o.wave_numbers))
+        return end_wave(r, 0);
     return BULK_OK;
 }
 

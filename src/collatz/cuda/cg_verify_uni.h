@@ -25,8 +25,9 @@
  * bmin < 3^16 < 2^26, J and t <= 2d <= 32 fit the 6 spare bits) and n >= 2^(3d+2) (cg_bm_ok: then
  * vH > 3^d and the dip test is exact). The dip test is taken on every table-mode trip, also when
  * v >= n 2^d, where cg_glide skips it: there bmin vH + cmin >= vH >= n, so it never fires, and
- * the steps taken are cg_glide's. Escapes: a table-mode trip with v >= 2^(128 - lim) escapes
- * before anything else, as cg_lane_iter_rec does, so the same numbers escape.
+ * the steps taken are cg_glide's. Escapes: a table-mode trip with v >= vesc (cg_esc_of: the
+ * margin of 2^128, or lower with pre-drop peaks) escapes before anything else, as
+ * cg_lane_iter_rec does, so the same numbers escape.
  *
  * Trips per iterated number: the operations up to the dip (the dip's own trip included) plus
  * ceil(records tested / 2) (twin test prints them). */
@@ -111,7 +112,7 @@ BULK_HD cg_u128 cg_uni_mul(uint32_t h0, uint32_t h1, uint32_t h2, uint32_t h3, u
 
 /* One trip with the entry (e0, e1, e2, e3) = tab[cg_uni_index(s, mask)]. Returns 0: go on;
  * 1: the glide is s->done; 2: escape (cg_glide's -1). pairs = cg_uni_pairs(d). */
-BULK_HD int cg_uni_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint32_t pairs, uint32_t e0,
+BULK_HD int cg_uni_trip(cg_uni *s, unsigned d, cg_u128 vesc, uint32_t mask, uint32_t pairs, uint32_t e0,
                         uint32_t e1, uint32_t e2, uint32_t e3)
 {
     const cg_u128 v = s->v;
@@ -125,7 +126,7 @@ BULK_HD int cg_uni_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint
     const cg_u128 wa = cg_uni_mul(h0, h1, h2, h3, e2, e3 & CG_UNI_CMASK);
     const cg_u128 wb = cg_uni_mul(h0, h1, h2, h3, e0, e1 & CG_UNI_CMASK);
     const int tm = s->ri == 0, lta = cg_lt(wa, s->n), ltb = cg_lt(wb, s->n);
-    if (tm && cg_over(v, lim)) return 2;
+    if (tm && cg_ge(v, vesc)) return 2;
     /* selects, no branches: table mode steps (!lta) or enters the records of L (lta); record
      * mode ends on the first record below n, else moves to the next pair */
     const uint32_t ta = e3 >> 26, tb = e1 >> 26;
@@ -188,7 +189,7 @@ BULK_HD uint32_t cg_uni1_index(const cg_uni *s, uint32_t mask) { return s->ri ? 
 
 /* cg_uni_trip with the first record in the dip trip: (e0..e3) = tab[cg_uni1_index], (f0, f1) the
  * first two words of the unit after it. Same returns. */
-BULK_HD int cg_uni1_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uint32_t pairs, uint32_t e0,
+BULK_HD int cg_uni1_trip(cg_uni *s, unsigned d, cg_u128 vesc, uint32_t mask, uint32_t pairs, uint32_t e0,
                          uint32_t e1, uint32_t e2, uint32_t e3, uint32_t f0, uint32_t f1)
 {
     const cg_u128 v = s->v;
@@ -204,7 +205,7 @@ BULK_HD int cg_uni1_trip(cg_uni *s, unsigned d, unsigned lim, uint32_t mask, uin
     const uint32_t X = dip ? f0 : e0, Y = dip ? f1 : e1;
     const cg_u128 wb = cg_uni_mul(h0, h1, h2, h3, X, Y & CG_UNI_CMASK);
     const int ltb = cg_lt(wb, s->n);
-    if (tm && cg_over(v, lim)) return 2;
+    if (tm && cg_ge(v, vesc)) return 2;
     const uint32_t ta = e3 >> 26, tb = Y >> 26;
     s->done += tm ? (lta ? (ltb ? tb : 0u) : ta) : (lta ? ta : ltb ? tb : 0u);
     if (tm && !lta) s->v = wb;
@@ -225,7 +226,7 @@ BULK_HD int64_t cg_glide_uni1(cg_u128 v, cg_u128 n, int64_t done, unsigned d, co
     for (;;) {
         const uint32_t *e = tab + 4 * (uint64_t)cg_uni1_index(&s, mask);
         if (trips) ++*trips;
-        int r = cg_uni1_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3], e[4], e[5]);
+        int r = cg_uni1_trip(&s, d, cg_esc_of(lim), mask, pairs, e[0], e[1], e[2], e[3], e[4], e[5]);
         if (r == 1) return (int64_t)s.done;
         if (r == 2) return -1;
     }
@@ -245,7 +246,7 @@ BULK_HD int64_t cg_glide_uni(cg_u128 v, cg_u128 n, int64_t done, unsigned d, con
     for (;;) {
         const uint32_t *e = tab + 4 * (uint64_t)cg_uni_index(&s, mask);
         if (trips) ++*trips;
-        int r = cg_uni_trip(&s, d, lim, mask, pairs, e[0], e[1], e[2], e[3]);
+        int r = cg_uni_trip(&s, d, cg_esc_of(lim), mask, pairs, e[0], e[1], e[2], e[3]);
         if (r == 1) return (int64_t)s.done;
         if (r == 2) return -1;
     }
