@@ -1,12 +1,13 @@
-/* bulk_int_isprime and bulk_int_nextprime against exhaustive truth for small n, the strong base-2
- * pseudoprimes (found here by brute force), Carmichael numbers, squares of primes, products of
- * twin primes, Mersenne numbers, and GMP's mpz_probab_prime_p (BPSW in GMP >= 6.2) and
+/* bulk_int_isprime and bulk_int_nextprime against exhaustive truth for small n, the base-2
+ * pseudoprimes below 2^32 (generated here: spsp2_gen.h), Carmichael numbers, squares of primes,
+ * products of twin primes, Mersenne numbers, and GMP's mpz_probab_prime_p (BPSW in GMP >= 6.2) and
  * mpz_nextprime on random 64..4096-bit numbers; results checked equal at 1 and 2 threads.
  * Options: --seed S (replay), BULK_SANITIZED=1 shrinks the counts (sanitizer builds). */
 #include <gmp.h>
 
 #include "bulk/int.h"
 #include "../test_util.h"
+#include "spsp2_gen.h"
 
 static int sanitized;
 static bulk_ctx *ctx1, *ctx2;
@@ -53,6 +54,8 @@ static void test_exhaustive(uint64_t seed)
 
 static uint64_t mulmod64(uint64_t a, uint64_t b, uint64_t m) { return (uint64_t)((unsigned __int128)a * b % m); }
 
+/* The strong base-2 test in 64-bit arithmetic (__int128 products), for the brute-force check of
+ * the generator. */
 static int spsp2(uint64_t n)
 {
     uint64_t d = n - 1;
@@ -69,32 +72,74 @@ static int spsp2(uint64_t n)
     return 0;
 }
 
-/* The strong pseudoprimes to base 2 below 10^8 (10^7 sanitized), by brute force (every odd
- * composite tried; a sieve says which are composite): 488 (162) of them, the known count
- * (Pomerance, Selfridge, Wagstaff 1980); all must be composite. */
+/* 1 when n < 2^32 is prime, by trial division by the odd primes p[0..np) (all below 2^16). */
+static int prime32(uint64_t n, const uint32_t *p, size_t np)
+{
+    if (n < 2 || n % 2 == 0) return n == 2;
+    for (size_t i = 0; i < np && (uint64_t)p[i] * p[i] <= n; i++)
+        if (n % p[i] == 0) return 0;
+    return 1;
+}
+
+/* The strong pseudoprimes to base 2 below 2^32 (10^8 sanitized), from spsp2_gen.h: their count
+ * must be the known 2314 (488), and the base-2 Fermat pseudoprimes' 10403 (2057) (Feitsma and
+ * Galway; Pomerance, Selfridge, Wagstaff 1980). The generator's lists below 10^6 must equal a
+ * brute force over every odd composite. All must be reported composite; isprime must equal
+ * trial division on random numbers below 2^32 and on the neighbours n +- 2 of the pseudoprimes. */
 static void test_spsp2(uint64_t seed)
 {
-    (void)seed;
-    uint64_t N = sanitized ? 10000000 : 100000000;
-    size_t expect = sanitized ? 162 : 488;
+    uint64_t X = sanitized ? 100000000 : (uint64_t)1 << 32;
+    size_t want_s = sanitized ? 488 : 2314, want_p = sanitized ? 2057 : 10403;
+    spsp2_list G;
+    clock_t t0 = clock();
+    CHECK(spsp2_generate(&G, 1000000) == 0, "spsp2_generate: out of memory");
+    size_t N = 1000000, k = 0, bad = 0;
     uint8_t *comp = calloc(N, 1);
     for (uint64_t i = 3; i * i < N; i += 2)
         if (!comp[i])
             for (uint64_t j = i * i; j < N; j += 2 * i) comp[j] = 1;
-    bulk_limb_t *ps = test_xmalloc(1024 * 8);
-    size_t n = 0;
     for (uint64_t i = 9; i < N; i += 2)
-        if (comp[i] && spsp2(i)) {
-            if (n < 1024) ps[n] = i;
-            n++;
-        }
-    CHECK(n == expect, "spsp(2) below %llu: %zu found, %zu expected", (unsigned long long)N, n, expect);
-    uint8_t *o = isprime_both(ps, n, 1, 0);
-    for (size_t i = 0; i < n; i++) CHECK(o[i] == 0, "spsp(2) %llu called prime", (unsigned long long)ps[i]);
-    printf("spsp(2): all %zu below %llu composite\n", n, (unsigned long long)N);
-    free(o);
-    free(ps);
+        if (comp[i] && spsp2(i)) bad += k >= G.nspsp || G.spsp[k++] != i;
+    CHECK(bad == 0 && k == G.nspsp && k == 46, "spsp(2) below 10^6: generator and brute force differ");
     free(comp);
+    spsp2_free(&G);
+    CHECK(spsp2_generate(&G, X) == 0, "spsp2_generate: out of memory");
+    CHECK(G.nspsp == want_s && G.npsp == want_p, "below %llu: %zu spsp(2), %zu psp(2); expected %zu, %zu",
+          (unsigned long long)X, G.nspsp, G.npsp, want_s, want_p);
+    printf("spsp(2): %zu, psp(2): %zu below %llu generated (%.1f s cpu)\n", G.nspsp, G.npsp,
+           (unsigned long long)X, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    bulk_limb_t *a = test_xmalloc(G.npsp * 8);
+    for (size_t i = 0; i < G.nspsp; i++) a[i] = G.spsp[i];
+    uint8_t *o = isprime_both(a, G.nspsp, 1, 0);
+    for (size_t i = 0; i < G.nspsp; i++) CHECK(o[i] == 0, "spsp(2) %llu called prime", (unsigned long long)a[i]);
+    free(o);
+    for (size_t i = 0; i < G.npsp; i++) a[i] = G.psp[i];
+    o = isprime_both(a, G.npsp, 1, 0);
+    for (size_t i = 0; i < G.npsp; i++) CHECK(o[i] == 0, "psp(2) %llu called prime", (unsigned long long)a[i]);
+    free(o);
+    free(a);
+    /* a sample against trial division: random odd and even n < 2^32, the pseudoprimes' neighbours */
+    uint32_t *p = test_xmalloc(6542 * sizeof *p);
+    size_t np = 0;
+    for (uint32_t i = 3; i < 65536; i += 2)
+        if (prime32(i, p, np)) p[np++] = i;
+    size_t M = (sanitized ? 4096 : 65536) + 2 * G.npsp;
+    uint64_t st = seed ^ 0x5b5b;
+    a = test_xmalloc(M * 8);
+    for (size_t i = 0; i < M; i++) {
+        uint64_t v = i < 2 * G.npsp ? G.psp[i / 2] + (i % 2 ? 2 : -2) : test_rand(&st) % X;
+        a[i] = v >= X ? X - 1 : v;
+    }
+    o = isprime_both(a, M, 1, 0);
+    bad = 0;
+    for (size_t i = 0; i < M; i++)
+        if (o[i] != prime32(a[i], p, np) && bad++ < 5) CHECK(0, "isprime(%llu) = %d", (unsigned long long)a[i], o[i]);
+    printf("spsp(2), psp(2): all composite; %zu numbers below %llu agree with trial division\n", M,
+           (unsigned long long)X);
+    free(o);
+    free(a);
+    free(p);
+    spsp2_free(&G);
 }
 
 /* x (as an mpz) tested at width limbs, also through the wider width limbs + 1, against want. */
