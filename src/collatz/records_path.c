@@ -64,6 +64,7 @@ struct pjob {
     u128 slow_end;            /* numbers below it take the whole trajectory's peak */
     bulk_collatz_wide t0;     /* the running maximum when the wave started */
     int conv_ok;              /* a convergence-mode sieve may be used */
+    uint64_t mxmax;           /* the largest MX entry (the per-operation bound) */
     struct plist *lists;
 };
 
@@ -73,37 +74,102 @@ static int by_n(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* One block n = 2^k nH + r through the sieve's survivors; the block's records above *t go to l
- * in order of n and raise *t. */
-static int sieve_block(const struct bulk_collatz_engine *e, u128 nH, bulk_collatz_wide *t, struct plist *l)
+/* The state limit of threshold *t: a state v < vlim keeps every value of its next table operation
+ * at most t (they are below MXmax (vH + 1), collatz_core.h cz_peak_step), hence also below 2^128:
+ * the cold loop needs no overflow test. */
+static inline u128 sat128(const bulk_collatz_wide *t)
 {
-    struct plist c = { NULL, 0, 0, BULK_OK };
-    const u128 base = nH << e->k;
+    return (t->limb[2] | t->limb[3]) ? ~(u128)0 : ((u128)t->limb[1] << 64) | t->limb[0];
+}
+
+static u128 cold_limit(int d, uint64_t mxmax, u128 tt)
+{
+    const u128 q = tt / mxmax; /* vH + 1 <= q keeps MXmax (vH + 1) <= tt */
+    if (q == 0) return 0;
+    if (((q - 1) >> (128 - d)) != 0) return ~(u128)0;
+    return (q - 1) << d;
+}
+
+static inline int bitlen128(u128 v) { return v >> 64 ? 128 - __builtin_clzll((uint64_t)(v >> 64)) : 64 - __builtin_clzll((uint64_t)v | 1); }
+static inline int ctz128(u128 v) { return (uint64_t)v ? __builtin_ctzll((uint64_t)v) : 64 + __builtin_ctzll((uint64_t)(v >> 64)); }
+
+/* MX (vH + 1) <= tt: every value of the operation is at most the threshold tt */
+static inline int op_cold(uint64_t mx, u128 vH, u128 tt)
+{
+    const u128 h = vH + 1, lo = (u128)(uint64_t)h * mx, hi = (u128)(uint64_t)(h >> 64) * mx;
+    if (hi >> 64) return 0;
+    const u128 p = lo + (hi << 64);
+    return p >= lo && p <= tt;
+}
+
+/* n's trajectory from its state v (>= n, no earlier value above the threshold) up to its first
+ * value below n, the glide loop of cz_glide_step (table operations while the dip table shows no
+ * value below n inside them, then the exact run of halvings): 0 when every operation started
+ * below vlim (so the pre-drop peak is at most the threshold), 1 as soon as one does not (the
+ * caller then computes the peak exactly). nbits = bitlen(n). */
+static inline int cold_hot(const struct bulk_collatz_engine *e, u128 n, int nbits, u128 v, u128 vlim, u128 tt)
+{
+    const int d = e->d;
+    const uint64_t mask = ((uint64_t)1 << d) - 1;
+    const uint64_t *B = e->B, *C = e->C, *MB = e->MB;
+    for (;;) {
+        const uint64_t L = (uint64_t)v & mask;
+        const u128 vH = v >> d;
+        /* at vlim or above, the operation's own bound MX[L] (vH + 1) decides */
+        if (__builtin_expect(v >= vlim, 0) && !op_cold(e->MX[L], vH, tt)) return 1;
+        if (vH >= n || (u128)MB[L] * vH >= n) {
+            v = (u128)B[L] * vH + C[L];
+            continue;
+        }
+        if (v & 1) v = 3 * v + 1;
+        const int tz = ctz128(v), delta = bitlen128(v) - nbits;
+        const int sstar = delta == 0 ? 1 : ((v >> delta) < n ? delta : delta + 1);
+        if (sstar <= tz) return 0;
+        v >>= tz;
+    }
+}
+
+/* The numbers base + r, r0 <= r <= r1, of the block base = 2^k nH (nH >= 1) through the sieve's
+ * survivors, when the prefix bound of the block's last number is at most *t: the records above
+ * *t go to l in order of n and raise *t. c: the caller's scratch list of candidates. */
+static int sieve_block(const struct pjob *j, u128 nH, uint64_t r0, uint64_t r1, bulk_collatz_wide *t,
+                       struct plist *l, struct plist *c)
+{
+    const struct bulk_collatz_engine *e = j->e;
+    const u128 base = nH << e->k, tt = sat128(t), vlim = cold_limit(e->d, j->mxmax, tt);
+    const int nbits = bitlen128(base);
     /* convergence mode: rows n = 2, 4, 5, 8 mod 9 lie on the trajectory of a smaller number */
     const unsigned b9 = (unsigned)(((uint64_t)base % 9 + (uint64_t)(base >> 64) % 9 * 7) % 9);
+    const int part = r0 != 0 || r1 != ((uint64_t)1 << e->k) - 1;
+    const uint64_t *Sr = e->Sr, *Sc = e->Sc;
+    const uint8_t *Sj = e->Sj;
     int st = BULK_OK;
+    c->n = 0;
     for (uint64_t x = 0; x < e->s_k && st == BULK_OK; x++) {
-        if (e->conv && cz_conv_row_skip((b9 + (unsigned)(e->Sr[x] % 9)) % 9)) continue;
-        const u128 n = base | e->Sr[x];
+        const uint64_t r = Sr[x];
+        if (part && (r < r0 || r > r1)) continue;
+        if (e->conv && cz_conv_row_skip((b9 + (unsigned)(r % 9)) % 9)) continue;
+        const u128 n = base | r;
         cz_u128 v;
         bulk_collatz_wide pk;
-        int r;
-        if (cz_sieve_start(&v, from128(nH), bulk_cz_pow3[e->Sj[x]], e->Sc[x]))
-            r = bulk_cz_predrop_from(e, n, to128(v), t, &pk);
-        else
-            r = bulk_cz_predrop(e, n, t, &pk); /* the state leaves 128 bits: from n itself */
-        if (r < 0) st = r;
-        else if (r) st = push(&c, n, &pk);
+        int hit;
+        if (cz_sieve_start(&v, from128(nH), bulk_cz_pow3[Sj[x]], Sc[x])) {
+            if (!cold_hot(e, n, nbits, to128(v), vlim, tt)) continue;
+            hit = bulk_cz_predrop_from(e, n, to128(v), t, &pk);
+        } else {
+            hit = bulk_cz_predrop(e, n, t, &pk); /* the state leaves 128 bits: from n itself */
+        }
+        if (hit < 0) st = hit;
+        else if (hit) st = push(c, n, &pk);
     }
-    if (st == BULK_OK && c.n) {
-        qsort(c.r, c.n, sizeof *c.r, by_n);
-        for (size_t i = 0; i < c.n && st == BULK_OK; i++) {
-            if (cz_wide_cmp(&c.r[i].value, t) <= 0) continue;
-            *t = c.r[i].value;
-            st = push(l, to128(c.r[i].n), t);
+    if (st == BULK_OK && c->n) {
+        qsort(c->r, c->n, sizeof *c->r, by_n);
+        for (size_t i = 0; i < c->n && st == BULK_OK; i++) {
+            if (cz_wide_cmp(&c->r[i].value, t) <= 0) continue;
+            *t = c->r[i].value;
+            st = push(l, to128(c->r[i].n), t);
         }
     }
-    free(c.r);
     return st;
 }
 
@@ -115,6 +181,8 @@ static void path_chunk(void *arg, size_t begin, size_t end, int worker)
     /* a convergence-mode sieve also drops numbers proved by a smaller one, which may lie below
      * first: valid only when first = 1 or *above bounds those (pjob.conv_ok) */
     const int k = e->Sr && (!e->conv || j->conv_ok) ? e->k : 0;
+    const u128 blk = (u128)1 << k;
+    struct plist cand = { NULL, 0, 0, BULK_OK };
     for (size_t ci = begin; ci < end; ci++) {
         struct plist *l = &j->lists[ci];
         u128 x = j->lo + (u128)ci * j->size, hi = x + j->size - 1;
@@ -122,11 +190,12 @@ static void path_chunk(void *arg, size_t begin, size_t end, int worker)
         bulk_collatz_wide t = j->t0, pk;
         for (;;) {
             int st = BULK_OK;
-            const u128 blk = (u128)1 << k;
-            if (k > 0 && x >= j->slow_end && x >= blk && (x & (blk - 1)) == 0 && hi - x >= blk - 1 &&
-                cz_wide_le128(bulk_cz_prefix_bound(k, x + blk - 1), &t)) {
-                st = sieve_block(e, x >> k, &t, l);
-                x += blk - 1;
+            /* the rest of x's block (up to hi) through the sieve once no number of it that the
+             * sieve drops can beat t: the numbers of the block below x were done one by one */
+            const u128 b = x & ~(blk - 1), last = b + (blk - 1) < hi ? b + (blk - 1) : hi;
+            if (k > 0 && x >= j->slow_end && b >= blk && cz_wide_le128(bulk_cz_prefix_bound(k, last), &t)) {
+                st = sieve_block(j, b >> k, (uint64_t)(x - b), (uint64_t)(last - b), &t, l, &cand);
+                x = last;
             } else {
                 int r;
                 if (x < j->slow_end) {
@@ -149,6 +218,7 @@ static void path_chunk(void *arg, size_t begin, size_t end, int worker)
             x++;
         }
     }
+    free(cand.r);
 }
 
 int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bulk_u128 first,
@@ -172,10 +242,13 @@ int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bul
     memset(&t, 0, sizeof t);
     if (best) t = *best;
     const u128 slow_end = above ? 0 : (f >> 127) ? ~(u128)0 : 2 * f;
+    uint64_t mxmax = 1;
+    for (uint64_t L = 0; L < ((uint64_t)1 << e->d); L++)
+        if (e->MX[L] > mxmax) mxmax = e->MX[L];
     int st = BULK_OK;
     for (u128 c0 = 0; c0 < nch && st == BULK_OK; c0 += wave) {
         const size_t m = (size_t)(nch - c0 < wave ? nch - c0 : wave);
-        struct pjob j = { e, f, lo + c0 * size, hi, size, slow_end, t, above || f == 1, lists };
+        struct pjob j = { e, f, lo + c0 * size, hi, size, slow_end, t, above || f == 1, mxmax, lists };
         memset(lists, 0, m * sizeof *lists);
         bulk_parallel_for(threads, m, 1, path_chunk, &j);
         for (size_t c = 0; c < m; c++) {
