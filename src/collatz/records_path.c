@@ -58,12 +58,59 @@ static int push(struct plist *l, u128 n, const bulk_collatz_wide *v)
     return BULK_OK;
 }
 
+/* A sieve of k bits: the s survivors n = 2^k nH + r[i] with their states 3^j[i] nH + c[i] after
+ * k halvings (the engine's stored sieve, or the small one of records_path). */
+struct psieve {
+    int k, rows; /* rows: skip the rows n = 2, 4, 5, 8 mod 9 (convergence mode) */
+    uint64_t s;
+    const uint64_t *r, *c;
+    const uint8_t *j;
+};
+
+/* The small sieve of SMALL_K bits: blocks where the engine's prefix bound still beats the
+ * threshold (near 1, the first numbers of a window) run through it instead of one by one. */
+#define SMALL_K 16
+
+struct small_walk {
+    uint64_t *r, *c;
+    uint8_t *j;
+    uint64_t n;
+};
+
+static void small_node(struct small_walk *w, int i, int j, uint64_t p, uint64_t c)
+{
+    if (i == SMALL_K) {
+        w->r[w->n] = p;
+        w->c[w->n] = c;
+        w->j[w->n] = (uint8_t)j;
+        w->n++;
+        return;
+    }
+    for (int bit = 0; bit < 2; bit++) {
+        int jj = j;
+        uint64_t cc = c;
+        if (!cz_sieve_child(i, &jj, &cc, bit)) small_node(w, i + 1, jj, p | ((uint64_t)bit << i), cc);
+    }
+}
+
+/* The small sieve into *s (free s->r, s->c and s->j). */
+static int small_sieve(struct psieve *s)
+{
+    const size_t cap = (size_t)1 << SMALL_K;
+    struct small_walk w = { malloc(cap * sizeof *w.r), malloc(cap * sizeof *w.c), malloc(cap), 0 };
+    *s = (struct psieve){ SMALL_K, 0, 0, w.r, w.c, w.j };
+    if (!w.r || !w.c || !w.j) return BULK_ERR_NOMEM;
+    small_node(&w, 0, 0, 0, 0);
+    s->s = w.n;
+    return BULK_OK;
+}
+
 struct pjob {
     const struct bulk_collatz_engine *e;
+    struct psieve big, small; /* the engine's sieve (k = 0: none) and the small one */
     u128 first, lo, hi, size; /* the run's first; this wave's numbers; chunk size */
     u128 slow_end;            /* numbers below it take the whole trajectory's peak */
     bulk_collatz_wide t0;     /* the running maximum when the wave started */
-    int conv_ok;              /* a convergence-mode sieve may be used */
     uint64_t mxmax;           /* the largest MX entry (the per-operation bound) */
     struct plist *lists;
 };
@@ -132,23 +179,23 @@ static inline int cold_hot(const struct bulk_collatz_engine *e, u128 n, int nbit
 /* The numbers base + r, r0 <= r <= r1, of the block base = 2^k nH (nH >= 1) through the sieve's
  * survivors, when the prefix bound of the block's last number is at most *t: the records above
  * *t go to l in order of n and raise *t. c: the caller's scratch list of candidates. */
-static int sieve_block(const struct pjob *j, u128 nH, uint64_t r0, uint64_t r1, bulk_collatz_wide *t,
-                       struct plist *l, struct plist *c)
+static int sieve_block(const struct pjob *j, const struct psieve *sv, u128 nH, uint64_t r0, uint64_t r1,
+                       bulk_collatz_wide *t, struct plist *l, struct plist *c)
 {
     const struct bulk_collatz_engine *e = j->e;
-    const u128 base = nH << e->k, tt = sat128(t), vlim = cold_limit(e->d, j->mxmax, tt);
+    const u128 base = nH << sv->k, tt = sat128(t), vlim = cold_limit(e->d, j->mxmax, tt);
     const int nbits = bitlen128(base);
     /* convergence mode: rows n = 2, 4, 5, 8 mod 9 lie on the trajectory of a smaller number */
     const unsigned b9 = (unsigned)(((uint64_t)base % 9 + (uint64_t)(base >> 64) % 9 * 7) % 9);
-    const int part = r0 != 0 || r1 != ((uint64_t)1 << e->k) - 1;
-    const uint64_t *Sr = e->Sr, *Sc = e->Sc;
-    const uint8_t *Sj = e->Sj;
+    const int part = r0 != 0 || r1 != ((uint64_t)1 << sv->k) - 1;
+    const uint64_t *Sr = sv->r, *Sc = sv->c;
+    const uint8_t *Sj = sv->j;
     int st = BULK_OK;
     c->n = 0;
-    for (uint64_t x = 0; x < e->s_k && st == BULK_OK; x++) {
+    for (uint64_t x = 0; x < sv->s && st == BULK_OK; x++) {
         const uint64_t r = Sr[x];
         if (part && (r < r0 || r > r1)) continue;
-        if (e->conv && cz_conv_row_skip((b9 + (unsigned)(r % 9)) % 9)) continue;
+        if (sv->rows && cz_conv_row_skip((b9 + (unsigned)(r % 9)) % 9)) continue;
         const u128 n = base | r;
         cz_u128 v;
         bulk_collatz_wide pk;
@@ -178,10 +225,7 @@ static void path_chunk(void *arg, size_t begin, size_t end, int worker)
     (void)worker;
     struct pjob *j = arg;
     const struct bulk_collatz_engine *e = j->e;
-    /* a convergence-mode sieve also drops numbers proved by a smaller one, which may lie below
-     * first: valid only when first = 1 or *above bounds those (pjob.conv_ok) */
-    const int k = e->Sr && (!e->conv || j->conv_ok) ? e->k : 0;
-    const u128 blk = (u128)1 << k;
+    const struct psieve *sieves[2] = { &j->big, &j->small };
     struct plist cand = { NULL, 0, 0, BULK_OK };
     for (size_t ci = begin; ci < end; ci++) {
         struct plist *l = &j->lists[ci];
@@ -189,14 +233,21 @@ static void path_chunk(void *arg, size_t begin, size_t end, int worker)
         if (hi > j->hi || hi < x) hi = j->hi;
         bulk_collatz_wide t = j->t0, pk;
         for (;;) {
-            int st = BULK_OK;
-            /* the rest of x's block (up to hi) through the sieve once no number of it that the
-             * sieve drops can beat t: the numbers of the block below x were done one by one */
-            const u128 b = x & ~(blk - 1), last = b + (blk - 1) < hi ? b + (blk - 1) : hi;
-            if (k > 0 && x >= j->slow_end && b >= blk && cz_wide_le128(bulk_cz_prefix_bound(k, last), &t)) {
-                st = sieve_block(j, b >> k, (uint64_t)(x - b), (uint64_t)(last - b), &t, l, &cand);
-                x = last;
-            } else {
+            int st = BULK_OK, done = 0;
+            /* the rest of x's block (up to hi) through a sieve once no number of it that the
+             * sieve drops can beat t (the numbers of the block below x were done before): the
+             * engine's sieve, else the small one, else x alone */
+            for (int si = 0; si < 2 && !done && x >= j->slow_end; si++) {
+                const struct psieve *sv = sieves[si];
+                const u128 blk = (u128)1 << sv->k, b = x & ~(blk - 1);
+                const u128 last = b + (blk - 1) < hi ? b + (blk - 1) : hi;
+                if (sv->k > 0 && b >= blk && cz_wide_le128(bulk_cz_prefix_bound(sv->k, last), &t)) {
+                    st = sieve_block(j, sv, b >> sv->k, (uint64_t)(x - b), (uint64_t)(last - b), &t, l, &cand);
+                    x = last;
+                    done = 1;
+                }
+            }
+            if (!done) {
                 int r;
                 if (x < j->slow_end) {
                     r = bulk_cz_peak_wide(e, x, &pk);
@@ -241,14 +292,21 @@ int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bul
     bulk_collatz_wide t;
     memset(&t, 0, sizeof t);
     if (best) t = *best;
-    const u128 slow_end = above ? 0 : (f >> 127) ? ~(u128)0 : 2 * f;
-    uint64_t mxmax = 1;
+    struct pjob j = { .e = e, .first = f, .hi = hi, .size = size, .lists = lists };
+    j.slow_end = above ? 0 : (f >> 127) ? ~(u128)0 : 2 * f;
+    j.mxmax = 1;
     for (uint64_t L = 0; L < ((uint64_t)1 << e->d); L++)
-        if (e->MX[L] > mxmax) mxmax = e->MX[L];
-    int st = BULK_OK;
+        if (e->MX[L] > j.mxmax) j.mxmax = e->MX[L];
+    /* a convergence-mode sieve also drops numbers proved by a smaller one, which may lie below
+     * first: valid only when first = 1 or the above value bounds those; so are the rows */
+    const int conv_ok = e->conv && (above || f == 1);
+    if (e->Sr && (!e->conv || conv_ok)) j.big = (struct psieve){ e->k, conv_ok, e->s_k, e->Sr, e->Sc, e->Sj };
+    int st = small_sieve(&j.small);
+    j.small.rows = conv_ok;
     for (u128 c0 = 0; c0 < nch && st == BULK_OK; c0 += wave) {
         const size_t m = (size_t)(nch - c0 < wave ? nch - c0 : wave);
-        struct pjob j = { e, f, lo + c0 * size, hi, size, slow_end, t, above || f == 1, mxmax, lists };
+        j.lo = lo + c0 * size;
+        j.t0 = t;
         memset(lists, 0, m * sizeof *lists);
         bulk_parallel_for(threads, m, 1, path_chunk, &j);
         for (size_t c = 0; c < m; c++) {
@@ -265,6 +323,9 @@ int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bul
             st = BULK_ERR_CANCELLED;
     }
     free(lists);
+    free((void *)j.small.r);
+    free((void *)j.small.c);
+    free((void *)j.small.j);
     if (st != BULK_OK) {
         free(out.r);
         return st;
