@@ -280,12 +280,14 @@ int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bul
     *recs = NULL;
     *count = 0;
     const u128 f = to128(first), lo = to128(from), hi = to128(to), len = hi - lo + 1;
-    /* chunks: a few sieve blocks each, so that most of a chunk runs at its threshold */
+    /* chunks: one sieve block each (at least 2^22 numbers), 8 per thread and wave (the piece of
+     * bulk_collatz_records_run), so that a wave's last chunk leaves the other threads idle
+     * for at most one block */
     const int kb = e->Sr ? e->k : 0;
-    const u128 size = (u128)1 << (kb + 2 > 22 ? kb + 2 : 22);
+    const u128 size = (u128)1 << (kb > 22 ? kb : 22);
     const u128 nch = len == 0 ? ((u128)1 << 100) : (len + size - 1) / size;
     const int threads = bulk_ctx_threads(ctx);
-    const size_t wave = (size_t)threads * 2;
+    const size_t wave = (size_t)threads * 8;
     struct plist *lists = calloc(wave, sizeof *lists);
     struct plist out = { NULL, 0, 0, BULK_OK };
     if (!lists) return BULK_ERR_NOMEM;
