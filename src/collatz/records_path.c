@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collatz/cpu/glide_fast.h"
 #include "collatz/peak.h"
 #include "common/parallel.h"
 
@@ -184,7 +185,7 @@ static int sieve_block(const struct pjob *j, const struct psieve *sv, u128 nH, u
 {
     const struct bulk_collatz_engine *e = j->e;
     const u128 base = nH << sv->k, tt = sat128(t), vlim = cold_limit(e->d, j->mxmax, tt);
-    const int nbits = bitlen128(base);
+    const int nbits = bitlen128(base), fast = (nH >> 64) == 0 && cz_fast_usable(e, base);
     /* convergence mode: rows n = 2, 4, 5, 8 mod 9 lie on the trajectory of a smaller number */
     const unsigned b9 = (unsigned)(((uint64_t)base % 9 + (uint64_t)(base >> 64) % 9 * 7) % 9);
     const int part = r0 != 0 || r1 != ((uint64_t)1 << sv->k) - 1;
@@ -201,6 +202,10 @@ static int sieve_block(const struct pjob *j, const struct psieve *sv, u128 nH, u
         bulk_collatz_wide pk;
         int hit;
         if (cz_sieve_start(&v, from128(nH), bulk_cz_pow3[Sj[x]], Sc[x])) {
+            /* near 2^64 and beyond verify's glide kernel (glide_fast.h) first; the rare hot
+             * numbers and those it hands back go through the cold loop's finer test */
+            int hot = 0;
+            if (fast && cz_fast_glide_pk(e, to128(v), n, 0, vlim, &hot) >= 0 && !hot) continue;
             if (!cold_hot(e, n, nbits, to128(v), vlim, tt)) continue;
             hit = bulk_cz_predrop_from(e, n, to128(v), t, &pk);
         } else {
