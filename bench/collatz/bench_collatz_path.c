@@ -55,40 +55,28 @@ static int lg(u128 len)
     return l;
 }
 
-/* path records of [lo, hi] above *above (NULL: from 1, plain records) */
-static struct timing records(int threads, u128 lo, u128 hi, const bulk_collatz_wide *above)
+/* path records of [lo, hi] above *above (NULL: from 1, plain records), or with peer = 1 verify
+ * of the same range */
+static struct timing run(int peer, int threads, u128 lo, u128 hi, const bulk_collatz_wide *above)
 {
     bulk_ctx *ctx;
     if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK) die("context");
-    const int k = lg(hi - lo + 1) - 4 > 28 ? 28 : lg(hi - lo + 1) - 4;
-    bulk_collatz_engine *e = engine(ctx, k, k, 20, 0);
-    bulk_collatz_record *r;
-    struct timing t = { clock_of(CLOCK_PROCESS_CPUTIME_ID), clock_of(CLOCK_MONOTONIC), 0 };
-    int st = above ? bulk_collatz_path_records_run(ctx, e, B(lo), B(hi), above, NULL, &r, &t.count)
-                   : bulk_collatz_records_run(ctx, e, BULK_COLLATZ_PATH, B(lo), B(hi), NULL, &r, &t.count);
-    if (st != BULK_OK) die("records");
-    t.cpu = clock_of(CLOCK_PROCESS_CPUTIME_ID) - t.cpu;
-    t.wall = clock_of(CLOCK_MONOTONIC) - t.wall;
-    free(r);
-    bulk_collatz_engine_free(e);
-    bulk_ctx_close(ctx);
-    return t;
-}
-
-static struct timing verify(int threads, u128 lo, u128 hi)
-{
-    bulk_ctx *ctx;
-    if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK) die("context");
-    int k = lg(hi - lo + 1) - 6 > 37 ? 37 : lg(hi - lo + 1) - 6;
+    const int l = lg(hi - lo + 1);
+    int k = peer ? (l - 6 > 37 ? 37 : l - 6) : (l - 4 > 28 ? 28 : l - 4);
     if (k < 0) k = 0;
-    bulk_collatz_engine *e = engine(ctx, k, k < 28 ? k : 28, 0, 1);
-    bulk_collatz_verify_result *r = malloc(sizeof *r);
-    if (!r) die("malloc");
+    bulk_collatz_engine *e = peer ? engine(ctx, k, k < 28 ? k : 28, 0, 1) : engine(ctx, k, k, 20, 0);
+    bulk_collatz_verify_result *vr = malloc(sizeof *vr);
+    bulk_collatz_record *r = NULL;
+    if (!vr) die("malloc");
     struct timing t = { clock_of(CLOCK_PROCESS_CPUTIME_ID), clock_of(CLOCK_MONOTONIC), 0 };
-    if (bulk_collatz_verify(ctx, e, B(lo), B(hi), NULL, r) != BULK_OK) die("verify");
+    int st = peer    ? bulk_collatz_verify(ctx, e, B(lo), B(hi), NULL, vr)
+             : above ? bulk_collatz_path_records_run(ctx, e, B(lo), B(hi), above, NULL, &r, &t.count)
+                     : bulk_collatz_records_run(ctx, e, BULK_COLLATZ_PATH, B(lo), B(hi), NULL, &r, &t.count);
+    if (st != BULK_OK) die(peer ? "verify" : "records");
     t.cpu = clock_of(CLOCK_PROCESS_CPUTIME_ID) - t.cpu;
     t.wall = clock_of(CLOCK_MONOTONIC) - t.wall;
     free(r);
+    free(vr);
     bulk_collatz_engine_free(e);
     bulk_ctx_close(ctx);
     return t;
@@ -144,8 +132,8 @@ int main(int argc, char **argv)
                   { "2^39 + 2^len, above P39", 1, (u128)1 << 39, ((u128)1 << 39) + w - 1, &v39 },
                   { "1 .. 2^long", 2, 1, ((u128)1 << ll) - 1, NULL } };
     for (int i = 0; i < 4; i++) {
-        const struct timing r = records(rows[i].threads, rows[i].lo, rows[i].hi, rows[i].above);
-        const struct timing v = verify(rows[i].threads, rows[i].lo, rows[i].hi);
+        const struct timing r = run(0, rows[i].threads, rows[i].lo, rows[i].hi, rows[i].above);
+        const struct timing v = run(1, rows[i].threads, rows[i].lo, rows[i].hi, NULL);
         const double n = (double)(rows[i].hi - rows[i].lo + 1);
         char line[256];
         snprintf(line, sizeof line, "%-26s %7d %9.2f %9.2f %11.4g %11.4g %7.2f %6zu\n", rows[i].name, rows[i].threads,
