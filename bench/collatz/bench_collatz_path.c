@@ -4,7 +4,7 @@
  *   - the window of len from 2^39 above the peak of the last path record below 2^39 (the
  *     threshold a run from 1 has there, so few states come near it), one thread;
  *   - from 1 to 2^long on 2 threads (wall and CPU time): the basis of the 1..2^40 estimate.
- * Engines as the CLI builds them: records d = 11, a = 20, sieve min(28, log2(len) - 4) in
+ * Engines as the CLI builds them: records d = 11, a = 20, sieve min(30, log2(len) - 6) in
  * convergence mode; verify d = 11, sieve min(37, log2(len) - 6) (at most 28 stored), convergence
  * mode, peaks on. Engine builds are not timed. Rates are numbers per second of process CPU time.
  * Prints a table and writes <out-dir>/collatz-path-records-vm.txt.
@@ -62,7 +62,7 @@ static struct timing run(int peer, int threads, u128 lo, u128 hi, const bulk_col
     bulk_ctx *ctx;
     if (bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK) die("context");
     const int l = lg(hi - lo + 1);
-    int k = peer ? (l - 6 > 37 ? 37 : l - 6) : (l - 4 > 28 ? 28 : l - 4);
+    int k = peer ? (l - 6 > 37 ? 37 : l - 6) : (l - 6 > 30 ? 30 : l - 6);
     if (k < 0) k = 0;
     bulk_collatz_engine *e = peer ? engine(ctx, k, k < 28 ? k : 28, 0, 1) : engine(ctx, k, k, 20, 0);
     bulk_collatz_verify_result *vr = malloc(sizeof *vr);
