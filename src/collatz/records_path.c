@@ -7,15 +7,21 @@
  * With --above V the caller vouches that V bounds the peaks below first, and pre-drop peaks
  * decide everywhere.
  *
- * The range is cut into chunks that threads run in waves; a chunk lists its numbers whose peak
- * beats the threshold (the running maximum when its wave started) and every earlier number of
- * the chunk, and the lists are filtered in order against the running maximum: a record of the
- * range is always one of its chunk, so the result is exact for any thread count. Inside a
- * chunk, an aligned block of 2^k numbers whose prefix bound (bulk_cz_prefix_bound) does not beat
- * the chunk's threshold runs only the sieve's survivors: every other number drops below itself
- * within k halvings, so its pre-drop peak lies inside the bound. The survivors start from their
- * state after k halvings; those whose peak beats the block's threshold are collected, ordered by
- * n and filtered, since the stored sieve is not in the order of n.
+ * The range is cut into chunks (one sieve block each) that threads run in waves; a chunk lists
+ * its numbers whose peak beats the threshold (the running maximum when its wave started) and
+ * every earlier number of the chunk, and the lists are filtered in order against the running
+ * maximum: a record of the range is always one of its chunk, so the result is exact for any
+ * thread count. Inside a chunk, the rest of a block of 2^k numbers from the first number on
+ * which the block's prefix bound (bulk_cz_prefix_bound) does not beat the chunk's threshold runs
+ * only the sieve's survivors: every other number drops below itself within k halvings, so its
+ * pre-drop peak lies inside the bound. The survivors start from their state after k halvings
+ * and run the glide loop with a state limit (cold_hot: most never come near the threshold); only
+ * the others are replayed exactly (bulk_cz_predrop_from), and those whose peak beats the block's
+ * threshold are collected, ordered by n and filtered, since the stored sieve is not in the
+ * order of n. Where the engine's bound still beats the threshold (from 1 the first 2^k numbers,
+ * which have no sieve start; the first numbers of a chunk with a small threshold) a plain sieve
+ * of 16 bits does the same with its far smaller bound, and the numbers it cannot take run one
+ * by one.
  *
  * An engine in convergence mode (bulk_collatz_engine_set_converge) iterates about 3x fewer
  * survivors: it also leaves out the numbers whose trajectory joins that of a smaller number A
@@ -150,11 +156,12 @@ static inline int op_cold(uint64_t mx, u128 vH, u128 tt)
     return p >= lo && p <= tt;
 }
 
-/* n's trajectory from its state v (>= n, no earlier value above the threshold) up to its first
- * value below n, the glide loop of cz_glide_step (table operations while the dip table shows no
- * value below n inside them, then the exact run of halvings): 0 when every operation started
- * below vlim (so the pre-drop peak is at most the threshold), 1 as soon as one does not (the
- * caller then computes the peak exactly). nbits = bitlen(n). */
+/* n's trajectory from its state v (>= n, no earlier value above the threshold tt) up to its
+ * first value below n, the glide loop of cz_glide_step (table operations while the dip table
+ * shows no value below n inside them, then the exact run of halvings): 0 when no operation can
+ * hold a value above tt (its start below vlim, or its bound MX[L] (vH + 1) at most tt; so the
+ * pre-drop peak is at most tt, and no value leaves 128 bits), 1 as soon as one can (the caller
+ * then computes the peak exactly). nbits = bitlen(n). */
 static inline int cold_hot(const struct bulk_collatz_engine *e, u128 n, int nbits, u128 v, u128 vlim, u128 tt)
 {
     const int d = e->d;
