@@ -24,7 +24,8 @@
 #                        levels, the floor, half the floor (grouped); N moduli (default 100000)
 #   collatz              bench_collatz: rate against d and k (verify) and d and a (delays) near
 #                        2^64 on one core (seed 004 Tables 4/5, Figures 6/8), table and PNG;
-#                        bench_collatz_records: glide and delay records against verify and delays
+#                        bench_collatz_records: glide and delay records against verify and delays;
+#                        bench_collatz_path: path records against verify --converge with peaks
 #   life                 bench_life (ARGS are passed on: --quick, --cpu-only, ...)
 #   bpbc                 bench_bpbc: circuit and CKY tables (ARGS passed on)
 #   mpi [RANKS [FROM [TO]]]  `bulk dist collatz verify` on 1..RANKS MPI ranks of this host, one
@@ -234,8 +235,11 @@ cpu_collatz() {
     need bench/collatz/bench_collatz_records
     "$B/bench/collatz/bench_collatz_records" --out-dir "$d" || { rm -rf "$d"; return 1; }
     mv "$d/collatz-records-vm.txt" "bench/results/collatz-records-$MACHINE.txt"
+    need bench/collatz/bench_collatz_path
+    "$B/bench/collatz/bench_collatz_path" --out-dir "$d" || { rm -rf "$d"; return 1; }
+    mv "$d/collatz-path-records-vm.txt" "bench/results/collatz-path-records-$MACHINE.txt"
     rm -rf "$d"
-    echo "written: bench/results/collatz-$MACHINE.txt, .png, collatz-records-$MACHINE.txt"
+    echo "written: bench/results/collatz-$MACHINE.txt, .png, collatz-records-$MACHINE.txt, collatz-path-records-$MACHINE.txt"
 }
 
 cpu_life() {

@@ -21,7 +21,7 @@ static const char records_usage[] =
     "                      smaller n's of the range; with V = the peak of the last record below\n"
     "                      A these are exactly the path records of [A, B), at full speed also\n"
     "                      far from 1 (V: a number or expression, below 2^256)\n"
-    "  --k K               path records: sieve bits (default min(24, log2(B-A) - 4), 0: none)\n"
+    "  --k K               path records: sieve bits (default min(30, log2(B-A) - 6), 0: none)\n"
     "  --d D  base bits of B, C, J (default 11)   --a A  bits of tables A and P (default 20)\n"
     "  --threads N         CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
     "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND)\n"
@@ -71,11 +71,11 @@ int cmd_collatz_records(int argc, char **argv)
     bulk_u128 first, last;
     czcli_range(from, to, &first, &last);
     if (k == BULK_COLLATZ_PATH && ks < 0) {
-        /* a sieve of K bits when the range holds many blocks of 2^K: min(24, log2(len) - 4) */
+        /* a sieve of K bits when the range holds many blocks of 2^K: min(30, log2(len) - 6) */
         u128 len = to128(last) - to128(first) + 1;
         int lg = 0;
         while (lg < 127 && (len >> (lg + 1))) lg++;
-        ks = len == 0 ? 24 : lg - 4 < 0 ? 0 : lg - 4 > 24 ? 24 : lg - 4;
+        ks = len == 0 ? 30 : lg - 6 < 0 ? 0 : lg - 6 > 30 ? 30 : lg - 6;
     }
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
     bulk_collatz_engine *e = czcli_engine(ctx, d, ks > 0 ? ks : 0, a);

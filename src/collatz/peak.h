@@ -60,8 +60,9 @@ u128 bulk_cz_prefix_bound(int k, u128 nmax);
  * (NULL: none yet): *recs (malloc'ed, values > *best) and *count. above = 1: pre-drop peaks
  * decide everywhere (*best is the --above value or the running maximum); above = 0: the whole
  * trajectory's peak for n < 2 first (where the drop can land below first), the pre-drop peak
- * above. Uses the engine's stored sieve (k > 0) for every block of 2^k that no sieved number
- * can win. Progress to pr (may be NULL) as done0 + numbers done. */
+ * above. Uses the engine's stored sieve (k > 0), else one of 16 bits, for the part of every
+ * block from which no sieved number can win. Progress to pr (may be NULL) as done0 + numbers
+ * done. */
 int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bulk_u128 first,
                          bulk_u128 from, bulk_u128 to, const bulk_collatz_wide *best, int above,
                          bulk_collatz_record **recs, size_t *count, bulk_progress_run *pr,

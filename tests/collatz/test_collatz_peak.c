@@ -3,7 +3,10 @@
  * 0, just below and at the peak), and the path records of windows (with and without an above
  * value, on 1, 2 and 3 threads, in pieces and resumed from a checkpoint; from 1 also with a
  * convergence-mode sieve) against the reference's prefix maxima; verify's peak, peak_n and hits
- * likewise (threads, sieve sizes, parts merged, checkpoint, convergence mode from 1). Usage: test_collatz_peak [--seed S] [SCRATCH_DIR]. */
+ * likewise (threads, sieve sizes, parts merged, checkpoint, convergence mode from 1); the fast
+ * paths of records_path.c (random d, k, thread counts and pieces on windows near 2^40, 2^64,
+ * 2^100; several chunks per wave; convergence-mode engines above the OEIS record before random
+ * windows below 2^32, and from 1). Usage: test_collatz_peak [--seed S] [--data DIR] [SCRATCH_DIR]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +182,140 @@ static void check_from_one(uint64_t len)
     free(want);
 }
 
+/* records_path.c's fast paths on windows of 2^16 .. 2^18 numbers at a random unaligned start
+ * near 2^bits: random d and k (blocks partly inside the window, the small sieve of 16 bits where
+ * the engine's bound still beats the threshold), 1..3 threads, random piece sizes, above 0 and
+ * above the middle record; a plain-sieve engine, so the pre-drop prefix maxima are the answer. */
+static void check_windows_fast(int bits, int rounds)
+{
+    bulk_collatz_wide zero;
+    memset(&zero, 0, sizeof zero);
+    for (int i = 0; i < rounds; i++) {
+        const uint64_t len = ((uint64_t)1 << 16) + rnd() % ((uint64_t)3 << 16);
+        const nv_u128 lo = ((nv_u128)1 << bits) + ((((nv_u128)rnd() << 64) | rnd()) & (((nv_u128)1 << (bits - 2)) - 1));
+        const int d = 8 + (int)(rnd() % 5), k = 12 + (int)(rnd() % 8), t = 1 + (int)(rnd() % 3);
+        const uint64_t piece = rnd() % 2 ? 0 : ((uint64_t)1 << 14) + rnd() % 100000;
+        bulk_collatz_record *want = malloc(len * sizeof *want), *got = NULL;
+        const size_t nw = ref_records(lo, len, zero, want);
+        const size_t skip = nw / 2 + 1;
+        bulk_ctx *ctx = ctx_threads(t);
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, ctx, d, k, 16) != BULK_OK) exit(1);
+        bulk_collatz_run_opts o = { NULL, NULL, 0, piece };
+        size_t ng = 0;
+        int st = bulk_collatz_path_records_run(ctx, e, U(lo), U(lo + len - 1), &zero, piece ? &o : NULL, &got, &ng);
+        CHECK(st == BULK_OK && same(want, nw, got, ng), "2^%d + window %s..+%llu, d %d, k %d, %d threads, piece %llu: "
+              "%zu records, want %zu", bits, S(lo), (unsigned long long)len, d, k, t, (unsigned long long)piece, ng, nw);
+        free(got);
+        st = bulk_collatz_path_records_run(ctx, e, U(lo), U(lo + len - 1), &want[nw / 2].value, piece ? &o : NULL, &got, &ng);
+        CHECK(st == BULK_OK && same(want + skip, nw - skip, got, ng), "2^%d + window %s..+%llu above the middle "
+              "record, d %d, k %d, %d threads: %zu records, want %zu", bits, S(lo), (unsigned long long)len, d, k, t, ng,
+              nw - skip);
+        free(got);
+        bulk_collatz_engine_free(e);
+        bulk_ctx_close(ctx);
+        free(want);
+    }
+}
+
+/* Several chunks in one wave (a window of more than 2^22 numbers on 3 threads) near 2^bits. */
+static void check_chunks(int bits)
+{
+    const uint64_t len = ((uint64_t)1 << 23) + rnd() % 100000;
+    const nv_u128 lo = ((nv_u128)1 << bits) + ((((nv_u128)rnd() << 64) | rnd()) & (((nv_u128)1 << (bits - 2)) - 1));
+    bulk_collatz_wide zero;
+    memset(&zero, 0, sizeof zero);
+    bulk_collatz_record *want = malloc(len * sizeof *want), *got = NULL;
+    const size_t nw = ref_records(lo, len, zero, want);
+    bulk_ctx *ctx = ctx_threads(3);
+    bulk_collatz_engine *e;
+    if (bulk_collatz_engine_new(&e, ctx, 11, 16, 16) != BULK_OK) exit(1);
+    size_t ng = 0;
+    int st = bulk_collatz_path_records_run(ctx, e, U(lo), U(lo + len - 1), &zero, NULL, &got, &ng);
+    CHECK(st == BULK_OK && same(want, nw, got, ng), "2^%d window %s..+%llu, 3 threads: %zu records, want %zu", bits,
+          S(lo), (unsigned long long)len, ng, nw);
+    free(got);
+    bulk_collatz_engine_free(e);
+    bulk_ctx_close(ctx);
+    free(want);
+}
+
+/* The path records of the OEIS file (n, peak), up to 2^32. */
+static size_t read_oeis(const char *dir, bulk_collatz_record *out, size_t cap)
+{
+    char path[512], line[256];
+    snprintf(path, sizeof path, "%s/path_records.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "SKIP: %s not found\n", path);
+        exit(77);
+    }
+    size_t m = 0;
+    while (m < cap && fgets(line, sizeof line, f)) {
+        unsigned long long n, v;
+        if (line[0] == '#' || sscanf(line, "%llu %llu", &n, &v) != 2) continue;
+        out[m++] = (bulk_collatz_record){ U(n), { { v, 0, 0, 0 } } };
+    }
+    fclose(f);
+    return m;
+}
+
+/* Convergence-mode engines with a valid above value (the peak of the last record below the
+ * window, from the OEIS list): random windows in [2^24, 2^32), half of them around a record,
+ * give exactly the OEIS records inside (checked against the reference too); and 1..2^bits1
+ * from 1 (the small sieve below 2^k and where the threshold is still small). */
+static void check_converge(const char *dir, int rounds, int bits1)
+{
+    bulk_collatz_record oe[128];
+    const size_t no = read_oeis(dir, oe, 128);
+    for (int i = 0; i < rounds; i++) {
+        const uint64_t len = ((uint64_t)1 << 16) + rnd() % ((uint64_t)3 << 16);
+        nv_u128 lo = ((nv_u128)1 << 24) + rnd() % (((uint64_t)1 << 32) - ((uint64_t)1 << 24) - len);
+        if (i % 2) {
+            size_t r = 0;
+            while (N(oe[r].n) < ((nv_u128)1 << 24)) r++;
+            r += rnd() % (no - r);
+            lo = N(oe[r].n) - rnd() % len;
+        }
+        size_t below = 0; /* the last record below lo */
+        while (below + 1 < no && N(oe[below + 1].n) < lo) below++;
+        const int k = 14 + (int)(rnd() % 7), t = 1 + (int)(rnd() % 3);
+        bulk_collatz_record *want = malloc(len * sizeof *want), *got = NULL;
+        const size_t nw = ref_records(lo, len, oe[below].value, want);
+        size_t nr = 0;
+        while (below + 1 + nr < no && N(oe[below + 1 + nr].n) < lo + len) nr++;
+        CHECK(same(want, nw, oe + below + 1, nr), "reference vs OEIS on %s..+%llu", S(lo), (unsigned long long)len);
+        bulk_ctx *ctx = ctx_threads(t);
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, ctx, 11, k, 16) != BULK_OK || bulk_collatz_engine_set_converge(e) != BULK_OK)
+            exit(1);
+        size_t ng = 0;
+        int st = bulk_collatz_path_records_run(ctx, e, U(lo), U(lo + len - 1), &oe[below].value, NULL, &got, &ng);
+        CHECK(st == BULK_OK && same(want, nw, got, ng), "converge, above the record before %s..+%llu, k %d, "
+              "%d threads: %zu records, want %zu", S(lo), (unsigned long long)len, k, t, ng, nw);
+        free(got);
+        bulk_collatz_engine_free(e);
+        bulk_ctx_close(ctx);
+        free(want);
+    }
+    size_t nw = 0;
+    while (nw < no && N(oe[nw].n) < ((nv_u128)1 << bits1)) nw++;
+    for (int t = 1; t <= 2; t++) {
+        bulk_ctx *ctx = ctx_threads(t);
+        bulk_collatz_engine *e;
+        if (bulk_collatz_engine_new(&e, ctx, 11, bits1 - 4, 16) != BULK_OK || bulk_collatz_engine_set_converge(e) != BULK_OK)
+            exit(1);
+        bulk_collatz_record *got = NULL;
+        size_t ng = 0;
+        int st = bulk_collatz_records_run(ctx, e, BULK_COLLATZ_PATH, U(1), U(((nv_u128)1 << bits1) - 1), NULL, &got, &ng);
+        CHECK(st == BULK_OK && same(oe, nw, got, ng), "converge 1..2^%d, k %d, %d threads: %zu records, want %zu", bits1,
+              bits1 - 4, t, ng, nw);
+        free(got);
+        bulk_collatz_engine_free(e);
+        bulk_ctx_close(ctx);
+    }
+}
+
 static int same_peaks(const bulk_collatz_verify_result *a, const bulk_collatz_verify_result *b)
 {
     return cz_wide_cmp(&a->peak, &b->peak) == 0 && cz_eq(a->peak_n, b->peak_n) && a->n_peak_hits == b->n_peak_hits &&
@@ -258,9 +395,10 @@ static void check_verify_converge(uint64_t len)
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
-    const char *dir = "/tmp";
+    const char *dir = "/tmp", *data = "tests/data/collatz";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else dir = argv[i];
     }
     printf("seed %llu (replay: --seed %llu)\n", (unsigned long long)seed, (unsigned long long)seed);
@@ -281,6 +419,15 @@ int main(int argc, char **argv)
     check_windows(dir, 64, len);
     check_windows(dir, 100, len);
     check_from_one(sanitized ? 1 << 16 : 1 << 20);
+    const int rounds = sanitized ? 2 : 8;
+    check_windows_fast(40, rounds);
+    check_windows_fast(64, rounds);
+    check_windows_fast(100, rounds);
+    if (!sanitized) {
+        check_chunks(40);
+        check_chunks(64);
+    }
+    check_converge(data, rounds, sanitized ? 22 : 26);
     check_verify(dir, 40, len);
     check_verify(dir, 64, len);
     check_verify(dir, 100, len);
