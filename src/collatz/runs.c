@@ -222,6 +222,20 @@ int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, b
     return records_run(ctx, records_fn, e, BULK_COLLATZ_PATH, first, first, last, above, opts, recs, count);
 }
 
+/* Why the lists of parts merge exactly. value(n) is the delay, the glide, or for path records
+ * the whole peak below 2 origin and the pre-drop peak from there on (everywhere with above):
+ * the rule of the whole range, whichever part n lies in. A part's list holds every n of the
+ * part whose value beats all values of [origin, n) (the engines skip only numbers that some
+ * smaller number of the part ties or beats, or, by the exclusions of delay records and the
+ * convergence-mode sieve of path records, some smaller number from origin on), each with its
+ * value. Read in order with a running maximum over what was kept: every record of the range is
+ * kept, as it beats all smaller numbers; the largest value of [origin, n) belongs to a record,
+ * which was kept, so the maximum before n is exactly that and no non-record is kept.
+ * For path records the records of value are the path records: n >= 2 origin drops to some
+ * v in [origin, n), whose whole peak is at most the largest value of [origin, v] (induction),
+ * so n's whole peak beats every smaller number's exactly when its pre-drop peak does, and
+ * then the two are equal. A non-record's pre-drop peak may lie below its whole peak; it is
+ * never kept either way. */
 int bulk_collatz_records_part_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
                                   bulk_u128 origin, bulk_u128 first, bulk_u128 last,
                                   const bulk_collatz_wide *above, const bulk_collatz_run_opts *opts,
