@@ -120,7 +120,7 @@ int cmd_collatz_records(int argc, char **argv)
              above_text ? " above=" : "", above_text ? above_text : "");
     if (part) /* without --part the identity is that of the checkpoints before parts existed */
         snprintf(identity + strlen(identity), sizeof identity - strlen(identity), " part=%llu/%llu", h.pi, h.pn);
-    if (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n'))
+    if (ckpt && (strlen(identity) >= sizeof identity - 1 || strchr(identity, '\n')))
         cli_die(CLI_EXIT_USAGE, "collatz records: bounds too long");
     bulk_collatz_run_opts opts = { ckpt, identity, every > 0 ? every : 0.001, 0 };
     bulk_collatz_record *recs;
