@@ -1,8 +1,8 @@
 #!/bin/sh
 # CLI tests of `bulk collatz records --part I/N --json` and `bulk collatz merge` of records: for
 # every kind the parts merged (given in any order) equal one run and, from 1, the OEIS lists
-# (tests/data/collatz); windows near 2^40, 2^64 (path records with --above) and 2^127 (peaks
-# beyond 2^128); a part far from 1 runs on pre-drop peaks (its list is that of its window with
+# (tests/data/collatz); windows near 2^40, 2^64 and 2^127 (peaks beyond 2^128), and around a
+# path record above 2^60 with --above; a part far from 1 runs on pre-drop peaks (its list is that of its window with
 # --above 0); a part killed with SIGKILL and resumed from its --checkpoint prints what an
 # uninterrupted part prints; bad merges (kinds, ranges, --above, splits, parts missing, given
 # twice or overlapping, verify results among records) exit 2 with a message.
@@ -75,13 +75,23 @@ for kind in delay glide; do
 done
 # path records near 2^40: whole-trajectory peaks below 2A (the whole window)
 parts w40-path 3 --kind path --from "2^40" --to "2^40+2^$((W - 4))"
-# path records near 2^64 and at 2^127 (peaks beyond 2^128) with --above
-parts w64-path 4 --kind path --from "2^64+5" --to "2^64+2^$W" --above 0
-parts w127-path 2 --kind path --from "2^127+1" --to "2^127+9" --above 2^100
+# path records near 2^64 (whole-trajectory peaks) and at 2^127 (peaks beyond 2^128)
+parts w64-path 3 --kind path --from "2^64" --to "2^64+2^$((W - 6))"
+parts w127-path 2 --kind path --from "2^127+1" --to "2^127+9"
+# around the path record R above 2^60 with --above the previous record's peak (a bound on every
+# peak below the window, as --above requires): the pre-drop engine with the convergence-mode
+# sieve; the parts merged print exactly R
+R0=1038743969413717663
+R=1980976057694848447
+P0=$("$BULK" collatz delay $R0 | awk '{print $4}')
+parts r61-path 4 --kind path --from "$R-2^$W" --to "$R+2^$W" --above "$P0"
+[ "$(cat "$T/r61-path.merged")" = "$R 64024667322193133530165877294264738020" ] || fail "parts around $R: $(cat "$T/r61-path.merged")"
 [ "$(head -1 "$T/w127-path.merged")" = "170141183460469231731687303715884105729 $("$BULK" collatz delay 2^127+1 | awk '{print $4}')" ] ||
     fail "records at 2^127+1: $(head -1 "$T/w127-path.merged")"
-# a part of [1, 2^40) just below 2^40 decides by pre-drop peaks (from 2 on): the list of its
-# window with --above 0; the window's own run (whole-trajectory peaks) lists other values
+# a part of [1, 2^40) just below 2^40 decides by pre-drop peaks (from 2 on) with the
+# convergence-mode sieve (valid from 1) and starts at threshold 0: the same engine run as its
+# window with --above 0 (the same sieve, threshold and pieces), so the same list; the window's
+# own run (whole-trajectory peaks below twice its start) lists other values
 "$BULK" collatz records --kind path --from 1 --to 2^40 --part 65536/65536 --json >"$T/far.json" || fail "far part: exit $?"
 F=$(sed 's/.*"first":"\([0-9]*\)".*/\1/' "$T/far.json")
 "$BULK" collatz merge "$T/far.json" >/dev/null 2>&1 && fail "merge of one part of 65536 accepted"

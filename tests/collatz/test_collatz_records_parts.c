@@ -2,8 +2,9 @@
  *  (a) for every kind, the lists of consecutive parts of a range (random cut points, 2..7
  *      parts, 1..3 threads), read in order against a running maximum, equal the list of one
  *      run over the range: from 1 (path records with the convergence-mode sieve), on windows
- *      near 2^40 (path records below and above 2A), and path records with an above value near
- *      2^64; a part far above the range's first number decides path records by pre-drop peaks
+ *      near 2^40 and 2^64 (path records below and above 2A), and path records with the
+ *      convergence-mode sieve around a record above 2^60 with the previous record's peak as the
+ *      above value (a bound on every peak below the window, as above requires); a part far above the range's first number decides path records by pre-drop peaks
  *      (its list equals that of the same window with above = 0);
  *  (b) a part run cancelled with a checkpoint and resumed gives its uninterrupted list, and
  *      the checkpoint of a part is refused by the part of another range (its origin differs);
@@ -86,8 +87,10 @@ static void check_split(bulk_ctx *ctx, const bulk_collatz_engine *e, int kind, u
     free(want);
 }
 
-/* (a) a part of [1, ...] near 2^40 uses pre-drop peaks: its list is that of its window with
- * above = 0 (the whole trajectory's peak would decide below 2 first in the window's own run). */
+/* (a) a part of [1, ...] near 2^40 uses pre-drop peaks and the convergence-mode sieve (valid as
+ * the range starts at 1) from threshold 0: the same engine run as its window with above = 0, so
+ * the same list (the whole trajectory's peak would decide below 2 first in the window's own
+ * run, which lists other values). */
 static void check_far_part(bulk_ctx *ctx, const bulk_collatz_engine *e)
 {
     const u128 f = ((u128)1 << 40) + 99, l = f + (1u << 18);
@@ -187,7 +190,16 @@ int main(int argc, char **argv)
         }
     }
     const u128 w40 = ((u128)1 << 40) + 12345, w64 = ((u128)1 << 64) + 3;
-    const bulk_collatz_wide zero = { { 0, 0, 0, 0 } };
+    /* the path record R above 2^60 and the peak of the one before it, R0: a bound on every peak
+     * below R0's successor R, as above requires */
+    const u128 R0 = 1038743969413717663ull, R = 1980976057694848447ull;
+    bulk_collatz_wide p0 = { { 0, 0, 0, 0 } };
+    const uint64_t r0[1] = { (uint64_t)R0 };
+    size_t pl;
+    if (bulk_collatz_exact(r0, 1, NULL, NULL, p0.limb, BULK_COLLATZ_WIDE_LIMBS, &pl) != BULK_OK) {
+        fprintf(stderr, "bulk_collatz_exact: %s\n", bulk_ctx_last_error(NULL));
+        return 1;
+    }
     for (int kind = 0; kind < 3; kind++) {
         for (int t = 0; t < 3; t++) {
             const int np = 2 + (int)(test_rand(&rng) % 6);
@@ -198,7 +210,8 @@ int main(int argc, char **argv)
                         "near 2^40");
             if (kind == 2) {
                 check_split(ctx[t], e[t], kind, (u128)1 << 17, (u128)5 << 16, NULL, np, &rng, "2^17 to 2.5 2^17");
-                check_split(ctx[t], ec[t], kind, w64, w64 + (1u << 21), &zero, np, &rng, "near 2^64, above 0");
+                check_split(ctx[t], e[t], kind, w64, w64 + (1u << 13), NULL, np, &rng, "near 2^64");
+                check_split(ctx[t], ec[t], kind, R - (1u << 20), R + (1u << 20), &p0, np, &rng, "around R, above P0");
             }
         }
     }
