@@ -158,7 +158,9 @@ static void parse_records(const char *file, const char *text, bulk_u128 first, b
     while (*s == '[') {
         char a[48], b[96];
         int nb = 0;
-        if (sscanf(s, "[\"%47[0-9]\",%*[\"]%95[0-9]%n", a, b, &nb) != 2 && sscanf(s, "[\"%47[0-9]\",%95[0-9]%n", a, b, &nb) != 2)
+        /* ["n","peak"] or ["n",delay] */
+        if (sscanf(s, "[\"%47[0-9]\",%*[\"]%95[0-9]%n", a, b, &nb) != 2 &&
+            sscanf(s, "[\"%47[0-9]\",%95[0-9]%n", a, b, &nb) != 2)
             cli_die(CLI_EXIT_USAGE, "merge: %s: bad records entry '%.40s'", file, s);
         s += nb;
         if (*s == '"') s++;
@@ -238,7 +240,8 @@ int czcli_merge_records(int json, int nfiles, const char *const *names, char *co
         /* the part covers exactly its slice of the range (no overlap, no gap) */
         int ftop, ttop;
         const u128 A = json_bound(file, text, "from", &ftop), B = json_bound(file, text, "to", &ttop);
-        if (ftop || A == 0 || (!ttop && B <= A)) cli_die(CLI_EXIT_USAGE, "merge: %s: bad range [%s, %s)", file, from0, to0);
+        if (ftop || A == 0 || (!ttop && B <= A))
+            cli_die(CLI_EXIT_USAGE, "merge: %s: bad range [%s, %s)", file, from0, to0);
         bulk_u128 lo = { (uint64_t)A, (uint64_t)(A >> 64) }, hi = { (uint64_t)(B - 1), (uint64_t)((B - 1) >> 64) };
         if (f == 0) h.first = lo, h.last = hi;
         const bulk_u128 pf = czcli_json_u128(file, text, "first"), pl = czcli_json_u128(file, text, "last");

@@ -238,8 +238,8 @@ void czcli_print_records(FILE *out, int json, const czcli_records_info *h, const
         }
         return;
     }
-    fprintf(out, "{\"command\":\"collatz records\",\"kind\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"part\":\"%llu/%llu\",",
-            czcli_kind_name(h->kind), h->from, h->to, h->pi, h->pn);
+    fprintf(out, "{\"command\":\"collatz records\",\"kind\":\"%s\",", czcli_kind_name(h->kind));
+    fprintf(out, "\"from\":\"%s\",\"to\":\"%s\",\"part\":\"%llu/%llu\",", h->from, h->to, h->pi, h->pn);
     fprintf(out, "\"first\":\"%s\",\"last\":\"%s\",\"above\":", czcli_str(h->first, 0), czcli_str(h->last, 1));
     if (h->has_above) {
         czcli_wide_text(&h->above, w);
