@@ -9,6 +9,7 @@
 #include "cli_progress.h"
 #include "collatz_cli.h"
 #include "progress_line.h"
+#include "read_stream.h"
 
 static const char verify_usage[] =
     "usage: bulk collatz verify --from A --to B [options]\n"
@@ -133,34 +134,27 @@ static const char merge_usage[] =
     "Combines the `verify --json` outputs of the parts 1/N .. N/N of one range into the totals\n"
     "of the whole range (the same as one run; --converge results have no checksum, and their\n"
     "`iterated` depends on where the parts cut blocks). Every part must be present exactly\n"
-    "once, and all parts must be of the same mode.\n";
+    "once, and all parts must be of the same mode.\n"
+    "The `records --json` outputs of the parts of one range (one kind, one --above) combine\n"
+    "into the records of the whole range, printed as `records` prints them (--json: one\n"
+    "result, part 1/1): each part lists every record of the range that lies in it, and the\n"
+    "lists read in order against the running maximum leave exactly those. Results of another\n"
+    "range, kind or split, a part given twice or missing: exit 2.\n";
 
-/* The string value of "key" in a one-line JSON object written by verify (exits 2 if absent). */
-static const char *json_str(const char *file, const char *text, const char *key, char *buf,
-                            size_t cap)
+/* The whole text of a result file ('-': standard input); exits 2 naming it when unreadable. */
+static char *merge_read(const char *file)
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(text, pat);
-    if (!p) cli_die(CLI_EXIT_USAGE, "merge: %s: no \"%s\" (not a verify --json result?)", file, key);
-    p += strlen(pat);
-    int quoted = *p == '"';
-    if (quoted) p++;
-    size_t n = 0;
-    while (p[n] && (quoted ? p[n] != '"' : (p[n] != ',' && p[n] != '}'))) n++;
-    if (n >= cap) cli_die(CLI_EXIT_USAGE, "merge: %s: the value of \"%s\" is too long", file, key);
-    memcpy(buf, p, n);
-    buf[n] = 0;
-    return buf;
-}
-
-static bulk_u128 json_u128(const char *file, const char *text, const char *key)
-{
-    char buf[64];
-    bulk_u128 v;
-    if (czcli_u128_parse(json_str(file, text, key, buf, sizeof buf), &v))
-        cli_die(CLI_EXIT_USAGE, "merge: %s: \"%s\" is not a number", file, key);
-    return v;
+    const int std = !strcmp(file, "-");
+    FILE *fp = std ? stdin : fopen(file, "r");
+    if (!fp) cli_die(CLI_EXIT_USAGE, "merge: cannot open %s: %s", file, strerror(errno));
+    char *text;
+    size_t n;
+    errno = 0;
+    int st = bulk_read_stream(fp, &text, &n);
+    if (st == BULK_ERR_NOMEM) cli_die(CLI_EXIT_FAIL, "out of memory");
+    if (st != BULK_OK) cli_die(CLI_EXIT_USAGE, "merge: %s: %s", std ? "stdin" : file, strerror(errno ? errno : EIO));
+    if (!std) fclose(fp);
+    return text;
 }
 
 /* The peak fields of a result ("peak", "peak_n", "peak_hits"; absent or null in results without
@@ -173,10 +167,10 @@ static void json_peaks(const char *file, const char *text, bulk_collatz_verify_r
         cli_die(CLI_EXIT_USAGE, "merge: %s: mixes results with and without peaks (--no-peaks)", file);
     if (!p) return;
     char buf[96];
-    json_str(file, text, "peak", buf, sizeof buf);
+    czcli_json_str(file, text, "peak", buf, sizeof buf);
     if (bulk_int_from_str(r->peak.limb, buf, BULK_COLLATZ_WIDE_LIMBS, 10, NULL) != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "merge: %s: \"peak\" is not a number below 2^256", file);
-    r->peak_n = json_u128(file, text, "peak_n");
+    r->peak_n = czcli_json_u128(file, text, "peak_n");
     const char *h = strstr(text, "\"peak_hits\":[");
     if (!h) cli_die(CLI_EXIT_USAGE, "merge: %s: no peak_hits", file);
     h += strlen("\"peak_hits\":[");
@@ -203,6 +197,22 @@ int cmd_collatz_merge(int argc, char **argv)
         else nfiles++;
     }
     if (!nfiles) cli_die(CLI_EXIT_USAGE, "merge: no result files given");
+    const char **names = malloc((size_t)nfiles * sizeof *names);
+    char **texts = malloc((size_t)nfiles * sizeof *texts);
+    if (!names || !texts) cli_die(CLI_EXIT_FAIL, "out of memory");
+    for (int i = 1, f = 0; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1]) continue;
+        texts[f] = merge_read(argv[i]);
+        names[f++] = strcmp(argv[i], "-") ? argv[i] : "stdin";
+    }
+    /* records results (records --json) have their own merge */
+    if (strstr(texts[0], "\"command\":\"collatz records\"")) {
+        int code = czcli_merge_records(json, nfiles, names, texts);
+        for (int f = 0; f < nfiles; f++) free(texts[f]);
+        free(texts);
+        free(names);
+        return code;
+    }
     bulk_collatz_verify_result *total = malloc(sizeof *total), *r = malloc(sizeof *r);
     if (!total || !r) cli_die(CLI_EXIT_FAIL, "out of memory");
     bulk_collatz_verify_result_init(total);
@@ -211,28 +221,20 @@ int cmd_collatz_merge(int argc, char **argv)
     unsigned char *seen = NULL;
     int d = 0, k = 0;
     bulk_u128 first = { 0, 0 }, last = { 0, 0 };
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1]) continue;
-        const int std = !strcmp(argv[i], "-");
-        const char *file = std ? "stdin" : argv[i];
-        FILE *fp = std ? stdin : fopen(file, "r");
-        if (!fp) cli_die(CLI_EXIT_USAGE, "merge: cannot open %s: %s", file, strerror(errno));
-        static char text[1 << 16];
-        size_t n = fread(text, 1, sizeof text - 1, fp);
-        if (ferror(fp)) cli_die(CLI_EXIT_USAGE, "merge: %s: %s", file, strerror(errno));
-        if (!std) fclose(fp);
-        text[n] = 0;
-        if (n == sizeof text - 1) cli_die(CLI_EXIT_USAGE, "merge: %s is too large", file);
+    for (int fi = 0; fi < nfiles; fi++) {
+        const char *file = names[fi], *text = texts[fi];
+        if (strstr(text, "\"command\":\"collatz records\""))
+            cli_die(CLI_EXIT_USAGE, "merge: %s: a records result among verify results", file);
         if (!strstr(text, "\"command\":\"collatz verify\""))
-            cli_die(CLI_EXIT_USAGE, "merge: %s:1: not the output of `bulk collatz verify --json`", file);
-        json_str(file, text, "from", buf, sizeof buf);
+            cli_die(CLI_EXIT_USAGE, "merge: %s:1: not the output of `bulk collatz verify --json` or `records --json`", file);
+        czcli_json_str(file, text, "from", buf, sizeof buf);
         if (!from0[0]) snprintf(from0, sizeof from0, "%s", buf);
         else if (strcmp(from0, buf)) cli_die(CLI_EXIT_USAGE, "merge: %s: from %s differs from %s", file, buf, from0);
-        json_str(file, text, "to", buf, sizeof buf);
+        czcli_json_str(file, text, "to", buf, sizeof buf);
         if (!to0[0]) snprintf(to0, sizeof to0, "%s", buf);
         else if (strcmp(to0, buf)) cli_die(CLI_EXIT_USAGE, "merge: %s: to %s differs from %s", file, buf, to0);
         unsigned long long pi, pn;
-        json_str(file, text, "part", buf, sizeof buf);
+        czcli_json_str(file, text, "part", buf, sizeof buf);
         if (sscanf(buf, "%llu/%llu", &pi, &pn) != 2 || pi < 1 || pi > pn || pn > (1u << 24))
             cli_die(CLI_EXIT_USAGE, "merge: %s: bad part '%s'", file, buf);
         if (!nparts) {
@@ -245,18 +247,18 @@ int cmd_collatz_merge(int argc, char **argv)
         if (seen[pi]) cli_die(CLI_EXIT_USAGE, "merge: %s: part %llu/%llu given twice", file, pi, pn);
         seen[pi] = 1;
         bulk_collatz_verify_result_init(r);
-        r->covered = json_u128(file, text, "covered");
-        r->iterated = json_u128(file, text, "iterated");
+        r->covered = czcli_json_u128(file, text, "covered");
+        r->iterated = czcli_json_u128(file, text, "iterated");
         /* "mode" since session 5; older results are full-glide runs */
         const int fconv = strstr(text, "\"mode\":\"converge\"") != NULL;
         if (nfiles_seen++ == 0) conv = fconv;
         else if (fconv != conv) cli_die(CLI_EXIT_USAGE, "merge: %s: mixes --converge and full-glide results", file);
         if (!conv) { /* convergence mode has no glides */
-            r->checksum = json_u128(file, text, "checksum");
-            r->max_glide = json_u128(file, text, "max_glide").lo;
-            r->max_glide_n = json_u128(file, text, "max_glide_n");
+            r->checksum = czcli_json_u128(file, text, "checksum");
+            r->max_glide = czcli_json_u128(file, text, "max_glide").lo;
+            r->max_glide_n = czcli_json_u128(file, text, "max_glide_n");
         }
-        r->overflows = json_u128(file, text, "overflows").lo;
+        r->overflows = czcli_json_u128(file, text, "overflows").lo;
         const char *ov = strstr(text, "\"overflow_values\":[");
         if (!ov) cli_die(CLI_EXIT_USAGE, "merge: %s: no overflow_values", file);
         ov += strlen("\"overflow_values\":[");
@@ -273,16 +275,19 @@ int cmd_collatz_merge(int argc, char **argv)
             if (*ov == ',') ov++;
         }
         json_peaks(file, text, r, nfiles_seen == 1, &peaks);
-        bulk_u128 f = json_u128(file, text, "first"), l = json_u128(file, text, "last");
+        bulk_u128 f = czcli_json_u128(file, text, "first"), l = czcli_json_u128(file, text, "last");
         if (pi == 1) first = f;
         if (pi == pn) last = l;
-        d = (int)json_u128(file, text, "d").lo;
-        k = (int)json_u128(file, text, "k").lo;
+        d = (int)czcli_json_u128(file, text, "d").lo;
+        k = (int)czcli_json_u128(file, text, "k").lo;
         bulk_collatz_verify_result_merge(total, r);
     }
     for (unsigned long long p = 1; p <= nparts; p++)
         if (!seen[p]) cli_die(CLI_EXIT_USAGE, "merge: part %llu/%llu is missing", p, nparts);
     czcli_print_verify(stdout, json, from0, to0, 1, 1, first, last, d, k, conv, total, 0, NULL, NULL);
+    for (int f = 0; f < nfiles; f++) free(texts[f]);
+    free(texts);
+    free(names);
     free(seen);
     free(total);
     free(r);

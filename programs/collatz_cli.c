@@ -72,25 +72,32 @@ void czcli_part(const char *text, bulk_u128 *first, bulk_u128 *last, unsigned lo
     if (sscanf(text, "%llu/%llu%c", &i, &n, &extra) != 2 || n == 0 || i < 1 || i > n ||
         n > (1ull << 32))
         cli_die(CLI_EXIT_USAGE, "--part: '%s' is not I/N with 1 <= I <= N <= 2^32", text);
+    int st = czcli_part_range(first, last, i, n);
+    if (st == -2) cli_die(CLI_EXIT_USAGE, "--part: the range is too long to split");
+    if (st) cli_die(CLI_EXIT_USAGE, "--part %s: this part of the range is empty", text);
+    *pi = i;
+    *pn = n;
+}
+
+int czcli_part_range(bulk_u128 *first, bulk_u128 *last, unsigned long long i, unsigned long long n)
+{
     typedef unsigned __int128 u128;
     u128 A = ((u128)first->hi << 64) | first->lo, B = ((u128)last->hi << 64) | last->lo;
     u128 len1 = B - A; /* length - 1, so that the full 2^128 range also fits */
     /* slice i covers [A + floor(L (i-1) / N), A + floor(L i / N)) with L = len1 + 1; computed
      * as q*x + floor(r*x / N) to stay inside 128 bits (r*x < 2^32 * 2^32 * ... bounded) */
     u128 L = len1 + 1; /* 0 when the range is all 2^128 numbers: not supported by parts */
-    if (L == 0) cli_die(CLI_EXIT_USAGE, "--part: the range is too long to split");
+    if (L == 0) return -2;
     u128 q = L / n, r = L % n;
     u128 lo = A + q * (i - 1) + r * (i - 1) / n;
     u128 hi = A + q * i + r * i / n; /* exclusive */
-    if (hi == lo)
-        cli_die(CLI_EXIT_USAGE, "--part %s: this part of the range is empty", text);
+    if (hi == lo) return -1;
     first->lo = (uint64_t)lo;
     first->hi = (uint64_t)(lo >> 64);
     hi -= 1;
     last->lo = (uint64_t)hi;
     last->hi = (uint64_t)(hi >> 64);
-    *pi = i;
-    *pn = n;
+    return 0;
 }
 
 void czcli_u128_text(bulk_u128 v, char buf[48])
@@ -197,3 +204,98 @@ void czcli_print_verify(FILE *out, int json, const char *from, const char *to, u
     fprintf(out, "verified    yes\n");
 }
 
+
+/* ---- records results (records, merge, dist collatz records) ---- */
+
+bulk_collatz_kind czcli_kind(const char *text)
+{
+    if (!strcmp(text, "delay")) return BULK_COLLATZ_DELAY;
+    if (!strcmp(text, "glide")) return BULK_COLLATZ_GLIDE;
+    if (!strcmp(text, "path")) return BULK_COLLATZ_PATH;
+    cli_die(CLI_EXIT_USAGE, "--kind: '%s' is not delay, glide or path", text);
+}
+
+const char *czcli_kind_name(bulk_collatz_kind k)
+{
+    return k == BULK_COLLATZ_DELAY ? "delay" : k == BULK_COLLATZ_GLIDE ? "glide" : "path";
+}
+
+int czcli_wide_cmp(const bulk_collatz_wide *a, const bulk_collatz_wide *b)
+{
+    for (int i = BULK_COLLATZ_WIDE_LIMBS - 1; i >= 0; i--)
+        if (a->limb[i] != b->limb[i]) return a->limb[i] < b->limb[i] ? -1 : 1;
+    return 0;
+}
+
+void czcli_print_records(FILE *out, int json, const czcli_records_info *h, const bulk_collatz_record *recs,
+                         size_t n, double secs, const char *extra_json)
+{
+    char w[80];
+    if (!json) {
+        for (size_t i = 0; i < n; i++) {
+            czcli_wide_text(&recs[i].value, w);
+            fprintf(out, "%s %s\n", czcli_str(recs[i].n, 0), w);
+        }
+        return;
+    }
+    fprintf(out, "{\"command\":\"collatz records\",\"kind\":\"%s\",", czcli_kind_name(h->kind));
+    fprintf(out, "\"from\":\"%s\",\"to\":\"%s\",\"part\":\"%llu/%llu\",", h->from, h->to, h->pi, h->pn);
+    fprintf(out, "\"first\":\"%s\",\"last\":\"%s\",\"above\":", czcli_str(h->first, 0), czcli_str(h->last, 1));
+    if (h->has_above) {
+        czcli_wide_text(&h->above, w);
+        fprintf(out, "\"%s\"", w);
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\"records\":[", out);
+    /* delays and glides are numbers, peaks (up to 78 digits) strings, as in verify's output */
+    const char *q = h->kind == BULK_COLLATZ_PATH ? "\"" : "";
+    for (size_t i = 0; i < n; i++) {
+        czcli_wide_text(&recs[i].value, w);
+        fprintf(out, "%s[\"%s\",%s%s%s]", i ? "," : "", czcli_str(recs[i].n, 0), q, w, q);
+    }
+    fputs("]", out);
+    if (secs >= 0) fprintf(out, ",\"seconds\":%.3f", secs);
+    fprintf(out, "%s}\n", extra_json ? extra_json : "");
+}
+
+void czcli_rlist_offer(czcli_rlist *l, bulk_u128 n, const bulk_collatz_wide *v)
+{
+    if (l->n && czcli_wide_cmp(v, &l->r[l->n - 1].value) <= 0) return;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 64;
+        bulk_collatz_record *p = realloc(l->r, nc * sizeof *p);
+        if (!p) cli_die(CLI_EXIT_FAIL, "out of memory");
+        l->r = p;
+        l->cap = nc;
+    }
+    l->r[l->n].n = n;
+    l->r[l->n].value = *v;
+    l->n++;
+}
+
+const char *czcli_json_str(const char *file, const char *text, const char *key, char *buf, size_t cap)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(text, pat);
+    if (!p) cli_die(CLI_EXIT_USAGE, "merge: %s: no \"%s\" (not a verify or records --json result?)", file, key);
+    p += strlen(pat);
+    int quoted = *p == '"';
+    if (quoted) p++;
+    size_t n = 0;
+    while (p[n] && (quoted ? p[n] != '"' : (p[n] != ',' && p[n] != '}'))) n++;
+    if (n >= cap) cli_die(CLI_EXIT_USAGE, "merge: %s: the value of \"%s\" is too long", file, key);
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+bulk_u128 czcli_json_u128(const char *file, const char *text, const char *key)
+{
+    char buf[64];
+    bulk_u128 v;
+    if (czcli_u128_parse(czcli_json_str(file, text, key, buf, sizeof buf), &v))
+        cli_die(CLI_EXIT_USAGE, "merge: %s: \"%s\" is not a number", file, key);
+    return v;
+}

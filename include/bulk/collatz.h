@@ -266,13 +266,45 @@ BULK_API int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *
  * the peak of the last path record below first these are exactly the path records of the range
  * (a smaller number's peak is at most *above, and a number's peak after its drop is a smaller
  * number's), at the full speed of the pre-drop engine also far from 1; *above = 0 with first =
- * 1 gives the records of bulk_collatz_records. above NULL: bulk_collatz_records_run exactly.
+ * 1 gives the records of bulk_collatz_records. On an engine in convergence mode the list is
+ * that only when *above bounds every peak below first (numbers that join a smaller number's
+ * trajectory are skipped; with a smaller *above which of them are missed depends on the
+ * engine's k, the threads and the pieces). above NULL: bulk_collatz_records_run exactly.
  * The identity NULL is that of bulk_collatz_records_run with " above=V" appended. Errors and
  * progress as bulk_collatz_records_run. */
 BULK_API int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                            bulk_u128 last, const bulk_collatz_wide *above,
                                            const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
                                            size_t *count);
+
+/* One part [first, last] of a records run over a range that starts at origin (origin <= first,
+ * the parts cut the range into consecutive pieces), for runs split over processes or ranks.
+ * The list (*recs, *count; increasing n, each value beating those listed before it) holds
+ * every record of the whole range that lies in [first, last], each with its value, and
+ * possibly numbers that beat only earlier numbers of their own part. So the lists of all parts,
+ * read in order of their parts against a running maximum (a listed (n, v) is kept when v
+ * beats every value kept before it), give exactly the records of the whole range, the list of
+ * bulk_collatz_records_run(origin, last) or, with above, of
+ * bulk_collatz_path_records_run(origin, last, above) (on an engine in convergence mode when
+ * *above bounds every peak below origin, as that function asks): a record of the range beats
+ * every smaller number, so it is listed by its part and kept, and the numbers kept before it
+ * include the record holding the maximum below it, so nothing else is kept.
+ * Values: delays, glides; for PATH the whole trajectory's peak below 2 origin and the pre-drop
+ * peak from there on (the rule of the whole range, so a part far above origin runs on the
+ * pre-drop engine), with above (PATH only, else BULK_ERR_ARG; may be NULL) the pre-drop peak
+ * everywhere and only values above *above, as bulk_collatz_path_records_run. The running
+ * engines use origin too (the sieve of a convergence-mode engine with origin = 1, the
+ * exclusions of delay records), which is why the list may hold fewer of a part's own records;
+ * which of those non-records it holds may depend on the engine's k, the threads and the pieces
+ * (convergence-mode sieve), the merged records never do. *recs is allocated (free() it).
+ * origin = first is bulk_collatz_records_run (above NULL) or bulk_collatz_path_records_run.
+ * Checkpoints as bulk_collatz_records_run; the identity NULL is that of those runs with
+ * " origin=O" appended when origin < first. Errors and progress (over [first, last]) as
+ * bulk_collatz_records_run, and BULK_ERR_ARG when origin is 0 or above first. */
+BULK_API int bulk_collatz_records_part_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                                           bulk_u128 origin, bulk_u128 first, bulk_u128 last,
+                                           const bulk_collatz_wide *above, const bulk_collatz_run_opts *opts,
+                                           bulk_collatz_record **recs, size_t *count);
 
 /* One piece of a delays run, handed to the sink in order: numbers first .. first + n - 1.
  * batch == 0: delays[i] = delay(first + i), i < n. batch > 0: n batches of `batch` numbers,

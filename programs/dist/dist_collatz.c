@@ -5,9 +5,11 @@
  * Chunks: [first + i*C, first + (i+1)*C) ∩ range, C from --chunk or a default that depends only
  * on the range (never on the rank count), so a run restarted with another -np reuses its
  * checkpoint. Merging: verify results add up (bulk_collatz_verify_result_merge, in order);
- * statistics batches concatenate (a chunk is a whole number of batches); records of chunk j are
- * kept only when they beat the maximum of chunks 0..j-1 (the last record of a chunk is its
- * maximum), which is the definition applied to the whole range. */
+ * statistics batches concatenate (a chunk is a whole number of batches); a chunk of records runs
+ * as a part of the whole range (bulk_collatz_records_part_run: path records decide by the
+ * range's first number, so chunks far from it run on the pre-drop engine), and its list is kept
+ * where it beats the maximum kept from chunks 0..j-1, which leaves exactly the records of the
+ * range. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -45,6 +47,7 @@ struct cz_job {
     u128 chunk;       /* numbers per chunk */
     uint64_t batch;   /* J_STATS */
     bulk_collatz_kind rkind;
+    const bulk_collatz_wide *above; /* J_RECORDS, path: --above (NULL: none) */
 };
 
 /* ---- text payloads ---- */
@@ -126,7 +129,7 @@ static int run_chunk(dist_job *job, uint64_t i, char **out, size_t *len)
     } else {
         bulk_collatz_record *recs = NULL;
         size_t n = 0;
-        st = bulk_collatz_records(j->ctx, j->e, j->rkind, B(a), B(b), &recs, &n);
+        st = bulk_collatz_records_part_run(j->ctx, j->e, j->rkind, B(j->first), B(a), B(b), j->above, NULL, &recs, &n);
         if (st == BULK_OK) {
             sb_add(&sb, "records %zu\n", n);
             for (size_t k = 0; k < n; k++) {
@@ -236,9 +239,12 @@ static const char usage[] =
     "\n"
     "  verify --from A --to B [--d D] [--k K] [--json] [--converge] [--peaks]\n"
     "         [--peak-above V]   (collatz verify --help; peaks and hits merge over the chunks;\n"
-    "         computed only when asked for: ranks on GPUs would run verify on the CPU for them)\n"
+    "         computed only when asked for: each chunk starts its threshold afresh, on a GPU\n"
+    "         from a CPU sample of 2^28 numbers)\n"
     "  delays --from A --to B --stats BATCH [--out FILE] [--png FILE] [--d D] [--a A]\n"
-    "  records --kind delay|glide|path --from A --to B [--d D] [--a A]\n"
+    "  records --kind delay|glide|path --from A --to B [--d D] [--a A] [--json]\n"
+    "         [--k K] [--above V]   (collatz records --help; the chunks run as parts of the\n"
+    "         range, so path records far from A run on the pre-drop engine)\n"
     "\n"
     "distributed options:\n"
     "  --checkpoint DIR       one file per finished chunk (written atomically, with the run's\n"
@@ -270,7 +276,7 @@ int dist_collatz_main(int argc, char **argv)
 
     const char *from = NULL, *to = NULL, *rk = NULL, *outp = NULL, *png = NULL, *chunk_s = NULL, *v;
     const char *above_text = NULL;
-    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0, peaks = -1;
+    int d = kind == J_VERIFY ? 12 : 11, a = 20, k = -1, json = 0, threads = 0, conv = 0, peaks = -1, ks = -1;
     unsigned long long batch = 0;
     bulk_backend backend = BULK_BACKEND_AUTO;
     dist_opts o = { 0 };
@@ -282,6 +288,9 @@ int dist_collatz_main(int argc, char **argv)
         else if (kind == J_VERIFY && (v = cli_opt_value(argc, argv, &i, "--k"))) k = (int)cli_parse_ll("--k", v, 0, BULK_COLLATZ_MAX_K);
         else if (kind != J_VERIFY && (v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
         else if (kind == J_RECORDS && (v = cli_opt_value(argc, argv, &i, "--kind"))) rk = v;
+        else if (kind == J_RECORDS && (v = cli_opt_value(argc, argv, &i, "--k"))) ks = (int)cli_parse_ll("--k", v, 0, 30);
+        else if (kind == J_RECORDS && (v = cli_opt_value(argc, argv, &i, "--above"))) above_text = v;
+        else if (kind == J_RECORDS && !strcmp(argv[i], "--json")) json = 1;
         else if (kind == J_STATS && (v = cli_opt_value(argc, argv, &i, "--stats"))) batch = (unsigned long long)cli_parse_ll("--stats", v, 1, 1ll << 40);
         else if (kind == J_STATS && (v = cli_opt_value(argc, argv, &i, "--out"))) outp = v;
         else if (kind == J_STATS && (v = cli_opt_value(argc, argv, &i, "--png"))) png = v;
@@ -295,11 +304,12 @@ int dist_collatz_main(int argc, char **argv)
         else if (kind == J_VERIFY && (v = cli_opt_value(argc, argv, &i, "--peak-above"))) above_text = v;
         else cli_die(CLI_EXIT_USAGE, "collatz %s (distributed): unknown or unsupported argument '%s'", sub, argv[i]);
     }
-    /* Peaks only when asked for: every rank must agree (the chunks' results merge), and a rank
-     * on a GPU would run verify on the CPU to compute them (the CUDA verify has no peaks). */
+    /* Peaks only when asked for: every rank must agree (the chunks' results merge), and each
+     * chunk is a run of its own whose threshold starts afresh (on a GPU from a CPU sample of
+     * 2^28 numbers, tens of ms against a chunk's ~0.1 s of GPU work; collatz-gpu.md). */
     if (peaks < 0) peaks = above_text != NULL;
     bulk_collatz_wide above;
-    if (above_text) {
+    if (above_text && kind == J_VERIFY) {
         if (!peaks) cli_die(CLI_EXIT_USAGE, "collatz verify: --peak-above needs the peaks (drop --no-peaks)");
         above = czcli_wide("--peak-above", above_text);
     }
@@ -319,10 +329,13 @@ int dist_collatz_main(int argc, char **argv)
     }
     if (kind == J_RECORDS) {
         if (!rk) cli_die(CLI_EXIT_USAGE, "collatz records: --kind is required");
-        if (!strcmp(rk, "delay")) j.rkind = BULK_COLLATZ_DELAY;
-        else if (!strcmp(rk, "glide")) j.rkind = BULK_COLLATZ_GLIDE;
-        else if (!strcmp(rk, "path")) j.rkind = BULK_COLLATZ_PATH;
-        else cli_die(CLI_EXIT_USAGE, "--kind: '%s' is not delay, glide or path", rk);
+        j.rkind = czcli_kind(rk);
+        if ((above_text || ks >= 0) && j.rkind != BULK_COLLATZ_PATH)
+            cli_die(CLI_EXIT_USAGE, "collatz records: %s applies to --kind path only", above_text ? "--above" : "--k");
+        if (above_text) {
+            above = czcli_wide("--above", above_text);
+            j.above = &above;
+        }
     }
     if (kind != J_VERIFY && a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
     if (chunk_s) {
@@ -342,6 +355,12 @@ int dist_collatz_main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "--chunk: at most 2^40 numbers per chunk for delays and records");
     u128 nch = len / j.chunk + (len % j.chunk != 0);
     if (nch > ((u128)1 << 26)) cli_die(CLI_EXIT_USAGE, "--chunk: more than 2^26 chunks; give a larger --chunk");
+    if (kind == J_RECORDS && j.rkind == BULK_COLLATZ_PATH && ks < 0) {
+        /* the sieve of `collatz records` for a range of one chunk: min(24, log2(chunk) - 4) */
+        int lg = 0;
+        for (u128 x = j.chunk; x > 1; x >>= 1) lg++;
+        ks = lg - 4 > 24 ? 24 : lg - 4 < 0 ? 0 : lg - 4;
+    }
     if (kind == J_VERIFY && k < 0) {
         int lg = 0;
         for (u128 x = len - 1; x > 1; x >>= 1) lg++;
@@ -359,14 +378,25 @@ int dist_collatz_main(int argc, char **argv)
                  above_text ? above_text : "");
     else if (kind == J_STATS)
         snprintf(ident, sizeof ident, "collatz delays first=%s last=%s stats=%llu d=%d a=%d chunk=%s", fs, ts, batch, d, a, cs);
-    else
-        snprintf(ident, sizeof ident, "collatz records kind=%s first=%s last=%s d=%d a=%d chunk=%s", rk, fs, ts, d, a, cs);
+    else { /* the sieve (--k) changes no chunk's list; --above does */
+        char ab[96] = "";
+        if (j.above) {
+            strcpy(ab, " above=");
+            czcli_wide_text(j.above, ab + 7);
+        }
+        snprintf(ident, sizeof ident, "collatz records kind=%s first=%s last=%s d=%d a=%d chunk=%s%s", rk, fs, ts, d, a,
+                 cs, ab);
+    }
     if (strlen(ident) >= sizeof ident - 1 || strchr(ident, '\n')) cli_die(CLI_EXIT_USAGE, "bounds too long");
 
     if (dist_comm_init(&argc, &argv)) return CLI_EXIT_FAIL;
     threads = dist_place(threads);
     j.ctx = cli_open_ctx(backend, threads);
-    j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : 0, kind == J_VERIFY ? 0 : a);
+    j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : ks > 0 ? ks : 0, kind == J_VERIFY ? 0 : a);
+    /* path records: the convergence-mode sieve where valid (a range from 1 or --above), as
+     * `collatz records` */
+    if (kind == J_RECORDS && ks > 0 && (j.above || j.first == 1) && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
+        cli_die(CLI_EXIT_FAIL, "dist collatz records: %s", bulk_ctx_last_error(j.ctx));
     if (conv && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "dist collatz verify --converge: %s", bulk_ctx_last_error(j.ctx));
     if (kind == J_VERIFY && peaks && bulk_collatz_engine_set_peaks(j.e, above_text ? &above : NULL) != BULK_OK)
@@ -440,20 +470,24 @@ int dist_collatz_main(int argc, char **argv)
         for (int s = 0; s < 3; s++) free(ys[s]);
         if (outp && bulk_afile_commit(&af) != 0) cli_die(CLI_EXIT_FAIL, "cannot write %s: %s", outp, strerror(errno));
     } else {
-        int have = 0;
-        u128 best = 0;
+        czcli_rlist out = { NULL, 0, 0 };
         for (uint64_t i = 0; i < job.nchunks; i++) {
             char *p = pay[i];
             expect(&p, "records", i);
             u128 n = parse_u128_tok(&p, i);
             for (u128 q = 0; q < n; q++) {
-                u128 x = parse_u128_tok(&p, i), val = parse_u128_tok(&p, i);
-                if (have && val <= best) continue; /* beaten by an earlier chunk */
-                printf("%s %s\n", czcli_str(B(x), 0), czcli_str(B(val), 1));
-                best = val;
-                have = 1;
+                bulk_collatz_wide val;
+                u128 x = parse_u128_tok(&p, i);
+                parse_wide_tok(&p, i, &val);
+                czcli_rlist_offer(&out, B(x), &val); /* kept when no earlier chunk beats it */
             }
         }
+        czcli_records_info h = { j.rkind, from, to, 1, 1, f, l, j.above != NULL, { { 0, 0, 0, 0 } } };
+        if (j.above) h.above = *j.above;
+        char xj[96];
+        snprintf(xj, sizeof xj, ",\"ranks\":%d,\"chunks\":%" PRIu64, dist_comm_size(), job.nchunks);
+        czcli_print_records(stdout, json, &h, out.r, out.n, secs, xj);
+        free(out.r);
     }
     dist_free_payloads(pay, plen, job.nchunks);
     dist_comm_finalize();

@@ -203,10 +203,12 @@ void bulk_cz_u128_str(bulk_u128 v, char *buf);
 int bulk_cz_u128_parse(const char *s, bulk_u128 *v);
 
 /* The records of [first, last] (arguments checked by the caller) as bulk_collatz_records finds
- * them; progress, when pr is not NULL, goes to pr as done0 + numbers done (records.c). */
+ * them when origin = first; with origin < first the list of a slice of a run from origin, as
+ * bulk_collatz_records_part_run describes (it holds every record of [origin, last] in the
+ * slice). Progress, when pr is not NULL, goes to pr as done0 + numbers done (records.c). */
 int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                    bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count,
-                    bulk_progress_run *pr, double done0);
+                    bulk_u128 origin, bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                    size_t *count, bulk_progress_run *pr, double done0);
 /* bulk_collatz_verify_chunk without its argument checks and message (any thread). */
 int bulk_cz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
                          bulk_collatz_verify_result *out);

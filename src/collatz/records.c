@@ -116,17 +116,21 @@ static void records_range(void *arg, size_t begin, size_t end, int worker)
 }
 
 int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
-                    bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs, size_t *count,
-                    bulk_progress_run *pr, double done0)
+                    bulk_u128 origin, bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
+                    size_t *count, bulk_progress_run *pr, double done0)
 {
     *recs = NULL;
     *count = 0;
     /* path records from pre-drop peaks on the CPU, every backend (records_path.c) */
     if (kind == BULK_COLLATZ_PATH)
-        return bulk_cz_path_records(ctx, e, first, first, last, NULL, 0, recs, count, pr, done0);
-    /* delay records on a CUDA context: the GPU twin (glide and path records stay on the CPU) */
+        return bulk_cz_path_records(ctx, e, origin, first, last, NULL, 0, recs, count, pr, done0);
+    /* delay records on a CUDA context: the GPU twin (glide and path records stay on the CPU);
+     * it lists the records of [first, last] itself, which holds every record of the run */
     if (ctx->gpu && kind == BULK_COLLATZ_DELAY)
         return ctx->gpu->collatz->records(ctx, e, kind, first, last, recs, count, pr, done0);
+    /* on the CPU with the run's origin for the exclusions (the CPU table's entry passes first) */
+    if (kind == BULK_COLLATZ_DELAY)
+        return bulk_cz_records_delay(ctx, e, origin, first, last, recs, count, pr, done0);
     return ctx->cpu->collatz->records(ctx, e, kind, first, last, recs, count, pr, done0);
 }
 
@@ -136,7 +140,7 @@ int bulk_cz_cpu_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
 {
     /* glide and delay records: the sieve and merge-class engines (records_glide.c, records_delay.c) */
     if (kind == BULK_COLLATZ_GLIDE) return bulk_cz_records_glide(ctx, e, first, last, recs, count, pr, done0);
-    if (kind == BULK_COLLATZ_DELAY) return bulk_cz_records_delay(ctx, e, first, last, recs, count, pr, done0);
+    if (kind == BULK_COLLATZ_DELAY) return bulk_cz_records_delay(ctx, e, first, first, last, recs, count, pr, done0);
     *recs = NULL;
     *count = 0;
     u128 lo = to128(first), hi = to128(last), len = hi - lo + 1;
@@ -206,7 +210,7 @@ int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_colla
     *count = 0;
     bulk_progress_run pr;
     st = bulk_progress_start(&pr, ctx, "collatz.records", "numbers", (double)len);
-    if (st == BULK_OK) st = bulk_cz_records(ctx, e, kind, first, last, recs, count, &pr, 0);
+    if (st == BULK_OK) st = bulk_cz_records(ctx, e, kind, first, first, last, recs, count, &pr, 0);
     if (st == BULK_OK) st = bulk_progress_end(&pr);
     if (st == BULK_OK) return st;
     free(*recs);

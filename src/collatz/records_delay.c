@@ -12,10 +12,11 @@
  *      -> 4y -> 2y -> y (m ~ 8y/9).
  *  (B) y = 4 mod 6: m = (y - 1) / 3 is odd and 3m + 1 = y (m ~ y/3).
  * If any member y of a class (in the block, inside the range or not) has such an m with
- * first <= m < s, s the class's smallest member in the range, then delay(s) = delay(y) < delay(m)
- * and no member of the class in the range is a record. m < s holds for every member when
- * nH >= 8: m <= (8/9) y + 1 <= (8/9)(2^M nH + 2^M) <= 2^M nH <= s. first <= m holds when
- * (2/3) 2^M nH - 1 >= first for (A) (m >= (2/3) y - 1/3), when 2^M nH / 3 - 1 >= first for (B).
+ * origin <= m < s, s the class's smallest member in the range, then delay(s) = delay(y) < delay(m)
+ * and no member of the class in the range is a record (origin: the range's first number, or
+ * that of the run a slice [first, last] belongs to). m < s holds for every member when
+ * nH >= 8: m <= (8/9) y + 1 <= (8/9)(2^M nH + 2^M) <= 2^M nH <= s. origin <= m holds when
+ * (2/3) 2^M nH - 1 >= origin for (A) (m >= (2/3) y - 1/3), when 2^M nH / 3 - 1 >= origin for (B).
  * So ranges from 1 exclude from n = 2^(M+3) on; a window [F, L] with L < 1.5 F excludes nothing
  * (the predecessors lie below F, and a number of the window may well be a record of it). Which
  * members hit (A) or (B) depends on n mod 9 and the parity of r: per class, a 9-bit mask over
@@ -110,7 +111,7 @@ struct dblock {
 
 struct djob {
     const bulk_collatz_engine *e;
-    u128 origin; /* the range's first number: predecessors must not lie below it */
+    u128 origin; /* the run's first number: predecessors must not lie below it */
     struct dblock *b;
     uint8_t *seen; /* ncls bytes per worker, for parts */
 };
@@ -204,7 +205,7 @@ static int push(struct cz_rlist *l, u128 n, uint64_t v)
     return cz_rlist_push(l, n, v);
 }
 
-int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 origin, bulk_u128 first,
                           bulk_u128 last, bulk_collatz_record **recs, size_t *count,
                           bulk_progress_run *pr, double done0)
 {
@@ -245,7 +246,7 @@ int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128
             done = upto == end;
             cur = upto + 1;
         }
-        struct djob job = { e, lo, b, seen };
+        struct djob job = { e, ((u128)origin.hi << 64) | origin.lo, b, seen };
         bulk_parallel_for(threads, m, 1, blocks_run, &job);
         for (size_t i = 0; i < m && st == BULK_OK; i++) {
             st = b[i].status;

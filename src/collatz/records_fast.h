@@ -45,8 +45,11 @@ static inline int cz_rlist_push(struct cz_rlist *l, u128 n, uint64_t v)
 int bulk_cz_records_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                           bulk_u128 last, bulk_collatz_record **recs, size_t *count,
                           bulk_progress_run *pr, double done0);
-/* Delay records (engine with a > 0). */
-int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+/* Delay records (engine with a > 0). origin <= first: the first number of the run this slice
+ * belongs to; a class is excluded when a predecessor from origin on has a larger delay, so with
+ * origin < first the list holds every record of [origin, last] in the slice, maybe not every
+ * record of the slice alone (bulk_collatz_records_part_run). */
+int bulk_cz_records_delay(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 origin, bulk_u128 first,
                           bulk_u128 last, bulk_collatz_record **recs, size_t *count,
                           bulk_progress_run *pr, double done0);
 

@@ -20,6 +20,7 @@ static inline bulk_u128 from128(u128 v)
 }
 
 static const char records_fn[] = "bulk_collatz_records_run", delays_fn[] = "bulk_collatz_delays_run";
+static const char part_fn[] = "bulk_collatz_records_part_run";
 
 /* What a run keeps between pieces. */
 struct run {
@@ -104,15 +105,19 @@ static int run_failed(struct run *r, int st, const char *what)
     return bulk_cz_fail_status(r->ctx, st, r->fn, what);
 }
 
-/* bulk_collatz_records_run, and with above (kind PATH) bulk_collatz_path_records_run */
-static int records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind, bulk_u128 first,
-                       bulk_u128 last, const bulk_collatz_wide *above, const bulk_collatz_run_opts *opts,
-                       bulk_collatz_record **recs, size_t *count)
+/* bulk_collatz_records_run, with above (kind PATH) bulk_collatz_path_records_run, and with
+ * origin below first a part of a run from origin (bulk_collatz_records_part_run) */
+static int records_run(bulk_ctx *ctx, const char *fn, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                       bulk_u128 origin, bulk_u128 first, bulk_u128 last, const bulk_collatz_wide *above,
+                       const bulk_collatz_run_opts *opts, bulk_collatz_record **recs, size_t *count)
 {
-    int st = bulk_cz_records_check(ctx, records_fn, e, kind, first, last);
+    int st = bulk_cz_records_check(ctx, fn, e, kind, first, last);
     if (st) return st;
-    if (!recs || !count)
-        return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: is NULL", records_fn, !recs ? "recs" : "count");
+    if (!recs || !count) return bulk_fail(ctx, BULK_ERR_ARG, "%s: %s: is NULL", fn, !recs ? "recs" : "count");
+    if (cz_is_zero(origin) || cz_lt(first, origin))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: origin: must be at least 1 and at most first", fn);
+    if (above && kind != BULK_COLLATZ_PATH)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: above: applies to path records only", fn);
     *recs = NULL;
     *count = 0;
     char deflt[256], f[48], l[48];
@@ -124,11 +129,16 @@ static int records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz
         strcpy(ab, " above=");
         bulk_cz_wide_str(above, ab + 7);
     }
-    snprintf(deflt, sizeof deflt, "collatz records kind=%s first=%s last=%s d=%d a=%d%s", kinds[kind], f, l,
-             e->d, e->a, ab);
+    char og[56] = "";
+    if (cz_lt(origin, first)) {
+        strcpy(og, " origin=");
+        bulk_cz_u128_str(origin, og + 8);
+    }
+    snprintf(deflt, sizeof deflt, "collatz records kind=%s first=%s last=%s d=%d a=%d%s%s", kinds[kind], f, l,
+             e->d, e->a, ab, og);
     struct run r;
     int resumed;
-    if ((st = run_open(&r, ctx, records_fn, opts, deflt, first, last, &resumed)) != BULK_OK) return st;
+    if ((st = run_open(&r, ctx, fn, opts, deflt, first, last, &resumed)) != BULK_OK) return st;
     if (above && !r.s.have_best) {
         r.s.best = *above;
         r.s.have_best = 1;
@@ -154,13 +164,16 @@ static int records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz
         if (hi > end || hi < next) hi = end;
         bulk_collatz_record *rp;
         size_t m;
+        /* the engines see the run's origin: path records decide by pre-drop peaks from 2 origin
+         * on, delay records exclude numbers with a predecessor from origin on */
         if (kind == BULK_COLLATZ_PATH)
-            st = bulk_cz_path_records(ctx, e, first, from128(next), from128(hi), r.s.have_best ? &r.s.best : NULL,
+            st = bulk_cz_path_records(ctx, e, origin, from128(next), from128(hi), r.s.have_best ? &r.s.best : NULL,
                                       above != NULL, &rp, &m, NULL, 0);
         else
-            st = bulk_cz_records(ctx, e, kind, from128(next), from128(hi), &rp, &m, NULL, 0);
+            st = bulk_cz_records(ctx, e, kind, origin, from128(next), from128(hi), &rp, &m, NULL, 0);
         if (st) break;
-        /* a record of the range is a record of its slice: filter against the running maximum */
+        /* a record of the range is listed by its slice (bulk_collatz_records_part_run): filter
+         * against the running maximum */
         for (size_t i = 0; i < m && st == BULK_OK; i++) {
             if (r.s.have_best && cz_wide_cmp(&rp[i].value, &r.s.best) <= 0) continue;
             if (r.s.nrecs == cap) {
@@ -198,7 +211,7 @@ int bulk_collatz_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_c
                              bulk_u128 first, bulk_u128 last, const bulk_collatz_run_opts *opts,
                              bulk_collatz_record **recs, size_t *count)
 {
-    return records_run(ctx, e, kind, first, last, NULL, opts, recs, count);
+    return records_run(ctx, records_fn, e, kind, first, first, last, NULL, opts, recs, count);
 }
 
 int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
@@ -206,7 +219,29 @@ int bulk_collatz_path_records_run(bulk_ctx *ctx, const bulk_collatz_engine *e, b
                                   const bulk_collatz_run_opts *opts, bulk_collatz_record **recs,
                                   size_t *count)
 {
-    return records_run(ctx, e, BULK_COLLATZ_PATH, first, last, above, opts, recs, count);
+    return records_run(ctx, records_fn, e, BULK_COLLATZ_PATH, first, first, last, above, opts, recs, count);
+}
+
+/* Why the lists of parts merge exactly. value(n) is the delay, the glide, or for path records
+ * the whole peak below 2 origin and the pre-drop peak from there on (everywhere with above):
+ * the rule of the whole range, whichever part n lies in. A part's list holds every n of the
+ * part whose value beats all values of [origin, n) (the engines skip only numbers that some
+ * smaller number of the part ties or beats, or, by the exclusions of delay records and the
+ * convergence-mode sieve of path records, some smaller number from origin on), each with its
+ * value. Read in order with a running maximum over what was kept: every record of the range is
+ * kept, as it beats all smaller numbers; the largest value of [origin, n) belongs to a record,
+ * which was kept, so the maximum before n is exactly that and no non-record is kept.
+ * For path records the records of value are the path records: n >= 2 origin drops to some
+ * v in [origin, n), whose whole peak is at most the largest value of [origin, v] (induction),
+ * so n's whole peak beats every smaller number's exactly when its pre-drop peak does, and
+ * then the two are equal. A non-record's pre-drop peak may lie below its whole peak; it is
+ * never kept either way. */
+int bulk_collatz_records_part_run(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                                  bulk_u128 origin, bulk_u128 first, bulk_u128 last,
+                                  const bulk_collatz_wide *above, const bulk_collatz_run_opts *opts,
+                                  bulk_collatz_record **recs, size_t *count)
+{
+    return records_run(ctx, part_fn, e, kind, origin, first, last, above, opts, recs, count);
 }
 
 /* The pieces of a delays run: where the next one ends. On the CPU a piece ends on a multiple

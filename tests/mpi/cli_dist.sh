@@ -4,12 +4,14 @@
 # above 1 too), a run killed with SIGKILL and restarted on its --checkpoint DIR computes only the
 # missing chunks and gives the same totals, a damaged chunk file is recomputed, a checkpoint of
 # another run is refused (exit 2), and --verify-chunks rechecks; verify --converge equals one
-# process. bulk int through the driver
+# process; records on the fast engines (parts of the range) equal one process and the OEIS lists,
+# also above 2^60 with --above, near 2^64 and past 2^128, and their --json merges. bulk int through the driver
 # equals the plain command, and bad input keeps its file:line and exit 2.
 # Usage: sh cli_dist.sh BULK DATA_DIR SCRATCH_DIR BULK_SLOWCHUNKS
 # (BULK_SLOWCHUNKS: the test build of the CLI that pauses 100 ms after every chunk)
 set -u
 BULK=$1
+DATA=$2
 T=$3
 SLOW=$4
 rm -rf "$T"
@@ -68,6 +70,32 @@ for k in delay glide path; do
         same_file "$T/r1.txt" "$T/rd.txt" "records --kind $k --from $from"
     done
 done
+
+# records on the fast engines: chunks run as parts of the range (path records from 1 on pre-drop
+# peaks with the sieve, above 2^60 with --above; near 2^64 and past 2^128), equal to one process
+# and, from 1, to the OEIS lists; --json is one records result that `collatz merge` takes
+if [ "${BULK_SANITIZED:-0}" != 0 ]; then RT=22; else RT=26; fi
+for k in delay glide path; do
+    "$BULK" dist collatz records --kind $k --from 1 --to 2^$RT --chunk 2^20 >"$T/rd.txt" 2>/dev/null || fail "dist records $k from 1"
+    grep -v '^#' "$DATA/collatz/${k}_records.txt" | awk -v b=$RT '$1 < 2 ^ b { print $1, $2 }' >"$T/want.txt"
+    same_file "$T/want.txt" "$T/rd.txt" "dist records --kind $k from 1 to 2^$RT (OEIS)"
+done
+# (around the path record 1980976057694848447 with the previous record's peak as --above)
+for args in "--from 1980976057694848447-2^21 --to 1980976057694848447+2^21 --above 319391343969356241864419199325107352 : 300007" \
+    "--from 2^127+1 --to 2^127+9 : 2" "--from 2^64 --to 2^64+2^16 : 10007" "--from 2^40 --to 2^40+2^18 : 50000"; do
+    c=${args#*: }
+    args=${args% :*}
+    # shellcheck disable=SC2086
+    "$BULK" collatz records --kind path $args >"$T/r1.txt" || fail "records $args"
+    # shellcheck disable=SC2086
+    "$BULK" dist collatz records --kind path $args --chunk $c >"$T/rd.txt" 2>/dev/null || fail "dist records $args"
+    same_file "$T/r1.txt" "$T/rd.txt" "dist records --kind path $args --chunk $c"
+done
+"$BULK" dist collatz records --kind glide --from 77 --to 2^21 --chunk 65537 --json >"$T/rd.json" 2>/dev/null || fail "dist records --json"
+"$BULK" collatz merge "$T/rd.json" >"$T/rm.txt" || fail "merge of dist records --json"
+"$BULK" collatz records --kind glide --from 77 --to 2^21 >"$T/r1.txt"
+same_file "$T/r1.txt" "$T/rm.txt" "dist records --json + merge"
+"$BULK" dist collatz records --kind delay --from 1 --to 100 --above 5 >/dev/null 2>&1; [ $? = 2 ] || fail "dist records --above with delays"
 
 # kill -9 midway, restart: only the missing chunks run, same totals
 C="$T/ck"
