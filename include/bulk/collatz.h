@@ -91,8 +91,8 @@ BULK_API int bulk_collatz_engine_set_converge(bulk_collatz_engine *e);
 BULK_API int bulk_collatz_engine_extend(bulk_collatz_engine *e, int bits);
 /* Turns on pre-drop peaks in verify (bulk_collatz_verify_result: peak, peak_n and, when above
  * is not NULL, the hits above *above; the value is copied). Costs a compare per table operation
- * and an exact replay of the rare numbers that could beat the running maximum (docs/collatz.md
- * "Peaks"), on the CPU and on the GPU alike (docs/collatz-gpu.md "Pre-drop peaks"). Allowed any
+ * and an exact replay of the rare numbers that could beat the running maximum
+ * (docs/collatz-peaks.md), on the CPU and on the GPU alike (docs/collatz-gpu.md "Pre-drop peaks"). Allowed any
  * time before a verify call, not during one. BULK_ERR_ARG (NULL e). */
 BULK_API int bulk_collatz_engine_set_peaks(bulk_collatz_engine *e, const bulk_collatz_wide *above);
 /* 1 for an engine in convergence mode, else 0 (also for NULL). */
@@ -128,7 +128,7 @@ typedef struct bulk_collatz_verify_result {
      * peak of n is the largest value of its trajectory before it first drops below n (n itself
      * when none is larger; 1 for n = 1). peak is the largest of the range and peak_n its
      * smallest n (peak_n = 0: peaks were not computed). In convergence mode the numbers proved
-     * by a smaller number are left out (docs/collatz.md "Peaks"); none of them is a path record.
+     * by a smaller number are left out (docs/collatz-peaks.md); none of them is a path record.
      * peak_hits: with an above value V, every n of the range whose pre-drop peak exceeds V and
      * that of every smaller n of the range, ascending (with V = the peak of the last path record
      * below the range, exactly the new path records); n_peak_hits of them, and peak_hits_lost
@@ -240,7 +240,7 @@ typedef enum bulk_collatz_kind {
  * what follows is that of a smaller number of the range; below 2 first the whole trajectory's
  * peak. An engine with a stored sieve (k > 0) lets path records skip every number that drops
  * below itself within k steps once no such number can beat the running maximum (see
- * docs/collatz.md "Path records"). BULK_ERR_OVERFLOW when a peak passes 2^256. Progress
+ * docs/collatz-peaks.md). BULK_ERR_OVERFLOW when a peak passes 2^256. Progress
  * "collatz.records". */
 BULK_API int bulk_collatz_records(bulk_ctx *ctx, const bulk_collatz_engine *e,
                                   bulk_collatz_kind kind, bulk_u128 first, bulk_u128 last,

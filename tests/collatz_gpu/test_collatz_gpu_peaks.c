@@ -7,7 +7,7 @@
  *
  * Full-glide mode: every field equal. Convergence mode: the hits equal (the path records) and the
  * glide-independent fields; `peak` is the maximum over the numbers not proved by a smaller one,
- * a set that depends on how the blocks fall (docs/collatz.md "Peaks"), so there the GPU's peak
+ * a set that depends on how the blocks fall (docs/collatz-peaks.md), so there the GPU's peak
  * must be the exact pre-drop peak of its peak_n (a step-by-step reference) and at least the
  * CPU's. The pre-drop peak of every reported number is also checked step by step. */
 #include "test_util.h"

@@ -392,7 +392,7 @@ static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_co
  *   max(V, maximum before the segment) would send a large share to the host. So the first 2^20
  *   numbers (up to 2^28 near 1) run on the CPU, then segments sized by the maximum before each
  *   (segment_last). Their ends cut the blocks: in convergence mode `peak` may then cover
- *   numbers that the CPU backend's blocks prove by smaller ones (docs/collatz.md "Peaks"); the
+ *   numbers that the CPU backend's blocks prove by smaller ones (docs/collatz-peaks.md); the
  *   hits are those of the CPU backend. */
 static u128 prefix_last(u128 first, u128 last)
 {
