@@ -92,8 +92,8 @@ BULK_API int bulk_collatz_engine_extend(bulk_collatz_engine *e, int bits);
 /* Turns on pre-drop peaks in verify (bulk_collatz_verify_result: peak, peak_n and, when above
  * is not NULL, the hits above *above; the value is copied). Costs a compare per table operation
  * and an exact replay of the rare numbers that could beat the running maximum
- * (docs/collatz-peaks.md), on the CPU and on the GPU alike (docs/collatz-gpu.md "Pre-drop
- * peaks"). Allowed any time before a verify call, not during one. BULK_ERR_ARG (NULL e). */
+ * (docs/collatz-peaks.md), on the CPU and on the GPU alike. Allowed any time before a verify
+ * call, not during one. BULK_ERR_ARG (NULL e). */
 BULK_API int bulk_collatz_engine_set_peaks(bulk_collatz_engine *e, const bulk_collatz_wide *above);
 /* 1 for an engine in convergence mode, else 0 (also for NULL). */
 BULK_API int bulk_collatz_engine_converge(const bulk_collatz_engine *e);
