@@ -58,4 +58,38 @@ static inline int naive_glide(nv_u128 n, uint64_t *glide)
     return 1;
 }
 
+
+/* The pre-drop peak of n >= 1 (the largest value before the trajectory first drops below n; n
+ * itself when none is larger, 1 for n = 1), one step at a time in NV_WIDE 64-bit limbs (320
+ * bits, least significant first) into out; 0 when a value would leave them. */
+#define NV_WIDE 5
+static inline int nv_wide_cmp(const uint64_t *a, const uint64_t *b)
+{
+    for (int i = NV_WIDE; i-- > 0;)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+static inline int naive_predrop(nv_u128 n, uint64_t out[NV_WIDE])
+{
+    uint64_t x[NV_WIDE] = { (uint64_t)n, (uint64_t)(n >> 64), 0, 0, 0 }, start[NV_WIDE];
+    for (int i = 0; i < NV_WIDE; i++) start[i] = out[i] = x[i];
+    if (n == 1) return 1;
+    for (;;) {
+        if (x[0] & 1) {
+            uint64_t carry = 1;
+            for (int i = 0; i < NV_WIDE; i++) {
+                const nv_u128 t = (nv_u128)x[i] * 3 + carry;
+                x[i] = (uint64_t)t;
+                carry = (uint64_t)(t >> 64);
+            }
+            if (carry) return 0;
+            if (nv_wide_cmp(x, out) > 0)
+                for (int i = 0; i < NV_WIDE; i++) out[i] = x[i];
+        } else {
+            for (int i = 0; i < NV_WIDE; i++) x[i] = (x[i] >> 1) | (i + 1 < NV_WIDE ? x[i + 1] << 63 : 0);
+            if (nv_wide_cmp(x, start) < 0) return 1;
+        }
+    }
+}
+
 #endif

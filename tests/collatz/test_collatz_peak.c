@@ -17,41 +17,20 @@
 #include "cz_test.h"
 #include "test_util.h"
 
-#define RL 5 /* reference limbs: 320 bits */
+#define RL NV_WIDE /* reference limbs: 320 bits */
 typedef struct {
     uint64_t w[RL];
 } ref;
 
-static int ref_cmp(const ref *a, const ref *b)
-{
-    for (int i = RL; i-- > 0;)
-        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
-    return 0;
-}
-
-/* the pre-drop peak of n (n >= 1), one step at a time */
+/* the pre-drop peak of n (n >= 1), one step at a time (naive.h) */
 static ref ref_predrop(nv_u128 n)
 {
-    ref x = { { (uint64_t)n, (uint64_t)(n >> 64), 0, 0, 0 } }, start = x, pk = x;
-    if (n == 1) return pk;
-    for (;;) {
-        if (x.w[0] & 1) {
-            uint64_t carry = 1;
-            for (int i = 0; i < RL; i++) {
-                nv_u128 t = (nv_u128)x.w[i] * 3 + carry;
-                x.w[i] = (uint64_t)t;
-                carry = (uint64_t)(t >> 64);
-            }
-            if (carry) {
-                fprintf(stderr, "reference overflow\n");
-                exit(1);
-            }
-            if (ref_cmp(&x, &pk) > 0) pk = x;
-        } else {
-            for (int i = 0; i < RL; i++) x.w[i] = (x.w[i] >> 1) | (i + 1 < RL ? x.w[i + 1] << 63 : 0);
-            if (ref_cmp(&x, &start) < 0) return pk;
-        }
+    ref pk;
+    if (!naive_predrop(n, pk.w)) {
+        fprintf(stderr, "reference overflow\n");
+        exit(1);
     }
+    return pk;
 }
 
 static bulk_collatz_wide wide_of(const ref *r)

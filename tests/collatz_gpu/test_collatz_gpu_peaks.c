@@ -13,6 +13,7 @@
 #include "test_util.h"
 
 #include "collatz/collatz_internal.h"
+#include "collatz/naive.h"
 #include "collatz/peak.h"
 #include "cz_gpu_test.h"
 
@@ -25,45 +26,15 @@ static bulk_u128 U(u128 v)
 }
 static u128 W(bulk_u128 v) { return (u128)v.hi << 64 | v.lo; }
 
-static void str128(u128 v, char *buf)
-{
-    char t[48];
-    int i = 0;
-    do {
-        t[i++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v);
-    for (int j = 0; j < i; j++) buf[j] = t[i - 1 - j];
-    buf[i] = 0;
-}
-
-/* the pre-drop peak of n step by step, in 256 bits (n < 2^128; values stay far below 2^256) */
+/* the pre-drop peak of n step by step (naive.h), as a 256-bit value (every peak here fits) */
 static void predrop_ref(u128 n, bulk_collatz_wide *out)
 {
-    uint64_t v[4] = { (uint64_t)n, (uint64_t)(n >> 64), 0, 0 };
-    bulk_collatz_wide best = { { v[0], v[1], 0, 0 } };
-    const bulk_collatz_wide nn = best;
-    if (n == 1) {
-        *out = best;
-        return;
+    uint64_t w[NV_WIDE];
+    if (!naive_predrop(n, w) || w[4]) {
+        fprintf(stderr, "reference overflow\n");
+        exit(1);
     }
-    for (;;) {
-        if (v[0] & 1) {
-            unsigned __int128 c = 1;
-            for (int i = 0; i < 4; i++) {
-                c += (unsigned __int128)v[i] * 3;
-                v[i] = (uint64_t)c;
-                c >>= 64;
-            }
-            const bulk_collatz_wide w = { { v[0], v[1], v[2], v[3] } };
-            if (cz_wide_cmp(&w, &best) > 0) best = w;
-        } else {
-            for (int i = 0; i < 4; i++) v[i] = (v[i] >> 1) | (i < 3 ? v[i + 1] << 63 : 0);
-            const bulk_collatz_wide w = { { v[0], v[1], v[2], v[3] } };
-            if (cz_wide_cmp(&w, &nn) < 0) break;
-        }
-    }
-    *out = best;
+    memcpy(out->limb, w, sizeof out->limb);
 }
 
 struct tcase {
@@ -113,8 +84,8 @@ static void run_case(bulk_ctx *cpu, const struct tcase *c)
         char a[BULK_CZ_WIDE_STR], b[BULK_CZ_WIDE_STR], na[48], nb[48];
         bulk_cz_wide_str(&ref->peak, a);
         bulk_cz_wide_str(&got->peak, b);
-        str128(W(ref->peak_n), na);
-        str128(W(got->peak_n), nb);
+        bulk_cz_u128_str(ref->peak_n, na);
+        bulk_cz_u128_str(got->peak_n, nb);
         printf("%-28s cpu peak %s at %s, gpu %s at %s; hits %u/%u; gpu escapes %llu, fallback %d\n", c->name, a, na, b,
                nb, ref->n_peak_hits, got->n_peak_hits, (unsigned long long)gs.escapes, gs.cpu_fallback);
         CHECK(!memcmp(&ref->covered, &got->covered, sizeof ref->covered), "%s: covered", c->name);
