@@ -309,24 +309,18 @@ int bulk_cz_verify_mandatory_pk(const bulk_collatz_engine *e, bulk_u128 n, int L
         if (cz_sieve_child(i, &j, &c, (int)((p >> i) & 1))) return BULK_ERR_INTERNAL; /* not mandatory */
     cz_u128 v;
     int ok = cz_sieve_start(&v, from128(nw >> L), bulk_cz_pow3[j], c);
-    bulk_collatz_verify_result t;
+    /* the caller's running maximum and hit candidates, or this number's own */
+    struct acc a = { e, r, 0, 0, 0, BULK_OK, { 0 } };
+    if (pk) a.pk = *pk;
+    else bulk_cz_peaks_init(&a.pk, e, r);
+    iterate_one(&a, n, v, ok, (int64_t)L + j);
+    if (pk) *pk = a.pk;
+    else bulk_cz_peaks_free(&a.pk);
+    if (a.status != BULK_OK) return a.status;
+    if (a.pk.status != BULK_OK) return a.pk.status;
+    bulk_collatz_verify_result t; /* its glide into the checksum */
     bulk_collatz_verify_result_init(&t);
-    if (pk) {
-        /* the caller's running maximum and hit candidates, on its result */
-        struct acc a = { e, r, 0, 0, 0, BULK_OK, *pk };
-        iterate_one(&a, n, v, ok, (int64_t)L + j);
-        *pk = a.pk;
-        if (a.status != BULK_OK) return a.status;
-        if (pk->status != BULK_OK) return pk->status;
-        t.checksum = from128(a.checksum);
-    } else {
-        struct acc a = { e, &t, 0, 0, 0, BULK_OK, { 0 } };
-        bulk_cz_peaks_init(&a.pk, e, &t);
-        iterate_one(&a, n, v, ok, (int64_t)L + j);
-        bulk_cz_peaks_free(&a.pk);
-        if (a.status != BULK_OK) return a.status;
-        t.checksum = from128(a.checksum);
-    }
+    t.checksum = from128(a.checksum);
     bulk_collatz_verify_result_merge(r, &t);
     return BULK_OK;
 }

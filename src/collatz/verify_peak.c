@@ -26,11 +26,17 @@ static void wide_dec(bulk_collatz_wide *w)
     memset(w, 0, sizeof *w); /* 0 - 1: keep 0 */
 }
 
+/* the largest peak of the numbers before the next one: r's maximum or the floor below it */
+static bulk_collatz_wide max_so_far(const struct cz_peaks *p)
+{
+    return cz_wide_cmp(&p->floor, &p->r->peak) > 0 ? p->floor : p->r->peak;
+}
+
 /* t and vlim from the running maximum, bs and the above value */
 static void limits(struct cz_peaks *p)
 {
     const struct bulk_collatz_engine *e = p->e;
-    bulk_collatz_wide t = cz_wide_cmp(&p->floor, &p->r->peak) > 0 ? p->floor : p->r->peak;
+    bulk_collatz_wide t = max_so_far(p);
     if (cz_wide_cmp(&p->seed, &t) > 0) t = p->seed;
     wide_dec(&t);
     if (e->have_above) {
@@ -74,7 +80,7 @@ void bulk_cz_peaks_free(struct cz_peaks *p)
 void bulk_cz_peaks_block_begin(struct cz_peaks *p)
 {
     if (!p->e->peaks) return;
-    p->bs = cz_wide_cmp(&p->floor, &p->r->peak) > 0 ? p->floor : p->r->peak;
+    p->bs = max_so_far(p);
     p->ncand = 0;
     limits(p);
 }
