@@ -382,12 +382,14 @@ static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_co
  * maximum (peak.h). With nothing known the first launches would send every number to the host,
  * so a call starts from one of:
  * - the caller's floor (the maximum of the numbers before first: verify_run's earlier waves);
- * - a seed: a quarter of the largest pre-drop peak among the first 2^20 numbers, computed on
- *   the CPU and thrown away (the GPU covers the whole range, so its blocks are those of the CPU
- *   backend's run). The GPU's maximum must reach the seed, which it does unless almost every
- *   number of the range is below it; if not, the call is done again as below. The waves start
- *   small and double (vrun::wave_limit), so the threshold soon follows the maximum.
- * - segments (--peak-above V with V small against the range's peaks): the hits need more than
+ * - a seed (verify_run.c peak_seed): the largest pre-drop peak of the first 2^28 numbers,
+ *   computed on the CPU threads and thrown away (the GPU covers the whole range, so its blocks
+ *   are those of the CPU backend's run), halved in convergence mode. The GPU's maximum must
+ *   reach the seed, which it does unless almost every number of the range is below it; if not,
+ *   the call is done again as below. The waves start small and double (vrun::wave_limit), so
+ *   the threshold soon follows the maximum.
+ * - segments (--peak-above V with V small against the range's peaks, or neither floor nor
+ *   seed given): the hits need more than
  *   every smaller number's peak, which no seed can stand for, and with V small the threshold
  *   max(V, maximum before the segment) would send a large share to the host. So the first 2^20
  *   numbers (up to 2^28 near 1) run on the CPU, then segments sized by the maximum before each
@@ -477,25 +479,9 @@ static int peaks_call(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_col
         const bulk_collatz_wide *h = floor && cz_wide_cmp(floor, &e->above) > 0 ? floor : &e->above;
         if (escape_ratio(e, h, z) < (double)(z - a + 1) / 262144.0) return segments(ctx, cs, e, a, z, floor, G, out, res);
     }
-    bulk_collatz_wide seed;
-    memset(&seed, 0, sizeof seed);
-    if (!floor && seed_in) {
-        seed = *seed_in;
-    } else if (!floor) {
-        u128 b = a + ((u128)1 << 20) - 1;
-        if (b > z || b < a) b = z;
-        bulk_collatz_verify_result t;
-        int s = ctx->cpu->collatz->verify_chunk(ctx, e, cg_u_of(a), cg_u_of(b), &t);
-        if (s != BULK_OK) return s;
-        if (b == z) {
-            bulk_collatz_verify_result_merge(out, &t);
-            return BULK_OK;
-        }
-        seed = t.peak;
-        for (int r = 0; r < 2; r++) /* a quarter */
-            for (int i = 0; i < BULK_COLLATZ_WIDE_LIMBS; i++)
-                seed.limb[i] = seed.limb[i] >> 1 | (i + 1 < BULK_COLLATZ_WIDE_LIMBS ? seed.limb[i + 1] << 63 : 0);
-    }
+    /* neither floor nor seed (a caller other than verify_run.c, or its sample failed) */
+    if (!floor && !seed_in) return segments(ctx, cs, e, a, z, NULL, G, out, res);
+    const bulk_collatz_wide *seed = floor ? NULL : seed_in; /* a floor makes a seed needless */
     const u128 part = (u128)1 << 72;
     bulk_collatz_verify_result got;
     bulk_collatz_verify_result_init(&got);
@@ -503,12 +489,12 @@ static int peaks_call(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_col
         const u128 y = z - x >= part ? x + part - 1 : z;
         const bulk_collatz_wide *f = floor;
         if (!cz_is_zero(got.peak_n) && (!f || cz_wide_cmp(&got.peak, f) > 0)) f = &got.peak;
-        int s = verify_part(ctx, cs, e, x, y, G, &got, res, f, floor ? NULL : &seed);
+        int s = verify_part(ctx, cs, e, x, y, G, &got, res, f, seed);
         if (s != BULK_OK) return s;
         if (y == z) break;
         x = y + 1;
     }
-    if (!floor && (cz_is_zero(got.peak_n) || cz_wide_cmp(&got.peak, &seed) < 0))
+    if (seed && (cz_is_zero(got.peak_n) || cz_wide_cmp(&got.peak, seed) < 0))
         return segments(ctx, cs, e, a, z, NULL, G, out, res); /* the seed was not reached */
     bulk_collatz_verify_result_merge(out, &got);
     return BULK_OK;
