@@ -1,7 +1,7 @@
 /* Small helpers shared by the benchmark programs (header only; each benchmark is one program):
  * a monotonic clock, a results table kept in memory while it is printed (written to the results
  * file atomically at the end), a line printer that writes to stdout and an open results file at
- * once, and the membership test of a comma-separated --only list. */
+ * once, the membership test of a comma-separated --only list, and the CPU's model name. */
 #ifndef BULK_BENCH_UTIL_H
 #define BULK_BENCH_UTIL_H
 #include <stdarg.h>
@@ -71,6 +71,24 @@ static inline int bench_in_list(const char *list, const char *part)
         p = e + 1;
     }
     return 0;
+}
+
+
+/* The "model name" of /proc/cpuinfo into buf (size > 0), or dflt where there is none. */
+static inline void bench_cpu_model(char *buf, size_t size, const char *dflt)
+{
+    snprintf(buf, size, "%s", dflt);
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    if (!ci) return;
+    char line[512];
+    while (fgets(line, sizeof line, ci))
+        if (!strncmp(line, "model name", 10)) {
+            const char *c = strchr(line, ':');
+            if (c) snprintf(buf, size, "%s", c + 2);
+            buf[strcspn(buf, "\n")] = 0;
+            break;
+        }
+    fclose(ci);
 }
 
 #endif

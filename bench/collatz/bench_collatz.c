@@ -21,6 +21,8 @@
 #include "progress_line.h"
 #include "pictures/plot.h"
 
+#include "../bench_util.h"
+
 static double thread_cpu(void)
 {
     struct timespec ts;
@@ -186,21 +188,10 @@ int main(int argc, char **argv)
         }
     }
     if (kmax > BULK_COLLATZ_MAX_K) kmax = BULK_COLLATZ_MAX_K;
-    char date[32], path[512], cpu[256] = "unknown";
+    char date[32], path[512], cpu[256];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    if (ci) {
-        char line[512];
-        while (fgets(line, sizeof line, ci))
-            if (!strncmp(line, "model name", 10)) {
-                char *c = strchr(line, ':');
-                if (c) snprintf(cpu, sizeof cpu, "%s", c + 2);
-                cpu[strcspn(cpu, "\n")] = 0;
-                break;
-            }
-        fclose(ci);
-    }
+    bench_cpu_model(cpu, sizeof cpu, "unknown");
     double load = 0;
     FILE *la = fopen("/proc/loadavg", "r");
     if (la) {

@@ -19,6 +19,8 @@
 #include "bulk/collatz.h"
 #include "collatz/collatz_internal.h"
 
+#include "../bench_util.h"
+
 typedef unsigned __int128 u128;
 
 static double cpu_now(void)
@@ -112,21 +114,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    char path[512], date[32], cpu[256] = "unknown";
+    char path[512], date[32], cpu[256];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    if (ci) {
-        char line[512];
-        while (fgets(line, sizeof line, ci))
-            if (!strncmp(line, "model name", 10)) {
-                char *c = strchr(line, ':');
-                if (c) snprintf(cpu, sizeof cpu, "%s", c + 2);
-                cpu[strcspn(cpu, "\n")] = 0;
-                break;
-            }
-        fclose(ci);
-    }
+    bench_cpu_model(cpu, sizeof cpu, "unknown");
     snprintf(path, sizeof path, "%s/collatz-records-vm.txt", dir);
     FILE *res = fopen(path, "w");
     if (!res) fprintf(stderr, "bench_collatz_records: cannot write %s (printing only)\n", path);

@@ -24,6 +24,8 @@
 #include "int/mpn.h"
 #include "int/mul_fft.h"
 
+#include "../bench_util.h"
+
 static double now(void)
 {
     struct timespec t;
@@ -88,19 +90,8 @@ int main(int argc, char **argv)
     double tt[64], tf[64], tg[64];
     char buf[16384];
     size_t len = 0;
-    char model[256] = "unknown CPU";
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    if (ci) {
-        char line[512];
-        while (fgets(line, sizeof line, ci))
-            if (strncmp(line, "model name", 10) == 0) {
-                char *c = strchr(line, ':');
-                if (c) snprintf(model, sizeof model, "%s", c + 2);
-                model[strcspn(model, "\n")] = 0;
-                break;
-            }
-        fclose(ci);
-    }
+    char model[256];
+    bench_cpu_model(model, sizeof model, "unknown CPU");
     time_t now_t = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now_t));
