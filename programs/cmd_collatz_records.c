@@ -25,10 +25,15 @@ static const char records_usage[] =
     "                      far from 1 (V: a number or expression, below 2^256); a V below\n"
     "                      some peak under A may miss numbers that join a smaller one's\n"
     "                      trajectory, differently for other --k, threads or --part splits\n"
-    "  --k K               path records: sieve bits (default min(30, log2(B-A) - 6), 0: none)\n"
-    "  --d D  base bits of B, C, J (default 11)   --a A  bits of tables A and P (default 20)\n"
+    "  --k K               path records: sieve bits (default min(30, log2(B-A) - 6), 0: none;\n"
+    "                      on CUDA those of `verify`, the stored ones plus generated levels)\n"
+    "  --d D  base bits of B, C, J (default 11; on CUDA for path and glide records that of\n"
+    "         `verify`)   --a A  bits of tables A and P (default 20, at least D)\n"
     "  --threads N         CPU threads; 0 or absent: BULK_THREADS, else all online CPUs\n"
-    "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND)\n"
+    "  --backend cpu|cuda|auto  (default auto; BULK_BACKEND); on CUDA path and glide records\n"
+    "                      run in the GPU verify once a running maximum exists (path records\n"
+    "                      from 2A on, or with --above; the first numbers on the CPU threads),\n"
+    "                      delay records in the GPU class path\n"
     "  --checkpoint FILE   resume from / save the progress to FILE (atomic); a rerun after a\n"
     "                      kill goes on where the last checkpoint was written, and a FILE of\n"
     "                      another run is refused (exit 2); FILE: a regular file, a new one\n"
@@ -74,19 +79,19 @@ int cmd_collatz_records(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, records_usage);
     const char *from = NULL, *to = NULL, *kind = NULL, *ckpt = NULL, *above_text = NULL, *part = NULL, *v;
-    int d = 11, a = 20, threads = 0, ks = -1, json = 0;
+    int d = 11, a = 20, threads = 0, ks = -1, json = 0, d_given = 0, k_given = 0;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt_value(argc, argv, &i, "--from"))) from = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--to"))) to = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--kind"))) kind = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D);
+        else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D), d_given = 1;
         else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--above"))) above_text = v;
-        else if ((v = cli_opt_value(argc, argv, &i, "--k"))) ks = (int)cli_parse_ll("--k", v, 0, 30);
+        else if ((v = cli_opt_value(argc, argv, &i, "--k"))) ks = (int)cli_parse_ll("--k", v, 0, 30), k_given = 1;
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint"))) ckpt = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--checkpoint-every"))) every = (double)cli_parse_ll("--checkpoint-every", v, 0, 86400);
         else if ((v = cli_opt_value(argc, argv, &i, "--part"))) part = v;
@@ -110,15 +115,32 @@ int cmd_collatz_records(int argc, char **argv)
         while (lg < 127 && (len >> (lg + 1))) lg++;
         ks = len == 0 ? 30 : lg - 6 < 0 ? 0 : lg - 6 > 30 ? 30 : lg - 6;
     }
+    /* the run's identity names the options as given: the records do not depend on the sizes,
+     * so a checkpoint resumes on either backend */
+    const int d_id = d, a_id = a;
     bulk_ctx *ctx = cli_open_ctx(backend, threads);
-    bulk_collatz_engine *e = czcli_engine(ctx, d, ks > 0 ? ks : 0, a);
     /* path records skip the numbers proved by a smaller one where that is valid (records_path.c):
      * with --above or a range from 1, also in a part far from 1 */
-    if (k == BULK_COLLATZ_PATH && ks > 0 && (above_text || (origin.lo == 1 && origin.hi == 0)) &&
-        bulk_collatz_engine_set_converge(e) != BULK_OK)
+    const int conv = k == BULK_COLLATZ_PATH && ks != 0 && (above_text || (origin.lo == 1 && origin.hi == 0));
+    int K = ks > 0 ? ks : 0;
+    if (k != BULK_COLLATZ_DELAY && bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && ks != 0) {
+        /* path and glide records on the GPU run in the GPU verify: its table and sieve sizes
+         * for the range (bulk_collatz_choose), the sieve's levels above the stored ones
+         * generated; --d and --k as given */
+        bulk_collatz_params prm = { d_given ? d : -1, k_given ? ks : -1, -1 };
+        if (bulk_collatz_choose(ctx, h.first, h.last, conv, &prm) != BULK_OK)
+            cli_die(CLI_EXIT_USAGE, "collatz records: %s", bulk_ctx_last_error(ctx));
+        d = prm.d;
+        if (a < d) a = d;
+        K = prm.k;
+        ks = prm.k_stored;
+    }
+    bulk_collatz_engine *e = czcli_engine(ctx, d, ks > 0 ? ks : 0, a);
+    if ((conv && bulk_collatz_engine_set_converge(e) != BULK_OK) ||
+        (K > ks && bulk_collatz_engine_extend(e, K - ks) != BULK_OK))
         cli_die(CLI_EXIT_FAIL, "collatz records: %s", bulk_ctx_last_error(ctx));
     char identity[512];
-    snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d%s%s", kind, from, to, d, a,
+    snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d%s%s", kind, from, to, d_id, a_id,
              above_text ? " above=" : "", above_text ? above_text : "");
     if (part) /* without --part the identity is that of the checkpoints before parts existed */
         snprintf(identity + strlen(identity), sizeof identity - strlen(identity), " part=%llu/%llu", h.pi, h.pn);

@@ -209,6 +209,20 @@ int bulk_cz_u128_parse(const char *s, bulk_u128 *v);
 int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
                     bulk_u128 origin, bulk_u128 first, bulk_u128 last, bulk_collatz_record **recs,
                     size_t *count, bulk_progress_run *pr, double done0);
+/* Records on a CUDA context (records_gpu.c). bulk_cz_records_gpu_takes: 1 when the GPU verify
+ * runs the records of kind from `from` on in a run from origin whose records so far reach *best
+ * (NULL: none yet; above: 1 for path records with --above): path records from 2 origin on (from
+ * origin with above) once best > 0, on an engine with a stored sieve, in convergence mode only
+ * with above or origin = 1; glide records once best exists, on an engine in full-glide mode.
+ * bulk_cz_records_gpu: those records of [from, to] whose value beats *best, ascending (*recs
+ * malloc'ed or NULL; BULK_ERR_INTERNAL when the CPU's check of a GPU candidate fails). */
+int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                              bulk_u128 origin, bulk_u128 from, const bulk_collatz_wide *best, int above);
+int bulk_cz_records_gpu(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind, bulk_u128 from,
+                        bulk_u128 to, const bulk_collatz_wide *best, bulk_collatz_record **recs, size_t *count);
+/* log2 of the numbers one GPU verify call takes (verify_run.c's waves, the GPU records' slices):
+ * at least 2^44 and 64 blocks of the generated sieve's 2^(k + kx). */
+int bulk_cz_gpu_wave_shift(const bulk_collatz_engine *e);
 /* bulk_collatz_verify_chunk without its argument checks and message (any thread). */
 int bulk_cz_verify_chunk(const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
                          bulk_collatz_verify_result *out);

@@ -158,17 +158,25 @@ static int records_run(bulk_ctx *ctx, const char *fn, const bulk_collatz_engine 
     if (st == BULK_OK) st = bulk_progress_step(&pr, (double)(next - lo), 1);
     int done = next == end + 1;
     while (!done && st == BULK_OK) {
-        /* path records: pieces end on multiples of the piece size, so that the sieve blocks of
-         * 2^k inside them stay aligned (records_path.c; 1 + 2^24 would otherwise shift them) */
-        u128 hi = kind == BULK_COLLATZ_PATH ? (next / slice + 1) * slice - 1 : next + slice - 1;
+        /* path and glide records on a CUDA context, once a running maximum exists: the GPU
+         * verify, a call of its own wave size per piece (records_gpu.c) */
+        const bulk_collatz_wide *best = r.s.have_best ? &r.s.best : NULL;
+        const int gpu = bulk_cz_records_gpu_takes(ctx, e, kind, origin, from128(next), best, above != NULL);
+        const u128 sl = gpu && !(opts && opts->piece) ? (u128)1 << bulk_cz_gpu_wave_shift(e) : slice;
+        /* path records and GPU pieces end on multiples of the piece size, so that the sieve
+         * blocks of 2^k inside them stay aligned (records_path.c; 1 + 2^24 would otherwise shift
+         * them) */
+        u128 hi = kind == BULK_COLLATZ_PATH || gpu ? (next / sl + 1) * sl - 1 : next + sl - 1;
         if (hi > end || hi < next) hi = end;
         bulk_collatz_record *rp;
         size_t m;
         /* the engines see the run's origin: path records decide by pre-drop peaks from 2 origin
          * on, delay records exclude numbers with a predecessor from origin on */
-        if (kind == BULK_COLLATZ_PATH)
-            st = bulk_cz_path_records(ctx, e, origin, from128(next), from128(hi), r.s.have_best ? &r.s.best : NULL,
-                                      above != NULL, &rp, &m, NULL, 0);
+        if (gpu)
+            st = bulk_cz_records_gpu(ctx, e, kind, from128(next), from128(hi), best, &rp, &m);
+        else if (kind == BULK_COLLATZ_PATH)
+            st = bulk_cz_path_records(ctx, e, origin, from128(next), from128(hi), best, above != NULL, &rp, &m,
+                                      NULL, 0);
         else
             st = bulk_cz_records(ctx, e, kind, origin, from128(next), from128(hi), &rp, &m, NULL, 0);
         if (st) break;

@@ -90,6 +90,16 @@ static bulk_collatz_wide peak_seed(bulk_ctx *ctx, const bulk_collatz_engine *e, 
     return seed;
 }
 
+int bulk_cz_gpu_wave_shift(const bulk_collatz_engine *e)
+{
+    /* large enough to keep the GPUs busy for a second or more, and 64 blocks of the generated
+     * sieve's 2^K (a call's rows per sieve entry: on an H200 the rate per iterated number fell
+     * from 3.6e10/s at 32 rows to 2.7e10 at 4) */
+    const int K = e->k + e->kx;
+    int shift = e->k + 12 > 44 ? e->k + 12 : 44;
+    return K + 6 > shift ? K + 6 : shift;
+}
+
 static const char verify_fn[] = "bulk_collatz_verify";
 
 /* The checkpoint could not be written: the message names the file and the cause. */
@@ -141,10 +151,7 @@ int bulk_collatz_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 f
      * thread: waves, progress and checkpoints stay a few tens of seconds apart at k = 37) */
     size_t per_wave = (size_t)threads * (shift >= 34 ? 1 : 4);
     if (gpu) {
-        /* one GPU call per wave: large enough to keep the GPUs busy for a second or more, and
-         * 64 blocks of the generated sieve's 2^K (a call's rows per sieve entry: on an H200 the rate per iterated number fell from 3.6e10/s at 32 rows to 2.7e10 at 4) */
-        shift = e->k + 12 > 44 ? e->k + 12 : 44;
-        if (K + 6 > shift) shift = K + 6;
+        shift = bulk_cz_gpu_wave_shift(e);
         per_wave = 1;
     }
     bulk_collatz_verify_result *res = malloc(per_wave * sizeof *res);

@@ -1,0 +1,154 @@
+/* Path and glide records on a CUDA context, from the GPU verify (collatz_backend.h:
+ * verify_chunk_peaks and verify_chunk), for the slices of a records run (runs.c) that start with a
+ * running maximum.
+ *
+ * Path records. From 2 origin on (everywhere with --above) n is a record exactly when its
+ * pre-drop peak beats the running maximum `best` and every smaller n of the slice
+ * (records_path.c). That is the hit list of a verify with peaks whose floor is best and whose
+ * above value is 0 (hits above max(0, best)); the GPU verify finds it at its own rate, in
+ * convergence mode too where that is valid (the convergence-mode rule of records_path.c: with
+ * --above or from 1). Each hit is then checked on the CPU: its pre-drop peak again, from n
+ * itself (bulk_cz_predrop).
+ *
+ * Glide records. The full-glide verify gives the largest glide of a range and its smallest n.
+ * A range whose largest glide does not beat best holds no record. One that does is cut in
+ * halves: the first half is verified, and searched when its largest glide beats best (which
+ * then rises to its records); the second half then holds a record exactly when the range's
+ * largest glide still beats best, and its largest glide is that of the range (the first half's
+ * is at most best). Ranges of LEAF numbers or fewer run on the CPU engine of glide records. At
+ * the frontier, where a range of 2^48 holds a record or none, this costs at most one more verify
+ * of each range that holds one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz/collatz_backend.h"
+#include "collatz/peak.h"
+#include "collatz/records_fast.h"
+
+static inline u128 to128(bulk_u128 v) { return ((u128)v.hi << 64) | v.lo; }
+static inline bulk_u128 from128(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+
+/* The glide search's ranges at most this long run on the CPU threads (2^32 numbers: a fraction
+ * of a second on the 16 cores of a GPU host, where the GPU call on a range this short is mostly
+ * its fixed cost). */
+#define LEAF ((u128)1 << 32)
+
+int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                              bulk_u128 origin, bulk_u128 from, const bulk_collatz_wide *best, int above)
+{
+    if (!ctx->gpu || !e->Sr || !best) return 0;
+    const u128 f = to128(from), o = to128(origin);
+    if (kind == BULK_COLLATZ_PATH) {
+        static const bulk_collatz_wide zero;
+        if (!ctx->gpu->collatz->verify_chunk_peaks || cz_wide_cmp(best, &zero) == 0) return 0;
+        /* pre-drop peaks decide (from 2 origin on, or everywhere with above); a
+         * convergence-mode engine only where its sieve is valid */
+        if (!above && (o >> 127 || f < 2 * o)) return 0;
+        return !e->conv || above || o == 1;
+    }
+    /* glides: the full-glide mode; ranges past 2^128 - LEAF stay on the CPU (the halving below
+     * adds to the range's end) */
+    return kind == BULK_COLLATZ_GLIDE && !e->conv && f < ~(u128)0 - 2 * LEAF;
+}
+
+/* The path records of [from, to] above *best (see the top). */
+static int path_records(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 from, u128 to,
+                        const bulk_collatz_wide *best, bulk_collatz_record **recs, size_t *count)
+{
+    /* the caller's engine with peaks and hits above 0 (set_peaks writes only the peak fields;
+     * the tables stay shared and read-only, and verify takes none of the engine's locks) */
+    bulk_collatz_engine pe = *e;
+    static const bulk_collatz_wide zero;
+    int st = bulk_collatz_engine_set_peaks(&pe, &zero);
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    if (!r) return BULK_ERR_NOMEM;
+    if (st == BULK_OK) st = ctx->gpu->collatz->verify_chunk_peaks(ctx, &pe, from128(from), from128(to), best, NULL, r);
+    /* every hit beats best: a record; more than the list holds cannot happen below 2^128 (there
+     * are far fewer path records), but the list would then be incomplete */
+    if (st == BULK_OK && r->peak_hits_lost) st = BULK_ERR_INTERNAL;
+    bulk_collatz_record *out = NULL;
+    if (st == BULK_OK && r->n_peak_hits && !(out = malloc(r->n_peak_hits * sizeof *out))) st = BULK_ERR_NOMEM;
+    bulk_collatz_wide t = *best;
+    for (uint32_t i = 0; st == BULK_OK && i < r->n_peak_hits; i++) {
+        const bulk_collatz_record *h = &r->peak_hits[i];
+        bulk_collatz_wide pk;
+        int beats = bulk_cz_predrop(e, to128(h->n), &t, &pk);
+        if (beats < 0) st = beats;
+        else if (!beats || cz_wide_cmp(&pk, &h->value) != 0) st = BULK_ERR_INTERNAL; /* the GPU and the CPU differ */
+        else {
+            out[i] = *h;
+            t = pk;
+        }
+    }
+    if (st != BULK_OK) {
+        free(out);
+        free(r);
+        return st;
+    }
+    *recs = out;
+    *count = r->n_peak_hits;
+    free(r);
+    return BULK_OK;
+}
+
+/* The largest glide of [a, b] on the GPU into *M. */
+static int max_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b, uint64_t *M)
+{
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    if (!r) return BULK_ERR_NOMEM;
+    int st = ctx->gpu->collatz->verify_chunk(ctx, e, from128(a), from128(b), r);
+    *M = r->max_glide;
+    free(r);
+    return st;
+}
+
+/* The glide records of [a, b], whose largest glide M beats l->best, into l (see the top). */
+static int glide_search(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b, uint64_t M,
+                        struct cz_rlist *l)
+{
+    int st = BULK_OK;
+    while (st == BULK_OK && M > l->best) {
+        if (b - a < LEAF) {
+            bulk_collatz_record *rp;
+            size_t m;
+            st = bulk_cz_records_glide(ctx, e, from128(a), from128(b), &rp, &m, NULL, 0);
+            for (size_t i = 0; st == BULK_OK && i < m; i++)
+                if (!l->have || rp[i].value.limb[0] > l->best) st = cz_rlist_push(l, to128(rp[i].n), rp[i].value.limb[0]);
+            free(rp);
+            break;
+        }
+        const u128 mid = a + (b - a) / 2;
+        uint64_t M1;
+        st = max_glide(ctx, e, a, mid, &M1);
+        if (st == BULK_OK && M1 > l->best) st = glide_search(ctx, e, a, mid, M1, l);
+        a = mid + 1; /* the second half: its largest glide is M while M still beats best */
+    }
+    return st;
+}
+
+int bulk_cz_records_gpu(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind, bulk_u128 from,
+                        bulk_u128 to, const bulk_collatz_wide *best, bulk_collatz_record **recs, size_t *count)
+{
+    *recs = NULL;
+    *count = 0;
+    const u128 a = to128(from), b = to128(to);
+    if (kind == BULK_COLLATZ_PATH) return path_records(ctx, e, a, b, best, recs, count);
+    /* glides fit one word; the engine without peaks (the full-glide verify alone) */
+    bulk_collatz_engine ge = *e;
+    ge.peaks = ge.have_above = 0;
+    struct cz_rlist l = { NULL, 0, 0, 1, best->limb[0] };
+    uint64_t M;
+    int st = max_glide(ctx, &ge, a, b, &M);
+    if (st == BULK_OK) st = glide_search(ctx, &ge, a, b, M, &l);
+    if (st != BULK_OK) {
+        free(l.recs);
+        return st;
+    }
+    *recs = l.recs;
+    *count = l.n;
+    return BULK_OK;
+}

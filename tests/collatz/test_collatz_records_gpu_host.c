@@ -1,0 +1,163 @@
+/* The host side of path and glide records on a CUDA context (records_gpu.c, the pieces of
+ * runs.c), with the CPU in the device's place: a CPU context given a GPU table whose verify
+ * entries are the CPU's (verify_chunk_peaks: the CPU verify with hits above 0, then only what
+ * beats the floor, as the CUDA entry's contract says). Its lists must equal those of the plain
+ * CPU context: path records from 1 in pieces (convergence mode), a part of a run from 1, a window
+ * around the path record 1980976057694848447 with the previous record's peak (exactly that
+ * record), and glide records near 2^64 through the whole-range maximum and its halves down to the
+ * CPU pieces of 2^32 (not in sanitizer builds: minutes there). Runs everywhere (label unit); the
+ * device itself is tested by tests/collatz_gpu/test_collatz_gpu_records.c. */
+#include "test_util.h"
+
+#include "backend/backends.h"
+#include "backend/context.h"
+#include "collatz/collatz_backend.h"
+#include "collatz/collatz_internal.h"
+#include "collatz/peak.h"
+
+typedef unsigned __int128 u128;
+
+static bulk_u128 U(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+static u128 W(bulk_u128 v) { return (u128)v.hi << 64 | v.lo; }
+
+/* The CUDA entry's contract on the CPU: the result of [first, last] keeping only what beats the
+ * floor (the peak when larger, the hits above it). */
+static int peaks_calls, glide_calls;
+
+static int twin_peaks(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                      const bulk_collatz_wide *floor, const bulk_collatz_wide *seed, bulk_collatz_verify_result *out)
+{
+    (void)ctx;
+    (void)seed;
+    peaks_calls++;
+    int st = bulk_cz_verify_chunk(e, first, last, out);
+    if (st || !floor) return st;
+    if (cz_wide_cmp(&out->peak, floor) <= 0) {
+        memset(&out->peak, 0, sizeof out->peak);
+        memset(&out->peak_n, 0, sizeof out->peak_n);
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < out->n_peak_hits; i++)
+        if (cz_wide_cmp(&out->peak_hits[i].value, floor) > 0) out->peak_hits[k++] = out->peak_hits[i];
+    out->n_peak_hits = k;
+    return BULK_OK;
+}
+
+static int twin_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
+                       bulk_collatz_verify_result *out)
+{
+    (void)ctx;
+    glide_calls++;
+    return bulk_cz_verify_chunk(e, first, last, out);
+}
+
+static struct bulk_collatz_backend twin;
+static bulk_backend_tables twin_tables;
+
+static int same(const bulk_collatz_record *a, size_t na, const bulk_collatz_record *b, size_t nb)
+{
+    if (na != nb) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (W(a[i].n) != W(b[i].n) || cz_wide_cmp(&a[i].value, &b[i].value) != 0) return 0;
+    return 1;
+}
+
+/* The run (part when origin < first) on the plain and the twin context: equal, non-empty lists;
+ * the twin's into *out when asked. */
+static void compare(const char *name, bulk_ctx *cpu, bulk_ctx *dev, const bulk_collatz_engine *e,
+                    bulk_collatz_kind kind, u128 origin, u128 first, u128 last, const bulk_collatz_wide *above,
+                    uint64_t piece, bulk_collatz_record **out, size_t *nout)
+{
+    bulk_collatz_run_opts opts = { NULL, NULL, 0, piece };
+    bulk_collatz_record *r[2] = { NULL, NULL };
+    size_t n[2] = { 0, 0 };
+    for (int i = 0; i < 2; i++) {
+        bulk_ctx *c = i ? dev : cpu;
+        int st = origin < first ? bulk_collatz_records_part_run(c, e, kind, U(origin), U(first), U(last), above, &opts,
+                                                               &r[i], &n[i])
+                 : above ? bulk_collatz_path_records_run(c, e, U(first), U(last), above, &opts, &r[i], &n[i])
+                         : bulk_collatz_records_run(c, e, kind, U(first), U(last), &opts, &r[i], &n[i]);
+        CHECK(st == BULK_OK, "%s: %s: %s", name, i ? "twin" : "cpu", bulk_ctx_last_error(c));
+    }
+    CHECK(n[0] > 0, "%s: no records", name);
+    CHECK(same(r[0], n[0], r[1], n[1]), "%s: %zu records on the CPU, %zu with the twin", name, n[0], n[1]);
+    printf("%-28s %zu records\n", name, n[1]);
+    free(r[0]);
+    if (out) {
+        *out = r[1];
+        *nout = n[1];
+    } else {
+        free(r[1]);
+    }
+}
+
+static bulk_collatz_engine *engine(bulk_ctx *ctx, int d, int k, int conv)
+{
+    bulk_collatz_engine *e = NULL;
+    int st = bulk_collatz_engine_new(&e, ctx, d, k, 16);
+    if (st == BULK_OK && conv) st = bulk_collatz_engine_set_converge(e);
+    if (st != BULK_OK) {
+        fprintf(stderr, "engine: %s\n", bulk_ctx_last_error(ctx));
+        exit(1);
+    }
+    return e;
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv), s = seed;
+    const int quick = getenv("BULK_SANITIZED") != NULL;
+    bulk_ctx *cpu = NULL, *dev = NULL;
+    if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK || bulk_ctx_open(&dev, BULK_BACKEND_CPU, 0) != BULK_OK)
+        return 1;
+    twin = bulk_collatz_cpu_backend;
+    twin.verify_chunk_peaks = twin_peaks;
+    twin.verify_chunk = twin_verify;
+    twin_tables = *dev->cpu;
+    twin_tables.collatz = &twin;
+    dev->gpu = &twin_tables;
+    const u128 r1 = test_rand(&s) % 100000, r2 = test_rand(&s) % 100000;
+    const int b = quick ? 26 : 31;
+    bulk_collatz_engine *conv = engine(cpu, 12, 16, 1), *glide = engine(cpu, 12, 16, 0);
+
+    compare("path from 1, conv", cpu, dev, conv, BULK_COLLATZ_PATH, 1, 1, ((u128)1 << b) + r1, NULL,
+            (uint64_t)1 << (b - 5), NULL, NULL);
+    CHECK(peaks_calls > 1, "path from 1: %d calls of the device's verify", peaks_calls);
+    peaks_calls = 0;
+    compare("path part of a run from 1", cpu, dev, glide, BULK_COLLATZ_PATH, 1, ((u128)1 << (b - 1)) + r1,
+            ((u128)1 << b) + r2, NULL, (uint64_t)1 << (b - 4), NULL, NULL);
+    const u128 R = (u128)1980976057694848447ull, R0 = (u128)1038743969413717663ull;
+    bulk_collatz_wide p0, p;
+    CHECK(bulk_cz_peak_wide(conv, R0, &p0) == BULK_OK && bulk_cz_peak_wide(conv, R, &p) == BULK_OK, "peaks of R0, R");
+    CHECK(peaks_calls > 1, "path part: %d calls of the device's verify", peaks_calls);
+    for (int m = 0; m < 2; m++) {
+        peaks_calls = 0;
+        bulk_collatz_record *got = NULL;
+        size_t ng = 0;
+        const u128 lo = R - ((u128)1 << 24) - r1;
+        compare(m ? "window around R, glides" : "window around R, conv", cpu, dev, m ? glide : conv,
+                BULK_COLLATZ_PATH, lo, lo, R + ((u128)1 << 24), &p0, (uint64_t)1 << 22, &got, &ng);
+        CHECK(ng == 1 && W(got[0].n) == R && cz_wide_cmp(&got[0].value, &p) == 0, "window around R: not exactly R");
+        CHECK(peaks_calls >= 8, "window around R: %d calls of the device's verify", peaks_calls);
+        free(got);
+    }
+    if (!quick) {
+        /* 2^34 numbers: the first piece on the CPU, then one twin call, its halves, CPU leaves */
+        const u128 P64 = (u128)1 << 64;
+        compare("glides near 2^64", cpu, dev, glide, BULK_COLLATZ_GLIDE, P64 + r1, P64 + r1, P64 + ((u128)1 << 34),
+                NULL, 0, NULL, NULL);
+        /* the whole range, then at least one half per level down to 2^32 */
+        CHECK(glide_calls >= 3, "glides: %d calls of the device's verify", glide_calls);
+        printf("glides: %d calls of the device's verify\n", glide_calls);
+    }
+    bulk_collatz_engine_free(conv);
+    bulk_collatz_engine_free(glide);
+    dev->gpu = NULL;
+    bulk_ctx_close(dev);
+    bulk_ctx_close(cpu);
+    return test_finish();
+}

@@ -1,0 +1,172 @@
+/* GPU test of path and glide records on a CUDA context (records_gpu.c; label gpu; exits 77,
+ * reported as skipped, without a CUDA device): bulk_collatz_records_run and
+ * bulk_collatz_records_part_run on a CUDA context against the same engine on the CPU context,
+ * and the lists from 1 against the OEIS files (tests/data/collatz, records up to 2^32).
+ *
+ * - path records from 1 in pieces of 2^30 (the first on the CPU, the rest through the GPU verify
+ *   with peaks, convergence mode), a part of a run from 1 far from 1 with unaligned ends;
+ * - windows with an above value: around the record 1980976057694848447 (the previous record's
+ *   peak: exactly that record) in both verify modes, near 2^64 and 2^100 with above 0;
+ * - glide records from 1 and near 2^60 and 2^64 on the full-glide verify (a whole-range maximum,
+ *   then halves down to CPU pieces of 2^32), one piece of the run per GPU call. */
+#include "test_util.h"
+
+#include "collatz/collatz_internal.h"
+#include "collatz/peak.h"
+#include "cz_gpu_test.h"
+
+typedef unsigned __int128 u128;
+
+static bulk_u128 U(u128 v)
+{
+    bulk_u128 r = { (uint64_t)v, (uint64_t)(v >> 64) };
+    return r;
+}
+static u128 W(bulk_u128 v) { return (u128)v.hi << 64 | v.lo; }
+
+static void print_list(const char *who, const bulk_collatz_record *r, size_t n)
+{
+    for (size_t i = 0; i < n && i < 40; i++) {
+        char a[48], b[BULK_CZ_WIDE_STR];
+        bulk_cz_u128_str(r[i].n, a);
+        bulk_cz_wide_str(&r[i].value, b);
+        fprintf(stderr, "  %s %s %s\n", who, a, b);
+    }
+}
+
+static int same(const bulk_collatz_record *a, size_t na, const bulk_collatz_record *b, size_t nb)
+{
+    if (na != nb) return 0;
+    for (size_t i = 0; i < na; i++)
+        if (W(a[i].n) != W(b[i].n) || cz_wide_cmp(&a[i].value, &b[i].value) != 0) return 0;
+    return 1;
+}
+
+/* The run (part when origin < first) of [first, last] on the CPU and the GPU context: equal lists,
+ * each non-empty; the GPU's list into *out when asked (free() it). */
+static void compare(const char *name, bulk_ctx *cpu, const bulk_collatz_engine *e, bulk_collatz_kind kind,
+                    u128 origin, u128 first, u128 last, const bulk_collatz_wide *above, uint64_t piece,
+                    bulk_collatz_record **out, size_t *nout)
+{
+    bulk_collatz_run_opts opts = { NULL, NULL, 0, piece };
+    bulk_collatz_record *rc = NULL, *rg = NULL;
+    size_t nc = 0, ng = 0;
+    int sc, sg;
+    if (origin < first) {
+        sc = bulk_collatz_records_part_run(cpu, e, kind, U(origin), U(first), U(last), above, &opts, &rc, &nc);
+        sg = bulk_collatz_records_part_run(cz_gpu_ctx, e, kind, U(origin), U(first), U(last), above, &opts, &rg, &ng);
+    } else if (above) {
+        sc = bulk_collatz_path_records_run(cpu, e, U(first), U(last), above, &opts, &rc, &nc);
+        sg = bulk_collatz_path_records_run(cz_gpu_ctx, e, U(first), U(last), above, &opts, &rg, &ng);
+    } else {
+        sc = bulk_collatz_records_run(cpu, e, kind, U(first), U(last), &opts, &rc, &nc);
+        sg = bulk_collatz_records_run(cz_gpu_ctx, e, kind, U(first), U(last), &opts, &rg, &ng);
+    }
+    CHECK(sc == BULK_OK, "%s: cpu: %s", name, bulk_ctx_last_error(cpu));
+    CHECK(sg == BULK_OK, "%s: gpu: %s", name, bulk_ctx_last_error(cz_gpu_ctx));
+    CHECK(nc > 0, "%s: no records at all", name);
+    if (sc == BULK_OK && sg == BULK_OK && !same(rc, nc, rg, ng)) {
+        CHECK(0, "%s: %zu records on the CPU, %zu on the GPU, not the same", name, nc, ng);
+        print_list("cpu", rc, nc);
+        print_list("gpu", rg, ng);
+    }
+    printf("%-34s %3zu records (cpu %zu)\n", name, ng, nc);
+    free(rc);
+    if (out) {
+        *out = rg;
+        *nout = ng;
+    } else {
+        free(rg);
+    }
+}
+
+/* The records of the OEIS file below 2^bits equal the first ones of got. */
+static void oeis(const char *dir, const char *file, int bits, const bulk_collatz_record *got, size_t ng)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "%s: cannot open", path);
+    if (!f) return;
+    char line[256];
+    size_t i = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long n, v;
+        if (line[0] == '#' || sscanf(line, "%llu %llu", &n, &v) != 2 || n >> bits) continue;
+        CHECK(i < ng && W(got[i].n) == n && got[i].value.limb[0] == v && !got[i].value.limb[1],
+              "%s: record %zu (%llu %llu) differs from the GPU's", file, i, n, v);
+        i++;
+    }
+    fclose(f);
+    CHECK(i > 0, "%s: no records read", file);
+}
+
+static bulk_collatz_engine *engine(bulk_ctx *cpu, int d, int ks, int kx, int conv)
+{
+    bulk_collatz_engine *e = NULL;
+    int st = bulk_collatz_engine_new(&e, cpu, d, ks, 20);
+    if (st == BULK_OK && conv) st = bulk_collatz_engine_set_converge(e);
+    if (st == BULK_OK && kx) st = bulk_collatz_engine_extend(e, kx);
+    if (st != BULK_OK) {
+        fprintf(stderr, "engine d=%d k=%d: %s\n", d, ks, bulk_ctx_last_error(cpu));
+        exit(1);
+    }
+    return e;
+}
+
+int main(int argc, char **argv)
+{
+    int o = cz_gpu_open("the GPU records test");
+    if (o) return o;
+    const char *dir = "tests/data/collatz";
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--data")) dir = argv[i + 1];
+    uint64_t seed = test_seed(argc, argv), s = seed;
+    bulk_ctx *cpu = NULL;
+    if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) return 1;
+    const u128 P30 = (u128)1 << 30, P60 = (u128)1 << 60, P64 = (u128)1 << 64, P100 = (u128)1 << 100;
+    /* random offsets keep the ends unaligned (replayable with the seed) */
+    const u128 r1 = test_rand(&s) % 100000, r2 = test_rand(&s) % 100000;
+    static const bulk_collatz_wide zero;
+
+    bulk_collatz_engine *conv = engine(cpu, 14, 24, 8, 1), *glide = engine(cpu, 12, 24, 8, 0);
+    bulk_collatz_record *got;
+    size_t ng;
+    compare("path 1..2^36 conv", cpu, conv, BULK_COLLATZ_PATH, 1, 1, ((u128)1 << 36) + r1, NULL, (uint64_t)P30, &got,
+            &ng);
+    oeis(dir, "path_records.txt", 32, got, ng);
+    free(got);
+    /* parts and above 0 in full-glide mode: there the lists hold exactly the numbers that beat
+     * every smaller one of the part (convergence mode may leave out different non-records) */
+    compare("path part of 1..2^37", cpu, glide, BULK_COLLATZ_PATH, 1, ((u128)1 << 35) + r1,
+            ((u128)1 << 37) - r2, NULL, (uint64_t)P30, NULL, NULL);
+    /* the record 1980976057694848447 above the peak of the one before, 1038743969413717663 */
+    const u128 R = (u128)1980976057694848447ull, R0 = (u128)1038743969413717663ull;
+    bulk_collatz_wide p0, p;
+    CHECK(bulk_cz_peak_wide(conv, R0, &p0) == BULK_OK && bulk_cz_peak_wide(conv, R, &p) == BULK_OK, "peaks of R0, R");
+    for (int m = 0; m < 2; m++) {
+        const bulk_collatz_engine *e = m ? glide : conv;
+        compare(m ? "window around R, glides" : "window around R, conv", cpu, e, BULK_COLLATZ_PATH, R - P30 - r1,
+                R - P30 - r1, R + ((u128)1 << 33), &p0, 0, &got, &ng);
+        CHECK(ng == 1 && W(got[0].n) == R && cz_wide_cmp(&got[0].value, &p) == 0, "window around R: not exactly R");
+        free(got);
+    }
+    compare("path 2^64 above 0", cpu, glide, BULK_COLLATZ_PATH, P64 + r1, P64 + r1, P64 + ((u128)1 << 34), &zero,
+            (uint64_t)1 << 31, NULL, NULL);
+    compare("path 2^100 above 0", cpu, glide, BULK_COLLATZ_PATH, P100, P100, P100 + ((u128)1 << 33) + r2,
+            &zero, (uint64_t)1 << 31, NULL, NULL);
+
+    /* glides: the first piece of 2^34 on the CPU, the rest one GPU call and its halves */
+    compare("glide 1..2^37", cpu, glide, BULK_COLLATZ_GLIDE, 1, 1, ((u128)1 << 37) + r1, NULL, 0, &got, &ng);
+    oeis(dir, "glide_records.txt", 32, got, ng);
+    free(got);
+    compare("glide 2^60 + 2^36", cpu, glide, BULK_COLLATZ_GLIDE, P60 + r1, P60 + r1, P60 + ((u128)1 << 36), NULL, 0,
+            NULL, NULL);
+    compare("glide part near 2^64", cpu, glide, BULK_COLLATZ_GLIDE, P64 - ((u128)1 << 36), P64 + r2,
+            P64 + ((u128)1 << 36), NULL, 0, NULL, NULL);
+    bulk_collatz_engine_free(conv);
+    bulk_collatz_engine_free(glide);
+    bulk_ctx_close(cpu);
+    cz_gpu_close();
+    return test_finish();
+}
