@@ -18,6 +18,7 @@
  * is at most best). Ranges of LEAF numbers or fewer run on the CPU engine of glide records. At
  * the frontier, where a range of 2^48 holds a record or none, this costs at most one more verify
  * of each range that holds one. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,29 @@ static inline bulk_u128 from128(u128 v)
  * its fixed cost). */
 #define LEAF ((u128)1 << 32)
 
+/* Path records go to the GPU where at most one number in 2^20 escapes to the host (below that,
+ * near 1 with its small maxima, the host's share would outlast the CPU engine's run). */
+#define MIN_ESCAPE 20.0
+
+/* log2 of 1 / the fraction of numbers up to n that the GPU verify escapes to the host when the
+ * maximum is t: a state reaches t / (MX bound of one table operation) with probability about
+ * that over t (cg_verify.cu escape_ratio: the walk of log v drifts down, its excursions above y
+ * fall off as 1/y), and the host finishes each escape on one thread. */
+static double escape_log2(const bulk_collatz_engine *e, const bulk_collatz_wide *t, u128 n)
+{
+    double lt = 0, ln = 0;
+    for (int i = BULK_COLLATZ_WIDE_LIMBS; i-- > 0;)
+        if (t->limb[i]) {
+            lt = 64.0 * i + log2((double)t->limb[i]);
+            break;
+        }
+    ln = log2((double)n);
+    uint64_t mx = 1;
+    for (uint64_t L = 0; L < ((uint64_t)1 << e->d); L++)
+        if (e->MX[L] > mx) mx = e->MX[L];
+    return lt - ln + e->d - log2((double)mx);
+}
+
 int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
                               bulk_u128 origin, bulk_u128 from, const bulk_collatz_wide *best, int above)
 {
@@ -48,7 +72,12 @@ int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e,
         /* pre-drop peaks decide (from 2 origin on, or everywhere with above); a
          * convergence-mode engine only where its sieve is valid */
         if (!above && (o >> 127 || f < 2 * o)) return 0;
-        return !e->conv || above || o == 1;
+        if (e->conv && !above && o != 1) return 0;
+        /* the slice's numbers (up to the end of its wave) escape at most once in 2^MIN_ESCAPE
+         * (else the CPU engine is faster: near 1, where the maximum is small against n) */
+        const int w = bulk_cz_gpu_wave_shift(e);
+        const u128 end = w < 127 && (f >> w) < ((u128)1 << (127 - w)) ? ((f >> w) + 1) << w : ~(u128)0;
+        return escape_log2(e, best, end) >= MIN_ESCAPE;
     }
     /* glides: the full-glide mode; ranges past 2^128 - LEAF stay on the CPU (the halving below
      * adds to the range's end) */

@@ -2,10 +2,10 @@
  * runs.c), with the CPU in the device's place: a CPU context given a GPU table whose verify
  * entries are the CPU's (verify_chunk_peaks: the CPU verify with hits above 0, then only what
  * beats the floor, as the CUDA entry's contract says). Its lists must equal those of the plain
- * CPU context: path records from 1 in pieces (convergence mode), a part of a run from 1, a window
- * around the path record 1980976057694848447 with the previous record's peak (exactly that
- * record), and glide records near 2^64 through the whole-range maximum and its halves down to the
- * CPU pieces of 2^32 (not in sanitizer builds: minutes there). Runs everywhere (label unit); the
+ * CPU context: windows with above values around the path record 1980976057694848447 (the
+ * previous record's peak: exactly that record; both verify modes) and the one before it, a part
+ * of a run around it, and glide records near 2^64 through the whole-range maximum and its halves
+ * down to the CPU pieces of 2^32 (not in sanitizer builds: minutes there). Runs everywhere (label unit); the
  * device itself is tested by tests/collatz_gpu/test_collatz_gpu_records.c. */
 #include "test_util.h"
 
@@ -124,16 +124,12 @@ int main(int argc, char **argv)
     const int b = quick ? 26 : 31;
     bulk_collatz_engine *conv = engine(cpu, 12, 16, 1), *glide = engine(cpu, 12, 16, 0);
 
-    compare("path from 1, conv", cpu, dev, conv, BULK_COLLATZ_PATH, 1, 1, ((u128)1 << b) + r1, NULL,
-            (uint64_t)1 << (b - 5), NULL, NULL);
-    CHECK(peaks_calls > 1, "path from 1: %d calls of the device's verify", peaks_calls);
-    peaks_calls = 0;
-    compare("path part of a run from 1", cpu, dev, glide, BULK_COLLATZ_PATH, 1, ((u128)1 << (b - 1)) + r1,
-            ((u128)1 << b) + r2, NULL, (uint64_t)1 << (b - 4), NULL, NULL);
+    /* path records go to the device where the maximum is large against n (records_gpu.c): windows
+     * with above values around the record R = 1980976057694848447 (above the peak P0 of the one
+     * before, R0 = 1038743969413717663) and around R0 (above P0 - 1), a part of a run around R */
     const u128 R = (u128)1980976057694848447ull, R0 = (u128)1038743969413717663ull;
-    bulk_collatz_wide p0, p;
+    bulk_collatz_wide p0, p, p0m;
     CHECK(bulk_cz_peak_wide(conv, R0, &p0) == BULK_OK && bulk_cz_peak_wide(conv, R, &p) == BULK_OK, "peaks of R0, R");
-    CHECK(peaks_calls > 1, "path part: %d calls of the device's verify", peaks_calls);
     for (int m = 0; m < 2; m++) {
         peaks_calls = 0;
         bulk_collatz_record *got = NULL;
@@ -145,6 +141,21 @@ int main(int argc, char **argv)
         CHECK(peaks_calls >= 8, "window around R: %d calls of the device's verify", peaks_calls);
         free(got);
     }
+    p0m = p0;
+    for (int i = 0; i < 4 && p0m.limb[i]-- == 0; i++) /* P0 - 1 */
+        ;
+    bulk_collatz_record *got = NULL;
+    size_t ng = 0;
+    peaks_calls = 0;
+    compare("window around R0", cpu, dev, conv, BULK_COLLATZ_PATH, R0 - ((u128)1 << 22), R0 - ((u128)1 << 22),
+            R0 + ((u128)1 << 22) + r2, &p0m, (uint64_t)1 << 20, &got, &ng);
+    CHECK(ng == 1 && W(got[0].n) == R0 && cz_wide_cmp(&got[0].value, &p0) == 0, "window around R0: not exactly R0");
+    CHECK(peaks_calls >= 8, "window around R0: %d calls of the device's verify", peaks_calls);
+    free(got);
+    peaks_calls = 0;
+    compare("part of a run around R", cpu, dev, glide, BULK_COLLATZ_PATH, R - ((u128)1 << 25) - r1,
+            R - ((u128)1 << 23) + r2, R + ((u128)1 << (b - 5)), &p0, (uint64_t)1 << 21, NULL, NULL);
+    CHECK(peaks_calls >= 4, "part: %d calls of the device's verify", peaks_calls);
     if (!quick) {
         /* 2^34 numbers: the first piece on the CPU, then one twin call, its halves, CPU leaves */
         const u128 P64 = (u128)1 << 64;
