@@ -11,13 +11,12 @@
  * itself (bulk_cz_predrop).
  *
  * Glide records. The full-glide verify gives the largest glide of a range and its smallest n.
- * A range whose largest glide does not beat best holds no record. One that does is cut in
- * halves: the first half is verified, and searched when its largest glide beats best (which
- * then rises to its records); the second half then holds a record exactly when the range's
- * largest glide still beats best, and its largest glide is that of the range (the first half's
- * is at most best). Ranges of LEAF numbers or fewer run on the CPU engine of glide records. At
- * the frontier, where a range of 2^48 holds a record or none, this costs at most one more verify
- * of each range that holds one. */
+ * A range whose largest glide does not beat best holds no record. A slice is cut into PARTS
+ * parts verified in order; a part whose largest glide beats best (the maximum so far, which
+ * rises with every record found) is cut and searched the same way, down to ranges of LEAF
+ * numbers, which run on the CPU engine of glide records. Where records are rare (far from 1
+ * once the maximum is high) that is the verify of the slice; each record adds about 1/PARTS of
+ * the range it lies in per level. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +32,17 @@ static inline bulk_u128 from128(u128 v)
     return r;
 }
 
-/* The glide search's ranges of at most LEAF numbers run on the CPU threads (2^30: about 70 ms on
- * the 16 cores of a GPU host, two GPU calls' fixed cost). On an H200 near 2^68, from the start of
- * a window (records relative to it; the first 2^34 numbers on the CPU): 2^42 numbers took 5.0 s
- * with halves down to CPU pieces of 2^32 (the full-glide verify: 1.19 s); 16 parts per level
- * down to 2^28, with only 2^28 numbers first on the CPU, took as long on 2^42 and 32.7 s on 2^46
- * (verify 11.9 s): a GPU verify call costs some 30 ms however short its range, and 16 calls
- * per level and record add up. */
-#define LEAF ((u128)1 << 30)
+/* The glide search cuts a range into PARTS parts, one GPU verify each; ranges of at most LEAF
+ * numbers run on the CPU threads (2^28: about 20 ms on the 16 cores of a GPU host). Measured on
+ * an H200 near 2^68 from the start of a window (the records relative to it, 27 to 32 of them):
+ * on 2^68 + 2^46 this search, the run's first 2^28 numbers on the CPU, took 32.7 s against
+ * 11.9 s for the full-glide verify of the range; halves after a verify of the whole, with CPU
+ * pieces of 2^30 and the first 2^34 numbers on the CPU, took 35.6 s against 12.3 s (and as long
+ * as this search on 2^68 + 2^42, 5.0 s against 1.19 s). Both pay for the records of a fresh
+ * window, which the verify's one maximum per call can only find by verifying again (docs/perf/
+ * collatz.md "The GPU"). */
+#define PARTS 16
+#define LEAF ((u128)1 << 28)
 
 /* Path records go to the GPU where at most one number in 2^20 escapes to the host (below that,
  * near 1 with its small maxima, the host's share would outlast the CPU engine's run). */
@@ -139,26 +141,27 @@ static int max_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b
     return st;
 }
 
-/* The glide records of [a, b], whose largest glide M beats l->best, into l (see the top). */
-static int glide_search(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b, uint64_t M,
-                        struct cz_rlist *l)
+/* The glide records of [a, b] above l->best into l (see the top): PARTS parts in order, each
+ * verified, and searched the same way when its largest glide beats the maximum so far. */
+static int glide_search(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b, struct cz_rlist *l)
 {
+    if (b - a < LEAF) {
+        bulk_collatz_record *rp;
+        size_t m;
+        int st = bulk_cz_records_glide(ctx, e, from128(a), from128(b), &rp, &m, NULL, 0);
+        for (size_t i = 0; st == BULK_OK && i < m; i++)
+            if (rp[i].value.limb[0] > l->best) st = cz_rlist_push(l, to128(rp[i].n), rp[i].value.limb[0]);
+        free(rp);
+        return st;
+    }
+    const u128 part = (b - a) / PARTS + 1;
     int st = BULK_OK;
-    while (st == BULK_OK && M > l->best) {
-        if (b - a < LEAF) {
-            bulk_collatz_record *rp;
-            size_t m;
-            st = bulk_cz_records_glide(ctx, e, from128(a), from128(b), &rp, &m, NULL, 0);
-            for (size_t i = 0; st == BULK_OK && i < m; i++)
-                if (!l->have || rp[i].value.limb[0] > l->best) st = cz_rlist_push(l, to128(rp[i].n), rp[i].value.limb[0]);
-            free(rp);
-            break;
-        }
-        const u128 mid = a + (b - a) / 2;
-        uint64_t M1;
-        st = max_glide(ctx, e, a, mid, &M1);
-        if (st == BULK_OK && M1 > l->best) st = glide_search(ctx, e, a, mid, M1, l);
-        a = mid + 1; /* the second half: its largest glide is M while M still beats best */
+    for (u128 x = a; st == BULK_OK; x += part) {
+        const u128 y = b - x < part ? b : x + part - 1;
+        uint64_t M;
+        st = max_glide(ctx, e, x, y, &M);
+        if (st == BULK_OK && M > l->best) st = glide_search(ctx, e, x, y, l);
+        if (y == b) break;
     }
     return st;
 }
@@ -174,9 +177,7 @@ int bulk_cz_records_gpu(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collat
     bulk_collatz_engine ge = *e;
     ge.peaks = ge.have_above = 0;
     struct cz_rlist l = { NULL, 0, 0, 1, best->limb[0] };
-    uint64_t M;
-    int st = max_glide(ctx, &ge, a, b, &M);
-    if (st == BULK_OK) st = glide_search(ctx, &ge, a, b, M, &l);
+    int st = glide_search(ctx, &ge, a, b, &l);
     if (st != BULK_OK) {
         free(l.recs);
         return st;

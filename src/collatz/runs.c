@@ -146,12 +146,11 @@ static int records_run(bulk_ctx *ctx, const char *fn, const bulk_collatz_engine 
     size_t cap = r.s.nrecs;
     if (r.ckpt && !resumed && (st = save(&r)) != BULK_OK) return st;
     u128 next = to128(r.s.next), end = to128(last), lo = to128(first);
-    /* slices of 2^24 numbers per CPU thread, 2^34 on a GPU context: a few seconds each (path and
-     * glide records on a GPU: below; their first slice, on the CPU threads, then holds the many
-     * records of a window's first numbers) */
+    /* slices of 2^24 numbers per CPU thread, 2^34 for delay records on a GPU context: a few
+     * seconds each (path and glide records on a GPU: below) */
     u128 slice = opts && opts->piece ? (u128)opts->piece
-                 : bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA ? (u128)1 << 34
-                                                              : (u128)bulk_ctx_threads(ctx) << 24;
+                 : bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && kind == BULK_COLLATZ_DELAY ? (u128)1 << 34
+                                                                                          : (u128)bulk_ctx_threads(ctx) << 24;
     /* path records on the CPU: one wave of chunks (records_path.c) per piece */
     if (kind == BULK_COLLATZ_PATH && !(opts && opts->piece))
         slice = (u128)bulk_ctx_threads(ctx) << (e->Sr && e->k + 3 > 25 ? e->k + 3 : 25);
