@@ -79,7 +79,7 @@ int cmd_collatz_records(int argc, char **argv)
 {
     cli_help_if_asked(argc, argv, records_usage);
     const char *from = NULL, *to = NULL, *kind = NULL, *ckpt = NULL, *above_text = NULL, *part = NULL, *v;
-    int d = 11, a = 20, threads = 0, ks = -1, json = 0, d_given = 0, k_given = 0;
+    int d = 11, a = 20, threads = 0, ks = -1, json = 0, d_given = 0, k_given = 0, a_given = 0;
     double every = 5;
     bulk_backend backend = BULK_BACKEND_AUTO;
     for (int i = 1; i < argc; i++) {
@@ -87,7 +87,7 @@ int cmd_collatz_records(int argc, char **argv)
         else if ((v = cli_opt_value(argc, argv, &i, "--to"))) to = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--kind"))) kind = v;
         else if ((v = cli_opt_value(argc, argv, &i, "--d"))) d = (int)cli_parse_ll("--d", v, 1, BULK_COLLATZ_MAX_D), d_given = 1;
-        else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A);
+        else if ((v = cli_opt_value(argc, argv, &i, "--a"))) a = (int)cli_parse_ll("--a", v, 1, BULK_COLLATZ_MAX_A), a_given = 1;
         else if ((v = cli_opt_value(argc, argv, &i, "--threads"))) threads = cli_parse_threads(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--backend"))) backend = cli_parse_backend(v);
         else if ((v = cli_opt_value(argc, argv, &i, "--above"))) above_text = v;
@@ -100,7 +100,7 @@ int cmd_collatz_records(int argc, char **argv)
     }
     if (!kind) cli_die(CLI_EXIT_USAGE, "collatz records: --kind is required");
     bulk_collatz_kind k = czcli_kind(kind);
-    if (a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
+    if (a_given && d_given && a < d) cli_die(CLI_EXIT_USAGE, "--a %d must be at least --d %d", a, d);
     if ((above_text || ks >= 0) && k != BULK_COLLATZ_PATH)
         cli_die(CLI_EXIT_USAGE, "collatz records: %s applies to --kind path only", above_text ? "--above" : "--k");
     czcli_records_info h = { k, from, to, 1, 1, { 0, 0 }, { 0, 0 }, above_text != NULL, { { 0, 0, 0, 0 } } };
@@ -108,39 +108,16 @@ int cmd_collatz_records(int argc, char **argv)
     czcli_range(from, to, &h.first, &h.last);
     const bulk_u128 origin = h.first; /* the range's first number: the parts decide by it */
     if (part) czcli_part(part, &h.first, &h.last, &h.pi, &h.pn);
-    if (k == BULK_COLLATZ_PATH && ks < 0) {
-        /* a sieve of K bits when the range holds many blocks of 2^K: min(30, log2(len) - 6) */
-        u128 len = to128(h.last) - to128(h.first) + 1;
-        int lg = 0;
-        while (lg < 127 && (len >> (lg + 1))) lg++;
-        ks = len == 0 ? 30 : lg - 6 < 0 ? 0 : lg - 6 > 30 ? 30 : lg - 6;
-    }
+    /* the engine of the library's defaults for the kind, range and backend */
+    bulk_ctx *ctx = cli_open_ctx(backend, threads);
+    bulk_collatz_engine *e = NULL;
+    int st = bulk_collatz_records_engine(ctx, k, origin, h.first, h.last, above_text != NULL, d_given ? d : -1,
+                                         k_given ? ks : -1, a_given ? a : -1, &e);
+    if (st) cli_die(st == BULK_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "collatz records: %s", bulk_ctx_last_error(ctx));
     /* the run's identity names the options as given: the records do not depend on the sizes,
      * so a checkpoint resumes on either backend */
-    const int d_id = d, a_id = a;
-    bulk_ctx *ctx = cli_open_ctx(backend, threads);
-    /* path records skip the numbers proved by a smaller one where that is valid (records_path.c):
-     * with --above or a range from 1, also in a part far from 1 */
-    const int conv = k == BULK_COLLATZ_PATH && ks != 0 && (above_text || (origin.lo == 1 && origin.hi == 0));
-    int K = ks > 0 ? ks : 0;
-    if (k != BULK_COLLATZ_DELAY && bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && ks != 0) {
-        /* path and glide records on the GPU run in the GPU verify: its table and sieve sizes
-         * for the range (bulk_collatz_choose), the sieve's levels above the stored ones
-         * generated; --d and --k as given */
-        bulk_collatz_params prm = { d_given ? d : -1, k_given ? ks : -1, -1 };
-        if (bulk_collatz_choose(ctx, h.first, h.last, conv, &prm) != BULK_OK)
-            cli_die(CLI_EXIT_USAGE, "collatz records: %s", bulk_ctx_last_error(ctx));
-        d = prm.d;
-        if (a < d) a = d;
-        K = prm.k;
-        ks = prm.k_stored;
-    }
-    bulk_collatz_engine *e = czcli_engine(ctx, d, ks > 0 ? ks : 0, a);
-    if ((conv && bulk_collatz_engine_set_converge(e) != BULK_OK) ||
-        (K > ks && bulk_collatz_engine_extend(e, K - ks) != BULK_OK))
-        cli_die(CLI_EXIT_FAIL, "collatz records: %s", bulk_ctx_last_error(ctx));
     char identity[512];
-    snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d%s%s", kind, from, to, d_id, a_id,
+    snprintf(identity, sizeof identity, "collatz records kind=%s from=%s to=%s d=%d a=%d%s%s", kind, from, to, d, a,
              above_text ? " above=" : "", above_text ? above_text : "");
     if (part) /* without --part the identity is that of the checkpoints before parts existed */
         snprintf(identity + strlen(identity), sizeof identity - strlen(identity), " part=%llu/%llu", h.pi, h.pn);

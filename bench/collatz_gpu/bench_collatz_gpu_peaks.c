@@ -33,13 +33,13 @@ static bulk_u128 U(u128 v)
     return r;
 }
 
-/* mode 0: verify, no peaks; 1: peaks; 2: peaks and hits; 3: a records run (tables of 20 bits) */
-static bulk_collatz_engine *engine(bulk_ctx *ctx, u128 first, u128 last, int conv, int peaks, int above, int a)
+/* verify's engine without peaks, with peaks, with peaks and hits above 2^140 */
+static bulk_collatz_engine *engine(bulk_ctx *ctx, u128 first, u128 last, int conv, int peaks, int above)
 {
     bulk_collatz_params p = { -1, -1, -1 };
     if (bulk_collatz_choose(ctx, U(first), U(last), conv, &p) != BULK_OK) return NULL;
     bulk_collatz_engine *e = NULL;
-    if (bulk_collatz_engine_new(&e, ctx, p.d, p.k_stored, a) != BULK_OK) return NULL;
+    if (bulk_collatz_engine_new(&e, ctx, p.d, p.k_stored, 0) != BULK_OK) return NULL;
     if (conv) bulk_collatz_engine_set_converge(e);
     if (p.k > p.k_stored) bulk_collatz_engine_extend(e, p.k - p.k_stored);
     const bulk_collatz_wide v = { { 0, 0, (uint64_t)1 << 12, 0 } }; /* 2^140 */
@@ -88,7 +88,12 @@ int main(int argc, char **argv)
         memset(st, 0, sizeof st);
         for (int rep = 0; rep < reps; rep++)
             for (int m = 0; m < 4; m++) {
-                bulk_collatz_engine *e = engine(ctx, first, last, conv, m == 1 || m == 2, m == 2, m == 3 ? 20 : 0);
+                /* the records rows: the engine of `bulk collatz records` */
+                bulk_collatz_engine *e = NULL;
+                if (m < 3) e = engine(ctx, first, last, conv, m == 1 || m == 2, m == 2);
+                else if (bulk_collatz_records_engine(ctx, conv ? BULK_COLLATZ_PATH : BULK_COLLATZ_GLIDE, U(first), U(first),
+                                                     U(last), conv, -1, -1, -1, &e) != BULK_OK)
+                    e = NULL;
                 if (!e) {
                     fprintf(stderr, "engine: %s\n", bulk_ctx_last_error(ctx));
                     return 1;

@@ -233,6 +233,25 @@ typedef enum bulk_collatz_kind {
 } bulk_collatz_kind;
 
 
+/* The engine `bulk collatz records` builds for records of `kind` in [first, last], a range or a
+ * part of a run from origin (origin = first for a whole range; 1 <= origin <= first <= last);
+ * above: 1 when path records are run with an above value (bulk_collatz_path_records_run). A
+ * value < 0 asks for the default, one >= 0 is kept (and checked):
+ *   d  11; on a CUDA context for path and glide records that of bulk_collatz_choose;
+ *   k  path records: sieve bits, min(30, floor(log2(last - first)) - 6), 0: none; on a CUDA
+ *      context the sieve of bulk_collatz_choose (k of it in all when given), its levels above
+ *      the stored ones generated. Glide records: 0 keeps the CPU engine alone (its own sieve),
+ *      otherwise as path records on a CUDA context and nothing on the CPU. Delay records: none.
+ *   a  bits of the tables A and P: 20, or d when larger (a >= d when both are given).
+ * Path records with a sieve get convergence mode (bulk_collatz_engine_set_converge) with above or
+ * origin = 1, where it is valid (docs/collatz-peaks.md). The records never depend on these
+ * choices. *out: free it with bulk_collatz_engine_free. BULK_ERR_ARG (message naming what) for a
+ * NULL ctx or out, an invalid kind, origin, last, d, k or a; errors of
+ * bulk_collatz_engine_new, set_converge and extend. */
+BULK_API int bulk_collatz_records_engine(bulk_ctx *ctx, bulk_collatz_kind kind, bulk_u128 origin,
+                                         bulk_u128 first, bulk_u128 last, int above, int d, int k, int a,
+                                         bulk_collatz_engine **out);
+
 /* Records in [first, last]: n whose value beats that of every smaller n of the range. *recs is
  * allocated (free() it); *count its length. The engine needs a > 0 for DELAY and PATH; the
  * range at most 2^60 numbers. Path records compare peaks: from n >= 2 first on, the pre-drop

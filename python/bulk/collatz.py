@@ -230,15 +230,20 @@ class Record(NamedTuple):
 _KINDS = {"delay": 0, "glide": 1, "path": 2, "peak": 2}
 
 
-def records(kind: str, start: int, stop: int, *, ctx: Optional[Context] = None,
-            progress: ProgressArg = False) -> List[Record]:
+def records(kind: str, start: int, stop: int, *, above: Optional[int] = None,
+            ctx: Optional[Context] = None, progress: ProgressArg = False) -> List[Record]:
     """The records of [start, stop): every n whose value beats that of every smaller n of the
     range, as ``Record(n, value)``. kind "delay", "glide" or "path" (the peak; "peak" is
-    accepted too). At most 2^60 numbers. Progress op "collatz.records"."""
+    accepted too). above V (path records only, as ``records --above``): every n whose pre-drop
+    peak exceeds V and every smaller n's of the range; with V the peak of the last path record
+    below start, exactly the path records of the range, at full speed far from 1. The engine and
+    run of ``bulk collatz records`` (on a CUDA context path and glide records run in the GPU
+    verify). Progress op "collatz.records"."""
     if kind not in _KINDS:
         raise ValueError(f"bulk.collatz.records: kind '{kind}': must be delay, glide or path")
+    if above is not None and _KINDS[kind] != 2:
+        raise ValueError("bulk.collatz.records: above: applies to path records only")
     first, last = _range(start, stop, "bulk.collatz.records")
-    d, a = _tables(last, 11, 20)
     with progress_fn(progress) as cb:
-        recs = _bulk.collatz_records(resolve(ctx), _KINDS[kind], first, last, d, a, cb)
+        recs = _bulk.collatz_records(resolve(ctx), _KINDS[kind], first, last, above, cb)
     return [Record(*r) for r in recs]

@@ -88,6 +88,16 @@ done:
 }
 
 /* Builds an engine on c (inside a call: bpy_enter done). */
+/* A non-negative Python int below 2^256 into *v; -1 with TypeError / ValueError naming `what`. */
+static int wide_arg(PyObject *o, bulk_collatz_wide *v, const char *what)
+{
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s: an int is needed, not %.100s", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    return bpy_int_to_limbs(o, v->limb, BULK_COLLATZ_WIDE_LIMBS, what, -1) < 0 ? -1 : 0;
+}
+
 static int engine(BulkCtx *c, bulk_collatz_engine **e, int d, int k, int a)
 {
     int st;
@@ -186,15 +196,7 @@ static PyObject *m_verify(PyObject *self, PyObject *args)
         return NULL;
     bulk_collatz_wide above;
     int have_above = above_obj != Py_None;
-    if (have_above) {
-        if (!PyLong_Check(above_obj)) {
-            PyErr_Format(PyExc_TypeError, "bulk.collatz.verify: peak_above: an int is needed, not %.100s",
-                         Py_TYPE(above_obj)->tp_name);
-            return NULL;
-        }
-        if (bpy_int_to_limbs(above_obj, above.limb, BULK_COLLATZ_WIDE_LIMBS, "bulk.collatz.verify: peak_above", -1) < 0)
-            return NULL;
-    }
+    if (have_above && wide_arg(above_obj, &above, "bulk.collatz.verify: peak_above") < 0) return NULL;
     if (peaks < 0) peaks = 1;
     bulk_collatz_verify_result *r = PyMem_Malloc(sizeof *r);
     if (!r) return PyErr_NoMemory();
@@ -246,24 +248,32 @@ static PyObject *m_verify(PyObject *self, PyObject *args)
     return res;
 }
 
-/* collatz_records(ctx, kind, first, last, d, a, progress) -> [(n, value), ...] */
+/* collatz_records(ctx, kind, first, last, above or None, progress) -> [(n, value), ...]: the
+ * engine and run of `bulk collatz records` (bulk_collatz_records_engine; with above,
+ * bulk_collatz_path_records_run, else bulk_collatz_records_run). */
 static PyObject *m_records(PyObject *self, PyObject *args)
 {
     (void)self;
     BulkCtx *c;
-    int kind, d, a;
+    int kind;
     bulk_u128 first, last;
-    PyObject *progress;
-    if (!PyArg_ParseTuple(args, "O&iO&O&iiO", bpy_ctx_converter, &c, &kind, u128_conv, &first,
-                          u128_conv, &last, &d, &a, &progress))
+    PyObject *above_obj, *progress;
+    if (!PyArg_ParseTuple(args, "O&iO&O&OO", bpy_ctx_converter, &c, &kind, u128_conv, &first, u128_conv, &last,
+                          &above_obj, &progress))
         return NULL;
+    bulk_collatz_wide above;
+    const int have_above = above_obj != Py_None;
+    if (have_above && wide_arg(above_obj, &above, "bulk.collatz.records: above") < 0) return NULL;
     if (bpy_enter(c, progress) < 0) return NULL;
     bulk_collatz_engine *e = NULL;
     bulk_collatz_record *recs = NULL;
     size_t count = 0;
-    int st = engine(c, &e, d, 0, a);
+    int st;
     Py_BEGIN_ALLOW_THREADS
-    if (st == BULK_OK) st = bulk_collatz_records(c->ctx, e, (bulk_collatz_kind)kind, first, last, &recs, &count);
+    st = bulk_collatz_records_engine(c->ctx, (bulk_collatz_kind)kind, first, first, last, have_above, -1, -1, -1, &e);
+    if (st == BULK_OK)
+        st = have_above ? bulk_collatz_path_records_run(c->ctx, e, first, last, &above, NULL, &recs, &count)
+                        : bulk_collatz_records_run(c->ctx, e, (bulk_collatz_kind)kind, first, last, NULL, &recs, &count);
     bulk_collatz_engine_free(e);
     Py_END_ALLOW_THREADS
     PyObject *res = NULL;

@@ -74,3 +74,55 @@ int bulk_collatz_choose(const bulk_ctx *ctx, bulk_u128 first, bulk_u128 last, in
     p->k_stored = ks;
     return BULK_OK;
 }
+
+int bulk_collatz_records_engine(bulk_ctx *ctx, bulk_collatz_kind kind, bulk_u128 origin, bulk_u128 first,
+                                bulk_u128 last, int above, int d, int k, int a, bulk_collatz_engine **out)
+{
+    static const char fn[] = "bulk_collatz_records_engine";
+    if (!out) return bulk_fail(ctx, BULK_ERR_ARG, "%s: out: is NULL", fn);
+    *out = NULL;
+    if (!ctx) return bulk_fail(NULL, BULK_ERR_ARG, "%s: ctx: is NULL", fn);
+    if (kind != BULK_COLLATZ_DELAY && kind != BULK_COLLATZ_GLIDE && kind != BULK_COLLATZ_PATH)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: kind %d: is not DELAY, GLIDE or PATH", fn, (int)kind);
+    if (cz_is_zero(origin) || cz_lt(first, origin))
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: origin: must be at least 1 and at most first", fn);
+    if (cz_lt(last, first)) return bulk_fail(ctx, BULK_ERR_ARG, "%s: last: is below first", fn);
+    if (d > BULK_COLLATZ_MAX_D || d == 0)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: d = %d: is out of range [1, %d]", fn, d, BULK_COLLATZ_MAX_D);
+    if (a > BULK_COLLATZ_MAX_A || a == 0)
+        return bulk_fail(ctx, BULK_ERR_ARG, "%s: a = %d: is out of range [1, %d]", fn, a, BULK_COLLATZ_MAX_A);
+    if (a > 0 && d > 0 && a < d) return bulk_fail(ctx, BULK_ERR_ARG, "%s: a = %d: must be at least d = %d", fn, a, d);
+    if (kind != BULK_COLLATZ_PATH) k = kind == BULK_COLLATZ_GLIDE && k != 0 ? -1 : 0;
+    if (k > 30) return bulk_fail(ctx, BULK_ERR_ARG, "%s: k = %d: is out of range [0, 30]", fn, k);
+    if (kind == BULK_COLLATZ_PATH && k < 0) {
+        /* a sieve of k bits when the range holds many blocks of 2^k: min(30, log2(len) - 6)
+         * (1..2^40 on 2 cores: 139.6 s with 30 bits; docs/collatz-peaks.md) */
+        const int l = floor_log2_range(first, last);
+        k = l - 6 < 0 ? 0 : l - 6 > 30 ? 30 : l - 6;
+    }
+    /* the convergence-mode sieve of path records where it is valid (records_path.c) */
+    const int conv = kind == BULK_COLLATZ_PATH && k != 0 && (above || (origin.lo == 1 && origin.hi == 0));
+    int K = k > 0 ? k : 0, ks = K;
+    if (kind != BULK_COLLATZ_DELAY && bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && k != 0) {
+        /* path and glide records on the GPU run in the GPU verify (records_gpu.c): its sizes
+         * for the range, the levels above the stored ones generated */
+        bulk_collatz_params p = { d, kind == BULK_COLLATZ_PATH && k > 0 ? k : -1, -1 };
+        int st = bulk_collatz_choose(ctx, first, last, conv, &p);
+        if (st) return st;
+        d = p.d;
+        K = p.k;
+        ks = p.k_stored;
+    }
+    if (d < 0) d = 11;
+    if (a < 0) a = d > 20 ? d : 20;
+    bulk_collatz_engine *e = NULL;
+    int st = bulk_collatz_engine_new(&e, ctx, d, ks, a);
+    if (st == BULK_OK && conv) st = bulk_collatz_engine_set_converge(e);
+    if (st == BULK_OK && K > ks) st = bulk_collatz_engine_extend(e, K - ks);
+    if (st != BULK_OK) {
+        bulk_collatz_engine_free(e);
+        return st;
+    }
+    *out = e;
+    return BULK_OK;
+}

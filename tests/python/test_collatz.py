@@ -107,6 +107,15 @@ def test_records(cpu):
     assert all(r.value == max(peaks[: r.n]) and (r.n == 1 or max(peaks[: r.n - 1]) < r.value) for r in path)
     with pytest.raises(ValueError, match="kind 'height'"):
         bulk.collatz.records("height", 1, 10)
+    # above: around the path record R with the peak of the one before, R0, exactly R
+    r0, r = 1038743969413717663, 1980976057694848447
+    got = bulk.collatz.records("path", r - 5000, r + 5000, above=bulk.collatz.peak(r0), ctx=cpu)
+    assert [tuple(x) for x in got] == [(r, bulk.collatz.peak(r))]
+    assert bulk.collatz.records("path", r - 5000, r + 5000, above=bulk.collatz.peak(r), ctx=cpu) == []
+    with pytest.raises(ValueError, match="above: applies to path records only"):
+        bulk.collatz.records("delay", 1, 10, above=5)
+    with pytest.raises(TypeError, match="above: an int is needed"):
+        bulk.collatz.records("path", 1, 10, above="5")
 
 
 def py_predrop_peak(n):
