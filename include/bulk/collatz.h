@@ -239,7 +239,7 @@ typedef enum bulk_collatz_kind {
  * value < 0 asks for the default, one >= 0 is kept (and checked):
  *   d  11; on a CUDA context for path and glide records that of bulk_collatz_choose;
  *   k  path records: sieve bits, min(30, floor(log2(last - first + 1)) - 6), 0: none; on a
- *      context the sieve of bulk_collatz_choose (k of it in all when given), its levels above
+ *      CUDA context the sieve of bulk_collatz_choose (k of it in all when given), its levels above
  *      the stored ones generated. Glide records: 0 keeps the CPU engine alone (its own sieve),
  *      otherwise as path records on a CUDA context and nothing on the CPU. Delay records: none.
  *   a  bits of the tables A and P: 20, or d when larger (a >= d when both are given).
