@@ -283,6 +283,19 @@ static void test_bad_args(bulk_ctx *ctx, bulk_collatz_engine *ev, bulk_collatz_e
     p = (bulk_collatz_params){ -1, 45, 40 };
     BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_choose(ctx, one, two, 0, &p));
 
+    fn = "bulk_collatz_records_engine";
+    const bulk_collatz_kind P = BULK_COLLATZ_PATH;
+    BAD(NULL, BULK_ERR_ARG, fn, bulk_collatz_records_engine(NULL, P, one, one, two, 0, -1, -1, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, one, one, two, 0, -1, -1, -1, NULL));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, (bulk_collatz_kind)7, one, one, two, 0, -1, -1, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, zero, one, two, 0, -1, -1, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, two, one, two, 0, -1, -1, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, one, two, one, 0, -1, -1, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, one, one, two, 0, BULK_COLLATZ_MAX_D + 1, -1, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, one, one, two, 0, 12, -1, 11, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, one, one, two, 0, -1, 31, -1, &e));
+    BAD(ctx, BULK_ERR_ARG, fn, bulk_collatz_records_engine(ctx, P, one, one, two, 0, -1, -1, BULK_COLLATZ_MAX_A + 1, &e));
+
     fn = "bulk_collatz_parse_bound";
     BAD(NULL, BULK_ERR_ARG, fn, bulk_collatz_parse_bound(NULL, v, NULL));
     BAD(NULL, BULK_ERR_ARG, fn, bulk_collatz_parse_bound("5", NULL, NULL));
@@ -516,6 +529,16 @@ static void test_choose(bulk_ctx *ctx)
                           "range %zu/%zu conv %d given %zu: d %d k %d ks %d, the CLI used %d %d %d", i, j, conv, g,
                           p.d, p.k, p.k_stored, want.d, want.k, want.k_stored);
                 }
+    /* the engine of `records`: every kind, a range from 1 and a part of one, with and without above */
+    for (int kind = 0; kind < 3; kind++)
+        for (int above = 0; above < 2; above++) {
+            bulk_collatz_engine *e = NULL;
+            const u128 first = above ? (u128)1 << 20 : 1;
+            int st = bulk_collatz_records_engine(ctx, (bulk_collatz_kind)kind, B(1), B(first), B(first + 100000),
+                                                 above && kind == BULK_COLLATZ_PATH, -1, -1, -1, &e);
+            CHECK(st == BULK_OK && e, "records engine kind %d: %s", kind, bulk_ctx_last_error(ctx));
+            bulk_collatz_engine_free(e);
+        }
     /* a few by hand, on the CPU: the defaults of docs/collatz.md */
     if (!gpu) {
         bulk_collatz_params p = { -1, -1, -1 };
