@@ -355,12 +355,6 @@ int dist_collatz_main(int argc, char **argv)
         cli_die(CLI_EXIT_USAGE, "--chunk: at most 2^40 numbers per chunk for delays and records");
     u128 nch = len / j.chunk + (len % j.chunk != 0);
     if (nch > ((u128)1 << 26)) cli_die(CLI_EXIT_USAGE, "--chunk: more than 2^26 chunks; give a larger --chunk");
-    if (kind == J_RECORDS && j.rkind == BULK_COLLATZ_PATH && ks < 0) {
-        /* the sieve of `collatz records` for a range of one chunk: min(24, log2(chunk) - 4) */
-        int lg = 0;
-        for (u128 x = j.chunk; x > 1; x >>= 1) lg++;
-        ks = lg - 4 > 24 ? 24 : lg - 4 < 0 ? 0 : lg - 4;
-    }
     if (kind == J_VERIFY && k < 0) {
         int lg = 0;
         for (u128 x = len - 1; x > 1; x >>= 1) lg++;
@@ -392,11 +386,17 @@ int dist_collatz_main(int argc, char **argv)
     if (dist_comm_init(&argc, &argv)) return CLI_EXIT_FAIL;
     threads = dist_place(threads);
     j.ctx = cli_open_ctx(backend, threads);
-    j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : ks > 0 ? ks : 0, kind == J_VERIFY ? 0 : a);
-    /* path records: the convergence-mode sieve where valid (a range from 1 or --above), as
-     * `collatz records` */
-    if (kind == J_RECORDS && ks > 0 && (j.above || j.first == 1) && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
-        cli_die(CLI_EXIT_FAIL, "dist collatz records: %s", bulk_ctx_last_error(j.ctx));
+    if (kind == J_RECORDS) {
+        /* the engine of `collatz records` for a range of one chunk of the run (its sieve, the
+         * convergence mode where valid, the GPU verify's sizes on CUDA) */
+        const u128 cl = j.chunk - 1 > j.last - j.first ? j.last : j.first + j.chunk - 1;
+        int st = bulk_collatz_records_engine(j.ctx, j.rkind, B(j.first), B(j.first), B(cl), j.above != NULL, d, ks, a,
+                                             &j.e);
+        if (st) cli_die(st == BULK_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL, "dist collatz records: %s",
+                        bulk_ctx_last_error(j.ctx));
+    } else {
+        j.e = czcli_engine(j.ctx, d, kind == J_VERIFY ? k : 0, kind == J_VERIFY ? 0 : a);
+    }
     if (conv && bulk_collatz_engine_set_converge(j.e) != BULK_OK)
         cli_die(CLI_EXIT_USAGE, "dist collatz verify --converge: %s", bulk_ctx_last_error(j.ctx));
     if (kind == J_VERIFY && peaks && bulk_collatz_engine_set_peaks(j.e, above_text ? &above : NULL) != BULK_OK)
