@@ -114,7 +114,7 @@ template <bool SH, int NL, int U> __global__ void __launch_bounds__(CG5_THREADS)
  * grid-stride order, so that the warps at work at any time read D of a few blocks (4224 warps of
  * an H200 x 4096 numbers: 4 blocks, 7 MB; with pieces of about a launch per
  * grid, D of all 33 blocks, 58 MB, was read at once, past the L2: 0.28 issued per cycle, a third
- * of the kernel time, docs/perf/collatz-gpu.md); 4096 rather than less, so that the pieces of a large batch merge by few
+ * of the kernel time, docs/perf/collatz-gpu-delays.md); 4096 rather than less, so that the pieces of a large batch merge by few
  * global atomics (three per piece). Batches of 2^lgb >= 32
  * numbers that fit a piece (spans): a warp takes a whole batch, its lanes accumulate in registers
  * (all 32 lanes are in the same batch at every m) and one warp reduction writes it; otherwise
@@ -133,7 +133,7 @@ template <int MODE> __global__ void __launch_bounds__(CG5_THREADS) k_members(dpa
     /* the delays of numbers i + 32 k, k < CG6_GATHER (those at or past len: the delay of number
      * len - 1, not to be used): the map loads first, then the dependent D loads, so that a lane
      * has CG6_GATHER chains in flight (with one number at a time, 68% of the warps' cycles
-     * waited on these loads: docs/perf/collatz-gpu.md) */
+     * waited on these loads: docs/perf/collatz-gpu-delays.md) */
     auto gather = [&](uint32_t r0, uint32_t b0, uint32_t i, uint32_t len, uint32_t *dl) {
         /* past len the last number is loaded again (no predicated loads: they kept the compiler
          * from grouping them) and its result is not used */

@@ -30,7 +30,7 @@ extern "C" {
 #define CG_DEFAULT_LAYOUT BULK_CZ_CUDA_LAYOUT_UNIFORM
 
 /* The delay loop that delay_loop = AUTO (and no cz.delay tuning) resolves to: V5 (d <= 17;
- * V4X2 beyond) with its default of 8 steps per round and checkpoints (docs/perf/collatz-gpu.md
+ * V4X2 beyond) with its default of 8 steps per round and checkpoints (docs/perf/collatz-gpu-delays.md
  * "Delays V5"): kernel rates from 2^64 2.81e10 (d = 12) .. 3.40e10 (d = 16) numbers/s at a = 24,
  * batch 1024, 1.38-1.66x V4X2 at every point; the CLI's d = 14, a = 20, batch 2^20: 3.12e10
  * (1.62x), `bulk collatz delays --stats` 0.95 s for 2^34 numbers instead of 1.29 s. */
