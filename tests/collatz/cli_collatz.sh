@@ -5,29 +5,7 @@
 # records), and bad input (exit 2, no partial
 # output files). Usage: sh cli_collatz.sh BULK DATA_DIR SCRATCH_DIR
 set -u
-BULK=$1
-DATA=$2/collatz
-T=$3
-rm -rf "$T"
-mkdir -p "$T"
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-# expect_exit CODE CMD...: runs CMD, checks the exit code
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$T/out.txt" 2>"$T/err.txt"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        fail "exit $got (want $want): $*"
-        sed 's/^/    /' "$T/err.txt" >&2
-    elif [ "$want" = 2 ] && ! [ -s "$T/err.txt" ]; then
-        fail "no message for: $*"
-    fi
-}
+. "$(dirname "$0")/cz_cli_setup.sh"
 # the JSON fields that must agree between runs (everything but timing and "iterated")
 fields() {
     tr ',' '\n' <"$1" | grep -E '"(covered|overflows|overflow_values|max_glide|max_glide_n|checksum)"'

@@ -1,15 +1,12 @@
 #!/bin/sh
 # CLI test of the CUDA hooks of `bulk collatz`: with a CUDA device, `--backend cuda` must print
 # exactly what `--backend cpu` prints for verify (near 2^64, near 2^68, a range around 2^90 with
-# numbers whose trajectories pass 2^128), delays (raw u32 and --stats) and records (delay, plus
-# glide, which stays on the CPU). Without a device it prints a SKIP line and passes.
+# numbers whose trajectories pass 2^128), delays (raw u32 and --stats) and records (delay, and
+# glide, which runs on the GPU verify once its first slice on the CPU has a maximum). Without a device it prints a SKIP line and passes.
 # Convergence mode (--converge, d given: the GPU's default d differs) is compared the same way.
 # Usage: sh cli_collatz_gpu.sh BULK DATA_DIR SCRATCH_DIR
 set -u
-BULK=$1
-T=$3
-rm -rf "$T"
-mkdir -p "$T"
+. "$(dirname "$0")/cz_cli_setup.sh"
 devs=$("$BULK" info --json | tr ',' '\n' | sed -n 's/.*"cuda_devices":\([0-9]*\).*/\1/p')
 if [ -z "$devs" ]; then
     echo "FAIL: bulk info --json gives no cuda_devices" >&2
@@ -19,11 +16,6 @@ if [ "$devs" -eq 0 ]; then
     echo "SKIP: no CUDA device (bulk info: cuda_devices 0); --backend cuda vs cpu not compared"
     exit 0
 fi
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
 # the verify JSON without the timing fields
 vfields() {
     tr ',' '\n' <"$1" | grep -E '"(first|last|d|k|mode|covered|iterated|overflows|overflow_values|max_glide|max_glide_n|checksum)"'

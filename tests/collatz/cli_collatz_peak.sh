@@ -4,28 +4,7 @@
 # above 2^60 with --above printing exactly the record, a peak beyond 2^128, a checkpointed run
 # equal to a plain one, and bad input (exit 2). Usage: sh cli_collatz_peak.sh BULK DATA_DIR SCRATCH
 set -u
-BULK=$1
-DATA=$2/collatz
-T=$3
-rm -rf "$T"
-mkdir -p "$T"
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-expect_exit() {
-    want=$1
-    shift
-    "$@" >"$T/out.txt" 2>"$T/err.txt"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        fail "exit $got (want $want): $*"
-        sed 's/^/    /' "$T/err.txt" >&2
-    elif [ "$want" = 2 ] && ! [ -s "$T/err.txt" ]; then
-        fail "no message for: $*"
-    fi
-}
+. "$(dirname "$0")/cz_cli_setup.sh"
 if [ "${BULK_SANITIZED:-0}" != 0 ]; then TOP=24; else TOP=32; fi
 # every path record up to 2^TOP
 grep -v '^#' "$DATA/path_records.txt" | awk -v e="$TOP" '$1 <= 2 ^ e' >"$T/want.txt"

@@ -8,30 +8,7 @@
 # twice or overlapping, verify results among records) exit 2 with a message.
 # Usage: sh cli_collatz_records_parts.sh BULK DATA_DIR SCRATCH
 set -u
-BULK=$1
-DATA=$2/collatz
-T=$3
-rm -rf "$T"
-mkdir -p "$T"
-fails=0
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-# expect_exit CODE [GREP] -- ARGS...: the exit code, and for 2 a message (matching GREP)
-expect_exit() {
-    want=$1
-    pat=$2
-    shift 3
-    "$@" >"$T/out.txt" 2>"$T/err.txt"
-    got=$?
-    if [ "$got" != "$want" ]; then
-        fail "exit $got (want $want): $*"
-        sed 's/^/    /' "$T/err.txt" >&2
-    elif [ "$want" = 2 ] && ! grep -q -e "$pat" "$T/err.txt"; then
-        fail "message without '$pat' for: $* ($(cat "$T/err.txt"))"
-    fi
-}
+. "$(dirname "$0")/cz_cli_setup.sh"
 # (smaller under the sanitizers, where each of the ~40 runs builds its tables far slower)
 if [ "${BULK_SANITIZED:-0}" != 0 ]; then TOP=20; KILL=24; W=18; NS=3; else TOP=25; KILL=30; W=23; NS="3 5"; fi
 
@@ -122,31 +99,31 @@ sed 's/"seconds":[0-9.]*//' "$T/kfull.json" >"$T/a"
 sed 's/"seconds":[0-9.]*//' "$T/kout.json" >"$T/b"
 cmp -s "$T/a" "$T/b" || fail "kill: the resumed part differs from the uninterrupted one"
 # the checkpoint of part 2/3 is another run for part 1/3 and for the whole range
-expect_exit 2 "another run" -- "$BULK" collatz records --kind delay --from 1 --to "2^$KILL" --part 1/3 --checkpoint "$CK"
-expect_exit 2 "another run" -- "$BULK" collatz records --kind delay --from 1 --to "2^$KILL" --checkpoint "$CK"
+expect_exit_msg 2 "another run" -- "$BULK" collatz records --kind delay --from 1 --to "2^$KILL" --part 1/3 --checkpoint "$CK"
+expect_exit_msg 2 "another run" -- "$BULK" collatz records --kind delay --from 1 --to "2^$KILL" --checkpoint "$CK"
 
 # ---- bad merges: exit 2 with a message -----------------------------------------------------------
 P=$T/one-path-3
 D=$T/one-delay-3
-expect_exit 2 "kind" -- "$BULK" collatz merge "$P.1.json" "$D.2.json" "$P.3.json"
-expect_exit 2 "missing" -- "$BULK" collatz merge "$P.1.json" "$P.3.json"
-expect_exit 2 "twice" -- "$BULK" collatz merge "$P.1.json" "$P.2.json" "$P.2.json" "$P.3.json"
+expect_exit_msg 2 "kind" -- "$BULK" collatz merge "$P.1.json" "$D.2.json" "$P.3.json"
+expect_exit_msg 2 "missing" -- "$BULK" collatz merge "$P.1.json" "$P.3.json"
+expect_exit_msg 2 "twice" -- "$BULK" collatz merge "$P.1.json" "$P.2.json" "$P.2.json" "$P.3.json"
 "$BULK" collatz records --kind path --from 1 --to "2^$TOP" --part 2/4 --json >"$T/four.json"
-expect_exit 2 "split into" -- "$BULK" collatz merge "$P.1.json" "$T/four.json" "$P.3.json"
+expect_exit_msg 2 "split into" -- "$BULK" collatz merge "$P.1.json" "$T/four.json" "$P.3.json"
 "$BULK" collatz records --kind path --from 1 --to "2^$TOP+1" --part 2/3 --json >"$T/other.json"
-expect_exit 2 "differs" -- "$BULK" collatz merge "$P.1.json" "$T/other.json" "$P.3.json"
+expect_exit_msg 2 "differs" -- "$BULK" collatz merge "$P.1.json" "$T/other.json" "$P.3.json"
 "$BULK" collatz records --kind path --from 1 --to "2^$TOP" --part 2/3 --json --above 0 >"$T/above.json"
-expect_exit 2 "above" -- "$BULK" collatz merge "$P.1.json" "$T/above.json" "$P.3.json"
+expect_exit_msg 2 "above" -- "$BULK" collatz merge "$P.1.json" "$T/above.json" "$P.3.json"
 # a part whose bounds are not its slice (overlapping its neighbour)
 sed 's/"first":"\([0-9]*\)"/"first":"1\1"/' "$P.2.json" >"$T/bounds.json"
-expect_exit 2 "is not part 2/3" -- "$BULK" collatz merge "$P.1.json" "$T/bounds.json" "$P.3.json"
+expect_exit_msg 2 "is not part 2/3" -- "$BULK" collatz merge "$P.1.json" "$T/bounds.json" "$P.3.json"
 sed 's/"records":\[\["/"records":[["x/' "$P.2.json" >"$T/entry.json"
-expect_exit 2 "bad records" -- "$BULK" collatz merge "$P.1.json" "$T/entry.json" "$P.3.json"
+expect_exit_msg 2 "bad records" -- "$BULK" collatz merge "$P.1.json" "$T/entry.json" "$P.3.json"
 "$BULK" collatz verify --from 1 --to 2^20 --part 2/3 --json >"$T/v2.json"
-expect_exit 2 "different commands" -- "$BULK" collatz merge "$P.1.json" "$T/v2.json" "$P.3.json"
-expect_exit 2 "records result among verify" -- "$BULK" collatz merge "$T/v2.json" "$P.1.json"
-expect_exit 2 "--part" -- "$BULK" collatz records --kind delay --from 1 --to 10 --part 2/20
-expect_exit 0 "" -- "$BULK" collatz records --help
+expect_exit_msg 2 "different commands" -- "$BULK" collatz merge "$P.1.json" "$T/v2.json" "$P.3.json"
+expect_exit_msg 2 "records result among verify" -- "$BULK" collatz merge "$T/v2.json" "$P.1.json"
+expect_exit_msg 2 "--part" -- "$BULK" collatz records --kind delay --from 1 --to 10 --part 2/20
+expect_exit_msg 0 "" -- "$BULK" collatz records --help
 grep -q -- '--part I/N' "$T/out.txt" || fail "records --help does not name --part"
 
 [ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
