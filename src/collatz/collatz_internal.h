@@ -21,6 +21,7 @@ struct bulk_collatz_engine {
     const bulk_ctx *ctx; /* the context it was made on: the CUDA paths read its tuning */
     /* tables of d base bits (2^d entries each), see collatz_core.h; MB the dip table */
     uint64_t *B, *C, *MX, *MB;
+    uint64_t MXmax; /* the largest MX entry (at least 1): the bound of any one table operation */
     uint8_t *J;
     /* sieve of k bits: s_k mandatory residues r with their state after k halvings:
      * n = 2^k nH + r  ->  3^Sj[i] * nH + Sc[i]. Stored in the order the sieve walk found them. */
@@ -71,10 +72,9 @@ struct bulk_collatz_engine {
     int conv;
     struct cz_conv *cv;
     /* pre-drop peaks in verify (bulk_collatz_engine_set_peaks, verify.c): peaks = 1; with
-     * have_above, the hits above `above`; MXmax = the largest MX entry (the per-operation bound) */
+     * have_above, the hits above `above` */
     int peaks, have_above;
     bulk_collatz_wide above;
-    uint64_t MXmax;
 };
 
 /* Largest sieve extension (bits above the stored sieve): the survivor lists hold u16 residues. */

@@ -64,7 +64,7 @@ int bulk_cz_predrop_from(const struct bulk_collatz_engine *e, u128 n, u128 v,
     const int d = e->d;
     const uint64_t mask = ((uint64_t)1 << d) - 1;
     /* lim: the value to beat (a threshold of 2^128 or more: no 128-bit value beats it) */
-    u128 lim = (t->limb[2] | t->limb[3]) ? ~(u128)0 : ((u128)t->limb[1] << 64) | t->limb[0];
+    u128 lim = cz_wide_sat128(t);
     int have = 0;
     const int nbits = cz_bitlen(cz_make((uint64_t)n, (uint64_t)(n >> 64)));
     for (;;) {

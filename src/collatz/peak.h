@@ -22,6 +22,23 @@ static inline int cz_wide_cmp(const bulk_collatz_wide *a, const bulk_collatz_wid
     return 0;
 }
 
+/* t, saturated to 128 bits */
+static inline u128 cz_wide_sat128(const bulk_collatz_wide *t)
+{
+    return (t->limb[2] | t->limb[3]) ? ~(u128)0 : ((u128)t->limb[1] << 64) | t->limb[0];
+}
+
+/* The state limit of a threshold tt: a state v below it keeps every value of its next table
+ * operation at most tt (they are below MXmax (vH + 1), collatz_core.h cz_peak_step), hence also
+ * below 2^128. */
+static inline u128 cz_state_limit(const struct bulk_collatz_engine *e, u128 tt)
+{
+    const u128 q = tt / e->MXmax; /* vH + 1 <= q keeps MXmax (vH + 1) <= tt */
+    if (q == 0) return 0;
+    if (((q - 1) >> (128 - e->d)) != 0) return ~(u128)0;
+    return (q - 1) << e->d; /* v < the limit: vH + 1 <= q - 1 + 1 */
+}
+
 /* v <= t for a 128-bit v */
 static inline int cz_wide_le128(u128 v, const bulk_collatz_wide *t)
 {

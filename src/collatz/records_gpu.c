@@ -54,17 +54,13 @@ static inline bulk_u128 from128(u128 v)
  * fall off as 1/y), and the host finishes each escape on one thread. */
 static double escape_log2(const bulk_collatz_engine *e, const bulk_collatz_wide *t, u128 n)
 {
-    double lt = 0, ln = 0;
+    double lt = 0;
     for (int i = BULK_COLLATZ_WIDE_LIMBS; i-- > 0;)
         if (t->limb[i]) {
             lt = 64.0 * i + log2((double)t->limb[i]);
             break;
         }
-    ln = log2((double)n);
-    uint64_t mx = 1;
-    for (uint64_t L = 0; L < ((uint64_t)1 << e->d); L++)
-        if (e->MX[L] > mx) mx = e->MX[L];
-    return lt - ln + e->d - log2((double)mx);
+    return lt - log2((double)n) + e->d - log2((double)e->MXmax);
 }
 
 int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,
@@ -85,8 +81,7 @@ int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e,
         const u128 end = w < 127 && (f >> w) < ((u128)1 << (127 - w)) ? ((f >> w) + 1) << w : ~(u128)0;
         return escape_log2(e, best, end) >= MIN_ESCAPE;
     }
-    /* glides: the full-glide mode; ranges past 2^128 - LEAF stay on the CPU (the halving below
-     * adds to the range's end) */
+    /* glides: the full-glide mode; slices that start within 2 LEAF of 2^128 stay on the CPU */
     return kind == BULK_COLLATZ_GLIDE && !e->conv && f < ~(u128)0 - 2 * LEAF;
 }
 

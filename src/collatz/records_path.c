@@ -118,7 +118,6 @@ struct pjob {
     u128 first, lo, hi, size; /* the run's first; this wave's numbers; chunk size */
     u128 slow_end;            /* numbers below it take the whole trajectory's peak */
     bulk_collatz_wide t0;     /* the running maximum when the wave started */
-    uint64_t mxmax;           /* the largest MX entry (the per-operation bound) */
     struct plist *lists;
 };
 
@@ -126,22 +125,6 @@ static int by_n(const void *a, const void *b)
 {
     const u128 x = to128(((const bulk_collatz_record *)a)->n), y = to128(((const bulk_collatz_record *)b)->n);
     return x < y ? -1 : x > y;
-}
-
-/* The state limit of threshold *t: a state v < vlim keeps every value of its next table operation
- * at most t (they are below MXmax (vH + 1), collatz_core.h cz_peak_step), hence also below 2^128:
- * the cold loop needs no overflow test. */
-static inline u128 sat128(const bulk_collatz_wide *t)
-{
-    return (t->limb[2] | t->limb[3]) ? ~(u128)0 : ((u128)t->limb[1] << 64) | t->limb[0];
-}
-
-static u128 cold_limit(int d, uint64_t mxmax, u128 tt)
-{
-    const u128 q = tt / mxmax; /* vH + 1 <= q keeps MXmax (vH + 1) <= tt */
-    if (q == 0) return 0;
-    if (((q - 1) >> (128 - d)) != 0) return ~(u128)0;
-    return (q - 1) << d;
 }
 
 static inline int bitlen128(u128 v) { return v >> 64 ? 128 - __builtin_clzll((uint64_t)(v >> 64)) : 64 - __builtin_clzll((uint64_t)v | 1); }
@@ -191,7 +174,8 @@ static int sieve_block(const struct pjob *j, const struct psieve *sv, u128 nH, u
                        bulk_collatz_wide *t, struct plist *l, struct plist *c)
 {
     const struct bulk_collatz_engine *e = j->e;
-    const u128 base = nH << sv->k, tt = sat128(t), vlim = cold_limit(e->d, j->mxmax, tt);
+    /* below vlim (peak.h) the cold loop needs no test against tt, nor one for overflow */
+    const u128 base = nH << sv->k, tt = cz_wide_sat128(t), vlim = cz_state_limit(e, tt);
     const int nbits = bitlen128(base), fast = (nH >> 64) == 0 && cz_fast_usable(e, base);
     /* convergence mode: rows n = 2, 4, 5, 8 mod 9 lie on the trajectory of a smaller number */
     const unsigned b9 = (unsigned)(((uint64_t)base % 9 + (uint64_t)(base >> 64) % 9 * 7) % 9);
@@ -322,9 +306,6 @@ int bulk_cz_path_records(bulk_ctx *ctx, const struct bulk_collatz_engine *e, bul
     if (best) t = *best;
     struct pjob j = { .e = e, .first = f, .hi = hi, .size = size, .lists = lists };
     j.slow_end = above ? 0 : (f >> 127) ? ~(u128)0 : 2 * f;
-    j.mxmax = 1;
-    for (uint64_t L = 0; L < ((uint64_t)1 << e->d); L++)
-        if (e->MX[L] > j.mxmax) j.mxmax = e->MX[L];
     /* a convergence-mode sieve also drops numbers proved by a smaller one, which may lie below
      * first: valid only when first = 1 or the above value bounds those; so are the rows */
     const int conv_ok = e->conv && (above || f == 1);

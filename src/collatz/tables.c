@@ -200,6 +200,9 @@ int bulk_collatz_engine_new(bulk_collatz_engine **out, bulk_ctx *ctx, int d, int
     if (!e->B || !e->C || !e->MX || !e->MB || !e->J)
         return engine_failed(e, ctx, BULK_ERR_NOMEM, "tables B, C, J");
     bulk_cz_build_tables(d, e->B, e->C, e->J, e->MX);
+    e->MXmax = 1;
+    for (size_t L = 0; L < size; L++)
+        if (e->MX[L] > e->MXmax) e->MXmax = e->MX[L];
     bulk_cz_build_dip(d, e->MB);
     if (d <= 16) {
         e->Tb = malloc(size * 16 * sizeof *e->Tb);

@@ -44,11 +44,7 @@ static void limits(struct cz_peaks *p)
         if (cz_wide_cmp(h, &t) < 0) t = *h;
     }
     p->t = t;
-    const u128 tt = (t.limb[2] | t.limb[3]) ? ~(u128)0 : ((u128)t.limb[1] << 64) | t.limb[0];
-    const u128 q = tt / e->MXmax; /* vH + 1 <= q keeps MXmax (vH + 1) <= t */
-    if (q == 0) p->vlim = 0;
-    else if (((q - 1) >> (128 - e->d)) != 0) p->vlim = ~(u128)0;
-    else p->vlim = (q - 1) << e->d; /* v < vlim: vH + 1 <= q - 1 + 1 */
+    p->vlim = cz_state_limit(e, cz_wide_sat128(&t));
 }
 
 void bulk_cz_peaks_init(struct cz_peaks *p, const struct bulk_collatz_engine *e, bulk_collatz_verify_result *r)
@@ -193,10 +189,6 @@ void bulk_cz_peaks_merge(bulk_collatz_verify_result *into, const bulk_collatz_ve
 int bulk_collatz_engine_set_peaks(bulk_collatz_engine *e, const bulk_collatz_wide *above)
 {
     if (!e) return bulk_fail(NULL, BULK_ERR_ARG, "bulk_collatz_engine_set_peaks: e: is NULL");
-    uint64_t mx = 1;
-    for (uint64_t L = 0; L < ((uint64_t)1 << e->d); L++)
-        if (e->MX[L] > mx) mx = e->MX[L];
-    e->MXmax = mx;
     e->peaks = 1;
     e->have_above = above != NULL;
     if (above) e->above = *above;
