@@ -34,13 +34,9 @@ static inline bulk_u128 from128(u128 v)
 
 /* The glide search cuts a range into PARTS parts, one GPU verify each; ranges of at most LEAF
  * numbers run on the CPU threads (2^28: about 20 ms on the 16 cores of a GPU host). Measured on
- * an H200 near 2^68 from the start of a window (the records relative to it, 27 to 32 of them):
- * on 2^68 + 2^46 this search, the run's first 2^28 numbers on the CPU, took 32.7 s against
- * 11.9 s for the full-glide verify of the range; halves after a verify of the whole, with CPU
- * pieces of 2^30 and the first 2^34 numbers on the CPU, took 35.6 s against 12.3 s (and as long
- * as this search on 2^68 + 2^42, 5.0 s against 1.19 s). Both pay for the records of a fresh
- * window, which the verify's one maximum per call can only find by verifying again (docs/perf/
- * collatz.md "The GPU"). */
+ * an H200 from the start of a window near 2^68 (27 to 32 records relative to it): 2^46 numbers in
+ * 32.7 s against 11.9 s for their full-glide verify, as each GPU call gives one maximum and costs
+ * some 30 ms (docs/perf/collatz.md "The GPU", with the halving search it beat). */
 #define PARTS 16
 #define LEAF ((u128)1 << 28)
 
