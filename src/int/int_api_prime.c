@@ -1,8 +1,9 @@
 /* The public primality wrappers of bulk/int.h (bulk_int_isprime, bulk_int_nextprime): argument
- * checks, then every instance through int/cpu/prime.h on the context's threads (also on a
- * CUDA context: there is no GPU path yet, docs/int-prime.md) (int_parallel.h), with a scratch
- * area per worker (int_workers.h). The table of small primes is built once per call and shared
- * read-only by the workers. */
+ * checks, isprime on a CUDA context's device up to the kernel's width (src/int/cuda/num/prime.cu),
+ * then every instance (isprime: those the device left undecided, or all of them) through
+ * int/cpu/prime.h on the context's threads (int_parallel.h), with a scratch area per worker
+ * (int_workers.h). The table of small primes is built once per call and shared read-only by
+ * the workers. */
 #include <stdlib.h>
 
 #include "backend/report.h"
@@ -15,6 +16,7 @@
 
 struct prime_job {
     int next;                      /* 0: isprime, 1: nextprime */
+    int redo;                      /* isprime: only the instances the device left at 2 */
     uint8_t *out;
     bulk_limb_t *r;
     const bulk_limb_t *a;
@@ -34,6 +36,7 @@ static void prime_range(void *p, size_t begin, size_t end, int worker)
     size_t L = j->limbs;
     for (size_t i = begin; i < end; i++) {
         if (!j->next) {
+            if (j->redo && j->out[i] != 2) continue;
             j->out[i] = (uint8_t)bulk_prime_isprime(j->a + i * L, L, j->rounds, j->t, tp);
             continue;
         }
@@ -91,6 +94,13 @@ int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n
     if (bulk_int_overlap(out, n, a, n * limbs * sizeof *a))
         return bulk_fail(ctx, BULK_ERR_ARG, "%s: out: overlaps a", fn);
     struct prime_job j = { .out = out, .a = a, .limbs = limbs, .rounds = rounds };
+    if (bulk_int_on_device(ctx, BULK_INT_OP_ISPRIME) &&
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_ISPRIME)) {
+        /* the device decides all but the rare instances that need the perfect-square check */
+        st = ctx->gpu->ints->isprime(ctx, out, a, n, limbs, rounds);
+        if (st != BULK_OK) return st;
+        j.redo = 1;
+    }
     j.scratch_limbs = bulk_prime_bpsw_scratch(limbs);
     uint64_t limit = 256 * (uint64_t)limbs + 2;
     double L = (double)limbs;
