@@ -1,13 +1,14 @@
-/* bulk_int_isprime and bulk_int_nextprime on a CUDA context (isprime: the one-thread-per-instance
- * kernel up to 32 limbs, the CPU threads wider) against a CPU context and GMP
- * (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers per
- * width (a prime, a product of two primes, a square of a prime, random odd numbers) at every
- * width 1..17, 20, 24, 28, 31, 32 limbs and at 33 and 64 (the CPU's), 2 extra rounds at some;
- * 4096 random numbers of 4 limbs (many blocks); the strong and Fermat base-2 pseudoprimes below
- * 2^32 (tests/int/spsp2_gen.h), Carmichael numbers, n < 2048, Mersenne numbers 2^p - 1 for
- * p <= 1279 at 20 limbs; nextprime at 2..33 limbs. Answers must be the same bit for bit on both
- * contexts. Without a CUDA device it prints "SKIP: no CUDA device" and exits 77. --seed S
- * replays. */
+/* bulk_int_isprime and bulk_int_nextprime on a CUDA context (isprime: trial division on the
+ * CPU threads, 2^d mod n on the device's powmod, base-2 survivors through the isprime kernel when
+ * 1024 or more and up to 32 limbs, else the CPU; int_prime_offload.h) against a CPU context and
+ * GMP (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers
+ * per width (a prime, a product of two primes, a square of a prime, random odd numbers) at every
+ * width 1..17, 20, 24, 28, 31, 32, 33, 64 limbs, 2 extra rounds at some; 4096 random numbers of
+ * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 2314
+ * base-2 survivors: the kernel at 1 limb), Carmichael numbers, n < 2048, Mersenne numbers
+ * 2^p - 1 for p <= 1279 at 20 limbs five times (the kernel at 20 limbs); nextprime at 2..33
+ * limbs. Answers must be the same bit for bit on both contexts. Without a CUDA device it prints
+ * "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
 #include <time.h>
 
@@ -122,10 +123,11 @@ static void test_structured(void)
     for (uint64_t v = 0; v < 2048; v++) a[n++] = v; /* 0, 1, 2, evens, small primes */
     compare(a, n, 1, 0, "psp(2), Carmichael, small");
     free(a);
-    /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs */
+    /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs, five times over: more
+     * than BULK_PRIME_KERNEL_MIN survivors of base 2, so the isprime kernel runs on them */
     size_t L = 20, m = 0;
-    a = test_xmalloc(256 * L * 8);
-    memset(a, 0, 256 * L * 8);
+    a = test_xmalloc(5 * 256 * L * 8);
+    memset(a, 0, 5 * 256 * L * 8);
     for (unsigned e = 2; e <= 1279; e++) {
         int prime = 1;
         for (unsigned d = 2; d * d <= e; d++) prime &= e % d != 0;
@@ -133,7 +135,8 @@ static void test_structured(void)
         for (unsigned b = 0; b < e; b++) a[m * L + b / 64] |= 1ull << (b % 64);
         m++;
     }
-    compare(a, m, L, 0, "Mersenne");
+    for (size_t k = 1; k < 5; k++) memcpy(a + k * m * L, a, m * L * 8);
+    compare(a, 5 * m, L, 0, "Mersenne");
     free(a);
     printf("structured: done\n");
 }
