@@ -10,8 +10,8 @@
  * CPUs). GMP runs over the same numbers through bulk_parallel_for on as many threads. The two
  * sides alternate until each has run --time seconds (default 1); the table goes to stdout and
  * with --out to FILE (atomically). --gpu adds an isprime and a nextprime row per width with
- * libbulk on a CUDA context (threads column "gpu"; isprime on the device up to 2048 bits, 2^16
- * numbers unless --count; nextprime on the context's CPU threads) against GMP on --threads.
+ * libbulk on a CUDA context (threads column "gpu"; 2^16 numbers unless --count for isprime,
+ * 16 per thread for nextprime) against GMP on --threads.
  * Exit: 0, 1 (mismatch or failure), 2 (usage). */
 #include <gmp.h>
 #include <stdio.h>
@@ -167,8 +167,8 @@ int main(int argc, char **argv)
                                    next ? "nextprime" : "isprime", bits, thr[k], n, rb, rg, rb / rg);
             }
         }
-        /* the CUDA context: isprime on the device up to 2048 bits (wider on its CPU threads),
-         * nextprime on its CPU threads (no GPU path) */
+        /* the CUDA context: isprime with its powers on the device, nextprime's candidates
+         * tested in batches that way (docs/int-prime.md) */
         for (int next = 0; gpu && next < 2; next++) {
             size_t n = count > 0 ? (size_t)count : next ? (size_t)16 * (size_t)threads : (size_t)1 << 16;
             double rb, rg;

@@ -115,7 +115,7 @@ BULK_API int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *b
  * is exact. 0 and 1 are not prime, 2 and 3 are; other even numbers are not. rounds: 0..1024
  * (else BULK_ERR_ARG); 0 gives plain BPSW, as GMP's mpz_probab_prime_p with reps <= 24.
  * On a CUDA context isprime runs its modular powers on the GPU up to 128 limbs (wider: on the
- * CPU) and nextprime on the CPU threads; the answers are the same. */
+ * CPU), and nextprime its candidates' tests; the answers are the same. */
 
 /* out[i] = 1 when instance i of a is a probable prime, else 0. out must not overlap a. */
 BULK_API int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,

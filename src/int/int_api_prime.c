@@ -1,9 +1,10 @@
 /* The public primality wrappers of bulk/int.h (bulk_int_isprime, bulk_int_nextprime): argument
  * checks, isprime on a CUDA context through the device's powmod and isprime kernel
- * (int_prime_offload.h), then every instance (isprime: those the device left undecided, or all
- * of them) through int/cpu/prime.h on the context's threads (int_parallel.h), with a scratch
- * area per worker (int_workers.h). The table of small primes is built once per call and shared
- * read-only by the workers. */
+ * (int_prime_offload.h; nextprime there tests its candidates in batches through that isprime),
+ * then every instance (isprime: those the device left undecided, or all of them) through
+ * int/cpu/prime.h on the context's threads (int_parallel.h), with a scratch area per worker
+ * (int_workers.h). The table of small primes is built once per call and shared read-only by
+ * the workers. */
 #include <stdlib.h>
 
 #include "backend/report.h"
@@ -47,6 +48,12 @@ static void prime_range(void *p, size_t begin, size_t end, int worker)
     }
 }
 
+static int overflow(bulk_ctx *ctx, const char *fn, size_t i, size_t limbs)
+{
+    return bulk_fail(ctx, BULK_ERR_OVERFLOW, "%s: instance %zu: the next prime needs more than "
+                     "%zu limbs", fn, i, limbs);
+}
+
 static int run(bulk_ctx *ctx, const char *fn, struct prime_job *j, size_t n, uint32_t limit,
                double cost)
 {
@@ -66,9 +73,7 @@ static int run(bulk_ctx *ctx, const char *fn, struct prime_job *j, size_t n, uin
     if (st == BULK_ERR_NOMEM)
         return bulk_fail(ctx, st, "%s: scratch of %zu limbs per thread: out of memory", fn,
                          j->scratch_limbs);
-    if (best != SIZE_MAX)
-        return bulk_fail(ctx, BULK_ERR_OVERFLOW, "%s: instance %zu: the next prime needs more "
-                         "than %zu limbs", fn, best, j->limbs);
+    if (best != SIZE_MAX) return overflow(ctx, fn, best, j->limbs);
     return BULK_OK;
 }
 
@@ -122,6 +127,13 @@ int bulk_int_nextprime(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size
     size_t nb = n * limbs * sizeof *a;
     if (bulk_int_overlap(r, nb, a, nb))
         return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps a", fn);
+    if (bulk_int_on_device(ctx, BULK_INT_OP_ISPRIME) &&
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_POWMOD)) {
+        /* the candidates of every instance in batches through isprime's device path */
+        size_t first;
+        st = bulk_prime_next_batched(ctx, bulk_int_isprime, r, a, n, limbs, rounds, err, &first);
+        return st == BULK_ERR_OVERFLOW ? overflow(ctx, fn, first, limbs) : st;
+    }
     struct prime_job j = { .next = 1, .r = r, .a = a, .limbs = limbs, .rounds = rounds,
                            .err = err };
     j.scratch_limbs = bulk_prime_next_scratch(limbs);

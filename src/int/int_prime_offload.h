@@ -38,4 +38,18 @@ typedef struct bulk_prime_offload {
 int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
                            const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds);
 
+/* nextprime with its candidates tested in batches: r_i (limbs limbs) = the least probable prime
+ * > a_i, as bulk_prime_next (int/cpu/prime.h) gives it. Each round sieves, for every instance
+ * still open (on ctx's threads), its next candidates (a few per limb, from windows of
+ * bulk_prime_window) and tests all of them in one call of isprime (bulk_int_isprime on the
+ * CUDA context: the device path above); numbers below 2^32 go through bulk_prime_next. err
+ * (may be NULL): per instance BULK_OK or BULK_ERR_OVERFLOW (r_i = 0: the prime needs more than
+ * limbs limbs). Returns BULK_OK, BULK_ERR_OVERFLOW with *first = the lowest such instance,
+ * BULK_ERR_NOMEM (last error set), or isprime's failing status. */
+int bulk_prime_next_batched(bulk_ctx *ctx,
+                            int (*isprime)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a,
+                                           size_t n, size_t limbs, unsigned rounds),
+                            bulk_limb_t *r, const bulk_limb_t *a, size_t n, size_t limbs,
+                            unsigned rounds, int8_t *err, size_t *first);
+
 #endif

@@ -1,13 +1,14 @@
 /* bulk_int_isprime and bulk_int_nextprime on a CUDA context (isprime: trial division on the
  * CPU threads, 2^d mod n on the device's powmod, base-2 survivors through the isprime kernel when
- * 1024 or more and up to 32 limbs, else the CPU; int_prime_offload.h) against a CPU context and
+ * 1024 or more and up to 32 limbs, else the CPU; nextprime: its candidates in batches through
+ * that isprime; int_prime_offload.h) against a CPU context and
  * GMP (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers
  * per width (a prime, a product of two primes, a square of a prime, random odd numbers) at every
  * width 1..17, 20, 24, 28, 31, 32, 33, 64 limbs, 2 extra rounds at some; 4096 random numbers of
  * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 2314
  * base-2 survivors: the kernel at 1 limb), Carmichael numbers, n < 2048, Mersenne numbers
  * 2^p - 1 for p <= 1279 at 20 limbs five times (the kernel at 20 limbs); nextprime at 2..33
- * limbs. Answers must be the same bit for bit on both contexts. Without a CUDA device it prints
+ * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. Without a CUDA device it prints
  * "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
 #include <time.h>
@@ -165,6 +166,12 @@ static void test_nextprime(uint64_t seed)
         mpz_clears(x, y, NULL);
         free(a), free(rg), free(rc);
     }
+    /* the next prime after 2^64 - 59 needs two limbs */
+    bulk_limb_t big[2] = { ~0ull - 59, ~0ull - 58 }, rr[2];
+    int8_t e[2] = { 9, 9 };
+    CHECK(bulk_int_nextprime(gpu, rr, big, 2, 1, 0, e) == BULK_ERR_OVERFLOW && rr[0] == ~0ull - 58 &&
+              rr[1] == 0 && e[0] == BULK_OK && e[1] == BULK_ERR_OVERFLOW,
+          "nextprime overflow at 2^64 on the GPU context");
     printf("nextprime: done\n");
 }
 

@@ -4,8 +4,11 @@
  * but the device itself is checked on every build. Answers (the undecided finished by
  * bulk_int_isprime) must equal bulk_int_isprime on the CPU, with the kernel always, never, or
  * not at all present, small chunks or one: on random odd numbers, primes, products of two
- * primes and squares of 64..2048 bits, random odd numbers of 4096, the spsp(2) below 10^8, Carmichael numbers, n < 4096,
- * and Mersenne numbers, with 0 and 2 extra rounds. --seed S replays; BULK_SANITIZED=1 shrinks. */
+ * primes and squares of 64..2048 bits, random odd numbers of 4096, the spsp(2) below 10^8,
+ * Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra rounds. And nextprime
+ * in batches through that path (bulk_prime_next_batched, as on a CUDA context) against the
+ * CPU's: around 2^32, overflow at the top of 64 and 128 bits, structured numbers of 2..9 limbs.
+ * --seed S replays; BULK_SANITIZED=1 shrinks. */
 #include <gmp.h>
 
 #include "bulk/int.h"
@@ -76,6 +79,61 @@ static void check_modes(const bulk_limb_t *a, size_t n, size_t limbs, unsigned r
     check(a, n, limbs, rounds, 1, 5 * limbs, what); /* chunks of 5 numbers */
 }
 
+/* bulk_int_isprime on a CUDA context, emulated: the offload, then the CPU for the undecided */
+static int offload_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                           unsigned rounds)
+{
+    bulk_prime_offload o = { cpu_powmod, host_kernel, 32, 16, 0 };
+    int st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs, rounds);
+    for (size_t i = 0; i < n && st == BULK_OK; i++)
+        if (out[i] == 2) st = bulk_int_isprime(ctx, out + i, a + i * limbs, 1, limbs, rounds);
+    return st;
+}
+
+/* bulk_prime_next_batched over offload_isprime against bulk_int_nextprime on the CPU: results,
+ * per-instance errors and the status. */
+static int check_next(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, const char *what)
+{
+    bulk_limb_t *rb = test_xmalloc(n * limbs * 8), *rc = test_xmalloc(n * limbs * 8);
+    int8_t *eb = test_xmalloc(n), *ec = test_xmalloc(n);
+    size_t first = 0;
+    int sc = bulk_int_nextprime(cpu, rc, a, n, limbs, rounds, ec);
+    int sb = bulk_prime_next_batched(cpu, offload_isprime, rb, a, n, limbs, rounds, eb, &first);
+    CHECK(sb == sc, "%s: nextprime status %d, CPU %d", what, sb, sc);
+    CHECK(memcmp(rb, rc, n * limbs * 8) == 0 && memcmp(eb, ec, n) == 0,
+          "%s at %zu limbs: batched nextprime differs from the CPU's", what, limbs);
+    if (sc == BULK_ERR_OVERFLOW) {
+        size_t lo = 0;
+        while (ec[lo] != BULK_ERR_OVERFLOW) lo++;
+        CHECK(first == lo, "%s: first overflow %zu, want %zu", what, first, lo);
+    }
+    free(rb), free(rc), free(eb), free(ec);
+    return sc;
+}
+
+static void test_next(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x4e58;
+    size_t n = 2000;
+    bulk_limb_t *a = test_xmalloc(n * 4 * 8);
+    for (size_t i = 0; i < n; i++) a[i] = i < 1000 ? i : ((uint64_t)1 << 32) - 500 + i; /* across 2^32 */
+    check_next(a, n, 1, 0, "small and around 2^32");
+    /* the largest primes of 64 and 128 bits (2^64 - 59, 2^128 - 159): the next ones overflow */
+    bulk_limb_t top[] = { ~0ull - 59, ~0ull - 58, ~0ull - 1000, 3 };
+    CHECK(check_next(top, 4, 1, 1, "top of 64 bits") == BULK_ERR_OVERFLOW, "no overflow at 2^64");
+    bulk_limb_t top2[] = { ~0ull - 159, ~0ull, ~0ull - 158, ~0ull, 12345, 0 };
+    CHECK(check_next(top2, 3, 2, 0, "top of 128 bits") == BULK_ERR_OVERFLOW, "no overflow at 2^128");
+    for (size_t limbs = 2; limbs <= 9; limbs++) {
+        size_t m = 24;
+        memset(a, 0, m * limbs * 8);
+        for (size_t i = 0; i < m * limbs; i++)
+            if (i % limbs != limbs - 1) a[i] = test_structured_limb(&st, (int)i);
+        check_next(a, m, limbs, limbs % 2, "structured");
+    }
+    free(a);
+    printf("batched nextprime: agrees with the CPU's\n");
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = test_seed(argc, argv);
@@ -140,6 +198,7 @@ int main(int argc, char **argv)
     }
     mpz_clears(x, p, NULL);
     gmp_randclear(rs);
+    test_next(seed);
     CHECK(powmod_calls > 0 && kernel_calls > 0, "powmod %zu, kernel %zu calls", powmod_calls, kernel_calls);
     printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu kernel calls of %zu "
            "numbers)\n", powmod_calls, kernel_calls, kernel_numbers);

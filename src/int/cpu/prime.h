@@ -59,6 +59,18 @@ int bulk_prime_strong_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *x
 int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bulk_prime_table *t,
                        bulk_limb_t *tp);
 
+/* Odd candidates per sieved window of nextprime for n-limb numbers. */
+size_t bulk_prime_window(size_t n);
+
+/* The primes the windows are sieved by are those of t below this bound (<= 2^16): candidates
+ * must exceed it, so nextprime takes numbers below its square one by one. */
+uint32_t bulk_prime_sieve_bound(const bulk_prime_table *t);
+
+/* marks (W bits, (W + 7) / 8 bytes) = 1 for the c + 2j, j < W, divisible by a sieving prime
+ * (c odd, n limbs). */
+void bulk_prime_sieve(uint8_t *marks, const bulk_limb_t *c, size_t n, size_t W,
+                      const bulk_prime_table *t);
+
 /* Scratch limbs of bulk_prime_next for n-limb numbers. */
 size_t bulk_prime_next_scratch(size_t n);
 
