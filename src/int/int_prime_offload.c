@@ -91,7 +91,7 @@ static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job 
         if (j->out[idx[k]] != 3) continue;
         j->out[idx[k]] = 2;
         idx[np] = idx[k];
-        memcpy(M + np * L, M + k * L, L * sizeof *M);
+        if (np != k) memcpy(M + np * L, M + k * L, L * sizeof *M);
         np++;
     }
     if (!o->isprime || L > o->isprime_max_limbs || np < o->isprime_min) return BULK_OK;
