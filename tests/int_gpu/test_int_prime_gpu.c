@@ -5,9 +5,9 @@
  * GMP (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers
  * per width (a prime, a product of two primes, a square of a prime, random odd numbers) at every
  * width 1..17, 20, 24, 28, 31, 32, 33, 64 limbs, 2 extra rounds at some; 4096 random numbers of
- * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 2314
+ * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 1971
  * base-2 survivors: the kernel at 1 limb), Carmichael numbers, n < 2048, Mersenne numbers
- * 2^p - 1 for p <= 1279 at 20 limbs five times (the kernel at 20 limbs); nextprime at 2..33
+ * 2^p - 1 for p <= 1279 at 20 limbs eight times (the kernel at 20 limbs); nextprime at 2..33
  * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. Without a CUDA device it prints
  * "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
@@ -125,11 +125,12 @@ static void test_structured(void)
     for (uint64_t v = 0; v < 2048; v++) a[n++] = v; /* 0, 1, 2, evens, small primes */
     compare(a, n, 1, 0, "psp(2), Carmichael, small");
     free(a);
-    /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs, five times over: more
-     * than BULK_PRIME_KERNEL_MIN survivors of base 2, so the isprime kernel runs on them */
-    size_t L = 20, m = 0;
-    a = test_xmalloc(5 * 256 * L * 8);
-    memset(a, 0, 5 * 256 * L * 8);
+    /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs, eight times over: 197
+     * of the 207 have no factor below 256 and are not decided by trial division, so 1576 base-2
+     * survivors, more than BULK_PRIME_KERNEL_MIN (1024): the isprime kernel runs on them */
+    size_t L = 20, m = 0, copies = 8;
+    a = test_xmalloc(copies * 256 * L * 8);
+    memset(a, 0, copies * 256 * L * 8);
     for (unsigned e = 2; e <= 1279; e++) {
         int prime = 1;
         for (unsigned d = 2; d * d <= e; d++) prime &= e % d != 0;
@@ -137,8 +138,8 @@ static void test_structured(void)
         for (unsigned b = 0; b < e; b++) a[m * L + b / 64] |= 1ull << (b % 64);
         m++;
     }
-    for (size_t k = 1; k < 5; k++) memcpy(a + k * m * L, a, m * L * 8);
-    compare(a, 5 * m, L, 0, "Mersenne");
+    for (size_t k = 1; k < copies; k++) memcpy(a + k * m * L, a, m * L * 8);
+    compare(a, copies * m, L, 0, "Mersenne");
     free(a);
     printf("structured: done\n");
 }
