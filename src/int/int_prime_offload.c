@@ -95,7 +95,7 @@ static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job 
         np++;
     }
     if (!o->isprime || L > o->isprime_max_limbs || np < o->isprime_min) return BULK_OK;
-    uint8_t *res = (uint8_t *)X; /* X is free again and holds np >= cnt bytes */
+    uint8_t *res = (uint8_t *)X; /* X is free again: cnt * L limbs >= np bytes */
     st = o->isprime(ctx, res, M, np, L, rounds);
     if (st != BULK_OK) return st;
     for (size_t k = 0; k < np; k++) j->out[idx[k]] = res[k];
