@@ -15,6 +15,7 @@
 
 #include "bulk/int.h"
 #include "../test_util.h"
+#include "prime_sets.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *gpu, *cpu;
@@ -57,27 +58,14 @@ static void random_width(gmp_randstate_t rs, size_t limbs, size_t n, bulk_limb_t
 {
     mpz_t x, p;
     mpz_inits(x, p, NULL);
-    memset(a, 0, n * limbs * 8);
     for (size_t i = 0; i < n; i++) {
         unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
-        mpz_urandomb(x, rs, bits);
-        if (limbs > 40) { /* odd numbers only: GMP takes seconds for one prime of 4096 bits */
-        } else if (i % 8 == 0) {
-            mpz_nextprime(x, x);
-        } else if (i % 8 == 1) {
-            mpz_urandomb(x, rs, bits / 2);
-            mpz_nextprime(x, x);
-            mpz_urandomb(p, rs, bits / 2);
-            mpz_nextprime(p, p);
-            mpz_mul(x, x, p);
-        } else if (i % 8 == 2) {
-            mpz_urandomb(x, rs, bits / 2);
-            mpz_nextprime(x, x);
-            mpz_mul(x, x, x);
-        }
-        mpz_setbit(x, 0);
-        mpz_tdiv_r_2exp(x, x, 64 * limbs);
-        mpz_export(a + i * limbs, NULL, -1, 8, 0, 0, x);
+        /* above 40 limbs odd numbers only: GMP takes seconds for one prime of 4096 bits */
+        int kind = limbs > 40 ? PRIME_SETS_ODD
+                   : i % 8 == 0 ? PRIME_SETS_PRIME
+                   : i % 8 == 1 ? PRIME_SETS_PRODUCT
+                   : i % 8 == 2 ? PRIME_SETS_SQUARE : PRIME_SETS_ODD;
+        prime_sets_sample(a + i * limbs, limbs, bits, kind, x, p, rs);
     }
     mpz_clears(x, p, NULL);
 }
@@ -128,16 +116,9 @@ static void test_structured(void)
     /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs, eight times over: 197
      * of the 207 have no factor below 256 and are not decided by trial division, so 1576 base-2
      * survivors, more than BULK_PRIME_KERNEL_MIN (1024): the isprime kernel runs on them */
-    size_t L = 20, m = 0, copies = 8;
+    size_t L = 20, copies = 8;
     a = test_xmalloc(copies * 256 * L * 8);
-    memset(a, 0, copies * 256 * L * 8);
-    for (unsigned e = 2; e <= 1279; e++) {
-        int prime = 1;
-        for (unsigned d = 2; d * d <= e; d++) prime &= e % d != 0;
-        if (!prime) continue;
-        for (unsigned b = 0; b < e; b++) a[m * L + b / 64] |= 1ull << (b % 64);
-        m++;
-    }
+    size_t m = prime_sets_mersenne(a, L, 1279);
     for (size_t k = 1; k < copies; k++) memcpy(a + k * m * L, a, m * L * 8);
     compare(a, copies * m, L, 0, "Mersenne");
     free(a);

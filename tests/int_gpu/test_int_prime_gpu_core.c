@@ -11,6 +11,7 @@
 #include "int/cuda/int_gpu_core.h"
 #include "int/cuda/core/prime.h"
 #include "test_util.h"
+#include "prime_sets.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *cpu;
@@ -64,16 +65,9 @@ int main(int argc, char **argv)
     spsp2_free(&G);
     free(a);
     /* Mersenne numbers at 20 limbs */
-    size_t L = 20, m = 0;
+    size_t L = 20;
     a = test_xmalloc(256 * L * 8);
-    memset(a, 0, 256 * L * 8);
-    for (unsigned e = 2; e <= (san ? 400u : 1279u); e++) {
-        int prime = 1;
-        for (unsigned d = 2; d * d <= e; d++) prime &= e % d != 0;
-        if (!prime) continue;
-        for (unsigned b = 0; b < e; b++) a[m * L + b / 64] |= 1ull << (b % 64);
-        m++;
-    }
+    size_t m = prime_sets_mersenne(a, L, san ? 400u : 1279u);
     compare(a, m, L, 0, 1, "Mersenne");
     free(a);
     /* random */
@@ -87,27 +81,13 @@ int main(int argc, char **argv)
     for (size_t limbs = 1; limbs <= (san ? 8u : 32u); limbs *= 2) {
         size_t cnt = san ? 8 : limbs <= 8 ? 256 : limbs <= 16 ? 64 : 12;
         a = test_xmalloc(cnt * limbs * 8);
-        memset(a, 0, cnt * limbs * 8);
         for (size_t i = 0; i < cnt; i++) {
             unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i % 64);
-            mpz_urandomb(x, rs, bits);
-            if (i % 4 == 0) mpz_nextprime(x, x);
-            if (i % 4 == 1) {
-                mpz_urandomb(x, rs, bits / 2);
-                mpz_nextprime(x, x);
-                mpz_urandomb(p, rs, bits / 2);
-                mpz_nextprime(p, p);
-                mpz_mul(x, x, p);
-            }
-            if (i % 8 == 2 && limbs > 1) {
-                mpz_urandomb(x, rs, bits / 2);
-                mpz_nextprime(x, x);
-                mpz_mul(x, x, x);
-                squares++;
-            }
-            mpz_setbit(x, 0);
-            mpz_tdiv_r_2exp(x, x, 64 * limbs);
-            mpz_export(a + i * limbs, NULL, -1, 8, 0, 0, x);
+            int kind = i % 4 == 0 ? PRIME_SETS_PRIME
+                       : i % 4 == 1 ? PRIME_SETS_PRODUCT
+                       : i % 8 == 2 && limbs > 1 ? PRIME_SETS_SQUARE : PRIME_SETS_ODD;
+            squares += kind == PRIME_SETS_SQUARE;
+            prime_sets_sample(a + i * limbs, limbs, bits, kind, x, p, rs);
         }
         compare(a, cnt, limbs, 0, 1, "random");
         compare(a, cnt, limbs, 3, 3, "random, 3 rounds, stride 3");

@@ -16,6 +16,7 @@
 #include "int/cuda/core/prime.h"
 #include "int/int_prime_offload.h"
 #include "test_util.h"
+#include "prime_sets.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *cpu;
@@ -153,16 +154,9 @@ int main(int argc, char **argv)
     check(a, n, 1, 2, 1, 0, "small, Carmichael, spsp(2), 2 rounds");
     free(a);
     /* Mersenne numbers 2^p - 1 (all strong base-2 pseudoprimes) at 10 limbs */
-    size_t L = 10, m = 0;
+    size_t L = 10;
     a = test_xmalloc(256 * L * 8);
-    memset(a, 0, 256 * L * 8);
-    for (unsigned e = 2; e <= (san ? 300u : 640u); e++) {
-        int prime = 1;
-        for (unsigned d = 2; d * d <= e; d++) prime &= e % d != 0;
-        if (!prime) continue;
-        for (unsigned b = 0; b < e; b++) a[m * L + b / 64] |= 1ull << (b % 64);
-        m++;
-    }
+    size_t m = prime_sets_mersenne(a, L, san ? 300u : 640u);
     check_modes(a, m, L, 0, "Mersenne");
     free(a);
     /* random: a prime, a product of two primes, a square, odd numbers, at 64..4096 bits */
@@ -174,23 +168,14 @@ int main(int argc, char **argv)
     for (size_t limbs = 1; limbs <= (san ? 8u : 64u); limbs *= 2) {
         size_t cnt = san ? 24 : limbs <= 8 ? 96 : limbs <= 16 ? 24 : limbs <= 32 ? 12 : 6;
         a = test_xmalloc(cnt * limbs * 8);
-        memset(a, 0, cnt * limbs * 8);
         for (size_t i = 0; i < cnt; i++) {
             unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
-            mpz_urandomb(x, rs, bits);
-            if (limbs == 64) { /* past the kernel; GMP's primes of 4096 bits take seconds */
-            } else if (i % 4 == 0) {
-                mpz_nextprime(x, x);
-            } else if (i % 4 == 1 || i % 8 == 2) {
-                mpz_urandomb(x, rs, bits / 2);
-                mpz_nextprime(x, x);
-                mpz_urandomb(p, rs, bits / 2);
-                mpz_nextprime(p, p);
-                mpz_mul(x, x, i % 4 == 1 ? p : x);
-            }
-            mpz_setbit(x, 0);
-            mpz_tdiv_r_2exp(x, x, 64 * limbs);
-            mpz_export(a + i * limbs, NULL, -1, 8, 0, 0, x);
+            /* at 64 limbs past the kernel; GMP's primes of 4096 bits take seconds */
+            int kind = limbs == 64 ? PRIME_SETS_ODD
+                       : i % 4 == 0 ? PRIME_SETS_PRIME
+                       : i % 4 == 1 ? PRIME_SETS_PRODUCT
+                       : i % 8 == 2 ? PRIME_SETS_SQUARE : PRIME_SETS_ODD;
+            prime_sets_sample(a + i * limbs, limbs, bits, kind, x, p, rs);
         }
         check_modes(a, cnt, limbs, 0, "random");
         check(a, cnt, limbs, 2, 1, 0, "random, 2 rounds");
