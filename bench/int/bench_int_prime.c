@@ -3,12 +3,16 @@
  * same threads, in the same run; every answer is compared and a mismatch fails the run.
  *
  *   bench_int_prime [--bits LIST] [--count N] [--threads N] [--time S] [--seed S] [--out FILE]
+ *                   [--gpu]
  *
  * Rows per width: isprime on random odd W-bit numbers (tests/s), and a nextprime sweep from
  * random W-bit starts (primes found/s), each at 1 thread and at --threads (default: all online
  * CPUs). GMP runs over the same numbers through bulk_parallel_for on as many threads. The two
  * sides alternate until each has run --time seconds (default 1); the table goes to stdout and
- * with --out to FILE (atomically). Exit: 0, 1 (mismatch or failure), 2 (usage). */
+ * with --out to FILE (atomically). --gpu adds an isprime and a nextprime row per width with
+ * libbulk on a CUDA context (threads column "gpu"; unless --count, 2^16 numbers for isprime,
+ * 64 per thread for nextprime up to 1024 bits, 16 wider) against GMP on --threads.
+ * Exit: 0, 1 (mismatch or failure), 2 (usage). */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +65,9 @@ static int run_bulk(bulk_ctx *ctx, int next, const bulk_limb_t *a, const bulk_li
     return bulk_int_nextprime(ctx, r, aw, n, limbs + 1, 0, NULL);
 }
 
-static int measure(int threads, int next, size_t bits, size_t n, double secs, uint64_t seed,
+/* bulk on the CPU with `threads` threads (gpu = 0) or on a CUDA context (gpu = 1); GMP on
+ * `threads` threads */
+static int measure(int threads, int gpu, int next, size_t bits, size_t n, double secs, uint64_t seed,
                    double *bulk_rate, double *gmp_rate)
 {
     size_t L = bits / 64;
@@ -70,8 +76,12 @@ static int measure(int threads, int next, size_t bits, size_t n, double secs, ui
     uint8_t *o = malloc(n), *og = malloc(n);
     bulk_ctx *ctx = NULL;
     int rc = 1;
-    if (!a || !aw || !r || !rg || !o || !og || bulk_ctx_open(&ctx, BULK_BACKEND_CPU, threads) != BULK_OK)
+    if (!a || !aw || !r || !rg || !o || !og) goto out;
+    if (bulk_ctx_open(&ctx, gpu ? BULK_BACKEND_CUDA : BULK_BACKEND_CPU, threads) != BULK_OK) {
+        fprintf(stderr, "bench_int_prime: cannot open a %s context: %s\n", gpu ? "CUDA" : "CPU",
+                bulk_ctx_last_error(NULL));
         goto out;
+    }
     uint64_t s = seed ^ bits;
     for (size_t i = 0; i < n; i++) {
         for (size_t k = 0; k < L; k++) a[i * L + k] = bulk_splitmix64(&s);
@@ -109,17 +119,24 @@ int main(int argc, char **argv)
 {
     const char *bits_list = "1024,2048", *out = NULL;
     long count = 0, threads = 0;
+    int gpu = 0;
     double secs = 1;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i += 2) { /* options come with their values */
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--help") == 0) {
             puts("usage: bench_int_prime [--bits LIST] [--count N] [--threads N] [--time S] "
-                 "[--seed S] [--out FILE]\n"
+                 "[--seed S] [--out FILE] [--gpu]\n"
                  "isprime (tests/s on random odd W-bit numbers) and a nextprime sweep (primes/s)\n"
                  "of libbulk against GMP's mpz_probab_prime_p(x, 24) and mpz_nextprime, at 1\n"
-                 "thread and at --threads (default all online CPUs); results are compared.");
+                 "thread and at --threads (default all online CPUs); results are compared.\n"
+                 "--gpu: also isprime and nextprime on a CUDA context against GMP on all threads.");
             return 0;
+        }
+        if (strcmp(argv[i], "--gpu") == 0) {
+            gpu = 1;
+            i--; /* no value */
+            continue;
         }
         if (!v) goto usage;
         if (strcmp(argv[i], "--bits") == 0) bits_list = v;
@@ -145,10 +162,21 @@ int main(int argc, char **argv)
             for (int k = 0; k < (threads > 1 ? 2 : 1); k++) {
                 size_t n = count > 0 ? (size_t)count : (size_t)(next ? 16 : 256) * (size_t)thr[k];
                 double rb, rg;
-                if (measure((int)thr[k], next, bits, n, secs, seed, &rb, &rg) != 0) return 1;
+                if (measure((int)thr[k], 0, next, bits, n, secs, seed, &rb, &rg) != 0) return 1;
                 bench_table_printf("%-10s %6zu %8ld %8zu %14.1f %14.1f %8.3f\n",
                                    next ? "nextprime" : "isprime", bits, thr[k], n, rb, rg, rb / rg);
             }
+        }
+        /* the CUDA context: isprime with its powers on the device, nextprime's candidates
+         * tested in batches that way (docs/int-prime.md) */
+        for (int next = 0; gpu && next < 2; next++) {
+            /* nextprime: batches big enough for the device, GMP's side a few seconds */
+            size_t nn = (size_t)(bits <= 1024 ? 64 : 16) * (size_t)threads;
+            size_t n = count > 0 ? (size_t)count : next ? nn : (size_t)1 << 16;
+            double rb, rg;
+            if (measure((int)threads, 1, next, bits, n, secs, seed, &rb, &rg) != 0) return 1;
+            bench_table_printf("%-10s %6zu %8s %8zu %14.1f %14.1f %8.3f\n", next ? "nextprime" : "isprime",
+                               bits, "gpu", n, rb, rg, rb / rg);
         }
         p = strchr(p, ',');
         if (!p) break;

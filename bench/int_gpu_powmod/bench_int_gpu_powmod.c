@@ -9,7 +9,7 @@
  *   bench_int_gpu_powmod [--sweep] [--only powmod,invmod] [--out FILE]
  *
  * --sweep adds, for every powmod row, the device-resident rate under each int.powmod_tpi
- * (1 = one thread per instance; 2, 4, 8, 16, 32 lanes per instance) - the measurement that sets
+ * (1 = one thread per instance; 4, 8, 16, 32 lanes per instance) - the measurement that sets
  * BG_MC_MIN_WORDS and the default shape of bg_mc_shape (src/int/cuda/core/mont_coop.h).
  * Instance counts are calibrated so that each timed run lasts about 0.3 s (the whole run,
  * sweep included, about a minute on an H200). FILE defaults to
@@ -233,10 +233,10 @@ static void row(bulk_ctx *ctx, bulk_ctx *cpu, int inv, size_t bits, size_t eb, i
     OUT("%-7s %6zu %6zu %9zu %11.3e %11.3e %11.3e %11.3e %8.1f %-5s %s\n", inv ? "invmod" : "powmod",
         bits, eb, n, dv, hv, cv, gv, dv / gv, ok, inv ? "1x" : shape(bits, 0, sh, sizeof sh));
     if (sweep && !inv) {
-        static const char *const t[] = {"int.powmod_tpi=1", "int.powmod_tpi=2",
-                                        "int.powmod_tpi=4", "int.powmod_tpi=8",
-                                        "int.powmod_tpi=16", "int.powmod_tpi=32"};
-        for (int k = 0; k < 6; k++) {
+        static const char *const t[] = {"int.powmod_tpi=1", "int.powmod_tpi=4",
+                                        "int.powmod_tpi=8", "int.powmod_tpi=16",
+                                        "int.powmod_tpi=32"};
+        for (int k = 0; k < 5; k++) {
             /* one thread per instance spills from 2048 bits: a slice of the data */
             struct data s = d;
             if (k == 0 && bits >= 2048) s.n = n / 32 > 4096 ? n / 32 : (n < 4096 ? n : 4096);

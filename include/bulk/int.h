@@ -114,8 +114,8 @@ BULK_API int bulk_int_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *b
  * every backend, thread count and run. No composite passing BPSW is known; below 2^64 the answer
  * is exact. 0 and 1 are not prime, 2 and 3 are; other even numbers are not. rounds: 0..1024
  * (else BULK_ERR_ARG); 0 gives plain BPSW, as GMP's mpz_probab_prime_p with reps <= 24.
- * On a CUDA context isprime runs on the GPU up to 64 limbs (4096 bits; wider on the CPU) and
- * nextprime on the CPU threads. */
+ * On a CUDA context isprime runs its modular powers on the GPU up to 128 limbs (wider: on the
+ * CPU), and nextprime its candidates' tests; the answers are the same. */
 
 /* out[i] = 1 when instance i of a is a probable prime, else 0. out must not overlap a. */
 BULK_API int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,

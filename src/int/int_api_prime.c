@@ -1,13 +1,16 @@
 /* The public primality wrappers of bulk/int.h (bulk_int_isprime, bulk_int_nextprime): argument
- * checks, then every instance through int/cpu/prime.h on the context's threads (also on a
- * CUDA context: there is no GPU path yet, docs/int-prime.md) (int_parallel.h), with a scratch
- * area per worker (int_workers.h). The table of small primes is built once per call and shared
- * read-only by the workers. */
+ * checks, isprime on a CUDA context through the device's powmod and isprime kernel
+ * (int_prime_offload.h; nextprime there tests its candidates in batches through that isprime),
+ * then every instance (isprime: those the device left undecided, or all of them) through
+ * int/cpu/prime.h on the context's threads (int_parallel.h), with a scratch area per worker
+ * (int_workers.h). The table of small primes is built once per call and shared read-only by
+ * the workers. */
 #include <stdlib.h>
 
 #include "backend/report.h"
 #include "int/cpu/prime.h"
 #include "int/int_parallel.h"
+#include "int/int_prime_offload.h"
 #include "int/int_workers.h"
 
 /* More rounds than this are refused: 2^-2048 is far below any hardware error rate. */
@@ -15,6 +18,7 @@
 
 struct prime_job {
     int next;                      /* 0: isprime, 1: nextprime */
+    int redo;                      /* isprime: only the instances the device left at 2 */
     uint8_t *out;
     bulk_limb_t *r;
     const bulk_limb_t *a;
@@ -34,6 +38,7 @@ static void prime_range(void *p, size_t begin, size_t end, int worker)
     size_t L = j->limbs;
     for (size_t i = begin; i < end; i++) {
         if (!j->next) {
+            if (j->redo && j->out[i] != 2) continue;
             j->out[i] = (uint8_t)bulk_prime_isprime(j->a + i * L, L, j->rounds, j->t, tp);
             continue;
         }
@@ -41,6 +46,12 @@ static void prime_range(void *p, size_t begin, size_t end, int worker)
         if (j->err) j->err[i] = (int8_t)st;
         if (st != BULK_OK) bulk_int_workers_fail(&j->w, worker, i, st);
     }
+}
+
+static int overflow(bulk_ctx *ctx, const char *fn, size_t i, size_t limbs)
+{
+    return bulk_fail(ctx, BULK_ERR_OVERFLOW, "%s: instance %zu: the next prime needs more than "
+                     "%zu limbs", fn, i, limbs);
 }
 
 static int run(bulk_ctx *ctx, const char *fn, struct prime_job *j, size_t n, uint32_t limit,
@@ -62,9 +73,7 @@ static int run(bulk_ctx *ctx, const char *fn, struct prime_job *j, size_t n, uin
     if (st == BULK_ERR_NOMEM)
         return bulk_fail(ctx, st, "%s: scratch of %zu limbs per thread: out of memory", fn,
                          j->scratch_limbs);
-    if (best != SIZE_MAX)
-        return bulk_fail(ctx, BULK_ERR_OVERFLOW, "%s: instance %zu: the next prime needs more "
-                         "than %zu limbs", fn, best, j->limbs);
+    if (best != SIZE_MAX) return overflow(ctx, fn, best, j->limbs);
     return BULK_OK;
 }
 
@@ -91,6 +100,17 @@ int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n
     if (bulk_int_overlap(out, n, a, n * limbs * sizeof *a))
         return bulk_fail(ctx, BULK_ERR_ARG, "%s: out: overlaps a", fn);
     struct prime_job j = { .out = out, .a = a, .limbs = limbs, .rounds = rounds };
+    if (bulk_int_on_device(ctx, BULK_INT_OP_ISPRIME) &&
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_POWMOD)) {
+        /* the device's powmod (and isprime kernel) decide all but the base-2 strong probable
+         * primes they leave to the CPU threads below */
+        const bulk_int_backend *g = ctx->gpu->ints;
+        bulk_prime_offload o = { g->powmod, g->isprime, g->max_limbs(BULK_INT_CUDA_ISPRIME),
+                                 BULK_PRIME_KERNEL_MIN, 0 };
+        st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs, rounds);
+        if (st != BULK_OK) return st;
+        j.redo = 1;
+    }
     j.scratch_limbs = bulk_prime_bpsw_scratch(limbs);
     uint64_t limit = 256 * (uint64_t)limbs + 2;
     double L = (double)limbs;
@@ -107,6 +127,13 @@ int bulk_int_nextprime(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size
     size_t nb = n * limbs * sizeof *a;
     if (bulk_int_overlap(r, nb, a, nb))
         return bulk_fail(ctx, BULK_ERR_ARG, "%s: r: overlaps a", fn);
+    if (bulk_int_on_device(ctx, BULK_INT_OP_ISPRIME) &&
+        limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_POWMOD)) {
+        /* the candidates of every instance in batches through isprime's device path */
+        size_t first;
+        st = bulk_prime_next_batched(ctx, bulk_int_isprime, r, a, n, limbs, rounds, err, &first);
+        return st == BULK_ERR_OVERFLOW ? overflow(ctx, fn, first, limbs) : st;
+    }
     struct prime_job j = { .next = 1, .r = r, .a = a, .limbs = limbs, .rounds = rounds,
                            .err = err };
     j.scratch_limbs = bulk_prime_next_scratch(limbs);

@@ -22,7 +22,7 @@
 typedef enum bulk_int_op {
     BULK_INT_OP_ADD, BULK_INT_OP_SUB, BULK_INT_OP_MUL, BULK_INT_OP_SQR, BULK_INT_OP_MUL_LO,
     BULK_INT_OP_CMP, BULK_INT_OP_SHL, BULK_INT_OP_SHR, BULK_INT_OP_DIVMOD, BULK_INT_OP_GCD,
-    BULK_INT_OP_INVMOD, BULK_INT_OP_POWMOD
+    BULK_INT_OP_INVMOD, BULK_INT_OP_POWMOD, BULK_INT_OP_ISPRIME
 } bulk_int_op;
 
 /* 1 when `op` should run on the context's device. THE one place that routes integer work to

@@ -69,7 +69,7 @@ static void test_invalid(void)
     static const char *const bad[] = {
         "nosuch=1", "int.mul=fast", "int.mul=SR", "int.kara_min=31", "int.kara_min=x", "int.ntt_min=-1",
         "int.gcd=exact", "gcd.gpu_ntt=3000", "gcd.batched_rem=-5", "gcd.batched_min=1k", "cz.ext=sorted",
-        "int.powmod_tpi=3", "int.powmod_tpi=64", "int.powmod_tpi=0",
+        "int.powmod_tpi=2", "int.powmod_tpi=3", "int.powmod_tpi=64", "int.powmod_tpi=0",
         "cz.classes=2", "cz.layout=flat", "cz.refill=0", "cz.refill=33", "cz.delay=v4", "cz.kernel=auto",
         "cz.mem=texture", "cz.threads=100", "cz.threads=1024", "cz.rows=65", "cz.unroll=6", "cz.escapes=0",
         "life.strip=0", "life.isa=sse", "int.mul=sr,", ",int.mul=sr", "int.mul=sr,,life.isa=base",

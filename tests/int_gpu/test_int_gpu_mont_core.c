@@ -402,13 +402,13 @@ static void test_shape(void)
                 CHECK(!ok, "shape nw=%d want=%d: cooperative", nw, want);
                 continue;
             }
-            CHECK(ok && T * L >= nw && (L == 2 || L == 4 || L == 6 || L == 8 || L == 16) && T >= 2 &&
+            CHECK(ok && T * L >= nw && (L == 2 || L == 4 || L == 6 || L == 8 || L == 16) && T >= 4 &&
                       T <= 32 && (T & (T - 1)) == 0 && (L == 16 ? T * 8 < nw : T * L - nw < 2 * T),
                   "shape nw=%d want=%d: T=%d L=%d", nw, want, T, L);
-            if (want >= 2 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
+            if (want >= 4 && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
                 CHECK(T == want, "shape nw=%d want=%d: T=%d", nw, want, T);
             else /* the default: the fewest lanes with at most bg_mc_def_l(nw) words */
-                CHECK(L <= bg_mc_def_l(nw) && (T == 2 || (T / 2) * bg_mc_def_l(nw) < nw),
+                CHECK(L <= bg_mc_def_l(nw) && (T == 4 || (T / 2) * bg_mc_def_l(nw) < nw),
                       "shape nw=%d want=%d: default T=%d L=%d", nw, want, T, L);
         }
 }

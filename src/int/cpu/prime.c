@@ -200,6 +200,27 @@ static int strong_lucas(struct bpsw *s)
     return 0;
 }
 
+size_t bulk_prime_strong_from_scratch(size_t n) { return 3 * n + bulk_mpn_divmod_scratch(2 * n, n); }
+
+int bulk_prime_strong_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *x0, bulk_limb_t *tp)
+{
+    bulk_limb_t *x = tp, *sq = tp + mn, *dtp = tp + 3 * mn;
+    bulk_mpn_copy(x, x0, mn);
+    /* r = trailing zero bits of a - 1: above limb 0 its limbs are a's (a[0] >= 1: no borrow) */
+    size_t r = 0, k = 0;
+    bulk_limb_t w = a[0] - 1;
+    while (w == 0) w = a[++k], r += 64; /* a >= 3: some limb of a - 1 is nonzero */
+    r += (size_t)bulk_limb_ctz(w);
+    for (size_t i = 0;; i++) {
+        int one = x[0] == 1 && bulk_mpn_is_zero(x + 1, mn - 1);
+        int mone = x[0] == a[0] - 1 && eq(x + 1, a + 1, mn - 1);
+        if (mone || (one && i == 0)) return 1;
+        if (one || i + 1 >= r) return 0;
+        bulk_mpn_sqr(sq, x, mn);
+        bulk_mpn_divmod(NULL, x, sq, 2 * mn, a, mn, BULK_DIV_AUTO, dtp);
+    }
+}
+
 int bulk_prime_bpsw(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_t *tp)
 {
     struct bpsw s;

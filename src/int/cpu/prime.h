@@ -46,10 +46,30 @@ size_t bulk_prime_bpsw_scratch(size_t n);
  * (int/prime_core.h), else 0. */
 int bulk_prime_bpsw(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_t *tp);
 
+/* Scratch limbs of bulk_prime_strong_from for moduli of up to n limbs. */
+size_t bulk_prime_strong_from_scratch(size_t n);
+
+/* The strong probable-prime test of the odd a (mn limbs, a[mn-1] != 0, a >= 3) finished from
+ * x = b^d mod a (mn limbs, x < a), a - 1 = d 2^r with d odd: 1 when x = 1 or x^(2^i) = a - 1
+ * for some i < r, else 0. For a base-2 power computed elsewhere (a device). */
+int bulk_prime_strong_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *x, bulk_limb_t *tp);
+
 /* 1 when a (n limbs, high zero limbs allowed) is a probable prime (prime_core.h's test),
  * else 0. tp: bulk_prime_bpsw_scratch(n) limbs. */
 int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bulk_prime_table *t,
                        bulk_limb_t *tp);
+
+/* Odd candidates per sieved window of nextprime for n-limb numbers. */
+size_t bulk_prime_window(size_t n);
+
+/* The primes the windows are sieved by are those of t below this bound (<= 2^16): candidates
+ * must exceed it, so nextprime takes numbers below its square one by one. */
+uint32_t bulk_prime_sieve_bound(const bulk_prime_table *t);
+
+/* marks (W bits, (W + 7) / 8 bytes) = 1 for the c + 2j, j < W, divisible by a sieving prime
+ * (c odd, n limbs). */
+void bulk_prime_sieve(uint8_t *marks, const bulk_limb_t *c, size_t n, size_t W,
+                      const bulk_prime_table *t);
 
 /* Scratch limbs of bulk_prime_next for n-limb numbers. */
 size_t bulk_prime_next_scratch(size_t n);

@@ -98,15 +98,36 @@ int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bu
 
 /* Odd candidates per sieved window of nextprime: a few times the mean prime gap (ln a, about
  * 44 per limb) over 2, so one window nearly always holds the answer. */
-static size_t window(size_t n) { return 64 * n < 256 ? 256 : 64 * n; }
+size_t bulk_prime_window(size_t n) { return 64 * n < 256 ? 256 : 64 * n; }
 
 /* Sieving primes: those below 2^16, or fewer for small numbers (all candidates must exceed
  * them, so that a hit means a proper factor). */
-static uint32_t sieve_bound(const bulk_prime_table *t) { return t->limit < 65536 ? t->limit : 65536; }
+uint32_t bulk_prime_sieve_bound(const bulk_prime_table *t)
+{
+    return t->limit < 65536 ? t->limit : 65536;
+}
+
+void bulk_prime_sieve(uint8_t *marks, const bulk_limb_t *c, size_t n, size_t W,
+                      const bulk_prime_table *t)
+{
+    uint32_t sb = bulk_prime_sieve_bound(t);
+    memset(marks, 0, (W + 7) / 8);
+    for (size_t k = 0; k < t->groups; k++) {
+        const bulk_prime_group *g = &t->g[k];
+        if (t->p[g->first] >= sb) break;
+        bulk_limb_t rem = bulk_prime_group_mod(c, n, g);
+        for (uint32_t i = g->first; i < g->end; i++) {
+            uint64_t p = t->p[i], cr = rem % p;
+            /* c + 2j = 0 mod p  <=>  j = -c / 2 = (p - cr) (p + 1) / 2 mod p */
+            uint64_t j = cr ? (p - cr) * ((p + 1) / 2) % p : 0;
+            for (; j < W; j += p) marks[j / 8] |= (uint8_t)(1u << (j % 8));
+        }
+    }
+}
 
 size_t bulk_prime_next_scratch(size_t n)
 {
-    return bulk_prime_bpsw_scratch(n + 1) + (n + 1) + (window(n) + 7) / 8 + 1;
+    return bulk_prime_bpsw_scratch(n + 1) + (n + 1) + (bulk_prime_window(n) + 7) / 8 + 1;
 }
 
 int bulk_prime_next(bulk_limb_t *r, const bulk_limb_t *a, size_t n, unsigned rounds,
@@ -114,7 +135,7 @@ int bulk_prime_next(bulk_limb_t *r, const bulk_limb_t *a, size_t n, unsigned rou
 {
     size_t an = bulk_mpn_normalized_size(a, n);
     bulk_mpn_zero(r, n);
-    uint32_t sb = sieve_bound(t);
+    uint32_t sb = bulk_prime_sieve_bound(t);
     if (an <= 1 && a[0] < (uint64_t)sb * sb) { /* small: candidate by candidate, exact */
         for (uint64_t c = an ? a[0] + 1 : 1;; c++) {
             if (bulk_prime_isprime(&c, 1, rounds, t, tp)) {
@@ -126,22 +147,11 @@ int bulk_prime_next(bulk_limb_t *r, const bulk_limb_t *a, size_t n, unsigned rou
     /* c = the least odd number > a, then windows of W odd candidates c, c + 2, ... */
     bulk_limb_t *c = tp + bulk_prime_bpsw_scratch(n + 1), *x = r;
     uint8_t *marks = (uint8_t *)(c + n + 1);
-    size_t W = window(n);
+    size_t W = bulk_prime_window(n);
     c[n] = bulk_mpn_add_1(c, a, n, (a[0] & 1) ? 2 : 1);
     for (;;) {
         if (c[n]) return BULK_ERR_OVERFLOW; /* r stays 0 */
-        memset(marks, 0, (W + 7) / 8);
-        for (size_t k = 0; k < t->groups; k++) {
-            const bulk_prime_group *g = &t->g[k];
-            if (t->p[g->first] >= sb) break;
-            bulk_limb_t rem = bulk_prime_group_mod(c, n, g);
-            for (uint32_t i = g->first; i < g->end; i++) {
-                uint64_t p = t->p[i], cr = rem % p;
-                /* c + 2j = 0 mod p  <=>  j = -c / 2 = (p - cr) (p + 1) / 2 mod p */
-                uint64_t j = cr ? (p - cr) * ((p + 1) / 2) % p : 0;
-                for (; j < W; j += p) marks[j / 8] |= (uint8_t)(1u << (j % 8));
-            }
-        }
+        bulk_prime_sieve(marks, c, n, W, t);
         for (size_t j = 0; j < W; j++) {
             if (marks[j / 8] >> (j % 8) & 1) continue;
             bulk_limb_t hi = bulk_mpn_add_1(x, c, n, 2 * (bulk_limb_t)j);

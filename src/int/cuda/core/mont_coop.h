@@ -280,9 +280,10 @@ BULK_HD int bg_mc_sched_next(bg_mc_sched *c, const bg_word *e, int *sa, int *sb,
 /* The doublings that take x = 2^(bitlen(m) - 1) (< m: m is odd and > 1) to 2^N R mod m. */
 BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }
 
-/* The shape of the cooperative powmod for nw words: lanes *tpi (2 .. 32, a power of two) of *L
+/* The shape of the cooperative powmod for nw words: lanes *tpi (4 .. 32, a power of two) of *L
  * words (2 .. 16, even), tpi L >= nw. want: the lanes asked for by the tuning (int.powmod_tpi;
- * 0 = choose, 1 = one thread per instance). Returns 0 when the one-thread kernel is to run
+ * 0 = choose, 1 = one thread per instance; 2 lanes of 16 words lost to 4 of 8 at 1024 bits and
+ * are not compiled). Returns 0 when the one-thread kernel is to run
  * instead (narrow widths by default, or asked for); a wanted tpi that cannot hold nw words with
  * L <= BG_MC_MAX_L is replaced by the default. Default: the fewest lanes holding nw words with
  * L <= bg_mc_def_l(nw) (fewer, fuller lanes spend less on the exchanges: 3 shuffles and about
@@ -291,8 +292,8 @@ BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }
 BULK_HD int bg_mc_shape(int nw, int want, int *tpi, int *L)
 {
     if (nw > BG_MC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_MC_MIN_WORDS)) return 0;
-    int t = 2;
-    if (want >= 2 && want <= BG_MC_MAX_TPI && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
+    int t = 4;
+    if (want >= 4 && want <= BG_MC_MAX_TPI && (want & (want - 1)) == 0 && want * BG_MC_MAX_L >= nw)
         t = want;
     else
         while (t * bg_mc_def_l(nw) < nw) t *= 2;

@@ -213,7 +213,6 @@ int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, con
     if (n == 0) return BULK_OK;
     if ((size_t)tpi * L < 2 * limbs) return BULK_ERR_INTERNAL;
     switch (tpi) {
-    case 2: return launch_l<2>(L, r, base, e, m, n, limbs, err, bad, st);
     case 4: return launch_l<4>(L, r, base, e, m, n, limbs, err, bad, st);
     case 8: return launch_l<8>(L, r, base, e, m, n, limbs, err, bad, st);
     case 16: return launch_l<16>(L, r, base, e, m, n, limbs, err, bad, st);

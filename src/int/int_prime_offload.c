@@ -1,0 +1,137 @@
+/* isprime with its modular powers on a device (contract: int/int_prime_offload.h). The input
+ * is taken in chunks whose gathered arrays stay near o->chunk_limbs limbs each. Per chunk:
+ *   1. trial division on the CPU threads: out[i] = 0 or 1 when decided, else 2;
+ *   2. the survivors gathered (m = n, exponent d = (n - 1) / 2^r, base 2) and 2^d mod n by
+ *      o->powmod;
+ *   3. the rest of the strong test on the CPU threads (bulk_prime_strong_from): out[i] = 0, or
+ *      3 for a strong probable prime to base 2;
+ *   4. those gathered again and through o->isprime when there are enough and it takes the
+ *      width (its 0, 1 or 2 written back), else set to 2 for the caller. */
+#include "int/int_prime_offload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/report.h"
+#include "int/cpu/prime.h"
+#include "int/int_parallel.h"
+#include "int/int_workers.h"
+
+struct offload_job {
+    uint8_t *out;
+    const bulk_limb_t *a;
+    size_t limbs;
+    const bulk_prime_table *t;
+    const size_t *idx;     /* step 3: survivor k is instance idx[k] */
+    const bulk_limb_t *M, *X;
+    bulk_int_workers w;
+};
+
+static void trial_range(void *p, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    struct offload_job *j = p;
+    for (size_t i = begin; i < end; i++) {
+        const bulk_limb_t *x = j->a + i * j->limbs;
+        size_t mn = bulk_mpn_normalized_size(x, j->limbs);
+        if (mn == 0 || (mn == 1 && x[0] < 4)) j->out[i] = mn == 1 && x[0] >= 2;
+        else if ((x[0] & 1) == 0) j->out[i] = 0;
+        else j->out[i] = (uint8_t)bulk_prime_trial(x, mn, j->t); /* 0, 1, 2 */
+    }
+}
+
+static void strong_range(void *p, size_t begin, size_t end, int worker)
+{
+    struct offload_job *j = p;
+    bulk_limb_t *tp = bulk_int_workers_scratch(&j->w, worker);
+    if (!tp) return;
+    size_t L = j->limbs;
+    for (size_t k = begin; k < end; k++) {
+        const bulk_limb_t *m = j->M + k * L;
+        size_t mn = bulk_mpn_normalized_size(m, L);
+        j->out[j->idx[k]] = bulk_prime_strong_from(m, mn, j->X + k * L, tp) ? 3 : 0;
+    }
+}
+
+/* e = (m - 1) / 2^r, r = the trailing zero bits of m - 1 (m odd >= 3, L limbs). */
+static void odd_part(bulk_limb_t *e, const bulk_limb_t *m, size_t L)
+{
+    memcpy(e, m, L * sizeof *e);
+    e[0] -= 1; /* m odd: no borrow */
+    size_t z = 0;
+    while (e[z] == 0) z++;
+    memmove(e, e + z, (L - z) * sizeof *e);
+    memset(e + L - z, 0, z * sizeof *e);
+    unsigned b = (unsigned)bulk_limb_ctz(e[0]);
+    if (b) bulk_mpn_rshift(e, e, L, b);
+}
+
+/* Steps 2-4 for the instances of [lo, hi) that trial division left at 2. */
+static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job *j, size_t lo,
+                 size_t hi, unsigned rounds, bulk_limb_t *M, bulk_limb_t *E, bulk_limb_t *B,
+                 bulk_limb_t *X, size_t *idx, int8_t *err)
+{
+    size_t L = j->limbs, cnt = 0;
+    for (size_t i = lo; i < hi; i++) {
+        if (j->out[i] != 2) continue;
+        idx[cnt] = i;
+        memcpy(M + cnt * L, j->a + i * L, L * sizeof *M);
+        odd_part(E + cnt * L, M + cnt * L, L);
+        memset(B + cnt * L, 0, L * sizeof *B);
+        B[cnt * L] = 2;
+        cnt++;
+    }
+    if (cnt == 0) return BULK_OK;
+    int st = o->powmod(ctx, X, B, E, M, cnt, L, err);
+    if (st != BULK_OK) return st;
+    j->idx = idx, j->M = M, j->X = X;
+    bulk_int_parallel(ctx, cnt, 64.0 * (double)L * (double)L, strong_range, j);
+    size_t np = 0;
+    for (size_t k = 0; k < cnt; k++) {
+        if (j->out[idx[k]] != 3) continue;
+        j->out[idx[k]] = 2;
+        idx[np] = idx[k];
+        if (np != k) memcpy(M + np * L, M + k * L, L * sizeof *M);
+        np++;
+    }
+    if (!o->isprime || L > o->isprime_max_limbs || np < o->isprime_min) return BULK_OK;
+    uint8_t *res = (uint8_t *)X; /* X is free again: cnt * L limbs >= np bytes */
+    st = o->isprime(ctx, res, M, np, L, rounds);
+    if (st != BULK_OK) return st;
+    for (size_t k = 0; k < np; k++) j->out[idx[k]] = res[k];
+    return BULK_OK;
+}
+
+int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
+                           const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds)
+{
+    static const char fn[] = "bulk_int_isprime";
+    bulk_prime_table t;
+    if (bulk_prime_table_init(&t, 256) != BULK_OK)
+        return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: table of small primes: out of memory", fn);
+    struct offload_job j = { .out = out, .a = a, .limbs = limbs, .t = &t };
+    size_t cl = o->chunk_limbs ? o->chunk_limbs : (size_t)1 << 21;
+    size_t per = cl / limbs ? cl / limbs : 1, c = per < n ? per : n;
+    bulk_limb_t *M = malloc(4 * c * limbs * sizeof *M);
+    size_t *idx = malloc(c * sizeof *idx);
+    int8_t *err = malloc(c);
+    int st = M && idx && err ? bulk_int_workers_init(&j.w, ctx, bulk_prime_strong_from_scratch(limbs))
+                             : BULK_ERR_NOMEM;
+    if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs + 64.0, trial_range, &j);
+    for (size_t lo = 0; lo < n && st == BULK_OK; lo += c) {
+        size_t hi = n - lo < c ? n : lo + c;
+        st = chunk(ctx, o, &j, lo, hi, rounds, M, M + c * limbs, M + 2 * c * limbs,
+                   M + 3 * c * limbs, idx, err);
+        size_t first;
+        if (st == BULK_OK) st = bulk_int_workers_result(&j.w, &first);
+    }
+    if (M && idx && err) bulk_int_workers_free(&j.w);
+    free(M);
+    free(idx);
+    free(err);
+    bulk_prime_table_free(&t);
+    if (st == BULK_ERR_NOMEM)
+        return bulk_fail(ctx, st, "%s: %zu numbers of %zu limbs for the device: out of memory", fn,
+                         c, limbs);
+    return st;
+}

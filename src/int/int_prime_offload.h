@@ -1,0 +1,55 @@
+/* isprime with its modular powers on a device: the layer under bulk_int_isprime on a CUDA
+ * context (int_api_prime.c). Trial division by the odd primes below 256 runs on the context's
+ * CPU threads; the base-2 power 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch
+ * powmod (the device's: the cooperative Montgomery kernel at wide widths); the rest of the
+ * strong test runs on the CPU threads. The few that pass (probable primes and base-2 strong
+ * pseudoprimes) go through the device's one-thread-per-instance isprime kernel when there are
+ * enough of them to fill it and it takes the width, else back to the caller. The device is
+ * reached only through the function pointers, so a test can run all of it on the CPU. */
+#ifndef BULK_INT_INT_PRIME_OFFLOAD_H
+#define BULK_INT_INT_PRIME_OFFLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bulk/int.h"
+
+/* Fewest base-2 survivors of one call that go to the isprime kernel: one thread each, so fewer
+ * leave the device mostly idle while each thread's BPSW takes 10^8..10^9 cycles at 1024..2048
+ * bits, much longer than the CPU threads need for a few hundred. */
+#define BULK_PRIME_KERNEL_MIN 1024
+
+typedef struct bulk_prime_offload {
+    /* bulk_int_powmod's contract on the device (int_backend.h) */
+    int (*powmod)(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
+                  const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
+    /* out[i] = 0, 1, or 2 (undecided); NULL: no kernel */
+    int (*isprime)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                   unsigned rounds);
+    size_t isprime_max_limbs; /* the widest numbers isprime takes */
+    size_t isprime_min;       /* fewest survivors worth a call of isprime */
+    size_t chunk_limbs;       /* limbs per gathered array (0: 2^21, 16 MB) */
+} bulk_prime_offload;
+
+/* out[i] = 0 (composite), 1 (prime), or 2 (a strong probable prime to base 2 that the caller
+ * must finish on the CPU: Lucas and rounds) for the n numbers a of `limbs` limbs, with the CPU
+ * work on ctx's threads. Returns BULK_OK, BULK_ERR_NOMEM (last error set), or the first failing
+ * status of o's functions (their last error). */
+int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
+                           const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds);
+
+/* nextprime with its candidates tested in batches: r_i (limbs limbs) = the least probable prime
+ * > a_i, as bulk_prime_next (int/cpu/prime.h) gives it. Each round sieves, for every instance
+ * still open (on ctx's threads), its next candidates (a few per limb, from windows of
+ * bulk_prime_window) and tests all of them in one call of isprime (bulk_int_isprime on the
+ * CUDA context: the device path above); numbers below 2^32 go through bulk_prime_next. err
+ * (may be NULL): per instance BULK_OK or BULK_ERR_OVERFLOW (r_i = 0: the prime needs more than
+ * limbs limbs). Returns BULK_OK, BULK_ERR_OVERFLOW with *first = the lowest such instance,
+ * BULK_ERR_NOMEM (last error set), or isprime's failing status. */
+int bulk_prime_next_batched(bulk_ctx *ctx,
+                            int (*isprime)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a,
+                                           size_t n, size_t limbs, unsigned rounds),
+                            bulk_limb_t *r, const bulk_limb_t *a, size_t n, size_t limbs,
+                            unsigned rounds, int8_t *err, size_t *first);
+
+#endif

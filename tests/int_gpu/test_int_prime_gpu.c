@@ -1,0 +1,181 @@
+/* bulk_int_isprime and bulk_int_nextprime on a CUDA context (isprime: trial division on the
+ * CPU threads, 2^d mod n on the device's powmod, base-2 survivors through the isprime kernel when
+ * 1024 or more and up to 32 limbs, else the CPU; nextprime: its candidates in batches through
+ * that isprime; int_prime_offload.h) against a CPU context and
+ * GMP (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers
+ * per width (a prime, a product of two primes, a square of a prime, random odd numbers) at every
+ * width 1..17, 20, 24, 28, 31, 32, 33, 64 limbs, 2 extra rounds at some; 4096 random numbers of
+ * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 1971
+ * base-2 survivors: the kernel at 1 limb), Carmichael numbers, n < 2048, Mersenne numbers
+ * 2^p - 1 for p <= 1279 at 20 limbs eight times (the kernel at 20 limbs); nextprime at 2..33
+ * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. Without a CUDA device it prints
+ * "SKIP: no CUDA device" and exits 77. --seed S replays. */
+#include <gmp.h>
+#include <time.h>
+
+#include "bulk/int.h"
+#include "../test_util.h"
+#include "prime_sets.h"
+#include "../int/spsp2_gen.h"
+
+static bulk_ctx *gpu, *cpu;
+
+/* n numbers of `limbs` limbs: GPU and CPU answers equal, and equal to want (NULL: GMP's). */
+static double gpu_s; /* seconds in isprime on the GPU context */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void compare(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, const char *what)
+{
+    uint8_t *og = test_xmalloc(n), *oc = test_xmalloc(n);
+    double t0 = now();
+    CHECK(bulk_int_isprime(gpu, og, a, n, limbs, rounds) == BULK_OK, "%s: isprime on the GPU context: %s",
+          what, bulk_ctx_last_error(gpu));
+    gpu_s += now() - t0;
+    CHECK(bulk_int_isprime(cpu, oc, a, n, limbs, rounds) == BULK_OK, "%s: isprime on the CPU", what);
+    mpz_t x;
+    mpz_init(x);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpz_import(x, limbs, -1, 8, 0, 0, a + i * limbs);
+        int want = mpz_probab_prime_p(x, 24) != 0;
+        if ((og[i] != oc[i] || oc[i] != want) && bad++ < 5)
+            CHECK(0, "%s, %zu limbs, instance %zu: GPU %d, CPU %d, GMP %d", what, limbs, i, og[i], oc[i], want);
+    }
+    mpz_clear(x);
+    free(og);
+    free(oc);
+}
+
+/* A few numbers of `limbs` limbs: a prime, a product of two primes, a square of a prime, random
+ * odd numbers of 0..63 bits below the width (above 40 limbs random odd numbers only). */
+static void random_width(gmp_randstate_t rs, size_t limbs, size_t n, bulk_limb_t *a)
+{
+    mpz_t x, p;
+    mpz_inits(x, p, NULL);
+    for (size_t i = 0; i < n; i++) {
+        unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
+        /* above 40 limbs odd numbers only: GMP takes seconds for one prime of 4096 bits */
+        int kind = limbs > 40 ? PRIME_SETS_ODD
+                   : i % 8 == 0 ? PRIME_SETS_PRIME
+                   : i % 8 == 1 ? PRIME_SETS_PRODUCT
+                   : i % 8 == 2 ? PRIME_SETS_SQUARE : PRIME_SETS_ODD;
+        prime_sets_sample(a + i * limbs, limbs, bits, kind, x, p, rs);
+    }
+    mpz_clears(x, p, NULL);
+}
+
+static void test_random(uint64_t seed)
+{
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, (unsigned long)seed);
+    /* every width up to 17 limbs, then some up to the kernel's 32, then two the CPU takes */
+    static const size_t widths[] = { 20, 24, 28, 31, 32, 33, 64 };
+    bulk_limb_t *a = test_xmalloc(8 * 64 * 8);
+    for (size_t k = 0; k < 17 + sizeof widths / sizeof *widths; k++) {
+        size_t limbs = k < 17 ? k + 1 : widths[k - 17], n = 8;
+        random_width(rs, limbs, n, a);
+        compare(a, n, limbs, 0, "random");
+        if (limbs == 1 || limbs == 2 || limbs == 8 || limbs == 16 || limbs == 32)
+            compare(a, n, limbs, 2, "random, 2 rounds");
+    }
+    free(a);
+    /* many instances (several blocks) at 4 limbs */
+    size_t n = 4096;
+    a = test_xmalloc(n * 4 * 8);
+    random_width(rs, 4, n, a);
+    compare(a, n, 4, 0, "random, 4096 instances");
+    free(a);
+    gmp_randclear(rs);
+    printf("random 64..2048 bits (every width) and 2112, 4096 bits: done\n");
+}
+
+static void test_structured(void)
+{
+    /* the base-2 pseudoprimes below 2^32 (strong: 2314, Fermat: 10403), 1093^2 and 3511^2
+     * among them (the GPU leaves those to the CPU's square check) */
+    spsp2_list G;
+    CHECK(spsp2_generate(&G, (uint64_t)1 << 32) == 0 && G.nspsp == 2314 && G.npsp == 10403,
+          "spsp2_generate: %zu spsp(2), %zu psp(2)", G.nspsp, G.npsp);
+    bulk_limb_t *a = test_xmalloc((G.npsp + 4096) * 8);
+    size_t n = 0;
+    for (size_t i = 0; i < G.npsp; i++) a[n++] = G.psp[i];
+    spsp2_free(&G);
+    static const uint64_t carm[] = { 561, 1105, 1729, 2465, 2821, 6601, 8911, 10585, 15841, 29341,
+                                     41041, 46657, 52633, 62745, 63973, 75361, 101101, 115921 };
+    for (size_t i = 0; i < sizeof carm / sizeof *carm; i++) a[n++] = carm[i];
+    for (uint64_t v = 0; v < 2048; v++) a[n++] = v; /* 0, 1, 2, evens, small primes */
+    compare(a, n, 1, 0, "psp(2), Carmichael, small");
+    free(a);
+    /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs, eight times over: 197
+     * of the 207 have no factor below 256 and are not decided by trial division, so 1576 base-2
+     * survivors, more than BULK_PRIME_KERNEL_MIN (1024): the isprime kernel runs on them */
+    size_t L = 20, copies = 8;
+    a = test_xmalloc(copies * 256 * L * 8);
+    size_t m = prime_sets_mersenne(a, L, 1279);
+    for (size_t k = 1; k < copies; k++) memcpy(a + k * m * L, a, m * L * 8);
+    compare(a, copies * m, L, 0, "Mersenne");
+    free(a);
+    printf("structured: done\n");
+}
+
+static void test_nextprime(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x5eed;
+    for (size_t limbs = 2; limbs <= 33; limbs = limbs * 2 - 1) {
+        size_t n = limbs <= 9 ? 32 : 4;
+        bulk_limb_t *a = test_xmalloc(n * limbs * 8), *rg = test_xmalloc(n * limbs * 8);
+        bulk_limb_t *rc = test_xmalloc(n * limbs * 8);
+        memset(a, 0, n * limbs * 8);
+        for (size_t i = 0; i < n * limbs; i++)
+            if (i % limbs != limbs - 1) a[i] = test_structured_limb(&st, (int)i);
+        CHECK(bulk_int_nextprime(gpu, rg, a, n, limbs, 0, NULL) == BULK_OK, "nextprime GPU");
+        CHECK(bulk_int_nextprime(cpu, rc, a, n, limbs, 0, NULL) == BULK_OK, "nextprime CPU");
+        CHECK(memcmp(rg, rc, n * limbs * 8) == 0, "nextprime at %zu limbs: GPU and CPU differ", limbs);
+        mpz_t x, y;
+        mpz_inits(x, y, NULL);
+        for (size_t i = 0; i < n; i++) {
+            mpz_import(x, limbs, -1, 8, 0, 0, a + i * limbs);
+            mpz_nextprime(y, x);
+            mpz_import(x, limbs, -1, 8, 0, 0, rc + i * limbs);
+            CHECK(mpz_cmp(x, y) == 0, "nextprime at %zu limbs, instance %zu: not GMP's", limbs, i);
+        }
+        mpz_clears(x, y, NULL);
+        free(a), free(rg), free(rc);
+    }
+    /* the next prime after 2^64 - 59 needs two limbs */
+    bulk_limb_t big[2] = { ~0ull - 59, ~0ull - 58 }, rr[2];
+    int8_t e[2] = { 9, 9 };
+    CHECK(bulk_int_nextprime(gpu, rr, big, 2, 1, 0, e) == BULK_ERR_OVERFLOW && rr[0] == ~0ull - 58 &&
+              rr[1] == 0 && e[0] == BULK_OK && e[1] == BULK_ERR_OVERFLOW,
+          "nextprime overflow at 2^64 on the GPU context");
+    printf("nextprime: done\n");
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv);
+    if (bulk_cuda_device_count() == 0) {
+        printf("SKIP: no CUDA device (test_int_prime_gpu needs one; nothing was run)\n");
+        return 77; /* ctest: SKIP_RETURN_CODE */
+    }
+    if (bulk_ctx_open(&gpu, BULK_BACKEND_CUDA, 0) != BULK_OK ||
+        bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 0) != BULK_OK) {
+        fprintf(stderr, "cannot open the contexts\n");
+        return 1;
+    }
+    double t0 = now();
+    test_random(seed);
+    test_structured();
+    printf("(%.1f s in isprime on the GPU context, %.1f s in all)\n", gpu_s, now() - t0);
+    test_nextprime(seed);
+    bulk_ctx_close(gpu);
+    bulk_ctx_close(cpu);
+    return test_finish();
+}

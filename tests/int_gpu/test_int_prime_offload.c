@@ -1,0 +1,192 @@
+/* The GPU isprime path's orchestration (bulk_prime_offload_run, src/int/int_prime_offload.c) on
+ * the CPU: its powmod is bulk_int_powmod on a CPU context and its isprime kernel the kernel's
+ * per-instance code run on the host (bg_isprime_one, src/int/cuda/core/prime.h), so every step
+ * but the device itself is checked on every build. Answers (the undecided finished by
+ * bulk_int_isprime) must equal bulk_int_isprime on the CPU, with the kernel always, never, or
+ * not at all present, small chunks or one: on random odd numbers, primes, products of two
+ * primes and squares of 64..2048 bits, random odd numbers of 4096, the spsp(2) below 10^8,
+ * Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra rounds. And nextprime
+ * in batches through that path (bulk_prime_next_batched, as on a CUDA context) against the
+ * CPU's: around 2^32, overflow at the top of 64 and 128 bits, structured numbers of 2..9 limbs.
+ * --seed S replays; BULK_SANITIZED=1 shrinks. */
+#include <gmp.h>
+
+#include "bulk/int.h"
+#include "int/cuda/int_gpu_core.h"
+#include "int/cuda/core/prime.h"
+#include "int/int_prime_offload.h"
+#include "test_util.h"
+#include "prime_sets.h"
+#include "../int/spsp2_gen.h"
+
+static bulk_ctx *cpu;
+static size_t powmod_calls, kernel_calls, kernel_numbers;
+
+static int cpu_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
+                      const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err)
+{
+    powmod_calls++;
+    return bulk_int_powmod(ctx, r, base, exp, m, n, limbs, err);
+}
+
+/* the kernel's per-instance code at stride 1 */
+static int host_kernel(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                       unsigned rounds)
+{
+    (void)ctx;
+    kernel_calls++;
+    kernel_numbers += n;
+    int nw = (int)(2 * limbs);
+    bg_word *x = test_xmalloc((size_t)nw * 4), *scr = test_xmalloc(bg_prime_scratch_words(nw) * 4);
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < nw; j++) x[j] = (bg_word)(a[i * limbs + j / 2] >> (32 * (j % 2)));
+        out[i] = (uint8_t)bg_isprime_one(x, scr, 1, nw, rounds);
+    }
+    free(x);
+    free(scr);
+    return BULK_OK;
+}
+
+/* n numbers of `limbs` limbs through the offload with kernel use `mode` (0: no kernel, 1: the
+ * kernel for 16 or more survivors, 2: kernel present but never enough survivors) and chunks
+ * of `chunk` limbs, against the CPU. */
+static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, int mode,
+                  size_t chunk, const char *what)
+{
+    bulk_prime_offload o = { cpu_powmod, mode ? host_kernel : NULL, 32, mode == 1 ? 16 : SIZE_MAX,
+                             chunk };
+    uint8_t *og = test_xmalloc(n + 1), *oc = test_xmalloc(n + 1);
+    CHECK(bulk_int_isprime(cpu, oc, a, n, limbs, rounds) == BULK_OK, "isprime");
+    size_t k0 = kernel_calls;
+    CHECK(bulk_prime_offload_run(cpu, &o, og, a, n, limbs, rounds) == BULK_OK, "%s: offload: %s", what,
+          bulk_ctx_last_error(cpu));
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        CHECK(og[i] <= 2, "%s: out[%zu] = %d", what, i, og[i]);
+        if (og[i] == 2) /* the caller's part */
+            CHECK(bulk_int_isprime(cpu, og + i, a + i * limbs, 1, limbs, rounds) == BULK_OK, "finish");
+        if (og[i] != oc[i] && bad++ < 5)
+            CHECK(0, "%s, %zu limbs, mode %d, instance %zu: offload %d, CPU %d", what, limbs, mode, i,
+                  og[i], oc[i]);
+    }
+    if (mode != 1) CHECK(kernel_calls == k0, "%s: kernel called in mode %d", what, mode);
+    free(og);
+    free(oc);
+}
+
+static void check_modes(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, const char *what)
+{
+    for (int mode = 0; mode < 3; mode++) check(a, n, limbs, rounds, mode, 0, what);
+    check(a, n, limbs, rounds, 1, 5 * limbs, what); /* chunks of 5 numbers */
+}
+
+/* bulk_int_isprime on a CUDA context, emulated: the offload, then the CPU for the undecided */
+static int offload_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                           unsigned rounds)
+{
+    bulk_prime_offload o = { cpu_powmod, host_kernel, 32, 16, 0 };
+    int st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs, rounds);
+    for (size_t i = 0; i < n && st == BULK_OK; i++)
+        if (out[i] == 2) st = bulk_int_isprime(ctx, out + i, a + i * limbs, 1, limbs, rounds);
+    return st;
+}
+
+/* bulk_prime_next_batched over offload_isprime against bulk_int_nextprime on the CPU: results,
+ * per-instance errors and the status. */
+static int check_next(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, const char *what)
+{
+    bulk_limb_t *rb = test_xmalloc(n * limbs * 8), *rc = test_xmalloc(n * limbs * 8);
+    int8_t *eb = test_xmalloc(n), *ec = test_xmalloc(n);
+    size_t first = 0;
+    int sc = bulk_int_nextprime(cpu, rc, a, n, limbs, rounds, ec);
+    int sb = bulk_prime_next_batched(cpu, offload_isprime, rb, a, n, limbs, rounds, eb, &first);
+    CHECK(sb == sc, "%s: nextprime status %d, CPU %d", what, sb, sc);
+    CHECK(memcmp(rb, rc, n * limbs * 8) == 0 && memcmp(eb, ec, n) == 0,
+          "%s at %zu limbs: batched nextprime differs from the CPU's", what, limbs);
+    if (sc == BULK_ERR_OVERFLOW) {
+        size_t lo = 0;
+        while (ec[lo] != BULK_ERR_OVERFLOW) lo++;
+        CHECK(first == lo, "%s: first overflow %zu, want %zu", what, first, lo);
+    }
+    free(rb), free(rc), free(eb), free(ec);
+    return sc;
+}
+
+static void test_next(uint64_t seed)
+{
+    uint64_t st = seed ^ 0x4e58;
+    size_t n = 2000;
+    bulk_limb_t *a = test_xmalloc(n * 4 * 8);
+    for (size_t i = 0; i < n; i++) a[i] = i < 1000 ? i : ((uint64_t)1 << 32) - 500 + i; /* across 2^32 */
+    check_next(a, n, 1, 0, "small and around 2^32");
+    /* the largest primes of 64 and 128 bits (2^64 - 59, 2^128 - 159): the next ones overflow */
+    bulk_limb_t top[] = { ~0ull - 59, ~0ull - 58, ~0ull - 1000, 3 };
+    CHECK(check_next(top, 4, 1, 1, "top of 64 bits") == BULK_ERR_OVERFLOW, "no overflow at 2^64");
+    bulk_limb_t top2[] = { ~0ull - 159, ~0ull, ~0ull - 158, ~0ull, 12345, 0 };
+    CHECK(check_next(top2, 3, 2, 0, "top of 128 bits") == BULK_ERR_OVERFLOW, "no overflow at 2^128");
+    for (size_t limbs = 2; limbs <= 9; limbs++) {
+        size_t m = 24;
+        memset(a, 0, m * limbs * 8);
+        for (size_t i = 0; i < m * limbs; i++)
+            if (i % limbs != limbs - 1) a[i] = test_structured_limb(&st, (int)i);
+        check_next(a, m, limbs, limbs % 2, "structured");
+    }
+    free(a);
+    printf("batched nextprime: agrees with the CPU's\n");
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = test_seed(argc, argv);
+    int san = getenv("BULK_SANITIZED") && atoi(getenv("BULK_SANITIZED"));
+    if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 2) != BULK_OK) return 1;
+    /* n < 4096, Carmichael numbers, the spsp(2) below 10^8 (enough for the kernel's 16) */
+    spsp2_list G;
+    CHECK(spsp2_generate(&G, san ? 10000000 : 100000000) == 0, "spsp2_generate");
+    bulk_limb_t *a = test_xmalloc((4096 + 8 + G.nspsp) * 8);
+    size_t n = 0;
+    for (uint64_t v = 0; v < 4096; v++) a[n++] = v;
+    static const uint64_t carm[] = { 561, 1105, 1729, 2465, 2821, 6601, 8911, 10585 };
+    for (size_t i = 0; i < 8; i++) a[n++] = carm[i];
+    for (size_t i = 0; i < G.nspsp; i++) a[n++] = G.spsp[i];
+    spsp2_free(&G);
+    check_modes(a, n, 1, 0, "small, Carmichael, spsp(2)");
+    check(a, n, 1, 2, 1, 0, "small, Carmichael, spsp(2), 2 rounds");
+    free(a);
+    /* Mersenne numbers 2^p - 1 (all strong base-2 pseudoprimes) at 10 limbs */
+    size_t L = 10;
+    a = test_xmalloc(256 * L * 8);
+    size_t m = prime_sets_mersenne(a, L, san ? 300u : 640u);
+    check_modes(a, m, L, 0, "Mersenne");
+    free(a);
+    /* random: a prime, a product of two primes, a square, odd numbers, at 64..4096 bits */
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, (unsigned long)seed);
+    mpz_t x, p;
+    mpz_inits(x, p, NULL);
+    for (size_t limbs = 1; limbs <= (san ? 8u : 64u); limbs *= 2) {
+        size_t cnt = san ? 24 : limbs <= 8 ? 96 : limbs <= 16 ? 24 : limbs <= 32 ? 12 : 6;
+        a = test_xmalloc(cnt * limbs * 8);
+        for (size_t i = 0; i < cnt; i++) {
+            unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
+            /* at 64 limbs past the kernel; GMP's primes of 4096 bits take seconds */
+            int kind = limbs == 64 ? PRIME_SETS_ODD
+                       : i % 4 == 0 ? PRIME_SETS_PRIME
+                       : i % 4 == 1 ? PRIME_SETS_PRODUCT
+                       : i % 8 == 2 ? PRIME_SETS_SQUARE : PRIME_SETS_ODD;
+            prime_sets_sample(a + i * limbs, limbs, bits, kind, x, p, rs);
+        }
+        check_modes(a, cnt, limbs, 0, "random");
+        check(a, cnt, limbs, 2, 1, 0, "random, 2 rounds");
+        free(a);
+    }
+    mpz_clears(x, p, NULL);
+    gmp_randclear(rs);
+    test_next(seed);
+    CHECK(powmod_calls > 0 && kernel_calls > 0, "powmod %zu, kernel %zu calls", powmod_calls, kernel_calls);
+    printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu kernel calls of %zu "
+           "numbers)\n", powmod_calls, kernel_calls, kernel_numbers);
+    bulk_ctx_close(cpu);
+    return test_finish();
+}
