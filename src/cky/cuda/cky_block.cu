@@ -36,6 +36,7 @@
  * depends on the grammar (random grammars with many rules make almost every set full early). */
 #include "cky/cky_core.h"
 #include "cky/cuda/cky_gpu.cuh"
+#include "backend/cuda/smem_limit.cuh"
 
 #define FULL_MASK 0xffffffffu
 
@@ -211,10 +212,10 @@ __global__ static void __launch_bounds__(1024)
     }
 }
 
+/* raise-only: another context's grammar may need more of the same kernel at the same time */
 template <bool EARLY, bool BYB, int P> static cudaError_t prepare_one(size_t smem)
 {
-    return cudaFuncSetAttribute(cky_block_kernel<EARLY, BYB, P>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)smem);
+    return bulk_cuda_smem_at_least((const void *)cky_block_kernel<EARLY, BYB, P>, smem);
 }
 
 /* the instantiated kernels: with and without early exit, either rule form one split per pass,

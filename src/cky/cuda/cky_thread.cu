@@ -16,6 +16,7 @@
  * the baseline of the benchmark. */
 #include "cky/cky_core.h"
 #include "cky/cuda/cky_gpu.cuh"
+#include "backend/cuda/smem_limit.cuh"
 
 /* One thread per 64 strings; the body is bulk_cky_thread (cky_core.h), which the CPU tests
  * also run. With use_shared each thread gets a 2 * nnt-word slice of shared memory at stride
@@ -39,7 +40,8 @@ cudaError_t cky_thread_launch(uint64_t *T, const int32_t *str, uint8_t *acc, uin
     unsigned block = use_shared ? CKY_THREAD_SH_BLOCK : CKY_THREAD_GL_BLOCK;
     size_t smem = use_shared ? 2 * (size_t)dg->nnt * CKY_THREAD_SH_BLOCK * sizeof(uint64_t) : 0;
     if (use_shared) {
-        cudaError_t e = cudaFuncSetAttribute(cky_thread_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        /* raise-only: another context's grammar may need more at the same time */
+        cudaError_t e = bulk_cuda_smem_at_least((const void *)cky_thread_kernel, smem);
         if (e != cudaSuccess) return e;
     }
     cky_thread_kernel<<<(unsigned)((cols + block - 1) / block), block, smem, s>>>(

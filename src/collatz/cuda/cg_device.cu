@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend/cuda/smem_limit.cuh"
 #include "collatz/cuda/cg_host.h"
 #include "collatz/cuda/cg_plan.h"
 
@@ -66,20 +67,11 @@ int cg_devices(const bulk_ctx *ctx, const bulk_collatz_engine *e)
     return n;
 }
 
-/* The one process-wide state of this backend: kernels' dynamic shared memory limits are
- * attributes of the process (per device), shared by every context, so raising one is a
- * read-modify-write that two contexts must not interleave. */
-static pthread_mutex_t g_smem_limit_lock = PTHREAD_MUTEX_INITIALIZER;
-
+/* Kernels' dynamic shared memory limits are attributes of the process (per device), shared by
+ * every context: raised only, under one lock (backend/cuda/smem_limit.cuh). */
 int cg_smem_limit(const void *f, size_t bytes)
 {
-    pthread_mutex_lock(&g_smem_limit_lock);
-    cudaFuncAttributes a;
-    cudaError_t err = cudaFuncGetAttributes(&a, f);
-    if (err == cudaSuccess && (size_t)a.maxDynamicSharedSizeBytes < bytes)
-        err = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    pthread_mutex_unlock(&g_smem_limit_lock);
-    BULK_CUDA_CHECK(NULL, err);
+    BULK_CUDA_CHECK(NULL, bulk_cuda_smem_at_least(f, bytes));
     return BULK_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "int/cuda/mul/mul_internal.cuh"
+#include "backend/cuda/smem_limit.cuh"
 
 namespace {
 
@@ -108,8 +109,7 @@ int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
     int threads;
     size_t smem = cols_smem_bytes(limbs, &threads);
     if (smem > 48 * 1024)
-        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(mul_cols_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)smem));
+        BULK_CUDA_CHECK(NULL, bulk_cuda_smem_at_least((const void *)mul_cols_kernel, smem));
     const size_t max_grid = 0x7fffffffu;
     for (size_t done = 0; done < n; done += max_grid) {
         size_t cnt = n - done < max_grid ? n - done : max_grid;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "int/cuda/mul/mul_internal.cuh"
+#include "backend/cuda/smem_limit.cuh"
 
 namespace {
 
@@ -176,8 +177,7 @@ int launch_eo(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, c
     const int rw = M == EO_LO ? 2 * L : 4 * L; /* result words */
     size_t smem = sizeof(bg_word) * (size_t)BS * ((rw + 1) + (M == EO_SQR ? 0 : 2 * L + 1));
     if (smem > 48 * 1024)
-        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(mul_eo_kernel<L, BS, M>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        BULK_CUDA_CHECK(NULL, bulk_cuda_smem_at_least((const void *)mul_eo_kernel<L, BS, M>, smem));
     unsigned grid = (unsigned)((n + BS - 1) / BS);
     mul_eo_kernel<L, BS, M><<<grid, BS, smem, st>>>(r, a, b, n, l);
     BULK_CUDA_CHECK_LAUNCH(NULL);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "int/cuda/mul/mul_internal.cuh"
+#include "backend/cuda/smem_limit.cuh"
 
 namespace {
 
@@ -134,8 +135,7 @@ int launch_sr_pg(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l
     const int rs = V ? 7 * G * P + 4 : 7 * G * P + 1; /* words per group region */
     size_t smem = sizeof(bg_word) * rs * (32 / G) * kSrWarps;
     if (smem > 48 * 1024)
-        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(mul_sr_kernel<P, G, V>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        BULK_CUDA_CHECK(NULL, bulk_cuda_smem_at_least((const void *)mul_sr_kernel<P, G, V>, smem));
     size_t per_block = (size_t)kSrWarps * (32 / G);
     size_t blocks = (n + per_block - 1) / per_block;
     mul_sr_kernel<P, G, V><<<(unsigned)blocks, 32 * kSrWarps, smem, st>>>(r, a, b, n, limbs);

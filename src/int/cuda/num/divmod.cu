@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "int/cuda/num/num_cols.cuh"
+#include "backend/cuda/smem_limit.cuh"
 
 namespace {
 
@@ -150,8 +151,7 @@ int launch_divmod_stage(cudaStream_t st, bg_limb *q, bg_limb *r, const bg_limb *
     const int BT = kDivmodBlock;
     size_t smem = sizeof(bg_word) * (size_t)BT * (size_t)(nu + nv + 1);
     if (smem > 48 * 1024)
-        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(divmod_stage_kernel<NW>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        BULK_CUDA_CHECK(NULL, bulk_cuda_smem_at_least((const void *)divmod_stage_kernel<NW>, smem));
     const unsigned gr = (unsigned)((n + BT - 1) / BT);
     divmod_stage_kernel<NW><<<gr, BT, smem, st>>>(q, r, a, nu, d, nv, SC, n, err, bad);
     BULK_CUDA_CHECK_LAUNCH(NULL);

@@ -9,6 +9,7 @@
  * exponents); with L words per lane a lane needs about 4 L + 16 registers whatever the width. */
 #include "int/cuda/int_cuda_internal.cuh"
 #include "int/cuda/int_gpu_core.h"
+#include "backend/cuda/smem_limit.cuh"
 
 namespace {
 
@@ -176,9 +177,7 @@ int launch(bg_limb *r, const bg_limb *base, const bg_limb *e, const bg_limb *m, 
     const size_t smem = per_block * (BG_MC_SLOTS * L * TPI + TPI) * sizeof(bg_word);
     /* 16 words per lane: 66 KB a block, above the 48 KB a launch gets unasked */
     if (smem > 48 * 1024)
-        BULK_CUDA_CHECK(NULL, cudaFuncSetAttribute(powmod_coop_kernel<L, TPI>,
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   (int)smem));
+        BULK_CUDA_CHECK(NULL, bulk_cuda_smem_at_least((const void *)powmod_coop_kernel<L, TPI>, smem));
     for (size_t done = 0; done < n; done += per_block * max_blocks) {
         size_t cnt = n - done < per_block * max_blocks ? n - done : per_block * max_blocks;
         unsigned blocks = (unsigned)((cnt + per_block - 1) / per_block);
