@@ -76,6 +76,17 @@ struct bulk_collatz_backend {
     int (*verify_chunk_peaks)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                               bulk_u128 last, const bulk_collatz_wide *floor,
                               const bulk_collatz_wide *seed, bulk_collatz_verify_result *out);
+    /* The full-glide verify (an engine without peaks, not in convergence mode) of [first, last]
+     * into *out, which also lists every n of the range whose glide exceeds floor: *hits
+     * (malloc'ed, free() it; ascending n, value.limb[0] the glide), *count of them, at most max
+     * (more: BULK_ERR_OVERFLOW, and no list). floor must be at least 2 (k + kx) (no number the
+     * sieve eliminates reaches it) and below 2^32 - 1: else BULK_ERR_ARG. CUDA: the kernels send
+     * those numbers to the host, which finishes them exactly (cg_verify.cu); the glide records'
+     * search (records_gpu.c). NULL in the CPU table. */
+    int (*verify_chunk_glides)(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                               bulk_u128 last, uint64_t floor, size_t max,
+                               bulk_collatz_record **hits, size_t *count,
+                               bulk_collatz_verify_result *out);
 };
 
 extern const struct bulk_collatz_backend bulk_collatz_cpu_backend;

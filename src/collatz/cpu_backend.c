@@ -21,4 +21,5 @@ const struct bulk_collatz_backend bulk_collatz_cpu_backend = {
     .last_stats = NULL, /* the CPU paths keep no statistics */
     .release = NULL,    /* nor state between calls */
     .verify_chunk_peaks = NULL, /* verify_chunk computes the peaks itself */
+    .verify_chunk_glides = NULL, /* the CPU runs glide records on its own engine (records_fast.h) */
 };

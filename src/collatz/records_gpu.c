@@ -10,13 +10,14 @@
  * --above or from 1). Each hit is then checked on the CPU: its pre-drop peak again, from n
  * itself (bulk_cz_predrop).
  *
- * Glide records. The full-glide verify gives the largest glide of a range and its smallest n.
- * A range whose largest glide does not beat best holds no record. A slice is cut into PARTS
- * parts verified in order; a part whose largest glide beats best (the maximum so far, which
- * rises with every record found) is cut and searched the same way, down to ranges of LEAF
- * numbers, which run on the CPU engine of glide records. Where records are rare (far from 1
- * once the maximum is high) that is the verify of the slice; each record adds about 1/PARTS of
- * the range it lies in per level. */
+ * Glide records. n is a record exactly when its glide beats best (the maximum before the slice)
+ * and every smaller n of the slice. The full-glide verify lists every n whose glide exceeds a
+ * floor (verify_chunk_glides: the kernels send those numbers to the host, which finishes them
+ * exactly); with the floor best, walking that list in order gives the records, at the verify's
+ * rate wherever the list is short. The floor must exceed every glide that the sieve eliminates
+ * (2 K), so the GPU takes a slice once best is that high; a list longer than HITS (a floor far
+ * below the slice's glides) cuts the slice into PARTS parts searched in order, the floor rising
+ * with each record. Slices of fewer than LEAF numbers run on the CPU engine of glide records. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +33,10 @@ static inline bulk_u128 from128(u128 v)
     return r;
 }
 
-/* The glide search cuts a range into PARTS parts, one GPU verify each; ranges of at most LEAF
- * numbers run on the CPU threads (2^28: about 20 ms on the 16 cores of a GPU host). Measured on
- * an H200 from the start of a window near 2^68 (27 to 32 records relative to it): 2^46 numbers in
- * 32.7 s against 11.9 s for their full-glide verify, as each GPU call gives one maximum and costs
- * some 30 ms (docs/perf/collatz.md "The GPU", with the halving search it beat). */
+/* The glide search (see the top): at most HITS numbers listed per GPU call (2^22: some seconds
+ * of the host's exact redo), else PARTS parts; ranges of fewer than LEAF numbers on the CPU
+ * threads (2^28: about 20 ms on the 16 cores of a GPU host, a GPU call's fixed cost). */
+#define HITS ((size_t)1 << 22)
 #define PARTS 16
 #define LEAF ((u128)1 << 28)
 
@@ -77,8 +77,10 @@ int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e,
         const u128 end = w < 127 && (f >> w) < ((u128)1 << (127 - w)) ? ((f >> w) + 1) << w : ~(u128)0;
         return escape_log2(e, best, end) >= MIN_ESCAPE;
     }
-    /* glides: the full-glide mode; slices that start within 2 LEAF of 2^128 stay on the CPU */
-    return kind == BULK_COLLATZ_GLIDE && !e->conv && f < ~(u128)0 - 2 * LEAF;
+    /* glides: the full-glide mode, a maximum above every glide the sieve eliminates (at most
+     * 2 K: K halvings and at most K odd steps) */
+    return kind == BULK_COLLATZ_GLIDE && ctx->gpu->collatz->verify_chunk_glides && !e->conv &&
+           best->limb[1] == 0 && best->limb[0] >= 2 * (uint64_t)(e->k + e->kx) && best->limb[0] < UINT32_MAX;
 }
 
 /* The path records of [from, to] above *best (see the top). */
@@ -121,39 +123,36 @@ static int path_records(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 from, 
     return BULK_OK;
 }
 
-/* The largest glide of [a, b] on the GPU into *M. */
-static int max_glide(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b, uint64_t *M)
-{
-    bulk_collatz_verify_result *r = malloc(sizeof *r);
-    if (!r) return BULK_ERR_NOMEM;
-    int st = ctx->gpu->collatz->verify_chunk(ctx, e, from128(a), from128(b), r);
-    *M = r->max_glide;
-    free(r);
-    return st;
-}
-
-/* The glide records of [a, b] above l->best into l (see the top): PARTS parts in order, each
- * verified, and searched the same way when its largest glide beats the maximum so far. */
+/* The glide records of [a, b] above l->best into l (see the top). */
 static int glide_search(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u128 b, struct cz_rlist *l)
 {
+    bulk_collatz_record *h = NULL;
+    size_t m = 0;
+    int st;
     if (b - a < LEAF) {
-        bulk_collatz_record *rp;
-        size_t m;
-        int st = bulk_cz_records_glide(ctx, e, from128(a), from128(b), &rp, &m, NULL, 0);
-        for (size_t i = 0; st == BULK_OK && i < m; i++)
-            if (rp[i].value.limb[0] > l->best) st = cz_rlist_push(l, to128(rp[i].n), rp[i].value.limb[0]);
-        free(rp);
-        return st;
+        st = bulk_cz_records_glide(ctx, e, from128(a), from128(b), &h, &m, NULL, 0);
+    } else {
+        bulk_collatz_verify_result *r = malloc(sizeof *r);
+        if (!r) return BULK_ERR_NOMEM;
+        st = l->best >= UINT32_MAX ? BULK_ERR_ARG
+                                   : ctx->gpu->collatz->verify_chunk_glides(ctx, e, from128(a), from128(b), l->best,
+                                                                            HITS, &h, &m, r);
+        free(r);
+        if (st == BULK_ERR_OVERFLOW) {
+            const u128 part = (b - a) / PARTS + 1;
+            st = BULK_OK;
+            for (u128 x = a; st == BULK_OK; x += part) {
+                const u128 y = b - x < part ? b : x + part - 1;
+                st = glide_search(ctx, e, x, y, l);
+                if (y == b) break;
+            }
+            return st;
+        }
     }
-    const u128 part = (b - a) / PARTS + 1;
-    int st = BULK_OK;
-    for (u128 x = a; st == BULK_OK; x += part) {
-        const u128 y = b - x < part ? b : x + part - 1;
-        uint64_t M;
-        st = max_glide(ctx, e, x, y, &M);
-        if (st == BULK_OK && M > l->best) st = glide_search(ctx, e, x, y, l);
-        if (y == b) break;
-    }
+    /* ascending n: a record beats the maximum so far */
+    for (size_t i = 0; st == BULK_OK && i < m; i++)
+        if (h[i].value.limb[0] > l->best) st = cz_rlist_push(l, to128(h[i].n), h[i].value.limb[0]);
+    free(h);
     return st;
 }
 

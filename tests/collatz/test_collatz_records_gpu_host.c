@@ -1,11 +1,11 @@
 /* The host side of path and glide records on a CUDA context (records_gpu.c, the pieces of
  * runs.c), with the CPU in the device's place: a CPU context given a GPU table whose verify
  * entries are the CPU's (verify_chunk_peaks: the CPU verify with hits above 0, then only what
- * beats the floor, as the CUDA entry's contract says). Its lists must equal those of the plain
+ * beats the floor, as the CUDA entry's contract says; verify_chunk_glides: the CPU verify, and
+ * the numbers above the floor found by halving ranges). Its lists must equal those of the plain
  * CPU context: windows with above values around the path record 1980976057694848447 (the
  * previous record's peak: exactly that record; both verify modes) and the one before it, a part
- * of a run around it, and glide records near 2^64 through the whole-range maximum and its halves
- * down to the CPU pieces of 2^32 (not in sanitizer builds: minutes there). Runs everywhere (label unit); the
+ * of a run around it, and glide records near 2^64 (not in sanitizer builds: minutes there). Runs everywhere (label unit); the
  * device itself is tested by tests/collatz_gpu/test_collatz_gpu_records.c. */
 #include "test_util.h"
 
@@ -47,12 +47,53 @@ static int twin_peaks(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 fir
     return BULK_OK;
 }
 
-static int twin_verify(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last,
-                       bulk_collatz_verify_result *out)
+/* The glide hits of [a, b] above floor into h (n, glide): halves of any range whose largest glide
+ * exceeds floor, down to single numbers. */
+static int glide_hits(const bulk_collatz_engine *e, u128 a, u128 b, uint64_t floor, bulk_collatz_record *h,
+                      size_t cap, size_t *n)
+{
+    bulk_collatz_verify_result *r = malloc(sizeof *r);
+    if (!r) return BULK_ERR_NOMEM;
+    int st = bulk_cz_verify_chunk(e, U(a), U(b), r);
+    const uint64_t m = r->max_glide;
+    const u128 mn = W(r->max_glide_n);
+    free(r);
+    if (st || m <= floor) return st;
+    if (a == b) {
+        if (*n == cap) return BULK_ERR_OVERFLOW;
+        memset(&h[*n], 0, sizeof h[*n]);
+        h[*n].n = U(mn);
+        h[*n].value.limb[0] = m;
+        ++*n;
+        return BULK_OK;
+    }
+    const u128 mid = a + (b - a) / 2;
+    st = glide_hits(e, a, mid, floor, h, cap, n);
+    return st ? st : glide_hits(e, mid + 1, b, floor, h, cap, n);
+}
+
+/* The CUDA entry's contract on the CPU, for a device whose list holds at most TWIN_HITS numbers
+ * (so that the caller's cut into parts runs too). */
+#define TWIN_HITS 6
+static int twin_glides(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first, bulk_u128 last, uint64_t floor,
+                       size_t max, bulk_collatz_record **hits, size_t *count, bulk_collatz_verify_result *out)
 {
     (void)ctx;
     glide_calls++;
-    return bulk_cz_verify_chunk(e, first, last, out);
+    if (e->conv || e->peaks || floor < 2 * (uint64_t)(e->k + e->kx)) return BULK_ERR_ARG;
+    int st = bulk_cz_verify_chunk(e, first, last, out);
+    const size_t cap = max < TWIN_HITS ? max : TWIN_HITS;
+    bulk_collatz_record *h = malloc(cap * sizeof *h);
+    size_t n = 0;
+    if (!h) return BULK_ERR_NOMEM;
+    if (st == BULK_OK) st = glide_hits(e, W(first), W(last), floor, h, cap, &n);
+    if (st) {
+        free(h);
+        return st;
+    }
+    *hits = h;
+    *count = n;
+    return BULK_OK;
 }
 
 static struct bulk_collatz_backend twin;
@@ -116,7 +157,7 @@ int main(int argc, char **argv)
         return 1;
     twin = bulk_collatz_cpu_backend;
     twin.verify_chunk_peaks = twin_peaks;
-    twin.verify_chunk = twin_verify;
+    twin.verify_chunk_glides = twin_glides;
     twin_tables = *dev->cpu;
     twin_tables.collatz = &twin;
     dev->gpu = &twin_tables;
@@ -157,11 +198,11 @@ int main(int argc, char **argv)
             R - ((u128)1 << 23) + r2, R + ((u128)1 << (b - 5)), &p0, (uint64_t)1 << 21, NULL, NULL);
     CHECK(peaks_calls >= 4, "part: %d calls of the device's verify", peaks_calls);
     if (!quick) {
-        /* 2^34 numbers: the first piece on the CPU, then one twin call, its halves, CPU leaves */
+        /* 2^33 numbers: the first piece on the CPU, then twin calls with hits above the maximum
+         * (those with more than TWIN_HITS cut into parts) */
         const u128 P64 = (u128)1 << 64;
-        compare("glides near 2^64", cpu, dev, glide, BULK_COLLATZ_GLIDE, P64 + r1, P64 + r1, P64 + ((u128)1 << 34),
+        compare("glides near 2^64", cpu, dev, glide, BULK_COLLATZ_GLIDE, P64 + r1, P64 + r1, P64 + ((u128)1 << 33),
                 NULL, 0, NULL, NULL);
-        /* the whole range, then at least one half per level down to 2^32 */
         CHECK(glide_calls >= 3, "glides: %d calls of the device's verify", glide_calls);
         printf("glides: %d calls of the device's verify\n", glide_calls);
     }

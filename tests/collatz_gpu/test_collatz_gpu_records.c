@@ -7,8 +7,10 @@
  *   record 1980976057694848447 (the previous record's peak: exactly that record) in both verify
  *   modes and around the one before it (its peak - 1: exactly it), a part of a run around it in
  *   pieces with unaligned ends;
- * - glide records from 1 and near 2^60 and 2^64 on the full-glide verify (a whole-range maximum,
- *   then halves down to CPU pieces of 2^32), one piece of the run per GPU call. */
+ * - the glide hits of the full-glide verify (verify_chunk_glides) near 2^64 against its plain
+ *   verify and the CPU;
+ * - glide records from 1 and near 2^60 and 2^64 on the full-glide verify with hits above the
+ *   running maximum, one piece of the run per GPU call. */
 #include <time.h>
 
 #include "test_util.h"
@@ -106,6 +108,63 @@ static void oeis(const char *dir, const char *file, int bits, const bulk_collatz
     CHECK(i > 0, "%s: no records read", file);
 }
 
+/* verify_chunk_glides on [a, b] against the GPU's plain full-glide verify (its own booking
+ * instead of the host's): the same result; every hit's glide again on the CPU; between hits no
+ * glide above the floor (the plain verify of each gap); a list too long for max, and a floor
+ * the sieve could reach, refused. The floor is the range's largest glide less some 64 or fewer. */
+static void glide_hits(const bulk_collatz_engine *e, u128 a, u128 b)
+{
+    bulk_collatz_verify_result *r0 = malloc(sizeof *r0), *r1 = malloc(sizeof *r1);
+    CHECK(r0 && r1, "glide hits: no memory");
+    if (!r0 || !r1) return;
+    int st = CZ_GPU->verify_chunk(cz_gpu_ctx, e, U(a), U(b), r0);
+    CHECK(st == BULK_OK, "glide hits: verify: %s", bulk_ctx_last_error(cz_gpu_ctx));
+    bulk_collatz_record *h = NULL;
+    size_t n = 0;
+    uint64_t F = 0;
+    for (uint64_t d = 64; st == BULK_OK; d /= 2) {
+        F = r0->max_glide - d;
+        st = CZ_GPU->verify_chunk_glides(cz_gpu_ctx, e, U(a), U(b), F, 4096, &h, &n, r1);
+        if (st != BULK_ERR_OVERFLOW || d == 1) break;
+        st = BULK_OK;
+    }
+    CHECK(st == BULK_OK && n > 0, "glide hits: %d, %zu hits: %s", st, n, bulk_ctx_last_error(cz_gpu_ctx));
+    if (st == BULK_OK) {
+        CHECK(W(r1->checksum) == W(r0->checksum) && W(r1->iterated) == W(r0->iterated) &&
+                  W(r1->covered) == W(r0->covered) && r1->max_glide == r0->max_glide &&
+                  W(r1->max_glide_n) == W(r0->max_glide_n) && r1->overflows == r0->overflows,
+              "glide hits: the result differs from the plain verify's");
+        u128 x = a;
+        for (size_t i = 0; i <= n; i++) {
+            const u128 y = i < n ? W(h[i].n) : b + 1;
+            CHECK(i == 0 || W(h[i - 1].n) < y, "glide hits: not ascending at %zu", i);
+            if (y > x) {
+                st = CZ_GPU->verify_chunk(cz_gpu_ctx, e, U(x), U(y - 1), r0);
+                CHECK(st == BULK_OK && r0->max_glide <= F, "glide hits: a gap before hit %zu holds glide %llu > %llu",
+                      i, (unsigned long long)r0->max_glide, (unsigned long long)F);
+            }
+            if (i < n) {
+                st = bulk_cz_verify_chunk(e, h[i].n, h[i].n, r0);
+                CHECK(st == BULK_OK && r0->max_glide == h[i].value.limb[0] && h[i].value.limb[0] > F,
+                      "glide hits: hit %zu's glide %llu, the CPU's %llu", i, (unsigned long long)h[i].value.limb[0],
+                      (unsigned long long)r0->max_glide);
+            }
+            x = y + 1;
+        }
+        printf("glide hits above %llu: %zu\n", (unsigned long long)F, n);
+        free(h);
+        h = NULL;
+        if (n > 1) {
+            st = CZ_GPU->verify_chunk_glides(cz_gpu_ctx, e, U(a), U(b), F, n - 1, &h, &n, r1);
+            CHECK(st == BULK_ERR_OVERFLOW && !h, "glide hits: %d with a list one short", st);
+        }
+    }
+    st = CZ_GPU->verify_chunk_glides(cz_gpu_ctx, e, U(a), U(b), 2 * (uint64_t)(e->k + e->kx) - 1, 4096, &h, &n, r1);
+    CHECK(st == BULK_ERR_ARG, "glide hits: %d with a floor below 2 K", st);
+    free(r0);
+    free(r1);
+}
+
 static bulk_collatz_engine *engine(bulk_ctx *cpu, int d, int ks, int kx, int conv)
 {
     bulk_collatz_engine *e = NULL;
@@ -159,7 +218,8 @@ int main(int argc, char **argv)
     compare("part of a run around R, glides", cpu, glide, BULK_COLLATZ_PATH, R - ((u128)1 << 32) - r1,
             R - ((u128)1 << 31) + r2, R + ((u128)1 << 32), &p0, (uint64_t)1 << 29, NULL, NULL);
 
-    /* glides: the first piece of 2^34 on the CPU, the rest one GPU call and its halves */
+    glide_hits(glide, P64 - ((u128)1 << 35) + r1, P64 + ((u128)1 << 35));
+    /* glides: the first piece of 2^34 on the CPU, the rest GPU calls with hits above the maximum */
     compare("glide 1..2^37", cpu, glide, BULK_COLLATZ_GLIDE, 1, 1, ((u128)1 << 37) + r1, NULL, 0, &got, &ng);
     oeis(dir, "glide_records.txt", 32, got, ng);
     free(got);

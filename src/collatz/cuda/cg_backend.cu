@@ -51,4 +51,5 @@ extern "C" const struct bulk_collatz_backend bulk_collatz_cuda_backend = {
     bulk_collatz_cuda_last_stats,   /* last_stats */
     bulk_collatz_cuda_release,      /* release */
     bulk_collatz_cuda_verify_chunk_peaks, /* verify_chunk_peaks */
+    bulk_collatz_cuda_verify_chunk_glides, /* verify_chunk_glides */
 };

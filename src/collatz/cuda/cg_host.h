@@ -132,6 +132,10 @@ int bulk_collatz_cuda_verify_chunk(bulk_ctx *ctx, const bulk_collatz_engine *e, 
 int bulk_collatz_cuda_verify_chunk_peaks(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                                          bulk_u128 last, const bulk_collatz_wide *floor,
                                          const bulk_collatz_wide *seed, bulk_collatz_verify_result *out);
+int bulk_collatz_cuda_verify_chunk_glides(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                          bulk_u128 last, uint64_t floor, size_t max,
+                                          bulk_collatz_record **hits, size_t *count,
+                                          bulk_collatz_verify_result *out);
 int bulk_collatz_cuda_delays(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
                              uint64_t count, uint32_t *out);
 int bulk_collatz_cuda_delay_stats(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,

@@ -36,6 +36,8 @@ struct vjob {
     bulk_collatz_verify_result *res; /* G results, one per device */
     const bulk_collatz_wide *floor;  /* pre-drop peaks: the caller's maximum so far (or NULL) */
     const bulk_collatz_wide *seed;   /* and the maximum expected (or NULL; peak.h) */
+    cg_ghits *gh;                    /* glide hits: G lists, one per device (or NULL) */
+    uint32_t gfloor;                 /* and their floor */
 };
 
 /* Rows [row0, row0 + rows) of level-k blocks from row nH against the resident slice. */
@@ -246,6 +248,9 @@ int verify_device(cg_worker &w, void *arg)
         r.o = o;
         r.threads = o.threads_per_block;
         r.peaks = e->peaks;
+        r.gh = job.gh ? &job.gh[g] : NULL;
+        r.gfloor = job.gfloor;
+        if (r.gh) r.gh->n = 0; /* (a rerun lists the device's share again) */
         if (r.peaks) r.wave_limit = o.launch_numbers ? o.launch_numbers : 1;
         /* k_flat's and k_uni's launch bound */
         if (r.threads > CG_INC_THREADS) r.threads = CG_INC_THREADS;
@@ -336,7 +341,8 @@ static int pieces_bounded(const bulk_collatz_engine *e, const cg_piece *pieces, 
  * may be NULL; peak.h). */
 static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_collatz_engine *e, u128 first,
                        u128 last, int G, bulk_collatz_verify_result *out, bulk_collatz_verify_result *res,
-                       const bulk_collatz_wide *floor, const bulk_collatz_wide *seed)
+                       const bulk_collatz_wide *floor, const bulk_collatz_wide *seed, cg_ghits *gh = NULL,
+                       uint32_t gfloor = UINT32_MAX)
 {
     cg_piece pieces[CG_MAX_PIECES];
     int np = cg_plan_chunk_x(first, last, e->k, e->kx, e->Sr != NULL, pieces);
@@ -350,7 +356,7 @@ static int verify_part(bulk_ctx *ctx, bulk_collatz_cuda_state *cs, const bulk_co
         }
     int conv_cpu = 0; /* convergence mode where k_uni does not run every row: the CPU's path */
     for (int i = 0; i < np; i++) conv_cpu |= e->conv && pieces[i].kind == CG_PIECE_EXT_WALK;
-    vjob job = { e, pieces, np, G, res, floor, seed };
+    vjob job = { e, pieces, np, G, res, floor, seed, gh, gfloor };
     int s = conv_cpu ? BULK_ERR_UNSUPPORTED : cg_run_devices(ctx, cs, G, verify_device, &job);
     bulk_collatz_verify_result part;
     bulk_collatz_verify_result_init(&part);
@@ -553,4 +559,74 @@ extern "C" int bulk_collatz_cuda_verify_chunk(bulk_ctx *ctx, const bulk_collatz_
     st->devices = G;
     st->seconds = cg_now() - t0;
     return s;
+}
+
+/* Glide hits in ascending n. */
+static int ghit_cmp(const void *a, const void *b)
+{
+    const u128 x = cg_w_of(((const bulk_collatz_record *)a)->n), y = cg_w_of(((const bulk_collatz_record *)b)->n);
+    return x < y ? -1 : x > y;
+}
+
+extern "C" int bulk_collatz_cuda_verify_chunk_glides(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 first,
+                                                     bulk_u128 last, uint64_t floor, size_t max,
+                                                     bulk_collatz_record **hits, size_t *count,
+                                                     bulk_collatz_verify_result *out)
+{
+    bulk_collatz_cuda_state *cs;
+    int s = cg_state(ctx, &cs);
+    if (s) return s;
+    bulk_collatz_cuda_stats *st = &cs->stats;
+    memset(st, 0, sizeof *st);
+    if (!e || !out || !hits || !count || (first.lo == 0 && first.hi == 0) || cz_lt(last, first)) return BULK_ERR_ARG;
+    /* the full-glide mode, and a floor that no number eliminated by the sieve reaches (one
+     * eliminated at level L <= k + kx drops within L halvings and at most L odd steps) */
+    if (e->conv || e->peaks || floor < 2 * (uint64_t)(e->k + e->kx) || floor >= UINT32_MAX) return BULK_ERR_ARG;
+    *hits = NULL;
+    *count = 0;
+    const int G = cg_devices(ctx, e);
+    if (G == 0) return bulk_fail(ctx, BULK_ERR_NO_BACKEND, "no CUDA device for the context's device %d", ctx->cuda->device);
+    double t0 = cg_now();
+    bulk_collatz_verify_result *res = (bulk_collatz_verify_result *)malloc((size_t)G * sizeof *res);
+    cg_ghits *gh = (cg_ghits *)calloc((size_t)G, sizeof *gh);
+    bulk_collatz_record *all = NULL;
+    size_t n = 0;
+    s = res && gh ? BULK_OK : BULK_ERR_NOMEM;
+    for (int g = 0; g < G && gh; g++) gh[g].max = max;
+    bulk_collatz_verify_result_init(out);
+    /* parts of at most 2^72 numbers, as bulk_collatz_cuda_verify_chunk */
+    const u128 part = (u128)1 << 72;
+    for (u128 a = cg_w_of(first), z = cg_w_of(last); s == BULK_OK;) {
+        u128 b = z - a >= part ? a + part - 1 : z;
+        s = verify_part(ctx, cs, e, a, b, G, out, res, NULL, NULL, gh, (uint32_t)floor);
+        for (int g = 0; s == BULK_OK && g < G; g++) {
+            if (gh[g].n > max - n) {
+                s = BULK_ERR_OVERFLOW;
+                break;
+            }
+            bulk_collatz_record *v = (bulk_collatz_record *)realloc(all, (n + gh[g].n + 1) * sizeof *v);
+            if (!v) {
+                s = BULK_ERR_NOMEM;
+                break;
+            }
+            all = v;
+            if (gh[g].n) memcpy(all + n, gh[g].v, gh[g].n * sizeof *v);
+            n += gh[g].n;
+        }
+        if (b == z) break;
+        a = b + 1;
+    }
+    for (int g = 0; g < G && gh; g++) free(gh[g].v);
+    free(gh);
+    free(res);
+    st->devices = G;
+    st->seconds = cg_now() - t0;
+    if (s != BULK_OK) {
+        free(all);
+        return s;
+    }
+    if (n > 1) qsort(all, n, sizeof *all, ghit_cmp);
+    *hits = all;
+    *count = n;
+    return BULK_OK;
 }

@@ -66,6 +66,10 @@ struct vparams {
     /* the escape threshold of a table operation's start state (cg_core.h cg_esc_of): the margin
      * of 2^128, lower with pre-drop peaks (the host finishes those numbers and their peaks) */
     cg_u128 vesc;
+    /* glide hits (full-glide mode, cg_verify.cu bulk_collatz_cuda_verify_chunk_glides): a number
+     * whose glide exceeds gfloor escapes to the host, which books it and lists it; UINT32_MAX
+     * (no glide is larger): none */
+    uint32_t gfloor;
 };
 
 /* n mod 9 from the four limbs (2^32 = 4, 2^64 = 7, 2^96 = 1 mod 9). */
@@ -102,7 +106,7 @@ __device__ __forceinline__ void escape(const vparams &p, cg_u128 n, int L)
 
 __device__ __forceinline__ void book(cg_acc &a, const vparams &p, cg_u128 n, int64_t g, int L)
 {
-    if (g < 0) {
+    if (g < 0 || (uint64_t)g > p.gfloor) {
         escape(p, n, L);
     } else {
         a.sum += (uint64_t)g;
@@ -342,7 +346,7 @@ __global__ void __launch_bounds__(CG_INC_THREADS, 4) k_flat(vparams p)
             const int rc = cg_lane_iter_rec(&s, d, p.vesc, mask, t.BC, t.BM, t.J, p.tb.ROFF, p.tb.REC, p.tb.RST);
             if (rc) {
                 busy = 0;
-                if (rc == 1) {
+                if (rc == 1 && s.done <= p.gfloor) {
                     a.sum += s.done;
                     cg_acc_note(&a, s.done, s.n);
                 } else {
@@ -460,7 +464,9 @@ template <int D, bool EXT, bool PK> __global__ void __launch_bounds__(CG_INC_THR
                 need = rc != 0;
             }
         }
-        /* the number that ended in this pass (at most one per lane), booked once per pass */
+        /* the number that ended in this pass (at most one per lane), booked once per pass; a
+         * glide hit escapes to the host instead */
+        if (rc == 1 && s.done > p.gfloor) rc = 2;
         if (rc == 1) sum += s.done;
         const int note = rc == 1 && s.done >= maxg;
         if (rc == 2) escape(p, s.n, escL);

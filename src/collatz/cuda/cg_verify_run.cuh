@@ -76,6 +76,13 @@ void vcache_free(vcache *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The glide hits of one device: n and glide of each, in the order the host finished them; at
+ * most max (more: BULK_ERR_OVERFLOW). */
+struct cg_ghits {
+    bulk_collatz_record *v;
+    size_t n, cap, max;
+};
+
 /* Per-device run state: buffers, streams, the wave being filled and the one being drained. */
 struct vrun {
     cg_worker *w; /* the device's share: its state slot, its statistics */
@@ -102,7 +109,37 @@ struct vrun {
     /* with peaks the waves start at one launch and double up to o.wave_numbers, so that the
      * threshold, raised after each drained wave, soon follows the maximum (0: o.wave_numbers) */
     uint64_t wave_limit;
+    /* glide hits (bulk_collatz_cuda_verify_chunk_glides; gh NULL: none): the kernels escape every
+     * number whose glide exceeds gfloor, and the host lists those it finishes above it in *gh */
+    uint32_t gfloor;
+    cg_ghits *gh;
 };
+
+/* Books an escaped number n of a level-L block into r.res and lists it in *r.gh when its glide
+ * exceeds r.gfloor: its glide is what the host's booking adds to the checksum. */
+int ghit_book(vrun &r, u128 n, int L)
+{
+    const u128 sum0 = cg_w_of(r.res->checksum);
+    int s = cg_host_iterate(r.e, n, L, r.res);
+    if (s) return s;
+    const u128 g = cg_w_of(r.res->checksum) - sum0;
+    if (g <= r.gfloor) return BULK_OK;
+    cg_ghits &h = *r.gh;
+    if (h.n == h.max) return BULK_ERR_OVERFLOW;
+    if (h.n == h.cap) {
+        size_t cap = h.cap ? 2 * h.cap : 1024;
+        if (cap > h.max) cap = h.max;
+        bulk_collatz_record *v = (bulk_collatz_record *)realloc(h.v, cap * sizeof *v);
+        if (!v) return BULK_ERR_NOMEM;
+        h.v = v;
+        h.cap = cap;
+    }
+    bulk_collatz_record *x = &h.v[h.n++];
+    memset(x, 0, sizeof *x);
+    x->n = cg_u_of(n);
+    x->value.limb[0] = (uint64_t)g;
+    return BULK_OK;
+}
 
 /* The engine's sieve extension tables (kx bits) into the device cache, one allocation laid out
  * xB[2^kx] xC[2^kx] xinv[41] (u64), xoff[42] (u32), xL[xoff[41]] (u16), xdj[2^kx] (u8); a few
@@ -339,7 +376,9 @@ int drain(vrun &r, int b, int tail)
     for (unsigned int i = 0; i < cnt; i++) {
         u128 n = (u128)r.h_esc[3 * (size_t)i + 1] << 64 | r.h_esc[3 * (size_t)i];
         const int L = (int)r.h_esc[3 * (size_t)i + 2];
-        int s = r.peaks ? bulk_cz_verify_mandatory_pk(r.e, cg_u_of(n), L, r.res, &r.pk) : cg_host_iterate(r.e, n, L, r.res);
+        int s = r.gh      ? ghit_book(r, n, L)
+                : r.peaks ? bulk_cz_verify_mandatory_pk(r.e, cg_u_of(n), L, r.res, &r.pk)
+                          : cg_host_iterate(r.e, n, L, r.res);
         if (s != BULK_OK) return s;
     }
     st->escapes += cnt;
@@ -391,6 +430,7 @@ int launch(vrun &r, vparams &p, int mode, uint64_t numbers)
     if (p.conv && ((mode < MODE_UNI && mode != MODE_WALK) || mode == MODE_UNI_EXT))
         return BULK_ERR_UNSUPPORTED; /* (the extension runs lack the level-K predecessor test) */
     p.vesc = cg_esc_of(cg_limit_bits((unsigned)r.e->d));
+    p.gfloor = r.gh ? r.gfloor : UINT32_MAX;
     if (r.peaks) {
         /* the CORE kernel runs the engine's own glide loop, which has no escape threshold */
         if (r.kv != BULK_CZ_CUDA_KERNEL_FAST) return BULK_ERR_UNSUPPORTED;
