@@ -94,6 +94,7 @@ int bulk_collatz_records_engine(bulk_ctx *ctx, bulk_collatz_kind kind, bulk_u128
     if (a > 0 && d > 0 && a < d) return bulk_fail(ctx, BULK_ERR_ARG, "%s: a = %d: must be at least d = %d", fn, a, d);
     if (kind != BULK_COLLATZ_PATH) k = kind == BULK_COLLATZ_GLIDE && k != 0 ? -1 : 0;
     if (k > 30) return bulk_fail(ctx, BULK_ERR_ARG, "%s: k = %d: is out of range [0, 30]", fn, k);
+    const int k_given = k;
     if (kind == BULK_COLLATZ_PATH && k < 0) {
         /* a sieve of k bits when the range holds many blocks of 2^k: min(30, floor(log2(len)) - 6)
          * (1..2^40 on 2 cores: 139.6 s with 30 bits; docs/collatz-peaks.md) */
@@ -107,8 +108,10 @@ int bulk_collatz_records_engine(bulk_ctx *ctx, bulk_collatz_kind kind, bulk_u128
     int K = k > 0 ? k : 0, ks = K;
     if (kind != BULK_COLLATZ_DELAY && bulk_ctx_backend(ctx) == BULK_BACKEND_CUDA && k != 0) {
         /* path and glide records on the GPU run in the GPU verify (records_gpu.c): its sizes
-         * for the range, the levels above the stored ones generated */
-        bulk_collatz_params p = { d, kind == BULK_COLLATZ_PATH && k > 0 ? k : -1, -1 };
+         * for the range (a sieve of k bits only when the caller gave k: the CPU's default of 30
+         * bits against verify's 43 near 2^68 halved the rate of path records), the levels above
+         * the stored ones generated */
+        bulk_collatz_params p = { d, kind == BULK_COLLATZ_PATH && k_given > 0 ? k_given : -1, -1 };
         int st = bulk_collatz_choose(ctx, first, last, conv, &p);
         if (st) return st;
         d = p.d;

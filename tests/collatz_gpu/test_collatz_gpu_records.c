@@ -7,6 +7,7 @@
  *   record 1980976057694848447 (the previous record's peak: exactly that record) in both verify
  *   modes and around the one before it (its peak - 1: exactly it), a part of a run around it in
  *   pieces with unaligned ends;
+ * - the engine of `records` on a CUDA context: verify's sizes;
  * - the glide hits of the full-glide verify (verify_chunk_glides) near 2^64 against its plain
  *   verify and the CPU;
  * - glide records from 1 and near 2^60 and 2^64 on the full-glide verify with hits above the
@@ -218,6 +219,22 @@ int main(int argc, char **argv)
     compare("part of a run around R, glides", cpu, glide, BULK_COLLATZ_PATH, R - ((u128)1 << 32) - r1,
             R - ((u128)1 << 31) + r2, R + ((u128)1 << 32), &p0, (uint64_t)1 << 29, NULL, NULL);
 
+    /* the engine of `records` on the GPU has verify's sizes (d, K) for the range */
+    for (int kind = 0; kind < 2; kind++) {
+        const u128 a = (u128)1 << 68, b = a + ((u128)1 << 48);
+        const int path = kind == 0;
+        bulk_collatz_params pv = { -1, -1, -1 };
+        bulk_collatz_engine *er = NULL;
+        CHECK(bulk_collatz_choose(cz_gpu_ctx, U(a), U(b), path, &pv) == BULK_OK &&
+                  bulk_collatz_records_engine(cz_gpu_ctx, path ? BULK_COLLATZ_PATH : BULK_COLLATZ_GLIDE, U(a), U(a),
+                                              U(b), path, -1, -1, -1, &er) == BULK_OK,
+              "records engine: %s", bulk_ctx_last_error(cz_gpu_ctx));
+        if (er)
+            CHECK(er->d == pv.d && er->k + er->kx == pv.k && er->conv == path,
+                  "records engine (%s): d = %d, K = %d; verify's d = %d, K = %d", path ? "path" : "glide", er->d,
+                  er->k + er->kx, pv.d, pv.k);
+        bulk_collatz_engine_free(er);
+    }
     glide_hits(glide, P64 - ((u128)1 << 35) + r1, P64 + ((u128)1 << 35));
     /* glides: the first piece of 2^34 on the CPU, the rest GPU calls with hits above the maximum */
     compare("glide 1..2^37", cpu, glide, BULK_COLLATZ_GLIDE, 1, 1, ((u128)1 << 37) + r1, NULL, 0, &got, &ng);
