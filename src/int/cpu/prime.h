@@ -20,11 +20,6 @@ typedef struct bulk_prime_group {
 
 typedef struct bulk_prime_table {
     uint32_t *p;             /* 3, 5, 7, ... below limit */
-    /* per prime: p^-1 mod 2^64 and floor((2^64 - 1) / p): x is a multiple of p exactly when
-     * x pinv mod 2^64 <= plim (Granlund and Montgomery, "Division by invariant integers using
-     * multiplication", section 9), two multiplies instead of a division: on the Xeon of the GPU
-     * host the 64-bit divisions of trial division took most of isprime's time */
-    uint64_t *pinv, *plim;
     size_t count;
     bulk_prime_group *g;
     size_t groups;

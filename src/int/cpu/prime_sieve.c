@@ -26,18 +26,6 @@ int bulk_prime_table_init(bulk_prime_table *t, uint32_t limit)
         for (uint64_t j = (uint64_t)i * i; j < limit; j += 2 * i) comp[j] = 1;
     }
     free(comp);
-    t->pinv = malloc(t->count * sizeof *t->pinv);
-    t->plim = malloc(t->count * sizeof *t->plim);
-    if (!t->pinv || !t->plim) {
-        bulk_prime_table_free(t);
-        return BULK_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < t->count; i++) {
-        uint64_t p = t->p[i], x = p; /* p x = 1 mod 2^3 for odd p; each step doubles the bits */
-        for (int k = 0; k < 5; k++) x *= 2 - p * x;
-        t->pinv[i] = x;
-        t->plim[i] = UINT64_MAX / p;
-    }
     for (size_t i = 0; i < t->count;) {
         bulk_prime_group *g = &t->g[t->groups++];
         g->first = (uint32_t)i;
@@ -56,11 +44,8 @@ void bulk_prime_table_free(bulk_prime_table *t)
 {
     free(t->p);
     free(t->g);
-    free(t->pinv);
-    free(t->plim);
     t->p = NULL;
     t->g = NULL;
-    t->pinv = t->plim = NULL;
     t->count = t->groups = 0;
 }
 
@@ -94,7 +79,7 @@ int bulk_prime_trial(const bulk_limb_t *a, size_t mn, const bulk_prime_table *t)
         if (t->p[g->first] >= bound) break;
         bulk_limb_t r = bulk_prime_group_mod(a, mn, g);
         for (uint32_t i = g->first; i < g->end; i++)
-            if (r * t->pinv[i] <= t->plim[i]) return mn == 1 && a[0] == t->p[i];
+            if (r % t->p[i] == 0) return mn == 1 && a[0] == t->p[i];
     }
     /* no factor below bound (whole groups: maybe a little beyond) */
     return mn == 1 && a[0] < (uint64_t)bound * bound ? 1 : 2;
