@@ -7,8 +7,8 @@
  * for it: 2^140, above every peak of these ranges), alternating, best of --reps; then, as
  * `bulk collatz records` runs them, path records of the convergence range above 2^128 (published
  * path records below 2^68 already peak above 2^128) and glide records of the full-glide range
- * (a window: its first 2^34 numbers on the CPU threads, then the GPU, with the records relative
- * to the window's start). Prints a table (rate, ratio to verify without peaks, the last GPU
+ * (a window: its first numbers on the CPU threads, then the GPU verify listing the numbers whose
+ * glide beats the running maximum, with the records relative to the window's start). Prints a table (rate, ratio to verify without peaks, the last GPU
  * call's escapes and host seconds) and writes it to --out. The peaks and hits of the runs with
  * peaks must agree with each other.
  *
