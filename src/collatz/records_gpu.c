@@ -1,6 +1,6 @@
 /* Path and glide records on a CUDA context, from the GPU verify (collatz_backend.h:
- * verify_chunk_peaks and verify_chunk), for the slices of a records run (runs.c) that start with a
- * running maximum.
+ * verify_chunk_peaks and verify_chunk_glides), for the slices of a records run (runs.c) that
+ * start with a running maximum.
  *
  * Path records. From 2 origin on (everywhere with --above) n is a record exactly when its
  * pre-drop peak beats the running maximum `best` and every smaller n of the slice
