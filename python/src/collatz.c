@@ -87,7 +87,6 @@ done:
     return res;
 }
 
-/* Builds an engine on c (inside a call: bpy_enter done). */
 /* A non-negative Python int below 2^256 into *v; -1 with TypeError / ValueError naming `what`. */
 static int wide_arg(PyObject *o, bulk_collatz_wide *v, const char *what)
 {
@@ -98,6 +97,7 @@ static int wide_arg(PyObject *o, bulk_collatz_wide *v, const char *what)
     return bpy_int_to_limbs(o, v->limb, BULK_COLLATZ_WIDE_LIMBS, what, -1) < 0 ? -1 : 0;
 }
 
+/* Builds an engine on c (inside a call: bpy_enter done). */
 static int engine(BulkCtx *c, bulk_collatz_engine **e, int d, int k, int a)
 {
     int st;

@@ -213,7 +213,8 @@ int bulk_cz_records(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_ki
  * runs the records of kind from `from` on in a run from origin whose records so far reach *best
  * (NULL: none yet; above: 1 for path records with --above): path records from 2 origin on (from
  * origin with above) once best > 0, on an engine with a stored sieve, in convergence mode only
- * with above or origin = 1; glide records once best exists, on an engine in full-glide mode.
+ * with above or origin = 1; glide records once best reaches 2 (k + kx) (above every glide the
+ * sieve eliminates; below 2^32 - 1), on an engine in full-glide mode.
  * bulk_cz_records_gpu: those records of [from, to] whose value beats *best, ascending (*recs
  * malloc'ed or NULL; BULK_ERR_INTERNAL when the CPU's check of a GPU candidate fails). */
 int bulk_cz_records_gpu_takes(const bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_collatz_kind kind,

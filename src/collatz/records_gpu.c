@@ -134,9 +134,8 @@ static int glide_search(bulk_ctx *ctx, const bulk_collatz_engine *e, u128 a, u12
     } else {
         bulk_collatz_verify_result *r = malloc(sizeof *r);
         if (!r) return BULK_ERR_NOMEM;
-        st = l->best >= UINT32_MAX ? BULK_ERR_ARG
-                                   : ctx->gpu->collatz->verify_chunk_glides(ctx, e, from128(a), from128(b), l->best,
-                                                                            HITS, &h, &m, r);
+        /* (the entry refuses a floor of 2^32 - 1 or more itself) */
+        st = ctx->gpu->collatz->verify_chunk_glides(ctx, e, from128(a), from128(b), l->best, HITS, &h, &m, r);
         free(r);
         if (st == BULK_ERR_OVERFLOW) {
             const u128 part = (b - a) / PARTS + 1;

@@ -80,7 +80,7 @@ static int twin_glides(bulk_ctx *ctx, const bulk_collatz_engine *e, bulk_u128 fi
 {
     (void)ctx;
     glide_calls++;
-    if (e->conv || e->peaks || floor < 2 * (uint64_t)(e->k + e->kx)) return BULK_ERR_ARG;
+    if (e->conv || e->peaks || floor < 2 * (uint64_t)(e->k + e->kx) || floor >= UINT32_MAX) return BULK_ERR_ARG;
     int st = bulk_cz_verify_chunk(e, first, last, out);
     const size_t cap = max < TWIN_HITS ? max : TWIN_HITS;
     bulk_collatz_record *h = malloc(cap * sizeof *h);
