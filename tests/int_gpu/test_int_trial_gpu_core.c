@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     test_lists();
     trial_sets_run(&table, seed, san, check_batch, NULL);
     /* the three answers all occur, so a kernel stuck on one would fail */
-    CHECK(counts[0] > 1000 && counts[1] > 1000 && counts[2] > 1000,
+    CHECK(counts[0] > 100 && counts[1] > 100 && counts[2] > 100,
           "answers 0/1/2: %zu / %zu / %zu", counts[0], counts[1], counts[2]);
     printf("trial kernel code on the host against the CPU: %zu numbers (0: %zu, 1: %zu, 2: %zu)\n",
            checked, counts[0], counts[1], counts[2]);
