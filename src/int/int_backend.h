@@ -134,6 +134,12 @@ typedef struct bulk_int_backend {
      * decides on the CPU. */
     int (*isprime)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
                    unsigned rounds);
+    /* trial: step 1 of isprime's device path (int/int_prime_offload.h): out[i] = 0 (composite),
+     * 1 (prime) or 2 (undecided) by trial division by the odd primes below 256, exactly the
+     * answers of that step on the CPU threads, for any n >= 0 numbers a of 1 <= limbs <= 8192
+     * limbs (high zero limbs allowed; BULK_ERR_UNSUPPORTED above). Host arrays, streamed as the
+     * other entries are; failures as theirs (BULK_ERR_CUDA, BULK_ERR_NOMEM). */
+    int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs);
 } bulk_int_backend;
 
 /* The CUDA instance (src/int/cuda/int_cuda_backend.cu); named only by backend/backends.c. */

@@ -1,6 +1,7 @@
 /* isprime with its modular powers on a device (contract: int/int_prime_offload.h). The input
  * is taken in chunks whose gathered arrays stay near o->chunk_limbs limbs each. Per chunk:
- *   1. trial division on the CPU threads: out[i] = 0 or 1 when decided, else 2;
+ *   1. trial division, for all n at once, by o->trial (the device) or else on the CPU threads:
+ *      out[i] = 0 or 1 when decided, else 2;
  *   2. the survivors gathered (m = n, exponent d = (n - 1) / 2^r, base 2) and 2^d mod n by
  *      o->powmod;
  *   3. the rest of the strong test on the CPU threads (bulk_prime_strong_from): out[i] = 0, or
@@ -31,13 +32,8 @@ static void trial_range(void *p, size_t begin, size_t end, int worker)
 {
     (void)worker;
     struct offload_job *j = p;
-    for (size_t i = begin; i < end; i++) {
-        const bulk_limb_t *x = j->a + i * j->limbs;
-        size_t mn = bulk_mpn_normalized_size(x, j->limbs);
-        if (mn == 0 || (mn == 1 && x[0] < 4)) j->out[i] = mn == 1 && x[0] >= 2;
-        else if ((x[0] & 1) == 0) j->out[i] = 0;
-        else j->out[i] = (uint8_t)bulk_prime_trial(x, mn, j->t); /* 0, 1, 2 */
-    }
+    for (size_t i = begin; i < end; i++)
+        j->out[i] = (uint8_t)bulk_prime_trial_n(j->a + i * j->limbs, j->limbs, j->t); /* 0, 1, 2 */
 }
 
 static void strong_range(void *p, size_t begin, size_t end, int worker)
@@ -106,8 +102,8 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
                            const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds)
 {
     static const char fn[] = "bulk_int_isprime";
-    bulk_prime_table t;
-    if (bulk_prime_table_init(&t, 256) != BULK_OK)
+    bulk_prime_table t = { 0 };
+    if (!o->trial && bulk_prime_table_init(&t, BULK_PRIME_OFFLOAD_TRIAL) != BULK_OK)
         return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: table of small primes: out of memory", fn);
     struct offload_job j = { .out = out, .a = a, .limbs = limbs, .t = &t };
     size_t cl = o->chunk_limbs ? o->chunk_limbs : (size_t)1 << 21;
@@ -117,7 +113,8 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
     int8_t *err = malloc(c);
     int st = M && idx && err ? bulk_int_workers_init(&j.w, ctx, bulk_prime_strong_from_scratch(limbs))
                              : BULK_ERR_NOMEM;
-    if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs + 64.0, trial_range, &j);
+    if (st == BULK_OK && o->trial) st = o->trial(ctx, out, a, n, limbs);
+    else if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs + 64.0, trial_range, &j);
     for (size_t lo = 0; lo < n && st == BULK_OK; lo += c) {
         size_t hi = n - lo < c ? n : lo + c;
         st = chunk(ctx, o, &j, lo, hi, rounds, M, M + c * limbs, M + 2 * c * limbs,

@@ -1,11 +1,12 @@
 /* isprime with its modular powers on a device: the layer under bulk_int_isprime on a CUDA
- * context (int_api_prime.c). Trial division by the odd primes below 256 runs on the context's
- * CPU threads; the base-2 power 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch
- * powmod (the device's: the cooperative Montgomery kernel at wide widths); the rest of the
- * strong test runs on the CPU threads. The few that pass (probable primes and base-2 strong
- * pseudoprimes) go through the device's one-thread-per-instance isprime kernel when there are
- * enough of them to fill it and it takes the width, else back to the caller. The device is
- * reached only through the function pointers, so a test can run all of it on the CPU. */
+ * context (int_api_prime.c). Trial division by the odd primes below 256 runs on the device
+ * (o->trial; without it on the context's CPU threads, with the same answers); the base-2 power
+ * 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch powmod (the device's: the
+ * cooperative Montgomery kernel at wide widths); the rest of the strong test runs on the CPU
+ * threads. The few that pass (probable primes and base-2 strong pseudoprimes) go through the
+ * device's one-thread-per-instance isprime kernel when there are enough of them to fill it and
+ * it takes the width, else back to the caller. The device is reached only through the function
+ * pointers, so a test can run all of it on the CPU. */
 #ifndef BULK_INT_INT_PRIME_OFFLOAD_H
 #define BULK_INT_INT_PRIME_OFFLOAD_H
 
@@ -19,6 +20,10 @@
  * bits, much longer than the CPU threads need for a few hundred. */
 #define BULK_PRIME_KERNEL_MIN 1024
 
+/* The limit of the table of small primes of step 1 (bulk_prime_table_init): the device's trial
+ * division (int/cuda/core/trial.h) tries the same odd primes below it. */
+#define BULK_PRIME_OFFLOAD_TRIAL 256
+
 typedef struct bulk_prime_offload {
     /* bulk_int_powmod's contract on the device (int_backend.h) */
     int (*powmod)(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
@@ -29,6 +34,10 @@ typedef struct bulk_prime_offload {
     size_t isprime_max_limbs; /* the widest numbers isprime takes */
     size_t isprime_min;       /* fewest survivors worth a call of isprime */
     size_t chunk_limbs;       /* limbs per gathered array (0: 2^21, 16 MB) */
+    /* step 1 for all n numbers: out[i] = 0, 1, or 2 (undecided) by trial division by the odd
+     * primes below BULK_PRIME_OFFLOAD_TRIAL, exactly as the CPU threads would answer (the trial
+     * entry of int_backend.h); NULL: on the context's CPU threads */
+    int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs);
 } bulk_prime_offload;
 
 /* out[i] = 0 (composite), 1 (prime), or 2 (a strong probable prime to base 2 that the caller

@@ -1,5 +1,5 @@
 /* bulk_int_isprime and bulk_int_nextprime on a CUDA context (isprime: trial division on the
- * CPU threads, 2^d mod n on the device's powmod, base-2 survivors through the isprime kernel when
+ * device, 2^d mod n on the device's powmod, base-2 survivors through the isprime kernel when
  * 1024 or more and up to 32 limbs, else the CPU; nextprime: its candidates in batches through
  * that isprime; int_prime_offload.h) against a CPU context and
  * GMP (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers
@@ -8,14 +8,21 @@
  * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 1971
  * base-2 survivors: the kernel at 1 limb), Carmichael numbers, n < 2048, Mersenne numbers
  * 2^p - 1 for p <= 1279 at 20 limbs eight times (the kernel at 20 limbs); nextprime at 2..33
- * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. Without a CUDA device it prints
- * "SKIP: no CUDA device" and exits 77. --seed S replays. */
+ * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. The
+ * device's trial division alone (the int table's trial, isprime's step 1) against the CPU's
+ * (bulk_prime_trial_n, the offload's table) on the sets of trial_sets.h. Without a CUDA device
+ * it prints "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
 #include <time.h>
 
 #include "bulk/int.h"
+#include "backend/backends.h"
+#include "int/cpu/prime.h"
+#include "int/int_backend.h"
+#include "int/int_prime_offload.h"
 #include "../test_util.h"
 #include "prime_sets.h"
+#include "trial_sets.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *gpu, *cpu;
@@ -125,6 +132,38 @@ static void test_structured(void)
     printf("structured: done\n");
 }
 
+static bulk_prime_table trial_table;
+
+/* trial_sets_fn: the batch through the device's trial division against the CPU's */
+static void trial_batch(const bulk_limb_t *a, size_t n, size_t limbs, const char *what, void *user)
+{
+    (void)user;
+    uint8_t *out = test_xmalloc(n);
+    memset(out, 9, n);
+    CHECK(bulk_cuda_tables()->ints->trial(gpu, out, a, n, limbs) == BULK_OK, "%s: trial at %zu "
+          "limbs: %s", what, limbs, bulk_ctx_last_error(gpu));
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        int want = bulk_prime_trial_n(a + i * limbs, limbs, &trial_table);
+        if (out[i] != want && bad++ < 5)
+            CHECK(0, "%s, %zu limbs, instance %zu (low limb %llu): device %d, CPU %d", what, limbs,
+                  i, (unsigned long long)a[i * limbs], out[i], want);
+    }
+    free(out);
+}
+
+static void test_trial(uint64_t seed)
+{
+    CHECK(bulk_prime_table_init(&trial_table, BULK_PRIME_OFFLOAD_TRIAL) == BULK_OK, "table");
+    trial_sets_run(&trial_table, seed, 0, trial_batch, NULL);
+    bulk_limb_t one = 1;
+    uint8_t b = 9;
+    CHECK(bulk_cuda_tables()->ints->trial(gpu, &b, &one, 0, 1) == BULK_OK && b == 9,
+          "trial, n = 0");
+    bulk_prime_table_free(&trial_table);
+    printf("trial division on the device: agrees with the CPU's\n");
+}
+
 static void test_nextprime(uint64_t seed)
 {
     uint64_t st = seed ^ 0x5eed;
@@ -170,6 +209,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot open the contexts\n");
         return 1;
     }
+    test_trial(seed);
     double t0 = now();
     test_random(seed);
     test_structured();

@@ -1,26 +1,29 @@
 /* The GPU isprime path's orchestration (bulk_prime_offload_run, src/int/int_prime_offload.c) on
- * the CPU: its powmod is bulk_int_powmod on a CPU context and its isprime kernel the kernel's
- * per-instance code run on the host (bg_isprime_one, src/int/cuda/core/prime.h), so every step
- * but the device itself is checked on every build. Answers (the undecided finished by
- * bulk_int_isprime) must equal bulk_int_isprime on the CPU, with the kernel always, never, or
- * not at all present, small chunks or one: on random odd numbers, primes, products of two
- * primes and squares of 64..2048 bits, random odd numbers of 4096, the spsp(2) below 10^8,
- * Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra rounds. And nextprime
- * in batches through that path (bulk_prime_next_batched, as on a CUDA context) against the
- * CPU's: around 2^32, overflow at the top of 64 and 128 bits, structured numbers of 2..9 limbs.
+ * the CPU: its powmod is bulk_int_powmod on a CPU context, its trial division and isprime kernel
+ * the kernels' per-instance code run on the host (bg_trial_one, src/int/cuda/core/trial.h;
+ * bg_isprime_one, src/int/cuda/core/prime.h), so every step but the device itself is checked on
+ * every build. Answers (the undecided finished by bulk_int_isprime) must equal bulk_int_isprime
+ * on the CPU, with the kernel always (and trial division by the kernel's code), never, or not at
+ * all present (trial division on the CPU threads), small chunks or one: on random odd numbers,
+ * primes, products of two primes and squares of 64..2048 bits, random odd numbers of 4096, the
+ * spsp(2) below 10^8, Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra
+ * rounds. And nextprime in batches through that path (bulk_prime_next_batched, as on a CUDA
+ * context) against the CPU's: around 2^32, overflow at the top of 64 and 128 bits, structured
+ * numbers of 2..9 limbs.
  * --seed S replays; BULK_SANITIZED=1 shrinks. */
 #include <gmp.h>
 
 #include "bulk/int.h"
 #include "int/cuda/int_gpu_core.h"
 #include "int/cuda/core/prime.h"
+#include "int/cuda/core/trial.h"
 #include "int/int_prime_offload.h"
 #include "test_util.h"
 #include "prime_sets.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *cpu;
-static size_t powmod_calls, kernel_calls, kernel_numbers;
+static size_t powmod_calls, kernel_calls, kernel_numbers, trial_calls;
 
 static int cpu_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                       const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err)
@@ -47,14 +50,29 @@ static int host_kernel(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t
     return BULK_OK;
 }
 
+/* the trial kernel's per-instance code at stride 1 */
+static int host_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs)
+{
+    (void)ctx;
+    trial_calls++;
+    int nw = (int)(2 * limbs);
+    bg_word *x = test_xmalloc((size_t)nw * 4);
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < nw; j++) x[j] = (bg_word)(a[i * limbs + j / 2] >> (32 * (j % 2)));
+        out[i] = (uint8_t)bg_trial_one(x, 1, nw);
+    }
+    free(x);
+    return BULK_OK;
+}
+
 /* n numbers of `limbs` limbs through the offload with kernel use `mode` (0: no kernel, 1: the
- * kernel for 16 or more survivors, 2: kernel present but never enough survivors) and chunks
- * of `chunk` limbs, against the CPU. */
+ * kernel for 16 or more survivors and the trial kernel's code, 2: kernel present but never
+ * enough survivors) and chunks of `chunk` limbs, against the CPU. */
 static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, int mode,
                   size_t chunk, const char *what)
 {
     bulk_prime_offload o = { cpu_powmod, mode ? host_kernel : NULL, 32, mode == 1 ? 16 : SIZE_MAX,
-                             chunk };
+                             chunk, mode == 1 ? host_trial : NULL };
     uint8_t *og = test_xmalloc(n + 1), *oc = test_xmalloc(n + 1);
     CHECK(bulk_int_isprime(cpu, oc, a, n, limbs, rounds) == BULK_OK, "isprime");
     size_t k0 = kernel_calls;
@@ -84,7 +102,7 @@ static void check_modes(const bulk_limb_t *a, size_t n, size_t limbs, unsigned r
 static int offload_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
                            unsigned rounds)
 {
-    bulk_prime_offload o = { cpu_powmod, host_kernel, 32, 16, 0 };
+    bulk_prime_offload o = { cpu_powmod, host_kernel, 32, 16, 0, host_trial };
     int st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs, rounds);
     for (size_t i = 0; i < n && st == BULK_OK; i++)
         if (out[i] == 2) st = bulk_int_isprime(ctx, out + i, a + i * limbs, 1, limbs, rounds);
@@ -184,9 +202,10 @@ int main(int argc, char **argv)
     mpz_clears(x, p, NULL);
     gmp_randclear(rs);
     test_next(seed);
-    CHECK(powmod_calls > 0 && kernel_calls > 0, "powmod %zu, kernel %zu calls", powmod_calls, kernel_calls);
+    CHECK(powmod_calls > 0 && kernel_calls > 0 && trial_calls > 0,
+          "powmod %zu, kernel %zu, trial %zu calls", powmod_calls, kernel_calls, trial_calls);
     printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu kernel calls of %zu "
-           "numbers)\n", powmod_calls, kernel_calls, kernel_numbers);
+           "numbers, %zu trial calls)\n", powmod_calls, kernel_calls, kernel_numbers, trial_calls);
     bulk_ctx_close(cpu);
     return test_finish();
 }

@@ -38,6 +38,11 @@ bulk_limb_t bulk_prime_group_mod(const bulk_limb_t *a, size_t n, const bulk_prim
  * and a below the square of the bound, or a itself in the table), 2 (undecided). */
 int bulk_prime_trial(const bulk_limb_t *a, size_t mn, const bulk_prime_table *t);
 
+/* The same for any a of n limbs (high zero limbs allowed): 0 and 1 are not prime, 2 and 3 are,
+ * other even numbers are composite, the rest goes through bulk_prime_trial. The answers every
+ * backend's trial division must give (the device's: int/cuda/core/trial.h). */
+int bulk_prime_trial_n(const bulk_limb_t *a, size_t n, const bulk_prime_table *t);
+
 /* Scratch limbs of bulk_prime_bpsw for moduli of up to n limbs. */
 size_t bulk_prime_bpsw_scratch(size_t n);
 

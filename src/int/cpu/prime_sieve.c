@@ -85,15 +85,20 @@ int bulk_prime_trial(const bulk_limb_t *a, size_t mn, const bulk_prime_table *t)
     return mn == 1 && a[0] < (uint64_t)bound * bound ? 1 : 2;
 }
 
-int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bulk_prime_table *t,
-                       bulk_limb_t *tp)
+int bulk_prime_trial_n(const bulk_limb_t *a, size_t n, const bulk_prime_table *t)
 {
     size_t mn = bulk_mpn_normalized_size(a, n);
     if (mn == 0 || (mn == 1 && a[0] < 4)) return mn == 1 && a[0] >= 2;
     if ((a[0] & 1) == 0) return 0;
-    int v = bulk_prime_trial(a, mn, t);
+    return bulk_prime_trial(a, mn, t);
+}
+
+int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bulk_prime_table *t,
+                       bulk_limb_t *tp)
+{
+    int v = bulk_prime_trial_n(a, n, t);
     if (v != 2) return v;
-    return bulk_prime_bpsw(a, mn, rounds, tp);
+    return bulk_prime_bpsw(a, bulk_mpn_normalized_size(a, n), rounds, tp);
 }
 
 /* Odd candidates per sieved window of nextprime: a few times the mean prime gap (ln a, about

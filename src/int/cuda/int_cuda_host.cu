@@ -284,6 +284,13 @@ int op_isprime(void *const *o, const void *const *i, size_t cnt, int *, const vo
                              (unsigned)g->bits, st);
 }
 
+int op_trial(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
+             cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_trial((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs, st);
+}
+
 int check_ctx(bulk_ctx *ctx)
 {
     if (!ctx) return BULK_ERR_ARG;
@@ -517,6 +524,17 @@ int bulk_int_cuda_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, siz
     args g = {limbs, limbs, rounds, 0, NULL}; /* bits carries the rounds */
     return stream_op(ctx, n, op_isprime, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
                      bg_scratch_bytes(BULK_INT_CUDA_ISPRIME, limbs, NULL));
+}
+
+int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
+                        size_t limbs)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
+    args g = {limbs, limbs, 0, 0, NULL};
+    return stream_op(ctx, n, op_trial, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
+                     bg_trial_scratch_words(limbs) * 4);
 }
 
 void bulk_int_cuda_release(bulk_cuda_state *cs)

@@ -80,6 +80,11 @@ int bg_launch_isprime(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, un
                       cudaStream_t st);
 size_t bg_isprime_scratch_words(size_t limbs);
 
+/* out[i] = 0, 1 or 2 (undecided) by trial division: int/int_backend.h's trial (num/trial.cu);
+ * device scratch: bg_trial_scratch_words(limbs) words per instance. */
+int bg_launch_trial(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, cudaStream_t st);
+size_t bg_trial_scratch_words(size_t limbs);
+
 /* *p = bytes of device scratch from the stream-ordered pool on st (free with cudaFreeAsync on
  * st); BULK_ERR_NOMEM and *p = NULL when there is none. The pool keeps freed memory for the
  * next call (int_cuda_scratch.cu). */

@@ -8,12 +8,13 @@
  * BULK_PRIME_SQUARE_CHECK Selfridge candidates without Jacobi -1: the perfect-square check that
  * follows needs an integer square root, which is left to the CPU (the public wrapper reruns
  * those instances there; they are squares or very rare). Trial division here is by the odd
- * numbers below 256 only; the CPU divides by more primes, which changes no answer unless a
- * composite passes Baillie-PSW. */
+ * primes below 256 only (core/trial.h); the CPU divides by more primes, which changes no answer
+ * unless a composite passes Baillie-PSW. */
 #ifndef BULK_INT_CUDA_CORE_PRIME_H
 #define BULK_INT_CUDA_CORE_PRIME_H
 
 #include "int/cuda/core/mont.h"
+#include "int/cuda/core/trial.h"
 #include "int/prime_core.h"
 
 /* Trailing zero bits of a nonzero word. */
@@ -220,15 +221,12 @@ BULK_HD int bg_isprime_one(const bg_word *n, bg_word *S, size_t s, int nw, unsig
     /* the words the launcher allows (32 limbs); the bound also tells the compiler that the
      * division below (2 nw + 1 words) cannot run past an int */
     if (nw < 1 || nw > 64) return 2;
+    /* n < 4, even n, a factor below 256 or n < 2^16 decide (core/trial.h) */
+    int v = bg_trial_one(n, s, nw);
+    if (v != 2) return v;
     int len = bg_len(n, s, nw);
-    uint64_t n0 = len ? BG_AT(n, s, 0) : 0;
+    uint64_t n0 = BG_AT(n, s, 0);
     if (len > 1) n0 |= (uint64_t)BG_AT(n, s, 1) << 32;
-    if (len <= 2 && n0 < 4) return n0 >= 2;
-    if ((n0 & 1) == 0) return 0;
-    /* odd d < 256 dividing n: composite unless n = d; none and n < 2^16: prime */
-    for (uint32_t d = 3; d < 256; d += 2)
-        if (bg_p_mod_small(n, s, nw, d) == 0) return len <= 2 && n0 == d;
-    if (len <= 2 && n0 < 65536) return 1;
 
     bg_pstate PS, *P = &PS;
     P->m = n, P->s = s, P->nw = nw;
