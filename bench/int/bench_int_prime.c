@@ -10,8 +10,9 @@
  * CPUs). GMP runs over the same numbers through bulk_parallel_for on as many threads. The two
  * sides alternate until each has run --time seconds (default 1); the table goes to stdout and
  * with --out to FILE (atomically). --gpu adds an isprime and a nextprime row per width with
- * libbulk on a CUDA context (threads column "gpu"; unless --count, 2^20 numbers for isprime,
- * 64 per thread for nextprime up to 1024 bits, 16 wider) against GMP on --threads.
+ * libbulk on a CUDA context (threads column "gpu"; unless --count, 2^20 numbers for isprime up
+ * to 1024 bits and 2^18 wider, 64 per thread for nextprime up to 1024 bits, 16 wider) against
+ * GMP on --threads.
  * Exit: 0, 1 (mismatch or failure), 2 (usage). */
 #include <gmp.h>
 #include <stdio.h>
@@ -175,7 +176,8 @@ int main(int argc, char **argv)
              * ~200 probable primes to the CPU threads); nextprime: batches big enough for the
              * device, GMP's side a few seconds */
             size_t nn = (size_t)(bits <= 1024 ? 64 : 16) * (size_t)threads;
-            size_t n = count > 0 ? (size_t)count : next ? nn : (size_t)1 << 20;
+            size_t ni = (size_t)1 << (bits <= 1024 ? 20 : 18); /* GMP: ~10 s a call at 2048 */
+            size_t n = count > 0 ? (size_t)count : next ? nn : ni;
             double rb, rg;
             if (measure((int)threads, 1, next, bits, n, secs, seed, &rb, &rg) != 0) return 1;
             bench_table_printf("%-10s %6zu %8s %8zu %14.1f %14.1f %8.3f\n", next ? "nextprime" : "isprime",

@@ -47,8 +47,7 @@ struct bulk_cuda_state;
 enum bulk_int_cuda_op {
     BULK_INT_CUDA_ADD, BULK_INT_CUDA_SUB, BULK_INT_CUDA_MUL, BULK_INT_CUDA_SQR,
     BULK_INT_CUDA_MUL_LO, BULK_INT_CUDA_CMP, BULK_INT_CUDA_SHL, BULK_INT_CUDA_SHR,
-    BULK_INT_CUDA_DIVMOD, BULK_INT_CUDA_GCD, BULK_INT_CUDA_POWMOD, BULK_INT_CUDA_INVMOD,
-    BULK_INT_CUDA_ISPRIME
+    BULK_INT_CUDA_DIVMOD, BULK_INT_CUDA_GCD, BULK_INT_CUDA_POWMOD, BULK_INT_CUDA_INVMOD
 };
 
 /* Largest na + nb (64-bit limbs) mul_big takes: the product has at most 2^27 32-bit words (the
@@ -129,11 +128,6 @@ typedef struct bulk_int_backend {
 
     void (*release)(struct bulk_cuda_state *cs);
 
-    /* isprime: bulk_int_isprime's contract, except that out[i] = 2 marks an instance the
-     * device left undecided (the perfect-square check of int/prime_core.h), which the caller
-     * decides on the CPU. */
-    int (*isprime)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
-                   unsigned rounds);
     /* trial: step 1 of isprime's device path (int/int_prime_offload.h): out[i] = 0 (composite),
      * 1 (prime) or 2 (undecided) by trial division by the odd primes below 256, exactly the
      * answers of that step on the CPU threads, for any n >= 0 numbers a of 1 <= limbs <= 8192

@@ -5,9 +5,7 @@
  *   2. the survivors gathered (m = n, exponent d = (n - 1) / 2^r, base 2) and 2^d mod n by
  *      o->powmod;
  *   3. the rest of the strong test on the CPU threads (bulk_prime_strong_from): out[i] = 0, or
- *      3 for a strong probable prime to base 2;
- *   4. those gathered again and through o->isprime when there are enough and it takes the
- *      width (its 0, 1 or 2 written back), else set to 2 for the caller. */
+ *      left at 2 for a strong probable prime to base 2, which the caller finishes. */
 #include "int/int_prime_offload.h"
 
 #include <stdlib.h>
@@ -45,7 +43,7 @@ static void strong_range(void *p, size_t begin, size_t end, int worker)
     for (size_t k = begin; k < end; k++) {
         const bulk_limb_t *m = j->M + k * L;
         size_t mn = bulk_mpn_normalized_size(m, L);
-        j->out[j->idx[k]] = bulk_prime_strong_from(m, mn, j->X + k * L, tp) ? 3 : 0;
+        j->out[j->idx[k]] = bulk_prime_strong_from(m, mn, j->X + k * L, tp) ? 2 : 0;
     }
 }
 
@@ -62,9 +60,9 @@ static void odd_part(bulk_limb_t *e, const bulk_limb_t *m, size_t L)
     if (b) bulk_mpn_rshift(e, e, L, b);
 }
 
-/* Steps 2-4 for the instances of [lo, hi) that trial division left at 2. */
+/* Steps 2-3 for the instances of [lo, hi) that trial division left at 2. */
 static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job *j, size_t lo,
-                 size_t hi, unsigned rounds, bulk_limb_t *M, bulk_limb_t *E, bulk_limb_t *B,
+                 size_t hi, bulk_limb_t *M, bulk_limb_t *E, bulk_limb_t *B,
                  bulk_limb_t *X, size_t *idx, int8_t *err)
 {
     size_t L = j->limbs, cnt = 0;
@@ -82,24 +80,11 @@ static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job 
     if (st != BULK_OK) return st;
     j->idx = idx, j->M = M, j->X = X;
     bulk_int_parallel(ctx, cnt, 64.0 * (double)L * (double)L, strong_range, j);
-    size_t np = 0;
-    for (size_t k = 0; k < cnt; k++) {
-        if (j->out[idx[k]] != 3) continue;
-        j->out[idx[k]] = 2;
-        idx[np] = idx[k];
-        if (np != k) memcpy(M + np * L, M + k * L, L * sizeof *M);
-        np++;
-    }
-    if (!o->isprime || L > o->isprime_max_limbs || np < o->isprime_min) return BULK_OK;
-    uint8_t *res = (uint8_t *)X; /* X is free again: cnt * L limbs >= np bytes */
-    st = o->isprime(ctx, res, M, np, L, rounds);
-    if (st != BULK_OK) return st;
-    for (size_t k = 0; k < np; k++) j->out[idx[k]] = res[k];
     return BULK_OK;
 }
 
 int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
-                           const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds)
+                           const bulk_limb_t *a, size_t n, size_t limbs)
 {
     static const char fn[] = "bulk_int_isprime";
     bulk_prime_table t = { 0 };
@@ -117,7 +102,7 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
     else if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs + 64.0, trial_range, &j);
     for (size_t lo = 0; lo < n && st == BULK_OK; lo += c) {
         size_t hi = n - lo < c ? n : lo + c;
-        st = chunk(ctx, o, &j, lo, hi, rounds, M, M + c * limbs, M + 2 * c * limbs,
+        st = chunk(ctx, o, &j, lo, hi, M, M + c * limbs, M + 2 * c * limbs,
                    M + 3 * c * limbs, idx, err);
         size_t first;
         if (st == BULK_OK) st = bulk_int_workers_result(&j.w, &first);

@@ -3,9 +3,10 @@
  * (o->trial; without it on the context's CPU threads, with the same answers); the base-2 power
  * 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch powmod (the device's: the
  * cooperative Montgomery kernel at wide widths); the rest of the strong test runs on the CPU
- * threads. The few that pass (probable primes and base-2 strong pseudoprimes) go through the
- * device's one-thread-per-instance isprime kernel when there are enough of them to fill it and
- * it takes the width, else back to the caller. The device is reached only through the function
+ * threads. The few that pass (probable primes and base-2 strong pseudoprimes: ~1/355 of random
+ * 1024-bit input) go back to the caller, which finishes BPSW on the CPU threads. A
+ * one-thread-per-instance BPSW kernel for them lost to those threads at every count measured
+ * (docs/perf/int-gpu.md) and was deleted. The device is reached only through the function
  * pointers, so a test can run all of it on the CPU. */
 #ifndef BULK_INT_INT_PRIME_OFFLOAD_H
 #define BULK_INT_INT_PRIME_OFFLOAD_H
@@ -15,11 +16,6 @@
 
 #include "bulk/int.h"
 
-/* Fewest base-2 survivors of one call that go to the isprime kernel: one thread each, so fewer
- * leave the device mostly idle while each thread's BPSW takes 10^8..10^9 cycles at 1024..2048
- * bits, much longer than the CPU threads need for a few hundred. */
-#define BULK_PRIME_KERNEL_MIN 1024
-
 /* The limit of the table of small primes of step 1 (bulk_prime_table_init): the device's trial
  * division (int/cuda/core/trial.h) tries the same odd primes below it. */
 #define BULK_PRIME_OFFLOAD_TRIAL 256
@@ -28,11 +24,6 @@ typedef struct bulk_prime_offload {
     /* bulk_int_powmod's contract on the device (int_backend.h) */
     int (*powmod)(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                   const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
-    /* out[i] = 0, 1, or 2 (undecided); NULL: no kernel */
-    int (*isprime)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
-                   unsigned rounds);
-    size_t isprime_max_limbs; /* the widest numbers isprime takes */
-    size_t isprime_min;       /* fewest survivors worth a call of isprime */
     size_t chunk_limbs;       /* limbs per gathered array (0: 2^21, 16 MB) */
     /* step 1 for all n numbers: out[i] = 0, 1, or 2 (undecided) by trial division by the odd
      * primes below BULK_PRIME_OFFLOAD_TRIAL, exactly as the CPU threads would answer (the trial
@@ -45,7 +36,7 @@ typedef struct bulk_prime_offload {
  * work on ctx's threads. Returns BULK_OK, BULK_ERR_NOMEM (last error set), or the first failing
  * status of o's functions (their last error). */
 int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
-                           const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds);
+                           const bulk_limb_t *a, size_t n, size_t limbs);
 
 /* nextprime with its candidates tested in batches: r_i (limbs limbs) = the least probable prime
  * > a_i, as bulk_prime_next (int/cpu/prime.h) gives it. Each round sieves, for every instance

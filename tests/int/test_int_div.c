@@ -6,10 +6,11 @@
 #include <gmp.h>
 
 #include "bulk/int.h"
+#include "int/cpu/mpn_mul_internal.h"
 #include "int/mpn_div.h"
 #include "test_util.h"
 
-static const size_t widths[] = { 64, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384, 65536 };
+static const size_t widths[] = { 64, 128, 192, 256, 512, 1024, 1216, 1984, 2048, 4096, 8192, 16384, 65536 };
 #define NW (sizeof widths / sizeof widths[0])
 static int sanitized;
 
@@ -753,6 +754,17 @@ static void test_powmod_matrix(uint64_t seed)
     }
 }
 
+/* The powmod matrix again with the column basecases and REDC where the processor has the
+ * MULX/ADX rows (mpn_mul_adx.c), so that both forms are checked there. */
+static void test_powmod_columns(uint64_t seed)
+{
+    int adx = bulk_mpn_adx;
+    if (!adx) return; /* the matrix above ran them */
+    bulk_mpn_adx = 0;
+    test_powmod_matrix(seed ^ 0x55);
+    bulk_mpn_adx = adx;
+}
+
 /* Every pair of 1- and 2-limb numbers over a limb alphabet of edge values, for every operation
  * and method: the carries, borrows and register tails of the small cases. */
 static void test_small_exhaustive(uint64_t seed)
@@ -956,6 +968,7 @@ int main(int argc, char **argv)
         { "small", test_small_exhaustive }, { "add-back", test_div_addback }, { "shapes", test_div_shapes }, { "shinv", test_shinv },
         { "div matrix", test_div_matrix }, { "gcd matrix", test_gcd_matrix },
         { "invmod matrix", test_invmod_matrix }, { "powmod matrix", test_powmod_matrix },
+        { "powmod, columns", test_powmod_columns },
         { "public", test_public }, { "scratch exact", test_scratch_exact },
         { "public 65536", test_public_wide }, { "dc shapes", test_dc_shapes },
         { "dc structured", test_dc_structured }, { "dc auto", test_dc_auto },

@@ -9,6 +9,7 @@
  *  4. the public API: several instances, threads 1, 2, 3, forced methods, aliasing, carries,
  *     argument errors;
  *  5. AUTO mul/sqr/unbalanced mul around BULK_MUL_FFT_THRESHOLD (the NTT hook) and at 40000 limbs.
+ * Where the processor has MULX/ADX (bulk_mpn_adx), 1-3 run again with the column basecases.
  * Replay: --seed S (or BULK_TEST_SEED). BULK_SANITIZED=1 shrinks the largest loops. */
 #include <gmp.h>
 
@@ -620,6 +621,15 @@ int main(int argc, char **argv)
     test_exhaustive_small();
     test_widths();
     test_sizes("tuned thresholds", sanitized ? 300 : 700, sanitized ? 7 : 3);
+    /* the column basecases too where the processor has the MULX/ADX rows (mpn_mul_adx.c) */
+    int adx = bulk_mpn_adx;
+    if (adx) {
+        bulk_mpn_adx = 0;
+        test_exhaustive_small();
+        test_widths();
+        test_sizes("tuned thresholds, columns", sanitized ? 100 : 200, sanitized ? 7 : 3);
+        bulk_mpn_adx = adx;
+    }
 
     /* tiny thresholds: every recursion nests several methods at small sizes */
     struct bulk_mul_tuning saved = bulk_mul_tuning;

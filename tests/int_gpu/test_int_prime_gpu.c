@@ -1,13 +1,13 @@
 /* bulk_int_isprime and bulk_int_nextprime on a CUDA context (isprime: trial division on the
- * device, 2^d mod n on the device's powmod, base-2 survivors through the isprime kernel when
- * 1024 or more and up to 32 limbs, else the CPU; nextprime: its candidates in batches through
- * that isprime; int_prime_offload.h) against a CPU context and
+ * device, 2^d mod n on the device's powmod, the base-2 strong probable primes finished on the
+ * CPU; nextprime: its candidates in batches through that isprime; int_prime_offload.h) against
+ * a CPU context and
  * GMP (mpz_probab_prime_p(x, 24), its BPSW; mpz_nextprime). Bounded to seconds: a few numbers
  * per width (a prime, a product of two primes, a square of a prime, random odd numbers) at every
  * width 1..17, 20, 24, 28, 31, 32, 33, 64 limbs, 2 extra rounds at some; 4096 random numbers of
- * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h; 1971
- * base-2 survivors: the kernel at 1 limb), Carmichael numbers, n < 2048, Mersenne numbers
- * 2^p - 1 for p <= 1279 at 20 limbs eight times (the kernel at 20 limbs); nextprime at 2..33
+ * 4 limbs; the strong and Fermat base-2 pseudoprimes below 2^32 (tests/int/spsp2_gen.h),
+ * Carmichael numbers, n < 2048, Mersenne numbers 2^p - 1 for p <= 1279 at 20 limbs eight
+ * times; nextprime at 2..33
  * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. The
  * device's trial division alone (the int table's trial, isprime's step 1) against the CPU's
  * (bulk_prime_trial_n, the offload's table) on the sets of trial_sets.h. Without a CUDA device
@@ -82,7 +82,7 @@ static void test_random(uint64_t seed)
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, (unsigned long)seed);
-    /* every width up to 17 limbs, then some up to the kernel's 32, then two the CPU takes */
+    /* every width up to 17 limbs, then some up to 64 (the device powmod takes up to 128) */
     static const size_t widths[] = { 20, 24, 28, 31, 32, 33, 64 };
     bulk_limb_t *a = test_xmalloc(8 * 64 * 8);
     for (size_t k = 0; k < 17 + sizeof widths / sizeof *widths; k++) {
@@ -122,7 +122,7 @@ static void test_structured(void)
     free(a);
     /* Mersenne numbers 2^p - 1 (strong base-2 pseudoprimes) at 20 limbs, eight times over: 197
      * of the 207 have no factor below 256 and are not decided by trial division, so 1576 base-2
-     * survivors, more than BULK_PRIME_KERNEL_MIN (1024): the isprime kernel runs on them */
+     * survivors for the CPU's part */
     size_t L = 20, copies = 8;
     a = test_xmalloc(copies * 256 * L * 8);
     size_t m = prime_sets_mersenne(a, L, 1279);

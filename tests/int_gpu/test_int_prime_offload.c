@@ -1,21 +1,18 @@
 /* The GPU isprime path's orchestration (bulk_prime_offload_run, src/int/int_prime_offload.c) on
- * the CPU: its powmod is bulk_int_powmod on a CPU context, its trial division and isprime kernel
- * the kernels' per-instance code run on the host (bg_trial_one, src/int/cuda/core/trial.h;
- * bg_isprime_one, src/int/cuda/core/prime.h), so every step but the device itself is checked on
- * every build. Answers (the undecided finished by bulk_int_isprime) must equal bulk_int_isprime
- * on the CPU, with the kernel always (and trial division by the kernel's code), never, or not at
- * all present (trial division on the CPU threads), small chunks or one: on random odd numbers,
- * primes, products of two primes and squares of 64..2048 bits, random odd numbers of 4096, the
- * spsp(2) below 10^8, Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra
- * rounds. And nextprime in batches through that path (bulk_prime_next_batched, as on a CUDA
- * context) against the CPU's: around 2^32, overflow at the top of 64 and 128 bits, structured
- * numbers of 2..9 limbs.
+ * the CPU: its powmod is bulk_int_powmod on a CPU context, its trial division the trial kernel's
+ * per-instance code run on the host (bg_trial_one, src/int/cuda/core/trial.h), so every step but
+ * the device itself is checked on every build. Answers (the undecided finished by
+ * bulk_int_isprime) must equal bulk_int_isprime on the CPU, with trial division by the kernel's
+ * code or on the CPU threads, small chunks or one: on random odd numbers, primes, products of
+ * two primes and squares of 64..2048 bits, random odd numbers of 4096, the spsp(2) below 10^8,
+ * Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra rounds. And nextprime
+ * in batches through that path (bulk_prime_next_batched, as on a CUDA context) against the
+ * CPU's: around 2^32, overflow at the top of 64 and 128 bits, structured numbers of 2..9 limbs.
  * --seed S replays; BULK_SANITIZED=1 shrinks. */
 #include <gmp.h>
 
 #include "bulk/int.h"
 #include "int/cuda/int_gpu_core.h"
-#include "int/cuda/core/prime.h"
 #include "int/cuda/core/trial.h"
 #include "int/int_prime_offload.h"
 #include "test_util.h"
@@ -23,31 +20,13 @@
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *cpu;
-static size_t powmod_calls, kernel_calls, kernel_numbers, trial_calls;
+static size_t powmod_calls, trial_calls;
 
 static int cpu_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                       const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err)
 {
     powmod_calls++;
     return bulk_int_powmod(ctx, r, base, exp, m, n, limbs, err);
-}
-
-/* the kernel's per-instance code at stride 1 */
-static int host_kernel(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
-                       unsigned rounds)
-{
-    (void)ctx;
-    kernel_calls++;
-    kernel_numbers += n;
-    int nw = (int)(2 * limbs);
-    bg_word *x = test_xmalloc((size_t)nw * 4), *scr = test_xmalloc(bg_prime_scratch_words(nw) * 4);
-    for (size_t i = 0; i < n; i++) {
-        for (int j = 0; j < nw; j++) x[j] = (bg_word)(a[i * limbs + j / 2] >> (32 * (j % 2)));
-        out[i] = (uint8_t)bg_isprime_one(x, scr, 1, nw, rounds);
-    }
-    free(x);
-    free(scr);
-    return BULK_OK;
 }
 
 /* the trial kernel's per-instance code at stride 1 */
@@ -65,18 +44,15 @@ static int host_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t 
     return BULK_OK;
 }
 
-/* n numbers of `limbs` limbs through the offload with kernel use `mode` (0: no kernel, 1: the
- * kernel for 16 or more survivors and the trial kernel's code, 2: kernel present but never
- * enough survivors) and chunks of `chunk` limbs, against the CPU. */
-static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, int mode,
+/* n numbers of `limbs` limbs through the offload with trial division by the kernel's code
+ * (host_trial) or on the CPU threads, and chunks of `chunk` limbs, against the CPU. */
+static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, int host_trial_on,
                   size_t chunk, const char *what)
 {
-    bulk_prime_offload o = { cpu_powmod, mode ? host_kernel : NULL, 32, mode == 1 ? 16 : SIZE_MAX,
-                             chunk, mode == 1 ? host_trial : NULL };
+    bulk_prime_offload o = { cpu_powmod, chunk, host_trial_on ? host_trial : NULL };
     uint8_t *og = test_xmalloc(n + 1), *oc = test_xmalloc(n + 1);
     CHECK(bulk_int_isprime(cpu, oc, a, n, limbs, rounds) == BULK_OK, "isprime");
-    size_t k0 = kernel_calls;
-    CHECK(bulk_prime_offload_run(cpu, &o, og, a, n, limbs, rounds) == BULK_OK, "%s: offload: %s", what,
+    CHECK(bulk_prime_offload_run(cpu, &o, og, a, n, limbs) == BULK_OK, "%s: offload: %s", what,
           bulk_ctx_last_error(cpu));
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
@@ -84,17 +60,16 @@ static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds,
         if (og[i] == 2) /* the caller's part */
             CHECK(bulk_int_isprime(cpu, og + i, a + i * limbs, 1, limbs, rounds) == BULK_OK, "finish");
         if (og[i] != oc[i] && bad++ < 5)
-            CHECK(0, "%s, %zu limbs, mode %d, instance %zu: offload %d, CPU %d", what, limbs, mode, i,
-                  og[i], oc[i]);
+            CHECK(0, "%s, %zu limbs, device trial %d, instance %zu: offload %d, CPU %d", what, limbs,
+                  host_trial_on, i, og[i], oc[i]);
     }
-    if (mode != 1) CHECK(kernel_calls == k0, "%s: kernel called in mode %d", what, mode);
     free(og);
     free(oc);
 }
 
 static void check_modes(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, const char *what)
 {
-    for (int mode = 0; mode < 3; mode++) check(a, n, limbs, rounds, mode, 0, what);
+    for (int t = 0; t < 2; t++) check(a, n, limbs, rounds, t, 0, what);
     check(a, n, limbs, rounds, 1, 5 * limbs, what); /* chunks of 5 numbers */
 }
 
@@ -102,8 +77,8 @@ static void check_modes(const bulk_limb_t *a, size_t n, size_t limbs, unsigned r
 static int offload_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
                            unsigned rounds)
 {
-    bulk_prime_offload o = { cpu_powmod, host_kernel, 32, 16, 0, host_trial };
-    int st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs, rounds);
+    bulk_prime_offload o = { cpu_powmod, 0, host_trial };
+    int st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs);
     for (size_t i = 0; i < n && st == BULK_OK; i++)
         if (out[i] == 2) st = bulk_int_isprime(ctx, out + i, a + i * limbs, 1, limbs, rounds);
     return st;
@@ -158,7 +133,7 @@ int main(int argc, char **argv)
     uint64_t seed = test_seed(argc, argv);
     int san = getenv("BULK_SANITIZED") && atoi(getenv("BULK_SANITIZED"));
     if (bulk_ctx_open(&cpu, BULK_BACKEND_CPU, 2) != BULK_OK) return 1;
-    /* n < 4096, Carmichael numbers, the spsp(2) below 10^8 (enough for the kernel's 16) */
+    /* n < 4096, Carmichael numbers, the spsp(2) below 10^8 */
     spsp2_list G;
     CHECK(spsp2_generate(&G, san ? 10000000 : 100000000) == 0, "spsp2_generate");
     bulk_limb_t *a = test_xmalloc((4096 + 8 + G.nspsp) * 8);
@@ -188,7 +163,7 @@ int main(int argc, char **argv)
         a = test_xmalloc(cnt * limbs * 8);
         for (size_t i = 0; i < cnt; i++) {
             unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
-            /* at 64 limbs past the kernel; GMP's primes of 4096 bits take seconds */
+            /* at 64 limbs odd numbers only: GMP's primes of 4096 bits take seconds */
             int kind = limbs == 64 ? PRIME_SETS_ODD
                        : i % 4 == 0 ? PRIME_SETS_PRIME
                        : i % 4 == 1 ? PRIME_SETS_PRODUCT
@@ -202,10 +177,10 @@ int main(int argc, char **argv)
     mpz_clears(x, p, NULL);
     gmp_randclear(rs);
     test_next(seed);
-    CHECK(powmod_calls > 0 && kernel_calls > 0 && trial_calls > 0,
-          "powmod %zu, kernel %zu, trial %zu calls", powmod_calls, kernel_calls, trial_calls);
-    printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu kernel calls of %zu "
-           "numbers, %zu trial calls)\n", powmod_calls, kernel_calls, kernel_numbers, trial_calls);
+    CHECK(powmod_calls > 0 && trial_calls > 0, "powmod %zu, trial %zu calls", powmod_calls,
+          trial_calls);
+    printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu trial calls)\n",
+           powmod_calls, trial_calls);
     bulk_ctx_close(cpu);
     return test_finish();
 }

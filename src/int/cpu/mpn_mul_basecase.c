@@ -108,6 +108,11 @@ MUL_FIXED(14) MUL_FIXED(15) MUL_FIXED(16)
 void bulk_mpn_mul_comba(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                         size_t bn)
 {
+    if (bulk_mpn_adx && an <= BULK_MPN_ADX_MAX && bn <= BULK_MPN_ADX_MAX) {
+        if (an >= bn) bulk_mpn_mul_adx(r, a, an, b, bn);
+        else bulk_mpn_mul_adx(r, b, bn, a, an);
+        return;
+    }
     if (an == bn) {
         switch (an) {
 #define C(k) \
@@ -163,6 +168,10 @@ static void sqr_generic(bulk_limb_t *r, const bulk_limb_t *a, size_t n) { sqr_co
 
 void bulk_mpn_sqr_basecase(bulk_limb_t *r, const bulk_limb_t *a, size_t n)
 {
+    if (bulk_mpn_adx && n <= BULK_MPN_ADX_MAX) { /* the general rows beat these columns there */
+        bulk_mpn_mul_adx(r, a, n, a, n);
+        return;
+    }
     switch (n) {
 #define S(k) \
     case k: sqr_columns(r, a, k); return;

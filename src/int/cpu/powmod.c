@@ -7,6 +7,7 @@
  * (t + q m) / R < (m^2 + R m) / R < 2m, and one conditional subtraction brings it below m. */
 #include "backend/report.h"
 #include "int/cpu/mont.h"
+#include "int/cpu/mpn_mul_internal.h"
 #include "int/mpn_div.h"
 
 /* -m^-1 mod B for odd m[0]. */
@@ -83,6 +84,10 @@ static void redc_generic(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t
 static void redc(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t *m, size_t n,
                  bulk_limb_t minv, bulk_limb_t *u)
 {
+    if (bulk_mpn_adx && n <= BULK_MPN_ADX_MAX) {
+        bulk_mpn_redc_adx(r, t, m, n, minv, u); /* u: 4n limbs */
+        return;
+    }
     switch (n) {
 #define R(k) \
     case k: redc_##k(r, t, m, minv); return;

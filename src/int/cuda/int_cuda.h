@@ -63,8 +63,6 @@ int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const
 int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
                          const bulk_limb_t *exp, const bulk_limb_t *m, size_t n, size_t limbs,
                          int8_t *err);
-int bulk_int_cuda_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
-                          size_t limbs, unsigned rounds);
 int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
                         size_t limbs);
 

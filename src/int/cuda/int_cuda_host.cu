@@ -276,14 +276,6 @@ int op_invmod(void *const *o, const void *const *i, size_t cnt, int *bad, const 
                             g->limbs, (int8_t *)o[1], bad, st);
 }
 
-int op_isprime(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
-               cudaStream_t st)
-{
-    const args *g = (const args *)p;
-    return bg_launch_isprime((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs,
-                             (unsigned)g->bits, st);
-}
-
 int op_trial(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
              cudaStream_t st)
 {
@@ -369,9 +361,6 @@ size_t bulk_int_cuda_max_limbs(int op)
     case BULK_INT_CUDA_INVMOD: /* one thread per instance; the crossover with the CPU is to be
                                 * measured (bench_int_gpu_powmod's invmod rows) */
         return 128;
-    case BULK_INT_CUDA_ISPRIME: /* one thread per instance, latency-bound when wide: wider
-                                 * numbers go to the CPU threads (docs/int-prime.md) */
-        return 32;
     default: return 0;
     }
 }
@@ -513,17 +502,6 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
                          {{r, limbs * 8}, {codes, 1}},
                          bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, NULL));
     });
-}
-
-int bulk_int_cuda_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
-                          size_t limbs, unsigned rounds)
-{
-    int rc = check_ctx(ctx);
-    if (rc != BULK_OK) return rc;
-    if (limbs > bulk_int_cuda_max_limbs(BULK_INT_CUDA_ISPRIME)) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, rounds, 0, NULL}; /* bits carries the rounds */
-    return stream_op(ctx, n, op_isprime, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
-                     bg_scratch_bytes(BULK_INT_CUDA_ISPRIME, limbs, NULL));
 }
 
 int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,

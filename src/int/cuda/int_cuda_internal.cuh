@@ -75,11 +75,6 @@ int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, s
  * none), reported as "fn: instance I: why" through bulk_fail on ctx (int_cuda_host.cu). */
 int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n);
 
-/* out[i] = 0, 1 or 2 (undecided: int/int_backend.h's isprime) for the n numbers a (num/prime.cu). */
-int bg_launch_isprime(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, unsigned rounds,
-                      cudaStream_t st);
-size_t bg_isprime_scratch_words(size_t limbs);
-
 /* out[i] = 0, 1 or 2 (undecided) by trial division: int/int_backend.h's trial (num/trial.cu);
  * device scratch: bg_trial_scratch_words(limbs) words per instance. */
 int bg_launch_trial(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, cudaStream_t st);

@@ -32,7 +32,6 @@ size_t bg_scratch_bytes(int op, size_t limbs, const bulk_tune *t)
         return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
     }
     case BULK_INT_CUDA_INVMOD: return (3 * nw + bg_invmod_scratch_words((int)nw)) * 4 + 1;
-    case BULK_INT_CUDA_ISPRIME: return bg_isprime_scratch_words(limbs) * 4 + 1;
     default: return 0;
     }
 }
