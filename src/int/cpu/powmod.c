@@ -84,7 +84,7 @@ static void redc_generic(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t
 static void redc(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t *m, size_t n,
                  bulk_limb_t minv, bulk_limb_t *u)
 {
-    if (bulk_mpn_adx && n <= BULK_MPN_ADX_MAX) {
+    if (bulk_mpn_adx && n <= BULK_MPN_ADX_REDC_MAX) {
         bulk_mpn_redc_adx(r, t, m, n, minv, u); /* u: 4n limbs */
         return;
     }
