@@ -4,10 +4,10 @@
  * 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch powmod (the device's: the
  * cooperative Montgomery kernel at wide widths); the rest of the strong test runs on the CPU
  * threads. The few that pass (probable primes and base-2 strong pseudoprimes: ~1/355 of random
- * 1024-bit input) go back to the caller, which finishes BPSW on the CPU threads. A
- * one-thread-per-instance BPSW kernel for them lost to those threads at every count measured
- * (docs/perf/int-gpu.md) and was deleted. The device is reached only through the function
- * pointers, so a test can run all of it on the CPU. */
+ * 1024-bit input) go back to the caller, which finishes BPSW on the CPU threads: a
+ * one-thread-per-instance BPSW kernel is slower than those threads at every count measured
+ * (docs/perf/int-gpu.md, "The isprime kernel"). The device is reached only through the
+ * function pointers, so a test can run all of it on the CPU. */
 #ifndef BULK_INT_INT_PRIME_OFFLOAD_H
 #define BULK_INT_INT_PRIME_OFFLOAD_H
 

@@ -40,9 +40,21 @@ static size_t itch_of(size_t n, int idx, int sqr)
 size_t bulk_mpn_mul_n_itch(size_t n) { return itch_of(n, pick(n, bulk_mul_tuning.mul_thr), 0); }
 size_t bulk_mpn_sqr_itch(size_t n) { return itch_of(n, pick(n, bulk_mul_tuning.sqr_thr), 1); }
 
+/* AUTO's product of at most comba_max limbs: the MULX/ADX rows where the processor has them
+ * and both operands fit them (mpn_mul_adx.c), else Comba. Forcing BULK_MUL_COMBA runs Comba. */
+static void small(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b, size_t bn)
+{
+    if (bulk_mpn_adx && an <= BULK_MPN_ADX_MAX && bn <= BULK_MPN_ADX_MAX) {
+        if (an >= bn) bulk_mpn_mul_adx(r, a, an, b, bn);
+        else bulk_mpn_mul_adx(r, b, bn, a, an);
+    } else {
+        bulk_mpn_mul_comba(r, a, an, b, bn);
+    }
+}
+
 static void basecase(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, size_t n)
 {
-    if (n <= bulk_mul_tuning.comba_max) bulk_mpn_mul_comba(r, a, n, b, n);
+    if (n <= bulk_mul_tuning.comba_max) small(r, a, n, b, n);
     else bulk_mpn_mul_schoolbook(r, a, n, b, n);
 }
 
@@ -106,7 +118,7 @@ void bulk_mpn_mul_n(bulk_limb_t *r, const bulk_limb_t *a, const bulk_limb_t *b, 
      * into this dispatch, and without memory it fails cleanly and Toom runs instead */
     if (n >= BULK_MUL_FFT_THRESHOLD && bulk_mpn_mul_fft(r, a, n, b, n) == BULK_OK) return;
     if (n <= bulk_mul_tuning.comba_max && n < bulk_mul_tuning.mul_thr[0]) {
-        bulk_mpn_mul_comba(r, a, n, b, n); /* the common small case, without the dispatch */
+        small(r, a, n, b, n); /* the common small case, without the dispatch */
         return;
     }
     int idx = pick(n, bulk_mul_tuning.mul_thr);
@@ -234,7 +246,7 @@ void bulk_mpn_mul(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_li
     int idx = pick(bn, bulk_mul_tuning.mul_thr);
     if (idx < 0) {
         /* rows win when b is very thin (measured: 100 x 3 limbs), columns otherwise */
-        if (an <= bulk_mul_tuning.comba_max && bn > 4) bulk_mpn_mul_comba(r, a, an, b, bn);
+        if (an <= bulk_mul_tuning.comba_max && bn > 4) small(r, a, an, b, bn);
         else bulk_mpn_mul_schoolbook(r, a, an, b, bn);
         return;
     }

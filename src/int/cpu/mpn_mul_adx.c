@@ -1,8 +1,8 @@
 /* Basecase products of up to 16 limbs and REDC of up to 32 by rows of MULX, ADCX and ADOX
  * (x86-64 with BMI2 and ADX): the form of GMP's mul_basecase for these processors. Internal
  * entry points in mpn_mul_internal.h; bulk_mpn_adx says whether the processor has the
- * instructions, and the basecases of mpn_mul_basecase.c (squares too) and powmod.c's REDC hand
- * their sizes to these when it does.
+ * instructions, and AUTO's products (mpn_mul.c), the basecase squaring and powmod.c's REDC
+ * hand their sizes to these when it does.
  *
  * One row adds a[0..n) * b to r[0..n) and returns the limb carried out: per limb one MULX
  * (b in rdx, no flags touched), the previous product's high half added on the CF chain (ADCX)
@@ -36,7 +36,7 @@
 int bulk_mpn_adx;
 
 /* At load time, from CPUID leaf 7: EBX bit 8 is BMI2 (MULX), bit 19 ADX (ADCX, ADOX). */
-__attribute__((constructor)) void bulk_mpn_adx_init(void)
+__attribute__((constructor)) static void adx_init(void)
 {
     unsigned a, b, c, d;
     bulk_mpn_adx = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 8 & 1) && (b >> 19 & 1);
@@ -161,8 +161,6 @@ void bulk_mpn_redc_adx(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t *
 #else /* not x86-64 with GCC's asm: bulk_mpn_adx stays 0; the same algorithms in C */
 
 int bulk_mpn_adx = 0;
-
-void bulk_mpn_adx_init(void) {}
 
 void bulk_mpn_mul_adx(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn)

@@ -108,11 +108,6 @@ MUL_FIXED(14) MUL_FIXED(15) MUL_FIXED(16)
 void bulk_mpn_mul_comba(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                         size_t bn)
 {
-    if (bulk_mpn_adx && an <= BULK_MPN_ADX_MAX && bn <= BULK_MPN_ADX_MAX) {
-        if (an >= bn) bulk_mpn_mul_adx(r, a, an, b, bn);
-        else bulk_mpn_mul_adx(r, b, bn, a, an);
-        return;
-    }
     if (an == bn) {
         switch (an) {
 #define C(k) \

@@ -36,17 +36,17 @@ void bulk_mpn_mul_comba(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const b
                         size_t bn);
 void bulk_mpn_sqr_basecase(bulk_limb_t *r, const bulk_limb_t *a, size_t n);
 
-/* Rows of MULX / ADCX / ADOX (mpn_mul_adx.c), used by the basecases below up to
- * BULK_MPN_ADX_MAX limbs and by REDC (powmod.c) up to BULK_MPN_ADX_REDC_MAX when bulk_mpn_adx
- * is 1: set at load time from the processor (x86-64 with BMI2 and ADX), 0 elsewhere; tests set
- * it to run both forms.
+/* Rows of MULX / ADCX / ADOX (mpn_mul_adx.c), used by AUTO's products (mpn_mul.c) and
+ * bulk_mpn_sqr_basecase up to BULK_MPN_ADX_MAX limbs and by REDC (powmod.c) up to
+ * BULK_MPN_ADX_REDC_MAX when bulk_mpn_adx is 1: set at load time from the processor (x86-64
+ * with BMI2 and ADX), 0 elsewhere; tests set it to run both forms. Forced methods (Comba,
+ * schoolbook) never use them.
  * mul_adx: as the basecases (r = a b, an <= BULK_MPN_ADX_MAX, r disjoint from a and b).
  * redc_adx: r (n limbs) = t R^-1 mod m (R = B^n) for t (2n limbs) < m R, n <= BULK_MPN_ADX_REDC_MAX,
  * minv = -m^-1 mod B, w: 3n limbs of scratch; r may not overlap t or w. */
 #define BULK_MPN_ADX_MAX 16
 #define BULK_MPN_ADX_REDC_MAX 32
 extern int bulk_mpn_adx;
-void bulk_mpn_adx_init(void);
 void bulk_mpn_mul_adx(bulk_limb_t *r, const bulk_limb_t *a, size_t an, const bulk_limb_t *b,
                       size_t bn);
 void bulk_mpn_redc_adx(bulk_limb_t *r, const bulk_limb_t *t, const bulk_limb_t *m, size_t n,
