@@ -6,8 +6,8 @@
  *   - U_d, V_d and Q^d mod m, d = (m + 1) / 2^s odd, against a reference written with mpz by
  *     other formulas (the V ladder V_2k = V_k^2 - 2 Q^k, V_2k+1 = V_k V_k+1 - P Q^k, then
  *     D U_d = 2 V_d+1 - P V_d), for Selfridge's D (chosen here with mpz_si_kronecker) and
- *     for large D of both signs, at every compiled shape (TPI 4..32, L 2..8) at widths 64 ..
- *     4096 bits: primes, the strong base-2 pseudoprimes below 10^6 (tests/int/spsp2_gen.h),
+ *     for large D of both signs, at every compiled shape (TPI 4 with L 2..8, TPI 8..32 with L
+ *     6 and 8) at widths 64 .. 4096 bits: primes, the strong base-2 pseudoprimes below 10^6 (tests/int/spsp2_gen.h),
  *     strong Lucas pseudoprimes, Mersenne numbers (d = 1 at 2^p - 1), numbers with long runs
  *     of trailing ones, random odd numbers;
  *   - the shape choice (bg_lc_shape) and the exponent's bits (bg_lc_exp, bg_lc_bit).
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lucas_ref.h"
 #include "lucas_sim.h"
 #include "test_util.h"
 #include "../int/spsp2_gen.h"
@@ -34,65 +35,6 @@ static void from_mpz(bg_word *w, const mpz_t z, int nw)
 {
     memset(w, 0, sizeof(bg_word) * (size_t)nw);
     mpz_export(w, NULL, -1, 4, 0, 0, z);
-}
-
-/* U_d, V_d, Q^d mod N for P = 1, Q = (1 - D) / 4, d = (N + 1) / 2^s odd, by the V ladder over
- * (V_k, V_k+1, Q^k) and D U_d = 2 V_d+1 - V_d (D invertible mod N). */
-static void ref_lucas(mpz_t U, mpz_t V, mpz_t Qd, const mpz_t N, int64_t D)
-{
-    mpz_t d, v0, v1, qk, q, t, t2, dd;
-    mpz_inits(d, v0, v1, qk, q, t, t2, dd, NULL);
-    mpz_add_ui(d, N, 1);
-    mpz_tdiv_q_2exp(d, d, mpz_scan1(d, 0));
-    mpz_set_si(q, (long)((1 - D) / 4));
-    mpz_mod(q, q, N);
-    mpz_set_ui(v0, 2);
-    mpz_set_ui(v1, 1);
-    mpz_set_ui(qk, 1);
-    for (size_t i = mpz_sizeinbase(d, 2); i-- > 0;) {
-        mpz_mul(t, v0, v1); /* V_2k+1 = V_k V_k+1 - Q^k */
-        mpz_sub(t, t, qk);
-        mpz_mod(t, t, N);
-        if (mpz_tstbit(d, i)) { /* k -> 2k + 1: V_2k+2 = V_k+1^2 - 2 Q^k+1, Q^2k+1 */
-            mpz_mul(v1, v1, v1);
-            mpz_mul(t2, qk, q);
-            mpz_submul_ui(v1, t2, 2);
-            mpz_mod(v1, v1, N);
-            mpz_set(v0, t);
-            mpz_mul(qk, qk, t2);
-        } else { /* k -> 2k: V_2k = V_k^2 - 2 Q^k */
-            mpz_mul(v0, v0, v0);
-            mpz_submul_ui(v0, qk, 2);
-            mpz_mod(v0, v0, N);
-            mpz_set(v1, t);
-            mpz_mul(qk, qk, qk);
-        }
-        mpz_mod(qk, qk, N);
-    }
-    mpz_set(V, v0);
-    mpz_set(Qd, qk);
-    mpz_set_si(dd, (long)D);
-    mpz_mod(dd, dd, N);
-    int inv = mpz_invert(dd, dd, N);
-    CHECK(inv, "reference: D not invertible");
-    mpz_mul_2exp(U, v1, 1);
-    mpz_sub(U, U, v0);
-    mpz_mul(U, U, dd);
-    mpz_mod(U, U, N);
-    mpz_clears(d, v0, v1, qk, q, t, t2, dd, NULL);
-}
-
-/* Selfridge's D for N (mpz_si_kronecker), 0 when N has a factor |D| or none is found in 200
- * candidates (squares). */
-static int64_t selfridge(const mpz_t N)
-{
-    for (int k = 0; k < 200; k++) {
-        int64_t D = (k & 1) ? -(5 + 2 * (int64_t)k) : 5 + 2 * (int64_t)k;
-        int j = mpz_si_kronecker((long)D, N);
-        if (j == -1) return D;
-        if (j == 0) return 0;
-    }
-    return 0;
 }
 
 /* ---- the steps ---------------------------------------------------------------------------------- */
@@ -167,8 +109,7 @@ static void check_lucas(const mpz_t M, int64_t D, int nw, int T, int L, const ch
     mpz_inits(U, V, Qd, R, NULL);
     from_mpz(m, M, nw);
     int st = sim_lucas(u, v, q, m, nw, D, T, L);
-    ref_lucas(U, V, Qd, M, D);
-    int ok = st == 0;
+    int ok = st == 0 && ref_lucas(U, V, Qd, M, D);
     to_mpz(R, u, nw);
     ok &= mpz_cmp(R, U) == 0;
     to_mpz(R, v, nw);
@@ -218,7 +159,7 @@ static void sample(mpz_t M, unsigned bits, int kind)
     mpz_clear(p);
 }
 
-/* Every shape at the widths it serves (nw <= T L < 2 nw, or T L <= 16), on samples of every
+/* Every compiled shape (4 lanes of 2 .. 8 words, 8 .. 32 lanes of 6 or 8) at the widths it serves (nw <= T L < 2 nw, or T L <= 16), on samples of every
  * kind with Selfridge's D and with a large D; the widths past 1024 bits less often. */
 static void test_ladder(void)
 {
@@ -230,13 +171,13 @@ static void test_ladder(void)
         if (sanitized && nw > 32) break;
         for (int T = 4; T <= MAXT; T *= 2)
             for (int L = 2; L <= 8; L += 2) {
-                if (T * L < nw || (T * L >= 2 * nw && T * L > 16)) continue;
+                if (T * L < nw || (T * L >= 2 * nw && T * L > 16) || (T > 4 && L < 6)) continue;
                 int kinds = nw <= 32 && !sanitized ? 10 : nw <= 64 ? 3 : 1;
                 for (int k = 0; k < kinds; k++) {
                     int kind = (k + (int)wi) % 5;
                     unsigned b = (unsigned)bits[wi] - (k % 3 == 1 ? (unsigned)(test_rand(&rng) % 40) : 0);
                     sample(M, b, kind);
-                    int64_t D = selfridge(M);
+                    int64_t D = ref_selfridge(M);
                     if (D == 0) continue;
                     check_lucas(M, D, nw, T, L, kind == 0 ? "prime" : kind == 4 ? "2^b - 1" : "odd");
                     if (k == 0) { /* a large D = 1 mod 4 prime to M, both signs */
@@ -285,7 +226,7 @@ static void test_small_sets(void)
                 if (k % 2) mpz_add_ui(M, M, 1);
                 else mpz_sub_ui(M, M, 1);
             }
-            int64_t D = selfridge(M);
+            int64_t D = ref_selfridge(M);
             if (D == 0) continue;
             check_lucas(M, D, nw, T, L, "small set");
         }
@@ -305,7 +246,8 @@ static void test_shape_exp(void)
             continue;
         }
         CHECK(ok && T * L >= nw && L >= 2 && L <= 8 && L % 2 == 0 && T >= 4 && T <= 32 &&
-                  (T & (T - 1)) == 0 && (T == 4 || (T / 2) * 8 < nw) && T * (L - 2) < nw,
+                  (T & (T - 1)) == 0 && (T == 4 || (T / 2) * 8 < nw) && T * (L - 2) < nw &&
+                  (T == 4 || L >= 6), /* the shapes lucas_coop.cu compiles */
               "lucas shape nw=%d: T=%d L=%d", nw, T, L);
     }
     static bg_word m[256];

@@ -150,7 +150,8 @@ BULK_HD uint64_t bg_lc_abs(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64
 
 /* The shape for nw words: the fewest lanes *tpi (4 .. 32, a power of two) of at most 8 words
  * (the ladder keeps about 8 numbers of L words per lane in registers; 16 words would spill),
- * then the smallest even *L (2 .. 8) with tpi L >= nw. Returns 0 above BG_LC_MAX_WORDS. */
+ * then the smallest even *L (2 .. 8) with tpi L >= nw: so more than 4 lanes only with 6 or 8
+ * words each (the shapes the kernel compiles). Returns 0 above BG_LC_MAX_WORDS. */
 BULK_HD int bg_lc_shape(int nw, int *tpi, int *L)
 {
     if (nw < 1 || nw > BG_LC_MAX_WORDS) return 0;

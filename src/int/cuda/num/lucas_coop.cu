@@ -184,17 +184,19 @@ int launch(bg_limb *u, bg_limb *v, bg_limb *qk, const bg_limb *m, const int64_t 
     return BULK_OK;
 }
 
+/* The shapes bg_lc_shape gives: 4 lanes of 2 .. 8 words; 8, 16 or 32 lanes only when fewer
+ * would need more than 8 words each, so then of 6 or 8 words (more than 4 per lane). */
 template <int TPI>
 int launch_l(int L, bg_limb *u, bg_limb *v, bg_limb *qk, const bg_limb *m, const int64_t *d,
              size_t n, size_t limbs, cudaStream_t st)
 {
-    switch (L) {
-    case 2: return launch<2, TPI>(u, v, qk, m, d, n, limbs, st);
-    case 4: return launch<4, TPI>(u, v, qk, m, d, n, limbs, st);
-    case 6: return launch<6, TPI>(u, v, qk, m, d, n, limbs, st);
-    case 8: return launch<8, TPI>(u, v, qk, m, d, n, limbs, st);
-    default: return BULK_ERR_INTERNAL;
+    if constexpr (TPI == 4) {
+        if (L == 2) return launch<2, TPI>(u, v, qk, m, d, n, limbs, st);
+        if (L == 4) return launch<4, TPI>(u, v, qk, m, d, n, limbs, st);
     }
+    if (L == 6) return launch<6, TPI>(u, v, qk, m, d, n, limbs, st);
+    if (L == 8) return launch<8, TPI>(u, v, qk, m, d, n, limbs, st);
+    return BULK_ERR_INTERNAL;
 }
 
 } // namespace
