@@ -13,10 +13,11 @@
  *   - the shape choice (bg_lc_shape) and the exponent's bits (bg_lc_exp, bg_lc_bit).
  * Runs without a GPU; the device runs it through test_int_prime_gpu (label gpu). --seed S
  * replays; BULK_SANITIZED=1 shrinks. */
-#include <gmp.h>
-#include <stdio.h>
+#include <stdio.h> /* before gmp.h: gmp_fprintf */
 #include <stdlib.h>
 #include <string.h>
+
+#include <gmp.h>
 
 #include "lucas_ref.h"
 #include "lucas_sim.h"
