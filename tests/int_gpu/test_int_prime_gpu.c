@@ -204,7 +204,7 @@ static void test_lucas(uint64_t seed)
     mpz_t x, p;
     mpz_inits(x, p, NULL);
     for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-        size_t limbs = widths[w], n = limbs <= 16 ? 600 : 40;
+        size_t limbs = widths[w], n = limbs <= 16 ? 600 : limbs <= 33 ? 40 : limbs <= 65 ? 12 : 4;
         bulk_limb_t *m = test_xmalloc(n * limbs * 8);
         int64_t *d = test_xmalloc(n * 8);
         for (size_t i = 0; i < n; i++) {
