@@ -1,6 +1,6 @@
 /* The public primality wrappers of bulk/int.h (bulk_int_isprime, bulk_int_nextprime): argument
- * checks, isprime on a CUDA context through the device's trial division and powmod
- * (int_prime_offload.h; nextprime there tests its candidates in batches through that isprime),
+ * checks, isprime on a CUDA context through the device's trial division, powmod and Lucas
+ * sequences (int_prime_offload.h; nextprime there tests its candidates in batches through that isprime),
  * then every instance (isprime: those the device left undecided, or all of them) through
  * int/cpu/prime.h on the context's threads (int_parallel.h), with a scratch area per worker
  * (int_workers.h). The table of small primes is built once per call and shared read-only by
@@ -102,12 +102,13 @@ int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n
     struct prime_job j = { .out = out, .a = a, .limbs = limbs, .rounds = rounds };
     if (bulk_int_on_device(ctx, BULK_INT_OP_ISPRIME) &&
         limbs <= ctx->gpu->ints->max_limbs(BULK_INT_CUDA_POWMOD)) {
-        /* the device's trial division and powmod decide all but the base-2 strong probable
-         * primes they leave to the CPU threads below */
+        /* the device's trial division, powmod and Lucas sequences decide every instance (the
+         * CPU threads finishing each test); without a lucas entry the base-2 strong probable
+         * primes are left to the CPU threads below */
         const bulk_int_backend *g = ctx->gpu->ints;
-        bulk_prime_offload o = { g->powmod, 0, g->trial };
+        bulk_prime_offload o = { g->powmod, 0, g->trial, g->lucas, rounds };
         st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs);
-        if (st != BULK_OK) return st;
+        if (st != BULK_OK || o.lucas) return st;
         j.redo = 1;
     }
     j.scratch_limbs = bulk_prime_bpsw_scratch(limbs);

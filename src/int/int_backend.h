@@ -134,6 +134,16 @@ typedef struct bulk_int_backend {
      * limbs (high zero limbs allowed; BULK_ERR_UNSUPPORTED above). Host arrays, streamed as the
      * other entries are; failures as theirs (BULK_ERR_CUDA, BULK_ERR_NOMEM). */
     int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs);
+
+    /* lucas: the strong Lucas test's sequences for isprime's device path (int/
+     * int_prime_offload.h): for n odd m_i > 1 of 1 <= limbs <= max_limbs(BULK_INT_CUDA_POWMOD)
+     * limbs (high zero limbs allowed; BULK_ERR_UNSUPPORTED wider) and d_i = Selfridge's D for
+     * m_i (D = 1 mod 4, |D| < 2^63; P = 1, Q = (1 - D) / 4): u_i = U_e, v_i = V_e and qk_i = Q^e
+     * mod m_i (limbs limbs each, reduced) for e = (m_i + 1) / 2^s odd, the values of the
+     * CPU's ladder (int/cpu/prime.c). Host arrays, streamed as the other entries are;
+     * failures as theirs. */
+    int (*lucas)(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
+                 const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs);
 } bulk_int_backend;
 
 /* The CUDA instance (src/int/cuda/int_cuda_backend.cu); named only by backend/backends.c. */

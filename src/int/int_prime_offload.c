@@ -5,7 +5,14 @@
  *   2. the survivors gathered (m = n, exponent d = (n - 1) / 2^r, base 2) and 2^d mod n by
  *      o->powmod;
  *   3. the rest of the strong test on the CPU threads (bulk_prime_strong_from): out[i] = 0, or
- *      left at 2 for a strong probable prime to base 2, which the caller finishes. */
+ *      left at 2 for a strong probable prime to base 2, which the caller finishes unless
+ *   4. (with o->lucas, after all chunks) the instances left at 2, gathered up to a chunk's count
+ *      at a time: Selfridge's D on the CPU threads (bulk_prime_selfridge: out[i] = 0 for a
+ *      factor or a square), U_d, V_d, Q^d by o->lucas, then on the CPU threads the rest of the
+ *      strong Lucas test and the extra rounds (bulk_prime_lucas_from, bulk_prime_rounds):
+ *      out[i] = 0 or 1. Gathered over all chunks: the ladder is latency-bound on the device
+ *      (a few thousand products in sequence whatever the count), so one call for the ~1/355
+ *      that reach it beats one per chunk. */
 #include "int/int_prime_offload.h"
 
 #include <stdlib.h>
@@ -23,6 +30,9 @@ struct offload_job {
     const bulk_prime_table *t;
     const size_t *idx;     /* step 3: survivor k is instance idx[k] */
     const bulk_limb_t *M, *X;
+    int64_t *D;            /* step 4: Selfridge's D of survivor k (0: composite) */
+    const bulk_limb_t *U, *V, *Q;
+    unsigned rounds;
     bulk_int_workers w;
 };
 
@@ -44,6 +54,35 @@ static void strong_range(void *p, size_t begin, size_t end, int worker)
         const bulk_limb_t *m = j->M + k * L;
         size_t mn = bulk_mpn_normalized_size(m, L);
         j->out[j->idx[k]] = bulk_prime_strong_from(m, mn, j->X + k * L, tp) ? 2 : 0;
+    }
+}
+
+static void selfridge_range(void *p, size_t begin, size_t end, int worker)
+{
+    struct offload_job *j = p;
+    bulk_limb_t *tp = bulk_int_workers_scratch(&j->w, worker);
+    if (!tp) return;
+    size_t L = j->limbs;
+    for (size_t k = begin; k < end; k++) {
+        const bulk_limb_t *m = j->M + k * L;
+        if (!bulk_prime_selfridge(m, bulk_mpn_normalized_size(m, L), &j->D[k], tp)) {
+            j->D[k] = 0;
+            j->out[j->idx[k]] = 0;
+        }
+    }
+}
+
+static void lucas_range(void *p, size_t begin, size_t end, int worker)
+{
+    struct offload_job *j = p;
+    bulk_limb_t *tp = bulk_int_workers_scratch(&j->w, worker);
+    if (!tp) return;
+    size_t L = j->limbs;
+    for (size_t k = begin; k < end; k++) {
+        const bulk_limb_t *m = j->M + k * L;
+        size_t mn = bulk_mpn_normalized_size(m, L), o = k * L;
+        j->out[j->idx[k]] = (uint8_t)(bulk_prime_lucas_from(m, mn, j->U + o, j->V + o, j->Q + o, tp) &&
+                                      bulk_prime_rounds(m, mn, j->rounds, tp));
     }
 }
 
@@ -83,6 +122,46 @@ static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job 
     return BULK_OK;
 }
 
+/* Step 4 for the instances of [0, n) left at 2, c at a time (M, U, V, Q: c L limbs each). */
+static int lucas_all(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job *j, size_t n,
+                     size_t c, bulk_limb_t *M, bulk_limb_t *U, bulk_limb_t *V, bulk_limb_t *Q,
+                     size_t *idx)
+{
+    size_t L = j->limbs, first;
+    double cost = 64.0 * (double)L * (double)L;
+    j->idx = idx, j->M = M, j->U = U, j->V = V, j->Q = Q;
+    for (size_t i = 0; i < n;) {
+        size_t cnt = 0;
+        for (; i < n && cnt < c; i++)
+            if (j->out[i] == 2) {
+                idx[cnt] = i;
+                memcpy(M + cnt * L, j->a + i * L, L * sizeof *M);
+                cnt++;
+            }
+        if (cnt == 0) break;
+        bulk_int_parallel(ctx, cnt, cost, selfridge_range, j);
+        int st = bulk_int_workers_result(&j->w, &first);
+        if (st != BULK_OK) return st;
+        size_t live = 0; /* those with a D, moved together */
+        for (size_t k = 0; k < cnt; k++) {
+            if (!j->D[k]) continue;
+            if (live != k) {
+                idx[live] = idx[k];
+                j->D[live] = j->D[k];
+                memcpy(M + live * L, M + k * L, L * sizeof *M);
+            }
+            live++;
+        }
+        if (live == 0) continue;
+        st = o->lucas(ctx, U, V, Q, M, j->D, live, L);
+        if (st != BULK_OK) return st;
+        bulk_int_parallel(ctx, live, cost * (1.0 + j->rounds) * (double)L, lucas_range, j);
+        st = bulk_int_workers_result(&j->w, &first);
+        if (st != BULK_OK) return st;
+    }
+    return BULK_OK;
+}
+
 int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
                            const bulk_limb_t *a, size_t n, size_t limbs)
 {
@@ -90,14 +169,21 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
     bulk_prime_table t = { 0 };
     if (!o->trial && bulk_prime_table_init(&t, BULK_PRIME_OFFLOAD_TRIAL) != BULK_OK)
         return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: table of small primes: out of memory", fn);
-    struct offload_job j = { .out = out, .a = a, .limbs = limbs, .t = &t };
+    struct offload_job j = { .out = out, .a = a, .limbs = limbs, .t = &t, .rounds = o->rounds };
     size_t cl = o->chunk_limbs ? o->chunk_limbs : (size_t)1 << 21;
     size_t per = cl / limbs ? cl / limbs : 1, c = per < n ? per : n;
     bulk_limb_t *M = malloc(4 * c * limbs * sizeof *M);
     size_t *idx = malloc(c * sizeof *idx);
     int8_t *err = malloc(c);
-    int st = M && idx && err ? bulk_int_workers_init(&j.w, ctx, bulk_prime_strong_from_scratch(limbs))
-                             : BULK_ERR_NOMEM;
+    size_t sl = bulk_prime_strong_from_scratch(limbs);
+    if (o->lucas) { /* step 4's functions too */
+        j.D = malloc(c * sizeof *j.D);
+        size_t s4[] = { bulk_prime_selfridge_scratch(limbs), bulk_prime_lucas_from_scratch(limbs),
+                        bulk_prime_bpsw_scratch(limbs) };
+        for (size_t k = 0; k < 3; k++) sl = s4[k] > sl ? s4[k] : sl;
+    }
+    int st = M && idx && err && (j.D || !o->lucas) ? bulk_int_workers_init(&j.w, ctx, sl)
+                                                   : BULK_ERR_NOMEM;
     if (st == BULK_OK && o->trial) st = o->trial(ctx, out, a, n, limbs);
     else if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs + 64.0, trial_range, &j);
     for (size_t lo = 0; lo < n && st == BULK_OK; lo += c) {
@@ -107,7 +193,10 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
         size_t first;
         if (st == BULK_OK) st = bulk_int_workers_result(&j.w, &first);
     }
-    if (M && idx && err) bulk_int_workers_free(&j.w);
+    if (st == BULK_OK && o->lucas)
+        st = lucas_all(ctx, o, &j, n, c, M, M + c * limbs, M + 2 * c * limbs, M + 3 * c * limbs, idx);
+    if (M && idx && err && (j.D || !o->lucas)) bulk_int_workers_free(&j.w);
+    free(j.D);
     free(M);
     free(idx);
     free(err);

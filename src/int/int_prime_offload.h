@@ -4,10 +4,12 @@
  * 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch powmod (the device's: the
  * cooperative Montgomery kernel at wide widths); the rest of the strong test runs on the CPU
  * threads. The few that pass (probable primes and base-2 strong pseudoprimes: ~1/355 of random
- * 1024-bit input) go back to the caller, which finishes BPSW on the CPU threads: a
- * one-thread-per-instance BPSW kernel is slower than those threads at every count measured
- * (docs/perf/int-gpu.md, "The isprime kernel"). The device is reached only through the
- * function pointers, so a test can run all of it on the CPU. */
+ * 1024-bit input) get the strong Lucas test with the sequences U_d, V_d, Q^d from the device
+ * (o->lucas: a group of lanes per instance; Selfridge's D chosen and the test finished on the
+ * CPU threads) and the extra rounds on the CPU threads; without o->lucas they go back to the
+ * caller, which finishes BPSW on the CPU threads. (A one-thread-per-instance BPSW kernel lost
+ * to those threads at every count measured, docs/perf/int-gpu.md.) The device is reached only
+ * through the function pointers, so a test can run all of it on the CPU. */
 #ifndef BULK_INT_INT_PRIME_OFFLOAD_H
 #define BULK_INT_INT_PRIME_OFFLOAD_H
 
@@ -29,11 +31,18 @@ typedef struct bulk_prime_offload {
      * primes below BULK_PRIME_OFFLOAD_TRIAL, exactly as the CPU threads would answer (the trial
      * entry of int_backend.h); NULL: on the context's CPU threads */
     int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs);
+    /* step 4: U_d, V_d, Q^d mod m for the strong probable primes m, the lucas entry of
+     * int_backend.h (its answers exactly those of the CPU's ladder); NULL: the caller finishes
+     * them on the CPU threads */
+    int (*lucas)(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
+                 const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs);
+    unsigned rounds; /* with lucas: the extra strong tests of bulk_int_isprime */
 } bulk_prime_offload;
 
-/* out[i] = 0 (composite), 1 (prime), or 2 (a strong probable prime to base 2 that the caller
- * must finish on the CPU: Lucas and rounds) for the n numbers a of `limbs` limbs, with the CPU
- * work on ctx's threads. Returns BULK_OK, BULK_ERR_NOMEM (last error set), or the first failing
+/* out[i] = 0 (composite), 1 (prime), or, without o->lucas, 2 (a strong probable prime to base 2
+ * that the caller must finish on the CPU: Lucas and rounds) for the n numbers a of `limbs`
+ * limbs, with the CPU work on ctx's threads; with o->lucas every answer is bulk_int_isprime's
+ * on the CPU with o->rounds. Returns BULK_OK, BULK_ERR_NOMEM (last error set), or the first failing
  * status of o's functions (their last error). */
 int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *out,
                            const bulk_limb_t *a, size_t n, size_t limbs);

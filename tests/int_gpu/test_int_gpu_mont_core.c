@@ -15,88 +15,11 @@
 #include <string.h>
 
 #include "int/cuda/int_gpu_core.h"
+#include "mont_sim.h"
 #include "test_util.h"
 
 static uint64_t rng;
 static int sanitized;
-
-enum { MAXT = BG_MC_MAX_TPI, MAXL = BG_MC_MAX_L };
-typedef bg_word lanes[MAXT][MAXL];
-
-/* ---- the simulated group -------------------------------------------------------------------- */
-
-/* The mask of lanes that receive a carry (cin) and the reduction by m, as mc_condsub. */
-static void sim_condsub(lanes r, bg_word t[][MAXL + 2], lanes m, uint32_t cin, int over, int T,
-                        int L)
-{
-    bg_word d[MAXT][MAXL];
-    uint32_t G = 0, P = 0;
-    for (int l = 0; l < T; l++) {
-        int p;
-        G |= (uint32_t)bg_mc_norm2(d[l], t[l], m[l], (int)((cin >> l) & 1), L, &p) << l;
-        P |= (uint32_t)p << l;
-    }
-    int bout;
-    uint32_t bin = bg_mc_lookahead(G, P, T, &bout);
-    int take = over || !bout;
-    for (int l = 0; l < T; l++) bg_mc_norm3(r[l], t[l], d[l], (int)((bin >> l) & 1), take, L);
-}
-
-/* r = a b R^-1 mod m, R = 2^(32 T L), as mc_mul. */
-static void sim_mul(lanes r, lanes a, lanes b, lanes m, bg_word minv, int T, int L)
-{
-    bg_word t[MAXT][MAXL + 2], o[MAXT][MAXL + 2];
-    memset(t, 0, sizeof t);
-    memset(o, 0, sizeof o);
-    for (int s = 0; s < T; s++)
-        for (int k = 0; k < L; k++) {
-            bg_word bi = b[s][k];
-            bg_word q = bg_mc_q(t[0][0], o[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
-            for (int l = 0; l < T; l++) bg_mc_row(t[l], o[l], a[l], m[l], bi, q, L);
-            bg_word x[MAXT];
-            for (int l = 0; l < T; l++) x[l] = l + 1 < T ? t[l + 1][0] : 0; /* shfl_down */
-            for (int l = 0; l < T; l++) bg_mc_shift(t[l], o[l], x[l], L);
-        }
-    for (int l = 0; l < T; l++) bg_mc_merge(t[l], t[l], o[l], L);
-    bg_word up[MAXT];
-    for (int l = 0; l < T; l++) up[l] = l ? t[l - 1][L] : 0; /* shfl_up */
-    bg_word top = t[T - 1][L];
-    uint32_t G = 0, P = 0;
-    for (int l = 0; l < T; l++) {
-        int p;
-        G |= (uint32_t)bg_mc_norm1(t[l], up[l], L, &p) << l;
-        P |= (uint32_t)p << l;
-    }
-    int cout;
-    uint32_t cin = bg_mc_lookahead(G, P, T, &cout);
-    sim_condsub(r, t, m, cin, top + (bg_word)cout != 0, T, L);
-}
-
-/* x = 2 x mod m (x < m), as mc_double. */
-static void sim_double(lanes x, lanes m, int T, int L)
-{
-    bg_word t[MAXT][MAXL + 2], hi[MAXT];
-    for (int l = 0; l < T; l++) hi[l] = l ? x[l - 1][L - 1] >> 31 : 0;
-    int over = (int)(x[T - 1][L - 1] >> 31);
-    for (int l = 0; l < T; l++) {
-        bg_mc_shl1(x[l], hi[l], L);
-        memcpy(t[l], x[l], sizeof(bg_word) * (size_t)L);
-    }
-    sim_condsub(x, t, m, 0, over, T, L);
-}
-
-static void to_lanes(lanes x, const bg_word *w, int nw, int T, int L)
-{
-    for (int l = 0; l < T; l++)
-        for (int j = 0; j < L; j++) x[l][j] = l * L + j < nw ? w[l * L + j] : 0;
-}
-
-static void from_lanes(bg_word *w, lanes x, int nw, int T, int L)
-{
-    for (int l = 0; l < T; l++)
-        for (int j = 0; j < L; j++)
-            if (l * L + j < nw) w[l * L + j] = x[l][j];
-}
 
 /* powmod_coop_kernel for one instance (nw words each); returns 1 for an even or zero m. */
 static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const bg_word *mw, int nw,

@@ -10,7 +10,9 @@
  * times; nextprime at 2..33
  * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. The
  * device's trial division alone (the int table's trial, isprime's step 1) against the CPU's
- * (bulk_prime_trial_n, the offload's table) on the sets of trial_sets.h. Without a CUDA device
+ * (bulk_prime_trial_n, the offload's table) on the sets of trial_sets.h. The device's Lucas
+ * sequences alone (the int table's lucas, isprime's step 4) against GMP (lucas_ref.h) at every
+ * shape of the kernel, 64..8192 bits, with Selfridge's and large D. Without a CUDA device
  * it prints "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
 #include <time.h>
@@ -21,6 +23,7 @@
 #include "int/int_backend.h"
 #include "int/int_prime_offload.h"
 #include "../test_util.h"
+#include "lucas_ref.h"
 #include "prime_sets.h"
 #include "trial_sets.h"
 #include "../int/spsp2_gen.h"
@@ -164,6 +167,83 @@ static void test_trial(uint64_t seed)
     printf("trial division on the device: agrees with the CPU's\n");
 }
 
+/* The lucas entry on n numbers of `limbs` limbs (odd, > 1, D invertible) against ref_lucas. */
+static void lucas_batch(const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs, const char *what)
+{
+    size_t b = n * limbs * 8;
+    bulk_limb_t *u = test_xmalloc(b), *v = test_xmalloc(b), *q = test_xmalloc(b);
+    CHECK(bulk_cuda_tables()->ints->lucas(gpu, u, v, q, m, d, n, limbs) == BULK_OK, "%s: lucas at "
+          "%zu limbs: %s", what, limbs, bulk_ctx_last_error(gpu));
+    mpz_t M, U, V, Q, x;
+    mpz_inits(M, U, V, Q, x, NULL);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpz_import(M, limbs, -1, 8, 0, 0, m + i * limbs);
+        int ok = ref_lucas(U, V, Q, M, d[i]);
+        mpz_import(x, limbs, -1, 8, 0, 0, u + i * limbs);
+        ok &= mpz_cmp(x, U) == 0;
+        mpz_import(x, limbs, -1, 8, 0, 0, v + i * limbs);
+        ok &= mpz_cmp(x, V) == 0;
+        mpz_import(x, limbs, -1, 8, 0, 0, q + i * limbs);
+        ok &= mpz_cmp(x, Q) == 0;
+        if (!ok && bad++ < 5)
+            CHECK(0, "%s, %zu limbs, instance %zu (D = %lld): device's U, V, Q^d differ from GMP's",
+                  what, limbs, i, (long long)d[i]);
+    }
+    mpz_clears(M, U, V, Q, x, NULL);
+    free(u), free(v), free(q);
+}
+
+static void test_lucas(uint64_t seed)
+{
+    /* every shape of bg_lc_shape: 4 lanes of 2, 4, 6, 8 words, 8 .. 32 lanes of 6 and 8 */
+    static const size_t widths[] = { 1, 2, 3, 4, 5, 8, 12, 16, 17, 24, 28, 32, 33, 48, 64, 65, 96, 128 };
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, (unsigned long)seed ^ 0x1c);
+    mpz_t x, p;
+    mpz_inits(x, p, NULL);
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        size_t limbs = widths[w], n = limbs <= 16 ? 600 : limbs <= 33 ? 40 : limbs <= 65 ? 12 : 4;
+        bulk_limb_t *m = test_xmalloc(n * limbs * 8);
+        int64_t *d = test_xmalloc(n * 8);
+        for (size_t i = 0; i < n; i++) {
+            do { /* primes up to 1024 bits, then products and odd numbers (GMP's primes are slow) */
+                unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
+                int kind = limbs <= 16 && i % 4 == 0 ? PRIME_SETS_PRIME
+                           : i % 4 == 1 && limbs <= 32 ? PRIME_SETS_PRODUCT : PRIME_SETS_ODD;
+                prime_sets_sample(m + i * limbs, limbs, bits, kind, x, p, rs);
+                mpz_import(x, limbs, -1, 8, 0, 0, m + i * limbs);
+                d[i] = ref_selfridge(x);
+                if (i % 16 == 15) d[i] = (int64_t)(mpz_get_ui(x) >> 4) * 4 + 1; /* large D */
+                if (i % 32 == 31) d[i] = -d[i] + 2;
+                mpz_set_si(p, (long)d[i]);
+                mpz_gcd(p, p, x);
+            } while (d[i] == 0 || mpz_cmp_ui(p, 1) != 0 || mpz_cmp_ui(x, 3) < 0);
+        }
+        lucas_batch(m, d, n, limbs, "random");
+        free(m), free(d);
+    }
+    /* the Mersenne numbers (d = 1 at 2^p - 1, many trailing ones) at 20 limbs */
+    size_t L = 20;
+    bulk_limb_t *a = test_xmalloc(256 * L * 8);
+    int64_t *d = test_xmalloc(256 * 8);
+    size_t m = prime_sets_mersenne(a, L, 1279), k = 0;
+    for (size_t i = 0; i < m; i++) {
+        mpz_import(x, L, -1, 8, 0, 0, a + i * L);
+        int64_t D = ref_selfridge(x);
+        if (D == 0 || mpz_cmp_ui(x, 3) <= 0) continue;
+        memmove(a + k * L, a + i * L, L * 8);
+        d[k++] = D;
+    }
+    lucas_batch(a, d, k, L, "Mersenne");
+    CHECK(bulk_cuda_tables()->ints->lucas(gpu, a, a, a, a, d, 0, L) == BULK_OK, "lucas, n = 0");
+    free(a), free(d);
+    mpz_clears(x, p, NULL);
+    gmp_randclear(rs);
+    printf("Lucas sequences on the device: agree with GMP's\n");
+}
+
 static void test_nextprime(uint64_t seed)
 {
     uint64_t st = seed ^ 0x5eed;
@@ -210,6 +290,7 @@ int main(int argc, char **argv)
         return 1;
     }
     test_trial(seed);
+    test_lucas(seed);
     double t0 = now();
     test_random(seed);
     test_structured();

@@ -148,6 +148,19 @@ static int selfridge(struct bpsw *s, int64_t *d)
     }
 }
 
+size_t bulk_prime_selfridge_scratch(size_t n)
+{
+    return 5 * n + 3 + bulk_mpn_divmod_scratch(2 * n + 1, n);
+}
+
+int bulk_prime_selfridge(const bulk_limb_t *a, size_t mn, int64_t *d, bulk_limb_t *tp)
+{
+    /* the parts of the working set that selfridge and is_square use, laid out as in bpsw */
+    struct bpsw s = { .a = a, .n = mn };
+    s.U = tp, s.V = tp + mn, s.T = tp + 2 * mn, s.big = tp + 3 * mn + 1, s.dtp = tp + 5 * mn + 3;
+    return selfridge(&s, d);
+}
+
 /* The strong Lucas probable-prime test with Selfridge's parameters. */
 static int strong_lucas(struct bpsw *s)
 {
@@ -221,6 +234,60 @@ int bulk_prime_strong_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *x
     }
 }
 
+size_t bulk_prime_lucas_from_scratch(size_t n) { return 4 * n + bulk_mpn_divmod_scratch(2 * n, n); }
+
+/* x = x^2 - 2 q mod a (plain residues; sq: 2 mn limbs). */
+static void v_double(const bulk_limb_t *a, size_t mn, bulk_limb_t *x, const bulk_limb_t *q,
+                     bulk_limb_t *sq, bulk_limb_t *dtp)
+{
+    bulk_mpn_sqr(sq, x, mn);
+    bulk_mpn_divmod(NULL, x, sq, 2 * mn, a, mn, BULK_DIV_AUTO, dtp);
+    for (int k = 0; k < 2; k++)
+        if (bulk_mpn_sub_n(x, x, q, mn)) bulk_mpn_add_n(x, x, a, mn);
+}
+
+int bulk_prime_lucas_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *u,
+                          const bulk_limb_t *v, const bulk_limb_t *qk, bulk_limb_t *tp)
+{
+    if (bulk_mpn_is_zero(u, mn) || bulk_mpn_is_zero(v, mn)) return 1;
+    bulk_limb_t *V = tp, *Q = tp + mn, *sq = tp + 2 * mn, *dtp = tp + 4 * mn;
+    bulk_mpn_copy(V, v, mn);
+    bulk_mpn_copy(Q, qk, mn);
+    /* r = trailing zero bits of a + 1 = trailing one bits of a (all of them: a + 1 = B^mn) */
+    size_t r = 0, k = 0;
+    while (k < mn && a[k] == ~(bulk_limb_t)0) k++, r += 64;
+    if (k < mn) r += (size_t)bulk_limb_ctz(~a[k]);
+    /* as strong_lucas: V_(d 2^i) = V^2 - 2 Q^(d 2^(i-1)), i = 1 .. r - 1 */
+    for (size_t i = 1; i < r; i++) {
+        v_double(a, mn, V, Q, sq, dtp);
+        if (bulk_mpn_is_zero(V, mn)) return 1;
+        if (i + 1 < r) {
+            bulk_mpn_sqr(sq, Q, mn);
+            bulk_mpn_divmod(NULL, Q, sq, 2 * mn, a, mn, BULK_DIV_AUTO, dtp);
+        }
+    }
+    return 0;
+}
+
+/* The extra strong tests to the bases bulk_prime_base(a, j), j < rounds: 1 when a passes all. */
+static int extra_rounds(struct bpsw *s, unsigned rounds)
+{
+    const bulk_limb_t *a = s->a;
+    size_t mn = s->n;
+    uint64_t h = rounds ? bulk_prime_hash(a, mn) : 0;
+    for (unsigned j = 0; j < rounds; j++) {
+        /* the base (< a) into Montgomery form: b R = mont(b, R^2), R^2 = mont(R, R) from one */
+        uint64_t b[2];
+        bulk_prime_base(b, h, j, a[0], mn);
+        bulk_mpn_zero(s->big, 2 * mn);
+        s->big[mn] = b[0];
+        if (mn > 1) s->big[mn + 1] = b[1];
+        bulk_mpn_divmod(NULL, s->y, s->big, 2 * mn, a, mn, BULK_DIV_AUTO, s->dtp); /* b R mod a */
+        if (!strong_test(s, s->y)) return 0;
+    }
+    return 1;
+}
+
 int bulk_prime_bpsw(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_t *tp)
 {
     struct bpsw s;
@@ -229,16 +296,13 @@ int bulk_prime_bpsw(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_
     add_mod(&s, s.y, s.one, s.one);
     if (!strong_test(&s, s.y)) return 0;
     if (!strong_lucas(&s)) return 0;
-    uint64_t h = rounds ? bulk_prime_hash(a, mn) : 0;
-    for (unsigned j = 0; j < rounds; j++) {
-        /* the base (< a) into Montgomery form: b R = mont(b, R^2), R^2 = mont(R, R) from one */
-        uint64_t b[2];
-        bulk_prime_base(b, h, j, a[0], mn);
-        bulk_mpn_zero(s.big, 2 * mn);
-        s.big[mn] = b[0];
-        if (mn > 1) s.big[mn + 1] = b[1];
-        bulk_mpn_divmod(NULL, s.y, s.big, 2 * mn, a, mn, BULK_DIV_AUTO, s.dtp); /* b R mod a */
-        if (!strong_test(&s, s.y)) return 0;
-    }
-    return 1;
+    return extra_rounds(&s, rounds);
+}
+
+int bulk_prime_rounds(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_t *tp)
+{
+    if (rounds == 0) return 1;
+    struct bpsw s;
+    bpsw_init(&s, a, mn, tp);
+    return extra_rounds(&s, rounds);
 }

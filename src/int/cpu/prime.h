@@ -59,6 +59,25 @@ size_t bulk_prime_strong_from_scratch(size_t n);
  * for some i < r, else 0. For a base-2 power computed elsewhere (a device). */
 int bulk_prime_strong_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *x, bulk_limb_t *tp);
 
+/* The steps of bulk_prime_bpsw after the base-2 test, for a device that computes the Lucas
+ * sequences (int/int_prime_offload.h); a as for bulk_prime_bpsw, a strong probable prime to
+ * base 2 (so a > 3).
+ * bulk_prime_selfridge: Selfridge's D for a (*d, returns 1), or 0 when a is composite by that
+ * search (a factor |D| < a, or a perfect square); tp: bulk_prime_selfridge_scratch(mn) limbs.
+ * bulk_prime_lucas_from: the strong Lucas test finished from u = U_d, v = V_d, qk = Q^d mod a
+ * (plain residues, mn limbs; P = 1, Q = (1 - D) / 4, a + 1 = d 2^r with d odd): 1 when u = 0,
+ * v = 0 or V_(d 2^i) = 0 for some 0 < i < r, else 0; tp: bulk_prime_lucas_from_scratch(mn).
+ * bulk_prime_rounds: 1 when a passes the `rounds` extra strong tests (prime_core.h's bases),
+ * else 0; tp: bulk_prime_bpsw_scratch(mn) limbs.
+ * bulk_prime_bpsw(a) = strong base-2 test && selfridge && lucas_from(the ladder's values) &&
+ * rounds, step for step. */
+size_t bulk_prime_selfridge_scratch(size_t n);
+int bulk_prime_selfridge(const bulk_limb_t *a, size_t mn, int64_t *d, bulk_limb_t *tp);
+size_t bulk_prime_lucas_from_scratch(size_t n);
+int bulk_prime_lucas_from(const bulk_limb_t *a, size_t mn, const bulk_limb_t *u,
+                          const bulk_limb_t *v, const bulk_limb_t *qk, bulk_limb_t *tp);
+int bulk_prime_rounds(const bulk_limb_t *a, size_t mn, unsigned rounds, bulk_limb_t *tp);
+
 /* 1 when a (n limbs, high zero limbs allowed) is a probable prime (prime_core.h's test),
  * else 0. tp: bulk_prime_bpsw_scratch(n) limbs. */
 int bulk_prime_isprime(const bulk_limb_t *a, size_t n, unsigned rounds, const bulk_prime_table *t,

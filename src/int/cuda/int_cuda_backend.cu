@@ -46,4 +46,5 @@ extern "C" const bulk_int_backend bulk_int_cuda_backend = {
     bulk_int_cuda_dev_invmod,
     bulk_int_cuda_release,
     bulk_int_cuda_trial,
+    bulk_int_cuda_lucas,
 };

@@ -20,7 +20,7 @@ extern "C" { /* a C header without C++ guards */
 #include "common/parallel.h"
 }
 #include "backend/report.h"
-#include "int/cuda/core/mont_coop.h"
+#include "int/cuda/core/lucas_coop.h"
 #include "int/cuda/int_cuda_internal.cuh"
 
 namespace {
@@ -283,6 +283,14 @@ int op_trial(void *const *o, const void *const *i, size_t cnt, int *, const void
     return bg_launch_trial((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs, st);
 }
 
+int op_lucas(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
+             cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_lucas((bg_limb *)o[0], (bg_limb *)o[1], (bg_limb *)o[2], (const bg_limb *)i[0],
+                           (const int64_t *)i[1], cnt, g->limbs, st);
+}
+
 int check_ctx(bulk_ctx *ctx)
 {
     if (!ctx) return BULK_ERR_ARG;
@@ -513,6 +521,17 @@ int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_
     args g = {limbs, limbs, 0, 0, NULL};
     return stream_op(ctx, n, op_trial, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
                      bg_trial_scratch_words(limbs) * 4);
+}
+
+int bulk_int_cuda_lucas(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
+                        const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_LC_MAX_WORDS / 2) return BULK_ERR_UNSUPPORTED;
+    args g = {limbs, limbs, 0, 0, NULL};
+    return stream_op(ctx, n, op_lucas, g, BULK_OK, {{m, limbs * 8}, {d, 8}},
+                     {{u, limbs * 8}, {v, limbs * 8}, {qk, limbs * 8}});
 }
 
 void bulk_int_cuda_release(bulk_cuda_state *cs)

@@ -80,6 +80,11 @@ int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t 
 int bg_launch_trial(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, cudaStream_t st);
 size_t bg_trial_scratch_words(size_t limbs);
 
+/* u, v, qk = U_d, V_d, Q^d mod m: int/int_backend.h's lucas (num/lucas_coop.cu; limbs <=
+ * BG_LC_MAX_WORDS / 2, else BULK_ERR_UNSUPPORTED); no scratch. */
+int bg_launch_lucas(bg_limb *u, bg_limb *v, bg_limb *qk, const bg_limb *m, const int64_t *d,
+                    size_t n, size_t limbs, cudaStream_t st);
+
 /* *p = bytes of device scratch from the stream-ordered pool on st (free with cudaFreeAsync on
  * st); BULK_ERR_NOMEM and *p = NULL when there is none. The pool keeps freed memory for the
  * next call (int_cuda_scratch.cu). */

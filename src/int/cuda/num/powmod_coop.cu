@@ -7,74 +7,12 @@
  * Why a group: one thread per instance keeps 3 numbers of W bits in registers, which spills
  * from 2048 bits on (2.3e4/s at 2048 bits on the H100 against CGBN's 1.28e6 with 512-bit
  * exponents); with L words per lane a lane needs about 4 L + 16 registers whatever the width. */
-#include "int/cuda/int_cuda_internal.cuh"
-#include "int/cuda/int_gpu_core.h"
+#include "int/cuda/num/mont_coop.cuh"
 #include "backend/cuda/smem_limit.cuh"
 
 namespace {
 
 const int kCoopThreads = 128; /* 128 / TPI instances per block */
-
-/* The group's exchanges: lanes gl = 0 .. TPI - 1 of the lanes in gm (bits gbase ..). */
-template <int TPI> struct group {
-    unsigned gm;
-    int gl, gbase;
-    __device__ uint32_t ballot(int pred) const
-    {
-        return TPI == 32 ? __ballot_sync(gm, pred) : (__ballot_sync(gm, pred) >> gbase) & ((1u << (TPI & 31)) - 1);
-    }
-};
-
-/* r = take ? t - m : t after the carries into t (cin: the lanes that receive one) with
- * `over` the bit above the top lane (mont_coop.h: bg_mc_norm2, bg_mc_norm3). */
-template <int L, int TPI>
-__device__ __forceinline__ void mc_condsub(bg_word *r, bg_word *t, const bg_word *m, uint32_t cin,
-                                           int over, const group<TPI> &g)
-{
-    bg_word d[L];
-    int p, bout;
-    int b = bg_mc_norm2(d, t, m, (int)((cin >> g.gl) & 1), L, &p);
-    uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
-    bg_mc_norm3(r, t, d, (int)((bin >> g.gl) & 1), over || !bout, L);
-}
-
-/* r = a b R^-1 mod m (a < R, b < m; r < m), R = 2^(32 TPI L). r may be a or b. */
-template <int L, int TPI>
-__device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_word *b,
-                                       const bg_word *m, bg_word minv, const group<TPI> &g)
-{
-    bg_word t[L + 2], o[L + 2];
-#pragma unroll
-    for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
-#pragma unroll 1
-    for (int s = 0; s < TPI; s++) {
-#pragma unroll
-        for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
-            bg_word bi = __shfl_sync(g.gm, b[k], s, TPI);
-            bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], o[0], a[0], bi, minv), 0, TPI);
-            bg_mc_row(t, o, a, m, bi, q, L);
-            bg_word x = __shfl_down_sync(g.gm, t[0], 1, TPI);
-            bg_mc_shift(t, o, g.gl == TPI - 1 ? 0 : x, L);
-        }
-    }
-    bg_mc_merge(t, t, o, L);
-    bg_word up = __shfl_up_sync(g.gm, t[L], 1, TPI);
-    bg_word top = __shfl_sync(g.gm, t[L], TPI - 1, TPI);
-    int p, cout;
-    int c = bg_mc_norm1(t, g.gl == 0 ? 0 : up, L, &p);
-    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
-    mc_condsub<L, TPI>(r, t, m, cin, top + (bg_word)cout != 0, g);
-}
-
-/* x = 2 x mod m (x < m). */
-template <int L, int TPI>
-__device__ __forceinline__ void mc_double(bg_word *x, const bg_word *m, const group<TPI> &g)
-{
-    bg_word hi = __shfl_up_sync(g.gm, x[L - 1] >> 31, 1, TPI);
-    int over = (int)__shfl_sync(g.gm, x[L - 1] >> 31, TPI - 1, TPI);
-    bg_mc_shl1(x, g.gl == 0 ? 0 : hi, L);
-    mc_condsub<L, TPI>(x, x, m, 0, over, g);
-}
 
 /* One instance per group of TPI lanes; shared memory per instance: the BG_MC_SLOTS numbers of
  * the schedule (the window's odd powers), N = TPI L words each, word j of lane l of slot k at
