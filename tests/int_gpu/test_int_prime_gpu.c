@@ -208,8 +208,10 @@ static void test_lucas(uint64_t seed)
         bulk_limb_t *m = test_xmalloc(n * limbs * 8);
         int64_t *d = test_xmalloc(n * 8);
         for (size_t i = 0; i < n; i++) {
-            do { /* primes up to 1024 bits, then products and odd numbers (GMP's primes are slow) */
-                unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 64);
+            do { /* primes up to 1024 bits, then products and odd numbers (GMP's primes are slow);
+                  * at least 8 bits, so that a draw can be retried (a product of two 0-bit
+                  * "primes" is always 5, whose Selfridge D is 0) */
+                unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 57);
                 int kind = limbs <= 16 && i % 4 == 0 ? PRIME_SETS_PRIME
                            : i % 4 == 1 && limbs <= 32 ? PRIME_SETS_PRODUCT : PRIME_SETS_ODD;
                 prime_sets_sample(m + i * limbs, limbs, bits, kind, x, p, rs);
