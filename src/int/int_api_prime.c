@@ -112,9 +112,8 @@ int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n
         j.redo = 1;
     }
     j.scratch_limbs = bulk_prime_bpsw_scratch(limbs);
-    uint64_t limit = 256 * (uint64_t)limbs + 2;
     double L = (double)limbs;
-    return run(ctx, fn, &j, n, limit < 4096 ? 4096 : limit > 65536 ? 65536 : (uint32_t)limit,
+    return run(ctx, fn, &j, n, bulk_prime_isprime_limit(limbs),
                (1.0 + rounds) * 64.0 * L * L * L / 4 + 64.0 * L);
 }
 

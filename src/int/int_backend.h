@@ -42,6 +42,7 @@ extern "C" {
 #endif
 
 struct bulk_cuda_state;
+struct bulk_prime_table; /* int/cpu/prime.h */
 
 /* Operation identifiers for max_limbs. */
 enum bulk_int_cuda_op {
@@ -129,11 +130,13 @@ typedef struct bulk_int_backend {
     void (*release)(struct bulk_cuda_state *cs);
 
     /* trial: step 1 of isprime's device path (int/int_prime_offload.h): out[i] = 0 (composite),
-     * 1 (prime) or 2 (undecided) by trial division by the odd primes below 256, exactly the
-     * answers of that step on the CPU threads, for any n >= 0 numbers a of 1 <= limbs <= 8192
-     * limbs (high zero limbs allowed; BULK_ERR_UNSUPPORTED above). Host arrays, streamed as the
-     * other entries are; failures as theirs (BULK_ERR_CUDA, BULK_ERR_NOMEM). */
-    int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs);
+     * 1 (prime) or 2 (undecided) by trial division by the primes of the CPU's table t
+     * (int/cpu/prime.h), exactly bulk_prime_trial_n's answers over t, for any n >= 0 numbers a
+     * of 1 <= limbs <= 8192 limbs (high zero limbs allowed; BULK_ERR_UNSUPPORTED above). Host
+     * arrays, streamed as the other entries are; failures as theirs (BULK_ERR_CUDA,
+     * BULK_ERR_NOMEM). */
+    int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                 const struct bulk_prime_table *t);
 
     /* lucas: the strong Lucas test's sequences for isprime's device path (int/
      * int_prime_offload.h): for n odd m_i > 1 of 1 <= limbs <= max_limbs(BULK_INT_CUDA_POWMOD)

@@ -1,9 +1,11 @@
-/* isprime with its modular powers on a device (contract: int/int_prime_offload.h). The input
- * is taken in chunks whose gathered arrays stay near o->chunk_limbs limbs each. Per chunk:
- *   1. trial division, for all n at once, by o->trial (the device) or else on the CPU threads:
- *      out[i] = 0 or 1 when decided, else 2;
- *   2. the survivors gathered (m = n, exponent d = (n - 1) / 2^r, base 2) and 2^d mod n by
- *      o->powmod;
+/* isprime with its modular powers on a device (contract: int/int_prime_offload.h).
+ *   1. trial division, for all n at once, by o->trial (the device) or else on the CPU threads,
+ *      over the CPU path's table (bulk_prime_isprime_limit): out[i] = 0 or 1 when decided,
+ *      else 2;
+ *   2. the survivors gathered, up to a chunk's count at a time (o->chunk_limbs limbs per
+ *      array): modulus n, exponent d = (n - 1) / 2^r, base 2 (on the CPU threads), and 2^d mod n
+ *      by o->powmod, one call per chunk: a chunk of survivors rather than of input, so that a
+ *      call fills the device (a partly filled last wave costs as much as a full one);
  *   3. the rest of the strong test on the CPU threads (bulk_prime_strong_from): out[i] = 0, or
  *      left at 2 for a strong probable prime to base 2, which the caller finishes unless
  *   4. (with o->lucas, after all chunks) the instances left at 2, gathered up to a chunk's count
@@ -28,7 +30,8 @@ struct offload_job {
     const bulk_limb_t *a;
     size_t limbs;
     const bulk_prime_table *t;
-    const size_t *idx;     /* step 3: survivor k is instance idx[k] */
+    const size_t *idx;     /* steps 2-4: survivor k is instance idx[k] */
+    bulk_limb_t *Mw, *Ew, *Bw; /* step 2's operands, written by gather_range */
     const bulk_limb_t *M, *X;
     int64_t *D;            /* step 4: Selfridge's D of survivor k (0: composite) */
     const bulk_limb_t *U, *V, *Q;
@@ -99,25 +102,32 @@ static void odd_part(bulk_limb_t *e, const bulk_limb_t *m, size_t L)
     if (b) bulk_mpn_rshift(e, e, L, b);
 }
 
-/* Steps 2-3 for the instances of [lo, hi) that trial division left at 2. */
-static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job *j, size_t lo,
-                 size_t hi, bulk_limb_t *M, bulk_limb_t *E, bulk_limb_t *B,
-                 bulk_limb_t *X, size_t *idx, int8_t *err)
+/* Step 2's operands of survivors [begin, end): modulus, exponent, base 2. */
+static void gather_range(void *p, size_t begin, size_t end, int worker)
 {
-    size_t L = j->limbs, cnt = 0;
-    for (size_t i = lo; i < hi; i++) {
-        if (j->out[i] != 2) continue;
-        idx[cnt] = i;
-        memcpy(M + cnt * L, j->a + i * L, L * sizeof *M);
-        odd_part(E + cnt * L, M + cnt * L, L);
-        memset(B + cnt * L, 0, L * sizeof *B);
-        B[cnt * L] = 2;
-        cnt++;
+    (void)worker;
+    struct offload_job *j = p;
+    size_t L = j->limbs;
+    for (size_t k = begin; k < end; k++) {
+        bulk_limb_t *m = j->Mw + k * L, *b = j->Bw + k * L;
+        memcpy(m, j->a + j->idx[k] * L, L * sizeof *m);
+        odd_part(j->Ew + k * L, m, L);
+        memset(b, 0, L * sizeof *b);
+        b[0] = 2;
     }
-    if (cnt == 0) return BULK_OK;
+}
+
+/* Steps 2-3 for the survivors idx[0 .. cnt). */
+static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job *j, size_t cnt,
+                 bulk_limb_t *M, bulk_limb_t *E, bulk_limb_t *B, bulk_limb_t *X, size_t *idx,
+                 int8_t *err)
+{
+    size_t L = j->limbs;
+    j->idx = idx, j->Mw = M, j->Ew = E, j->Bw = B;
+    bulk_int_parallel(ctx, cnt, 4.0 * (double)L + 16.0, gather_range, j);
     int st = o->powmod(ctx, X, B, E, M, cnt, L, err);
     if (st != BULK_OK) return st;
-    j->idx = idx, j->M = M, j->X = X;
+    j->M = M, j->X = X;
     bulk_int_parallel(ctx, cnt, 64.0 * (double)L * (double)L, strong_range, j);
     return BULK_OK;
 }
@@ -166,11 +176,11 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
                            const bulk_limb_t *a, size_t n, size_t limbs)
 {
     static const char fn[] = "bulk_int_isprime";
-    bulk_prime_table t = { 0 };
-    if (!o->trial && bulk_prime_table_init(&t, BULK_PRIME_OFFLOAD_TRIAL) != BULK_OK)
+    bulk_prime_table t;
+    if (bulk_prime_table_init(&t, bulk_prime_isprime_limit(limbs)) != BULK_OK)
         return bulk_fail(ctx, BULK_ERR_NOMEM, "%s: table of small primes: out of memory", fn);
     struct offload_job j = { .out = out, .a = a, .limbs = limbs, .t = &t, .rounds = o->rounds };
-    size_t cl = o->chunk_limbs ? o->chunk_limbs : (size_t)1 << 21;
+    size_t cl = o->chunk_limbs ? o->chunk_limbs : (size_t)1 << 22;
     size_t per = cl / limbs ? cl / limbs : 1, c = per < n ? per : n;
     bulk_limb_t *M = malloc(4 * c * limbs * sizeof *M);
     size_t *idx = malloc(c * sizeof *idx);
@@ -184,12 +194,15 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
     }
     int st = M && idx && err && (j.D || !o->lucas) ? bulk_int_workers_init(&j.w, ctx, sl)
                                                    : BULK_ERR_NOMEM;
-    if (st == BULK_OK && o->trial) st = o->trial(ctx, out, a, n, limbs);
-    else if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs + 64.0, trial_range, &j);
-    for (size_t lo = 0; lo < n && st == BULK_OK; lo += c) {
-        size_t hi = n - lo < c ? n : lo + c;
-        st = chunk(ctx, o, &j, lo, hi, M, M + c * limbs, M + 2 * c * limbs,
-                   M + 3 * c * limbs, idx, err);
+    if (st == BULK_OK && o->trial) st = o->trial(ctx, out, a, n, limbs, &t);
+    else if (st == BULK_OK) bulk_int_parallel(ctx, n, 16.0 * (double)limbs * (double)limbs + 64.0, trial_range, &j);
+    for (size_t i = 0; i < n && st == BULK_OK;) {
+        size_t cnt = 0;
+        for (; i < n && cnt < c; i++)
+            if (out[i] == 2) idx[cnt++] = i;
+        if (cnt == 0) break;
+        st = chunk(ctx, o, &j, cnt, M, M + c * limbs, M + 2 * c * limbs, M + 3 * c * limbs, idx,
+                   err);
         size_t first;
         if (st == BULK_OK) st = bulk_int_workers_result(&j.w, &first);
     }

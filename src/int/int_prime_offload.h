@@ -1,6 +1,7 @@
 /* isprime with its modular powers on a device: the layer under bulk_int_isprime on a CUDA
- * context (int_api_prime.c). Trial division by the odd primes below 256 runs on the device
- * (o->trial; without it on the context's CPU threads, with the same answers); the base-2 power
+ * context (int_api_prime.c). Trial division by the CPU path's table of small primes
+ * (bulk_prime_isprime_limit) runs on the device (o->trial; without it on the context's CPU
+ * threads), with the CPU path's answers; the base-2 power
  * 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch powmod (the device's: the
  * cooperative Montgomery kernel at wide widths); the rest of the strong test runs on the CPU
  * threads. The few that pass (probable primes and base-2 strong pseudoprimes: ~1/355 of random
@@ -18,19 +19,18 @@
 
 #include "bulk/int.h"
 
-/* The limit of the table of small primes of step 1 (bulk_prime_table_init): the device's trial
- * division (int/cuda/core/trial.h) tries the same odd primes below it. */
-#define BULK_PRIME_OFFLOAD_TRIAL 256
+struct bulk_prime_table; /* int/cpu/prime.h */
 
 typedef struct bulk_prime_offload {
     /* bulk_int_powmod's contract on the device (int_backend.h) */
     int (*powmod)(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                   const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err);
-    size_t chunk_limbs;       /* limbs per gathered array (0: 2^21, 16 MB) */
-    /* step 1 for all n numbers: out[i] = 0, 1, or 2 (undecided) by trial division by the odd
-     * primes below BULK_PRIME_OFFLOAD_TRIAL, exactly as the CPU threads would answer (the trial
-     * entry of int_backend.h); NULL: on the context's CPU threads */
-    int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs);
+    size_t chunk_limbs;       /* limbs per gathered array (0: 2^22, 32 MB) */
+    /* step 1 for all n numbers: out[i] = 0, 1, or 2 (undecided) by trial division over the
+     * table t (the offload's: bulk_prime_isprime_limit(limbs)), exactly bulk_prime_trial_n's
+     * answers (the trial entry of int_backend.h); NULL: on the context's CPU threads */
+    int (*trial)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                 const struct bulk_prime_table *t);
     /* step 4: U_d, V_d, Q^d mod m for the strong probable primes m, the lucas entry of
      * int_backend.h (its answers exactly those of the CPU's ladder); NULL: the caller finishes
      * them on the CPU threads */

@@ -10,7 +10,8 @@
  * times; nextprime at 2..33
  * limbs and its overflow past 2^64. Answers must be the same bit for bit on both contexts. The
  * device's trial division alone (the int table's trial, isprime's step 1) against the CPU's
- * (bulk_prime_trial_n, the offload's table) on the sets of trial_sets.h. The device's Lucas
+ * (bulk_prime_trial_n, over the table isprime uses at each width and over the largest) on the
+ * sets of trial_sets.h. The device's Lucas
  * sequences alone (the int table's lucas, isprime's step 4) against GMP (lucas_ref.h) at every
  * shape of the kernel, 64..8192 bits, with Selfridge's and large D. Without a CUDA device
  * it prints "SKIP: no CUDA device" and exits 77. --seed S replays. */
@@ -135,35 +136,44 @@ static void test_structured(void)
     printf("structured: done\n");
 }
 
-static bulk_prime_table trial_table;
-
-/* trial_sets_fn: the batch through the device's trial division against the CPU's */
+/* trial_sets_fn: the batch through the device's trial division against the CPU's, over the
+ * table isprime uses at that width, or the one *user points to */
 static void trial_batch(const bulk_limb_t *a, size_t n, size_t limbs, const char *what, void *user)
 {
-    (void)user;
+    bulk_prime_table own;
+    const bulk_prime_table *t = user;
+    if (!t) {
+        CHECK(bulk_prime_table_init(&own, bulk_prime_isprime_limit(limbs)) == BULK_OK, "table");
+        t = &own;
+    }
     uint8_t *out = test_xmalloc(n);
     memset(out, 9, n);
-    CHECK(bulk_cuda_tables()->ints->trial(gpu, out, a, n, limbs) == BULK_OK, "%s: trial at %zu "
+    CHECK(bulk_cuda_tables()->ints->trial(gpu, out, a, n, limbs, t) == BULK_OK, "%s: trial at %zu "
           "limbs: %s", what, limbs, bulk_ctx_last_error(gpu));
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        int want = bulk_prime_trial_n(a + i * limbs, limbs, &trial_table);
+        int want = bulk_prime_trial_n(a + i * limbs, limbs, t);
         if (out[i] != want && bad++ < 5)
-            CHECK(0, "%s, %zu limbs, instance %zu (low limb %llu): device %d, CPU %d", what, limbs,
-                  i, (unsigned long long)a[i * limbs], out[i], want);
+            CHECK(0, "%s, %zu limbs, limit %u, instance %zu (low limb %llu): device %d, CPU %d",
+                  what, limbs, t->limit, i, (unsigned long long)a[i * limbs], out[i], want);
     }
     free(out);
+    if (t == &own) bulk_prime_table_free(&own);
 }
 
 static void test_trial(uint64_t seed)
 {
-    CHECK(bulk_prime_table_init(&trial_table, BULK_PRIME_OFFLOAD_TRIAL) == BULK_OK, "table");
-    trial_sets_run(&trial_table, seed, 0, trial_batch, NULL);
+    bulk_prime_table small, big;
+    CHECK(bulk_prime_table_init(&small, 4096) == BULK_OK &&
+          bulk_prime_table_init(&big, 65536) == BULK_OK, "tables");
+    trial_sets_run(&small, seed, 0, trial_batch, NULL);
+    trial_sets_run(&big, seed ^ 1, 0, trial_batch, &big);
     bulk_limb_t one = 1;
     uint8_t b = 9;
-    CHECK(bulk_cuda_tables()->ints->trial(gpu, &b, &one, 0, 1) == BULK_OK && b == 9,
+    CHECK(bulk_cuda_tables()->ints->trial(gpu, &b, &one, 0, 1, &small) == BULK_OK && b == 9,
           "trial, n = 0");
-    bulk_prime_table_free(&trial_table);
+    bulk_prime_table_free(&small);
+    bulk_prime_table_free(&big);
     printf("trial division on the device: agrees with the CPU's\n");
 }
 

@@ -15,11 +15,11 @@
 
 #include "bulk/int.h"
 #include "int/cuda/int_gpu_core.h"
-#include "int/cuda/core/trial.h"
 #include "int/int_prime_offload.h"
 #include "lucas_sim.h"
 #include "test_util.h"
 #include "prime_sets.h"
+#include "trial_table.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *cpu;
@@ -32,18 +32,18 @@ static int cpu_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, co
     return bulk_int_powmod(ctx, r, base, exp, m, n, limbs, err);
 }
 
-/* the trial kernel's per-instance code at stride 1 */
-static int host_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs)
+/* the trial kernel's per-instance code at stride 1, with its table made from t */
+static int host_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
+                      const bulk_prime_table *t)
 {
     (void)ctx;
     trial_calls++;
-    int nw = (int)(2 * limbs);
-    bg_word *x = test_xmalloc((size_t)nw * 4);
-    for (size_t i = 0; i < n; i++) {
-        for (int j = 0; j < nw; j++) x[j] = (bg_word)(a[i * limbs + j / 2] >> (32 * (j % 2)));
-        out[i] = (uint8_t)bg_trial_one(x, 1, nw);
-    }
+    host_trial_table h;
+    host_trial_table_make(&h, t);
+    bg_word *x = test_xmalloc(limbs * 8);
+    for (size_t i = 0; i < n; i++) out[i] = (uint8_t)host_trial_one(&h, a + i * limbs, limbs, x, 1);
     free(x);
+    host_trial_table_free(&h);
     return BULK_OK;
 }
 

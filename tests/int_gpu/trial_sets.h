@@ -95,7 +95,7 @@ static void trial_sets_random(const bulk_prime_table *t, uint64_t seed, int san,
     free(a);
 }
 
-/* All three sets through fn; t: the offload's table (the primes multiplied in). */
+/* All three sets through fn; t: a table of small primes (its primes multiplied in). */
 static void trial_sets_run(const bulk_prime_table *t, uint64_t seed, int san, trial_sets_fn fn,
                            void *user)
 {

@@ -26,6 +26,11 @@ typedef struct bulk_prime_table {
     uint32_t limit;
 } bulk_prime_table;
 
+/* The table limit of bulk_int_isprime for numbers of `limbs` limbs (on every backend): 256
+ * limbs + 2, at least 4096 and at most 65536, so that bulk_prime_trial's bound 256 mn is in
+ * it (a little past: whole runs) for every mn <= limbs up to 256 limbs. */
+uint32_t bulk_prime_isprime_limit(size_t limbs);
+
 /* The odd primes below limit (<= 2^20). BULK_OK or BULK_ERR_NOMEM. */
 int bulk_prime_table_init(bulk_prime_table *t, uint32_t limit);
 void bulk_prime_table_free(bulk_prime_table *t);

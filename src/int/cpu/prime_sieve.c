@@ -7,6 +7,12 @@
 #include "int/cpu/prime.h"
 #include "int/udiv_word.h"
 
+uint32_t bulk_prime_isprime_limit(size_t limbs)
+{
+    uint64_t limit = 256 * (uint64_t)limbs + 2;
+    return limit < 4096 ? 4096 : limit > 65536 ? 65536 : (uint32_t)limit;
+}
+
 int bulk_prime_table_init(bulk_prime_table *t, uint32_t limit)
 {
     memset(t, 0, sizeof *t);

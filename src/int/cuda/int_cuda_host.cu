@@ -16,8 +16,9 @@
 
 #include <initializer_list>
 
-extern "C" { /* a C header without C++ guards */
+extern "C" { /* C headers without C++ guards */
 #include "common/parallel.h"
+#include "int/cpu/prime.h"
 }
 #include "backend/report.h"
 #include "int/cuda/core/lucas_coop.h"
@@ -221,6 +222,7 @@ struct args {
     size_t limbs, a_limbs, bits;
     int flag; /* sub / left / lo / square */
     const bulk_tune *tune; /* the context's (stream_op fills it in) */
+    const void *aux;       /* the op's own (trial: its bg_trial_table) */
 };
 
 int op_addsub(void *const *o, const void *const *i, size_t cnt, int *, const void *p, cudaStream_t st)
@@ -280,7 +282,8 @@ int op_trial(void *const *o, const void *const *i, size_t cnt, int *, const void
              cudaStream_t st)
 {
     const args *g = (const args *)p;
-    return bg_launch_trial((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs, st);
+    return bg_launch_trial((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs,
+                           (const bg_trial_table *)g->aux, st);
 }
 
 int op_lucas(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
@@ -378,7 +381,7 @@ static int addsub(bulk_ctx *ctx, bulk_limb_t *r, uint8_t *flag, const bulk_limb_
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, 0, sub, NULL};
+    args g = {limbs, limbs, 0, sub, NULL, NULL};
     return stream_op(ctx, n, op_addsub, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
                      {{r, limbs * 8}, {flag, 1}});
 }
@@ -401,7 +404,7 @@ static int mul_common(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_MUL) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, mode, NULL};
+    args g = {limbs, limbs, 0, mode, NULL, NULL};
     return stream_op(ctx, n, op_mul, g, BULK_OK, {{a, limbs * 8}, {b, mode != 2 ? limbs * 8 : 0}},
                      {{r, (mode == 1 ? 1 : 2) * limbs * 8}},
                      bg_scratch_bytes(BULK_INT_CUDA_MUL_LO, limbs, NULL));
@@ -429,7 +432,7 @@ int bulk_int_cuda_cmp(bulk_ctx *ctx, int8_t *r, const bulk_limb_t *a, const bulk
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, 0, 0, NULL};
+    args g = {limbs, limbs, 0, 0, NULL, NULL};
     return stream_op(ctx, n, op_cmp, g, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}}, {{r, 1}});
 }
 
@@ -438,7 +441,7 @@ static int shift(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, size_t bit
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
-    args g = {limbs, limbs, bits, left, NULL};
+    args g = {limbs, limbs, bits, left, NULL, NULL};
     return stream_op(ctx, n, op_shift, g, BULK_OK, {{a, limbs * 8}}, {{r, limbs * 8}});
 }
 
@@ -462,7 +465,7 @@ int bulk_int_cuda_divmod(bulk_ctx *ctx, bulk_limb_t *q, bulk_limb_t *r, const bu
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER || (a_limbs != limbs && a_limbs != 2 * limbs))
         return limbs > BG_MAX_LIMBS_OTHER ? BULK_ERR_UNSUPPORTED : BULK_ERR_ARG;
-    args g = {limbs, a_limbs, 0, 0, NULL};
+    args g = {limbs, a_limbs, 0, 0, NULL, NULL};
     return with_codes(ctx, "bulk_int_divmod", err, n, BULK_ERR_DIVZERO, [&](int8_t *codes) {
         return stream_op(ctx, n, op_divmod, g, BULK_ERR_DIVZERO, {{a, a_limbs * 8}, {dv, limbs * 8}},
                          {{q, a_limbs * 8}, {r, limbs * 8}, {codes, 1}},
@@ -476,7 +479,7 @@ int bulk_int_cuda_gcd(bulk_ctx *ctx, bulk_limb_t *g, const bulk_limb_t *a, const
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args x = {limbs, limbs, 0, 0, NULL};
+    args x = {limbs, limbs, 0, 0, NULL, NULL};
     return stream_op(ctx, n, op_gcd, x, BULK_OK, {{a, limbs * 8}, {b, limbs * 8}},
                      {{g, limbs * 8}},
                      bg_scratch_bytes(BULK_INT_CUDA_GCD, limbs, bulk_ctx_tune(ctx)));
@@ -489,7 +492,7 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, 0, NULL};
+    args g = {limbs, limbs, 0, 0, NULL, NULL};
     return with_codes(ctx, "bulk_int_powmod", err, n, BULK_ERR_EVEN_MODULUS, [&](int8_t *codes) {
         return stream_op(ctx, n, op_powmod, g, BULK_ERR_EVEN_MODULUS,
                          {{base, limbs * 8}, {exp, limbs * 8}, {m, limbs * 8}},
@@ -504,7 +507,7 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, 0, NULL};
+    args g = {limbs, limbs, 0, 0, NULL, NULL};
     return with_codes(ctx, "bulk_int_invmod", err, n, BULK_ERR_NOT_INVERTIBLE, [&](int8_t *codes) {
         return stream_op(ctx, n, op_invmod, g, BULK_ERR_NOT_INVERTIBLE, {{a, limbs * 8}, {m, limbs * 8}},
                          {{r, limbs * 8}, {codes, 1}},
@@ -512,15 +515,54 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
     });
 }
 
+/* The device copy of the CPU's table t (bg_trial_build), in one allocation freed by the
+ * caller (cudaFree(tt->g)); BULK_ERR_NOMEM or BULK_ERR_CUDA on failure. */
+static int trial_table_upload(bg_trial_table *tt, const bulk_prime_table *t)
+{
+    size_t ngmax = bg_trial_max_groups(t->count);
+    size_t gb = ngmax * sizeof(bg_trial_group), bytes = gb + t->count * sizeof(bg_trial_prime);
+    char *host = (char *)malloc(bytes);
+    uint32_t *first = (uint32_t *)malloc((t->groups ? t->groups : 1) * sizeof *first);
+    int rc = host && first ? BULK_OK : BULK_ERR_NOMEM;
+    void *dev = NULL;
+    if (rc == BULK_OK) {
+        for (size_t k = 0; k < t->groups; k++) first[k] = t->g[k].first;
+        tt->ng = bg_trial_build((bg_trial_group *)host, (bg_trial_prime *)(host + gb), t->p,
+                                t->count, first, t->groups);
+        tt->limit = t->limit;
+        if (cudaMalloc(&dev, bytes) != cudaSuccess) rc = BULK_ERR_NOMEM;
+        else if (cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+            cudaFree(dev);
+            rc = BULK_ERR_CUDA;
+        }
+    }
+    free(host);
+    free(first);
+    if (rc != BULK_OK) return rc;
+    tt->g = (const bg_trial_group *)dev;
+    tt->q = (const bg_trial_prime *)((char *)dev + gb);
+    return BULK_OK;
+}
+
 int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
-                        size_t limbs)
+                        size_t limbs, const bulk_prime_table *t)
 {
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, 0, NULL};
-    return stream_op(ctx, n, op_trial, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
-                     bg_trial_scratch_words(limbs) * 4);
+    if (n == 0) return BULK_OK;
+    bg_trial_table tt;
+    BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
+    rc = trial_table_upload(&tt, t);
+    if (rc != BULK_OK)
+        return bulk_fail(ctx, rc, "bulk_int_isprime: the table of %zu small primes on the "
+                         "device: %s", t->count, rc == BULK_ERR_NOMEM ? "out of memory"
+                                                                     : "copy failed");
+    args g = {limbs, limbs, 0, 0, NULL, &tt};
+    rc = stream_op(ctx, n, op_trial, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
+                   bg_trial_scratch_words(limbs) * 4);
+    cudaFree((void *)tt.g);
+    return rc;
 }
 
 int bulk_int_cuda_lucas(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
@@ -529,7 +571,7 @@ int bulk_int_cuda_lucas(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb
     int rc = check_ctx(ctx);
     if (rc != BULK_OK) return rc;
     if (limbs > BG_LC_MAX_WORDS / 2) return BULK_ERR_UNSUPPORTED;
-    args g = {limbs, limbs, 0, 0, NULL};
+    args g = {limbs, limbs, 0, 0, NULL, NULL};
     return stream_op(ctx, n, op_lucas, g, BULK_OK, {{m, limbs * 8}, {d, 8}},
                      {{u, limbs * 8}, {v, limbs * 8}, {qk, limbs * 8}});
 }

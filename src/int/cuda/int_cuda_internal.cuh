@@ -17,6 +17,7 @@
 #include "backend/context.h"
 #include "backend/cuda/cuda_check.cuh"
 #include "bulk/bulk.h"
+#include "int/cuda/core/trial.h"
 #include "int/cuda/int_cuda.h"
 
 typedef uint64_t bg_limb;
@@ -75,9 +76,19 @@ int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, s
  * none), reported as "fn: instance I: why" through bulk_fail on ctx (int_cuda_host.cu). */
 int bg_first_failure(bulk_ctx *ctx, const char *fn, const int8_t *codes, size_t n);
 
-/* out[i] = 0, 1 or 2 (undecided) by trial division: int/int_backend.h's trial (num/trial.cu);
- * device scratch: bg_trial_scratch_words(limbs) words per instance. */
-int bg_launch_trial(uint8_t *out, const bg_limb *a, size_t n, size_t limbs, cudaStream_t st);
+/* isprime's table of small primes on the device (core/trial.h: the groups g[0 .. ng) and the
+ * primes q), made from the CPU's table of the odd primes below limit. */
+struct bg_trial_table {
+    const bg_trial_group *g;
+    size_t ng;
+    const bg_trial_prime *q;
+    uint32_t limit;
+};
+
+/* out[i] = 0, 1 or 2 (undecided) by trial division by t: int/int_backend.h's trial
+ * (num/trial.cu); device scratch: bg_trial_scratch_words(limbs) words per instance. */
+int bg_launch_trial(uint8_t *out, const bg_limb *a, size_t n, size_t limbs,
+                    const bg_trial_table *t, cudaStream_t st);
 size_t bg_trial_scratch_words(size_t limbs);
 
 /* u, v, qk = U_d, V_d, Q^d mod m: int/int_backend.h's lucas (num/lucas_coop.cu; limbs <=
