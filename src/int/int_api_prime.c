@@ -106,7 +106,8 @@ int bulk_int_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n
          * CPU threads finishing each test); without a lucas entry the base-2 strong probable
          * primes are left to the CPU threads below */
         const bulk_int_backend *g = ctx->gpu->ints;
-        bulk_prime_offload o = { g->powmod, 0, g->trial, g->lucas, rounds };
+        bulk_prime_offload o = { .powmod = g->powmod, .trial = g->trial, .lucas = g->lucas,
+                                 .rounds = rounds, .sprp2 = g->sprp2 };
         st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs);
         if (st != BULK_OK || o.lucas) return st;
         j.redo = 1;

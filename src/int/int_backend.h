@@ -147,6 +147,14 @@ typedef struct bulk_int_backend {
      * failures as theirs. */
     int (*lucas)(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
                  const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs);
+
+    /* sprp2: the strong probable-prime test to base 2 for isprime's device path
+     * (int/int_prime_offload.h): out[i] = 1 when the odd m_i > 2 is a strong probable prime to
+     * base 2, else 0 (bulk_prime_strong_from's answer on 2^d mod m_i), for n numbers of
+     * 1 <= limbs <= max_limbs(BULK_INT_CUDA_POWMOD) limbs (high zero limbs allowed;
+     * BULK_ERR_UNSUPPORTED wider). Host arrays, streamed as the other entries are; failures as
+     * theirs. */
+    int (*sprp2)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size_t n, size_t limbs);
 } bulk_int_backend;
 
 /* The CUDA instance (src/int/cuda/int_cuda_backend.cu); named only by backend/backends.c. */

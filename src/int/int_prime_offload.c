@@ -7,7 +7,8 @@
  *      by o->powmod, one call per chunk: a chunk of survivors rather than of input, so that a
  *      call fills the device (a partly filled last wave costs as much as a full one);
  *   3. the rest of the strong test on the CPU threads (bulk_prime_strong_from): out[i] = 0, or
- *      left at 2 for a strong probable prime to base 2, which the caller finishes unless
+ *      left at 2 for a strong probable prime to base 2 (with o->sprp2, steps 2-3 are one call
+ *      per chunk on the moduli alone), which the caller finishes unless
  *   4. (with o->lucas, after all chunks) the instances left at 2, gathered up to a chunk's count
  *      at a time: Selfridge's D on the CPU threads (bulk_prime_selfridge: out[i] = 0 for a
  *      factor or a square), U_d, V_d, Q^d by o->lucas, then on the CPU threads the rest of the
@@ -102,7 +103,8 @@ static void odd_part(bulk_limb_t *e, const bulk_limb_t *m, size_t L)
     if (b) bulk_mpn_rshift(e, e, L, b);
 }
 
-/* Step 2's operands of survivors [begin, end): modulus, exponent, base 2. */
+/* Step 2's operands of survivors [begin, end): modulus, exponent, base 2 (the modulus alone
+ * without Ew). */
 static void gather_range(void *p, size_t begin, size_t end, int worker)
 {
     (void)worker;
@@ -111,6 +113,7 @@ static void gather_range(void *p, size_t begin, size_t end, int worker)
     for (size_t k = begin; k < end; k++) {
         bulk_limb_t *m = j->Mw + k * L, *b = j->Bw + k * L;
         memcpy(m, j->a + j->idx[k] * L, L * sizeof *m);
+        if (!j->Ew) continue; /* the device's whole strong test: the modulus alone */
         odd_part(j->Ew + k * L, m, L);
         memset(b, 0, L * sizeof *b);
         b[0] = 2;
@@ -123,8 +126,14 @@ static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job 
                  int8_t *err)
 {
     size_t L = j->limbs;
-    j->idx = idx, j->Mw = M, j->Ew = E, j->Bw = B;
+    j->idx = idx, j->Mw = M, j->Ew = o->sprp2 ? NULL : E, j->Bw = B;
     bulk_int_parallel(ctx, cnt, 4.0 * (double)L + 16.0, gather_range, j);
+    if (o->sprp2) {
+        uint8_t *pass = (uint8_t *)err;
+        int st = o->sprp2(ctx, pass, M, cnt, L);
+        for (size_t k = 0; k < cnt && st == BULK_OK; k++) j->out[idx[k]] = pass[k] ? 2 : 0;
+        return st;
+    }
     int st = o->powmod(ctx, X, B, E, M, cnt, L, err);
     if (st != BULK_OK) return st;
     j->M = M, j->X = X;

@@ -3,8 +3,8 @@
  * (bulk_prime_isprime_limit) runs on the device (o->trial; without it on the context's CPU
  * threads), with the CPU path's answers; the base-2 power
  * 2^d mod n (n - 1 = d 2^r) of every survivor goes to a batch powmod (the device's: the
- * cooperative Montgomery kernel at wide widths); the rest of the strong test runs on the CPU
- * threads. The few that pass (probable primes and base-2 strong pseudoprimes: ~1/355 of random
+ * cooperative Montgomery kernel at wide widths) and the rest of the strong test runs on the CPU
+ * threads, or the whole strong test runs on the device (o->sprp2). The few that pass (probable primes and base-2 strong pseudoprimes: ~1/355 of random
  * 1024-bit input) get the strong Lucas test with the sequences U_d, V_d, Q^d from the device
  * (o->lucas: a group of lanes per instance; Selfridge's D chosen and the test finished on the
  * CPU threads) and the extra rounds on the CPU threads; without o->lucas they go back to the
@@ -37,6 +37,9 @@ typedef struct bulk_prime_offload {
     int (*lucas)(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
                  const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs);
     unsigned rounds; /* with lucas: the extra strong tests of bulk_int_isprime */
+    /* steps 2-3 whole: out[k] = 1 when m_k is a strong probable prime to base 2, else 0 (the
+     * sprp2 entry of int_backend.h); NULL: powmod, then the rest on the CPU threads */
+    int (*sprp2)(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size_t n, size_t limbs);
 } bulk_prime_offload;
 
 /* out[i] = 0 (composite), 1 (prime), or, without o->lucas, 2 (a strong probable prime to base 2

@@ -1,6 +1,7 @@
-/* The reference of the Lucas kernel's tests (test_int_gpu_lucas_core, test_int_prime_gpu):
- * U_d, V_d, Q^d with mpz by formulas other than the kernel's, and Selfridge's D by GMP's
- * Kronecker symbol. */
+/* The references of the strong-test kernels' tests (test_int_gpu_lucas_core,
+ * test_int_gpu_sprp2_core, test_int_prime_gpu): U_d, V_d, Q^d with mpz by formulas other than
+ * the kernel's, Selfridge's D by GMP's Kronecker symbol, and the base-2 strong test by
+ * mpz_powm. */
 #ifndef BULK_TEST_INT_GPU_LUCAS_REF_H
 #define BULK_TEST_INT_GPU_LUCAS_REF_H
 
@@ -64,6 +65,28 @@ static inline int64_t ref_selfridge(const mpz_t N)
         if (j == 0) return 0;
     }
     return 0;
+}
+
+/* 1 when M (odd, > 2) is a strong probable prime to base 2. */
+static inline int ref_sprp2(const mpz_t M)
+{
+    if (mpz_even_p(M) || mpz_cmp_ui(M, 3) < 0) return 0;
+    mpz_t d, x, m1, two;
+    mpz_inits(d, x, m1, two, NULL);
+    mpz_sub_ui(m1, M, 1);
+    mp_bitcnt_t r = mpz_scan1(m1, 0);
+    mpz_tdiv_q_2exp(d, m1, r);
+    mpz_set_ui(two, 2);
+    mpz_powm(x, two, d, M);
+    int pass = mpz_cmp_ui(x, 1) == 0 || mpz_cmp(x, m1) == 0;
+    for (mp_bitcnt_t j = 1; j < r && !pass; j++) {
+        mpz_mul(x, x, x);
+        mpz_mod(x, x, M);
+        if (mpz_cmp(x, m1) == 0) pass = 1;
+        else if (mpz_cmp_ui(x, 1) == 0) break;
+    }
+    mpz_clears(d, x, m1, two, NULL);
+    return pass;
 }
 
 #endif

@@ -13,7 +13,8 @@
  * (bulk_prime_trial_n, over the table isprime uses at each width and over the largest) on the
  * sets of trial_sets.h. The device's Lucas
  * sequences alone (the int table's lucas, isprime's step 4) against GMP (lucas_ref.h) at every
- * shape of the kernel, 64..8192 bits, with Selfridge's and large D. Without a CUDA device
+ * shape of the kernel, 64..8192 bits, with Selfridge's and large D; the base-2 strong test alone
+ * (the int table's sprp2) likewise. Without a CUDA device
  * it prints "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
 #include <time.h>
@@ -256,6 +257,80 @@ static void test_lucas(uint64_t seed)
     printf("Lucas sequences on the device: agree with GMP's\n");
 }
 
+/* The sprp2 entry against ref_sprp2 at every shape (the Lucas kernel's), on primes, products of
+ * two primes, random odd numbers and k 2^s + 1, Mersenne numbers at 20 limbs, and the strong
+ * base-2 pseudoprimes below 2^32 at 1 and at 20 limbs. */
+static void sprp2_batch(const bulk_limb_t *m, size_t n, size_t limbs, const char *what)
+{
+    uint8_t *out = test_xmalloc(n);
+    memset(out, 9, n);
+    CHECK(bulk_cuda_tables()->ints->sprp2(gpu, out, m, n, limbs) == BULK_OK, "%s: sprp2 at %zu "
+          "limbs: %s", what, limbs, bulk_ctx_last_error(gpu));
+    mpz_t x;
+    mpz_init(x);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        mpz_import(x, limbs, -1, 8, 0, 0, m + i * limbs);
+        int want = ref_sprp2(x);
+        if (out[i] != want && bad++ < 5)
+            CHECK(0, "%s, %zu limbs, instance %zu (low limb %llu): device %d, GMP %d", what, limbs,
+                  i, (unsigned long long)m[i * limbs], out[i], want);
+    }
+    mpz_clear(x);
+    free(out);
+}
+
+static void test_sprp2(uint64_t seed)
+{
+    static const size_t widths[] = { 1, 2, 3, 4, 5, 8, 12, 16, 17, 24, 28, 32, 33, 48, 64, 65, 96, 128 };
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, (unsigned long)seed ^ 0x5b);
+    mpz_t x, p;
+    mpz_inits(x, p, NULL);
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        size_t limbs = widths[w], n = limbs <= 16 ? 600 : limbs <= 33 ? 60 : limbs <= 65 ? 16 : 6;
+        bulk_limb_t *m = test_xmalloc(n * limbs * 8);
+        for (size_t i = 0; i < n; i++) {
+            unsigned bits = (unsigned)(64 * limbs) - (unsigned)(i * 7 % 57);
+            int kind = limbs <= 16 && i % 4 == 0 ? PRIME_SETS_PRIME
+                       : i % 4 == 1 && limbs <= 32 ? PRIME_SETS_PRODUCT : PRIME_SETS_ODD;
+            prime_sets_sample(m + i * limbs, limbs, bits, kind, x, p, rs);
+            if (i % 8 == 3) { /* k 2^s + 1: many squarings after the power */
+                unsigned s = 1 + (unsigned)(i * 13 % (bits - 2));
+                mpz_urandomb(x, rs, bits - s);
+                mpz_mul_2exp(x, x, s);
+                mpz_add_ui(x, x, 1);
+                memset(m + i * limbs, 0, limbs * 8);
+                mpz_export(m + i * limbs, NULL, -1, 8, 0, 0, x);
+            }
+            if (m[i * limbs] < 3 && limbs == 1) m[i * limbs] = 3;
+        }
+        sprp2_batch(m, n, limbs, "random");
+        free(m);
+    }
+    size_t L = 20;
+    bulk_limb_t *a = test_xmalloc(256 * L * 8);
+    sprp2_batch(a, prime_sets_mersenne(a, L, 1279), L, "Mersenne");
+    free(a);
+    spsp2_list G;
+    CHECK(spsp2_generate(&G, (uint64_t)1 << 32) == 0, "spsp2_generate");
+    a = test_xmalloc(G.nspsp * L * 8);
+    for (size_t i = 0; i < G.nspsp; i++) a[i] = G.spsp[i];
+    sprp2_batch(a, G.nspsp, 1, "spsp(2)");
+    for (size_t i = 0; i < G.nspsp; i++) {
+        memset(a + i * L, 0, L * 8);
+        a[i * L] = G.spsp[i];
+    }
+    sprp2_batch(a, G.nspsp, L, "spsp(2), leading zero limbs");
+    free(a);
+    spsp2_free(&G);
+    CHECK(bulk_cuda_tables()->ints->sprp2(gpu, NULL, NULL, 0, L) == BULK_OK, "sprp2, n = 0");
+    mpz_clears(x, p, NULL);
+    gmp_randclear(rs);
+    printf("base-2 strong test on the device: agrees with GMP's\n");
+}
+
 static void test_nextprime(uint64_t seed)
 {
     uint64_t st = seed ^ 0x5eed;
@@ -303,6 +378,7 @@ int main(int argc, char **argv)
     }
     test_trial(seed);
     test_lucas(seed);
+    test_sprp2(seed);
     double t0 = now();
     test_random(seed);
     test_structured();

@@ -1,11 +1,12 @@
 /* The GPU isprime path's orchestration (bulk_prime_offload_run, src/int/int_prime_offload.c) on
  * the CPU: its powmod is bulk_int_powmod on a CPU context, its trial division the trial kernel's
- * per-instance code run on the host (bg_trial_one, src/int/cuda/core/trial.h), its Lucas
- * sequences the Lucas kernel simulated for its lanes (lucas_sim.h, at the kernel's shape), so
- * every step but the device itself is checked on every build. Answers (without the Lucas
- * stand-in the undecided finished by bulk_int_isprime) must equal bulk_int_isprime on the CPU,
- * with trial division by the kernel's code or on the CPU threads, with or without the Lucas
- * stand-in, small chunks or one: on random odd numbers, primes, products of
+ * per-instance code run on the host (bg_trial_one, src/int/cuda/core/trial.h), its base-2
+ * strong test and Lucas sequences the kernels simulated for their lanes (sprp2_sim.h,
+ * lucas_sim.h, at the kernels' shape), so every step but the device itself is checked on every
+ * build. Answers (without the Lucas stand-in the undecided finished by bulk_int_isprime) must
+ * equal bulk_int_isprime on the CPU, with trial division by the kernel's code or on the CPU
+ * threads, with or without the Lucas stand-in, with the base-2 test by powmod or whole by the
+ * sprp2 stand-in, small chunks or one: on random odd numbers, primes, products of
  * two primes and squares of 64..2048 bits, random odd numbers of 4096, the spsp(2) below 10^8,
  * Carmichael numbers, n < 4096, and Mersenne numbers, with 0 and 2 extra rounds. And nextprime
  * in batches through that path (bulk_prime_next_batched, as on a CUDA context) against the
@@ -17,13 +18,14 @@
 #include "int/cuda/int_gpu_core.h"
 #include "int/int_prime_offload.h"
 #include "lucas_sim.h"
+#include "sprp2_sim.h"
 #include "test_util.h"
 #include "prime_sets.h"
 #include "trial_table.h"
 #include "../int/spsp2_gen.h"
 
 static bulk_ctx *cpu;
-static size_t powmod_calls, trial_calls, lucas_calls, lucas_instances;
+static size_t powmod_calls, trial_calls, lucas_calls, lucas_instances, sprp2_calls;
 
 static int cpu_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base, const bulk_limb_t *exp,
                       const bulk_limb_t *m, size_t n, size_t limbs, int8_t *err)
@@ -44,6 +46,22 @@ static int host_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t 
     for (size_t i = 0; i < n; i++) out[i] = (uint8_t)host_trial_one(&h, a + i * limbs, limbs, x, 1);
     free(x);
     host_trial_table_free(&h);
+    return BULK_OK;
+}
+
+/* the base-2 strong test kernel simulated for its lanes at its shape (bg_lc_shape) */
+static int sim_sprp2_dev(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size_t n, size_t limbs)
+{
+    (void)ctx;
+    sprp2_calls++;
+    int nw = (int)(2 * limbs), T, L;
+    if (!bg_lc_shape(nw, &T, &L)) return BULK_ERR_UNSUPPORTED;
+    bg_word *w = test_xmalloc((size_t)nw * 4);
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < nw; j++) w[j] = (bg_word)(m[i * limbs + j / 2] >> (32 * (j % 2)));
+        out[i] = (uint8_t)sim_sprp2(w, nw, T, L);
+    }
+    free(w);
     return BULK_OK;
 }
 
@@ -74,10 +92,12 @@ static int sim_lucas_dev(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_lim
  * (host_trial) or on the CPU threads, the Lucas stand-in or none (the caller's CPU), and chunks
  * of `chunk` limbs, against the CPU. */
 static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, int host_trial_on,
-                  int lucas_on, size_t chunk, const char *what)
+                  int lucas_on, int sprp2_on, size_t chunk, const char *what)
 {
-    bulk_prime_offload o = { cpu_powmod, chunk, host_trial_on ? host_trial : NULL,
-                             lucas_on ? sim_lucas_dev : NULL, rounds };
+    bulk_prime_offload o = { .powmod = cpu_powmod, .chunk_limbs = chunk,
+                             .trial = host_trial_on ? host_trial : NULL,
+                             .lucas = lucas_on ? sim_lucas_dev : NULL, .rounds = rounds,
+                             .sprp2 = sprp2_on ? sim_sprp2_dev : NULL };
     uint8_t *og = test_xmalloc(n + 1), *oc = test_xmalloc(n + 1);
     CHECK(bulk_int_isprime(cpu, oc, a, n, limbs, rounds) == BULK_OK, "isprime");
     CHECK(bulk_prime_offload_run(cpu, &o, og, a, n, limbs) == BULK_OK, "%s: offload: %s", what,
@@ -88,8 +108,8 @@ static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds,
         if (og[i] == 2) /* the caller's part */
             CHECK(bulk_int_isprime(cpu, og + i, a + i * limbs, 1, limbs, rounds) == BULK_OK, "finish");
         if (og[i] != oc[i] && bad++ < 5)
-            CHECK(0, "%s, %zu limbs, device trial %d, lucas %d, instance %zu: offload %d, CPU %d",
-                  what, limbs, host_trial_on, lucas_on, i, og[i], oc[i]);
+            CHECK(0, "%s, %zu limbs, device trial %d, lucas %d, sprp2 %d, instance %zu: offload "
+                  "%d, CPU %d", what, limbs, host_trial_on, lucas_on, sprp2_on, i, og[i], oc[i]);
     }
     free(og);
     free(oc);
@@ -97,16 +117,19 @@ static void check(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds,
 
 static void check_modes(const bulk_limb_t *a, size_t n, size_t limbs, unsigned rounds, const char *what)
 {
-    for (int t = 0; t < 4; t++) check(a, n, limbs, rounds, t & 1, t >> 1, 0, what);
-    check(a, n, limbs, rounds, 1, 0, 5 * limbs, what); /* chunks of 5 numbers */
-    check(a, n, limbs, rounds, 1, 1, 5 * limbs, what);
+    for (int t = 0; t < 4; t++) check(a, n, limbs, rounds, t & 1, t >> 1, 0, 0, what);
+    check(a, n, limbs, rounds, 1, 1, 1, 0, what); /* every step on the device */
+    check(a, n, limbs, rounds, 1, 0, 0, 5 * limbs, what); /* chunks of 5 numbers */
+    check(a, n, limbs, rounds, 1, 1, 0, 5 * limbs, what);
+    check(a, n, limbs, rounds, 0, 0, 1, 5 * limbs, what);
 }
 
 /* bulk_int_isprime on a CUDA context, emulated: the offload with every step on the device */
 static int offload_isprime(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n, size_t limbs,
                            unsigned rounds)
 {
-    bulk_prime_offload o = { cpu_powmod, 0, host_trial, sim_lucas_dev, rounds };
+    bulk_prime_offload o = { .powmod = cpu_powmod, .trial = host_trial, .lucas = sim_lucas_dev,
+                             .rounds = rounds, .sprp2 = sim_sprp2_dev };
     int st = bulk_prime_offload_run(ctx, &o, out, a, n, limbs);
     for (size_t i = 0; i < n && st == BULK_OK; i++) CHECK(out[i] <= 1, "nextprime: out[%zu] = %d", i, out[i]);
     return st;
@@ -172,8 +195,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < G.nspsp; i++) a[n++] = G.spsp[i];
     spsp2_free(&G);
     check_modes(a, n, 1, 0, "small, Carmichael, spsp(2)");
-    check(a, n, 1, 2, 1, 0, 0, "small, Carmichael, spsp(2), 2 rounds");
-    check(a, n, 1, 2, 1, 1, 0, "small, Carmichael, spsp(2), 2 rounds");
+    check(a, n, 1, 2, 1, 0, 0, 0, "small, Carmichael, spsp(2), 2 rounds");
+    check(a, n, 1, 2, 1, 1, 1, 0, "small, Carmichael, spsp(2), 2 rounds");
     free(a);
     /* Mersenne numbers 2^p - 1 (all strong base-2 pseudoprimes) at 10 limbs */
     size_t L = 10;
@@ -200,17 +223,19 @@ int main(int argc, char **argv)
             prime_sets_sample(a + i * limbs, limbs, bits, kind, x, p, rs);
         }
         check_modes(a, cnt, limbs, 0, "random");
-        check(a, cnt, limbs, 2, 1, 0, 0, "random, 2 rounds");
-        check(a, cnt, limbs, 2, 1, 1, 0, "random, 2 rounds");
+        check(a, cnt, limbs, 2, 1, 0, 0, 0, "random, 2 rounds");
+        check(a, cnt, limbs, 2, 1, 1, 1, 0, "random, 2 rounds");
         free(a);
     }
     mpz_clears(x, p, NULL);
     gmp_randclear(rs);
     test_next(seed);
-    CHECK(powmod_calls > 0 && trial_calls > 0 && lucas_calls > 0, "powmod %zu, trial %zu, lucas %zu calls",
-          powmod_calls, trial_calls, lucas_calls);
-    printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu trial calls, %zu lucas "
-           "calls for %zu numbers)\n", powmod_calls, trial_calls, lucas_calls, lucas_instances);
+    CHECK(powmod_calls > 0 && trial_calls > 0 && lucas_calls > 0 && sprp2_calls > 0,
+          "powmod %zu, trial %zu, lucas %zu, sprp2 %zu calls", powmod_calls, trial_calls,
+          lucas_calls, sprp2_calls);
+    printf("offload on the CPU: agrees with isprime (%zu powmod calls, %zu trial calls, %zu sprp2 "
+           "calls, %zu lucas calls for %zu numbers)\n", powmod_calls, trial_calls, sprp2_calls,
+           lucas_calls, lucas_instances);
     bulk_ctx_close(cpu);
     return test_finish();
 }

@@ -65,6 +65,8 @@ int bulk_int_cuda_powmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *base,
                          int8_t *err);
 int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_t n,
                         size_t limbs, const struct bulk_prime_table *t);
+int bulk_int_cuda_sprp2(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size_t n,
+                        size_t limbs);
 int bulk_int_cuda_lucas(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,
                         const bulk_limb_t *m, const int64_t *d, size_t n, size_t limbs);
 

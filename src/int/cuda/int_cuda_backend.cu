@@ -47,4 +47,5 @@ extern "C" const bulk_int_backend bulk_int_cuda_backend = {
     bulk_int_cuda_release,
     bulk_int_cuda_trial,
     bulk_int_cuda_lucas,
+    bulk_int_cuda_sprp2,
 };

@@ -286,6 +286,13 @@ int op_trial(void *const *o, const void *const *i, size_t cnt, int *, const void
                            (const bg_trial_table *)g->aux, st);
 }
 
+int op_sprp2(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
+             cudaStream_t st)
+{
+    const args *g = (const args *)p;
+    return bg_launch_sprp2((uint8_t *)o[0], (const bg_limb *)i[0], cnt, g->limbs, st);
+}
+
 int op_lucas(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
              cudaStream_t st)
 {
@@ -563,6 +570,16 @@ int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_
                    bg_trial_scratch_words(limbs) * 4);
     cudaFree((void *)tt.g);
     return rc;
+}
+
+int bulk_int_cuda_sprp2(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size_t n,
+                        size_t limbs)
+{
+    int rc = check_ctx(ctx);
+    if (rc != BULK_OK) return rc;
+    if (limbs > BG_LC_MAX_WORDS / 2) return BULK_ERR_UNSUPPORTED;
+    args g = {limbs, limbs, 0, 0, NULL, NULL};
+    return stream_op(ctx, n, op_sprp2, g, BULK_OK, {{m, limbs * 8}}, {{out, 1}});
 }
 
 int bulk_int_cuda_lucas(bulk_ctx *ctx, bulk_limb_t *u, bulk_limb_t *v, bulk_limb_t *qk,

@@ -91,6 +91,10 @@ int bg_launch_trial(uint8_t *out, const bg_limb *a, size_t n, size_t limbs,
                     const bg_trial_table *t, cudaStream_t st);
 size_t bg_trial_scratch_words(size_t limbs);
 
+/* out[i] = 1 when m_i is a strong probable prime to base 2: int/int_backend.h's sprp2
+ * (num/sprp2_coop.cu; limbs <= BG_LC_MAX_WORDS / 2, else BULK_ERR_UNSUPPORTED); no scratch. */
+int bg_launch_sprp2(uint8_t *out, const bg_limb *m, size_t n, size_t limbs, cudaStream_t st);
+
 /* u, v, qk = U_d, V_d, Q^d mod m: int/int_backend.h's lucas (num/lucas_coop.cu; limbs <=
  * BG_LC_MAX_WORDS / 2, else BULK_ERR_UNSUPPORTED); no scratch. */
 int bg_launch_lucas(bg_limb *u, bg_limb *v, bg_limb *qk, const bg_limb *m, const int64_t *d,

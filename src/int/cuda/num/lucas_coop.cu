@@ -27,33 +27,6 @@ __device__ __forceinline__ void mc_add(bg_word *r, const bg_word *x, const bg_wo
     mc_condsub<L, TPI>(r, t, m, cin, cout, g);
 }
 
-/* t += take ? m : 0 with the carries resolved over the group (take: the same in every lane);
- * returns the carry out of the top lane. */
-template <int L, int TPI>
-__device__ __forceinline__ int mc_addm(bg_word *t, const bg_word *m, int take, const group<TPI> &g)
-{
-    int p, cout;
-    int c = bg_lc_addm(t, t, m, take, L, &p);
-    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
-    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
-    return cout;
-}
-
-/* r = x - y mod m (x, y < m; r may be x or y). */
-template <int L, int TPI>
-__device__ __forceinline__ void mc_sub(bg_word *r, const bg_word *x, const bg_word *y,
-                                       const bg_word *m, const group<TPI> &g)
-{
-    bg_word t[L];
-    int p, bout;
-    int b = bg_lc_sub(t, x, y, L, &p);
-    uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
-    bg_lc_dec(t, (int)((bin >> g.gl) & 1), L);
-    mc_addm<L, TPI>(t, m, bout, g);
-#pragma unroll
-    for (int j = 0; j < L; j++) r[j] = t[j];
-}
-
 /* x = x / 2 mod m (x < m, m odd). */
 template <int L, int TPI>
 __device__ __forceinline__ void mc_half(bg_word *x, const bg_word *m, const group<TPI> &g)
@@ -91,36 +64,25 @@ __global__ void __launch_bounds__(kLucasThreads) lucas_coop_kernel(bg_limb *Uo, 
                                                                   const int64_t *Dp, size_t n,
                                                                   int limbs)
 {
-    const int N = L * TPI, nw = 2 * limbs, lane = threadIdx.x & 31, gib = threadIdx.x / TPI;
+    const int N = L * TPI, nw = 2 * limbs, gib = threadIdx.x / TPI;
     size_t inst = (size_t)blockIdx.x * (kLucasThreads / TPI) + gib;
     if (inst >= n) return;
-    group<TPI> g;
-    g.gl = lane % TPI;
-    g.gbase = lane - g.gl;
-    g.gm = TPI == 32 ? 0xffffffffu : ((1u << (TPI & 31)) - 1) << g.gbase;
+    const group<TPI> g = this_group<TPI>();
     const bg_word *mg = (const bg_word *)(M + inst * limbs);
     bg_word *uo = (bg_word *)(Uo + inst * limbs), *vo = (bg_word *)(Vo + inst * limbs);
     bg_word *qo = (bg_word *)(Qo + inst * limbs);
     const int w0 = g.gl * L;
     bg_word m[L], acc[L], dm[L], qm[L], U[L], V[L], Qk[L], x[L];
-    int hi_nz = 0;
-#pragma unroll
-    for (int j = 0; j < L; j++) {
-        m[j] = w0 + j < nw ? mg[w0 + j] : 0;
-        hi_nz |= (w0 + j > 0) && m[j] != 0;
-    }
-    bg_word m0 = __shfl_sync(g.gm, m[0], 0, TPI);
-    if (!(m0 & 1) || (g.ballot(hi_nz) == 0 && m0 <= 1)) { /* not the caller's contract */
+    if (!mc_load_odd<L, TPI>(m, mg, nw, w0, 2, g)) { /* not the caller's contract */
 #pragma unroll
         for (int j = 0; j < L; j++)
             if (w0 + j < nw) uo[w0 + j] = vo[w0 + j] = qo[w0 + j] = 0;
         return;
     }
-    bg_word minv = bg_mont_minv(m0);
+    bg_word minv = bg_mont_minv(__shfl_sync(g.gm, m[0], 0, TPI));
     int s, mbits, dbits = bg_lc_exp(mg, nw, &s, &mbits);
     /* R^2 mod m: 2^(mbits - 1) doubled to 2^N R, then five squarings (as powmod) */
-#pragma unroll
-    for (int j = 0; j < L; j++) acc[j] = w0 + j == (mbits - 1) >> 5 ? 1u << ((mbits - 1) & 31) : 0;
+    mc_pow2<L>(acc, mbits - 1, w0);
     int nd = bg_mc_doublings(N, mbits);
 #pragma unroll 1
     for (int i = 0; i < nd; i++) mc_double<L, TPI>(acc, m, g);

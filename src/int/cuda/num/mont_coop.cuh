@@ -1,10 +1,12 @@
-/* The cooperative Montgomery product's exchanges on the device (core/mont_coop.h's per-lane
- * steps joined by warp shuffles and ballots), shared by the cooperative kernels (powmod_coop.cu,
- * lucas_coop.cu); tests/int_gpu/mont_sim.h mirrors them for simulated lanes. */
+/* The cooperative Montgomery product, modular difference and doubling on the device
+ * (core/mont_coop.h's and core/lucas_coop.h's per-lane steps joined by warp shuffles and
+ * ballots), shared by the cooperative kernels (powmod_coop.cu, lucas_coop.cu, sprp2_coop.cu);
+ * tests/int_gpu/mont_sim.h and lucas_sim.h mirror them for simulated lanes. */
 #ifndef BULK_INT_CUDA_NUM_MONT_COOP_CUH
 #define BULK_INT_CUDA_NUM_MONT_COOP_CUH
 
 #include "int/cuda/int_cuda_internal.cuh"
+#include "int/cuda/core/lucas_coop.h"
 #include "int/cuda/int_gpu_core.h"
 
 namespace {
@@ -18,6 +20,51 @@ template <int TPI> struct group {
         return TPI == 32 ? __ballot_sync(gm, pred) : (__ballot_sync(gm, pred) >> gbase) & ((1u << (TPI & 31)) - 1);
     }
 };
+
+/* The calling thread's group: lanes gl = 0 .. TPI - 1 of TPI consecutive lanes of its warp. */
+template <int TPI> __device__ __forceinline__ group<TPI> this_group()
+{
+    group<TPI> g;
+    int lane = threadIdx.x & 31;
+    g.gl = lane % TPI;
+    g.gbase = lane - g.gl;
+    g.gm = TPI == 32 ? 0xffffffffu : ((1u << (TPI & 31)) - 1) << g.gbase;
+    return g;
+}
+
+/* This lane's words of the modulus at mg (nw words; w0 = the lane's first word; words past nw
+ * are zero): returns 1 in every lane when m is odd and at least `least` (a small number). */
+template <int L, int TPI>
+__device__ __forceinline__ int mc_load_odd(bg_word *m, const bg_word *mg, int nw, int w0,
+                                           bg_word least, const group<TPI> &g)
+{
+    int hi_nz = 0;
+#pragma unroll
+    for (int j = 0; j < L; j++) {
+        m[j] = w0 + j < nw ? mg[w0 + j] : 0;
+        hi_nz |= (w0 + j > 0) && m[j] != 0;
+    }
+    bg_word m0 = __shfl_sync(g.gm, m[0], 0, TPI);
+    return (m0 & 1) && (g.ballot(hi_nz) != 0 || m0 >= least);
+}
+
+/* x = 2^b in this lane's words (w0 = its first word; b below the group's bits). */
+template <int L>
+__device__ __forceinline__ void mc_pow2(bg_word *x, int b, int w0)
+{
+#pragma unroll
+    for (int j = 0; j < L; j++) x[j] = w0 + j == b >> 5 ? 1u << (b & 31) : 0;
+}
+
+/* 1 in every lane when x = y over the group's words. */
+template <int L, int TPI>
+__device__ __forceinline__ int mc_equal(const bg_word *x, const bg_word *y, const group<TPI> &g)
+{
+    int ne = 0;
+#pragma unroll
+    for (int j = 0; j < L; j++) ne |= x[j] != y[j];
+    return g.ballot(ne) == 0;
+}
 
 /* r = take ? t - m : t after the carries into t (cin: the lanes that receive one) with
  * `over` the bit above the top lane (mont_coop.h: bg_mc_norm2, bg_mc_norm3). */
@@ -58,6 +105,33 @@ __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_wo
     int c = bg_mc_norm1(t, g.gl == 0 ? 0 : up, L, &p);
     uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
     mc_condsub<L, TPI>(r, t, m, cin, top + (bg_word)cout != 0, g);
+}
+
+/* t += take ? m : 0 with the carries resolved over the group (take: the same in every lane);
+ * returns the carry out of the top lane. */
+template <int L, int TPI>
+__device__ __forceinline__ int mc_addm(bg_word *t, const bg_word *m, int take, const group<TPI> &g)
+{
+    int p, cout;
+    int c = bg_lc_addm(t, t, m, take, L, &p);
+    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
+    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
+    return cout;
+}
+
+/* r = x - y mod m (x, y < m; r may be x or y). */
+template <int L, int TPI>
+__device__ __forceinline__ void mc_sub(bg_word *r, const bg_word *x, const bg_word *y,
+                                       const bg_word *m, const group<TPI> &g)
+{
+    bg_word t[L];
+    int p, bout;
+    int b = bg_lc_sub(t, x, y, L, &p);
+    uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
+    bg_lc_dec(t, (int)((bin >> g.gl) & 1), L);
+    mc_addm<L, TPI>(t, m, bout, g);
+#pragma unroll
+    for (int j = 0; j < L; j++) r[j] = t[j];
 }
 
 /* x = 2 x mod m (x < m). */
