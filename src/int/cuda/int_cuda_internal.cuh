@@ -70,6 +70,15 @@ int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, con
  * when any instance fails. */
 int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
                      int8_t *err, int *bad, cudaStream_t st);
+/* The cooperative kernel (num/invmod_coop.cu: tpi lanes of BG_IC_L words, tpi BG_IC_L >= 2
+ * limbs), the same contract: it finishes the odd moduli and leaves the rest (even or zero
+ * moduli) to bg_launch_invmod_rest on the same stream. */
+int bg_launch_invmod_coop(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
+                          int tpi, int8_t *err, int *bad, cudaStream_t st);
+/* The one-thread kernel for the instances with todo[i] != 0 (device bytes), the others left
+ * untouched (num/invmod.cu). */
+int bg_launch_invmod_rest(bg_limb *r, const bg_limb *a, const bg_limb *m, const uint8_t *todo,
+                          size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
 
 /* The code of the lowest-numbered failing instance among n per-instance codes (BULK_OK when
  * none), reported as "fn: instance I: why" through bulk_fail on ctx (int_cuda_host.cu). */

@@ -27,18 +27,6 @@ __device__ __forceinline__ void mc_add(bg_word *r, const bg_word *x, const bg_wo
     mc_condsub<L, TPI>(r, t, m, cin, cout, g);
 }
 
-/* t += take ? m : 0 with the carries resolved over the group (take: the same in every lane);
- * returns the carry out of the top lane. */
-template <int L, int TPI>
-__device__ __forceinline__ int mc_addm(bg_word *t, const bg_word *m, int take, const group<TPI> &g)
-{
-    int p, cout;
-    int c = bg_lc_addm(t, t, m, take, L, &p);
-    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
-    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
-    return cout;
-}
-
 /* r = x - y mod m (x, y < m; r may be x or y). */
 template <int L, int TPI>
 __device__ __forceinline__ void mc_sub(bg_word *r, const bg_word *x, const bg_word *y,

@@ -1,11 +1,12 @@
 /* The cooperative Montgomery product's exchanges on the device (core/mont_coop.h's per-lane
  * steps joined by warp shuffles and ballots), shared by the cooperative kernels (powmod_coop.cu,
- * lucas_coop.cu); tests/int_gpu/mont_sim.h mirrors them for simulated lanes. */
+ * lucas_coop.cu, invmod_coop.cu); tests/int_gpu/mont_sim.h mirrors them for simulated lanes. */
 #ifndef BULK_INT_CUDA_NUM_MONT_COOP_CUH
 #define BULK_INT_CUDA_NUM_MONT_COOP_CUH
 
 #include "int/cuda/int_cuda_internal.cuh"
 #include "int/cuda/int_gpu_core.h"
+#include "int/cuda/core/lucas_coop.h"
 
 namespace {
 
@@ -30,6 +31,18 @@ __device__ __forceinline__ void mc_condsub(bg_word *r, bg_word *t, const bg_word
     int b = bg_mc_norm2(d, t, m, (int)((cin >> g.gl) & 1), L, &p);
     uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
     bg_mc_norm3(r, t, d, (int)((bin >> g.gl) & 1), over || !bout, L);
+}
+
+/* t += take ? m : 0 with the carries resolved over the group (take: the same in every lane);
+ * returns the carry out of the top lane. */
+template <int L, int TPI>
+__device__ __forceinline__ int mc_addm(bg_word *t, const bg_word *m, int take, const group<TPI> &g)
+{
+    int p, cout;
+    int c = bg_lc_addm(t, t, m, take, L, &p);
+    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
+    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
+    return cout;
 }
 
 /* r = a b R^-1 mod m (a < R, b < m; r < m), R = 2^(32 TPI L). r may be a or b. */
