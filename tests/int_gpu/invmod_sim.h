@@ -10,8 +10,8 @@
 
 /* r = (x f + y g + q m) / 2^30's words (q from lane 0's words, broadcast, when withm); returns
  * the part above them, as ic_lin. */
-static inline int sim_ic_lin(lanes r, lanes x, lanes y, int32_t f, int32_t g, lanes m,
-                             bg_word minv, int withm, int T, int L)
+static inline int sim_ic_lin(lanes r, lanes x, lanes y, int32_t f, int32_t g, lanes m, bg_word minv,
+                             int withm, int T, int L)
 {
     bg_word t[MAXT][MAXL + 2], hi[MAXT] = {0}, nx[MAXT];
     bg_word c = bg_ic_c(f, g), q = 0;
@@ -79,8 +79,8 @@ static inline int sim_any_not_one(lanes x, int T, int L)
 /* invmod_coop_kernel for one instance: r = y^-1 mod m (nw words each; y may exceed m). Returns
  * 0 (r the inverse; 0 for m = 1), 1 (no inverse, r = 0) or 2 (left to the one-thread kernel:
  * even m or the cap; r untouched). *iters: the outer iterations run. */
-static inline int sim_invmod(bg_word *r, const bg_word *yw, const bg_word *mw, int nw, int T,
-                             int L, int *iters)
+static inline int sim_invmod(bg_word *r, const bg_word *yw, const bg_word *mw, int nw, int T, int L,
+                             int *iters)
 {
     static lanes m, a, b, u, v, na, nb;
     const int N = T * L;
@@ -107,11 +107,13 @@ static inline int sim_invmod(bg_word *r, const bg_word *yw, const bg_word *mw, i
             int top = -1;
             for (int l = 0; l < T; l++)
                 if (bg_ic_bits(a[l], b[l], l * L, L) > 0) top = l; /* ballot, highest lane */
-            int nbits = bg_ic_bits(a[top], b[top], top * L, L);      /* shfl from it */
+            int nbits = bg_ic_bits(a[top], b[top], top * L, L);    /* shfl from it */
             int p = (nbits > 64 ? nbits : 64) - 33, w = p >> 5, sh = p & 31;
             int lw = w / L, lw1 = (w + 1) / L; /* the source lanes of the shuffles */
-            bg_word aw = bg_ic_pick(a[lw], w - lw * L, L), aw1 = bg_ic_pick(a[lw1], w + 1 - lw1 * L, L);
-            bg_word bw = bg_ic_pick(b[lw], w - lw * L, L), bw1 = bg_ic_pick(b[lw1], w + 1 - lw1 * L, L);
+            bg_word aw = bg_ic_pick(a[lw], w - lw * L, L),
+                    aw1 = bg_ic_pick(a[lw1], w + 1 - lw1 * L, L);
+            bg_word bw = bg_ic_pick(b[lw], w - lw * L, L),
+                    bw1 = bg_ic_pick(b[lw1], w + 1 - lw1 * L, L);
             int32_t c[4];
             bg_ic_inner(bg_ic_approx(a[0][0], aw, aw1, sh), bg_ic_approx(b[0][0], bw, bw1, sh), c);
             int sa = sim_ic_lin(na, a, b, c[0], c[1], m, minv, 0, T, L);

@@ -174,11 +174,13 @@ static void check_powmod(size_t L, size_t n, size_t eb, const char *t)
     tune("");
 }
 
-/* The invmod kernel at L limbs: "TPIxL" (the cooperative one for odd moduli) or "1x". */
-static const char *inv_shape(size_t L, char *buf, size_t size)
+/* The invmod kernel at L limbs under the tuning t: "TPIxL" (the cooperative one for odd
+ * moduli) or "1x". */
+static const char *inv_shape(size_t L, const char *t, char *buf, size_t size)
 {
+    const char *eq = strchr(t, '=');
     int tpi, w;
-    if (bg_ic_shape((int)(2 * L), &tpi, &w)) snprintf(buf, size, "%dx%d", tpi, w);
+    if (bg_ic_shape((int)(2 * L), eq ? atoi(eq + 1) : 0, &tpi, &w)) snprintf(buf, size, "%dx%d", tpi, w);
     else snprintf(buf, size, "1x");
     return buf;
 }
@@ -186,8 +188,8 @@ static const char *inv_shape(size_t L, char *buf, size_t size)
 /* invmod at L limbs: host API vs GMP and the CPU context, device API vs host API. mode 0:
  * moduli of both parities (runs of 16 instances all odd, all even, mixed); 1: all odd (the
  * cooperative kernel alone); 2: all even (the one-thread kernel alone, after the cooperative
- * one from BG_IC_MIN_WORDS words on). Edge cases by i % 16. */
-static void check_invmod(size_t L, size_t n, int mode)
+ * one from BG_IC_MIN_WORDS words on). t: the tuning (int.invmod_tpi). Edge cases by i % 16. */
+static void check_invmod(size_t L, size_t n, int mode, const char *t)
 {
     size_t bytes = n * L * 8;
     bulk_limb_t *a = test_xmalloc(bytes), *m = test_xmalloc(bytes), *r = test_xmalloc(bytes);
@@ -240,11 +242,12 @@ static void check_invmod(size_t L, size_t n, int mode)
         if (mode == 1) mi[0] |= 1;
         if (mode == 2) mi[0] &= ~(bulk_limb_t)1;
     }
+    tune(t);
     int rc = bulk_int_invmod(gpu, r, a, m, n, L, err);
     int rc2 = bulk_int_invmod(cpu, r2, a, m, n, L, err2);
     CHECK(rc == rc2 && memcmp(r, r2, bytes) == 0 && memcmp(err, err2, n) == 0,
-          "invmod %zu bits n %zu mode %d: differs from the CPU context (status %d, cpu %d)", 64 * L,
-          n, mode, rc, rc2);
+          "invmod %zu bits n %zu mode %d tune '%s': differs from the CPU context (status %d, cpu %d)",
+          64 * L, n, mode, t, rc, rc2);
     mpz_t A, M, Z;
     mpz_inits(A, M, Z, NULL);
     size_t i = 0;
@@ -259,8 +262,8 @@ static void check_invmod(size_t L, size_t n, int mode)
         if (memcmp(want, r + i * L, L * 8) != 0 || err[i] != code) break;
     }
     char sh[32];
-    CHECK(i == n, "invmod %zu bits n %zu mode %d (kernel %s): instance %zu wrong (code %d)", 64 * L,
-          n, mode, inv_shape(L, sh, sizeof sh), i, i < n ? err[i] : 0);
+    CHECK(i == n, "invmod %zu bits n %zu mode %d tune '%s' (kernel %s): instance %zu wrong (code %d)",
+          64 * L, n, mode, t, inv_shape(L, t, sh, sizeof sh), i, i < n ? err[i] : 0);
     if (i < n && test_failures <= 3) {
         print_hex("a", a + i * L, L);
         print_hex("m", m + i * L, L);
@@ -275,14 +278,15 @@ static void check_invmod(size_t L, size_t n, int mode)
     CHECK(ok, "dev invmod %zu bits: set-up: %s", 64 * L, bulk_ctx_last_error(gpu));
     if (ok) {
         int rc3 = bulk_int_dev_invmod(gpu, dr, da, dm, err2);
-        CHECK(rc3 == rc, "dev invmod %zu bits: status %d, host %d", 64 * L, rc3, rc);
+        CHECK(rc3 == rc, "dev invmod %zu bits tune '%s': status %d, host %d", 64 * L, t, rc3, rc);
         CHECK(bulk_int_dev_download(gpu, dr, r2) == BULK_OK, "dev invmod download");
         CHECK(memcmp(r, r2, bytes) == 0 && memcmp(err, err2, n) == 0,
-              "dev invmod %zu bits: differs from the host API", 64 * L);
+              "dev invmod %zu bits tune '%s': differs from the host API", 64 * L, t);
         CHECK(bulk_int_dev_invmod(gpu, da, da, dm, NULL) == BULK_ERR_ARG, "dev invmod r == a accepted");
     }
     bulk_int_dev_free(da), bulk_int_dev_free(dm), bulk_int_dev_free(dr);
     free(a), free(m), free(r), free(r2), free(want), free(err), free(err2);
+    tune("");
 }
 
 int main(int argc, char **argv)
@@ -324,16 +328,23 @@ int main(int argc, char **argv)
                                    2112, 3072, 4096, 4160, 6144, 8192};
     for (size_t w = 0; w < sizeof ibits / sizeof ibits[0]; w++) {
         size_t L = ibits[w] / 64, n = ibits[w] >= 4096 ? 301 : 2011;
-        check_invmod(L, n, 0);
-        check_invmod(L, n / 3, 1);
-        check_invmod(L, ibits[w] >= 4096 ? 37 : 101, 2);
+        check_invmod(L, n, 0, "");
+        check_invmod(L, n / 3, 1, "");
+        check_invmod(L, ibits[w] >= 4096 ? 37 : 101, 2, "");
         printf("invmod %5zu bits: done\n", ibits[w]);
         fflush(stdout);
     }
-    check_invmod(1, (size_t)1 << 18, 0);
-    check_invmod(16, (size_t)1 << 17, 0); /* several blocks of the cooperative kernel */
-    check_invmod(16, 7, 1); /* fewer instances than a block */
-    check_invmod(64, 20000, 2); /* more even moduli than the one-thread kernel has threads */
+    check_invmod(1, (size_t)1 << 18, 0, "");
+    check_invmod(16, (size_t)1 << 17, 0, ""); /* several blocks of the cooperative kernel */
+    check_invmod(16, 7, 1, "");               /* fewer instances than a block */
+    check_invmod(64, 20000, 2, ""); /* more even moduli than the one-thread kernel has threads */
+    /* every shape int.invmod_tpi asks for (one thread; 2 .. 32 lanes of 8 or 16 words), the
+     * cooperative kernel also below its default width */
+    static const char *const itpis[] = {"int.invmod_tpi=1", "int.invmod_tpi=2", "int.invmod_tpi=4",
+                                        "int.invmod_tpi=8", "int.invmod_tpi=16", "int.invmod_tpi=32"};
+    static const size_t tbits[] = {256, 512, 1024, 2048, 4096, 8192};
+    for (size_t w = 0; w < sizeof tbits / sizeof tbits[0]; w++)
+        for (int k = 0; k < 6; k++) check_invmod(tbits[w] / 64, tbits[w] >= 4096 ? 61 : 409, 0, itpis[k]);
     bulk_ctx_close(gpu);
     bulk_ctx_close(cpu);
     return test_finish();

@@ -58,25 +58,41 @@
 #define BG_IC_STEPS 30
 #define BG_IC_MASK ((1u << BG_IC_STEPS) - 1)
 
-/* The widest instance (32-bit words): 32 lanes of 8 words, 8192 bits. */
+/* The widest instance (32-bit words): 8192 bits (32 lanes of 8 words, 16 of 16). */
 #define BG_IC_MAX_WORDS 256
-/* The narrowest width (words) the dispatch gives to the cooperative kernel; narrower moduli
- * run the one-thread kernel. 512 bits, to be measured (bench_int_gpu_powmod --only invmod). */
+/* The narrowest width (words) the dispatch gives to the cooperative kernel by default;
+ * narrower moduli run the one-thread kernel. 512 bits, to be measured (bench_int_gpu_powmod
+ * --only invmod --sweep). */
 #define BG_IC_MIN_WORDS 16
-/* Words per lane of every compiled shape: the loop keeps a, b, u, v, m, the two new numbers
- * and a sum (8 numbers of L words) in registers, 64 at L = 8. */
-#define BG_IC_L 8
+/* Words per lane: 8 below BG_IC_WIDE_WORDS words (1024 bits), 16 from there on. Every lane
+ * runs the same inner steps (about 24 instructions each, 720 an outer iteration) for its
+ * instance, against about 40 L for its share of the products and lookaheads: fewer, fuller
+ * lanes repeat the inner steps fewer times (at 2048 bits 4 x 16 issues about 0.65 of the
+ * instructions of 8 x 8), at the price of registers (the loop keeps a, b, u, v, m, the two new
+ * numbers and a sum: 8 numbers of L words). To be measured: int.invmod_tpi sweeps the shapes. */
+#define BG_IC_WIDE_WORDS 32
+BULK_HD int bg_ic_def_l(int nw) { return nw >= BG_IC_WIDE_WORDS ? 16 : 8; }
 
-/* The shape for nw words: lanes *tpi (2 .. 32, a power of two) of *L = 8 words, the fewest
- * lanes with tpi L >= nw. Returns 0 (the one-thread kernel) below BG_IC_MIN_WORDS and above
- * BG_IC_MAX_WORDS. */
-BULK_HD int bg_ic_shape(int nw, int *tpi, int *L)
+/* The shape for nw words: lanes *tpi (2 .. 32, a power of two) of *L words (8, or 16 with at
+ * most 16 lanes: the shapes invmod_coop.cu compiles), tpi L >= nw. want: the lanes asked for by
+ * the tuning (int.invmod_tpi; 0 = by width, 1 = the one-thread kernel): then L = 8 when that
+ * holds nw, else 16; a want that cannot hold nw is replaced by the default. Default: L =
+ * bg_ic_def_l(nw), the fewest lanes from 2 on. Returns 0 (the one-thread kernel) for want = 1,
+ * above BG_IC_MAX_WORDS and, by default, below BG_IC_MIN_WORDS. */
+BULK_HD int bg_ic_shape(int nw, int want, int *tpi, int *L)
 {
-    if (nw < BG_IC_MIN_WORDS || nw > BG_IC_MAX_WORDS) return 0;
-    int t = 2;
-    while (t * BG_IC_L < nw) t *= 2;
+    if (nw < 1 || nw > BG_IC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_IC_MIN_WORDS))
+        return 0;
+    int t = 2, l = bg_ic_def_l(nw);
+    int fits = want * 8 >= nw || (want <= 16 && want * 16 >= nw);
+    if (want >= 2 && want <= 32 && (want & (want - 1)) == 0 && fits) {
+        t = want;
+        l = want * 8 >= nw ? 8 : 16;
+    } else {
+        while (t * l < nw) t *= 2;
+    }
     *tpi = t;
-    *L = BG_IC_L;
+    *L = l;
     return 1;
 }
 

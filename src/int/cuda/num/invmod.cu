@@ -42,7 +42,8 @@ __global__ void invmod_rest_kernel(bg_limb *r, const bg_limb *a, const bg_limb *
     bg_word *W = Rw + (size_t)nw * threads;
     for (size_t i = t; i < n; i += threads) {
         if (!todo[i]) continue;
-        const bg_word *ai = (const bg_word *)(a + i * limbs), *mi = (const bg_word *)(m + i * limbs);
+        const bg_word *ai = (const bg_word *)(a + i * limbs);
+        const bg_word *mi = (const bg_word *)(m + i * limbs);
         for (int j = 0; j < nw; j++) {
             A[(size_t)j * threads] = ai[j];
             Mw[(size_t)j * threads] = mi[j];
@@ -86,13 +87,13 @@ int bg_launch_invmod_rest(bg_limb *r, const bg_limb *a, const bg_limb *m, const 
 }
 
 int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
-                     int8_t *err, int *bad, cudaStream_t st)
+                     int8_t *err, int *bad, const bulk_tune *t, cudaStream_t st)
 {
     if (n == 0) return BULK_OK;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     int tpi, L;
-    if (bg_ic_shape((int)(2 * limbs), &tpi, &L))
-        return bg_launch_invmod_coop(r, a, m, n, limbs, tpi, err, bad, st);
+    if (bg_ic_shape((int)(2 * limbs), t ? t->int_invmod_tpi : 0, &tpi, &L))
+        return bg_launch_invmod_coop(r, a, m, n, limbs, tpi, L, err, bad, st);
     size_t nw = 2 * limbs, words = 3 * nw + bg_invmod_scratch_words((int)nw);
     size_t batch = sub_batch(n, words), np = pad32(batch);
     bg_word *s;

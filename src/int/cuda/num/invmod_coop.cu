@@ -80,7 +80,8 @@ __global__ void __launch_bounds__(kInvThreads) invmod_coop_kernel(bg_limb *R, co
     gr.gl = lane % TPI;
     gr.gbase = lane - gr.gl;
     gr.gm = TPI == 32 ? 0xffffffffu : ((1u << (TPI & 31)) - 1) << gr.gbase;
-    const bg_word *mg = (const bg_word *)(M + inst * limbs), *ag = (const bg_word *)(A + inst * limbs);
+    const bg_word *mg = (const bg_word *)(M + inst * limbs);
+    const bg_word *ag = (const bg_word *)(A + inst * limbs);
     bg_word *out = (bg_word *)(R + inst * limbs);
     const int w0 = gr.gl * L;
     bg_word m[L], a[L], b[L], u[L], v[L], na[L], nb[L];
@@ -158,7 +159,7 @@ __global__ void __launch_bounds__(kInvThreads) invmod_coop_kernel(bg_limb *R, co
     }
 }
 
-template <int TPI>
+template <int L, int TPI>
 int launch(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs, uint8_t *todo,
            int8_t *err, int *bad, cudaStream_t st)
 {
@@ -167,29 +168,40 @@ int launch(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limb
         size_t cnt = n - done < per_block * max_blocks ? n - done : per_block * max_blocks;
         unsigned blocks = (unsigned)((cnt + per_block - 1) / per_block);
         size_t o = done * limbs;
-        invmod_coop_kernel<BG_IC_L, TPI><<<blocks, kInvThreads, 0, st>>>(
+        invmod_coop_kernel<L, TPI><<<blocks, kInvThreads, 0, st>>>(
             r + o, a + o, m + o, cnt, (int)limbs, todo + done, err ? err + done : NULL, bad);
         BULK_CUDA_CHECK_LAUNCH(NULL);
     }
     return BULK_OK;
 }
 
+/* The shapes bg_ic_shape gives: 2 .. 32 lanes of 8 words, 2 .. 16 lanes of 16. */
+template <int TPI>
+int launch_l(int L, bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
+             uint8_t *todo, int8_t *err, int *bad, cudaStream_t st)
+{
+    if (L == 8) return launch<8, TPI>(r, a, m, n, limbs, todo, err, bad, st);
+    if constexpr (TPI <= 16)
+        if (L == 16) return launch<16, TPI>(r, a, m, n, limbs, todo, err, bad, st);
+    return BULK_ERR_INTERNAL;
+}
+
 } // namespace
 
 int bg_launch_invmod_coop(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
-                          int tpi, int8_t *err, int *bad, cudaStream_t st)
+                          int tpi, int L, int8_t *err, int *bad, cudaStream_t st)
 {
     if (n == 0) return BULK_OK;
-    if ((size_t)tpi * BG_IC_L < 2 * limbs) return BULK_ERR_INTERNAL;
+    if ((size_t)tpi * L < 2 * limbs) return BULK_ERR_INTERNAL;
     uint8_t *todo;
     int rc = bg_scratch_alloc((void **)&todo, n, st);
     if (rc != BULK_OK) return rc;
     switch (tpi) {
-    case 2: rc = launch<2>(r, a, m, n, limbs, todo, err, bad, st); break;
-    case 4: rc = launch<4>(r, a, m, n, limbs, todo, err, bad, st); break;
-    case 8: rc = launch<8>(r, a, m, n, limbs, todo, err, bad, st); break;
-    case 16: rc = launch<16>(r, a, m, n, limbs, todo, err, bad, st); break;
-    case 32: rc = launch<32>(r, a, m, n, limbs, todo, err, bad, st); break;
+    case 2: rc = launch_l<2>(L, r, a, m, n, limbs, todo, err, bad, st); break;
+    case 4: rc = launch_l<4>(L, r, a, m, n, limbs, todo, err, bad, st); break;
+    case 8: rc = launch_l<8>(L, r, a, m, n, limbs, todo, err, bad, st); break;
+    case 16: rc = launch_l<16>(L, r, a, m, n, limbs, todo, err, bad, st); break;
+    case 32: rc = launch_l<32>(L, r, a, m, n, limbs, todo, err, bad, st); break;
     default: rc = BULK_ERR_INTERNAL;
     }
     if (rc == BULK_OK) rc = bg_launch_invmod_rest(r, a, m, todo, n, limbs, err, bad, st);
