@@ -138,15 +138,17 @@ BULK_HD void bg_ic_inner(uint64_t a, uint64_t b, int32_t *c)
     int32_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
     BG_UNROLL
     for (int j = 0; j < BG_IC_STEPS; j++) {
+        /* odd: a~ <- (a~ - b~) / 2, or after a swap (b~ - a~) / 2 with b~ <- a~; the rows
+         * likewise: (f0, g0) <- +-((f0, g0) - (f1, g1)), (f1, g1) <- 2 (the old row of b~) */
         int odd = (int)(a & 1), sw = odd & (a < b);
-        uint64_t x = sw ? b : a, y = sw ? a : b;
-        int32_t xf = sw ? f1 : f0, xg = sw ? g1 : g0, yf = sw ? f0 : f1, yg = sw ? g0 : g1;
-        a = (odd ? x - y : x) >> 1;
-        b = y;
-        f0 = odd ? xf - yf : xf;
-        g0 = odd ? xg - yg : xg;
-        f1 = yf * 2;
-        g1 = yg * 2;
+        uint64_t d = a - b, t = odd ? (sw ? b - a : d) : a;
+        b = sw ? a : b;
+        a = t >> 1;
+        int32_t df = f0 - f1, dg = g0 - g1, nf1 = sw ? f0 : f1, ng1 = sw ? g0 : g1;
+        f0 = odd ? (sw ? -df : df) : f0;
+        g0 = odd ? (sw ? -dg : dg) : g0;
+        f1 = nf1 * 2;
+        g1 = ng1 * 2;
     }
     c[0] = f0;
     c[1] = g0;
