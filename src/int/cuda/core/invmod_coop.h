@@ -10,8 +10,8 @@
  *   a = y, b = m, u = 1, v = 0 at the start; a = u y, b = v y (mod m); b odd; gcd(a, b) =
  *   gcd(y, m); a, b >= 0; 0 <= u, v < m
  * and repeats, until a = 0 (then b = gcd(y, m), and v = y^-1 mod m when b = 1):
- *   1. n = max(bitlen(a), bitlen(b), 64); the approximations a~, b~ (64 bits) are the low 31
- *      bits of a, b below their bits n - 33 .. n - 1 (bg_ic_approx; exact when n = 64);
+ *   1. n = max(bitlen(a), bitlen(b), 64); the approximation a~ (64 bits) is a's bits
+ *      n - 33 .. n - 1 above a's low 31 bits, b~ likewise (bg_ic_approx; exact when n = 64);
  *   2. BG_IC_STEPS = 30 binary GCD steps on a~, b~ in registers (bg_ic_inner): when a~ is odd,
  *      swap if a~ < b~ and subtract b~ from a~; then halve a~. They give f0, g0, f1, g1 with
  *      2^30 a_new = f0 a + g0 b and 2^30 b_new = f1 a + g1 b exactly (the low 31 bits of the
@@ -24,12 +24,13 @@
  *      q = -(f0 u + g0 v) m^-1 mod 2^30, so the invariants hold exactly and the final v needs
  *      no correction factor.
  * The determinant of each step's matrix is +-2^30, and m is odd, so gcd(a, b) is kept. Pornin
- * proves that the loop ends within bitlen(y) + bitlen(m) - 1 inner steps in total; with 30
- * steps per outer iteration the kernel stops at bg_ic_cap(N) outer iterations (that bound plus
- * 4; on random inputs the mean is 0.71 of bitlen(y) + bitlen(m) over 30, and structured inputs
- * of the tests never needed more than the bound + 1). An instance that reached the cap without
- * a = 0 would be left to the one-thread kernel, which the kernel's caller runs for it (as for
- * even moduli): the result never depends on the bound.
+ * bounds the inner steps the loop needs in total by about bitlen(a) + bitlen(b) at the start
+ * (2 bitlen(m) - 1 for y < m); the kernel stops at bg_ic_cap(N) outer iterations, that bound
+ * for the widest operands over 30 steps, plus 4. Simulated (test_int_gpu_invmod_core), the
+ * loop took on average 0.71 (bitlen(y) + bitlen(m)) / 30 outer iterations on random inputs and
+ * never more than (bitlen(y) + bitlen(m)) / 30 rounded up on structured ones. An instance that
+ * reached the cap without a = 0 would be left to the one-thread kernel, which the kernel's
+ * caller runs for it (as for even moduli): the result never depends on the bound.
  *
  * The full-width steps, per lane, with the exchanges of the group between them (the kernel:
  * num/invmod_coop.cu; the CPU mirror: tests/int_gpu/invmod_sim.h):
@@ -65,7 +66,7 @@
  * --only invmod --sweep). */
 #define BG_IC_MIN_WORDS 16
 /* Words per lane: 8 below BG_IC_WIDE_WORDS words (1024 bits), 16 from there on. Every lane
- * runs the same inner steps (about 24 instructions each, 720 an outer iteration) for its
+ * runs the same inner steps (about 25 PTX instructions each, 750 an outer iteration) for its
  * instance, against about 40 L for its share of the products and lookaheads: fewer, fuller
  * lanes repeat the inner steps fewer times (at 2048 bits 4 x 16 issues about 0.65 of the
  * instructions of 8 x 8), at the price of registers (the loop keeps a, b, u, v, m, the two new
