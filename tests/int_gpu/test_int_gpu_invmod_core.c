@@ -305,8 +305,8 @@ static void operand(mpz_t Y, const mpz_t M, int nw, int k)
 }
 
 /* Every compiled shape at the widths it serves by default (N / 2 < nw <= N, and nw = 16 at 2 x
- * 8) and at narrower ones (the tuning's shapes, nw down to N / 4); the wide shapes with fewer
- * samples. */
+ * 8) and at narrower ones (the tuning's shapes: nw = N / 4 and 1 .. 4 words); the wide shapes
+ * with fewer samples. */
 static void test_inverse(void)
 {
     mpz_t M, Y;
@@ -314,16 +314,17 @@ static void test_inverse(void)
     for (int T = 2; T <= MAXT; T *= 2)
         for (int L = 8; L <= 16 && T * L <= BG_IC_MAX_WORDS; L += 8) {
             const int N = T * L;
-            int widths[4] = {N, N / 2 + 2, N / 2 + 1 + (int)(test_rand(&rng) % (unsigned)(N / 2)),
-                             N / 4};
+            int widths[5] = {N, N / 2 + 2, N / 2 + 1 + (int)(test_rand(&rng) % (unsigned)(N / 2)),
+                             N / 4, 1 + (int)(test_rand(&rng) % 4)};
             int samples = N <= 32 ? 1000 : N <= 64 ? 400 : N <= 128 ? 150 : 60;
             if (sanitized) samples = N <= 32 ? 60 : 8;
-            for (int wi = 0; wi < 4; wi++) {
+            for (int wi = 0; wi < 5; wi++) {
                 int nw = widths[wi];
-                for (int s = 0; s < samples / (wi == 3 ? 4 : 1); s++) {
-                    unsigned bits =
-                        (unsigned)(32 * nw) - (s % 3 == 1 ? (unsigned)(test_rand(&rng) % 40) : 0);
-                    modulus(M, bits, s);
+                for (int s = 0; s < samples / (wi >= 3 ? 4 : 1); s++) {
+                    unsigned cut = s % 3 == 1 && nw > 2 ? (unsigned)(test_rand(&rng) % 40) : 0;
+                    modulus(M, (unsigned)(32 * nw) - cut, s);
+                    mpz_fdiv_r_2exp(M, M, (mp_bitcnt_t)(32 * nw)); /* short kinds in 1 word */
+                    mpz_setbit(M, 0);
                     operand(Y, M, nw, s / 8 + s);
                     check_inv(Y, M, nw, T, L, "sample");
                     if (test_failures > 5) goto out;
