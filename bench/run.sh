@@ -628,7 +628,7 @@ gpu_int_powmod() {
     status=$?
     grep -E "SKIP|Passed|Failed|FAIL|passed|seed|done|Test time" "$R/ctest.log" | head -60
     keep_log "$R/ctest.log" int-gpu-powmod
-    # powmod 1024/2048/4096 (512-bit and full exponents), invmod 1024/2048, the lanes sweep
+    # powmod 1024/2048/4096 (512-bit and full exponents), invmod 1024/2048/4096, the lanes sweeps
     timeout 240 "$B/bench/int_gpu_powmod/bench_int_gpu_powmod" --sweep --out "$(res int-gpu-powmod)" >"$R/bench.log" 2>&1
     echo "bench rc $? ($(el) s)"
     cat "$R/bench.log"

@@ -1,8 +1,8 @@
 /* Benchmark of powmod and invmod on the CUDA backend against GMP on all cores of this machine,
  * in the same run: powmod at 1024, 2048 and 4096 bits with 512-bit exponents (CGBN's perf test
  * workload) and with full-width exponents, device-resident (bulk_int_dev_powmod) and through
- * the host API (bulk_int_powmod on a CUDA context, transfers included); invmod at 1024 and 2048
- * bits (device-resident, host API, the library's CPU context, GMP's mpz_invert). Every row
+ * the host API (bulk_int_powmod on a CUDA context, transfers included); invmod at 1024, 2048
+ * and 4096 bits (device-resident, host API, the library's CPU context, GMP's mpz_invert). Every row
  * checks its first 16 results against GMP ("ok" / "WRONG" in the column chk); the last column
  * is the kernel's shape (lanes per instance x words per lane; 1x: one thread per instance).
  *
@@ -10,7 +10,9 @@
  *
  * --sweep adds, for every powmod row, the device-resident rate under each int.powmod_tpi
  * (1 = one thread per instance; 4, 8, 16, 32 lanes per instance) - the measurement that sets
- * BG_MC_MIN_WORDS and the default shape of bg_mc_shape (src/int/cuda/core/mont_coop.h).
+ * BG_MC_MIN_WORDS and the default shape of bg_mc_shape (src/int/cuda/core/mont_coop.h); and
+ * for every invmod row the rate under each int.invmod_tpi (1; 2 .. 32 lanes: the shapes of
+ * bg_ic_shape, src/int/cuda/core/invmod_coop.h).
  * Instance counts are calibrated so that each timed run lasts about 0.3 s (the whole run,
  * sweep included, about a minute on an H200). FILE defaults to
  * bench/results/int_gpu_powmod-HOST-DATE.txt. Without a CUDA device it says so and exits 0. */
@@ -25,7 +27,7 @@
 #include "bulk/int_device.h"
 #include "atomic_file.h"
 #include "common/parallel.h"
-#include "int/cuda/core/mont_coop.h"
+#include "int/cuda/core/invmod_coop.h"
 
 #include "../bench_util.h"
 
@@ -204,12 +206,15 @@ static void tune(bulk_ctx *ctx, const char *t)
     if (bulk_ctx_set_tune(ctx, t) != BULK_OK) OUT("# tune %s: %s\n", t, bulk_ctx_last_error(ctx));
 }
 
-/* The powmod kernel at this width for int.powmod_tpi = want: "1x" (one thread per instance)
- * or "TPIxL" (bg_mc_shape, the choice the library makes). */
-static const char *shape(size_t bits, int want, char *buf, size_t size)
+/* The kernel at this width for int.powmod_tpi (int.invmod_tpi when inv) = want: "1x" (one
+ * thread per instance) or "TPIxL" (bg_mc_shape / bg_ic_shape, the choice the library makes;
+ * invmod's even moduli always take the one-thread kernel, and the rows' moduli are odd). */
+static const char *shape(size_t bits, int want, int inv, char *buf, size_t size)
 {
     int tpi, L;
-    if (bg_mc_shape((int)(bits / 32), want, &tpi, &L)) snprintf(buf, size, "%dx%d", tpi, L);
+    int coop = inv ? bg_ic_shape((int)(bits / 32), want, &tpi, &L)
+                   : bg_mc_shape((int)(bits / 32), want, &tpi, &L);
+    if (coop) snprintf(buf, size, "%dx%d", tpi, L);
     else snprintf(buf, size, "1x");
     return buf;
 }
@@ -231,20 +236,25 @@ static void row(bulk_ctx *ctx, bulk_ctx *cpu, int inv, size_t bits, size_t eb, i
     double cv = inv ? host_rate(cpu, &d, inv) : 0;
     double gv = gmp_rate(&d, inv, threads);
     OUT("%-7s %6zu %6zu %9zu %11.3e %11.3e %11.3e %11.3e %8.1f %-5s %s\n", inv ? "invmod" : "powmod",
-        bits, eb, n, dv, hv, cv, gv, dv / gv, ok, inv ? "1x" : shape(bits, 0, sh, sizeof sh));
-    if (sweep && !inv) {
+        bits, eb, n, dv, hv, cv, gv, dv / gv, ok, shape(bits, 0, inv, sh, sizeof sh));
+    if (sweep) {
         static const char *const t[] = {"int.powmod_tpi=1", "int.powmod_tpi=4",
                                         "int.powmod_tpi=8", "int.powmod_tpi=16",
                                         "int.powmod_tpi=32"};
-        for (int k = 0; k < 5; k++) {
-            /* one thread per instance spills from 2048 bits: a slice of the data */
+        static const char *const ti[] = {"int.invmod_tpi=1", "int.invmod_tpi=2",
+                                         "int.invmod_tpi=4", "int.invmod_tpi=8",
+                                         "int.invmod_tpi=16", "int.invmod_tpi=32"};
+        for (int k = 0; k < (inv ? 6 : 5); k++) {
+            const char *tk = inv ? ti[k] : t[k];
+            /* one thread per instance is slow from 2048 bits: a slice of the data */
             struct data s = d;
             if (k == 0 && bits >= 2048) s.n = n / 32 > 4096 ? n / 32 : (n < 4096 ? n : 4096);
-            tune(ctx, t[k]);
-            double r = dev_rate(ctx, &s, 0);
+            tune(ctx, tk);
+            double r = dev_rate(ctx, &s, inv);
             tune(ctx, "");
-            OUT("  sweep %-11s %6zu %6zu %9zu %11.3e %11s %11s %11s %8.1f %-5s %s\n", t[k] + 4, bits,
-                eb, s.n, r, "-", "-", "-", r / gv, check(&s, 0), shape(bits, atoi(t[k] + 15), sh, sizeof sh));
+            OUT("  sweep %-11s %6zu %6zu %9zu %11.3e %11s %11s %11s %8.1f %-5s %s\n", tk + 4, bits,
+                eb, s.n, r, "-", "-", "-", r / gv, check(&s, inv),
+                shape(bits, atoi(tk + 15), inv, sh, sizeof sh));
         }
     }
     data_free(&d);
@@ -294,7 +304,7 @@ int main(int argc, char **argv)
             row(ctx, cpu, 0, bits[k], bits[k], threads, sweep);
         }
     if (!only || bench_in_list(only, "invmod"))
-        for (int k = 0; k < 2; k++) row(ctx, cpu, 1, bits[k], bits[k], threads, 0);
+        for (int k = 0; k < 3; k++) row(ctx, cpu, 1, bits[k], bits[k], threads, sweep);
     bulk_ctx_close(ctx);
     bulk_ctx_close(cpu);
     char path[512];

@@ -1,13 +1,16 @@
 /* powmod and invmod on the device (label gpu): the cooperative powmod kernel at every shape it
  * compiles (int.powmod_tpi = 1, 4, 8, 16, 32) and the default one at 256 .. 8192 bits, with
- * exponents of 0, 1, 2, 64, 512 bits and full width; invmod at 64 .. 8192 bits. Each through
+ * exponents of 0, 1, 2, 64, 512 bits and full width; invmod at 64 .. 8192 bits, every shape of
+ * its cooperative kernel at its narrowest and widest widths, with odd, even and mixed moduli
+ * (the cooperative kernel leaves the even ones to the one-thread kernel). Each through
  * the host API (bulk_int_powmod / bulk_int_invmod on a CUDA context) and the device-resident API
  * (bulk_int_dev_powmod / bulk_int_dev_invmod), against GMP (mpz_powm, mpz_invert) and the CPU
  * context (bit for bit, per-instance codes and return status included).
  *
  * Instances cycle through edge cases: base 0, base all ones (>= m), base = m, base = m - 1,
  * exponent 0, even m, m = 1, m all ones, a one-limb m in a wide instance; invmod adds m = 0,
- * a = 0, a = m, a sharing a factor 3 with m. A failure prints the width, the exponent kind,
+ * m = 2^(W-1) + 1, a = 0, 1, 2, m - 1, m, m + 1, (m + 1) / 2, all ones (above m), a sharing a
+ * factor 3 with m. A failure prints the width, the exponent kind,
  * the tuning, the first wrong instance and its inputs in hex. Without a CUDA device it prints
  * "SKIP: no CUDA device" and exits 77. --seed S replays. */
 #include <gmp.h>
@@ -17,7 +20,7 @@
 
 #include "bulk/int.h"
 #include "bulk/int_device.h"
-#include "int/cuda/core/mont_coop.h"
+#include "int/cuda/core/invmod_coop.h"
 #include "test_util.h"
 
 static uint64_t rng;
@@ -171,8 +174,22 @@ static void check_powmod(size_t L, size_t n, size_t eb, const char *t)
     tune("");
 }
 
-/* invmod at L limbs: host API vs GMP and the CPU context, device API vs host API. */
-static void check_invmod(size_t L, size_t n)
+/* The invmod kernel at L limbs under the tuning t: "TPIxL" (the cooperative one for odd
+ * moduli) or "1x". */
+static const char *inv_shape(size_t L, const char *t, char *buf, size_t size)
+{
+    const char *eq = strchr(t, '=');
+    int tpi, w;
+    if (bg_ic_shape((int)(2 * L), eq ? atoi(eq + 1) : 0, &tpi, &w)) snprintf(buf, size, "%dx%d", tpi, w);
+    else snprintf(buf, size, "1x");
+    return buf;
+}
+
+/* invmod at L limbs: host API vs GMP and the CPU context, device API vs host API. mode 0:
+ * moduli of both parities (runs of 16 instances all odd, all even, mixed); 1: all odd (the
+ * cooperative kernel alone); 2: all even (the one-thread kernel alone, after the cooperative
+ * one from BG_IC_MIN_WORDS words on). t: the tuning (int.invmod_tpi). Edge cases by i % 16. */
+static void check_invmod(size_t L, size_t n, int mode, const char *t)
 {
     size_t bytes = n * L * 8;
     bulk_limb_t *a = test_xmalloc(bytes), *m = test_xmalloc(bytes), *r = test_xmalloc(bytes);
@@ -182,13 +199,34 @@ static void check_invmod(size_t L, size_t n)
         bulk_limb_t *ai = a + i * L, *mi = m + i * L;
         random_limbs(ai, L, (int)(i % 8));
         random_limbs(mi, L, (int)(i % 8) | 6);
-        if (i % 2 == 0) mi[0] |= 1;
-        switch (i % 10) {
+        if (i % 3 == 0) mi[L - 1] |= (bulk_limb_t)1 << 63;
+        int parity = (int)(i / 16 % 4); /* 0: odd moduli throughout, 1: even, 2, 3: mixed */
+        int odd = parity == 0 || (parity >= 2 && i % 4 != 1);
+        mi[0] = odd ? mi[0] | 1 : mi[0] & ~(bulk_limb_t)1;
+        switch (i % 16) {
         case 1: memset(mi, 0, L * 8); break; /* m = 0 */
+        case 2: memset(ai, 0, L * 8), ai[0] = 1; break;
         case 3: memset(mi, 0, L * 8), mi[0] = 1; break;
+        case 4: memcpy(ai, mi, L * 8), ai[0] -= 1; break; /* m - 1 (m odd or 0 mod 2^64) */
         case 5: memset(ai, 0, L * 8); break;
-        case 7: memcpy(ai, mi, L * 8); break;
-        case 9: { /* a common factor 3 */
+        case 6: memcpy(ai, mi, L * 8); break;
+        case 7: memset(ai, 0xff, L * 8); break; /* above m */
+        case 8: memset(mi, 0xff, L * 8); break;
+        case 10: memset(mi + 1, 0, (L - 1) * 8); break; /* a short m in a wide instance */
+        case 11: memset(mi, 0, L * 8), mi[0] = 1, mi[L - 1] = (bulk_limb_t)1 << 63; break;
+        case 12: { /* m + 1 and (m + 1) / 2 */
+            mpz_t A;
+            mpz_init(A);
+            to_mpz(A, mi, L);
+            mpz_add_ui(A, A, 1);
+            if (i % 32 == 12) mpz_fdiv_q_2exp(A, A, 1);
+            mpz_fdiv_r_2exp(A, A, 64 * L);
+            from_mpz(ai, L, A);
+            mpz_clear(A);
+            break;
+        }
+        case 13: memset(ai, 0, L * 8), ai[0] = 2; break;
+        case 14: { /* a common factor 3 */
             mpz_t A, M;
             mpz_inits(A, M, NULL);
             to_mpz(A, ai, L), to_mpz(M, mi, L);
@@ -201,11 +239,15 @@ static void check_invmod(size_t L, size_t n)
         }
         default: break;
         }
+        if (mode == 1) mi[0] |= 1;
+        if (mode == 2) mi[0] &= ~(bulk_limb_t)1;
     }
+    tune(t);
     int rc = bulk_int_invmod(gpu, r, a, m, n, L, err);
     int rc2 = bulk_int_invmod(cpu, r2, a, m, n, L, err2);
     CHECK(rc == rc2 && memcmp(r, r2, bytes) == 0 && memcmp(err, err2, n) == 0,
-          "invmod %zu bits n %zu: differs from the CPU context (status %d, cpu %d)", 64 * L, n, rc, rc2);
+          "invmod %zu bits n %zu mode %d tune '%s': differs from the CPU context (status %d, cpu %d)",
+          64 * L, n, mode, t, rc, rc2);
     mpz_t A, M, Z;
     mpz_inits(A, M, Z, NULL);
     size_t i = 0;
@@ -219,7 +261,9 @@ static void check_invmod(size_t L, size_t n)
         from_mpz(want, L, Z);
         if (memcmp(want, r + i * L, L * 8) != 0 || err[i] != code) break;
     }
-    CHECK(i == n, "invmod %zu bits n %zu: instance %zu wrong (code %d)", 64 * L, n, i, i < n ? err[i] : 0);
+    char sh[32];
+    CHECK(i == n, "invmod %zu bits n %zu mode %d tune '%s' (kernel %s): instance %zu wrong (code %d)",
+          64 * L, n, mode, t, inv_shape(L, t, sh, sizeof sh), i, i < n ? err[i] : 0);
     if (i < n && test_failures <= 3) {
         print_hex("a", a + i * L, L);
         print_hex("m", m + i * L, L);
@@ -234,14 +278,15 @@ static void check_invmod(size_t L, size_t n)
     CHECK(ok, "dev invmod %zu bits: set-up: %s", 64 * L, bulk_ctx_last_error(gpu));
     if (ok) {
         int rc3 = bulk_int_dev_invmod(gpu, dr, da, dm, err2);
-        CHECK(rc3 == rc, "dev invmod %zu bits: status %d, host %d", 64 * L, rc3, rc);
+        CHECK(rc3 == rc, "dev invmod %zu bits tune '%s': status %d, host %d", 64 * L, t, rc3, rc);
         CHECK(bulk_int_dev_download(gpu, dr, r2) == BULK_OK, "dev invmod download");
         CHECK(memcmp(r, r2, bytes) == 0 && memcmp(err, err2, n) == 0,
-              "dev invmod %zu bits: differs from the host API", 64 * L);
+              "dev invmod %zu bits tune '%s': differs from the host API", 64 * L, t);
         CHECK(bulk_int_dev_invmod(gpu, da, da, dm, NULL) == BULK_ERR_ARG, "dev invmod r == a accepted");
     }
     bulk_int_dev_free(da), bulk_int_dev_free(dm), bulk_int_dev_free(dr);
     free(a), free(m), free(r), free(r2), free(want), free(err), free(err2);
+    tune("");
 }
 
 int main(int argc, char **argv)
@@ -277,13 +322,29 @@ int main(int argc, char **argv)
     }
     check_powmod(16, 5, 1024, ""); /* fewer instances than a block, no even modulus */
     check_powmod(16, (size_t)1 << 17, 64, ""); /* several chunks and blocks */
-    static const size_t ibits[] = {64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192};
+    /* invmod: the one-thread kernel below 512 bits; from 512 every cooperative shape (2 .. 32
+     * lanes of 8 words) at its narrowest and widest widths */
+    static const size_t ibits[] = {64, 128, 256, 448, 512, 576, 768, 1024, 1088, 1536, 2048,
+                                   2112, 3072, 4096, 4160, 6144, 8192};
     for (size_t w = 0; w < sizeof ibits / sizeof ibits[0]; w++) {
-        check_invmod(ibits[w] / 64, ibits[w] >= 4096 ? 301 : 2011);
+        size_t L = ibits[w] / 64, n = ibits[w] >= 4096 ? 301 : 2011;
+        check_invmod(L, n, 0, "");
+        check_invmod(L, n / 3, 1, "");
+        check_invmod(L, ibits[w] >= 4096 ? 37 : 101, 2, "");
         printf("invmod %5zu bits: done\n", ibits[w]);
         fflush(stdout);
     }
-    check_invmod(1, (size_t)1 << 18);
+    check_invmod(1, (size_t)1 << 18, 0, "");
+    check_invmod(16, (size_t)1 << 17, 0, ""); /* several blocks of the cooperative kernel */
+    check_invmod(16, 7, 1, "");               /* fewer instances than a block */
+    check_invmod(64, 20000, 2, ""); /* more even moduli than the one-thread kernel has threads */
+    /* every shape int.invmod_tpi asks for (one thread; 2 .. 32 lanes of 8 or 16 words), the
+     * cooperative kernel also below its default width */
+    static const char *const itpis[] = {"int.invmod_tpi=1", "int.invmod_tpi=2", "int.invmod_tpi=4",
+                                        "int.invmod_tpi=8", "int.invmod_tpi=16", "int.invmod_tpi=32"};
+    static const size_t tbits[] = {256, 512, 1024, 2048, 4096, 8192};
+    for (size_t w = 0; w < sizeof tbits / sizeof tbits[0]; w++)
+        for (int k = 0; k < 6; k++) check_invmod(tbits[w] / 64, tbits[w] >= 4096 ? 61 : 409, 0, itpis[k]);
     bulk_ctx_close(gpu);
     bulk_ctx_close(cpu);
     return test_finish();

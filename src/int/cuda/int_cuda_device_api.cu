@@ -260,7 +260,8 @@ int bulk_int_cuda_dev_invmod(bulk_ctx *ctx, bulk_int_dev *r, const bulk_int_dev 
     if (!codes) return BULK_ERR_NOMEM;
     rc = BULK_OK;
     if (cudaMallocAsync((void **)&err, n, kStream) != cudaSuccess) rc = BULK_ERR_CUDA;
-    if (rc == BULK_OK) rc = bg_launch_invmod(r->p, a->p, m->p, n, a->limbs, err, NULL, kStream);
+    if (rc == BULK_OK)
+        rc = bg_launch_invmod(r->p, a->p, m->p, n, a->limbs, err, NULL, bulk_ctx_tune(ctx), kStream);
     if (rc == BULK_OK) rc = fetch_err(codes, err, n);
     if (err) cudaFreeAsync(err, kStream);
     if (rc == BULK_OK) rc = bg_first_failure(ctx, "bulk_int_dev_invmod", codes, n);

@@ -275,7 +275,7 @@ int op_invmod(void *const *o, const void *const *i, size_t cnt, int *bad, const 
 {
     const args *g = (const args *)p;
     return bg_launch_invmod((bg_limb *)o[0], (const bg_limb *)i[0], (const bg_limb *)i[1], cnt,
-                            g->limbs, (int8_t *)o[1], bad, st);
+                            g->limbs, (int8_t *)o[1], bad, g->tune, st);
 }
 
 int op_trial(void *const *o, const void *const *i, size_t cnt, int *, const void *p,
@@ -518,7 +518,7 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
     return with_codes(ctx, "bulk_int_invmod", err, n, BULK_ERR_NOT_INVERTIBLE, [&](int8_t *codes) {
         return stream_op(ctx, n, op_invmod, g, BULK_ERR_NOT_INVERTIBLE, {{a, limbs * 8}, {m, limbs * 8}},
                          {{r, limbs * 8}, {codes, 1}},
-                         bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, NULL));
+                         bg_scratch_bytes(BULK_INT_CUDA_INVMOD, limbs, bulk_ctx_tune(ctx)));
     });
 }
 

@@ -68,9 +68,19 @@ int bg_launch_powmod_coop(bg_limb *r, const bg_limb *base, const bg_limb *e, con
                           cudaStream_t st);
 /* r = a^-1 mod m, the contract of bulk_int_invmod; err (n bytes, may be NULL) gets 0,
  * BULK_ERR_DIVZERO or BULK_ERR_NOT_INVERTIBLE per instance; *bad (may be NULL) is set to 1
- * when any instance fails. */
+ * when any instance fails. The kernel by width and t's int.invmod_tpi (bg_ic_shape; t may be
+ * NULL). */
 int bg_launch_invmod(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
-                     int8_t *err, int *bad, cudaStream_t st);
+                     int8_t *err, int *bad, const bulk_tune *t, cudaStream_t st);
+/* The cooperative kernel (num/invmod_coop.cu: tpi lanes of L words as bg_ic_shape gives them,
+ * tpi L >= 2 limbs), the same contract: it finishes the odd moduli and leaves the rest (even
+ * or zero moduli) to bg_launch_invmod_rest on the same stream. */
+int bg_launch_invmod_coop(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
+                          int tpi, int L, int8_t *err, int *bad, cudaStream_t st);
+/* The one-thread kernel for the instances with todo[i] != 0 (device bytes), the others left
+ * untouched (num/invmod.cu). */
+int bg_launch_invmod_rest(bg_limb *r, const bg_limb *a, const bg_limb *m, const uint8_t *todo,
+                          size_t n, size_t limbs, int8_t *err, int *bad, cudaStream_t st);
 
 /* The code of the lowest-numbered failing instance among n per-instance codes (BULK_OK when
  * none), reported as "fn: instance I: why" through bulk_fail on ctx (int_cuda_host.cu). */

@@ -31,7 +31,11 @@ size_t bg_scratch_bytes(int op, size_t limbs, const bulk_tune *t)
         if (bg_mc_shape((int)nw, t ? t->int_powmod_tpi : 0, &tpi, &L)) return 1;
         return (4 * nw + bg_powmod_scratch_words((int)nw)) * 4 + 1;
     }
-    case BULK_INT_CUDA_INVMOD: return (3 * nw + bg_invmod_scratch_words((int)nw)) * 4 + 1;
+    case BULK_INT_CUDA_INVMOD: {
+        int tpi, L; /* the cooperative kernel: registers, one byte per instance (`todo`) */
+        if (bg_ic_shape((int)nw, t ? t->int_invmod_tpi : 0, &tpi, &L)) return 2;
+        return (3 * nw + bg_invmod_scratch_words((int)nw)) * 4 + 1;
+    }
     default: return 0;
     }
 }

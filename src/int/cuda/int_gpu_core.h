@@ -27,5 +27,6 @@
 #include "int/cuda/core/mont.h"
 #include "int/cuda/core/mont_coop.h"
 #include "int/cuda/core/invmod.h"
+#include "int/cuda/core/invmod_coop.h"
 
 #endif

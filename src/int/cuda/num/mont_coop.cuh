@@ -1,7 +1,7 @@
 /* The cooperative Montgomery product, modular difference and doubling on the device
  * (core/mont_coop.h's and core/lucas_coop.h's per-lane steps joined by warp shuffles and
- * ballots), shared by the cooperative kernels (powmod_coop.cu, lucas_coop.cu, sprp2_coop.cu);
- * tests/int_gpu/mont_sim.h and lucas_sim.h mirror them for simulated lanes. */
+ * ballots), shared by the cooperative kernels (powmod_coop.cu, lucas_coop.cu, sprp2_coop.cu,
+ * invmod_coop.cu); tests/int_gpu/mont_sim.h and lucas_sim.h mirror them for simulated lanes. */
 #ifndef BULK_INT_CUDA_NUM_MONT_COOP_CUH
 #define BULK_INT_CUDA_NUM_MONT_COOP_CUH
 
@@ -79,6 +79,18 @@ __device__ __forceinline__ void mc_condsub(bg_word *r, bg_word *t, const bg_word
     bg_mc_norm3(r, t, d, (int)((bin >> g.gl) & 1), over || !bout, L);
 }
 
+/* t += take ? m : 0 with the carries resolved over the group (take: the same in every lane);
+ * returns the carry out of the top lane. */
+template <int L, int TPI>
+__device__ __forceinline__ int mc_addm(bg_word *t, const bg_word *m, int take, const group<TPI> &g)
+{
+    int p, cout;
+    int c = bg_lc_addm(t, t, m, take, L, &p);
+    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
+    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
+    return cout;
+}
+
 /* r = a b R^-1 mod m (a < R, b < m; r < m), R = 2^(32 TPI L). r may be a or b. */
 template <int L, int TPI>
 __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_word *b,
@@ -105,18 +117,6 @@ __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_wo
     int c = bg_mc_norm1(t, g.gl == 0 ? 0 : up, L, &p);
     uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
     mc_condsub<L, TPI>(r, t, m, cin, top + (bg_word)cout != 0, g);
-}
-
-/* t += take ? m : 0 with the carries resolved over the group (take: the same in every lane);
- * returns the carry out of the top lane. */
-template <int L, int TPI>
-__device__ __forceinline__ int mc_addm(bg_word *t, const bg_word *m, int take, const group<TPI> &g)
-{
-    int p, cout;
-    int c = bg_lc_addm(t, t, m, take, L, &p);
-    uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
-    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
-    return cout;
 }
 
 /* r = x - y mod m (x, y < m; r may be x or y). */
