@@ -65,13 +65,15 @@
  * narrower moduli run the one-thread kernel. 512 bits, to be measured (bench_int_gpu_powmod
  * --only invmod --sweep). */
 #define BG_IC_MIN_WORDS 16
-/* Words per lane: 8 below BG_IC_WIDE_WORDS words (1024 bits), 16 from there on. Every lane
+/* Words per lane: 8 below BG_IC_WIDE_WORDS words (2048 bits), 16 from there on. Every lane
  * runs the same inner steps (about 25 PTX instructions each, 750 an outer iteration) for its
  * instance, against about 40 L for its share of the products and lookaheads: fewer, fuller
- * lanes repeat the inner steps fewer times (at 2048 bits 4 x 16 issues about 0.65 of the
- * instructions of 8 x 8), at the price of registers (the loop keeps a, b, u, v, m, the two new
- * numbers and a sum: 8 numbers of L words). To be measured: int.invmod_tpi sweeps the shapes. */
-#define BG_IC_WIDE_WORDS 32
+ * lanes repeat the inner steps fewer times, at the price of registers (the loop keeps a, b, u,
+ * v, m, the two new numbers and a sum: 8 numbers of L words; 166 registers at L = 16, so half
+ * the warps per SM). Measured on one H200 (bench_int_gpu_powmod --only invmod --sweep,
+ * device-resident, docs/perf/int-gpu.md): 1024 bits 4 x 8 4.68e7/s, 2 x 16 4.07e7; 2048 bits
+ * 4 x 16 1.472e7, 8 x 8 1.438e7; 4096 bits 8 x 16 4.73e6, 16 x 8 3.98e6. */
+#define BG_IC_WIDE_WORDS 64
 BULK_HD int bg_ic_def_l(int nw) { return nw >= BG_IC_WIDE_WORDS ? 16 : 8; }
 
 /* The shape for nw words: lanes *tpi (2 .. 32, a power of two) of *L words (8, or 16 with at
