@@ -129,7 +129,7 @@ static int chunk(bulk_ctx *ctx, const bulk_prime_offload *o, struct offload_job 
     j->idx = idx, j->Mw = M, j->Ew = o->sprp2 ? NULL : E, j->Bw = B;
     bulk_int_parallel(ctx, cnt, 4.0 * (double)L + 16.0, gather_range, j);
     if (o->sprp2) {
-        uint8_t *pass = (uint8_t *)err;
+        uint8_t *pass = (uint8_t *)err; /* powmod's status bytes, free on this path */
         int st = o->sprp2(ctx, pass, M, cnt, L);
         for (size_t k = 0; k < cnt && st == BULK_OK; k++) j->out[idx[k]] = pass[k] ? 2 : 0;
         return st;
