@@ -22,18 +22,11 @@
 
 #include "invmod_sim.h"
 #include "test_util.h"
+#include "words_mpz.h"
 
 static uint64_t rng;
 static int sanitized;
 static gmp_randstate_t rs;
-
-static void to_mpz(mpz_t z, const bg_word *w, int nw) { mpz_import(z, (size_t)nw, -1, 4, 0, 0, w); }
-
-static void from_mpz(bg_word *w, const mpz_t z, int nw)
-{
-    memset(w, 0, sizeof(bg_word) * (size_t)nw);
-    mpz_export(w, NULL, -1, 4, 0, 0, z);
-}
 
 /* x = a number of at most `bits` bits of a structured kind (cycling with k): random, runs of
  * ones and zeros by words, all ones, a single bit, a run of low ones. */

@@ -22,21 +22,12 @@
 #include "lucas_ref.h"
 #include "lucas_sim.h"
 #include "test_util.h"
+#include "words_mpz.h"
 #include "../int/spsp2_gen.h"
 
 static uint64_t rng;
 static int sanitized;
 static gmp_randstate_t rs;
-
-/* ---- GMP side --------------------------------------------------------------------------------- */
-
-static void to_mpz(mpz_t z, const bg_word *w, int nw) { mpz_import(z, (size_t)nw, -1, 4, 0, 0, w); }
-
-static void from_mpz(bg_word *w, const mpz_t z, int nw)
-{
-    memset(w, 0, sizeof(bg_word) * (size_t)nw);
-    mpz_export(w, NULL, -1, 4, 0, 0, z);
-}
 
 /* ---- the steps ---------------------------------------------------------------------------------- */
 

@@ -19,18 +19,13 @@
 #include "lucas_ref.h"
 #include "sprp2_sim.h"
 #include "test_util.h"
+#include "words_mpz.h"
 #include "../int/spsp2_gen.h"
 
 static uint64_t rng;
 static int sanitized;
 static gmp_randstate_t rs;
 static size_t tests, passes;
-
-static void from_mpz(bg_word *w, const mpz_t z, int nw)
-{
-    memset(w, 0, sizeof(bg_word) * (size_t)nw);
-    mpz_export(w, NULL, -1, 4, 0, 0, z);
-}
 
 /* M at nw words (T, L: its shape or a wider one) through the simulated kernel. */
 static void check(const mpz_t M, int nw, int T, int L, const char *what)
