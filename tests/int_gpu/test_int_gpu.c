@@ -561,14 +561,15 @@ static void test_sr_shapes(void)
  * so that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"sr", "cols", "kara", "teo"};
+    static const char *kinds[] = {"sr", "cols", "kara", "teo", "strip"};
     /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
      * take Karatsuba, so every kind ends there) */
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
             if (k == 3 && L > 20) continue; /* teo: up to its 20-limb capacity */
+            if (k == 4 && L > 64) continue; /* strip: up to its 64-limb capacity */
             tune("int.mul", kinds[k]);
             bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
             bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *rl = test_xmalloc(n * L * 8);
@@ -603,12 +604,11 @@ static void test_mul_kernels(void)
     printf("forced multiplication kernels: done\n");
 }
 
-/* One batch of n products of L limbs by the even/odd per-thread kernel (the tuning int.mul=teo),
+/* One batch of n products of L limbs by a per-thread kernel (the tuning int.mul=teo or strip),
  * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP; also
- * the low halves (bg_mullo_rows_eo) and the squares of a (bg_sqr_rows_eo). */
-static void check_eo(size_t L, size_t n)
+ * the low halves (teo: bg_mullo_rows_eo) and the squares of a (teo: bg_sqr_rows_eo). */
+static void check_kernel(const char *kind, size_t L, size_t n)
 {
-    const char *kind = "teo";
     bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8), *r = test_xmalloc(n * 2 * L * 8);
     fill(a, n, L, 6);
     fill(b, n, L, 7);
@@ -644,12 +644,27 @@ static void check_eo(size_t L, size_t n)
  * larger batch at 16 limbs. */
 static void test_eo(void)
 {
-    for (size_t L = 1; L <= 20; L++) check_eo(L, 1001 + 2 * L);
-    check_eo(16, 129);
-    check_eo(16, 65);
-    check_eo(16, 64);
-    check_eo(16, ((size_t)1 << 18) + 77);
+    for (size_t L = 1; L <= 20; L++) check_kernel("teo", L, 1001 + 2 * L);
+    check_kernel("teo", 16, 129);
+    check_kernel("teo", 16, 65);
+    check_kernel("teo", 16, 64);
+    check_kernel("teo", 16, ((size_t)1 << 18) + 77);
     printf("even/odd kernels: done\n");
+}
+
+/* The strips of even/odd rows at every width they take (1 .. 64 limbs: the compiled 2048- and
+ * 4096-bit kernels and the zero-padded widths below each), counts that are not a multiple of
+ * the block (64 instances at 2048 bits, 32 at 4096), one full block plus one instance, and
+ * larger batches at both compiled widths. */
+static void test_strip(void)
+{
+    for (size_t L = 1; L <= 64; L++) check_kernel("strip", L, 301 + 2 * L);
+    check_kernel("strip", 32, 65);
+    check_kernel("strip", 32, 64);
+    check_kernel("strip", 64, 33);
+    check_kernel("strip", 32, ((size_t)1 << 16) + 77);
+    check_kernel("strip", 64, ((size_t)1 << 15) + 5);
+    printf("strips of even/odd rows: done\n");
 }
 
 /* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */
@@ -726,6 +741,7 @@ int main(int argc, char **argv)
     }
     test_mul_kernels();
     test_eo();
+    test_strip();
     test_sr_shapes();
     /* divmod up to 16 limbs (the staged kernel; above 16 limbs test_size covers bg_divmod) */
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};

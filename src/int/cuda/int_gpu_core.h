@@ -18,6 +18,7 @@
 /* One header per family under core/; this one includes them all, in dependency order. */
 #include "int/cuda/core/carry.h"
 #include "int/cuda/core/mul_eo.h"
+#include "int/cuda/core/mul_strip.h"
 #include "int/cuda/core/mul_cols.h"
 #include "int/cuda/core/mul_sr.h"
 #include "int/cuda/core/kara.h"
