@@ -13,21 +13,15 @@
 #define BG_STRIP_W 32
 #define BG_STRIP_ROWS 64
 
-/* Word k of e + o D + prev + *c: as bg_eo_word, with prev (the word already in the result)
- * added in the same flag chain; *c is the carry below word k, 0 .. 2. */
-BULK_HD bg_word bg_eo_word_acc(const bg_word *e, const bg_word *o, int k, bg_word prev,
-                               bg_word *c)
+/* *w + prev + *c into *w, *c the carry (0 or 1) below and out; flag instructions as in
+ * bg_eo_word. */
+BULK_HD void bg_strip_add(bg_word *w, bg_word prev, bg_word *c)
 {
     bg_cc f = {0};
-    bg_word w = bg_add_cc(e[k], *c, &f);
-    bg_word t = bg_addc(0, 0, &f);
-    if (k > 0) {
-        w = bg_add_cc(w, o[k - 1], &f);
-        t = bg_addc(t, 0, &f);
-    }
-    w = bg_add_cc(w, prev, &f);
-    *c = bg_addc(t, 0, &f);
-    return w;
+    const bg_word t = bg_add_cc(*w, *c, &f);
+    const bg_word x = bg_addc(0, 0, &f);
+    *w = bg_add_cc(t, prev, &f);
+    *c = bg_addc(x, 0, &f);
 }
 
 /* r[0 .. na + nb) += x[0 .. na) y[0 .. nb) (1 <= na <= BG_EO_MAXW, 1 <= nb <= BG_STRIP_ROWS)
@@ -41,7 +35,8 @@ BULK_HD bg_word bg_strip_block(bg_word *r, int k0, const bg_word *x, int na, con
 {
     enum { N = BG_EO_MAXW + BG_STRIP_ROWS };
     const int n = na + nb;
-    bg_word e[N], o[N - 1], c = 0;
+    bg_word e[N], o[N - 1], c = 0, c2 = 0;
+    for (int k = k0 > 0 ? k0 : 0; k < n; k++) r[k] = 0; /* fresh words: added to as zeros */
     BG_UNROLL
     for (int j = 0; j < n; j++) e[j] = 0;
     BG_UNROLL
@@ -54,13 +49,18 @@ BULK_HD bg_word bg_strip_block(bg_word *r, int k0, const bg_word *x, int na, con
         bg_eo_chain(o, n - 1, i - p, x, 1 - p, yi, na);
         if (i >= BG_EO_LAG) {
             const int k = i - BG_EO_LAG;
-            r[k] = bg_eo_word_acc(e, o, k, k < k0 ? r[k] : 0, &c);
+            bg_word w = bg_eo_word(e, o, k, &c);
+            bg_strip_add(&w, r[k], &c2);
+            r[k] = w;
         }
     }
     BG_UNROLL
-    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++)
-        r[k] = bg_eo_word_acc(e, o, k, k < k0 ? r[k] : 0, &c);
-    return c;
+    for (int k = nb - BG_EO_LAG > 0 ? nb - BG_EO_LAG : 0; k < n; k++) {
+        bg_word w = bg_eo_word(e, o, k, &c);
+        bg_strip_add(&w, r[k], &c2);
+        r[k] = w;
+    }
+    return c2;
 }
 
 /* r[0 .. 2nw) = a[0 .. nw) b[0 .. nw), nw a multiple of BG_STRIP_ROWS, where on entry r's
@@ -76,29 +76,30 @@ BULK_HD bg_word bg_strip_block(bg_word *r, int k0, const bg_word *x, int na, con
  * one block's code (2048 fused multiply-adds) serves them all. */
 BULK_HD void bg_mul_strips(bg_word *r, const bg_word *a, int nw)
 {
+    const int H = nw / BG_STRIP_ROWS; /* blocks per strip */
     int hi = 0;
+    bg_word x[BG_STRIP_W];
     BG_NOUNROLL
-    for (int s = 0; s < nw / BG_STRIP_W; s++) {
-        bg_word x[BG_STRIP_W];
-        BG_UNROLL
-        for (int j = 0; j < BG_STRIP_W; j++) x[j] = r[nw + s * BG_STRIP_W + j];
-        BG_NOUNROLL
-        for (int h = 0; h < nw / BG_STRIP_ROWS; h++) {
-            const int off = s * BG_STRIP_W + h * BG_STRIP_ROWS;
-            const int top = off + BG_STRIP_W + BG_STRIP_ROWS;
-            bg_word c = bg_strip_block(r + off, hi - off, x, BG_STRIP_W, a + h * BG_STRIP_ROWS,
-                                       BG_STRIP_ROWS);
-            for (int k = top; c; k++) {
-                if (k >= hi) {
-                    r[k] = c;
-                    hi = k + 1;
-                    break;
-                }
-                r[k] += 1;
-                c = r[k] == 0;
-            }
-            if (top > hi) hi = top;
+    for (int blk = 0; blk < H * (nw / BG_STRIP_W); blk++) {
+        const int s = blk / H, h = blk - s * H;
+        if (h == 0) {
+            BG_UNROLL
+            for (int j = 0; j < BG_STRIP_W; j++) x[j] = r[nw + s * BG_STRIP_W + j];
         }
+        const int off = s * BG_STRIP_W + h * BG_STRIP_ROWS;
+        const int top = off + BG_STRIP_W + BG_STRIP_ROWS;
+        bg_word c = bg_strip_block(r + off, hi - off, x, BG_STRIP_W, a + h * BG_STRIP_ROWS,
+                                   BG_STRIP_ROWS);
+        for (int k = top; c; k++) {
+            if (k >= hi) {
+                r[k] = c;
+                hi = k + 1;
+                break;
+            }
+            r[k] += 1;
+            c = r[k] == 0;
+        }
+        if (top > hi) hi = top;
     }
 }
 

@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(BS) mul_strip_kernel(bg_limb *r, const bg_limb
     const size_t first = (size_t)blockIdx.x * BS;
     const int cnt = (int)(n - first < (size_t)BS ? n - first : BS), tot = cnt * l;
     const bg_limb *ga = a + first * (size_t)l, *gb = b + first * (size_t)l;
-    const uint32_t m = eo_magic((uint32_t)l);
+    const uint32_t m = eo_magic((uint32_t)l); /* l = 1: 0, and the instance is k itself */
     for (int k0 = threadIdx.x; k0 < tot; k0 += G * BS) { /* G loads of each operand in flight */
         bg_limb va[G], vb[G];
 #pragma unroll
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(BS) mul_strip_kernel(bg_limb *r, const bg_limb
         }
 #pragma unroll
         for (int t = 0; t < G; t++) {
-            const int k = k0 + t * BS, inst = eo_div(k, m), j = k - inst * l;
+            const int k = k0 + t * BS, inst = l > 1 ? eo_div(k, m) : k, j = k - inst * l;
             if (k >= tot) break;
             sa[inst * SA + 2 * j] = (bg_word)va[t];
             sa[inst * SA + 2 * j + 1] = (bg_word)(va[t] >> 32);
