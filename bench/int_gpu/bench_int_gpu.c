@@ -360,11 +360,11 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {512,  768,  832,   1024,  1088,  1536,   2048,
                                        3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
-    static const char *kinds[] = {"teo", "sr", "cols", "kara", "strip"};
+    static const char *kinds[] = {"teo", "sr", "cols", "kara", "coop"};
     enum { NK = 5 };
     OUT("# kernel choice (device-resident mul/s; '-' = not applicable; kara = one Karatsuba level\n"
         "# over the automatic choice)\n");
-    OUT("%-7s %12s %12s %12s %12s %12s   %s\n", "bits", "teo", "sr", "cols", "kara", "strip",
+    OUT("%-7s %12s %12s %12s %12s %12s   %s\n", "bits", "teo", "sr", "cols", "kara", "coop",
         "auto picks");
     for (int bi = 0; bi < nbits; bi++) {
         size_t bits = bits_list[bi], L = bits / 64;

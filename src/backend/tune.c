@@ -37,7 +37,7 @@ static int pick(const char *v, const char *const *names, int first)
 }
 
 #define BIG ((long long)1 << 62)
-static const char *const k_mul[] = {"teo", "sr", "cols", "kara", "ntt", "strip", NULL};
+static const char *const k_mul[] = {"teo", "sr", "cols", "kara", "ntt", "coop", NULL};
 static const char *const k_isa[] = {"base", "avx2", "avx512", NULL};
 static const char *const k_layout[] = {"batch", "uniform", NULL};
 static const char *const k_kernel[] = {"fast", "core", NULL};
@@ -61,6 +61,11 @@ static int s_int_invmod_tpi(bulk_tune *t, const char *v)
 {
     long long x;
     return num(v, 1, 32, &x) && (x & (x - 1)) == 0 ? (t->int_invmod_tpi = (int)x, 1) : 0;
+}
+static int s_int_mul_tpi(bulk_tune *t, const char *v)
+{
+    long long x;
+    return num(v, 4, 16, &x) && (x & (x - 1)) == 0 ? (t->int_mul_tpi = (int)x, 1) : 0;
 }
 static int s_gcd_gpu_ntt(bulk_tune *t, const char *v)
 {
@@ -129,12 +134,13 @@ typedef struct key {
 } key;
 
 static const key k_keys[] = {
-    {"int.mul", "teo, sr, cols, kara, ntt, strip", s_int_mul},
+    {"int.mul", "teo, sr, cols, kara, ntt, coop", s_int_mul},
     {"int.kara_min", "32 to 16777216 (limbs)", s_int_kara_min},
     {"int.ntt_min", "a number of limbs, 0 for never", s_int_ntt_min},
     {"int.gcd", "approx", s_int_gcd},
     {"int.powmod_tpi", "1, 4, 8, 16, 32", s_int_powmod_tpi},
     {"int.invmod_tpi", "1, 2, 4, 8, 16, 32", s_int_invmod_tpi},
+    {"int.mul_tpi", "4, 8, 16", s_int_mul_tpi},
     {"gcd.gpu_ntt", "a power of two of limbs up to 2^30, 0 for never", s_gcd_gpu_ntt},
     {"gcd.batched_rem", "a number of limbs, 0 for never", s_gcd_rem},
     {"gcd.batched_mul", "a number of limbs, 0 for never", s_gcd_mul},

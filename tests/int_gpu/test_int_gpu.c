@@ -561,7 +561,7 @@ static void test_sr_shapes(void)
  * so that each is checked across its range, not only where the size model sends it. */
 static void test_mul_kernels(void)
 {
-    static const char *kinds[] = {"sr", "cols", "kara", "teo", "strip"};
+    static const char *kinds[] = {"sr", "cols", "kara", "teo", "coop"};
     /* 513 and 1024 limbs: the warp-column kernel with more tasks than warps (odd 513 cannot
      * take Karatsuba, so every kind ends there) */
     static const size_t sizes[] = {1, 3, 5, 16, 17, 33, 64, 100, 256, 513, 1024};
@@ -569,7 +569,7 @@ static void test_mul_kernels(void)
         for (int si = 0; si < 11; si++) {
             size_t L = sizes[si], n = L >= 512 ? 203 : 1001;
             if (k == 3 && L > 20) continue; /* teo: up to its 20-limb capacity */
-            if (k == 4 && L > 64) continue; /* strip: up to its 64-limb capacity */
+            if (k == 4 && L > 64) continue; /* coop: up to its 64-limb capacity */
             tune("int.mul", kinds[k]);
             bulk_limb_t *a = test_xmalloc(n * L * 8), *b = test_xmalloc(n * L * 8);
             bulk_limb_t *r = test_xmalloc(n * 2 * L * 8), *rl = test_xmalloc(n * L * 8);
@@ -604,7 +604,8 @@ static void test_mul_kernels(void)
     printf("forced multiplication kernels: done\n");
 }
 
-/* One batch of n products of L limbs by a per-thread kernel (the tuning int.mul=teo or strip),
+/* One batch of n products of L limbs by the kernel the tuning int.mul=kind forces (teo, or coop
+ * with its shape: "coop,int.mul_tpi=8"),
  * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP; also
  * the low halves (teo: bg_mullo_rows_eo) and the squares of a (teo: bg_sqr_rows_eo). */
 static void check_kernel(const char *kind, size_t L, size_t n)
@@ -652,19 +653,24 @@ static void test_eo(void)
     printf("even/odd kernels: done\n");
 }
 
-/* The strips of even/odd rows at every width they take (1 .. 64 limbs: the compiled 2048- and
- * 4096-bit kernels and the zero-padded widths below each), counts that are not a multiple of
- * the block (64 instances at 2048 bits, 32 at 4096), one full block plus one instance, and
- * larger batches at both compiled widths. */
-static void test_strip(void)
+/* The cooperative product at every width it takes (1 .. 64 limbs: its compiled 2048- and
+ * 4096-bit shapes and the zero-padded widths below each, so the word-by-word loads and stores
+ * as well as the vector ones), in each shape int.mul_tpi can pick, counts that leave a block
+ * (32 or 16 instances) partly empty, and larger batches. */
+static void test_coop(void)
 {
-    for (size_t L = 1; L <= 64; L++) check_kernel("strip", L, 301 + 2 * L);
-    check_kernel("strip", 32, 65);
-    check_kernel("strip", 32, 64);
-    check_kernel("strip", 64, 33);
-    check_kernel("strip", 32, ((size_t)1 << 16) + 77);
-    check_kernel("strip", 64, ((size_t)1 << 15) + 5);
-    printf("strips of even/odd rows: done\n");
+    for (size_t L = 1; L <= 64; L++) check_kernel("coop", L, 301 + 2 * L);
+    check_kernel("coop", 32, 33);
+    check_kernel("coop", 64, 17);
+    check_kernel("coop", 32, ((size_t)1 << 16) + 77);
+    check_kernel("coop", 64, ((size_t)1 << 15) + 5);
+    static const char *const shapes[] = {"coop,int.mul_tpi=8", "coop,int.mul_tpi=16"};
+    for (int k = 0; k < 2; k++) {
+        for (size_t L = 17; L <= 64; L += 5) check_kernel(shapes[k], L, 203);
+        check_kernel(shapes[k], 32, 1001);
+        check_kernel(shapes[k], 64, 1001);
+    }
+    printf("cooperative products: done\n");
 }
 
 /* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */
@@ -741,7 +747,7 @@ int main(int argc, char **argv)
     }
     test_mul_kernels();
     test_eo();
-    test_strip();
+    test_coop();
     test_sr_shapes();
     /* divmod up to 16 limbs (the staged kernel; above 16 limbs test_size covers bg_divmod) */
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};

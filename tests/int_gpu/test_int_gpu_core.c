@@ -125,54 +125,6 @@ static void test_rect_eo(void)
             }
 }
 
-/* bg_strip_block (a 32 x 64-word block added into words already written below k0, written
- * from k0 on) and bg_mul_strips (2048 and 4096 bits, b staged in the result's upper half) on
- * random, all-ones, sparse and short operands, against GMP. */
-static void test_strips(void)
-{
-    enum { X = BG_STRIP_W, Y = BG_STRIP_ROWS, NB = X + Y };
-    static const int k0s[] = {0, 1, 17, 64, 95, NB};
-    for (int rep = 0; rep < 8; rep++)
-        for (int ki = 0; ki < 6; ki++) {
-            bg_word x[X], y[Y], r[NB];
-            fill(x, 1, X, rep);
-            fill(y, 1, Y, rep + 2);
-            fill(r, 1, NB, rep + 4);
-            if (rep == 1) memset(r, 0xff, sizeof r);
-            const int k0 = k0s[ki];
-            mpz_t zx, zy, zr, want;
-            mpz_inits(zx, zy, zr, want, NULL);
-            to_mpz(zx, x, 1, X);
-            to_mpz(zy, y, 1, Y);
-            to_mpz(zr, r, 1, k0);
-            mpz_mul(want, zx, zy);
-            mpz_add(want, want, zr);
-            bg_word c = bg_strip_block(r, k0, x, X, y, Y);
-            const bg_word carry = (bg_word)mpz_tstbit(want, 32 * NB);
-            mpz_fdiv_r_2exp(want, want, 32 * NB);
-            CHECK(eq_mpz(r, 1, NB, want) && c == carry,
-                  "bg_strip_block k0=%d rep=%d", k0, rep);
-            mpz_clears(zx, zy, zr, want, NULL);
-        }
-    for (int nw = 64; nw <= 128; nw *= 2)
-        for (int rep = 0; rep < (sanitized ? 6 : 24); rep++) {
-            bg_word a[128], r[256];
-            fill(a, 1, nw, rep);
-            fill(r + nw, 1, nw, rep + 3);
-            if (rep % 6 == 4) memset(a, 0xff, sizeof a);
-            if (rep % 6 >= 4) memset(r + nw, 0xff, sizeof(bg_word) * (size_t)nw);
-            memset(r, 0x5a, sizeof(bg_word) * (size_t)nw);
-            mpz_t za, zb, want;
-            mpz_inits(za, zb, want, NULL);
-            to_mpz(za, a, 1, nw);
-            to_mpz(zb, r + nw, 1, nw);
-            mpz_mul(want, za, zb);
-            bg_mul_strips(r, a, nw);
-            CHECK(eq_mpz(r, 1, 2 * nw, want), "bg_mul_strips nw=%d rep=%d", nw, rep);
-            mpz_clears(za, zb, want, NULL);
-        }
-}
-
 /* ---- warp-column multiplication, simulated -------------------------------------------------- */
 
 /* out (4 limbs words) = a * b (N = 2 limbs words each), following mul_cols_kernel phase by phase:
@@ -870,7 +822,6 @@ int main(int argc, char **argv)
     sanitized = san && *san && *san != '0';
     test_rows();
     test_rect_eo();
-    test_strips();
     test_cols();
     test_sr();
     test_kara();

@@ -7,7 +7,8 @@
  * does it (sim_mul, sim_condsub, sim_double and sim_powmod mirror mc_mul, mc_condsub,
  * mc_double and powmod_coop_kernel line by line), for every compiled shape (TPI 2..32, L
  * 2..16) at widths 64 .. 8192 bits, against mpz_powm; the carry lookahead against a serial
- * carry chain for every generate/propagate pattern of 8 lanes. Runs without a GPU; the device
+ * carry chain for every generate/propagate pattern of 8 lanes. The cooperative full product
+ * (core/mul_coop.h, mul/mul_coop.cu) the same way, against mpz_mul. Runs without a GPU; the device
  * is tested by test_int_gpu_powmod (label gpu). --seed S replays a run. */
 #include <gmp.h>
 #include <stdio.h>
@@ -233,6 +234,73 @@ static void test_mont_mul(void)
     mpz_clears(A, B, M, R, Z, W, NULL);
 }
 
+/* mul_coop_kernel for one instance (N = T L words each; lo: the N words lane 0 stores row by
+ * row; the high half left in the lanes' words), the group's exchanges done by hand. */
+static void sim_mul_full(bg_word *out, lanes a, lanes b, int T, int L)
+{
+    bg_word t[MAXT][MAXL + 2], o[MAXT][MAXL + 2];
+    const int N = T * L;
+    memset(t, 0, sizeof t);
+    memset(o, 0, sizeof o);
+    for (int s = 0; s < T; s++)
+        for (int k = 0; k < L; k++) {
+            bg_word bi = b[s][k]; /* shfl from lane s */
+            for (int l = 0; l < T; l++) bg_mc_row_mul(t[l], o[l], a[l], bi, L);
+            bg_word x[MAXT];
+            for (int l = 0; l < T; l++) x[l] = l + 1 < T ? t[l + 1][0] : 0; /* shfl_down */
+            out[s * L + k] = t[0][0];                                        /* lane 0 */
+            for (int l = 0; l < T; l++) bg_mc_shift(t[l], o[l], x[l], L);
+        }
+    for (int l = 0; l < T; l++) bg_mc_merge(t[l], t[l], o[l], L);
+    bg_word up[MAXT];
+    for (int l = 0; l < T; l++) up[l] = l ? t[l - 1][L] : 0; /* shfl_up */
+    uint32_t G = 0, P = 0;
+    for (int l = 0; l < T; l++) {
+        int p;
+        G |= (uint32_t)bg_mc_norm1(t[l], up[l], L, &p) << l;
+        P |= (uint32_t)p << l;
+    }
+    int cout;
+    uint32_t cin = bg_mc_lookahead(G, P, T, &cout);
+    for (int l = 0; l < T; l++) {
+        bg_lc_inc(t[l], (int)((cin >> l) & 1), L);
+        memcpy(out + N + l * L, t[l], sizeof(bg_word) * (size_t)L);
+    }
+    CHECK(cout == 0 && t[T - 1][L] == 0, "coop product T=%d L=%d: carry out of the top lane", T, L);
+}
+
+/* Cooperative full products (core/mul_coop.h) against mpz_mul, every shape the lanes allow
+ * (T 2 .. 32, L 2 .. 16 even), full and zero-padded widths, random, all-ones and sparse words. */
+static void test_mul_full(void)
+{
+    mpz_t A, B, Z, R;
+    mpz_inits(A, B, Z, R, NULL);
+    static bg_word a[MAXT * MAXL], b[MAXT * MAXL], r[2 * MAXT * MAXL];
+    static lanes la, lb;
+    for (int T = 2; T <= MAXT; T *= 2)
+        for (int L = 2; L <= MAXL; L = L < 8 ? L + 2 : 2 * L) {
+            const int N = T * L;
+            for (int rep = 0; rep < (sanitized ? 4 : 30); rep++) {
+                const int nw = rep % 3 == 0 ? N : 1 + (int)(test_rand(&rng) % (unsigned)N);
+                memset(a, 0, sizeof a);
+                memset(b, 0, sizeof b);
+                fill(a, 1, nw, rep);
+                fill(b, 1, nw, rep + 3);
+                if (rep % 7 == 2) memset(a, 0xff, sizeof(bg_word) * (size_t)nw);
+                if (rep % 7 >= 2 && rep % 7 <= 3) memset(b, 0xff, sizeof(bg_word) * (size_t)nw);
+                to_lanes(la, a, N, T, L);
+                to_lanes(lb, b, N, T, L);
+                sim_mul_full(r, la, lb, T, L);
+                to_mpz(A, a, 1, N);
+                to_mpz(B, b, 1, N);
+                to_mpz(R, r, 1, 2 * N);
+                mpz_mul(Z, A, B);
+                CHECK(mpz_cmp(R, Z) == 0, "coop product T=%d L=%d nw=%d rep=%d", T, L, nw, rep);
+            }
+        }
+    mpz_clears(A, B, Z, R, NULL);
+}
+
 /* One simulated powmod against mpz_powm; prints the inputs on a mismatch. */
 static void check_powmod(const bg_word *b, const bg_word *e, const bg_word *m, int nw, int T, int L,
                          const char *what)
@@ -396,6 +464,7 @@ int main(int argc, char **argv)
     test_shape();
     test_row();
     test_mont_mul();
+    test_mul_full();
     test_invmod();
     test_powmod_coop();
     return test_finish();

@@ -53,8 +53,6 @@ const int kEoMaxLimbs = 20;
  * one-thread-per-instance glue Karatsuba lost to the warp-column kernel (2.18e6/s against
  * 4.51e6/s at 512 limbs). */
 const int kKaraMinLimbs = 512;
-/* Strips of even/odd rows (mul_strip_kernel): the compiled widths 2048 and 4096 bits. */
-const int kStripMaxLimbs = 64;
 
 /* The Karatsuba threshold: kKaraMinLimbs, or the tuning int.kara_min (limbs, >= 32) for the
  * benchmark's multi-level rows; it also applies to the half products, so 1024, 512, 256 at
@@ -82,7 +80,7 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_COLS) return K_COLS;
     if (m == BULK_TUNE_MUL_KARA && limbs % 2 == 0) return K_KARA;
     if (m == BULK_TUNE_MUL_NTT && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
-    if (m == BULK_TUNE_MUL_STRIP && limbs <= kStripMaxLimbs) return K_STRIP;
+    if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
     if (limbs <= kEoMaxLimbs) return K_TEO;
     if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;
@@ -101,7 +99,7 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_TEO: return dispatch_eo(false, r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, t, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
-    case K_STRIP: return launch_strip(r, a, b, n, limbs, st);
+    case K_COOP: return launch_coop(r, a, b, n, limbs, t ? t->int_mul_tpi : 0, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
 }
@@ -112,7 +110,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(const bulk_ctx *ctx, size_t limb
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     bgmul::kernel k = bgmul::choose((int)limbs, bulk_ctx_tune(ctx));
-    static const char *const names[] = {"sr", "cols", "kara", "teo", "ntt", "strip"}; /* enum order */
+    static const char *const names[] = {"sr", "cols", "kara", "teo", "ntt", "coop"}; /* enum order */
     return names[k];
 }
 

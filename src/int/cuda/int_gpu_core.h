@@ -18,7 +18,6 @@
 /* One header per family under core/; this one includes them all, in dependency order. */
 #include "int/cuda/core/carry.h"
 #include "int/cuda/core/mul_eo.h"
-#include "int/cuda/core/mul_strip.h"
 #include "int/cuda/core/mul_cols.h"
 #include "int/cuda/core/mul_sr.h"
 #include "int/cuda/core/kara.h"
@@ -27,6 +26,7 @@
 #include "int/cuda/core/div.h"
 #include "int/cuda/core/mont.h"
 #include "int/cuda/core/mont_coop.h"
+#include "int/cuda/core/mul_coop.h"
 #include "int/cuda/core/invmod.h"
 #include "int/cuda/core/invmod_coop.h"
 

@@ -69,6 +69,14 @@ __device__ __forceinline__ void eo_stage_full(bg_word *so, int SO, bg_word *sb, 
     }
 }
 
+/* floor(k / d) for k d < 2^32 by one high multiply with m = eo_magic(d) = ceil(2^32 / d) (for
+ * a power of two exactly 2^32 / d): k m / 2^32 = k / d + k e / (d 2^32) with e = m d - 2^32
+ * < d, and k e < 2^32. The run-time divisions of the staging loops are IMAD work on the pipe
+ * the products need (832 bits, 13 limbs in the 16-limb capacity, ran 4.3e9/s against 5.3e9 at
+ * 1024 bits with them; docs/perf/int-gpu.md "mul 1024 by even/odd rows"). */
+__device__ __forceinline__ uint32_t eo_magic(uint32_t d) { return 0xffffffffu / d + 1; }
+__device__ __forceinline__ int eo_div(int k, uint32_t m) { return (int)__umulhi((uint32_t)k, m); }
+
 /* A full block below the compiled width (cnt = BS, l < L): as eo_stage_full, with the
  * thread's loads (at most L a operand, fixed trip count, guarded) in flight at once and the
  * instance of limb k by eo_div. */

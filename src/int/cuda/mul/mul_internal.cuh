@@ -9,7 +9,7 @@
 
 namespace bgmul {
 
-enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT, K_STRIP };
+enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT, K_COOP };
 
 enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 
@@ -23,9 +23,13 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
 int dispatch_eo(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                 cudaStream_t st);
 
-/* mul_strip.cu: strips of even/odd rows, one instance per thread, up to 64 limbs (widths up to
- * 32 limbs run the 2048-bit kernel, above it the 4096-bit one, zero-padded). */
-int launch_strip(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st);
+/* mul_coop.cu: a group of lanes per instance, up to kCoopMaxLimbs (64) limbs: 4 lanes of 16
+ * words up to 32 limbs, 8 of 16 above (zero-padded); want (the tuning int.mul_tpi; 0: by
+ * width) 8 at up to 32 limbs or 16 above picks 8 or 16 lanes of 8 words instead. */
+const int kCoopMaxLimbs = 64;
+int coop_lanes(int limbs, int want);
+int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, int want,
+                cudaStream_t st);
 
 /* mul_cols.cu: the warp-column kernel, any width up to BG_MAX_LIMBS_MUL. */
 int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
@@ -42,14 +46,6 @@ int launch_kara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int li
                 const bulk_tune *t, cudaStream_t st);
 
 } // namespace bgmul
-
-/* floor(k / d) for k d < 2^32 by one high multiply with m = eo_magic(d) = ceil(2^32 / d) (for
- * a power of two exactly 2^32 / d): k m / 2^32 = k / d + k e / (d 2^32) with e = m d - 2^32
- * < d, and k e < 2^32. The run-time divisions of the staging loops are IMAD work on the pipe
- * the products need (832 bits, 13 limbs in the 16-limb capacity, ran 4.3e9/s against 5.3e9 at
- * 1024 bits with them; docs/perf/int-gpu.md "mul 1024 by even/odd rows"). */
-static __device__ __forceinline__ uint32_t eo_magic(uint32_t d) { return 0xffffffffu / d + 1; }
-static __device__ __forceinline__ int eo_div(int k, uint32_t m) { return (int)__umulhi((uint32_t)k, m); }
 
 /* Four words between registers and memory (the column kernels' finished words). */
 static __device__ __forceinline__ void load4(bg_word L[4], const bg_word *p)

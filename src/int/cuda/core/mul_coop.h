@@ -1,0 +1,46 @@
+/* Cooperative products: a group of TPI lanes per instance, each lane owning L consecutive
+ * 32-bit words of a and of b (lane l: words l L .. l L + L - 1), for full products at widths
+ * where one thread per instance runs out of registers or shared memory (2048 and 4096 bits).
+ * The rows, accumulators and normalisation are those of the cooperative Montgomery product
+ * (mont_coop.h) without the q m half; the kernel (mul/mul_coop.cu) joins these per-lane steps
+ * with warp shuffles and ballots, and tests/int_gpu/test_int_gpu_mont_core.c runs the same
+ * steps for simulated lanes against GMP.
+ *
+ * The product a b (N = TPI L words each), one row per word b_i, i = 0 .. N - 1:
+ *   bi = b word i, broadcast from lane i / L;
+ *   every lane adds a_l bi (bg_mc_row_mul: o_0 folded into e_0, the odd words' products into o,
+ *   the even words' into e, one fused multiply-add per word product);
+ *   lane 0's word 0 (e_0) is column i of the product and final - no later row reaches it, and
+ *   the carries of the columns below went up through the accumulators - so it is the product's
+ *   word i, stored by lane 0; then the number is divided by 2^32 (bg_mc_shift: each lane hands
+ *   e_0 to the lane below, the top lane takes 0).
+ * After the N rows the lanes' segments hold the high half (word N + l L + j in lane l), in the
+ * redundant form of mont_coop.h, resolved once by bg_mc_merge, bg_mc_norm1 and a carry
+ * lookahead over the group (bg_mc_lookahead, bg_lc_inc); the top lane's carry out is zero (the
+ * product is below D^(2N)). Bounds: a row adds less than D X to e + o D (X = D^L), half of what
+ * a Montgomery row adds, so mont_coop.h's bounds (e < 3 X, o < 2 X between rows) hold. Per row
+ * and lane: L fused multiply-adds, 2 shuffles (bi, the shifted word), about 8 other
+ * instructions, and one store in lane 0. */
+#ifndef BULK_INT_CUDA_CORE_MUL_COOP_H
+#define BULK_INT_CUDA_CORE_MUL_COOP_H
+
+#include "int/cuda/core/mont_coop.h"
+
+/* One row of the product: e + o += a bi (a of L words, L even; e, o of L + 2 words within the
+ * bounds above): bg_mc_row without the m q chains. Leaves o[0] = 0, so that e[0] is the
+ * lane's word 0. */
+BULK_HD void bg_mc_row_mul(bg_word *e, bg_word *o, const bg_word *a, bg_word bi, int L)
+{
+    bg_cc f = {0};
+    e[0] = bg_add_cc(e[0], o[0], &f);
+    o[0] = 0;
+    BG_UNROLL
+    for (int j = 1; j < L; j += 2) {
+        o[j] = bg_madc_lo_cc(a[j], bi, o[j], &f);
+        o[j + 1] = bg_madc_hi_cc(a[j], bi, o[j + 1], &f);
+    }
+    o[L + 1] = bg_addc(o[L + 1], 0, &f);
+    bg_mc_chain(e, a, bi, 0, L);
+}
+
+#endif
