@@ -82,6 +82,7 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_NTT && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
     if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
     if (limbs <= kEoMaxLimbs) return K_TEO;
+    if (limbs == kCoopMaxLimbs / 2 || limbs == kCoopMaxLimbs) return K_COOP;
     if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;
     int P, G;

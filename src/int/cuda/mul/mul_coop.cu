@@ -26,23 +26,24 @@ __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, c
     if (inst >= n) return;
     const group<TPI> g = this_group<TPI>();
     const bg_word *ag = (const bg_word *)(a + inst * l), *bg = (const bg_word *)(b + inst * l);
-    bg_word *out = (bg_word *)(r + inst * 2 * l), *lo = sm + gib * (N + 1);
+    bg_word *out = (bg_word *)(r + inst * 2 * l), *lo = sm + gib * (2 * N + 1), *yb = lo + N;
     const int w0 = g.gl * L;
-    bg_word x[L], y[L];
+    bg_word x[L];
     if (vec) {
 #pragma unroll
         for (int j = 0; j < L; j += 4) {
             const uint4 u = *(const uint4 *)(ag + w0 + j), v = *(const uint4 *)(bg + w0 + j);
             x[j] = u.x, x[j + 1] = u.y, x[j + 2] = u.z, x[j + 3] = u.w;
-            y[j] = v.x, y[j + 1] = v.y, y[j + 2] = v.z, y[j + 3] = v.w;
+            yb[w0 + j] = v.x, yb[w0 + j + 1] = v.y, yb[w0 + j + 2] = v.z, yb[w0 + j + 3] = v.w;
         }
     } else {
 #pragma unroll
         for (int j = 0; j < L; j++) {
             x[j] = w0 + j < nw ? ag[w0 + j] : 0;
-            y[j] = w0 + j < nw ? bg[w0 + j] : 0;
+            yb[w0 + j] = w0 + j < nw ? bg[w0 + j] : 0;
         }
     }
+    __syncwarp(g.gm);
     bg_word t[L + 2], o[L + 2];
 #pragma unroll
     for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
@@ -50,7 +51,7 @@ __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, c
     for (int s = 0; s < TPI; s++) {
 #pragma unroll
         for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
-            const bg_word bi = __shfl_sync(g.gm, y[k], s, TPI);
+            const bg_word bi = yb[s * L + k]; /* one address for the group: a broadcast */
             bg_mc_row_mul(t, o, x, bi, L);
             const bg_word d = __shfl_down_sync(g.gm, t[0], 1, TPI);
             if (g.gl == 0) lo[s * L + k] = t[0];
@@ -84,7 +85,7 @@ template <int L, int TPI>
 int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
     const int per = kCoopMulThreads / TPI;
-    const size_t smem = sizeof(bg_word) * (size_t)per * (L * TPI + 1);
+    const size_t smem = sizeof(bg_word) * (size_t)per * (2 * L * TPI + 1);
     const int vec = 2 * l == L * TPI && ((uintptr_t)r | (uintptr_t)a | (uintptr_t)b) % 16 == 0;
     const unsigned grid = (unsigned)((n + per - 1) / per);
     mul_coop_kernel<L, TPI><<<grid, kCoopMulThreads, smem, st>>>(r, a, b, n, l, vec);
