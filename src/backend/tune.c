@@ -62,11 +62,6 @@ static int s_int_invmod_tpi(bulk_tune *t, const char *v)
     long long x;
     return num(v, 1, 32, &x) && (x & (x - 1)) == 0 ? (t->int_invmod_tpi = (int)x, 1) : 0;
 }
-static int s_int_mul_tpi(bulk_tune *t, const char *v)
-{
-    long long x;
-    return num(v, 4, 16, &x) && (x & (x - 1)) == 0 ? (t->int_mul_tpi = (int)x, 1) : 0;
-}
 static int s_gcd_gpu_ntt(bulk_tune *t, const char *v)
 {
     return num(v, 0, (long long)1 << 30, &t->gcd_gpu_ntt) && (t->gcd_gpu_ntt & (t->gcd_gpu_ntt - 1)) == 0;
@@ -140,7 +135,6 @@ static const key k_keys[] = {
     {"int.gcd", "approx", s_int_gcd},
     {"int.powmod_tpi", "1, 4, 8, 16, 32", s_int_powmod_tpi},
     {"int.invmod_tpi", "1, 2, 4, 8, 16, 32", s_int_invmod_tpi},
-    {"int.mul_tpi", "4, 8, 16", s_int_mul_tpi},
     {"gcd.gpu_ntt", "a power of two of limbs up to 2^30, 0 for never", s_gcd_gpu_ntt},
     {"gcd.batched_rem", "a number of limbs, 0 for never", s_gcd_rem},
     {"gcd.batched_mul", "a number of limbs, 0 for never", s_gcd_mul},

@@ -28,7 +28,6 @@ typedef struct bulk_tune {
     int int_gcd_approx;         /* int.gcd=approx: the approximate Euclidean kernel at every width */
     int int_powmod_tpi;         /* int.powmod_tpi: CUDA powmod lanes per instance (1: one thread; 0: by width) */
     int int_invmod_tpi;         /* int.invmod_tpi: CUDA invmod lanes per instance (1: one thread; 0: by width) */
-    int int_mul_tpi;            /* int.mul_tpi: CUDA cooperative product lanes per instance (0: by width) */
     long long gcd_gpu_ntt;      /* gcd.gpu_ntt: limbs (0 or 2^k) from which tree products go to the GPU NTT (-1) */
     long long gcd_batched_rem;  /* gcd.batched_rem: widest batched remainder-tree node (-1) */
     long long gcd_batched_mul;  /* gcd.batched_mul: widest batched product-tree node (-1) */

@@ -36,7 +36,6 @@ static void test_valid(void)
     CHECK(set("int.gcd=approx") == BULK_OK && t->int_gcd_approx == 1, "int.gcd=approx");
     CHECK(set("int.powmod_tpi=16") == BULK_OK && t->int_powmod_tpi == 16, "int.powmod_tpi=16");
     CHECK(set("int.invmod_tpi=2") == BULK_OK && t->int_invmod_tpi == 2, "int.invmod_tpi=2");
-    CHECK(set("int.mul_tpi=8") == BULK_OK && t->int_mul_tpi == 8, "int.mul_tpi=8");
     CHECK(set("gcd.gpu_ntt=2048") == BULK_OK && t->gcd_gpu_ntt == 2048, "gcd.gpu_ntt=2048");
     CHECK(set("gcd.gpu_ntt=0") == BULK_OK && t->gcd_gpu_ntt == 0, "gcd.gpu_ntt=0");
     CHECK(set("gcd.batched_rem=128,gcd.batched_mul=1024,gcd.batched_min=1") == BULK_OK &&
@@ -73,7 +72,6 @@ static void test_invalid(void)
         "int.gcd=exact", "gcd.gpu_ntt=3000", "gcd.batched_rem=-5", "gcd.batched_min=1k", "cz.ext=sorted",
         "int.powmod_tpi=2", "int.powmod_tpi=3", "int.powmod_tpi=64", "int.powmod_tpi=0",
         "int.invmod_tpi=3", "int.invmod_tpi=64", "int.invmod_tpi=0",
-        "int.mul_tpi=2", "int.mul_tpi=6", "int.mul_tpi=32",
         "cz.classes=2", "cz.layout=flat", "cz.refill=0", "cz.refill=33", "cz.delay=v4", "cz.kernel=auto",
         "cz.mem=texture", "cz.threads=100", "cz.threads=1024", "cz.rows=65", "cz.unroll=6", "cz.escapes=0",
         "life.strip=0", "life.isa=sse", "int.mul=sr,", ",int.mul=sr", "int.mul=sr,,life.isa=base",

@@ -604,8 +604,7 @@ static void test_mul_kernels(void)
     printf("forced multiplication kernels: done\n");
 }
 
-/* One batch of n products of L limbs by the kernel the tuning int.mul=kind forces (teo, or coop
- * with its shape: "coop,int.mul_tpi=8"),
+/* One batch of n products of L limbs by the kernel the tuning int.mul=kind forces (teo, coop),
  * all-ones operands (the longest carry chains) in every 5th / 6th instance, against GMP; also
  * the low halves (teo: bg_mullo_rows_eo) and the squares of a (teo: bg_sqr_rows_eo). */
 static void check_kernel(const char *kind, size_t L, size_t n)
@@ -655,8 +654,8 @@ static void test_eo(void)
 
 /* The cooperative product at every width it takes (1 .. 64 limbs: its compiled 2048- and
  * 4096-bit shapes and the zero-padded widths below each, so the word-by-word loads and stores
- * as well as the vector ones), in each shape int.mul_tpi can pick, counts that leave a block
- * (32 or 16 instances) partly empty, and larger batches. */
+ * as well as the vector ones), counts that leave a block (32 or 16 instances) partly empty,
+ * and larger batches. */
 static void test_coop(void)
 {
     for (size_t L = 1; L <= 64; L++) check_kernel("coop", L, 301 + 2 * L);
@@ -664,12 +663,6 @@ static void test_coop(void)
     check_kernel("coop", 64, 17);
     check_kernel("coop", 32, ((size_t)1 << 16) + 77);
     check_kernel("coop", 64, ((size_t)1 << 15) + 5);
-    static const char *const shapes[] = {"coop,int.mul_tpi=8", "coop,int.mul_tpi=16"};
-    for (int k = 0; k < 2; k++) {
-        for (size_t L = 17; L <= 64; L += 5) check_kernel(shapes[k], L, 203);
-        check_kernel(shapes[k], 32, 1001);
-        check_kernel(shapes[k], 64, 1001);
-    }
     printf("cooperative products: done\n");
 }
 

@@ -8,6 +8,10 @@
  *    word product, operands staged through shared memory (coalesced global access), b read
  *    from shared memory row by row, finished words stored as they complete. Capacities 1, 2,
  *    4, 8, 12, 16, 20 limbs; a width between two is padded with zero words up to the next.
+ *  - cooperative rows (2048 and 4096 bits: products and squares): a group of 4 or 8 lanes per
+ *    instance, 16 words of a per lane in registers, b read row by row from shared memory, the
+ *    rows and carries of the cooperative Montgomery product without its q m half
+ *    (core/mul_coop.h, mul/mul_coop.cu).
  *  - sum-rotate (seed 000; full products from 21 limbs, W up to 16384 bits): a group of
  *    G = 8, 16 or 32 lanes per instance, P words of a per lane, exactly the (G P)^2 word
  *    products; finished columns leave through the group's first lane.
@@ -19,7 +23,7 @@
  *    shared memory) - seed 002's scan-based carry propagation with the lanes of a warp as the
  *    digits.
  *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
- * The tuning int.mul=teo|sr|cols|kara|ntt forces one of these where it holds the width (tests and
+ * The tuning int.mul=teo|sr|cols|kara|ntt|coop forces one of these where it holds the width (tests and
  * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu.md. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +57,15 @@ const int kEoMaxLimbs = 20;
  * one-thread-per-instance glue Karatsuba lost to the warp-column kernel (2.18e6/s against
  * 4.51e6/s at 512 limbs). */
 const int kKaraMinLimbs = 512;
+/* The cooperative rows at exactly 32 and 64 limbs (their compiled widths, no padding). Each
+ * kernel forced on one H200 (device-resident, 2^20 instances at up to 2048 bits, 2^18 above;
+ * docs/perf/int-gpu.md "Cooperative products at 2048 and 4096 bits"): 2048 bits 1.62e9/s
+ * against sum-rotate's 1.10e9, 4096 bits 4.16e8 against 2.91e8; zero-padded they lost to
+ * sum-rotate at 1536 bits (1.36e9 against 1.56e9) and 3072 bits (3.98e8 against 5.10e8). */
+bool coop_width(int limbs)
+{
+    return limbs == bgmul::kCoopMaxLimbs / 2 || limbs == bgmul::kCoopMaxLimbs;
+}
 
 /* The Karatsuba threshold: kKaraMinLimbs, or the tuning int.kara_min (limbs, >= 32) for the
  * benchmark's multi-level rows; it also applies to the half products, so 1024, 512, 256 at
@@ -66,12 +79,13 @@ int kara_min(const bulk_tune *t)
 
 namespace bgmul {
 
-/* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves),
- * Karatsuba from kKaraMinLimbs (even widths), otherwise the cheaper of sum-rotate and
- * warp-column by the issue-cost model of int_gpu_core.h (bg_cost_sr / bg_cost_cols). When force
- * is set, the tuning int.mul=teo|sr|cols|kara|ntt forces one at this level (tests and benchmarks;
- * teo up to kEoMaxLimbs, sr up to 256 limbs, kara for even widths, ntt up to
- * BG_NTT_MAX_LIMBS); Karatsuba's own half products always choose by size. */
+/* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves), the
+ * cooperative rows at 32 and 64 limbs, Karatsuba from kKaraMinLimbs (even widths), otherwise
+ * the cheaper of sum-rotate and warp-column by the issue-cost model of int_gpu_core.h
+ * (bg_cost_sr / bg_cost_cols). When force is set, the tuning int.mul=teo|sr|cols|kara|ntt|coop
+ * forces one at this level (tests and benchmarks; teo up to kEoMaxLimbs, sr up to 256 limbs,
+ * kara for even widths, ntt up to BG_NTT_MAX_LIMBS, coop up to kCoopMaxLimbs); Karatsuba's own
+ * half products always choose by size. */
 kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
 {
     const int m = force && t ? t->int_mul : BULK_TUNE_MUL_AUTO;
@@ -82,7 +96,7 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_NTT && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
     if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
     if (limbs <= kEoMaxLimbs) return K_TEO;
-    if (limbs == kCoopMaxLimbs / 2 || limbs == kCoopMaxLimbs) return K_COOP;
+    if (coop_width(limbs)) return K_COOP;
     if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;
     int P, G;
@@ -100,7 +114,7 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_TEO: return dispatch_eo(false, r, a, b, n, limbs, st);
     case K_KARA: return launch_kara(r, a, b, n, limbs, t, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
-    case K_COOP: return launch_coop(r, a, b, n, limbs, t ? t->int_mul_tpi : 0, st);
+    case K_COOP: return launch_coop(r, a, b, n, limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
 }

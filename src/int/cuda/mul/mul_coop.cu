@@ -8,13 +8,16 @@ namespace {
 
 const int kCoopMulThreads = 128; /* 128 / TPI instances a block */
 
-/* One instance per group of TPI lanes, L words of a and b per lane in registers (N = TPI L
- * words, the width nw = 2 l zero-padded up to it). Lane 0 stores the product's word i at row i
- * into the group's row of shared memory (N + 1 words: the groups of a warp store into different
- * banks); after the rows each lane writes words l L .. of the low half from there and of the
- * high half from its registers. vec: the operands and the result are 16-byte aligned and
- * nw = N, so every lane moves its words as 16-byte vectors. A group leaves as a whole
- * (instances past n), and every exchange names only its own lanes. */
+/* One instance per group of TPI lanes, L words of a per lane in registers (N = TPI L words, the
+ * width nw = 2 l zero-padded up to it), b in the group's row of shared memory (row i reads
+ * word i, the same address for the whole group: a broadcast; against a shuffle from the owning
+ * lane's registers the rate was the same, 1.62e9/s at 2048 bits, at 76 registers instead of
+ * 92). Lane 0 stores the product's word i at row i into the row's other half; rows are 2 N + 1
+ * words, so the groups of a warp hit different banks. After the rows each lane writes words
+ * l L .. of the low half from shared memory and of the high half from its registers. vec: the
+ * operands and the result are 16-byte aligned and nw = N, so every lane moves its words as
+ * 16-byte vectors. A group leaves as a whole (instances past n), and every exchange names only
+ * its own lanes. */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, const bg_limb *a,
                                                                    const bg_limb *b, size_t n,
@@ -97,18 +100,14 @@ int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
 
 namespace bgmul {
 
-int coop_lanes(int limbs, int want)
+/* 4 lanes of 16 words up to 2048 bits, 8 up to 4096: measured on one H200 (device-resident,
+ * 2^20 and 2^18 instances) against 8 lanes of 8 words at 2048 bits (1.41e9/s against
+ * 1.62e9) and 16 of 8 at 4096 (3.64e8 against 4.16e8); docs/perf/int-gpu.md "Cooperative
+ * products at 2048 and 4096 bits". */
+int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
-    if (limbs <= 32) return want == 8 ? 8 : 4;
-    return want == 16 ? 16 : 8;
-}
-
-int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, int want,
-                cudaStream_t st)
-{
-    const int tpi = coop_lanes(l, want);
-    if (l <= 32) return tpi == 8 ? ::launch_coop<8, 8>(r, a, b, n, l, st) : ::launch_coop<16, 4>(r, a, b, n, l, st);
-    return tpi == 16 ? ::launch_coop<8, 16>(r, a, b, n, l, st) : ::launch_coop<16, 8>(r, a, b, n, l, st);
+    if (l <= 32) return ::launch_coop<16, 4>(r, a, b, n, l, st);
+    return ::launch_coop<16, 8>(r, a, b, n, l, st);
 }
 
 } // namespace bgmul

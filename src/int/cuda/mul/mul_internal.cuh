@@ -23,13 +23,10 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
 int dispatch_eo(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
                 cudaStream_t st);
 
-/* mul_coop.cu: a group of lanes per instance, up to kCoopMaxLimbs (64) limbs: 4 lanes of 16
- * words up to 32 limbs, 8 of 16 above (zero-padded); want (the tuning int.mul_tpi; 0: by
- * width) 8 at up to 32 limbs or 16 above picks 8 or 16 lanes of 8 words instead. */
+/* mul_coop.cu: a group of lanes of 16 words per instance, up to kCoopMaxLimbs (64) limbs: 4
+ * lanes up to 32 limbs, 8 above (zero-padded). */
 const int kCoopMaxLimbs = 64;
-int coop_lanes(int limbs, int want);
-int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, int want,
-                cudaStream_t st);
+int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st);
 
 /* mul_cols.cu: the warp-column kernel, any width up to BG_MAX_LIMBS_MUL. */
 int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
