@@ -15,7 +15,8 @@
  *  - sum-rotate (seed 000; full products from 21 limbs, W up to 16384 bits): a group of
  *    G = 8, 16 or 32 lanes per instance, P words of a per lane, exactly the (G P)^2 word
  *    products; finished columns leave through the group's first lane.
- *  - Karatsuba over the batch from 32768 bits (even widths): three batched half-size products.
+ *  - Karatsuba over the batch at 8192 and 16384 bits (down to cooperative 4096-bit products) and
+ *    from 32768 bits (even widths): three batched half-size products.
  *  - the warp-column kernel (larger W, and odd widths above sum-rotate): one block per
  *    instance, each warp computes 128 consecutive product columns (4 per lane, bg_col4_lane),
  *    and the column sums are turned into words by a carry-lookahead over lanes
@@ -66,9 +67,13 @@ bool coop_width(int limbs)
 {
     return limbs == bgmul::kCoopMaxLimbs / 2 || limbs == bgmul::kCoopMaxLimbs;
 }
-/* One Karatsuba level over the batch at 8192 bits, whose half products take the cooperative
- * rows: 8.51e7/s against sum-rotate's 7.34e7 (the same kernel table). */
+/* Karatsuba over the batch at 8192 bits, whose half products take the cooperative rows, and at
+ * 16384 bits (two levels down to them). Measured on one H200 (bench_int_gpu --only kernels,
+ * device-resident; docs/perf/int-gpu.md "Cooperative products at 2048 and 4096 bits"): 8192
+ * bits 8.51e7 and 8.55e7/s against sum-rotate's 7.34e7 and 7.32e7 (two runs), 16384 bits
+ * 2.29e7 against 1.93e7. */
 const int kKaraCoopLimbs = 2 * bgmul::kCoopMaxLimbs;
+bool kara_over_coop(int limbs) { return limbs == kKaraCoopLimbs || limbs == 2 * kKaraCoopLimbs; }
 
 /* The Karatsuba threshold: kKaraMinLimbs, or the tuning int.kara_min (limbs, >= 32) for the
  * benchmark's multi-level rows; it also applies to the half products, so 1024, 512, 256 at
@@ -83,7 +88,8 @@ int kara_min(const bulk_tune *t)
 namespace bgmul {
 
 /* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves), the
- * cooperative rows at 32 and 64 limbs, Karatsuba from kKaraMinLimbs (even widths), otherwise
+ * cooperative rows at 32 and 64 limbs, Karatsuba at 128 and 256 limbs (over the cooperative rows)
+ * and from kKaraMinLimbs (even widths), otherwise
  * the cheaper of sum-rotate and warp-column by the issue-cost model of int_gpu_core.h
  * (bg_cost_sr / bg_cost_cols). When force is set, the tuning int.mul=teo|sr|cols|kara|ntt|coop
  * forces one at this level (tests and benchmarks; teo up to kEoMaxLimbs, sr up to 256 limbs,
@@ -100,7 +106,7 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
     if (limbs <= kEoMaxLimbs) return K_TEO;
     if (coop_width(limbs)) return K_COOP;
-    if (limbs == kKaraCoopLimbs) return K_KARA;
+    if (kara_over_coop(limbs)) return K_KARA;
     if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;
     int P, G;
