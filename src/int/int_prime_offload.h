@@ -9,7 +9,7 @@
  * (o->lucas: a group of lanes per instance; Selfridge's D chosen and the test finished on the
  * CPU threads) and the extra rounds on the CPU threads; without o->lucas they go back to the
  * caller, which finishes BPSW on the CPU threads. (A one-thread-per-instance BPSW kernel lost
- * to those threads at every count measured, docs/perf/int-gpu.md.) The device is reached only
+ * to those threads at every count measured, docs/perf/int-gpu-groups.md.) The device is reached only
  * through the function pointers, so a test can run all of it on the CPU. */
 #ifndef BULK_INT_INT_PRIME_OFFLOAD_H
 #define BULK_INT_INT_PRIME_OFFLOAD_H

@@ -25,7 +25,7 @@
  *    digits.
  *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
  * The tuning int.mul=teo|sr|cols|kara|ntt|coop forces one of these where it holds the width (tests and
- * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu.md. */
+ * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu-groups.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +36,7 @@ namespace {
 
 /* Measured thresholds: the kernel tables of bench_int_gpu (device-resident products/s) run by
  * `sh bench/run.sh int --gpu` on an NVIDIA H200 (132 SMs); the runs and their tables are in
- * docs/perf/int-gpu.md, the latest table in bench/results/int-gpu-h200.txt. The issue-cost
+ * docs/perf/int-gpu-groups.md, the latest table in bench/results/int-gpu-h200.txt. The issue-cost
  * model below (bg_cost_sr / bg_cost_cols) only arbitrates where nothing was measured against it.
  *
  * kEoMaxLimbs: full products, squares and low halves by the even/odd rows (mul_eo_kernel) up to
@@ -48,10 +48,10 @@ namespace {
  * (the same code). 17 .. 20 limbs by the 20-limb capacity (1088 .. 1280 bits; 168 registers,
  * 3 blocks per SM): 3.61e9 (1088 bits) and 3.63e9/s (1280 bits) against sum-rotate's 1.56e9,
  * squares 5.73e9 against 1.57e9 and low halves 6.20e9 against 1.19e9 at 1088 bits
- * (docs/perf/int-gpu.md "mul 1024 by even/odd rows"). */
+ * (docs/perf/int-gpu-groups.md "mul 1024 by even/odd rows"). */
 const int kEoMaxLimbs = 20;
 /* Karatsuba over the batch from this width up (limbs even), at every level. Measured on an
- * H200 (bench_int_gpu, 65536 bits, 16384 instances device-resident; docs/perf/int-gpu.md
+ * H200 (bench_int_gpu, 65536 bits, 16384 instances device-resident; docs/perf/int-gpu-groups.md
  * "Divsteps gcd, staged divmod, sum-rotate vectors, Karatsuba glue") with the warp-per-instance
  * glue: warp-column 1.256e6/s; one Karatsuba level (threshold 1024) 1.377e6/s, two levels
  * (512: half products of 256 limbs by sum-rotate) 1.484e6/s, three (256) 1.406e6/s. With a
@@ -60,7 +60,7 @@ const int kEoMaxLimbs = 20;
 const int kKaraMinLimbs = 512;
 /* The cooperative rows at exactly 32 and 64 limbs (their compiled widths, no padding). Each
  * kernel forced on one H200 (device-resident, 2^20 instances at up to 2048 bits, 2^18 above;
- * docs/perf/int-gpu.md "Cooperative products at 2048 and 4096 bits"): 2048 bits 1.62e9/s
+ * docs/perf/int-gpu-groups.md "Cooperative products at 2048 and 4096 bits"): 2048 bits 1.62e9/s
  * against sum-rotate's 1.10e9, 4096 bits 4.16e8 against 2.91e8; zero-padded they lost to
  * sum-rotate at 1536 bits (1.36e9 against 1.56e9) and 3072 bits (3.98e8 against 5.10e8). */
 bool coop_width(int limbs)
@@ -69,7 +69,7 @@ bool coop_width(int limbs)
 }
 /* Karatsuba over the batch at 8192 bits, whose half products take the cooperative rows, and at
  * 16384 bits (two levels down to them). Measured on one H200 (bench_int_gpu --only kernels,
- * device-resident; docs/perf/int-gpu.md "Cooperative products at 2048 and 4096 bits"): 8192
+ * device-resident; docs/perf/int-gpu-groups.md "Cooperative products at 2048 and 4096 bits"): 8192
  * bits 8.51e7 and 8.55e7/s against sum-rotate's 7.34e7 and 7.32e7 (two runs), 16384 bits
  * 2.29e7 against 1.93e7. */
 const int kKaraCoopLimbs = 2 * bgmul::kCoopMaxLimbs;

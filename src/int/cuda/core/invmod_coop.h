@@ -71,7 +71,7 @@
  * lanes repeat the inner steps fewer times, at the price of registers (the loop keeps a, b, u,
  * v, m, the two new numbers and a sum: 8 numbers of L words; 166 registers at L = 16, so half
  * the warps per SM). Measured on one H200 (bench_int_gpu_powmod --only invmod --sweep,
- * device-resident, docs/perf/int-gpu.md): 1024 bits 4 x 8 4.68e7/s, 2 x 16 4.07e7; 2048 bits
+ * device-resident, docs/perf/int-gpu-groups.md): 1024 bits 4 x 8 4.68e7/s, 2 x 16 4.07e7; 2048 bits
  * 4 x 16 1.472e7, 8 x 8 1.438e7; 4096 bits 8 x 16 4.73e6, 16 x 8 3.98e6. */
 #define BG_IC_WIDE_WORDS 64
 BULK_HD int bg_ic_def_l(int nw) { return nw >= BG_IC_WIDE_WORDS ? 16 : 8; }

@@ -50,7 +50,7 @@
 /* The most words per lane of the default shape (bg_mc_shape): 16 from BG_MC_WIDE_WORDS words
  * on (4 lanes x 16 at 2048 bits, 8 x 16 at 4096: a quarter fewer instructions per product at
  * half the occupancy, 136 registers, twice the shared memory per block), 8 below. Measured on
- * one H200 (bench_int_gpu_powmod --sweep, 512-bit exponents, docs/perf/int-gpu.md): 1024 bits
+ * one H200 (bench_int_gpu_powmod --sweep, 512-bit exponents, docs/perf/int-gpu-groups.md): 1024 bits
  * 4 x 8 4.07e6/s vs 2 x 16 3.92e6; 2048 bits 8 x 8 1.14e6 vs 4 x 16 1.24e6; 4096 bits 16 x 8
  * 2.95e5 vs 8 x 16 3.32e5 (full-width exponents alike). Widths between 1024 and 2048 bits
  * were not measured and keep 8. */

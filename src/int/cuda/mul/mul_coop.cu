@@ -102,7 +102,7 @@ namespace bgmul {
 
 /* 4 lanes of 16 words up to 2048 bits, 8 up to 4096: measured on one H200 (device-resident,
  * 2^20 and 2^18 instances) against 8 lanes of 8 words at 2048 bits (1.41e9/s against
- * 1.62e9) and 16 of 8 at 4096 (3.64e8 against 4.16e8); docs/perf/int-gpu.md "Cooperative
+ * 1.62e9) and 16 of 8 at 4096 (3.64e8 against 4.16e8); docs/perf/int-gpu-groups.md "Cooperative
  * products at 2048 and 4096 bits". */
 int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {

@@ -6,7 +6,7 @@
  *
  * Why on the device: isprime's strong probable primes (about 1 in 355 random odd 1024-bit
  * numbers) took two thirds of the CUDA path's time in this ladder on 16 host threads; one
- * thread per instance is latency-bound (docs/perf/int-gpu.md), a group of lanes keeps the
+ * thread per instance is latency-bound (docs/perf/int-gpu-groups.md), a group of lanes keeps the
  * product's row short. */
 #include "int/cuda/core/lucas_coop.h"
 #include "int/cuda/num/mont_coop.cuh"

@@ -5,7 +5,7 @@
  * this file adds only the walk, exactly as tests/int_gpu/sprp2_sim.h simulates it against GMP.
  *
  * Why: isprime's base-2 test of the survivors of trial division is the largest part of its
- * device path (docs/perf/int-gpu.md); done whole here it needs no exponent or base from the
+ * device path (docs/perf/int-gpu-groups.md); done whole here it needs no exponent or base from the
  * host, and no squarings of the strong test on the host threads. */
 #include "int/cuda/core/lucas_coop.h"
 #include "int/cuda/core/sprp2_coop.h"
