@@ -62,14 +62,14 @@ static void test_shape(void)
         for (int nw = 0; nw <= BG_IC_MAX_WORDS + 1; nw++) {
             int want = wants[k], T = 0, L = 0, ok = bg_ic_shape(nw, want, &T, &L);
             int fits = want >= 2 && (want & (want - 1)) == 0 && want <= 32 &&
-                       (want * 8 >= nw || (want <= 16 && want * 16 >= nw));
+                       (want * 8 >= nw || (want >= 4 && want <= 16 && want * 16 >= nw));
             if (nw < 1 || nw > BG_IC_MAX_WORDS || want == 1 ||
                 (want == 0 && nw < BG_IC_MIN_WORDS)) {
                 CHECK(!ok, "invmod shape nw=%d want=%d", nw, want);
                 continue;
             }
             int compiled = T >= 2 && T <= 32 && (T & (T - 1)) == 0 && T * L >= nw &&
-                           (L == 8 || (L == 16 && T <= 16)); /* invmod_coop.cu's kernels */
+                           (L == 8 || (L == 16 && T >= 4 && T <= 16)); /* invmod_coop.cu's kernels */
             int chosen = fits ? T == want && L == (want * 8 >= nw ? 8 : 16)
                               : L == bg_ic_def_l(nw) && (T == 2 || (T / 2) * L < nw);
             CHECK(ok && compiled && chosen, "invmod shape nw=%d want=%d: T=%d L=%d", nw, want, T,

@@ -76,18 +76,19 @@
 #define BG_IC_WIDE_WORDS 64
 BULK_HD int bg_ic_def_l(int nw) { return nw >= BG_IC_WIDE_WORDS ? 16 : 8; }
 
-/* The shape for nw words: lanes *tpi (2 .. 32, a power of two) of *L words (8, or 16 with at
- * most 16 lanes: the shapes invmod_coop.cu compiles), tpi L >= nw. want: the lanes asked for by
- * the tuning (int.invmod_tpi; 0 = by width, 1 = the one-thread kernel): then L = 8 when that
- * holds nw, else 16; a want that cannot hold nw is replaced by the default. Default: L =
- * bg_ic_def_l(nw), the fewest lanes from 2 on. Returns 0 (the one-thread kernel) for want = 1,
- * above BG_IC_MAX_WORDS and, by default, below BG_IC_MIN_WORDS. */
+/* The shape for nw words: lanes *tpi (2 .. 32, a power of two) of *L words (8, or 16 with 4 ..
+ * 16 lanes: the shapes invmod_coop.cu compiles; 2 lanes of 16 lost to 4 of 8 at 1024 bits and
+ * are not compiled), tpi L >= nw. want: the lanes asked for by the tuning (int.invmod_tpi; 0 =
+ * by width, 1 = the one-thread kernel): then L = 8 when that holds nw, else 16; a want that
+ * cannot hold nw is replaced by the default. Default: L = bg_ic_def_l(nw), the fewest lanes
+ * from 2 on. Returns 0 (the one-thread kernel) for want = 1, above BG_IC_MAX_WORDS and, by
+ * default, below BG_IC_MIN_WORDS. */
 BULK_HD int bg_ic_shape(int nw, int want, int *tpi, int *L)
 {
     if (nw < 1 || nw > BG_IC_MAX_WORDS || want == 1 || (want == 0 && nw < BG_IC_MIN_WORDS))
         return 0;
     int t = 2, l = bg_ic_def_l(nw);
-    int fits = want * 8 >= nw || (want <= 16 && want * 16 >= nw);
+    int fits = want * 8 >= nw || (want >= 4 && want <= 16 && want * 16 >= nw);
     if (want >= 2 && want <= 32 && (want & (want - 1)) == 0 && fits) {
         t = want;
         l = want * 8 >= nw ? 8 : 16;

@@ -175,13 +175,13 @@ int launch(bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limb
     return BULK_OK;
 }
 
-/* The shapes bg_ic_shape gives: 2 .. 32 lanes of 8 words, 2 .. 16 lanes of 16. */
+/* The shapes bg_ic_shape gives: 2 .. 32 lanes of 8 words, 4 .. 16 lanes of 16. */
 template <int TPI>
 int launch_l(int L, bg_limb *r, const bg_limb *a, const bg_limb *m, size_t n, size_t limbs,
              uint8_t *todo, int8_t *err, int *bad, cudaStream_t st)
 {
     if (L == 8) return launch<8, TPI>(r, a, m, n, limbs, todo, err, bad, st);
-    if constexpr (TPI <= 16)
+    if constexpr (TPI >= 4 && TPI <= 16)
         if (L == 16) return launch<16, TPI>(r, a, m, n, limbs, todo, err, bad, st);
     return BULK_ERR_INTERNAL;
 }
