@@ -56,13 +56,15 @@ struct slot {
 } // namespace
 
 /* The context's int GPU state (ctx->cuda->ints): the slots, created on first use on the
- * context's device and kept for the next call. `lock` keeps two threads that share one context
- * (against bulk.h's rule of one thread per context at a time) from using the same slots; two
- * contexts never share them. */
+ * context's device and kept for the next call, and the device copy of the last trial-division
+ * table (kept for the next isprime call with the same limit: a nextprime run makes one call a
+ * round). `lock` keeps two threads that share one context (against bulk.h's rule of one thread
+ * per context at a time) from using the same slots; two contexts never share them. */
 struct bulk_int_cuda_state {
     pthread_mutex_t lock;
     slot slots[kSlots];
-    bool ready; /* streams and flags made */
+    bool ready;           /* streams and flags made */
+    bg_trial_table trial; /* trial.g NULL: none yet */
 };
 
 namespace {
@@ -522,8 +524,8 @@ int bulk_int_cuda_invmod(bulk_ctx *ctx, bulk_limb_t *r, const bulk_limb_t *a, co
     });
 }
 
-/* The device copy of the CPU's table t (bg_trial_build), in one allocation freed by the
- * caller (cudaFree(tt->g)); BULK_ERR_NOMEM or BULK_ERR_CUDA on failure. */
+/* The device copy of the CPU's table t (bg_trial_build), in one allocation (tt->g) that the
+ * context's state keeps; BULK_ERR_NOMEM or BULK_ERR_CUDA on failure (tt->g unchanged). */
 static int trial_table_upload(bg_trial_table *tt, const bulk_prime_table *t)
 {
     size_t ngmax = bg_trial_max_groups(t->count);
@@ -558,18 +560,26 @@ int bulk_int_cuda_trial(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *a, size_
     if (rc != BULK_OK) return rc;
     if (limbs > BG_MAX_LIMBS_OTHER) return BULK_ERR_UNSUPPORTED;
     if (n == 0) return BULK_OK;
-    bg_trial_table tt;
     BULK_CUDA_CHECK(ctx, cudaSetDevice(ctx->cuda->device));
-    rc = trial_table_upload(&tt, t);
+    bulk_int_cuda_state *S = int_state(ctx);
+    if (!S)
+        return bulk_fail(ctx, BULK_ERR_NOMEM, "bulk_int_isprime (CUDA): the context's state: "
+                         "out of memory");
+    pthread_mutex_lock(&S->lock);
+    if (S->trial.g && S->trial.limit != t->limit) { /* another width's table */
+        cudaFree((void *)S->trial.g);
+        S->trial.g = NULL;
+    }
+    if (!S->trial.g) rc = trial_table_upload(&S->trial, t);
+    const bg_trial_table tt = S->trial;
+    pthread_mutex_unlock(&S->lock);
     if (rc != BULK_OK)
         return bulk_fail(ctx, rc, "bulk_int_isprime: the table of %zu small primes on the "
                          "device: %s", t->count, rc == BULK_ERR_NOMEM ? "out of memory"
                                                                      : "copy failed");
     args g = {limbs, limbs, 0, 0, NULL, &tt};
-    rc = stream_op(ctx, n, op_trial, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
-                   bg_trial_scratch_words(limbs) * 4);
-    cudaFree((void *)tt.g);
-    return rc;
+    return stream_op(ctx, n, op_trial, g, BULK_OK, {{a, limbs * 8}}, {{out, 1}},
+                     bg_trial_scratch_words(limbs) * 4);
 }
 
 int bulk_int_cuda_sprp2(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size_t n,
@@ -606,6 +616,7 @@ void bulk_int_cuda_release(bulk_cuda_state *cs)
         if (x.pinned) cudaFreeHost(x.pinned);
         if (x.dev) cudaFree(x.dev);
     }
+    if (S->trial.g) cudaFree((void *)S->trial.g);
     cudaGetLastError(); /* a failure here leaves nothing to do: the memory goes with the process */
     pthread_mutex_destroy(&S->lock);
     free(S);
