@@ -111,9 +111,10 @@ static void gather_range(void *p, size_t begin, size_t end, int worker)
     struct offload_job *j = p;
     size_t L = j->limbs;
     for (size_t k = begin; k < end; k++) {
-        bulk_limb_t *m = j->Mw + k * L, *b = j->Bw + k * L;
+        bulk_limb_t *m = j->Mw + k * L;
         memcpy(m, j->a + j->idx[k] * L, L * sizeof *m);
         if (!j->Ew) continue; /* the device's whole strong test: the modulus alone */
+        bulk_limb_t *b = j->Bw + k * L;
         odd_part(j->Ew + k * L, m, L);
         memset(b, 0, L * sizeof *b);
         b[0] = 2;
@@ -191,7 +192,10 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
     struct offload_job j = { .out = out, .a = a, .limbs = limbs, .t = &t, .rounds = o->rounds };
     size_t cl = o->chunk_limbs ? o->chunk_limbs : (size_t)1 << 22;
     size_t per = cl / limbs ? cl / limbs : 1, c = per < n ? per : n;
-    bulk_limb_t *M = malloc(4 * c * limbs * sizeof *M);
+    /* M, E, B, X for step 2 (the modulus alone with sprp2), M, U, V, Q for step 4 */
+    size_t regions = o->lucas || !o->sprp2 ? 4 : 1;
+    bulk_limb_t *M = malloc(regions * c * limbs * sizeof *M);
+    bulk_limb_t *E = M && regions == 4 ? M + c * limbs : NULL;
     size_t *idx = malloc(c * sizeof *idx);
     int8_t *err = malloc(c);
     size_t sl = bulk_prime_strong_from_scratch(limbs);
@@ -210,8 +214,8 @@ int bulk_prime_offload_run(bulk_ctx *ctx, const bulk_prime_offload *o, uint8_t *
         for (; i < n && cnt < c; i++)
             if (out[i] == 2) idx[cnt++] = i;
         if (cnt == 0) break;
-        st = chunk(ctx, o, &j, cnt, M, M + c * limbs, M + 2 * c * limbs, M + 3 * c * limbs, idx,
-                   err);
+        st = chunk(ctx, o, &j, cnt, M, E, E ? E + c * limbs : NULL, E ? E + 2 * c * limbs : NULL,
+                   idx, err);
         size_t first;
         if (st == BULK_OK) st = bulk_int_workers_result(&j.w, &first);
     }
