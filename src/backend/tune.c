@@ -37,7 +37,7 @@ static int pick(const char *v, const char *const *names, int first)
 }
 
 #define BIG ((long long)1 << 62)
-static const char *const k_mul[] = {"teo", "sr", "cols", "kara", "ntt", "coop", NULL};
+static const char *const k_mul[] = {"teo", "sr", "cols", "kara", "ntt", "coop", "ckara", NULL};
 static const char *const k_isa[] = {"base", "avx2", "avx512", NULL};
 static const char *const k_layout[] = {"batch", "uniform", NULL};
 static const char *const k_kernel[] = {"fast", "core", NULL};
@@ -129,7 +129,7 @@ typedef struct key {
 } key;
 
 static const key k_keys[] = {
-    {"int.mul", "teo, sr, cols, kara, ntt, coop", s_int_mul},
+    {"int.mul", "teo, sr, cols, kara, ntt, coop, ckara", s_int_mul},
     {"int.kara_min", "32 to 16777216 (limbs)", s_int_kara_min},
     {"int.ntt_min", "a number of limbs, 0 for never", s_int_ntt_min},
     {"int.gcd", "approx", s_int_gcd},

@@ -17,7 +17,8 @@ extern "C" {
 #endif
 
 enum { BULK_TUNE_MUL_AUTO, BULK_TUNE_MUL_TEO, BULK_TUNE_MUL_SR, BULK_TUNE_MUL_COLS,
-       BULK_TUNE_MUL_KARA, BULK_TUNE_MUL_NTT, BULK_TUNE_MUL_COOP };
+       BULK_TUNE_MUL_KARA, BULK_TUNE_MUL_NTT, BULK_TUNE_MUL_COOP,
+       BULK_TUNE_MUL_CKARA };
 enum { BULK_TUNE_ISA_AUTO, BULK_TUNE_ISA_BASE, BULK_TUNE_ISA_AVX2, BULK_TUNE_ISA_AVX512 };
 
 /* An unset size (gcd.*, int.ntt_min) is -1: 0 is a valid forced value there. */

@@ -24,8 +24,8 @@ static void test_valid(void)
     bulk_tune def;
     bulk_tune_default(&def);
     CHECK(same_tune(t, &def), "a new context has the defaults");
-    static const char *const muls[] = {"teo", "sr", "cols", "kara", "ntt", "coop"};
-    for (int i = 0; i < 6; i++) {
+    static const char *const muls[] = {"teo", "sr", "cols", "kara", "ntt", "coop", "ckara"};
+    for (int i = 0; i < 7; i++) {
         char s[32];
         snprintf(s, sizeof s, "int.mul=%s", muls[i]);
         CHECK(set(s) == BULK_OK && t->int_mul == BULK_TUNE_MUL_TEO + i, "%s", s);
@@ -91,7 +91,7 @@ static void test_invalid(void)
               "'%s': bulk_tune_check says '%s', bulk_ctx_set_tune '%s'", bad[i], why, m);
     }
     set("int.mul=fast");
-    CHECK(strstr(bulk_ctx_last_error(ctx), "int.mul='fast'") && strstr(bulk_ctx_last_error(ctx), "teo, sr, cols, kara, ntt, coop"),
+    CHECK(strstr(bulk_ctx_last_error(ctx), "int.mul='fast'") && strstr(bulk_ctx_last_error(ctx), "teo, sr, cols, kara, ntt, coop, ckara"),
           "the message names the item and the valid values: %s", bulk_ctx_last_error(ctx));
     set("nosuch=1");
     CHECK(strstr(bulk_ctx_last_error(ctx), "'nosuch'") && strstr(bulk_ctx_last_error(ctx), "life.isa"),

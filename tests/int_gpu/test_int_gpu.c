@@ -666,6 +666,22 @@ static void test_coop(void)
     printf("cooperative products: done\n");
 }
 
+/* One Karatsuba step over cooperative half products (int.mul=ckara) at its two widths, with
+ * counts below, at and around a block (16 instances at 2048 bits, 8 at 4096) and larger batches;
+ * the neighbouring widths, which it hands to the cooperative rows. */
+static void test_ckara(void)
+{
+    static const size_t n32[] = {1, 15, 16, 17, 1001, ((size_t)1 << 16) + 77};
+    static const size_t n64[] = {1, 7, 8, 9, 1001, ((size_t)1 << 15) + 5};
+    for (int k = 0; k < 6; k++) {
+        check_kernel("ckara", 32, n32[k]);
+        check_kernel("ckara", 64, n64[k]);
+    }
+    check_kernel("ckara", 31, 301);
+    check_kernel("ckara", 33, 301);
+    printf("Karatsuba over cooperative products: done\n");
+}
+
 /* The device-resident chain: p = a * b; (q, r) = p divmod c; g = gcd(r, c); one download. */
 static void test_chain(size_t limbs, size_t n)
 {
@@ -741,6 +757,7 @@ int main(int argc, char **argv)
     test_mul_kernels();
     test_eo();
     test_coop();
+    test_ckara();
     test_sr_shapes();
     /* divmod up to 16 limbs (the staged kernel; above 16 limbs test_size covers bg_divmod) */
     static const size_t dcols[] = {1, 2, 3, 4, 5, 8, 12, 13, 16};

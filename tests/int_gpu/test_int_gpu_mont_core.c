@@ -301,6 +301,90 @@ static void test_mul_full(void)
     mpz_clears(A, B, Z, R, NULL);
 }
 
+/* r = x - y over a simulated group (bg_lc_sub, the lookahead over the borrows, bg_lc_dec), as
+ * the Karatsuba kernel's kc_sub; returns the group's borrow out. */
+static int sim_sub(lanes r, lanes x, lanes y, int T, int L)
+{
+    uint32_t G = 0, P = 0;
+    for (int l = 0; l < T; l++) {
+        int p;
+        G |= (uint32_t)bg_lc_sub(r[l], x[l], y[l], L, &p) << l;
+        P |= (uint32_t)p << l;
+    }
+    int bout;
+    uint32_t bin = bg_mc_lookahead(G, P, T, &bout);
+    for (int l = 0; l < T; l++) bg_lc_dec(r[l], (int)((bin >> l) & 1), L);
+    return bout;
+}
+
+/* mul_kcoop_kernel for one instance: out (4 H words, H = T L) = a b (2 H words each) by one
+ * Karatsuba step over three cooperative half products (core/mul_coop.h), the chunks' carries
+ * passed up round by round as the kernel's barriers do. */
+static void sim_kara(bg_word *out, const bg_word *a, const bg_word *b, int T, int L)
+{
+    static lanes a0, a1, b0, b1, d, e;
+    static bg_word p[3][2 * MAXT * MAXL], w[3 * MAXT * MAXL / BG_KC_CHUNK][BG_KC_CHUNK];
+    const int H = T * L, C = 3 * H / BG_KC_CHUNK;
+    to_lanes(a0, a, H, T, L);
+    to_lanes(a1, a + H, H, T, L);
+    to_lanes(b0, b, H, T, L);
+    to_lanes(b1, b + H, H, T, L);
+    int sa = sim_sub(d, a0, a1, T, L);
+    if (sa) sim_sub(d, a1, a0, T, L);
+    int sb = sim_sub(e, b1, b0, T, L);
+    if (sb) sim_sub(e, b0, b1, T, L);
+    sim_mul_full(p[0], a0, b0, T, L);
+    sim_mul_full(p[1], a1, b1, T, L);
+    sim_mul_full(p[2], d, e, T, L);
+    int co[3 * MAXT * MAXL / BG_KC_CHUNK], cin[3 * MAXT * MAXL / BG_KC_CHUNK];
+    for (int c = 0; c < C; c++) co[c] = bg_kc_chunk(w[c], p[0], p[1], p[2], sa ^ sb, H, c);
+    for (int round = 0;; round++) {
+        int any = 0;
+        for (int c = 0; c + 1 < C; c++) any |= co[c] != 0;
+        if (!any) break;
+        CHECK(round <= C, "Karatsuba carries T=%d L=%d: more rounds than chunks", T, L);
+        for (int c = 0; c < C; c++) cin[c] = c ? co[c - 1] : 0;
+        for (int c = 0; c < C; c++) co[c] = bg_kc_add(w[c], cin[c]);
+    }
+    memcpy(out, p[0], sizeof(bg_word) * (size_t)H);
+    for (int c = 0; c < C; c++) memcpy(out + H + BG_KC_CHUNK * c, w[c], sizeof w[c]);
+}
+
+/* One Karatsuba step over cooperative half products against mpz_mul: groups of 2 .. 8 lanes of
+ * 16 words and 4 .. 8 of 8, random, all-ones and sparse words, halves equal, and a0 < a1, b1 < b0
+ * in every combination (the sign of the middle term). */
+static void test_kara_coop(void)
+{
+    static const int shapes[][2] = {{2, 16}, {4, 16}, {8, 16}, {4, 8}, {8, 8}};
+    static bg_word a[2 * MAXT * MAXL], b[2 * MAXT * MAXL], r[4 * MAXT * MAXL];
+    mpz_t A, B, Z, R;
+    mpz_inits(A, B, Z, R, NULL);
+    for (int si = 0; si < 5; si++) {
+        const int T = shapes[si][0], L = shapes[si][1], H = T * L;
+        for (int rep = 0; rep < (sanitized ? 8 : 60); rep++) {
+            fill(a, 1, 2 * H, rep);
+            fill(b, 1, 2 * H, rep + 3);
+            if (rep % 9 == 1) memset(a, 0xff, sizeof(bg_word) * (size_t)(2 * H));
+            if (rep % 9 == 2) memset(b, 0xff, sizeof(bg_word) * (size_t)(2 * H));
+            if (rep % 9 == 3) memcpy(a + H, a, sizeof(bg_word) * (size_t)H); /* a0 = a1 */
+            if (rep % 9 == 4) memcpy(b + H, b, sizeof(bg_word) * (size_t)H);
+            if (rep % 4 == 1) a[2 * H - 1] |= 0x80000000u, a[H - 1] &= 0x7fffffffu; /* a0 < a1 */
+            if (rep % 4 == 2) b[H - 1] |= 0x80000000u, b[2 * H - 1] &= 0x7fffffffu; /* b1 < b0 */
+            if (rep % 4 == 3) {
+                a[2 * H - 1] |= 0x80000000u, a[H - 1] &= 0x7fffffffu;
+                b[H - 1] |= 0x80000000u, b[2 * H - 1] &= 0x7fffffffu;
+            }
+            sim_kara(r, a, b, T, L);
+            to_mpz(A, a, 1, 2 * H);
+            to_mpz(B, b, 1, 2 * H);
+            to_mpz(R, r, 1, 4 * H);
+            mpz_mul(Z, A, B);
+            CHECK(mpz_cmp(R, Z) == 0, "Karatsuba over coop products T=%d L=%d rep=%d", T, L, rep);
+        }
+    }
+    mpz_clears(A, B, Z, R, NULL);
+}
+
 /* One simulated powmod against mpz_powm; prints the inputs on a mismatch. */
 static void check_powmod(const bg_word *b, const bg_word *e, const bg_word *m, int nw, int T, int L,
                          const char *what)
@@ -465,6 +549,7 @@ int main(int argc, char **argv)
     test_row();
     test_mont_mul();
     test_mul_full();
+    test_kara_coop();
     test_invmod();
     test_powmod_coop();
     return test_finish();

@@ -104,6 +104,7 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_KARA && limbs % 2 == 0) return K_KARA;
     if (m == BULK_TUNE_MUL_NTT && limbs <= BG_NTT_MAX_LIMBS) return K_NTT;
     if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
+    if (m == BULK_TUNE_MUL_CKARA && limbs <= kCoopMaxLimbs) return K_CKARA;
     if (limbs <= kEoMaxLimbs) return K_TEO;
     if (coop_width(limbs)) return K_COOP;
     if (kara_over_coop(limbs)) return K_KARA;
@@ -125,6 +126,7 @@ int launch_full(kernel k, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t
     case K_KARA: return launch_kara(r, a, b, n, limbs, t, st);
     case K_NTT: return bg_launch_mul_ntt(r, a, b, n, (size_t)limbs, st);
     case K_COOP: return launch_coop(r, a, b, n, limbs, st);
+    case K_CKARA: return launch_ckara(r, a, b, n, limbs, st);
     default: return launch_cols(r, a, b, n, limbs, st);
     }
 }
@@ -135,7 +137,7 @@ extern "C" const char *bulk_int_cuda_mul_kernel(const bulk_ctx *ctx, size_t limb
 {
     if (limbs == 0 || limbs > BG_MAX_LIMBS_MUL) return "none";
     bgmul::kernel k = bgmul::choose((int)limbs, bulk_ctx_tune(ctx));
-    static const char *const names[] = {"sr", "cols", "kara", "teo", "ntt", "coop"}; /* enum order */
+    static const char *const names[] = {"sr", "cols", "kara", "teo", "ntt", "coop", "ckara"}; /* enum order */
     return names[k];
 }
 

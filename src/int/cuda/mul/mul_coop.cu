@@ -8,6 +8,38 @@ namespace {
 
 const int kCoopMulThreads = 128; /* 128 / TPI instances a block */
 
+/* The product of a group: x (this lane's L words of the first operand, registers) times y (the
+ * group's N = TPI L words in shared memory, read row by row as a broadcast): lane 0 stores word
+ * i of the product into lo[i] at row i (i < N), and hi gets this lane's L words of the high half
+ * (words N + gl L ..) once the carries are resolved (core/mul_coop.h). */
+template <int L, int TPI>
+__device__ __forceinline__ void coop_rows(bg_word *hi, bg_word *lo, const bg_word *x,
+                                          const bg_word *y, const group<TPI> &g)
+{
+    bg_word t[L + 2], o[L + 2];
+#pragma unroll
+    for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
+#pragma unroll 1
+    for (int s = 0; s < TPI; s++) {
+#pragma unroll
+        for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
+            const bg_word bi = y[s * L + k]; /* one address for the group: a broadcast */
+            bg_mc_row_mul(t, o, x, bi, L);
+            const bg_word d = __shfl_down_sync(g.gm, t[0], 1, TPI);
+            if (g.gl == 0) lo[s * L + k] = t[0];
+            bg_mc_shift(t, o, g.gl == TPI - 1 ? 0 : d, L);
+        }
+    }
+    bg_mc_merge(t, t, o, L);
+    const bg_word up = __shfl_up_sync(g.gm, t[L], 1, TPI);
+    int p, cout;
+    const int c = bg_mc_norm1(t, g.gl == 0 ? 0 : up, L, &p);
+    const uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
+    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
+#pragma unroll
+    for (int j = 0; j < L; j++) hi[j] = t[j];
+}
+
 /* One instance per group of TPI lanes, L words of a per lane in registers (N = TPI L words, the
  * width nw = 2 l zero-padded up to it), b in the group's row of shared memory (row i reads
  * word i, the same address for the whole group: a broadcast; against a shuffle from the owning
@@ -47,26 +79,8 @@ __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, c
         }
     }
     __syncwarp(g.gm);
-    bg_word t[L + 2], o[L + 2];
-#pragma unroll
-    for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
-#pragma unroll 1
-    for (int s = 0; s < TPI; s++) {
-#pragma unroll
-        for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
-            const bg_word bi = yb[s * L + k]; /* one address for the group: a broadcast */
-            bg_mc_row_mul(t, o, x, bi, L);
-            const bg_word d = __shfl_down_sync(g.gm, t[0], 1, TPI);
-            if (g.gl == 0) lo[s * L + k] = t[0];
-            bg_mc_shift(t, o, g.gl == TPI - 1 ? 0 : d, L);
-        }
-    }
-    bg_mc_merge(t, t, o, L);
-    const bg_word up = __shfl_up_sync(g.gm, t[L], 1, TPI);
-    int p, cout;
-    const int c = bg_mc_norm1(t, g.gl == 0 ? 0 : up, L, &p);
-    const uint32_t cin = bg_mc_lookahead(g.ballot(c), g.ballot(p), TPI, &cout);
-    bg_lc_inc(t, (int)((cin >> g.gl) & 1), L);
+    bg_word t[L];
+    coop_rows<L, TPI>(t, lo, x, yb, g);
     __syncwarp(g.gm);
     if (vec) {
 #pragma unroll
@@ -96,6 +110,113 @@ int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
     return BULK_OK;
 }
 
+/* ---- one Karatsuba step over three cooperative half products (core/mul_coop.h) -------------- */
+
+/* r = x - y over the group's words; returns the group's borrow out (the same in every lane). */
+template <int L, int TPI>
+__device__ __forceinline__ int kc_sub(bg_word *r, const bg_word *x, const bg_word *y,
+                                      const group<TPI> &g)
+{
+    int p, bout;
+    const int b = bg_lc_sub(r, x, y, L, &p);
+    const uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
+    bg_lc_dec(r, (int)((bin >> g.gl) & 1), L);
+    return bout;
+}
+
+const int kKcThreads = 96; /* three warps: p0, p2, pm of 32 / TPI instances */
+
+/* Products of 2 H words (H = 16 TPI: 2048 bits at TPI 2, 4096 at TPI 4), 32 / TPI instances a
+ * block. The block stages a and b (coalesced, 8-byte loads) into one shared-memory row per
+ * instance: a, b, p0, p2, pm (2 H words each; 10 H + 1 words, so rows start in different
+ * banks). Warp w's groups compute p0 (w = 0), p2 (w = 1) or pm (w = 2, which first forms
+ * |a0 - a1| in registers and |b1 - b0| in pm's upper half, and the sign) with coop_rows; then
+ * the block's 96 threads take the chunks (thread t: instance t mod (32 / TPI), chunk
+ * t / (32 / TPI), so a warp's threads read rows of different instances) and pass the carries up
+ * one chunk a round, a barrier each (usually one or two rounds). r must be 16-byte aligned. */
+template <int TPI>
+__global__ void __launch_bounds__(kKcThreads) mul_kcoop_kernel(bg_limb *r, const bg_limb *a,
+                                                               const bg_limb *b, size_t n)
+{
+    enum { L = 16, H = 16 * TPI, IPB = 32 / TPI, S = 10 * H + 1, C = 3 * H / BG_KC_CHUNK };
+    __shared__ bg_word sm[IPB * S];
+    __shared__ int carry[kKcThreads], negs[IPB];
+    const size_t first = (size_t)blockIdx.x * IPB;
+    const int cnt = (int)(n - first < (size_t)IPB ? n - first : IPB);
+    const bg_limb *ga = a + first * H, *gb = b + first * H; /* H limbs = 2 H words each */
+    for (int k = threadIdx.x; k < IPB * H; k += kKcThreads) {
+        const int inst = k / H, j = k % H;
+        const bg_limb va = inst < cnt ? ga[k] : 0, vb = inst < cnt ? gb[k] : 0;
+        bg_word *row = sm + inst * S;
+        row[2 * j] = (bg_word)va, row[2 * j + 1] = (bg_word)(va >> 32);
+        row[2 * H + 2 * j] = (bg_word)vb, row[2 * H + 2 * j + 1] = (bg_word)(vb >> 32);
+    }
+    __syncthreads();
+    const int role = threadIdx.x / 32, gib = (threadIdx.x & 31) / TPI;
+    const group<TPI> g = this_group<TPI>();
+    bg_word *row = sm + gib * S, *P = row + 4 * H + 2 * H * role;
+    const int w0 = g.gl * L;
+    bg_word x[L];
+    const bg_word *y;
+    if (role < 2) { /* a0 b0 or a1 b1 */
+#pragma unroll
+        for (int j = 0; j < L; j++) x[j] = row[role * H + w0 + j];
+        y = row + 2 * H + role * H;
+    } else { /* |a0 - a1| |b1 - b0| */
+        bg_word u[L], v[L], d[L];
+#pragma unroll
+        for (int j = 0; j < L; j++) u[j] = row[w0 + j], v[j] = row[H + w0 + j];
+        const int sa = kc_sub<L, TPI>(x, u, v, g);
+        if (sa) kc_sub<L, TPI>(x, v, u, g);
+#pragma unroll
+        for (int j = 0; j < L; j++) u[j] = row[3 * H + w0 + j], v[j] = row[2 * H + w0 + j];
+        const int sb = kc_sub<L, TPI>(d, u, v, g);
+        if (sb) kc_sub<L, TPI>(d, v, u, g);
+#pragma unroll
+        for (int j = 0; j < L; j++) P[H + w0 + j] = d[j];
+        if (g.gl == 0) negs[gib] = sa ^ sb;
+        __syncwarp(g.gm);
+        y = P + H;
+    }
+    bg_word hi[L];
+    coop_rows<L, TPI>(hi, P, x, y, g);
+    __syncwarp(g.gm); /* y, when it is pm's upper half, read by the whole group */
+#pragma unroll
+    for (int j = 0; j < L; j++) P[H + w0 + j] = hi[j];
+    __syncthreads();
+    const int ki = threadIdx.x % IPB, c = threadIdx.x / IPB;
+    const bg_word *kr = sm + ki * S;
+    bg_word w[BG_KC_CHUNK];
+    int co = bg_kc_chunk(w, kr + 4 * H, kr + 6 * H, kr + 8 * H, negs[ki], H, c);
+    for (;;) {
+        carry[threadIdx.x] = co;
+        if (!__syncthreads_or(c + 1 < C && co != 0)) break;
+        const int cin = c ? carry[threadIdx.x - IPB] : 0;
+        __syncthreads();
+        co = bg_kc_add(w, cin);
+    }
+    if (ki >= cnt) return;
+    bg_word *out = (bg_word *)(r + (first + ki) * 2 * H);
+#pragma unroll
+    for (int j = 0; j < BG_KC_CHUNK; j += 4) {
+        *(uint4 *)(out + H + BG_KC_CHUNK * c + j) = make_uint4(w[j], w[j + 1], w[j + 2], w[j + 3]);
+        if (c < H / BG_KC_CHUNK) {
+            const bg_word *p0 = kr + 4 * H + BG_KC_CHUNK * c + j;
+            *(uint4 *)(out + BG_KC_CHUNK * c + j) = make_uint4(p0[0], p0[1], p0[2], p0[3]);
+        }
+    }
+}
+
+template <int TPI>
+int launch_kcoop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, cudaStream_t st)
+{
+    const int per = 32 / TPI;
+    const unsigned grid = (unsigned)((n + per - 1) / per);
+    mul_kcoop_kernel<TPI><<<grid, kKcThreads, 0, st>>>(r, a, b, n);
+    BULK_CUDA_CHECK_LAUNCH(NULL);
+    return BULK_OK;
+}
+
 } // namespace
 
 namespace bgmul {
@@ -108,6 +229,15 @@ int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
 {
     if (l <= 32) return ::launch_coop<16, 4>(r, a, b, n, l, st);
     return ::launch_coop<16, 8>(r, a, b, n, l, st);
+}
+
+/* One Karatsuba step over cooperative half products at exactly 32 or 64 limbs; other widths,
+ * and a result that is not 16-byte aligned, take the cooperative rows. */
+int launch_ckara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
+{
+    if ((uintptr_t)r % 16 == 0 && l == 32) return ::launch_kcoop<2>(r, a, b, n, st);
+    if ((uintptr_t)r % 16 == 0 && l == 64) return ::launch_kcoop<4>(r, a, b, n, st);
+    return launch_coop(r, a, b, n, l, st);
 }
 
 } // namespace bgmul

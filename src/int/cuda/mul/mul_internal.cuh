@@ -9,7 +9,7 @@
 
 namespace bgmul {
 
-enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT, K_COOP };
+enum kernel { K_SR, K_COLS, K_KARA, K_TEO, K_NTT, K_COOP, K_CKARA };
 
 enum mul_kind { MK_FULL, MK_SQR, MK_LO };
 
@@ -27,6 +27,9 @@ int dispatch_eo(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t 
  * lanes up to 32 limbs, 8 above (zero-padded). */
 const int kCoopMaxLimbs = 64;
 int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st);
+/* mul_coop.cu: one Karatsuba step over three cooperative half products at 32 and 64 limbs (the
+ * cooperative rows elsewhere). */
+int launch_ckara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st);
 
 /* mul_cols.cu: the warp-column kernel, any width up to BG_MAX_LIMBS_MUL. */
 int launch_cols(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int limbs,
