@@ -337,7 +337,12 @@ static void sim_kara(bg_word *out, const bg_word *a, const bg_word *b, int T, in
     sim_mul_full(p[1], a1, b1, T, L);
     sim_mul_full(p[2], d, e, T, L);
     int co[3 * MAXT * MAXL / BG_KC_CHUNK], cin[3 * MAXT * MAXL / BG_KC_CHUNK];
-    for (int c = 0; c < C; c++) co[c] = bg_kc_chunk(w[c], p[0], p[1], p[2], sa ^ sb, H, c);
+    for (int c = 0; c < C; c++) { /* the chunk's terms, as the kernel loads them */
+        const int k = BG_KC_CHUNK * c;
+        const bg_word *x = k < H ? p[0] + H + k : p[1] + k - H;
+        if (k < 2 * H) co[c] = bg_kc_sum4(w[c], x, p[0] + k, p[1] + k, p[2] + k, sa ^ sb);
+        else memcpy(w[c], x, sizeof w[c]), co[c] = 0;
+    }
     for (int round = 0;; round++) {
         int any = 0;
         for (int c = 0; c + 1 < C; c++) any |= co[c] != 0;

@@ -46,53 +46,57 @@ BULK_HD void bg_mc_row_mul(bg_word *e, bg_word *o, const bg_word *a, bg_word bi,
 
 /* ---- one Karatsuba step over three cooperative half products --------------------------------
  *
- * a = a1 X + a0, b = b1 X + b0 (X = D^H, H words each half): p0 = a0 b0, p2 = a1 b1 and
- * pm = |a0 - a1| |b1 - b0|, three products of H words (a group of lanes each), and
+ * a = a1 X + a0, b = b1 X + b0 (X = D^H, H words each half, a multiple of BG_KC_CHUNK):
+ * p0 = a0 b0, p2 = a1 b1 and pm = |a0 - a1| |b1 - b0|, three products of H words (a group of
+ * lanes each), and
  *   a b = p0 + (p0 + p2 + s pm) X + p2 X^2,   s = -1 when exactly one of a0 - a1, b1 - b0 is
  * negative, else +1 (the middle term is a0 b1 + a1 b0, never negative). Words H .. 4H - 1 of
- * the product are cut into 3H / BG_KC_CHUNK chunks; each chunk's words are first summed without
- * the carries of the chunks below (bg_kc_chunk), then every chunk adds the carry of the one
- * below (bg_kc_add) until no carry is left below the top chunk. The top chunk's carries out are
- * dropped: the product is below D^(4H), so its words taken mod D^16 come out right whatever the
- * order the carries arrive in (they sum to zero above it). 25 % fewer word products than the
- * schoolbook rows, for the sums and one more pass over the words. */
+ * the product are cut into 3H / BG_KC_CHUNK chunks; chunk c (words H + 16 c ..) is, before the
+ * carries of the chunks below, x + p0[16 c ..] + p2[16 c ..] + s pm[16 c ..] with x = p0's high
+ * half (c < H / 16) or p2's low half (H / 16 <= c < 2H / 16), and p2's high half alone above
+ * (bg_kc_sum4 and bg_kc_add, one carry chain per term); then every chunk adds the carry of the
+ * one below (bg_kc_add) until no carry is left below the top chunk. The top chunk's carries out
+ * are dropped: the product is below D^(4H), so its words taken mod D^16 come out right whatever
+ * the order the carries arrive in (they sum to zero above it). 25 % fewer word products than
+ * the schoolbook rows, for the differences and the pass over the chunks. */
 #define BG_KC_CHUNK 16
 
-/* floor(x / D) for |x| < 2^62, without relying on the shift of a negative number. */
-BULK_HD int64_t bg_kc_floor(int64_t x) { return (x - (int64_t)(bg_word)x) / ((int64_t)1 << 32); }
-
-/* w[0 .. BG_KC_CHUNK) = chunk c of the product's words from H (words H + 16 c ..), the carries
- * of the chunks below not yet counted; neg: s = -1. Returns the chunk's carry out, -1 .. 4 (a
- * word gathers at most four terms below D and one subtracted). p0, p2, pm: 2H words each. */
-BULK_HD int bg_kc_chunk(bg_word *w, const bg_word *p0, const bg_word *p2, const bg_word *pm,
-                        int neg, int H, int c)
-{
-    int64_t carry = 0;
-    BG_UNROLL
-    for (int j = 0; j < BG_KC_CHUNK; j++) {
-        const int k = BG_KC_CHUNK * c + j;
-        int64_t acc = carry;
-        if (k < H) acc += p0[H + k];
-        if (k < 2 * H) acc += (int64_t)p0[k] + p2[k] + (neg ? -(int64_t)pm[k] : (int64_t)pm[k]);
-        if (k >= H) acc += p2[k - H];
-        w[j] = (bg_word)acc;
-        carry = bg_kc_floor(acc);
-    }
-    return (int)carry;
-}
-
-/* w[0 .. BG_KC_CHUNK) += cin (-1 .. 4, the carry of the chunk below); returns the carry out
- * (-1 .. 1). */
+/* w += cin (a small signed carry, sign-extended over the chunk); returns the carry out. */
 BULK_HD int bg_kc_add(bg_word *w, int cin)
 {
-    int64_t carry = cin;
+    const bg_word ext = cin < 0 ? 0xffffffffu : 0;
+    bg_cc f = {0};
+    w[0] = bg_add_cc(w[0], (bg_word)cin, &f);
     BG_UNROLL
-    for (int j = 0; j < BG_KC_CHUNK; j++) {
-        const int64_t acc = (int64_t)w[j] + carry;
-        w[j] = (bg_word)acc;
-        carry = bg_kc_floor(acc);
+    for (int j = 1; j < BG_KC_CHUNK; j++) w[j] = bg_addc_cc(w[j], ext, &f);
+    return (int)bg_addc(0, 0, &f) - (cin < 0);
+}
+
+/* w = x + y + z + (neg ? -u : u) over BG_KC_CHUNK words; returns the carry out (-1 .. 3). */
+BULK_HD int bg_kc_sum4(bg_word *w, const bg_word *x, const bg_word *y, const bg_word *z,
+                       const bg_word *u, int neg)
+{
+    bg_cc f = {0};
+    w[0] = bg_add_cc(x[0], y[0], &f);
+    BG_UNROLL
+    for (int j = 1; j < BG_KC_CHUNK; j++) w[j] = bg_addc_cc(x[j], y[j], &f);
+    int c = (int)bg_addc(0, 0, &f);
+    bg_cc g = {0};
+    w[0] = bg_add_cc(w[0], z[0], &g);
+    BG_UNROLL
+    for (int j = 1; j < BG_KC_CHUNK; j++) w[j] = bg_addc_cc(w[j], z[j], &g);
+    c += (int)bg_addc(0, 0, &g);
+    bg_cc h = {0};
+    if (neg) {
+        w[0] = bg_sub_cc(w[0], u[0], &h);
+        BG_UNROLL
+        for (int j = 1; j < BG_KC_CHUNK; j++) w[j] = bg_subc_cc(w[j], u[j], &h);
+        return c - (int)(bg_subc(0, 0, &h) & 1);
     }
-    return (int)carry;
+    w[0] = bg_add_cc(w[0], u[0], &h);
+    BG_UNROLL
+    for (int j = 1; j < BG_KC_CHUNK; j++) w[j] = bg_addc_cc(w[j], u[j], &h);
+    return c + (int)bg_addc(0, 0, &h);
 }
 
 #endif

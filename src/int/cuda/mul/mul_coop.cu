@@ -126,10 +126,20 @@ __device__ __forceinline__ int kc_sub(bg_word *r, const bg_word *x, const bg_wor
 
 const int kKcThreads = 96; /* three warps: p0, p2, pm of 32 / TPI instances */
 
+/* Chunk c's BG_KC_CHUNK words at p (shared memory, 16-byte aligned) into registers. */
+__device__ __forceinline__ void kc_load(bg_word *w, const bg_word *p)
+{
+#pragma unroll
+    for (int j = 0; j < BG_KC_CHUNK; j += 4) {
+        const uint4 v = *(const uint4 *)(p + j);
+        w[j] = v.x, w[j + 1] = v.y, w[j + 2] = v.z, w[j + 3] = v.w;
+    }
+}
+
 /* Products of 2 H words (H = 16 TPI: 2048 bits at TPI 2, 4096 at TPI 4), 32 / TPI instances a
  * block. The block stages a and b (coalesced, 8-byte loads) into one shared-memory row per
- * instance: a, b, p0, p2, pm (2 H words each; 10 H + 1 words, so rows start in different
- * banks). Warp w's groups compute p0 (w = 0), p2 (w = 1) or pm (w = 2, which first forms
+ * instance: a, b, p0, p2, pm (2 H words each; rows of 10 H + 4 words, so the chunks of
+ * consecutive instances, read as 16-byte vectors, fall in different banks). Warp w's groups compute p0 (w = 0), p2 (w = 1) or pm (w = 2, which first forms
  * |a0 - a1| in registers and |b1 - b0| in pm's upper half, and the sign) with coop_rows; then
  * the block's 96 threads take the chunks (thread t: instance t mod (32 / TPI), chunk
  * t / (32 / TPI), so a warp's threads read rows of different instances) and pass the carries up
@@ -138,8 +148,8 @@ template <int TPI>
 __global__ void __launch_bounds__(kKcThreads) mul_kcoop_kernel(bg_limb *r, const bg_limb *a,
                                                                const bg_limb *b, size_t n)
 {
-    enum { L = 16, H = 16 * TPI, IPB = 32 / TPI, S = 10 * H + 1, C = 3 * H / BG_KC_CHUNK };
-    __shared__ bg_word sm[IPB * S];
+    enum { L = 16, H = 16 * TPI, IPB = 32 / TPI, S = 10 * H + 4, C = 3 * H / BG_KC_CHUNK };
+    __shared__ __align__(16) bg_word sm[IPB * S];
     __shared__ int carry[kKcThreads], negs[IPB];
     const size_t first = (size_t)blockIdx.x * IPB;
     const int cnt = (int)(n - first < (size_t)IPB ? n - first : IPB);
@@ -186,8 +196,17 @@ __global__ void __launch_bounds__(kKcThreads) mul_kcoop_kernel(bg_limb *r, const
     __syncthreads();
     const int ki = threadIdx.x % IPB, c = threadIdx.x / IPB;
     const bg_word *kr = sm + ki * S;
+    const int k = BG_KC_CHUNK * c; /* the chunk's first word above H */
     bg_word w[BG_KC_CHUNK];
-    int co = bg_kc_chunk(w, kr + 4 * H, kr + 6 * H, kr + 8 * H, negs[ki], H, c);
+    kc_load(w, kr + 5 * H + k); /* p0's high half, then p2 (p0 and p2 are adjacent in the row) */
+    int co = 0;
+    if (k < 2 * H) {
+        bg_word y[BG_KC_CHUNK], z[BG_KC_CHUNK], u[BG_KC_CHUNK];
+        kc_load(y, kr + 4 * H + k);
+        kc_load(z, kr + 6 * H + k);
+        kc_load(u, kr + 8 * H + k);
+        co = bg_kc_sum4(w, w, y, z, u, negs[ki]);
+    }
     for (;;) {
         carry[threadIdx.x] = co;
         if (!__syncthreads_or(c + 1 < C && co != 0)) break;
