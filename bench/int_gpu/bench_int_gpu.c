@@ -360,12 +360,12 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
     static const size_t bits_list[] = {512,  768,  832,   1024,  1088,  1536,   2048,
                                        3072, 4096, 8192, 16384, 32768, 65536, 131072, 262144};
     const int nbits = (int)(sizeof bits_list / sizeof bits_list[0]);
-    static const char *kinds[] = {"teo", "sr", "cols", "kara", "coop"};
-    enum { NK = 5 };
+    static const char *kinds[] = {"teo", "sr", "cols", "kara", "coop", "ckara"};
+    enum { NK = 6 };
     OUT("# kernel choice (device-resident mul/s; '-' = not applicable; kara = one Karatsuba level\n"
         "# over the automatic choice)\n");
-    OUT("%-7s %12s %12s %12s %12s %12s   %s\n", "bits", "teo", "sr", "cols", "kara", "coop",
-        "auto picks");
+    OUT("%-7s %12s %12s %12s %12s %12s %12s   %s\n", "bits", "teo", "sr", "cols", "kara", "coop",
+        "ckara", "auto picks");
     for (int bi = 0; bi < nbits; bi++) {
         size_t bits = bits_list[bi], L = bits / 64;
         size_t n = bits <= 1024 ? big : bits <= 4096 ? big / 4 : bits <= 16384 ? big / 16 :
@@ -385,6 +385,7 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             if (k == 1 && 2 * L > 32 * 16) continue;
             if (k == 3 && L % 2) continue;
             if (k == 4 && L > 64) continue;
+            if (k == 5 && L != 64) continue; /* ckara: 4096 bits only (the rows elsewhere) */
             tune(ctx, "int.mul", kinds[k]);
             int r2 = bulk_int_dev_mul(ctx, R, A, B);
             if (r2 == BULK_OK) r2 = bulk_int_dev_sync(ctx);
@@ -404,8 +405,8 @@ static void bench_kernels(bulk_ctx *ctx, size_t big)
             if (rate[k] > 0) snprintf(c[k], sizeof c[k], "%.3e", rate[k]);
             else snprintf(c[k], sizeof c[k], "-");
         }
-        OUT("%-7zu %12s %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3], c[4],
-            GPU_INTS->mul_kernel(ctx, L));
+        OUT("%-7zu %12s %12s %12s %12s %12s %12s   %s\n", bits, c[0], c[1], c[2], c[3], c[4],
+            c[5], GPU_INTS->mul_kernel(ctx, L));
         bulk_int_dev_free(A);
         bulk_int_dev_free(B);
         bulk_int_dev_free(R);

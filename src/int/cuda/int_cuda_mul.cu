@@ -67,6 +67,10 @@ bool coop_width(int limbs)
 {
     return limbs == bgmul::kCoopMaxLimbs / 2 || limbs == bgmul::kCoopMaxLimbs;
 }
+/* One Karatsuba step over cooperative half products inside a block at 4096 bits: 4.55e8/s
+ * against the cooperative rows' 4.16e8 (both forced, the same H200 run; 1.20e9 against 1.61e9
+ * at 2048 bits, where it is not used). */
+const int kCkaraLimbs = bgmul::kCoopMaxLimbs;
 /* Karatsuba over the batch at 8192 bits, whose half products take the cooperative rows, and at
  * 16384 bits (two levels down to them). Measured on one H200 (bench_int_gpu --only kernels,
  * device-resident; docs/perf/int-gpu-groups.md "Cooperative products at 2048 and 4096 bits"): 8192
@@ -106,7 +110,7 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
     if (m == BULK_TUNE_MUL_CKARA && limbs <= kCoopMaxLimbs) return K_CKARA;
     if (limbs <= kEoMaxLimbs) return K_TEO;
-    if (coop_width(limbs)) return K_COOP;
+    if (coop_width(limbs)) return limbs == kCkaraLimbs ? K_CKARA : K_COOP;
     if (kara_over_coop(limbs)) return K_KARA;
     if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;

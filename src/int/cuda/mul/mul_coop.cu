@@ -1,5 +1,6 @@
-/* Multiplication with a group of TPI lanes per instance (core/mul_coop.h), 1281 .. 4096 bits;
- * the size choice is in int_cuda_mul.cu. */
+/* Multiplication with a group of TPI lanes per instance (core/mul_coop.h), up to 4096 bits: the
+ * cooperative rows, and one Karatsuba step over three cooperative half products; the size
+ * choice is in int_cuda_mul.cu. */
 #include "int/cuda/num/mont_coop.cuh"
 #include "int/cuda/core/mul_coop.h"
 #include "int/cuda/mul/mul_internal.cuh"
@@ -136,7 +137,7 @@ __device__ __forceinline__ void kc_load(bg_word *w, const bg_word *p)
     }
 }
 
-/* Products of 2 H words (H = 16 TPI: 2048 bits at TPI 2, 4096 at TPI 4), 32 / TPI instances a
+/* Products of 2 H words (H = 16 TPI: 4096 bits at TPI 4), 32 / TPI instances a
  * block. The block stages a and b (coalesced, 8-byte loads) into one shared-memory row per
  * instance: a, b, p0, p2, pm (2 H words each; rows of 10 H + 4 words, so the chunks of
  * consecutive instances, read as 16-byte vectors, fall in different banks). Warp w's groups compute p0 (w = 0), p2 (w = 1) or pm (w = 2, which first forms
@@ -250,11 +251,12 @@ int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
     return ::launch_coop<16, 8>(r, a, b, n, l, st);
 }
 
-/* One Karatsuba step over cooperative half products at exactly 32 or 64 limbs; other widths,
- * and a result that is not 16-byte aligned, take the cooperative rows. */
+/* One Karatsuba step over cooperative half products at exactly 64 limbs (4.55e8/s against the
+ * rows' 4.16e8 on one H200; at 32 limbs, halves of 2 lanes, it ran 1.20e9 against 1.61e9 and is
+ * not compiled: docs/perf/int-gpu-groups.md); other widths, and a result that is not 16-byte
+ * aligned, take the cooperative rows. */
 int launch_ckara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
-    if ((uintptr_t)r % 16 == 0 && l == 32) return ::launch_kcoop<2>(r, a, b, n, st);
     if ((uintptr_t)r % 16 == 0 && l == 64) return ::launch_kcoop<4>(r, a, b, n, st);
     return launch_coop(r, a, b, n, l, st);
 }

@@ -27,8 +27,8 @@ int dispatch_eo(bool lo, bg_limb *r, const bg_limb *a, const bg_limb *b, size_t 
  * lanes up to 32 limbs, 8 above (zero-padded). */
 const int kCoopMaxLimbs = 64;
 int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st);
-/* mul_coop.cu: one Karatsuba step over three cooperative half products at 32 and 64 limbs (the
- * cooperative rows elsewhere). */
+/* mul_coop.cu: one Karatsuba step over three cooperative half products at 64 limbs (the
+ * cooperative rows at other widths). */
 int launch_ckara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st);
 
 /* mul_cols.cu: the warp-column kernel, any width up to BG_MAX_LIMBS_MUL. */
