@@ -8,10 +8,11 @@
  *    word product, operands staged through shared memory (coalesced global access), b read
  *    from shared memory row by row, finished words stored as they complete. Capacities 1, 2,
  *    4, 8, 12, 16, 20 limbs; a width between two is padded with zero words up to the next.
- *  - cooperative rows (2048 and 4096 bits: products and squares): a group of 4 or 8 lanes per
- *    instance, 16 words of a per lane in registers, b read row by row from shared memory, the
- *    rows and carries of the cooperative Montgomery product without its q m half
- *    (core/mul_coop.h, mul/mul_coop.cu).
+ *  - cooperative rows (2048 bits: products and squares): a group of 4 lanes per instance, 16
+ *    words of a per lane in registers, b read row by row from shared memory, the rows and
+ *    carries of the cooperative Montgomery product without its q m half (core/mul_coop.h,
+ *    mul/mul_coop.cu); at 4096 bits one Karatsuba step over three such products of 2048 bits
+ *    inside a block (mul_kcoop_kernel).
  *  - sum-rotate (seed 000; full products from 21 limbs, W up to 16384 bits): a group of
  *    G = 8, 16 or 32 lanes per instance, P words of a per lane, exactly the (G P)^2 word
  *    products; finished columns leave through the group's first lane.
@@ -24,7 +25,7 @@
  *    shared memory) - seed 002's scan-based carry propagation with the lanes of a warp as the
  *    digits.
  *  - the batched NTT (int_cuda_ntt.cu, the intntt area) where bg_ntt_preferred() says so.
- * The tuning int.mul=teo|sr|cols|kara|ntt|coop forces one of these where it holds the width (tests and
+ * The tuning int.mul=teo|sr|cols|kara|ntt|coop|ckara forces one of these where it holds the width (tests and
  * benchmarks); the measurements behind the thresholds: docs/perf/int-gpu-groups.md. */
 #include <stdlib.h>
 #include <string.h>
@@ -71,11 +72,12 @@ bool coop_width(int limbs)
  * against the cooperative rows' 4.16e8 (both forced, the same H200 run; 1.20e9 against 1.61e9
  * at 2048 bits, where it is not used). */
 const int kCkaraLimbs = bgmul::kCoopMaxLimbs;
-/* Karatsuba over the batch at 8192 bits, whose half products take the cooperative rows, and at
- * 16384 bits (two levels down to them). Measured on one H200 (bench_int_gpu --only kernels,
- * device-resident; docs/perf/int-gpu-groups.md "Cooperative products at 2048 and 4096 bits"): 8192
- * bits 8.51e7 and 8.55e7/s against sum-rotate's 7.34e7 and 7.32e7 (two runs), 16384 bits
- * 2.29e7 against 1.93e7. */
+/* Karatsuba over the batch at 8192 bits, whose half products take the 4096-bit kernel, and at
+ * 16384 bits (two levels down to it). Measured on one H200 (bench_int_gpu --only kernels,
+ * device-resident; docs/perf/int-gpu-groups.md "Cooperative products at 2048 and 4096 bits"):
+ * over the cooperative rows 8192 bits 8.51e7 and 8.55e7/s against sum-rotate's 7.34e7 and
+ * 7.32e7 (two runs), 16384 bits 2.29e7 against 1.93e7; over the Karatsuba step in the block
+ * 9.03e7 and 2.40e7 (one level over the default, the committed kernel table). */
 const int kKaraCoopLimbs = 2 * bgmul::kCoopMaxLimbs;
 bool kara_over_coop(int limbs) { return limbs == kKaraCoopLimbs || limbs == 2 * kKaraCoopLimbs; }
 
@@ -92,13 +94,14 @@ int kara_min(const bulk_tune *t)
 namespace bgmul {
 
 /* By size: even/odd rows per thread up to kEoMaxLimbs (products, squares, low halves), the
- * cooperative rows at 32 and 64 limbs, Karatsuba at 128 and 256 limbs (over the cooperative rows)
- * and from kKaraMinLimbs (even widths), otherwise
- * the cheaper of sum-rotate and warp-column by the issue-cost model of int_gpu_core.h
- * (bg_cost_sr / bg_cost_cols). When force is set, the tuning int.mul=teo|sr|cols|kara|ntt|coop
- * forces one at this level (tests and benchmarks; teo up to kEoMaxLimbs, sr up to 256 limbs,
- * kara for even widths, ntt up to BG_NTT_MAX_LIMBS, coop up to kCoopMaxLimbs); Karatsuba's own
- * half products always choose by size. */
+ * cooperative rows at 32 limbs, one Karatsuba step over them inside a block at 64, Karatsuba
+ * over the batch at 128 and 256 limbs (down to the 64-limb products) and from kKaraMinLimbs
+ * (even widths), otherwise the cheaper of sum-rotate and warp-column by the issue-cost model of
+ * int_gpu_core.h
+ * (bg_cost_sr / bg_cost_cols). When force is set, the tuning int.mul=teo|sr|cols|kara|ntt|coop|
+ * ckara forces one at this level (tests and benchmarks; teo up to kEoMaxLimbs, sr up to 256
+ * limbs, kara for even widths, ntt up to BG_NTT_MAX_LIMBS, coop up to kCoopMaxLimbs, ckara at
+ * 64 limbs and the rows below); Karatsuba's own half products always choose by size. */
 kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
 {
     const int m = force && t ? t->int_mul : BULK_TUNE_MUL_AUTO;
