@@ -37,16 +37,8 @@ static inline int sim_ic_lin(lanes r, lanes x, lanes y, int32_t f, int32_t g, la
 /* x = -x, as ic_negate. */
 static inline void sim_ic_negate(lanes x, int T, int L)
 {
-    bg_word z[MAXL] = {0};
-    uint32_t G = 0, P = 0;
-    for (int l = 0; l < T; l++) {
-        int p;
-        G |= (uint32_t)bg_lc_sub(x[l], z, x[l], L, &p) << l;
-        P |= (uint32_t)p << l;
-    }
-    int bout;
-    uint32_t bin = bg_mc_lookahead(G, P, T, &bout);
-    for (int l = 0; l < T; l++) bg_lc_dec(x[l], (int)((bin >> l) & 1), L);
+    static lanes z; /* zero */
+    sim_sub_words(x, z, x, T, L);
 }
 
 /* x in (-m, 2m) into [0, m), as ic_reduce. */

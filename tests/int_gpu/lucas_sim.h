@@ -1,7 +1,8 @@
 /* The Lucas kernel (src/int/cuda/num/lucas_coop.cu) for TPI simulated lanes: sim_add,
  * sim_sub, sim_half and sim_lucas mirror mc_add, mc_sub, mc_half and lucas_coop_kernel line by
  * line, every exchange of the group (ballot, shuffle) done by hand as in mont_sim.h. Used by
- * test_int_gpu_lucas_core (against GMP) and as the device's stand-in in test_int_prime_offload. */
+ * test_int_gpu_lucas_core (against GMP), as the device's stand-in in test_int_prime_offload, and
+ * (sim_sub_words) by the Karatsuba simulation of test_int_gpu_mont_core. */
 #ifndef BULK_TEST_INT_GPU_LUCAS_SIM_H
 #define BULK_TEST_INT_GPU_LUCAS_SIM_H
 
@@ -39,19 +40,26 @@ static inline int sim_addm(lanes t, lanes m, int take, int T, int L)
     return cout;
 }
 
-/* r = x - y mod m (x, y < m), as mc_sub. */
-static inline void sim_sub(lanes r, lanes x, lanes y, lanes m, int T, int L)
+/* r = x - y mod 2^(32 T L) (r may be x or y), as mc_sub_words; returns the group's borrow out. */
+static inline int sim_sub_words(lanes r, lanes x, lanes y, int T, int L)
 {
-    static lanes t;
     uint32_t G = 0, P = 0;
     for (int l = 0; l < T; l++) {
         int p;
-        G |= (uint32_t)bg_lc_sub(t[l], x[l], y[l], L, &p) << l;
+        G |= (uint32_t)bg_lc_sub(r[l], x[l], y[l], L, &p) << l;
         P |= (uint32_t)p << l;
     }
     int bout;
     uint32_t bin = bg_mc_lookahead(G, P, T, &bout);
-    for (int l = 0; l < T; l++) bg_lc_dec(t[l], (int)((bin >> l) & 1), L);
+    for (int l = 0; l < T; l++) bg_lc_dec(r[l], (int)((bin >> l) & 1), L);
+    return bout;
+}
+
+/* r = x - y mod m (x, y < m), as mc_sub. */
+static inline void sim_sub(lanes r, lanes x, lanes y, lanes m, int T, int L)
+{
+    static lanes t;
+    int bout = sim_sub_words(t, x, y, T, L);
     sim_addm(t, m, bout, T, L);
     memcpy(r, t, sizeof t);
 }

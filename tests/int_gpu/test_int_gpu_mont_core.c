@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "int/cuda/int_gpu_core.h"
-#include "mont_sim.h"
+#include "lucas_sim.h" /* mont_sim.h, and sim_sub_words */
 #include "test_util.h"
 
 static uint64_t rng;
@@ -301,22 +301,6 @@ static void test_mul_full(void)
     mpz_clears(A, B, Z, R, NULL);
 }
 
-/* r = x - y over a simulated group (bg_lc_sub, the lookahead over the borrows, bg_lc_dec), as
- * the Karatsuba kernel's kc_sub; returns the group's borrow out. */
-static int sim_sub(lanes r, lanes x, lanes y, int T, int L)
-{
-    uint32_t G = 0, P = 0;
-    for (int l = 0; l < T; l++) {
-        int p;
-        G |= (uint32_t)bg_lc_sub(r[l], x[l], y[l], L, &p) << l;
-        P |= (uint32_t)p << l;
-    }
-    int bout;
-    uint32_t bin = bg_mc_lookahead(G, P, T, &bout);
-    for (int l = 0; l < T; l++) bg_lc_dec(r[l], (int)((bin >> l) & 1), L);
-    return bout;
-}
-
 /* mul_kcoop_kernel for one instance: out (4 H words, H = T L) = a b (2 H words each) by one
  * Karatsuba step over three cooperative half products (core/mul_coop.h), the chunks' carries
  * passed up round by round as the kernel's barriers do. */
@@ -329,10 +313,10 @@ static void sim_kara(bg_word *out, const bg_word *a, const bg_word *b, int T, in
     to_lanes(a1, a + H, H, T, L);
     to_lanes(b0, b, H, T, L);
     to_lanes(b1, b + H, H, T, L);
-    int sa = sim_sub(d, a0, a1, T, L);
-    if (sa) sim_sub(d, a1, a0, T, L);
-    int sb = sim_sub(e, b1, b0, T, L);
-    if (sb) sim_sub(e, b0, b1, T, L);
+    int sa = sim_sub_words(d, a0, a1, T, L);
+    if (sa) sim_sub_words(d, a1, a0, T, L);
+    int sb = sim_sub_words(e, b1, b0, T, L);
+    if (sb) sim_sub_words(e, b0, b1, T, L);
     sim_mul_full(p[0], a0, b0, T, L);
     sim_mul_full(p[1], a1, b1, T, L);
     sim_mul_full(p[2], d, e, T, L);
@@ -547,8 +531,7 @@ static void test_invmod(void)
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
-    const char *san = getenv("BULK_SANITIZED");
-    sanitized = san && *san && *san != '0';
+    sanitized = test_sanitized();
     test_lookahead();
     test_shape();
     test_row();

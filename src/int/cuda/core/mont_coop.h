@@ -84,13 +84,12 @@ BULK_HD void bg_mc_chain(bg_word *t, const bg_word *x, bg_word y, int par, int L
     t[L + par] = bg_addc(t[L + par], 0, &f);
 }
 
-/* One row: e + o += a bi + m q (a, m of L words, L even; e, o of L + 2 words within the
+/* The a bi half of a row: e + o += a bi (a of L words, L even; e, o of L + 2 words within the
  * bounds above). o[0] is folded into e[0] and the carry of that addition is the carry in of the
- * odd a chain (both in one chain: the flag must not wait); then the even chains into e, the odd
- * m chain into o. The q chains last: q is the one operand that waits for an exchange. Leaves
- * o[0] = 0, so that e[0] is the lane's word 0. */
-BULK_HD void bg_mc_row(bg_word *e, bg_word *o, const bg_word *a, const bg_word *m, bg_word bi,
-                       bg_word q, int L)
+ * odd a chain (both in one chain: the flag must not wait); then the even a chain into e. Leaves
+ * o[0] = 0, so that e[0] is the lane's word 0. It is also the whole row of a plain product
+ * (mul_coop.h), which adds half of what a Montgomery row adds, within the same bounds. */
+BULK_HD void bg_mc_row_mul(bg_word *e, bg_word *o, const bg_word *a, bg_word bi, int L)
 {
     bg_cc f = {0};
     e[0] = bg_add_cc(e[0], o[0], &f);
@@ -102,6 +101,15 @@ BULK_HD void bg_mc_row(bg_word *e, bg_word *o, const bg_word *a, const bg_word *
     }
     o[L + 1] = bg_addc(o[L + 1], 0, &f);
     bg_mc_chain(e, a, bi, 0, L);
+}
+
+/* One row: e + o += a bi + m q (a, m of L words, L even; e, o of L + 2 words within the
+ * bounds above): the a bi half, then the even m chain into e and the odd one into o. The q
+ * chains last: q is the one operand that waits for an exchange. */
+BULK_HD void bg_mc_row(bg_word *e, bg_word *o, const bg_word *a, const bg_word *m, bg_word bi,
+                       bg_word q, int L)
+{
+    bg_mc_row_mul(e, o, a, bi, L);
     bg_mc_chain(e, m, q, 0, L);
     bg_mc_chain(o, m, q, 1, L);
 }

@@ -4,7 +4,7 @@
  * The rows, accumulators and normalisation are those of the cooperative Montgomery product
  * (mont_coop.h) without the q m half; the kernel (mul/mul_coop.cu) joins these per-lane steps
  * with warp shuffles and ballots, and tests/int_gpu/test_int_gpu_mont_core.c runs the same
- * steps for simulated lanes against GMP.
+ * steps for simulated lanes against GMP. The row itself is mont_coop.h's bg_mc_row_mul.
  *
  * The product a b (N = TPI L words each), one row per word b_i, i = 0 .. N - 1:
  *   bi = b word i (the kernel keeps b in shared memory, one word read by the whole group);
@@ -26,23 +26,6 @@
 #define BULK_INT_CUDA_CORE_MUL_COOP_H
 
 #include "int/cuda/core/mont_coop.h"
-
-/* One row of the product: e + o += a bi (a of L words, L even; e, o of L + 2 words within the
- * bounds above): bg_mc_row without the m q chains. Leaves o[0] = 0, so that e[0] is the
- * lane's word 0. */
-BULK_HD void bg_mc_row_mul(bg_word *e, bg_word *o, const bg_word *a, bg_word bi, int L)
-{
-    bg_cc f = {0};
-    e[0] = bg_add_cc(e[0], o[0], &f);
-    o[0] = 0;
-    BG_UNROLL
-    for (int j = 1; j < L; j += 2) {
-        o[j] = bg_madc_lo_cc(a[j], bi, o[j], &f);
-        o[j + 1] = bg_madc_hi_cc(a[j], bi, o[j + 1], &f);
-    }
-    o[L + 1] = bg_addc(o[L + 1], 0, &f);
-    bg_mc_chain(e, a, bi, 0, L);
-}
 
 /* ---- one Karatsuba step over three cooperative half products --------------------------------
  *

@@ -113,18 +113,6 @@ int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
 
 /* ---- one Karatsuba step over three cooperative half products (core/mul_coop.h) -------------- */
 
-/* r = x - y over the group's words; returns the group's borrow out (the same in every lane). */
-template <int L, int TPI>
-__device__ __forceinline__ int kc_sub(bg_word *r, const bg_word *x, const bg_word *y,
-                                      const group<TPI> &g)
-{
-    int p, bout;
-    const int b = bg_lc_sub(r, x, y, L, &p);
-    const uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
-    bg_lc_dec(r, (int)((bin >> g.gl) & 1), L);
-    return bout;
-}
-
 const int kKcThreads = 96; /* three warps: p0, p2, pm of 32 / TPI instances */
 
 /* Chunk c's BG_KC_CHUNK words at p (shared memory, 16-byte aligned) into registers. */
@@ -177,12 +165,12 @@ __global__ void __launch_bounds__(kKcThreads) mul_kcoop_kernel(bg_limb *r, const
         bg_word u[L], v[L], d[L];
 #pragma unroll
         for (int j = 0; j < L; j++) u[j] = row[w0 + j], v[j] = row[H + w0 + j];
-        const int sa = kc_sub<L, TPI>(x, u, v, g);
-        if (sa) kc_sub<L, TPI>(x, v, u, g);
+        const int sa = mc_sub_words<L, TPI>(x, u, v, g);
+        if (sa) mc_sub_words<L, TPI>(x, v, u, g);
 #pragma unroll
         for (int j = 0; j < L; j++) u[j] = row[3 * H + w0 + j], v[j] = row[2 * H + w0 + j];
-        const int sb = kc_sub<L, TPI>(d, u, v, g);
-        if (sb) kc_sub<L, TPI>(d, v, u, g);
+        const int sb = mc_sub_words<L, TPI>(d, u, v, g);
+        if (sb) mc_sub_words<L, TPI>(d, v, u, g);
 #pragma unroll
         for (int j = 0; j < L; j++) P[H + w0 + j] = d[j];
         if (g.gl == 0) negs[gib] = sa ^ sb;

@@ -48,10 +48,7 @@ __device__ __forceinline__ void ic_negate(bg_word *x, const group<TPI> &gr)
     bg_word z[L];
 #pragma unroll
     for (int j = 0; j < L; j++) z[j] = 0;
-    int p, bout;
-    int b = bg_lc_sub(x, z, x, L, &p);
-    uint32_t bin = bg_mc_lookahead(gr.ballot(b), gr.ballot(p), TPI, &bout);
-    bg_lc_dec(x, (int)((bin >> gr.gl) & 1), L);
+    mc_sub_words<L, TPI>(x, z, x, gr);
 }
 
 /* u in (-m, 2m) (words x, the part above them `above`) into [0, m). */

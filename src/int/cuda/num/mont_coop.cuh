@@ -119,16 +119,26 @@ __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_wo
     mc_condsub<L, TPI>(r, t, m, cin, top + (bg_word)cout != 0, g);
 }
 
+/* r = x - y mod 2^(32 TPI L) over the group's words (r may be x or y); returns the group's
+ * borrow out (the same in every lane). */
+template <int L, int TPI>
+__device__ __forceinline__ int mc_sub_words(bg_word *r, const bg_word *x, const bg_word *y,
+                                            const group<TPI> &g)
+{
+    int p, bout;
+    const int b = bg_lc_sub(r, x, y, L, &p);
+    const uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
+    bg_lc_dec(r, (int)((bin >> g.gl) & 1), L);
+    return bout;
+}
+
 /* r = x - y mod m (x, y < m; r may be x or y). */
 template <int L, int TPI>
 __device__ __forceinline__ void mc_sub(bg_word *r, const bg_word *x, const bg_word *y,
                                        const bg_word *m, const group<TPI> &g)
 {
     bg_word t[L];
-    int p, bout;
-    int b = bg_lc_sub(t, x, y, L, &p);
-    uint32_t bin = bg_mc_lookahead(g.ballot(b), g.ballot(p), TPI, &bout);
-    bg_lc_dec(t, (int)((bin >> g.gl) & 1), L);
+    const int bout = mc_sub_words<L, TPI>(t, x, y, g);
     mc_addm<L, TPI>(t, m, bout, g);
 #pragma unroll
     for (int j = 0; j < L; j++) r[j] = t[j];
