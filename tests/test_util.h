@@ -30,6 +30,14 @@ static inline int test_finish(void)
     return test_failures ? 1 : 0;
 }
 
+/* 1 under the sanitizer pass (BULK_SANITIZED set, not empty, not starting with '0'): the tests
+ * that are slow under the sanitizers shrink their loops. */
+static inline int test_sanitized(void)
+{
+    const char *san = getenv("BULK_SANITIZED");
+    return san && *san && *san != '0';
+}
+
 /* The seed comes from --seed S, else BULK_TEST_SEED, else the clock; it is always printed so a
  * failing run can be replayed exactly. */
 static inline uint64_t test_seed(int argc, char **argv)

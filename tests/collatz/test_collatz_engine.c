@@ -695,8 +695,7 @@ static void lap(const char *what)
 int main(int argc, char **argv)
 {
     uint64_t rng = test_seed(argc, argv);
-    const char *san = getenv("BULK_SANITIZED");
-    sanitized = san && *san && *san != '0';
+    sanitized = test_sanitized();
     test_seed_tables();
     lap("seed_tables");
     test_bounds();

@@ -510,8 +510,7 @@ static void test_args(void)
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
-    const char *san = getenv("BULK_SANITIZED");
-    sanitized = san && *san && *san != '0';
+    sanitized = test_sanitized();
     test_args();
     test_spill_io();
     test_checkpoint();

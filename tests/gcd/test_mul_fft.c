@@ -45,8 +45,7 @@ static void check(size_t an, size_t bn, int kind, int square, int big)
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
-    const char *san = getenv("BULK_SANITIZED");
-    int sanitized = san && *san && *san != '0';
+    int sanitized = test_sanitized();
     for (size_t n = 1; n <= 200; n++) {
         check(n, n, -1, 0, 0);
         check(n, 1 + test_rand(&rng) % n, (int)(n % 9) - 2, 0, 0);

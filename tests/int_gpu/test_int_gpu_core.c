@@ -818,8 +818,7 @@ static void test_divmod_addback(void)
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
-    const char *san = getenv("BULK_SANITIZED");
-    sanitized = san && *san && *san != '0';
+    sanitized = test_sanitized();
     test_rows();
     test_rect_eo();
     test_cols();

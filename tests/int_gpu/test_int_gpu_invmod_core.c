@@ -340,8 +340,7 @@ out:
 int main(int argc, char **argv)
 {
     rng = test_seed(argc, argv);
-    const char *san = getenv("BULK_SANITIZED");
-    sanitized = san && *san && *san != '0';
+    sanitized = test_sanitized();
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, (unsigned long)rng);
     test_shape();
