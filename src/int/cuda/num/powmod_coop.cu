@@ -26,13 +26,10 @@ __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, c
                                                                   int *bad)
 {
     extern __shared__ bg_word sm[];
-    const int N = L * TPI, nw = 2 * limbs, lane = threadIdx.x & 31, gib = threadIdx.x / TPI;
+    const int N = L * TPI, nw = 2 * limbs, gib = threadIdx.x / TPI;
     size_t inst = (size_t)blockIdx.x * (kCoopThreads / TPI) + gib;
     if (inst >= n) return;
-    group<TPI> g;
-    g.gl = lane % TPI;
-    g.gbase = lane - g.gl;
-    g.gm = TPI == 32 ? 0xffffffffu : ((1u << (TPI & 31)) - 1) << g.gbase;
+    const group<TPI> g = this_group<TPI>();
     const bg_word *mg = (const bg_word *)(M + inst * limbs), *bgl = (const bg_word *)(B + inst * limbs);
     const bg_word *eg = (const bg_word *)(E + inst * limbs);
     bg_word *out = (bg_word *)(R + inst * limbs);
