@@ -59,15 +59,12 @@ const int kEoMaxLimbs = 20;
  * one-thread-per-instance glue Karatsuba lost to the warp-column kernel (2.18e6/s against
  * 4.51e6/s at 512 limbs). */
 const int kKaraMinLimbs = 512;
-/* The cooperative rows at exactly 32 and 64 limbs (their compiled widths, no padding). Each
- * kernel forced on one H200 (device-resident, 2^20 instances at up to 2048 bits, 2^18 above;
+/* The cooperative rows at exactly 32 limbs (their 4 x 16 shape, no padding). Each kernel forced
+ * on one H200 (device-resident, 2^20 instances at up to 2048 bits, 2^18 above;
  * docs/perf/int-gpu-groups.md "Cooperative products at 2048 and 4096 bits"): 2048 bits 1.62e9/s
  * against sum-rotate's 1.10e9, 4096 bits 4.16e8 against 2.91e8; zero-padded they lost to
  * sum-rotate at 1536 bits (1.36e9 against 1.56e9) and 3072 bits (3.98e8 against 5.10e8). */
-bool coop_width(int limbs)
-{
-    return limbs == bgmul::kCoopMaxLimbs / 2 || limbs == bgmul::kCoopMaxLimbs;
-}
+const int kCoopLimbs = bgmul::kCoopMaxLimbs / 2;
 /* One Karatsuba step over cooperative half products inside a block at 4096 bits: 4.55e8/s
  * against the cooperative rows' 4.16e8 (both forced, the same H200 run; 1.20e9 against 1.61e9
  * at 2048 bits, where it is not used). */
@@ -113,7 +110,8 @@ kernel choose(int limbs, const bulk_tune *t, bool force, mul_kind mk)
     if (m == BULK_TUNE_MUL_COOP && limbs <= kCoopMaxLimbs) return K_COOP;
     if (m == BULK_TUNE_MUL_CKARA && limbs <= kCoopMaxLimbs) return K_CKARA;
     if (limbs <= kEoMaxLimbs) return K_TEO;
-    if (coop_width(limbs)) return limbs == kCkaraLimbs ? K_CKARA : K_COOP;
+    if (limbs == kCoopLimbs) return K_COOP;
+    if (limbs == kCkaraLimbs) return K_CKARA;
     if (kara_over_coop(limbs)) return K_KARA;
     if (bg_ntt_preferred(limbs, mk == MK_SQR, t)) return K_NTT; /* where measured faster */
     if (limbs >= kara_min(t) && limbs % 2 == 0) return K_KARA;
