@@ -43,7 +43,9 @@ static inline void sim_mul(lanes r, lanes a, lanes b, lanes m, bg_word minv, int
             bg_word q = bg_mc_q(t[0][0], o[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
             for (int l = 0; l < T; l++) bg_mc_row(t[l], o[l], a[l], m[l], bi, q, L);
             bg_word x[MAXT];
-            for (int l = 0; l < T; l++) x[l] = l + 1 < T ? t[l + 1][0] : 0; /* shfl_down */
+            /* shfl from lane l + 1 mod T: the top lane gets lane 0's word, zero by the choice
+             * of q (a nonzero word there would make the product wrong) */
+            for (int l = 0; l < T; l++) x[l] = t[(l + 1) % T][0];
             for (int l = 0; l < T; l++) bg_mc_shift(t[l], o[l], x[l], L);
         }
     for (int l = 0; l < T; l++) bg_mc_merge(t[l], t[l], o[l], L);

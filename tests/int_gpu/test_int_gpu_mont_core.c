@@ -26,7 +26,7 @@ static int sanitized;
 static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const bg_word *mw, int nw,
                       int T, int L)
 {
-    static lanes m, acc, slot[BG_MC_SLOTS], A, B, Rr;
+    static lanes m, acc, slot[BG_MC_SLOTS], B;
     const int N = T * L;
     to_lanes(m, mw, nw, T, L);
     bg_word m0 = m[0][0];
@@ -43,27 +43,32 @@ static int sim_powmod(bg_word *out, const bg_word *base, const bg_word *e, const
     acc[(mbits - 1) / 32 / L][(mbits - 1) / 32 % L] = 1u << ((mbits - 1) & 31);
     int D = bg_mc_doublings(N, mbits);
     for (int i = 0; i < D; i++) sim_double(acc, m, T, L);
-    memcpy(slot[BG_MC_SLOTS - 1], acc, sizeof acc);
-    static lanes lbase;
-    to_lanes(lbase, base, nw, T, L);
-    bg_mc_sched sc;
-    bg_mc_sched_init(&sc, e, nw);
-    int sa, sb, sd;
-    while (bg_mc_sched_next(&sc, e, &sa, &sb, &sd)) {
-        int src[2] = {sa, sb};
-        bg_word(*dst[2])[MAXL] = {A, B};
-        for (int k = 0; k < 2; k++)
-            for (int l = 0; l < T; l++)
-                for (int j = 0; j < L; j++)
-                    dst[k][l][j] = src[k] == BG_MC_ACC    ? acc[l][j]
-                                   : src[k] == BG_MC_ONE  ? (bg_word)(l == 0 && j == 0)
-                                   : src[k] == BG_MC_BASE ? lbase[l][j]
-                                   : src[k] == BG_MC_COPY ? 0
-                                                          : slot[src[k]][l][j];
-        if (sb == BG_MC_COPY) memcpy(Rr, A, sizeof Rr);
-        else sim_mul(Rr, A, B, m, minv, T, L);
-        memcpy(sd == BG_MC_ACC ? acc : slot[sd], Rr, sizeof Rr);
+    for (int i = 0; i < 5; i++) sim_mul(acc, acc, acc, m, minv, T, L); /* R^2 mod m */
+    to_lanes(B, base, nw, T, L);
+    sim_mul(B, B, acc, m, minv, T, L); /* base R */
+    memcpy(slot[0], B, sizeof B);
+    sim_mul(acc, B, B, m, minv, T, L); /* base^2 R */
+    for (int k = 1; k < BG_MC_SLOTS; k++) {
+        sim_mul(B, B, acc, m, minv, T, L);
+        memcpy(slot[k], B, sizeof B);
     }
+    bg_expwalk w;
+    int op, idx = 0;
+    bg_expwalk_init(&w, e, 1, nw);
+    do op = bg_expwalk_next(&w, e, 1, &idx);
+    while (op == 1);
+    if (op != 2) { /* a zero exponent */
+        out[0] = 1;
+        return 0;
+    }
+    memcpy(acc, slot[idx], sizeof acc);
+    do {
+        op = bg_expwalk_next(&w, e, 1, &idx);
+        for (int l = 0; l < T; l++)
+            for (int j = 0; j < L; j++)
+                B[l][j] = op == 2 ? slot[idx][l][j] : op == 0 ? (bg_word)(l == 0 && j == 0) : acc[l][j];
+        sim_mul(acc, acc, B, m, minv, T, L);
+    } while (op != 0);
     from_lanes(out, acc, nw, T, L);
     return 0;
 }

@@ -18,7 +18,8 @@
  *   those of the odd words into o (pairs 1-2, 3-4, ..): four carry chains, one IMAD.WIDE each
  *   word product on sm_90 (mul_eo.h);
  *   the number is divided by 2^32 (bg_mc_shift): each lane hands e_0 to the lane below, which
- *   adds it at its word L - 1; lane 0's e_0 is zero by the choice of q. Dividing by 2^32 moves
+ *   adds it at its word L - 1; lane 0's e_0 is zero by the choice of q, so it is what the top
+ *   lane receives (a rotation of the group's words: one shuffle, no select). Dividing by 2^32 moves
  *   the pairs by one word: the old o becomes the new e and the old e the new o, so the pairs
  *   stay where they are and no register moves between rows (with one accumulator, the odd
  *   chains would read the even chains' pairs across their halves: two moves per odd pair).
@@ -116,7 +117,7 @@ BULK_HD void bg_mc_row(bg_word *e, bg_word *o, const bg_word *a, const bg_word *
 
 /* The division by 2^32 after a row: e[0] (already handed to the lane below) leaves, the
  * accumulators swap (new e = old o / 2^32, new o = old e / 2^32) and x (the lowest word of the
- * lane above; 0 for the top lane) enters at word L - 1 of the new o. */
+ * lane above; 0 for the top lane: lane 0's) enters at word L - 1 of the new o. */
 BULK_HD void bg_mc_shift(bg_word *e, bg_word *o, bg_word x, int L)
 {
     bg_word ne[BG_MC_MAX_L + 2];
@@ -213,77 +214,18 @@ BULK_HD void bg_mc_shl1(bg_word *x, bg_word hi, int L)
     x[0] = (x[0] << 1) | hi;
 }
 
-/* ---- the powmod schedule ------------------------------------------------------------------- *
+/* ---- the powmod ---------------------------------------------------------------------------- *
  *
- * Every Montgomery product of a powmod, in order, as (source a, source b, destination): a
- * kernel runs them through one inlined product. Sources and destinations are the slots of the
- * instance's table (shared memory on the GPU; slot k = base^(2k+1) R, the sliding window's odd
- * powers, BG_POWMOD_WINDOW bits) or BG_MC_ACC (the accumulator, in registers); as a source also
- * BG_MC_ONE (the number 1) and BG_MC_BASE (the base, read from the operand). A step whose b is
- * BG_MC_COPY is no product: acc = a.
- *   - five squarings of slot 7, which holds x = 2^N R mod m (bg_mc_doublings) and becomes
- *     R^2 mod m (each squaring doubles the power of two: 2^(32 N) R = R^2);
- *   - slot 0 = base R (base times R^2; base may exceed m), acc = base^2 R, slots 1 .. 7 (slot 7,
- *     R^2, is no longer needed);
- *   - the exponent's sliding window (bg_expwalk over e, stride 1); while acc is still 1 its
- *     squarings are skipped and its first multiplication is a copy;
- *   - acc * 1 (out of Montgomery form), or for a zero exponent a copy of 1 (m > 1 here).
- * So a table of 8 numbers is all the shared memory an instance needs. */
-#define BG_MC_ACC (-1)
-#define BG_MC_ONE (-2)
-#define BG_MC_BASE (-3)
-#define BG_MC_COPY (-4)
+ * The products of a powmod (num/powmod_coop.cu), with slot k = base^(2k+1) R mod m, the
+ * sliding window's odd powers (BG_MC_SLOTS of them, BG_POWMOD_WINDOW bits; shared memory on the
+ * GPU):
+ *   - x = 2^N R mod m by doublings (bg_mc_doublings), five squarings to R^2 mod m (each
+ *     doubles the power of two: 2^(32 N) R = R^2);
+ *   - slot 0 = base R (base times R^2; base may exceed m), base^2 R, slots 1 .. 7;
+ *   - the exponent's walk (bg_expwalk, stride 1): while acc is still 1 its squarings are
+ *     skipped and its first multiplication is a copy of the slot; then one product a step;
+ *   - acc * 1 (out of Montgomery form), or for a zero exponent 1 itself (m > 1 here). */
 #define BG_MC_SLOTS BG_POWMOD_TABLE
-
-typedef struct bg_mc_sched {
-    int step;    /* steps emitted */
-    int acc_one; /* acc is still 1 (no multiplication of the walk yet) */
-    int done;    /* the final step has been emitted */
-    bg_expwalk w;
-} bg_mc_sched;
-
-/* e: the exponent's ne words (stride 1). */
-BULK_HD void bg_mc_sched_init(bg_mc_sched *c, const bg_word *e, int ne)
-{
-    c->step = 0;
-    c->acc_one = 1;
-    c->done = 0;
-    bg_expwalk_init(&c->w, e, 1, ne);
-}
-
-/* The next step (returns 1 and sets *sa, *sb, *sd), or 0 when the powmod is complete. */
-BULK_HD int bg_mc_sched_next(bg_mc_sched *c, const bg_word *e, int *sa, int *sb, int *sd)
-{
-    const int T = BG_MC_SLOTS;
-    int k = c->step++;
-    if (k < 5) {
-        *sa = *sb = *sd = T - 1;
-    } else if (k == 5) {
-        *sa = BG_MC_BASE, *sb = T - 1, *sd = 0;
-    } else if (k == 6) {
-        *sa = 0, *sb = 0, *sd = BG_MC_ACC;
-    } else if (k < 7 + T - 1) {
-        *sa = k - 7, *sb = BG_MC_ACC, *sd = k - 6;
-    } else {
-        if (c->done) return 0;
-        int idx = 0, op;
-        do op = bg_expwalk_next(&c->w, e, 1, &idx);
-        while (op == 1 && c->acc_one);
-        *sd = BG_MC_ACC;
-        if (op == 0) {
-            c->done = 1;
-            *sa = c->acc_one ? BG_MC_ONE : BG_MC_ACC;
-            *sb = c->acc_one ? BG_MC_COPY : BG_MC_ONE;
-        } else if (c->acc_one) {
-            c->acc_one = 0;
-            *sa = idx, *sb = BG_MC_COPY;
-        } else {
-            *sa = BG_MC_ACC;
-            *sb = op == 1 ? BG_MC_ACC : idx;
-        }
-    }
-    return 1;
-}
 
 /* The doublings that take x = 2^(bitlen(m) - 1) (< m: m is odd and > 1) to 2^N R mod m. */
 BULK_HD int bg_mc_doublings(int N, int mbits) { return 33 * N - (mbits - 1); }

@@ -32,6 +32,18 @@ template <int TPI> __device__ __forceinline__ group<TPI> this_group()
     return g;
 }
 
+/* The calling thread's group with exchanges that name the whole warp (mask 0xffffffff, shuffles
+ * of width TPI): only for kernels whose every exchange is reached by all 32 lanes together
+ * (control flow uniform over the warp). With a group's own mask, which differs between the
+ * groups of a warp, the compiler checks convergence before each exchange and runs a ballot
+ * once per distinct mask (8 times at 4 lanes); a constant full mask is one instruction. */
+template <int TPI> __device__ __forceinline__ group<TPI> warp_group()
+{
+    group<TPI> g = this_group<TPI>();
+    g.gm = 0xffffffffu;
+    return g;
+}
+
 /* This lane's words of the modulus at mg (nw words; w0 = the lane's first word; words past nw
  * are zero): returns 1 in every lane when m is odd and at least `least` (a small number). */
 template <int L, int TPI>
@@ -106,8 +118,8 @@ __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_wo
             bg_word bi = __shfl_sync(g.gm, b[k], s, TPI);
             bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], o[0], a[0], bi, minv), 0, TPI);
             bg_mc_row(t, o, a, m, bi, q, L);
-            bg_word x = __shfl_down_sync(g.gm, t[0], 1, TPI);
-            bg_mc_shift(t, o, g.gl == TPI - 1 ? 0 : x, L);
+            /* from lane gl + 1 mod TPI: the top lane gets lane 0's word, zero by the choice of q */
+            bg_mc_shift(t, o, __shfl_sync(g.gm, t[0], g.gl + 1, TPI), L);
         }
     }
     bg_mc_merge(t, t, o, L);

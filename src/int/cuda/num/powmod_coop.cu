@@ -15,10 +15,21 @@ namespace {
 const int kCoopThreads = 128; /* 128 / TPI instances per block */
 
 /* One instance per group of TPI lanes; shared memory per instance: the BG_MC_SLOTS numbers of
- * the schedule (the window's odd powers), N = TPI L words each, word j of lane l of slot k at
- * (k L + j) TPI + l (a group's lanes read consecutive words), instances TPI words apart beyond
- * that (the groups of a warp start in different banks). A group leaves as a whole (instances past n, even or unit moduli), and
- * every exchange names only its own lanes, so groups of one warp never wait on each other. */
+ * the window's odd powers, N = TPI L words each, word j of lane l of slot k at (k L + j) TPI + l
+ * (a group's lanes read consecutive words), instances TPI words apart beyond that (the groups of
+ * a warp start in different banks).
+ *
+ * Control flow is the same for the whole warp, so that its exchanges name all 32 lanes
+ * (warp_group): a group with nothing to do (an instance past n, an even or unit modulus, a
+ * walk already finished) computes on a stand-in modulus and stores nothing. The steps are
+ * mont_coop.h's schedule, in three parts:
+ *   - set-up, the same for every group: 2^N R mod m by doublings (as many as the warp's
+ *     longest; a group with fewer keeps its value), five squarings to R^2, slot 0 = base R,
+ *     base^2 R, slots 1 .. 7;
+ *   - before the first product of the walk, per group and without exchanges: the leading
+ *     squarings of 1 are skipped and the first multiplication is a copy of its slot;
+ *   - one product per turn of the warp's loop: a squaring, a multiplication by a slot, or the
+ *     last product by 1 (out of Montgomery form), after which the group stores its result. */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, const bg_limb *B,
                                                                   const bg_limb *E, const bg_limb *M,
@@ -27,81 +38,101 @@ __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, c
 {
     extern __shared__ bg_word sm[];
     const int N = L * TPI, nw = 2 * limbs, gib = threadIdx.x / TPI;
-    size_t inst = (size_t)blockIdx.x * (kCoopThreads / TPI) + gib;
-    if (inst >= n) return;
-    const group<TPI> g = this_group<TPI>();
-    const bg_word *mg = (const bg_word *)(M + inst * limbs), *bgl = (const bg_word *)(B + inst * limbs);
-    const bg_word *eg = (const bg_word *)(E + inst * limbs);
-    bg_word *out = (bg_word *)(R + inst * limbs);
+    const size_t inst = (size_t)blockIdx.x * (kCoopThreads / TPI) + gib;
+    const bool in = inst < n;
+    const group<TPI> g = warp_group<TPI>();
+    const size_t at = (in ? inst : 0) * limbs; /* a group past n reads nothing through it */
+    const bg_word *mg = (const bg_word *)(M + at), *bgl = (const bg_word *)(B + at);
+    const bg_word *eg = (const bg_word *)(E + at);
+    bg_word *out = (bg_word *)(R + at);
     bg_word *slot = sm + (size_t)gib * (BG_MC_SLOTS * N + TPI) + g.gl;
     const int w0 = g.gl * L;
-    bg_word m[L], acc[L];
+    bg_word m[L], acc[L], b[L];
     int nz = 0, hi_nz = 0;
 #pragma unroll
     for (int j = 0; j < L; j++) {
-        m[j] = w0 + j < nw ? mg[w0 + j] : 0;
+        m[j] = in && w0 + j < nw ? mg[w0 + j] : 0;
         nz |= m[j] != 0;
         hi_nz |= (w0 + j > 0) && m[j] != 0;
     }
-    bg_word m0 = __shfl_sync(g.gm, m[0], 0, TPI);
-    bool unit = g.ballot(hi_nz) == 0 && m0 <= 1;
-    if (!(m0 & 1) || unit) { /* even or zero m: BULK_ERR_EVEN_MODULUS; m = 1: 0 */
+    const bg_word m0 = __shfl_sync(g.gm, m[0], 0, TPI);
+    const bool unit = g.ballot(hi_nz) == 0 && m0 <= 1;
+    const bool live = in && (m0 & 1) && !unit;
+    if (in && !live) { /* even or zero m: BULK_ERR_EVEN_MODULUS; m = 1: 0 */
 #pragma unroll
         for (int j = 0; j < L; j++)
             if (w0 + j < nw) out[w0 + j] = 0;
-        if (g.gl == 0) {
-            if (err) err[inst] = (int8_t)(m0 & 1 ? 0 : BULK_ERR_EVEN_MODULUS);
-            if (!(m0 & 1) && bad) atomicExch(bad, 1);
-        }
-        return;
+        if (g.gl == 0 && !(m0 & 1) && bad) atomicExch(bad, 1);
     }
-    bg_word minv = bg_mont_minv(m0);
-    /* x = 2^(bitlen(m) - 1), doubled to 2^N R mod m (bg_mc_doublings), into the last slot */
+    if (in && g.gl == 0 && err) err[inst] = (int8_t)(m0 & 1 ? 0 : BULK_ERR_EVEN_MODULUS);
+    if (!live) { /* the stand-in: 2^(32 N) - 1, odd and full width */
+#pragma unroll
+        for (int j = 0; j < L; j++) m[j] = 0xffffffffu;
+        nz = 1;
+    }
+    const bg_word minv = bg_mont_minv(live ? m0 : 0xffffffffu);
+    /* x = 2^(bitlen(m) - 1), doubled to 2^N R mod m (bg_mc_doublings) */
     int toplane = 31 - __clz((int)g.ballot(nz)), mybits = 0;
 #pragma unroll
     for (int j = 0; j < L; j++)
         if (m[j]) mybits = 32 * (w0 + j) + 32 - __clz((int)m[j]);
-    int mbits = __shfl_sync(g.gm, mybits, toplane, TPI);
-#pragma unroll
-    for (int j = 0; j < L; j++) acc[j] = w0 + j == (mbits - 1) >> 5 ? 1u << ((mbits - 1) & 31) : 0;
-    int D = bg_mc_doublings(N, mbits);
+    const int mbits = __shfl_sync(g.gm, mybits, toplane, TPI);
+    mc_pow2<L>(acc, mbits - 1, w0);
+    const int D = bg_mc_doublings(N, mbits);
 #pragma unroll 1
-    for (int i = 0; i < D; i++) mc_double<L, TPI>(acc, m, g);
+    for (int i = 0; __any_sync(g.gm, i < D); i++) {
 #pragma unroll
-    for (int j = 0; j < L; j++) slot[((BG_MC_SLOTS - 1) * L + j) * TPI] = acc[j];
+        for (int j = 0; j < L; j++) b[j] = acc[j];
+        mc_double<L, TPI>(b, m, g);
+#pragma unroll
+        for (int j = 0; j < L; j++) acc[j] = i < D ? b[j] : acc[j];
+    }
+#pragma unroll 1
+    for (int i = 0; i < 5; i++) mc_mul<L, TPI>(acc, acc, acc, m, minv, g); /* R^2 mod m */
+#pragma unroll
+    for (int j = 0; j < L; j++) b[j] = live && w0 + j < nw ? bgl[w0 + j] : 0;
+    mc_mul<L, TPI>(b, b, acc, m, minv, g); /* base R (base may exceed m: base < R) */
+#pragma unroll
+    for (int j = 0; j < L; j++) slot[j * TPI] = b[j];
+    mc_mul<L, TPI>(acc, b, b, m, minv, g); /* base^2 R */
+#pragma unroll 1
+    for (int k = 1; k < BG_MC_SLOTS; k++) {
+        mc_mul<L, TPI>(b, b, acc, m, minv, g);
+#pragma unroll
+        for (int j = 0; j < L; j++) slot[(k * L + j) * TPI] = b[j];
+    }
     __syncwarp(g.gm);
-    bg_mc_sched sc;
-    bg_mc_sched_init(&sc, eg, nw);
-    int sa, sb, sd;
+    /* the walk: acc = 1 until its first multiplication, which is a copy */
+    bg_expwalk w = {-1, 0, -1};
+    int op = 0, idx = 0;
+    if (live) {
+        bg_expwalk_init(&w, eg, 1, nw);
+        do op = bg_expwalk_next(&w, eg, 1, &idx);
+        while (op == 1);
+    }
+    if (op == 2) {
+#pragma unroll
+        for (int j = 0; j < L; j++) acc[j] = slot[(idx * L + j) * TPI];
+    } else if (live) { /* a zero exponent: 1 (m > 1) */
+#pragma unroll
+        for (int j = 0; j < L; j++)
+            if (w0 + j < nw) out[w0 + j] = (bg_word)(w0 + j == 0);
+    }
+    bool walking = op == 2;
 #pragma unroll 1
-    while (bg_mc_sched_next(&sc, eg, &sa, &sb, &sd)) {
-        bg_word a[L], b[L];
+    while (__any_sync(g.gm, walking)) {
+        op = walking ? bg_expwalk_next(&w, eg, 1, &idx) : 1; /* 0: the last product, by 1 */
 #pragma unroll
-        for (int j = 0; j < L; j++) {
-            a[j] = sa == BG_MC_ACC    ? acc[j]
-                   : sa == BG_MC_ONE  ? (bg_word)(w0 + j == 0)
-                   : sa == BG_MC_BASE ? (w0 + j < nw ? bgl[w0 + j] : 0)
-                                      : slot[(sa * L + j) * TPI];
-            b[j] = sb == BG_MC_ACC   ? acc[j]
-                   : sb == BG_MC_ONE ? (bg_word)(w0 + j == 0)
-                   : sb >= 0         ? slot[(sb * L + j) * TPI]
-                                     : 0; /* BG_MC_COPY */
-        }
-        if (sb != BG_MC_COPY) mc_mul<L, TPI>(a, a, b, m, minv, g);
-        if (sd == BG_MC_ACC) {
+        for (int j = 0; j < L; j++)
+            b[j] = op == 2 ? slot[(idx * L + j) * TPI] : op == 0 ? (bg_word)(w0 + j == 0) : acc[j];
+        mc_mul<L, TPI>(acc, acc, b, m, minv, g);
+        if (walking && op == 0) {
 #pragma unroll
-            for (int j = 0; j < L; j++) acc[j] = a[j];
-        } else {
-            __syncwarp(g.gm); /* every lane has read the slot it may overwrite */
-#pragma unroll
-            for (int j = 0; j < L; j++) slot[(sd * L + j) * TPI] = a[j];
-            __syncwarp(g.gm);
+            for (int j = 0; j < L; j++)
+                if (w0 + j < nw) out[w0 + j] = acc[j];
+            walking = false;
         }
     }
-#pragma unroll
-    for (int j = 0; j < L; j++)
-        if (w0 + j < nw) out[w0 + j] = acc[j];
-    if (g.gl == 0 && err) err[inst] = 0;
 }
 
 template <int L, int TPI>
