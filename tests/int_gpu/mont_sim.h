@@ -40,8 +40,9 @@ static inline void sim_mul(lanes r, lanes a, lanes b, lanes m, bg_word minv, int
     for (int s = 0; s < T; s++)
         for (int k = 0; k < L; k++) {
             bg_word bi = b[s][k];
-            bg_word q = bg_mc_q(t[0][0], o[0][0], a[0][0], bi, minv); /* lane 0's, broadcast */
-            for (int l = 0; l < T; l++) bg_mc_row(t[l], o[l], a[l], m[l], bi, q, L);
+            for (int l = 0; l < T; l++) bg_mc_row_mul(t[l], o[l], a[l], bi, L);
+            bg_word q = bg_mc_q(t[0][0], minv); /* lane 0's, broadcast */
+            for (int l = 0; l < T; l++) bg_mc_row_q(t[l], o[l], m[l], q, L);
             bg_word x[MAXT];
             /* shfl from lane l + 1 mod T: the top lane gets lane 0's word, zero by the choice
              * of q (a nonzero word there would make the product wrong) */

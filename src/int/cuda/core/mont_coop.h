@@ -12,11 +12,12 @@
  * keeps its segment (L + 2 words from word 0 of the lane) as the sum of two accumulators e and
  * o, so that every word product is one fused multiply-add on an aligned register pair:
  *   bi = b word i, broadcast from lane i / L;
- *   q  = (e_0 + o_0 + a_0 bi) m' mod 2^32, computed by every lane, lane 0's value broadcast;
- *   every lane adds a_l bi + q m_l (bg_mc_row): o_0 is folded into e_0 (its carry enters o at
- *   word 1), the products of the even words of a and m go into e (pairs of words 0-1, 2-3, ..),
- *   those of the odd words into o (pairs 1-2, 3-4, ..): four carry chains, one IMAD.WIDE each
- *   word product on sm_90 (mul_eo.h);
+ *   every lane adds a_l bi (bg_mc_row_mul): o_0 is folded into e_0 (its carry enters o at
+ *   word 1), the products of the even words of a go into e (pairs of words 0-1, 2-3, ..),
+ *   those of the odd words into o (pairs 1-2, 3-4, ..);
+ *   q  = e_0 m' mod 2^32 (bg_mc_q), computed by every lane, lane 0's value broadcast;
+ *   every lane adds q m_l (bg_mc_row_q) the same way: four carry chains in all, one
+ *   IMAD.WIDE each word product on sm_90 (mul_eo.h);
  *   the number is divided by 2^32 (bg_mc_shift): each lane hands e_0 to the lane below, which
  *   adds it at its word L - 1; lane 0's e_0 is zero by the choice of q, so it is what the top
  *   lane receives (a rotation of the group's words: one shuffle, no select). Dividing by 2^32 moves
@@ -61,11 +62,11 @@ BULK_HD int bg_mc_def_l(int nw) { return nw >= BG_MC_WIDE_WORDS ? 16 : 8; }
  * default; wider, the cooperative one. To be measured (bench_int_gpu_powmod --sweep). */
 #define BG_MC_MIN_WORDS 17
 
-/* q of a row: (e0 + o0 + a0 bi) m' mod 2^32 (lane 0's operands are the ones that count). */
-BULK_HD bg_word bg_mc_q(bg_word e0, bg_word o0, bg_word a0, bg_word bi, bg_word minv)
-{
-    return (e0 + o0 + a0 * bi) * minv;
-}
+/* q of a row: e0 m' mod 2^32, e0 the word 0 after the row's a bi half (bg_mc_row_mul; lane 0's
+ * is the one that counts). Reading it there, instead of forming e0 + o0 + a0 bi beside the
+ * chains, saves a multiply-add and an add a row on the multiply-add pipe, which the wide
+ * multiply-adds keep busy. */
+BULK_HD bg_word bg_mc_q(bg_word e0, bg_word minv) { return e0 * minv; }
 
 /* t[par ..] += x y restricted to the words x_j of parity par (j = par, par + 2, .. < L; L
  * even): those products are two words each at j, j + 1 and do not overlap, so the row is one
@@ -104,15 +105,21 @@ BULK_HD void bg_mc_row_mul(bg_word *e, bg_word *o, const bg_word *a, bg_word bi,
     bg_mc_chain(e, a, bi, 0, L);
 }
 
+/* The m q half of a row: the even m chain into e, the odd one into o. */
+BULK_HD void bg_mc_row_q(bg_word *e, bg_word *o, const bg_word *m, bg_word q, int L)
+{
+    bg_mc_chain(e, m, q, 0, L);
+    bg_mc_chain(o, m, q, 1, L);
+}
+
 /* One row: e + o += a bi + m q (a, m of L words, L even; e, o of L + 2 words within the
- * bounds above): the a bi half, then the even m chain into e and the odd one into o. The q
- * chains last: q is the one operand that waits for an exchange. */
+ * bounds above): the a bi half, then the m q half (q is the one operand that waits for an
+ * exchange; the kernels form it between the halves, bg_mc_q). */
 BULK_HD void bg_mc_row(bg_word *e, bg_word *o, const bg_word *a, const bg_word *m, bg_word bi,
                        bg_word q, int L)
 {
     bg_mc_row_mul(e, o, a, bi, L);
-    bg_mc_chain(e, m, q, 0, L);
-    bg_mc_chain(o, m, q, 1, L);
+    bg_mc_row_q(e, o, m, q, L);
 }
 
 /* The division by 2^32 after a row: e[0] (already handed to the lane below) leaves, the

@@ -111,13 +111,16 @@ __device__ __forceinline__ void mc_mul(bg_word *r, const bg_word *a, const bg_wo
     bg_word t[L + 2], o[L + 2];
 #pragma unroll
     for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
-#pragma unroll 1
+    /* unrolled for groups of up to 4 lanes: the loop's back edge costs register moves on the
+     * multiply-add pipe, and 1024-bit powmod (4 x 8) ran 5.13e6/s against 4.58e6 rolled (one
+     * H200; docs/perf/int-gpu-groups.md); at 4 x 16 +1%, wider groups not measured */
+#pragma unroll(TPI <= 4 ? TPI : 1)
     for (int s = 0; s < TPI; s++) {
 #pragma unroll
         for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
             bg_word bi = __shfl_sync(g.gm, b[k], s, TPI);
-            bg_word q = __shfl_sync(g.gm, bg_mc_q(t[0], o[0], a[0], bi, minv), 0, TPI);
-            bg_mc_row(t, o, a, m, bi, q, L);
+            bg_mc_row_mul(t, o, a, bi, L);
+            bg_mc_row_q(t, o, m, __shfl_sync(g.gm, bg_mc_q(t[0], minv), 0, TPI), L);
             /* from lane gl + 1 mod TPI: the top lane gets lane 0's word, zero by the choice of q */
             bg_mc_shift(t, o, __shfl_sync(g.gm, t[0], g.gl + 1, TPI), L);
         }
