@@ -20,7 +20,10 @@ __device__ __forceinline__ void coop_rows(bg_word *hi, bg_word *lo, const bg_wor
     bg_word t[L + 2], o[L + 2];
 #pragma unroll
     for (int j = 0; j < L + 2; j++) t[j] = o[j] = 0;
-#pragma unroll 1
+    /* unrolled for groups of up to 4 lanes (the loop's back edge costs register moves): 2048
+     * bits 1.676e9/s against 1.600e9 rolled, 4096 bits (ckara's halves) 4.73e8 against 4.62e8 on
+     * one H200 (docs/perf/int-gpu-groups.md) */
+#pragma unroll(TPI <= 4 ? TPI : 1)
     for (int s = 0; s < TPI; s++) {
 #pragma unroll
         for (int k = 0; k < L; k++) { /* L even: the accumulators are back in place */
@@ -49,8 +52,8 @@ __device__ __forceinline__ void coop_rows(bg_word *hi, bg_word *lo, const bg_wor
  * words, so the groups of a warp hit different banks. After the rows each lane writes words
  * l L .. of the low half from shared memory and of the high half from its registers. vec: the
  * operands and the result are 16-byte aligned and nw = N, so every lane moves its words as
- * 16-byte vectors. A group leaves as a whole (instances past n), and every exchange names only
- * its own lanes. */
+ * 16-byte vectors. Control flow is the same for the whole warp (a group past n computes on
+ * zeros and stores nothing), so that its exchanges name all 32 lanes (warp_group). */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, const bg_limb *a,
                                                                    const bg_limb *b, size_t n,
@@ -59,13 +62,17 @@ __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, c
     extern __shared__ bg_word sm[];
     const int N = L * TPI, nw = 2 * l, gib = threadIdx.x / TPI;
     const size_t inst = (size_t)blockIdx.x * (kCoopMulThreads / TPI) + gib;
-    if (inst >= n) return;
-    const group<TPI> g = this_group<TPI>();
-    const bg_word *ag = (const bg_word *)(a + inst * l), *bg = (const bg_word *)(b + inst * l);
-    bg_word *out = (bg_word *)(r + inst * 2 * l), *lo = sm + gib * (2 * N + 1), *yb = lo + N;
+    const bool in = inst < n;
+    const group<TPI> g = warp_group<TPI>();
+    const size_t at = in ? inst : 0; /* a group past n reads and writes nothing through it */
+    const bg_word *ag = (const bg_word *)(a + at * l), *bg = (const bg_word *)(b + at * l);
+    bg_word *out = (bg_word *)(r + at * 2 * l), *lo = sm + gib * (2 * N + 1), *yb = lo + N;
     const int w0 = g.gl * L;
     bg_word x[L];
-    if (vec) {
+    if (!in) {
+#pragma unroll
+        for (int j = 0; j < L; j++) x[j] = yb[w0 + j] = 0;
+    } else if (vec) {
 #pragma unroll
         for (int j = 0; j < L; j += 4) {
             const uint4 u = *(const uint4 *)(ag + w0 + j), v = *(const uint4 *)(bg + w0 + j);
@@ -83,6 +90,7 @@ __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, c
     bg_word t[L];
     coop_rows<L, TPI>(t, lo, x, yb, g);
     __syncwarp(g.gm);
+    if (!in) return;
     if (vec) {
 #pragma unroll
         for (int j = 0; j < L; j += 4) {
