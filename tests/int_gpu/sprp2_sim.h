@@ -18,8 +18,9 @@ static inline int sim_equal(lanes x, lanes y, int T, int L)
 }
 
 /* sprp2_coop_kernel for one instance: 1 when m (nw words) is a strong probable prime to base
- * 2, else 0 (also for an even m or m < 3). */
-static inline int sim_sprp2(const bg_word *mw, int nw, int T, int L)
+ * 2, else 0 (also for an even m or m < 3). extra: zero bits walked above d's top bit, as the
+ * kernel walks them for a group whose d is shorter than the longest of its warp. */
+static inline int sim_sprp2(const bg_word *mw, int nw, int T, int L, int extra)
 {
     static lanes m, one, mone, x;
     const int N = T * L;
@@ -36,17 +37,18 @@ static inline int sim_sprp2(const bg_word *mw, int nw, int T, int L)
     for (int i = 0; i < nd; i++) sim_double(one, m, T, L); /* R mod m: 1 */
     memset(x, 0, sizeof x);
     sim_sub(mone, x, one, m, T, L); /* -1 */
-    memcpy(x, one, sizeof x);
-    sim_double(x, m, T, L); /* 2 R: d's top bit */
-    for (int i = dbits - 2; i >= 0; i--) {
+    memcpy(x, one, sizeof x); /* 1, squared (and doubled at a one bit) from the top */
+    for (int i = dbits + extra - 1; i >= 0; i--) {
         sim_mul(x, x, x, m, minv, T, L);
-        if (bg_sp_bit(mw, r + i)) sim_double(x, m, T, L);
+        if (i < dbits && bg_sp_bit(mw, r + i)) sim_double(x, m, T, L);
     }
     int pass = sim_equal(x, one, T, L) || sim_equal(x, mone, T, L);
-    for (int j = 1; j < r && !pass; j++) {
+    int testing = !pass;
+    for (int j = 1; testing && j < r; j++) {
         sim_mul(x, x, x, m, minv, T, L);
-        if (sim_equal(x, mone, T, L)) pass = 1;
-        else if (sim_equal(x, one, T, L)) break;
+        int is_mone = sim_equal(x, mone, T, L), is_one = sim_equal(x, one, T, L);
+        if (is_mone) pass = 1;
+        if (is_mone || is_one) testing = 0; /* 1 without -1 before it: composite */
     }
     return pass;
 }

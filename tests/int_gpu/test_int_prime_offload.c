@@ -59,7 +59,7 @@ static int sim_sprp2_dev(bulk_ctx *ctx, uint8_t *out, const bulk_limb_t *m, size
     bg_word *w = test_xmalloc((size_t)nw * 4);
     for (size_t i = 0; i < n; i++) {
         for (int j = 0; j < nw; j++) w[j] = (bg_word)(m[i * limbs + j / 2] >> (32 * (j % 2)));
-        out[i] = (uint8_t)sim_sprp2(w, nw, T, L);
+        out[i] = (uint8_t)sim_sprp2(w, nw, T, L, 0);
     }
     free(w);
     return BULK_OK;

@@ -2,7 +2,7 @@
  * cooperative Montgomery lanes of mont_coop.h, whole on the device: for an odd m > 2 with
  * m - 1 = d 2^r (d odd), the kernel (num/sprp2_coop.cu) walks d's bits from the top in
  * Montgomery form (R = 2^(32 TPI L)), a squaring per bit and a doubling (mc_double, a shift and
- * a conditional subtraction, not a product) per one bit, from 2 R (d's top bit); then
+ * a conditional subtraction, not a product) per one bit, from R (1: its top bit makes it 2 R); then
  * m passes when 2^d = +-1 or 2^(d 2^j) = -1 for some 0 < j < r, comparing with R mod m and
  * m - (R mod m) (Montgomery form needs no conversion back for that). R mod m is 2^(bitlen(m) - 1)
  * doubled 32 N - bitlen(m) + 1 times. Against a base-2 powmod with a window: no products by the

@@ -15,49 +15,85 @@ namespace {
 
 const int kSprpThreads = 128; /* 128 / TPI instances per block */
 
+/* The largest v over the warp (every lane calls it). */
+__device__ __forceinline__ int warp_max(int v)
+{
+#pragma unroll
+    for (int k = 16; k; k >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, k));
+    return v;
+}
+
 /* One instance per group (lane l: words l L ..). out[i] = 1 when m_i is a strong probable
- * prime to base 2, else 0 (also for an even m or m < 3, not the caller's contract). A group
- * leaves as a whole, and every exchange names only its own lanes. */
+ * prime to base 2, else 0 (also for an even m or m < 3, not the caller's contract).
+ *
+ * Control flow is the same for the whole warp, so that its exchanges name all 32 lanes
+ * (warp_group): a group past n, or with an m outside the test, computes on a stand-in
+ * modulus and stores nothing (or 0); the loops run as long as the warp's longest:
+ *   - the doublings to R mod m, a group with fewer keeping its value;
+ *   - d's bits from the warp's highest, starting from 1 (R mod m): above a group's own top
+ *     bit, 1 squared is 1 and there is no doubling, and at its top bit 1 squared and doubled
+ *     is 2 (as sprp2_sim.h's `extra` leading bits); the doubling of a one bit is done on a
+ *     copy and taken by the groups whose bit is one;
+ *   - the squarings after the power, while some group of the warp still tests. */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kSprpThreads) sprp2_coop_kernel(uint8_t *out, const bg_limb *M,
                                                                   size_t n, int limbs)
 {
     const int N = L * TPI, nw = 2 * limbs, gib = threadIdx.x / TPI;
-    size_t inst = (size_t)blockIdx.x * (kSprpThreads / TPI) + gib;
-    if (inst >= n) return;
-    const group<TPI> g = this_group<TPI>();
-    const bg_word *mg = (const bg_word *)(M + inst * limbs);
+    const size_t inst = (size_t)blockIdx.x * (kSprpThreads / TPI) + gib;
+    const bool in = inst < n;
+    const group<TPI> g = warp_group<TPI>();
+    const bg_word *mg = (const bg_word *)(M + (in ? inst : 0) * limbs);
     const int w0 = g.gl * L;
-    bg_word m[L], one[L], mone[L], x[L];
-    if (!mc_load_odd<L, TPI>(m, mg, nw, w0, 3, g)) {
-        if (g.gl == 0) out[inst] = 0;
-        return;
+    bg_word m[L], one[L], mone[L], x[L], y[L];
+    const bool live = mc_load_odd<L, TPI>(m, mg, nw, w0, 3, g) && in;
+    int r = 1, mbits = 32 * N, dbits = 0;
+    if (live) {
+        dbits = bg_sp_exp(mg, nw, &r, &mbits);
+    } else { /* the stand-in: 2^(32 N) - 1, and no bits of d */
+#pragma unroll
+        for (int j = 0; j < L; j++) m[j] = 0xffffffffu;
     }
-    bg_word minv = bg_mont_minv(__shfl_sync(g.gm, m[0], 0, TPI));
-    int r, mbits, dbits = bg_sp_exp(mg, nw, &r, &mbits);
+    const bg_word minv = bg_mont_minv(__shfl_sync(g.gm, m[0], 0, TPI));
     mc_pow2<L>(one, mbits - 1, w0);
-    int nd = bg_sp_one_doublings(N, mbits);
+    const int nd = bg_sp_one_doublings(N, mbits);
 #pragma unroll 1
-    for (int i = 0; i < nd; i++) mc_double<L, TPI>(one, m, g); /* R mod m: 1 */
+    for (int i = 0; __any_sync(g.gm, i < nd); i++) { /* R mod m: 1 */
+#pragma unroll
+        for (int j = 0; j < L; j++) y[j] = one[j];
+        mc_double<L, TPI>(y, m, g);
+#pragma unroll
+        for (int j = 0; j < L; j++) one[j] = i < nd ? y[j] : one[j];
+    }
 #pragma unroll
     for (int j = 0; j < L; j++) x[j] = 0;
     mc_sub<L, TPI>(mone, x, one, m, g); /* m - R mod m: -1 */
 #pragma unroll
     for (int j = 0; j < L; j++) x[j] = one[j];
-    mc_double<L, TPI>(x, m, g); /* 2 R: d's top bit */
 #pragma unroll 1
-    for (int i = dbits - 2; i >= 0; i--) {
+    for (int i = warp_max(dbits) - 1; i >= 0; i--) {
         mc_mul<L, TPI>(x, x, x, m, minv, g);
-        if (bg_sp_bit(mg, r + i)) mc_double<L, TPI>(x, m, g);
+        const int bit = i < dbits && bg_sp_bit(mg, r + i);
+#pragma unroll
+        for (int j = 0; j < L; j++) y[j] = x[j];
+        mc_double<L, TPI>(y, m, g);
+#pragma unroll
+        for (int j = 0; j < L; j++) x[j] = bit ? y[j] : x[j];
     }
     int pass = mc_equal<L, TPI>(x, one, g) || mc_equal<L, TPI>(x, mone, g);
+    int testing = live && !pass;
 #pragma unroll 1
-    for (int j = 1; j < r && !pass; j++) {
+    for (int j = 1; __any_sync(g.gm, testing && j < r); j++) {
         mc_mul<L, TPI>(x, x, x, m, minv, g);
-        if (mc_equal<L, TPI>(x, mone, g)) pass = 1;
-        else if (mc_equal<L, TPI>(x, one, g)) break; /* 1 without -1 before it: composite */
+        const int is_mone = mc_equal<L, TPI>(x, mone, g), is_one = mc_equal<L, TPI>(x, one, g);
+        if (testing && j < r) {
+            if (is_mone) pass = 1;
+            if (is_mone || is_one) testing = 0; /* 1 without -1 before it: composite */
+        } else {
+            testing = 0;
+        }
     }
-    if (g.gl == 0) out[inst] = (uint8_t)pass;
+    if (in && g.gl == 0) out[inst] = (uint8_t)(live && pass);
 }
 
 template <int L, int TPI>
