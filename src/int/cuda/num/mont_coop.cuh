@@ -34,7 +34,8 @@ template <int TPI> __device__ __forceinline__ group<TPI> this_group()
 
 /* The calling thread's group with exchanges that name the whole warp (mask 0xffffffff, shuffles
  * of width TPI): only for kernels whose every exchange is reached by all 32 lanes together
- * (control flow uniform over the warp). With a group's own mask, which differs between the
+ * (control flow uniform over the warp; also no exchange on the right of a && or || whose left
+ * side differs between groups). With a group's own mask, which differs between the
  * groups of a warp, the compiler checks convergence before each exchange and runs a ballot
  * once per distinct mask (8 times at 4 lanes); a constant full mask is one instruction. */
 template <int TPI> __device__ __forceinline__ group<TPI> warp_group()

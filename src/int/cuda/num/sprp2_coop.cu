@@ -80,7 +80,10 @@ __global__ void __launch_bounds__(kSprpThreads) sprp2_coop_kernel(uint8_t *out, 
 #pragma unroll
         for (int j = 0; j < L; j++) x[j] = bit ? y[j] : x[j];
     }
-    int pass = mc_equal<L, TPI>(x, one, g) || mc_equal<L, TPI>(x, mone, g);
+    /* both comparisons in every group: a short-circuit would leave some groups out of the
+     * second one's ballot */
+    const int is_one0 = mc_equal<L, TPI>(x, one, g), is_mone0 = mc_equal<L, TPI>(x, mone, g);
+    int pass = is_one0 || is_mone0;
     int testing = live && !pass;
 #pragma unroll 1
     for (int j = 1; __any_sync(g.gm, testing && j < r); j++) {
