@@ -248,9 +248,10 @@ int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l,
 }
 
 /* One Karatsuba step over cooperative half products at exactly 64 limbs (4.55e8/s against the
- * rows' 4.16e8 on one H200; at 32 limbs, halves of 2 lanes, it ran 1.20e9 against 1.61e9 and is
- * not compiled: docs/perf/int-gpu-groups.md); other widths, and a result that is not 16-byte
- * aligned, take the cooperative rows. */
+ * rows' 4.16e8 on one H200; at 32 limbs, halves of 2 lanes x 16 words, it ran 1.20e9 against
+ * 1.61e9, halves of 4 x 8 1.14e9 against 1.60e9, and is not compiled:
+ * docs/perf/int-gpu-groups.md); other widths, and a result that is not 16-byte aligned, take the
+ * cooperative rows. */
 int launch_ckara(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
     if ((uintptr_t)r % 16 == 0 && l == 64) return ::launch_kcoop<4>(r, a, b, n, st);
