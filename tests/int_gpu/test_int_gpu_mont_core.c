@@ -5,7 +5,8 @@
  * exchange words by warp shuffles and ballots between the per-lane steps of mont_coop.h. Here
  * the same steps run for TPI simulated lanes, with every exchange done exactly as the kernel
  * does it (sim_mul, sim_condsub, sim_double and sim_powmod mirror mc_mul, mc_condsub,
- * mc_double and powmod_coop_kernel line by line), for every compiled shape (TPI 2..32, L
+ * mc_double and one group's steps of powmod_coop_kernel line by line; the kernel's loop over
+ * the groups of a warp is tested on the device), for every compiled shape (TPI 2..32, L
  * 2..16) at widths 64 .. 8192 bits, against mpz_powm; the carry lookahead against a serial
  * carry chain for every generate/propagate pattern of 8 lanes. The cooperative full product
  * (core/mul_coop.h, mul/mul_coop.cu) the same way, against mpz_mul. Runs without a GPU; the device

@@ -2,7 +2,8 @@
  * each lane holds L words of the modulus, the accumulator and the operands in registers, the
  * sliding window's table of odd powers sits in shared memory. The per-lane steps are the
  * BULK_HD functions of mont_coop.h; this file adds only the exchanges (shuffles, ballots),
- * exactly as tests/int_gpu/test_int_gpu_mont_core.c simulates them against GMP.
+ * exactly as tests/int_gpu/test_int_gpu_mont_core.c simulates them for one group against GMP,
+ * and the warp's loop around the groups (tested on the device: test_int_gpu_powmod).
  *
  * Why a group: one thread per instance keeps 3 numbers of W bits in registers, which spills
  * from 2048 bits on (2.3e4/s at 2048 bits on the H100 against CGBN's 1.28e6 with 512-bit
