@@ -3,7 +3,7 @@
  * same threads, in the same run; every answer is compared and a mismatch fails the run.
  *
  *   bench_int_prime [--bits LIST] [--count N] [--threads N] [--time S] [--seed S] [--out FILE]
- *                   [--gpu]
+ *                   [--gpu | --gpu-only]
  *
  * Rows per width: isprime on random odd W-bit numbers (tests/s), and a nextprime sweep from
  * random W-bit starts (primes found/s), each at 1 thread and at --threads (default: all online
@@ -12,7 +12,8 @@
  * with --out to FILE (atomically). --gpu adds an isprime and a nextprime row per width with
  * libbulk on a CUDA context (threads column "gpu"; unless --count, 2^20 numbers for isprime up
  * to 1024 bits and 2^18 wider, 64 per thread for nextprime up to 1024 bits, 16 wider) against
- * GMP on --threads.
+ * GMP on --threads. --gpu-only: only those rows (the CPU rows take most of a run's time at
+ * 2048 bits and up, a nextprime sweep at 1 thread above all).
  * Exit: 0, 1 (mismatch or failure), 2 (usage). */
 #include <gmp.h>
 #include <stdio.h>
@@ -120,22 +121,24 @@ int main(int argc, char **argv)
 {
     const char *bits_list = "1024,2048", *out = NULL;
     long count = 0, threads = 0;
-    int gpu = 0;
+    int gpu = 0, cpu = 1;
     double secs = 1;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i += 2) { /* options come with their values */
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--help") == 0) {
             puts("usage: bench_int_prime [--bits LIST] [--count N] [--threads N] [--time S] "
-                 "[--seed S] [--out FILE] [--gpu]\n"
+                 "[--seed S] [--out FILE] [--gpu | --gpu-only]\n"
                  "isprime (tests/s on random odd W-bit numbers) and a nextprime sweep (primes/s)\n"
                  "of libbulk against GMP's mpz_probab_prime_p(x, 24) and mpz_nextprime, at 1\n"
                  "thread and at --threads (default all online CPUs); results are compared.\n"
-                 "--gpu: also isprime and nextprime on a CUDA context against GMP on all threads.");
+                 "--gpu: also isprime and nextprime on a CUDA context against GMP on all threads;\n"
+                 "--gpu-only: those rows alone.");
             return 0;
         }
-        if (strcmp(argv[i], "--gpu") == 0) {
+        if (strcmp(argv[i], "--gpu") == 0 || strcmp(argv[i], "--gpu-only") == 0) {
             gpu = 1;
+            cpu = strcmp(argv[i], "--gpu") == 0;
             i--; /* no value */
             continue;
         }
@@ -158,7 +161,7 @@ int main(int argc, char **argv)
     for (const char *p = bits_list; *p;) {
         size_t bits = strtoul(p, NULL, 10);
         if (bits < 64 || bits % 64) goto usage;
-        for (int next = 0; next < 2; next++) {
+        for (int next = 0; cpu && next < 2; next++) {
             long thr[2] = { 1, threads };
             for (int k = 0; k < (threads > 1 ? 2 : 1); k++) {
                 size_t n = count > 0 ? (size_t)count : (size_t)(next ? 16 : 256) * (size_t)thr[k];
