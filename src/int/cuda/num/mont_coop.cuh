@@ -170,6 +170,28 @@ __device__ __forceinline__ void mc_double(bg_word *x, const bg_word *m, const gr
     mc_condsub<L, TPI>(x, x, m, 0, over, g);
 }
 
+/* x = take ? 2 x mod m : x (x < m). The doubling's exchanges run whatever take is, so a kernel
+ * whose exchanges name the whole warp (warp_group) calls it where its groups differ. */
+template <int L, int TPI>
+__device__ __forceinline__ void mc_double_if(bg_word *x, const bg_word *m, int take,
+                                             const group<TPI> &g)
+{
+    bg_word y[L];
+#pragma unroll
+    for (int j = 0; j < L; j++) y[j] = x[j];
+    mc_double<L, TPI>(y, m, g);
+#pragma unroll
+    for (int j = 0; j < L; j++) x[j] = take ? y[j] : x[j];
+}
+
+/* x = 2^k x mod m (x < m), k per group; the warp doubles as often as its largest k. */
+template <int L, int TPI>
+__device__ __forceinline__ void mc_doublings(bg_word *x, const bg_word *m, int k, const group<TPI> &g)
+{
+#pragma unroll 1
+    for (int i = 0; __any_sync(g.gm, i < k); i++) mc_double_if<L, TPI>(x, m, i < k, g);
+}
+
 } // namespace
 
 #endif

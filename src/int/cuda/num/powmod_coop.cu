@@ -79,15 +79,7 @@ __global__ void __launch_bounds__(kCoopThreads) powmod_coop_kernel(bg_limb *R, c
         if (m[j]) mybits = 32 * (w0 + j) + 32 - __clz((int)m[j]);
     const int mbits = __shfl_sync(g.gm, mybits, toplane, TPI);
     mc_pow2<L>(acc, mbits - 1, w0);
-    const int D = bg_mc_doublings(N, mbits);
-#pragma unroll 1
-    for (int i = 0; __any_sync(g.gm, i < D); i++) {
-#pragma unroll
-        for (int j = 0; j < L; j++) b[j] = acc[j];
-        mc_double<L, TPI>(b, m, g);
-#pragma unroll
-        for (int j = 0; j < L; j++) acc[j] = i < D ? b[j] : acc[j];
-    }
+    mc_doublings<L, TPI>(acc, m, bg_mc_doublings(N, mbits), g);
 #pragma unroll 1
     for (int i = 0; i < 5; i++) mc_mul<L, TPI>(acc, acc, acc, m, minv, g); /* R^2 mod m */
 #pragma unroll

@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(kSprpThreads) sprp2_coop_kernel(uint8_t *out, 
     const group<TPI> g = warp_group<TPI>();
     const bg_word *mg = (const bg_word *)(M + (in ? inst : 0) * limbs);
     const int w0 = g.gl * L;
-    bg_word m[L], one[L], mone[L], x[L], y[L];
+    bg_word m[L], one[L], mone[L], x[L];
     const bool live = mc_load_odd<L, TPI>(m, mg, nw, w0, 3, g) && in;
     int r = 1, mbits = 32 * N, dbits = 0;
     if (live) {
@@ -56,15 +56,7 @@ __global__ void __launch_bounds__(kSprpThreads) sprp2_coop_kernel(uint8_t *out, 
     }
     const bg_word minv = bg_mont_minv(__shfl_sync(g.gm, m[0], 0, TPI));
     mc_pow2<L>(one, mbits - 1, w0);
-    const int nd = bg_sp_one_doublings(N, mbits);
-#pragma unroll 1
-    for (int i = 0; __any_sync(g.gm, i < nd); i++) { /* R mod m: 1 */
-#pragma unroll
-        for (int j = 0; j < L; j++) y[j] = one[j];
-        mc_double<L, TPI>(y, m, g);
-#pragma unroll
-        for (int j = 0; j < L; j++) one[j] = i < nd ? y[j] : one[j];
-    }
+    mc_doublings<L, TPI>(one, m, bg_sp_one_doublings(N, mbits), g); /* R mod m: 1 */
 #pragma unroll
     for (int j = 0; j < L; j++) x[j] = 0;
     mc_sub<L, TPI>(mone, x, one, m, g); /* m - R mod m: -1 */
@@ -73,12 +65,7 @@ __global__ void __launch_bounds__(kSprpThreads) sprp2_coop_kernel(uint8_t *out, 
 #pragma unroll 1
     for (int i = warp_max(dbits) - 1; i >= 0; i--) {
         mc_mul<L, TPI>(x, x, x, m, minv, g);
-        const int bit = i < dbits && bg_sp_bit(mg, r + i);
-#pragma unroll
-        for (int j = 0; j < L; j++) y[j] = x[j];
-        mc_double<L, TPI>(y, m, g);
-#pragma unroll
-        for (int j = 0; j < L; j++) x[j] = bit ? y[j] : x[j];
+        mc_double_if<L, TPI>(x, m, i < dbits && bg_sp_bit(mg, r + i), g);
     }
     /* both comparisons in every group: a short-circuit would leave some groups out of the
      * second one's ballot */
