@@ -44,62 +44,88 @@ __device__ __forceinline__ void coop_rows(bg_word *hi, bg_word *lo, const bg_wor
     for (int j = 0; j < L; j++) hi[j] = t[j];
 }
 
+/* Words of a group's row in shared memory: the low half of the product (N words, written row by
+ * row; first a's words on their way to the registers), then b (N words; after the rows the
+ * high half on its way out), and 4 words of padding: rows stay 16-byte aligned, and with N a
+ * multiple of 32 the groups of a warp, reading word i of their rows at the same row, hit
+ * different banks (the stride is 4 mod 32). */
+template <int N> struct coop_row { enum { words = 2 * N + 4 }; };
+
 /* One instance per group of TPI lanes, L words of a per lane in registers (N = TPI L words, the
  * width nw = 2 l zero-padded up to it), b in the group's row of shared memory (row i reads
  * word i, the same address for the whole group: a broadcast; against a shuffle from the owning
  * lane's registers the rate was the same, 1.62e9/s at 2048 bits, at 76 registers instead of
- * 92). Lane 0 stores the product's word i at row i into the row's other half; rows are 2 N + 1
- * words, so the groups of a warp hit different banks. After the rows each lane writes words
- * l L .. of the low half from shared memory and of the high half from its registers. vec: the
- * operands and the result are 16-byte aligned and nw = N, so every lane moves its words as
- * 16-byte vectors. Control flow is the same for the whole warp (a group past n computes on
- * zeros and stores nothing), so that its exchanges name all 32 lanes (warp_group). */
+ * 92). Lane 0 stores the product's word i at row i into the row's low half; after the rows each
+ * lane puts its words of the high half into the row's b half, and the row goes out.
+ * vec: the operands and the result are 16-byte aligned and nw = N. Then the warp's 32 / TPI
+ * instances are contiguous runs of memory (32 L words of a, of b, 64 L of the product), and the
+ * warp moves them whole, lane k taking 16-byte piece k, k + 32, .. of the run, through the
+ * rows in shared memory: every access is coalesced, where a lane's own words (16-byte pieces
+ * 4 L bytes apart) used half of each 32-byte sector they touched, at 2048 bits 1.733e9/s
+ * against 1.701e9 (one H200, 2^20 instances; docs/perf/int-gpu-groups.md). Otherwise each
+ * lane moves its own words one by one. Control flow is the same for the whole warp (a group
+ * past n computes on zeros and stores nothing), so that its exchanges name all 32 lanes
+ * (warp_group). */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, const bg_limb *a,
                                                                    const bg_limb *b, size_t n,
                                                                    int l, int vec)
 {
-    extern __shared__ bg_word sm[];
-    const int N = L * TPI, nw = 2 * l, gib = threadIdx.x / TPI;
+    extern __shared__ __align__(16) bg_word sm[];
+    enum { N = L * TPI, S = coop_row<N>::words, G = 32 / TPI, Q = N / 4 /* pieces a half */ };
+    const int nw = 2 * l, gib = threadIdx.x / TPI, lane = threadIdx.x & 31;
     const size_t inst = (size_t)blockIdx.x * (kCoopMulThreads / TPI) + gib;
     const bool in = inst < n;
     const group<TPI> g = warp_group<TPI>();
-    const size_t at = in ? inst : 0; /* a group past n reads and writes nothing through it */
-    const bg_word *ag = (const bg_word *)(a + at * l), *bg = (const bg_word *)(b + at * l);
-    bg_word *out = (bg_word *)(r + at * 2 * l), *lo = sm + gib * (2 * N + 1), *yb = lo + N;
+    bg_word *lo = sm + gib * S, *yb = lo + N;
     const int w0 = g.gl * L;
     bg_word x[L];
-    if (!in) {
+    if (vec) {
+        const size_t first = inst - gib % G; /* the warp's first instance */
+        bg_word *wrows = lo - (gib % G) * S;
+        const uint4 *ag = (const uint4 *)(a + first * l), *bg = (const uint4 *)(b + first * l);
 #pragma unroll
-        for (int j = 0; j < L; j++) x[j] = yb[w0 + j] = 0;
-    } else if (vec) {
+        for (int j = 0; j < L / 4; j++) {
+            const int k = j * 32 + lane, i = k / Q, w = 4 * (k % Q);
+            const bool live = first + i < n;
+            *(uint4 *)(wrows + i * S + w) = live ? ag[k] : make_uint4(0, 0, 0, 0);
+            *(uint4 *)(wrows + i * S + N + w) = live ? bg[k] : make_uint4(0, 0, 0, 0);
+        }
+        __syncwarp();
 #pragma unroll
         for (int j = 0; j < L; j += 4) {
-            const uint4 u = *(const uint4 *)(ag + w0 + j), v = *(const uint4 *)(bg + w0 + j);
+            const uint4 u = *(const uint4 *)(lo + w0 + j);
             x[j] = u.x, x[j + 1] = u.y, x[j + 2] = u.z, x[j + 3] = u.w;
-            yb[w0 + j] = v.x, yb[w0 + j + 1] = v.y, yb[w0 + j + 2] = v.z, yb[w0 + j + 3] = v.w;
         }
     } else {
+        const size_t at = in ? inst : 0; /* a group past n reads nothing through it */
+        const bg_word *ag = (const bg_word *)(a + at * l), *bg = (const bg_word *)(b + at * l);
 #pragma unroll
         for (int j = 0; j < L; j++) {
-            x[j] = w0 + j < nw ? ag[w0 + j] : 0;
-            yb[w0 + j] = w0 + j < nw ? bg[w0 + j] : 0;
+            x[j] = in && w0 + j < nw ? ag[w0 + j] : 0;
+            yb[w0 + j] = in && w0 + j < nw ? bg[w0 + j] : 0;
         }
     }
-    __syncwarp(g.gm);
+    __syncwarp(); /* a's words are in registers before the rows write the low half over them */
     bg_word t[L];
     coop_rows<L, TPI>(t, lo, x, yb, g);
-    __syncwarp(g.gm);
-    if (!in) return;
+    __syncwarp(); /* the rows have read b before the high half replaces it */
     if (vec) {
 #pragma unroll
-        for (int j = 0; j < L; j += 4) {
-            *(uint4 *)(out + w0 + j) = make_uint4(lo[w0 + j], lo[w0 + j + 1], lo[w0 + j + 2],
-                                                  lo[w0 + j + 3]);
-            *(uint4 *)(out + N + w0 + j) = make_uint4(t[j], t[j + 1], t[j + 2], t[j + 3]);
+        for (int j = 0; j < L; j += 4) *(uint4 *)(yb + w0 + j) = make_uint4(t[j], t[j + 1], t[j + 2], t[j + 3]);
+        __syncwarp();
+        const size_t first = inst - gib % G;
+        const bg_word *wrows = lo - (gib % G) * S;
+        uint4 *out = (uint4 *)(r + first * 2 * l);
+#pragma unroll
+        for (int j = 0; j < L / 2; j++) {
+            const int k = j * 32 + lane, i = k / (2 * Q), w = 4 * (k % (2 * Q));
+            if (first + i < n) out[k] = *(const uint4 *)(wrows + i * S + w);
         }
         return;
     }
+    if (!in) return;
+    bg_word *out = (bg_word *)(r + inst * 2 * l);
 #pragma unroll
     for (int j = 0; j < L; j++) {
         if (w0 + j < 2 * nw) out[w0 + j] = lo[w0 + j];
@@ -111,7 +137,7 @@ template <int L, int TPI>
 int launch_coop(bg_limb *r, const bg_limb *a, const bg_limb *b, size_t n, int l, cudaStream_t st)
 {
     const int per = kCoopMulThreads / TPI;
-    const size_t smem = sizeof(bg_word) * (size_t)per * (2 * L * TPI + 1);
+    const size_t smem = sizeof(bg_word) * (size_t)per * coop_row<L * TPI>::words;
     const int vec = 2 * l == L * TPI && ((uintptr_t)r | (uintptr_t)a | (uintptr_t)b) % 16 == 0;
     const unsigned grid = (unsigned)((n + per - 1) / per);
     mul_coop_kernel<L, TPI><<<grid, kCoopMulThreads, smem, st>>>(r, a, b, n, l, vec);
