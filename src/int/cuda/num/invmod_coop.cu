@@ -41,111 +41,121 @@ __device__ __forceinline__ int ic_lin(bg_word *r, const bg_word *x, const bg_wor
     return bg_ic_above(tc);
 }
 
-/* x = -x (0 < -x < 2^(32 N): a negative a or b). */
+/* x = -x when neg (0 < -x < 2^(32 N): a negative a or b); the subtraction runs in every group
+ * (its exchanges name the whole warp) and neg picks the result. */
 template <int L, int TPI>
-__device__ __forceinline__ void ic_negate(bg_word *x, const group<TPI> &gr)
+__device__ __forceinline__ void ic_negate_if(bg_word *x, int neg, const group<TPI> &gr)
 {
     bg_word z[L];
 #pragma unroll
     for (int j = 0; j < L; j++) z[j] = 0;
-    mc_sub_words<L, TPI>(x, z, x, gr);
+    mc_sub_words<L, TPI>(z, z, x, gr);
+#pragma unroll
+    for (int j = 0; j < L; j++) x[j] = neg ? z[j] : x[j];
 }
 
-/* u in (-m, 2m) (words x, the part above them `above`) into [0, m). */
+/* u in (-m, 2m) (words x, the part above them `above`) into [0, m): m added when u < 0 (then
+ * u + m < m and the subtraction that follows keeps it), m subtracted when u >= m; both steps
+ * run in every group. */
 template <int L, int TPI>
 __device__ __forceinline__ void ic_reduce(bg_word *x, int above, const bg_word *m,
                                           const group<TPI> &gr)
 {
-    if (above < 0) mc_addm<L, TPI>(x, m, 1, gr);
-    else mc_condsub<L, TPI>(x, x, m, 0, above > 0, gr);
+    mc_addm<L, TPI>(x, m, above < 0, gr);
+    mc_condsub<L, TPI>(x, x, m, 0, above > 0, gr);
+}
+
+/* The coefficients that leave a group's numbers as they are: x 2^30 / 2^30 = x (and q = 0, so
+ * u, v stay too). A group that is done, or never started, runs the warp's iterations on them. */
+__device__ __forceinline__ void ic_identity(int32_t *c)
+{
+    c[0] = c[3] = 1 << BG_IC_STEPS;
+    c[1] = c[2] = 0;
 }
 
 /* One instance per group of TPI lanes (lane l: words l L ..). Outcomes: todo[inst] = 1 for an
  * even modulus or the cap (nothing else written); else r, err (0 or BULK_ERR_NOT_INVERTIBLE),
- * *bad. A group leaves as a whole and every exchange names only its own lanes, so groups of
- * one warp never wait on each other. */
+ * *bad. Control flow is the same for the whole warp, so that its exchanges name all 32 lanes
+ * (warp_group): the iterations run while any group of the warp is live, a group that is not
+ * (past n, an even modulus, m = 1, a = 0, done, or at the cap) computes with the identity
+ * coefficients, and the negations and reductions run in every group with the choice made by
+ * selects. */
 template <int L, int TPI>
-__global__ void __launch_bounds__(kInvThreads) invmod_coop_kernel(bg_limb *R, const bg_limb *A,
+__global__ void __launch_bounds__(kInvThreads, L == 16 ? 3 : 5) invmod_coop_kernel(bg_limb *R, const bg_limb *A,
                                                                  const bg_limb *M, size_t n,
                                                                  int limbs, uint8_t *todo,
                                                                  int8_t *err, int *bad)
 {
-    const int N = L * TPI, nw = 2 * limbs, lane = threadIdx.x & 31, gib = threadIdx.x / TPI;
-    size_t inst = (size_t)blockIdx.x * (kInvThreads / TPI) + gib;
-    if (inst >= n) return;
-    group<TPI> gr;
-    gr.gl = lane % TPI;
-    gr.gbase = lane - gr.gl;
-    gr.gm = TPI == 32 ? 0xffffffffu : ((1u << (TPI & 31)) - 1) << gr.gbase;
-    const bg_word *mg = (const bg_word *)(M + inst * limbs);
-    const bg_word *ag = (const bg_word *)(A + inst * limbs);
-    bg_word *out = (bg_word *)(R + inst * limbs);
+    const int N = L * TPI, nw = 2 * limbs, gib = threadIdx.x / TPI;
+    const size_t inst = (size_t)blockIdx.x * (kInvThreads / TPI) + gib;
+    const bool in = inst < n;
+    const group<TPI> gr = warp_group<TPI>();
+    const size_t at = in ? inst : 0; /* a group past n reads nothing through it */
+    const bg_word *mg = (const bg_word *)(M + at * limbs);
+    const bg_word *ag = (const bg_word *)(A + at * limbs);
     const int w0 = gr.gl * L;
     bg_word m[L], a[L], b[L], u[L], v[L], na[L], nb[L];
 #pragma unroll
     for (int j = 0; j < L; j++) {
-        m[j] = w0 + j < nw ? mg[w0 + j] : 0;
-        a[j] = w0 + j < nw ? ag[w0 + j] : 0;
+        m[j] = in && w0 + j < nw ? mg[w0 + j] : 0;
+        a[j] = in && w0 + j < nw ? ag[w0 + j] : 0;
         b[j] = m[j];
         u[j] = (bg_word)(w0 + j == 0);
         v[j] = 0;
     }
-    bg_word m0 = __shfl_sync(gr.gm, m[0], 0, TPI);
-    if (!(m0 & 1)) { /* even or zero: the one-thread kernel's */
-        if (gr.gl == 0) todo[inst] = 1;
-        return;
-    }
+    const bg_word m0 = __shfl_sync(gr.gm, m[0], 0, TPI);
+    const bool odd = (m0 & 1) != 0; /* even or zero (or past n): the one-thread kernel's */
+    const bool one = gr.ballot(!bg_ic_is_one(m, w0, L)) == 0; /* m = 1: r = 0 (v) */
     int st = 0; /* 0 inverse, 1 none, 2 left to the one-thread kernel */
-    if (gr.ballot(!bg_ic_is_one(m, w0, L)) == 0) { /* m = 1: r = 0 */
-#pragma unroll
-        for (int j = 0; j < L; j++) v[j] = 0;
-    } else {
-        bg_word minv = bg_mont_minv(m0);
-        const int cap = bg_ic_cap(N);
+    bool live = gr.ballot(bg_ic_nz(a, L)) != 0 && odd && !one;
+    const bg_word minv = bg_mont_minv(m0);
+    const int cap = bg_ic_cap(N);
 #pragma unroll 1
-        for (int it = 0; gr.ballot(bg_ic_nz(a, L)); it++) {
-            if (it == cap) {
-                st = 2;
-                break;
-            }
-            int lb = bg_ic_bits(a, b, w0, L); /* b is odd: some lane has bits */
-            int nbits = __shfl_sync(gr.gm, lb, 31 - __clz((int)gr.ballot(lb > 0)), TPI);
-            int p = (nbits > 64 ? nbits : 64) - 33, w = p >> 5, sh = p & 31;
-            bg_word a0 = __shfl_sync(gr.gm, a[0], 0, TPI), b0 = __shfl_sync(gr.gm, b[0], 0, TPI);
-            bg_word aw = __shfl_sync(gr.gm, bg_ic_pick(a, w - w0, L), w / L, TPI);
-            bg_word aw1 = __shfl_sync(gr.gm, bg_ic_pick(a, w + 1 - w0, L), (w + 1) / L, TPI);
-            bg_word bw = __shfl_sync(gr.gm, bg_ic_pick(b, w - w0, L), w / L, TPI);
-            bg_word bw1 = __shfl_sync(gr.gm, bg_ic_pick(b, w + 1 - w0, L), (w + 1) / L, TPI);
-            int32_t c[4];
-            bg_ic_inner(bg_ic_approx(a0, aw, aw1, sh), bg_ic_approx(b0, bw, bw1, sh), c);
-            int sa = ic_lin<L, TPI>(na, a, b, c[0], c[1], m, minv, 0, gr);
-            int sb = ic_lin<L, TPI>(nb, a, b, c[2], c[3], m, minv, 0, gr);
-            if (sa < 0) {
-                ic_negate<L, TPI>(na, gr);
-                c[0] = -c[0], c[1] = -c[1];
-            }
-            if (sb < 0) {
-                ic_negate<L, TPI>(nb, gr);
-                c[2] = -c[2], c[3] = -c[3];
-            }
-            int su = ic_lin<L, TPI>(a, u, v, c[0], c[1], m, minv, 1, gr); /* a, b: scratch */
-            int sv = ic_lin<L, TPI>(b, u, v, c[2], c[3], m, minv, 1, gr);
-            ic_reduce<L, TPI>(a, su, m, gr);
-            ic_reduce<L, TPI>(b, sv, m, gr);
-#pragma unroll
-            for (int j = 0; j < L; j++) {
-                u[j] = a[j];
-                v[j] = b[j];
-                a[j] = na[j];
-                b[j] = nb[j];
-            }
+    for (int it = 0;; it++) {
+        if (live && it == cap) {
+            st = 2;
+            live = false;
         }
-        if (st == 0 && gr.ballot(!bg_ic_is_one(b, w0, L))) st = 1;
+        if (!__any_sync(0xffffffffu, live)) break;
+        int lb = bg_ic_bits(a, b, w0, L); /* b is odd: some lane has bits */
+        int nbits = __shfl_sync(gr.gm, lb, 31 - __clz((int)gr.ballot(lb > 0)), TPI);
+        int p = (nbits > 64 ? nbits : 64) - 33, w = p >> 5, sh = p & 31;
+        bg_word a0 = __shfl_sync(gr.gm, a[0], 0, TPI), b0 = __shfl_sync(gr.gm, b[0], 0, TPI);
+        bg_word aw = __shfl_sync(gr.gm, bg_ic_pick(a, w - w0, L), w / L, TPI);
+        bg_word aw1 = __shfl_sync(gr.gm, bg_ic_pick(a, w + 1 - w0, L), (w + 1) / L, TPI);
+        bg_word bw = __shfl_sync(gr.gm, bg_ic_pick(b, w - w0, L), w / L, TPI);
+        bg_word bw1 = __shfl_sync(gr.gm, bg_ic_pick(b, w + 1 - w0, L), (w + 1) / L, TPI);
+        int32_t c[4];
+        bg_ic_inner(bg_ic_approx(a0, aw, aw1, sh), bg_ic_approx(b0, bw, bw1, sh), c);
+        if (!live) ic_identity(c);
+        const int sa = ic_lin<L, TPI>(na, a, b, c[0], c[1], m, minv, 0, gr);
+        const int sb = ic_lin<L, TPI>(nb, a, b, c[2], c[3], m, minv, 0, gr);
+        ic_negate_if<L, TPI>(na, sa < 0, gr);
+        ic_negate_if<L, TPI>(nb, sb < 0, gr);
+        if (sa < 0) c[0] = -c[0], c[1] = -c[1];
+        if (sb < 0) c[2] = -c[2], c[3] = -c[3];
+        const int su = ic_lin<L, TPI>(a, u, v, c[0], c[1], m, minv, 1, gr); /* a, b: scratch */
+        const int sv = ic_lin<L, TPI>(b, u, v, c[2], c[3], m, minv, 1, gr);
+        ic_reduce<L, TPI>(a, su, m, gr);
+        ic_reduce<L, TPI>(b, sv, m, gr);
+#pragma unroll
+        for (int j = 0; j < L; j++) {
+            u[j] = a[j];
+            v[j] = b[j];
+            a[j] = na[j];
+            b[j] = nb[j];
+        }
+        const bool a_nz = gr.ballot(bg_ic_nz(a, L)) != 0; /* every group: no && before it */
+        live = live && a_nz;
     }
-    if (st == 2) {
+    const bool b_one = gr.ballot(!bg_ic_is_one(b, w0, L)) == 0;
+    if (st == 0 && !one && !b_one) st = 1;
+    if (!in) return;
+    if (!odd || st == 2) {
         if (gr.gl == 0) todo[inst] = 1;
         return;
     }
+    bg_word *out = (bg_word *)(R + inst * limbs);
 #pragma unroll
     for (int j = 0; j < L; j++)
         if (w0 + j < nw) out[w0 + j] = st ? 0 : v[j];
