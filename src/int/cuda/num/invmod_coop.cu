@@ -80,11 +80,13 @@ __device__ __forceinline__ void ic_identity(int32_t *c)
  * (past n, an even modulus, m = 1, a = 0, done, or at the cap) computes with the identity
  * coefficients, and the negations and reductions run in every group with the choice made by
  * selects. */
+/* The launch bounds keep the blocks a SM of the form with each group's own mask: 5 at 8 words,
+ * 3 at 16 (95 and 168 registers; unbounded, 16 words took 192 registers and 2 blocks). The
+ * unbounded form was not measured. */
 template <int L, int TPI>
-__global__ void __launch_bounds__(kInvThreads, L == 16 ? 3 : 5) invmod_coop_kernel(bg_limb *R, const bg_limb *A,
-                                                                 const bg_limb *M, size_t n,
-                                                                 int limbs, uint8_t *todo,
-                                                                 int8_t *err, int *bad)
+__global__ void __launch_bounds__(kInvThreads, L == 16 ? 3 : 5)
+    invmod_coop_kernel(bg_limb *R, const bg_limb *A, const bg_limb *M, size_t n, int limbs,
+                       uint8_t *todo, int8_t *err, int *bad)
 {
     const int N = L * TPI, nw = 2 * limbs, gib = threadIdx.x / TPI;
     const size_t inst = (size_t)blockIdx.x * (kInvThreads / TPI) + gib;
