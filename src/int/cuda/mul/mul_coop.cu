@@ -112,7 +112,8 @@ __global__ void __launch_bounds__(kCoopMulThreads) mul_coop_kernel(bg_limb *r, c
     __syncwarp(); /* the rows have read b before the high half replaces it */
     if (vec) {
 #pragma unroll
-        for (int j = 0; j < L; j += 4) *(uint4 *)(yb + w0 + j) = make_uint4(t[j], t[j + 1], t[j + 2], t[j + 3]);
+        for (int j = 0; j < L; j += 4)
+            *(uint4 *)(yb + w0 + j) = make_uint4(t[j], t[j + 1], t[j + 2], t[j + 3]);
         __syncwarp();
         const size_t first = inst - gib % G;
         const bg_word *wrows = lo - (gib % G) * S;
@@ -159,14 +160,15 @@ __device__ __forceinline__ void kc_load(bg_word *w, const bg_word *p)
     }
 }
 
-/* Products of 2 H words (H = 16 TPI: 4096 bits at TPI 4), 32 / TPI instances a
- * block. The block stages a and b (coalesced, 8-byte loads) into one shared-memory row per
- * instance: a, b, p0, p2, pm (2 H words each; rows of 10 H + 4 words, so the chunks of
- * consecutive instances, read as 16-byte vectors, fall in different banks). Warp w's groups compute p0 (w = 0), p2 (w = 1) or pm (w = 2, which first forms
- * |a0 - a1| in registers and |b1 - b0| in pm's upper half, and the sign) with coop_rows; then
- * the block's 96 threads take the chunks (thread t: instance t mod (32 / TPI), chunk
- * t / (32 / TPI), so a warp's threads read rows of different instances) and pass the carries up
- * one chunk a round, a barrier each (usually one or two rounds). r must be 16-byte aligned. */
+/* Products of 2 H words (H = 16 TPI: 4096 bits at TPI 4), 32 / TPI instances a block. The block
+ * stages a and b (coalesced, 8-byte loads) into one shared-memory row per instance: a, b, p0,
+ * p2, pm (2 H words each; rows of 10 H + 4 words, so the chunks of consecutive instances, read
+ * as 16-byte vectors, fall in different banks). Warp w's groups compute p0 (w = 0), p2 (w = 1)
+ * or pm (w = 2, which first forms |a0 - a1| in registers and |b1 - b0| in pm's upper half, and
+ * the sign) with coop_rows; then the block's 96 threads take the chunks (thread t: instance
+ * t mod (32 / TPI), chunk t / (32 / TPI), so a warp's threads read rows of different instances)
+ * and pass the carries up one chunk a round, a barrier each (usually one or two rounds). r must
+ * be 16-byte aligned. */
 template <int TPI>
 __global__ void __launch_bounds__(kKcThreads) mul_kcoop_kernel(bg_limb *r, const bg_limb *a,
                                                                const bg_limb *b, size_t n)

@@ -79,10 +79,9 @@ __device__ __forceinline__ void ic_identity(int32_t *c)
  * (warp_group): the iterations run while any group of the warp is live, a group that is not
  * (past n, an even modulus, m = 1, a = 0, done, or at the cap) computes with the identity
  * coefficients, and the negations and reductions run in every group with the choice made by
- * selects. */
-/* The launch bounds keep the blocks a SM of the form with each group's own mask: 5 at 8 words,
- * 3 at 16 (95 and 168 registers; unbounded, 16 words took 192 registers and 2 blocks). The
- * unbounded form was not measured. */
+ * selects. The launch bounds keep the blocks a SM of the form with each group's own mask: 5 at
+ * 8 words, 3 at 16 (95 and 168 registers; unbounded, 16 words took 192 registers and 2 blocks;
+ * that form was not measured). */
 template <int L, int TPI>
 __global__ void __launch_bounds__(kInvThreads, L == 16 ? 3 : 5)
     invmod_coop_kernel(bg_limb *R, const bg_limb *A, const bg_limb *M, size_t n, int limbs,
@@ -119,7 +118,7 @@ __global__ void __launch_bounds__(kInvThreads, L == 16 ? 3 : 5)
             live = false;
         }
         if (!__any_sync(0xffffffffu, live)) break;
-        int lb = bg_ic_bits(a, b, w0, L); /* b is odd: some lane has bits */
+        int lb = bg_ic_bits(a, b, w0, L); /* b odd in a live group: some lane has bits */
         int nbits = __shfl_sync(gr.gm, lb, 31 - __clz((int)gr.ballot(lb > 0)), TPI);
         int p = (nbits > 64 ? nbits : 64) - 33, w = p >> 5, sh = p & 31;
         bg_word a0 = __shfl_sync(gr.gm, a[0], 0, TPI), b0 = __shfl_sync(gr.gm, b[0], 0, TPI);
